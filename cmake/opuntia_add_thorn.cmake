@@ -1,0 +1,2 @@
+function(opuntia_add_thorn)
+endfunction()

@@ -1,0 +1,38 @@
+#!/usr/bin/env bash
+# Installs the Debian packages Opuntia builds with, and nothing when all are present.
+# Used by `make run` and `make test`; safe to run repeatedly.
+set -euo pipefail
+
+required_packages=(
+  build-essential cmake ninja-build pkg-config
+  tao-pegtl-dev libcli11-dev libfmt-dev
+  libgtest-dev libgmock-dev libbenchmark-dev
+  clang libclang-rt-14-dev
+  libhdf5-dev libopenmpi-dev openmpi-bin
+  ocl-icd-opencl-dev opencl-headers pocl-opencl-icd
+  python3-matplotlib python3-numpy python3-h5py
+)
+
+missing=()
+for package in "${required_packages[@]}"; do
+  if ! dpkg-query -W -f='${Status}' "$package" 2>/dev/null | grep -q "install ok installed"; then
+    missing+=("$package")
+  fi
+done
+
+if [ ${#missing[@]} -eq 0 ]; then
+  exit 0
+fi
+
+echo "installing missing Debian packages: ${missing[*]}"
+if [ "$(id -u)" -eq 0 ]; then
+  sudo_cmd=()
+elif command -v sudo >/dev/null; then
+  sudo_cmd=(sudo)
+else
+  echo "error: packages missing (${missing[*]}) and neither root nor sudo is available" >&2
+  exit 1
+fi
+export DEBIAN_FRONTEND=noninteractive
+"${sudo_cmd[@]}" apt-get update -qq
+"${sudo_cmd[@]}" apt-get install -y -qq --no-install-recommends "${missing[@]}"
