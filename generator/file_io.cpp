@@ -1,1 +1,101 @@
-// placeholder: being written
+#include "generator/file_io.hpp"
+
+#include <algorithm>
+#include <fstream>
+#include <sstream>
+#include <system_error>
+
+#include <fmt/format.h>
+#include <unistd.h>
+
+namespace opuntia::gen {
+
+namespace fs = std::filesystem;
+
+std::optional<source_file> read_optional_source(const fs::path& path) {
+  std::ifstream in(path, std::ios::binary);
+  if (!in) return std::nullopt;
+  std::ostringstream text;
+  text << in.rdbuf();
+  return source_file{path.generic_string(), text.str()};
+}
+
+source_file read_source(const fs::path& path) {
+  if (fs::is_directory(path)) {
+    throw generator_error(diagnostic{{path.generic_string(), 0, 0}, "is a directory, not a file", {}});
+  }
+  auto file = read_optional_source(path);
+  if (!file) throw generator_error(diagnostic{{path.generic_string(), 0, 0}, "cannot read file", {}});
+  return std::move(*file);
+}
+
+thorn_sources read_thorn(const fs::path& dir_path) {
+  const fs::path dir = dir_path.lexically_normal();
+  if (!fs::is_directory(dir)) {
+    throw generator_error(diagnostic{{dir.generic_string(), 0, 0}, "is not a thorn directory", {}});
+  }
+  thorn_sources t;
+  t.dir = dir.generic_string();
+  t.name = (dir.filename().empty() ? dir.parent_path() : dir).filename().string();
+  t.interface_ccl = read_source(dir / "interface.ccl");
+  const auto empty = [&](const char* name) { return source_file{(dir / name).generic_string(), ""}; };
+  t.param_ccl = read_optional_source(dir / "param.ccl").value_or(empty("param.ccl"));
+  t.schedule_ccl = read_optional_source(dir / "schedule.ccl").value_or(empty("schedule.ccl"));
+  t.cakernel_ccl = read_optional_source(dir / "cakernel.ccl");
+  std::error_code ec;
+  for (auto it = fs::recursive_directory_iterator(dir, ec); !ec && it != fs::recursive_directory_iterator(); it.increment(ec)) {
+    if (it->is_regular_file()) t.present_files.push_back(fs::relative(it->path(), dir).generic_string());
+  }
+  std::sort(t.present_files.begin(), t.present_files.end());
+  return t;
+}
+
+std::map<std::string, source_file> read_templates(const fs::path& dir) {
+  if (!fs::is_directory(dir)) {
+    throw generator_error(diagnostic{{dir.generic_string(), 0, 0}, "is not a templates directory", {}});
+  }
+  std::map<std::string, source_file> out;
+  for (const auto& entry : fs::recursive_directory_iterator(dir)) {
+    if (!entry.is_regular_file()) continue;
+    out.emplace(fs::relative(entry.path(), dir).generic_string(), read_source(entry.path()));
+  }
+  return out;
+}
+
+void write_file_atomically(const fs::path& path, const std::string& text) {
+  fs::create_directories(path.parent_path());
+  const fs::path temporary = path.parent_path() / fmt::format(".{}.tmp{}", path.filename().string(), ::getpid());
+  {
+    std::ofstream out(temporary, std::ios::binary | std::ios::trunc);
+    out << text;
+    out.flush();
+    if (!out) {
+      std::error_code ignored;
+      fs::remove(temporary, ignored);
+      throw generator_error(diagnostic{{path.generic_string(), 0, 0}, "cannot write file", {}});
+    }
+  }
+  fs::rename(temporary, path);
+}
+
+write_summary write_outputs(const fs::path& out_dir, const std::vector<generated_file>& files) {
+  write_summary summary;
+  for (const auto& f : files) {
+    const fs::path path = out_dir / f.path;
+    if (const auto existing = read_optional_source(path)) {
+      if (!f.replace) {
+        ++summary.kept;
+        continue;
+      }
+      if (existing->text == f.text) {
+        ++summary.unchanged;
+        continue;
+      }
+    }
+    write_file_atomically(path, f.text);
+    ++summary.written;
+  }
+  return summary;
+}
+
+}  // namespace opuntia::gen

@@ -1,1 +1,82 @@
-// placeholder: being written
+#include "generator/generate.hpp"
+
+#include <algorithm>
+#include <set>
+
+#include <fmt/format.h>
+
+#include "generator/emit/emit.hpp"
+#include "generator/parse.hpp"
+#include "generator/semantic/template_tree.hpp"
+
+namespace opuntia::gen {
+namespace {
+
+/// Diagnostics made away from their file carry no line text; fill it in from the inputs.
+std::vector<diagnostic> with_line_texts(std::vector<diagnostic> ds, const generator_inputs& inputs) {
+  std::vector<const source_file*> files{&inputs.deps_ccl};
+  for (const auto* set : {&inputs.thorns, &inputs.library}) {
+    for (const auto& t : *set) {
+      files.insert(files.end(), {&t.interface_ccl, &t.param_ccl, &t.schedule_ccl});
+      if (t.cakernel_ccl) files.push_back(&*t.cakernel_ccl);
+    }
+  }
+  for (const auto& [_, t] : inputs.templates) files.push_back(&t);
+  for (auto& d : ds) {
+    if (!d.line_text.empty() || d.where.line == 0) continue;
+    for (const auto* f : files) {
+      if (f->path == d.where.path) {
+        d.line_text = f->line_text(d.where.line);
+        break;
+      }
+    }
+  }
+  return ds;
+}
+
+std::vector<std::string> chosen_backends(const generator_inputs& inputs, const template_tree& tree) {
+  if (inputs.backends.empty()) return tree.backends;
+  std::vector<std::string> chosen;
+  for (const auto& b : inputs.backends) {
+    const auto found = std::find_if(tree.backends.begin(), tree.backends.end(), [&](const auto& x) { return iequals(x, b); });
+    if (found == tree.backends.end()) {
+      throw generator_error(diagnostic{{inputs.deps_ccl.path, 0, 0},
+                                       fmt::format("unknown backend '{}'{}; deps.ccl defines: {}", b,
+                                                   did_you_mean(b, tree.backends), join_names(tree.backends)),
+                                       {}});
+    }
+    if (std::find(chosen.begin(), chosen.end(), *found) == chosen.end()) chosen.push_back(*found);
+  }
+  return chosen;
+}
+
+std::vector<generated_file> generate_unchecked(const generator_inputs& inputs) {
+  const template_tree tree = build_template_tree(parse_deps_ccl(inputs.deps_ccl));
+  const auto backends = chosen_backends(inputs, tree);
+  std::vector<generated_file> files;
+  std::set<std::string> names;
+  for (const auto& sources : inputs.thorns) {
+    if (!names.insert(sources.name).second) {
+      throw generator_error(diagnostic{{sources.dir, 0, 0}, fmt::format("thorn '{}' given twice", sources.name), {}});
+    }
+    const thorn_model thorn = check_thorn(sources, inputs.library);
+    auto kernels = emit_kernels(thorn, tree, inputs.templates, backends);
+    auto bindings = emit_bindings(thorn, kernels.schedule, kernels.variants);
+    files.insert(files.end(), std::make_move_iterator(kernels.files.begin()), std::make_move_iterator(kernels.files.end()));
+    files.insert(files.end(), std::make_move_iterator(bindings.begin()), std::make_move_iterator(bindings.end()));
+  }
+  std::sort(files.begin(), files.end(), [](const auto& a, const auto& b) { return a.path < b.path; });
+  return files;
+}
+
+}  // namespace
+
+std::vector<generated_file> generate(const generator_inputs& inputs) {
+  try {
+    return generate_unchecked(inputs);
+  } catch (const generator_error& e) {
+    throw generator_error(with_line_texts(e.diagnostics(), inputs));
+  }
+}
+
+}  // namespace opuntia::gen

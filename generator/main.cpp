@@ -1,1 +1,153 @@
-int main() { return 0; }
+// opuntia-gen: a thin command line around the pure `generate` function.
+//   opuntia-gen generate --thorn DIR --templates DIR --out DIR [--backend B]...
+//   opuntia-gen check FILE...
+//   opuntia-gen show --thorn DIR --kernel K --backend B [--templates DIR]
+#include <algorithm>
+#include <filesystem>
+#include <iostream>
+#include <set>
+
+#include <CLI/CLI.hpp>
+#include <fmt/format.h>
+
+#include "generator/file_io.hpp"
+#include "generator/generate.hpp"
+#include "generator/parse.hpp"
+
+namespace fs = std::filesystem;
+using namespace opuntia::gen;
+
+namespace {
+
+/// The thorns given plus their sibling thorn directories, each once: what `inherits:` may name.
+std::vector<thorn_sources> read_library(const std::vector<thorn_sources>& thorns, const std::vector<std::string>& extra) {
+  std::set<fs::path> dirs;
+  for (const auto& t : thorns) {
+    const fs::path parent = fs::path(t.dir).parent_path();
+    const fs::path root = parent.empty() ? fs::path(".") : parent;
+    for (const auto& entry : fs::directory_iterator(root)) {
+      if (entry.is_directory() && fs::exists(entry.path() / "interface.ccl")) dirs.insert(entry.path().lexically_normal());
+    }
+  }
+  for (const auto& e : extra) dirs.insert(fs::path(e).lexically_normal());
+  std::vector<thorn_sources> library;
+  for (const auto& d : dirs) library.push_back(read_thorn(d));
+  return library;
+}
+
+generator_inputs read_inputs(const std::vector<std::string>& thorn_dirs, const std::vector<std::string>& library_dirs,
+                             const std::string& templates_dir, const std::vector<std::string>& backends) {
+  generator_inputs inputs;
+  for (const auto& d : thorn_dirs) inputs.thorns.push_back(read_thorn(d));
+  inputs.library = read_library(inputs.thorns, library_dirs);
+  inputs.deps_ccl = read_source(fs::path(templates_dir) / "deps.ccl");
+  inputs.templates = read_templates(templates_dir);
+  inputs.backends = backends;
+  return inputs;
+}
+
+int check_files(const std::vector<std::string>& files, const std::string& forced_kind) {
+  int status = 0;
+  for (const auto& path : files) {
+    try {
+      const auto file = read_source(path);
+      const auto kind = forced_kind.empty() ? ccl_kind_of(path) : forced_kind;
+      if (kind == "cakernel") {
+        parse_cakernel_ccl(file);
+      } else if (kind == "deps") {
+        parse_deps_ccl(file);
+      } else if (kind == "interface") {
+        parse_interface_ccl(file);
+      } else if (kind == "param") {
+        parse_param_ccl(file);
+      } else if (kind == "schedule") {
+        parse_schedule_ccl(file);
+      } else {
+        throw generator_error(diagnostic{{path, 0, 0},
+                                         "cannot tell which CCL file this is; name it cakernel.ccl, deps.ccl, "
+                                         "interface.ccl, param.ccl or schedule.ccl, or pass --as KIND",
+                                         {}});
+      }
+    } catch (const generator_error& e) {
+      std::cerr << format_diagnostics(e.diagnostics());
+      status = 1;
+    }
+  }
+  return status;
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  CLI::App app{"opuntia-gen: compiles CaKernel descriptors and Cactus CCL files into thorn bindings and "
+               "backend kernels"};
+  app.require_subcommand(1);
+
+  std::vector<std::string> thorn_dirs;
+  std::vector<std::string> library_dirs;
+  std::string templates_dir = "templates";
+  std::string out_dir;
+  std::vector<std::string> backends;
+  std::string stamp;
+  auto* generate_cmd = app.add_subcommand("generate", "generate the bindings and kernels of one or more thorns");
+  generate_cmd->add_option("--thorn", thorn_dirs, "thorn directory (repeatable)")->required();
+  generate_cmd->add_option("--templates", templates_dir, "templates directory holding deps.ccl")->capture_default_str();
+  generate_cmd->add_option("--out", out_dir, "output directory")->required();
+  generate_cmd->add_option("--backend", backends, "backend (top-level template group) to generate; default: all");
+  generate_cmd->add_option("--library", library_dirs,
+                           "further thorn directory consulted for inherits: (repeatable); sibling directories of "
+                           "each --thorn are always consulted");
+  generate_cmd->add_option("--stamp", stamp, "file to touch after a successful run (for build systems)");
+
+  std::vector<std::string> check_paths;
+  std::string forced_kind;
+  auto* check_cmd = app.add_subcommand("check", "parse CCL files and report errors with their places");
+  check_cmd->add_option("files", check_paths, "files to check")->required();
+  check_cmd->add_option("--as", forced_kind, "parse every file as this kind")
+      ->check(CLI::IsMember({"cakernel", "deps", "interface", "param", "schedule"}));
+
+  std::string show_thorn;
+  std::string show_kernel;
+  std::string show_backend;
+  auto* show_cmd = app.add_subcommand("show", "print the code generated for one kernel and backend");
+  show_cmd->add_option("--thorn", show_thorn, "thorn directory")->required();
+  show_cmd->add_option("--kernel", show_kernel, "kernel name")->required();
+  show_cmd->add_option("--backend", show_backend, "backend")->required();
+  show_cmd->add_option("--templates", templates_dir, "templates directory holding deps.ccl")->capture_default_str();
+
+  CLI11_PARSE(app, argc, argv);
+
+  try {
+    if (*check_cmd) return check_files(check_paths, forced_kind);
+    if (*generate_cmd) {
+      const auto files = generate(read_inputs(thorn_dirs, library_dirs, templates_dir, backends));
+      write_outputs(out_dir, files);
+      if (!stamp.empty()) write_file_atomically(stamp, "");
+      return 0;
+    }
+    if (*show_cmd) {
+      const auto files = generate(read_inputs({show_thorn}, {}, templates_dir, {show_backend}));
+      const auto thorn_name = read_thorn(show_thorn).name;
+      const auto prefix = fmt::format("{}/{}/{}_", thorn_name, show_backend, show_kernel);
+      bool any = false;
+      for (const auto& f : files) {
+        if (f.path.rfind(prefix, 0) != 0) continue;
+        std::cout << "// ===== " << f.path << " =====\n" << f.text;
+        any = true;
+      }
+      if (!any) {
+        std::cerr << fmt::format("opuntia-gen: error: no code generated for kernel '{}' with backend '{}'\n",
+                                 show_kernel, show_backend);
+        return 1;
+      }
+      return 0;
+    }
+  } catch (const generator_error& e) {
+    std::cerr << format_diagnostics(e.diagnostics());
+    return 1;
+  } catch (const std::exception& e) {
+    std::cerr << "opuntia-gen: error: " << e.what() << '\n';
+    return 1;
+  }
+  return 0;
+}

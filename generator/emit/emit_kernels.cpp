@@ -1,1 +1,273 @@
-// placeholder: being written
+// Walks the deps.ccl hierarchy for each kernel and renders the templates it reaches:
+// `scope=file` templates once per kernel, `scope=group` templates once per thorn over the
+// union of the variables of the kernels that reach them.
+#include <algorithm>
+#include <map>
+#include <set>
+
+#include <fmt/format.h>
+
+#include "generator/emit/emit.hpp"
+#include "generator/parse.hpp"
+#include "generator/template_engine.hpp"
+
+namespace opuntia::gen {
+namespace {
+
+diagnostic at(const source_location& where, std::string message) { return diagnostic{where, std::move(message), {}}; }
+
+/// `openmp/3dblock.h.tpl` -> `.h`; `cacuda.3dblock-template.cu` -> `.cu`; `code` -> ``.
+std::string output_extension(const std::string& template_file) {
+  std::string base = template_file.substr(template_file.find_last_of('/') + 1);
+  if (base.size() > 4 && base.compare(base.size() - 4, 4, ".tpl") == 0) base.resize(base.size() - 4);
+  const auto dot = base.find_last_of('.');
+  return dot == std::string::npos ? std::string() : base.substr(dot);
+}
+
+std::string yes_no(bool b) { return b ? "yes" : "no"; }
+
+template_scope variable_scope(const kernel_variable& v) {
+  template_scope s;
+  s.values = {{"vname", v.name},
+              {"vname_upper", to_upper(v.name)},
+              {"vtype", v.data_type},
+              {"group", v.group},
+              {"intent", to_string(v.intent)},
+              {"cached", yes_no(v.cached)},
+              {"timelevels", std::to_string(v.timelevels)},
+              {"description", escape_template_text(v.description)}};
+  return s;
+}
+
+template_scope parameter_scope(const kernel_parameter& p) {
+  template_scope s;
+  s.values = {{"pname", p.name},
+              {"ptype", p.c_type},
+              {"cactus_type", p.cactus_type},
+              {"description", escape_template_text(p.description)}};
+  return s;
+}
+
+const std::vector<std::string> variable_keys{"vname", "vname_upper", "vtype", "group", "intent", "cached", "timelevels"};
+const std::vector<std::string> parameter_keys{"pname", "ptype", "cactus_type"};
+
+template_loop variable_loop(const std::vector<kernel_variable>& variables) {
+  template_loop loop{variable_keys, {}};
+  for (const auto& v : variables) loop.items.push_back(variable_scope(v));
+  return loop;
+}
+
+template_loop parameter_loop(const std::vector<kernel_parameter>& parameters) {
+  template_loop loop{parameter_keys, {}};
+  for (const auto& p : parameters) loop.items.push_back(parameter_scope(p));
+  return loop;
+}
+
+void add_thorn_values(template_scope& s, const thorn_model& thorn, const std::string& backend) {
+  s.values["thorn"] = thorn.name;
+  s.values["thorn_upper"] = to_upper(thorn.name);
+  s.values["implementation"] = thorn.implementation;
+  s.values["backend"] = backend;
+}
+
+template_scope kernel_scope(const thorn_model& thorn, const kernel_model& k, const std::string& backend,
+                            const std::string& variant) {
+  template_scope s;
+  add_thorn_values(s, thorn, backend);
+  static const char* sides[] = {"xn", "xp", "yn", "yp", "zn", "zp"};
+  static const char* axes[] = {"x", "y", "z"};
+  s.values["name"] = k.name;
+  s.values["name_upper"] = to_upper(k.name);
+  s.values["variant"] = variant;
+  s.values["variant_upper"] = to_upper(variant);
+  s.values["type"] = k.type_pattern;
+  s.values["code"] = k.code_path;
+  s.values["share_code"] = yes_no(k.share_code);
+  s.values["description"] = escape_template_text(k.description);
+  int widest = 0;
+  for (int i = 0; i < 6; ++i) {
+    s.values[std::string("stencil_") + sides[i]] = std::to_string(k.stencil[i]);
+    s.values[std::string("exterior_") + sides[i]] = std::to_string(k.exterior[i]);
+    widest = std::max(widest, k.stencil[i]);
+  }
+  s.values["stencil_max"] = std::to_string(widest);
+  for (int i = 0; i < 3; ++i) s.values[std::string("tile_") + axes[i]] = std::to_string(k.tile[i]);
+  s.loops["var_loop"] = variable_loop(k.variables);
+  s.loops["param_loop"] = parameter_loop(k.parameters);
+  return s;
+}
+
+/// The variables of several kernels, each once: intents merge (in + out = inout), cached if any is.
+std::vector<kernel_variable> union_of_variables(const std::vector<const kernel_model*>& kernels) {
+  std::vector<kernel_variable> out;
+  for (const auto* k : kernels) {
+    for (const auto& v : k->variables) {
+      auto found = std::find_if(out.begin(), out.end(), [&](const auto& o) { return o.name == v.name; });
+      if (found == out.end()) {
+        out.push_back(v);
+        continue;
+      }
+      found->cached = found->cached || v.cached;
+      if (found->intent != v.intent) {
+        found->intent = (found->intent == kernel_intent::separateinout || v.intent == kernel_intent::separateinout)
+                            ? kernel_intent::separateinout
+                            : kernel_intent::inout;
+      }
+    }
+  }
+  return out;
+}
+
+std::vector<kernel_parameter> union_of_parameters(const std::vector<const kernel_model*>& kernels) {
+  std::vector<kernel_parameter> out;
+  for (const auto* k : kernels) {
+    for (const auto& p : k->parameters) {
+      if (std::none_of(out.begin(), out.end(), [&](const auto& o) { return o.name == p.name; })) out.push_back(p);
+    }
+  }
+  return out;
+}
+
+struct walker {
+  const thorn_model& thorn;
+  const template_tree& tree;
+  const std::map<std::string, source_file>& templates;
+  kernel_outputs out;
+  diagnostic_sink sink;
+
+  std::string output_name(const template_node& t, const std::string& owner) const {
+    return fmt::format("{}/{}/{}_{}{}", thorn.name, t.backend(), owner, t.stem, output_extension(t.file));
+  }
+
+  void add_includes(template_scope& scope, const template_node& t, const std::string& owner) const {
+    template_loop loop{{"include_file"}, {}};
+    for (const auto i : t.includes) {
+      template_scope item;
+      const auto full = output_name(tree.templates[i], owner);
+      item.values["include_file"] = full.substr(full.find_last_of('/') + 1);
+      loop.items.push_back(std::move(item));
+    }
+    scope.loops["include_loop"] = std::move(loop);
+    const auto own = output_name(t, owner);
+    scope.values["file_name"] = own.substr(own.find_last_of('/') + 1);
+  }
+
+  void render(const template_node& t, const template_scope& scope, const std::string& owner) {
+    const auto found = templates.find(t.file);
+    if (found == templates.end()) {
+      sink.add(at(t.where, fmt::format("template file '{}' of template '{}' not found", t.file, t.name)));
+      return;
+    }
+    try {
+      out.files.push_back(generated_file{output_name(t, owner), render_template(found->second, scope), t.replace, t.compile});
+    } catch (const generator_error& e) {
+      for (const auto& d : e.diagnostics()) sink.add(d);
+    }
+    add_schedules(t, scope);
+  }
+
+  /// A template's `schedule { "..." }` strings are schedule.ccl text: rendered with the same
+  /// scope (so `%{name}` works), then parsed, with places pointing into deps.ccl.
+  void add_schedules(const template_node& t, const template_scope& scope) {
+    for (const auto& s : t.schedules) {
+      try {
+        const source_file text_as_template{s.where.path, s.text};
+        const std::string rendered = render_template(text_as_template, scope, render_options{32, false});
+        // Pad so that line and column of the parsed text match the string's place in deps.ccl.
+        const source_file located{s.where.path, std::string(s.where.line - 1, '\n') + std::string(s.where.column, ' ') + rendered};
+        auto parsed = parse_schedule_ccl(located);
+        for (auto& statement : parsed.statements) out.schedule.push_back(std::move(statement));
+      } catch (const generator_error& e) {
+        for (const auto& d : e.diagnostics()) sink.add(d);
+      }
+    }
+  }
+
+  void walk(const std::string& backend) {
+    std::vector<std::size_t> group_templates;                            // in first-reached order
+    std::map<std::size_t, std::vector<const kernel_model*>> group_users;  // template -> kernels
+    for (const auto& k : thorn.kernels) {
+      const auto roots = tree.match(k.type_pattern, backend);
+      for (const auto r : roots) out.variants.push_back(kernel_variant{k.name, backend, tree.templates[r].stem});
+      std::set<std::size_t> rendered;
+      for (const auto root : roots) {
+        for (const auto i : tree.closure({root})) {
+          const auto& t = tree.templates[i];
+          if (t.scope == template_scope_kind::group) {
+            if (group_users.find(i) == group_users.end()) group_templates.push_back(i);
+            auto& users = group_users[i];
+            if (std::find(users.begin(), users.end(), &k) == users.end()) users.push_back(&k);
+            continue;
+          }
+          if (!rendered.insert(i).second) continue;  // reached from several variants: once per kernel
+          auto scope = kernel_scope(thorn, k, backend, tree.templates[root].stem);
+          add_includes(scope, t, k.name);
+          render(t, scope, k.name);
+        }
+      }
+    }
+    for (const auto i : group_templates) {
+      const auto& users = group_users[i];
+      template_scope scope;
+      add_thorn_values(scope, thorn, backend);
+      template_loop kernels{{"name", "variant"}, {}};
+      for (const auto* k : users) {
+        for (const auto& v : out.variants) {
+          if (v.kernel == k->name && v.backend == backend) kernels.items.push_back(kernel_scope(thorn, *k, backend, v.template_stem));
+        }
+      }
+      scope.loops["kernel_loop"] = std::move(kernels);
+      scope.loops["var_loop"] = variable_loop(union_of_variables(users));
+      scope.loops["param_loop"] = parameter_loop(union_of_parameters(users));
+      add_includes(scope, tree.templates[i], thorn.name);
+      render(tree.templates[i], scope, thorn.name);
+    }
+  }
+
+  void check_types_resolve() {
+    for (const auto& k : thorn.kernels) {
+      const bool anywhere = std::any_of(tree.backends.begin(), tree.backends.end(),
+                                        [&](const auto& b) { return !tree.match(k.type_pattern, b).empty(); });
+      if (!anywhere) {
+        std::vector<std::string> names;
+        for (const auto& t : tree.templates) {
+          if (t.name.find('$') == std::string::npos) names.push_back(t.path());
+        }
+        sink.add(at(k.type_where, fmt::format("TYPE '{}' of kernel '{}' matches no template in {}{}", k.type_pattern,
+                                              k.name, tree.deps_path, did_you_mean(k.type_pattern, names))));
+      }
+    }
+  }
+
+  /// <Thorn>/<backend>/<Thorn>_sources.inc: every compile=yes output, for the build to compile.
+  void add_source_lists(const std::vector<std::string>& backends) {
+    for (const auto& backend : backends) {
+      std::string text = fmt::format("// Generated by opuntia-gen: the translation units of thorn {} for {}.\n",
+                                     thorn.name, backend);
+      const auto prefix = thorn.name + "/" + backend + "/";
+      std::vector<std::string> units;
+      for (const auto& f : out.files) {
+        if (f.compile && f.path.rfind(prefix, 0) == 0) units.push_back(f.path.substr(prefix.size()));
+      }
+      std::sort(units.begin(), units.end());
+      for (const auto& u : units) text += fmt::format("#include \"{}\"\n", u);
+      out.files.push_back(generated_file{prefix + thorn.name + "_sources.inc", text, true, false});
+    }
+  }
+};
+
+}  // namespace
+
+kernel_outputs emit_kernels(const thorn_model& thorn, const template_tree& tree,
+                            const std::map<std::string, source_file>& templates,
+                            const std::vector<std::string>& backends) {
+  walker w{thorn, tree, templates, {}, {}};
+  w.check_types_resolve();
+  w.sink.throw_if_any();
+  for (const auto& backend : backends) w.walk(backend);
+  w.sink.throw_if_any();
+  w.add_source_lists(backends);
+  return std::move(w.out);
+}
+
+}  // namespace opuntia::gen

@@ -127,14 +127,25 @@ struct syntax_error {
   pegtl::position where;
 };
 
+namespace detail {
+// Rules that never fail (star, opt, and must, which raises instead) need no message even when
+// if_must<> wraps them in must<>.
+template <typename... R> std::true_type never_fails(const star<R...>*);
+template <typename... R> std::true_type never_fails(const opt<R...>*);
+template <typename... R> std::true_type never_fails(const must<R...>*);
+std::false_type never_fails(...);
+template <typename Rule>
+inline constexpr bool never_fails_v = decltype(never_fails(static_cast<const Rule*>(nullptr)))::value;
+}  // namespace detail
+
 /// Raises `error_message<Rule>` with the found text appended.
 template <typename Rule>
 struct control : normal<Rule> {
   template <typename ParseInput, typename... States>
   [[noreturn]] static void raise(const ParseInput& in, States&&... states) {
-    static_assert(error_message<Rule> != nullptr,
+    static_assert(error_message<Rule> != nullptr || detail::never_fails_v<Rule>,
                   "a rule used under must<> needs an error_message<Rule> specialisation");
-    std::string message = error_message<Rule>;
+    std::string message = error_message<Rule> != nullptr ? error_message<Rule> : "syntax error";
     const auto placeholder = message.find("{open}");
     if (placeholder != std::string::npos) {
       std::string where = "an earlier line";

@@ -1,1 +1,363 @@
-// placeholder: being written
+// The semantic pass: what the grammars cannot check, each error at the offending node.
+#include <algorithm>
+#include <map>
+#include <set>
+
+#include <fmt/format.h>
+
+#include "generator/parse.hpp"
+#include "generator/semantic/thorn_model.hpp"
+
+namespace opuntia::gen {
+namespace {
+
+const std::vector<std::string> known_kernel_keys{"TYPE", "STENCIL", "TILE", "EXTERIOR", "SHARECODE", "CODE"};
+const std::vector<std::string> known_variable_keys{"cached", "intent"};
+const std::vector<std::string> known_intents{"in", "out", "inout", "separateinout"};
+
+diagnostic at(const source_location& where, std::string message) { return diagnostic{where, std::move(message), {}}; }
+
+std::string normalised_data_type(std::string type) {
+  type = to_upper(type);
+  if (type.rfind("CCTK_", 0) == 0) type.erase(0, 5);
+  return "CCTK_" + type;
+}
+
+/// Parses a file with `parse`, moving its diagnostics into `sink` instead of stopping.
+template <typename Parse>
+auto parse_into(diagnostic_sink& sink, const source_file& file, Parse parse) -> decltype(parse(file)) {
+  try {
+    return parse(file);
+  } catch (const generator_error& e) {
+    for (const auto& d : e.diagnostics()) sink.add(d);
+    return {};
+  }
+}
+
+/// A comma-separated list of integers, e.g. STENCIL="1,1,1,1,1,1".
+std::optional<std::vector<long long>> integer_list(const std::string& text) {
+  std::vector<long long> values;
+  std::size_t begin = 0;
+  while (true) {
+    const auto end = text.find(',', begin);
+    std::string item = text.substr(begin, end == std::string::npos ? std::string::npos : end - begin);
+    item.erase(0, item.find_first_not_of(" \t"));
+    item.erase(item.find_last_not_of(" \t") + 1);
+    if (!is_integer_literal(item) || item.size() > 9) return std::nullopt;
+    values.push_back(std::stoll(item));
+    if (end == std::string::npos) break;
+    begin = end + 1;
+  }
+  return values;
+}
+
+std::optional<bool> yes_no(const std::string& value) {
+  const auto v = to_lower(value);
+  if (v == "yes" || v == "true" || v == "1") return true;
+  if (v == "no" || v == "false" || v == "0") return false;
+  return std::nullopt;
+}
+
+struct visible_variable {
+  const variable_group_model* group;
+  std::string implementation;
+};
+
+struct checker {
+  const thorn_sources& sources;
+  const std::vector<thorn_sources>& others;
+  diagnostic_sink sink;
+  thorn_model thorn;
+  std::map<std::string, visible_variable> variables;  // name -> group declaring it
+  std::vector<thorn_model> inherited;                 // keeps the groups `variables` points into
+
+  void check() {
+    thorn.name = sources.name;
+    thorn.interface_syntax = parse_into(sink, sources.interface_ccl, parse_interface_ccl);
+    thorn.params = parse_into(sink, sources.param_ccl, parse_param_ccl);
+    thorn.schedule = parse_into(sink, sources.schedule_ccl, parse_schedule_ccl);
+    cakernel_file descriptors;
+    if (sources.cakernel_ccl) descriptors = parse_into(sink, *sources.cakernel_ccl, parse_cakernel_ccl);
+    sink.throw_if_any();
+
+    thorn.implementation = thorn.interface_syntax.implements.text;
+    if (thorn.implementation.empty()) {
+      sink.add(diagnostic{{sources.interface_ccl.path, 0, 0}, "interface.ccl has no 'implements:' line", {}});
+    }
+    for (const auto& i : thorn.interface_syntax.inherits) thorn.inherits.push_back(i.text);
+    thorn.groups = interpret_groups(thorn.interface_syntax);
+    check_defaults();
+    sink.throw_if_any();
+
+    for (const auto& g : thorn.groups) {
+      for (const auto& v : g.variables) variables.emplace(v, visible_variable{&g, thorn.implementation});
+    }
+    add_inherited();
+    for (const auto& k : descriptors.kernels) check_kernel(k);
+    sink.throw_if_any();
+  }
+
+  std::vector<variable_group_model> interpret_groups(const interface_file& file) {
+    std::vector<variable_group_model> groups;
+    std::set<std::string> seen;
+    for (const auto& g : file.groups) {
+      variable_group_model m;
+      m.name = g.name.text;
+      m.data_type = normalised_data_type(g.data_type);
+      m.access = g.access;
+      m.vector_size = g.vector_size;
+      m.options = g.options;
+      m.description = g.description;
+      m.where = g.name.where;
+      m.group_type = "SCALAR";
+      if (const auto* type = find_key(g.options, "TYPE")) m.group_type = to_upper(type->value.text);
+      if (const auto* dim = find_key(g.options, "DIM")) {
+        if (!is_integer_literal(dim->value.text) || dim->value.text.size() > 2 || std::stoi(dim->value.text) < 0) {
+          sink.add(at(dim->value.where, fmt::format("DIM must be a non-negative integer, not '{}'", dim->value.text)));
+        } else {
+          m.dim = std::stoi(dim->value.text);
+        }
+      }
+      if (const auto* levels = find_key(g.options, "TIMELEVELS")) m.timelevels = levels->value.text;
+      if (g.has_variable_list) {
+        for (const auto& v : g.variables) m.variables.push_back(v.text);
+      } else {
+        m.variables.push_back(g.name.text);
+      }
+      if (!seen.insert(to_lower(m.name)).second) {
+        sink.add(at(g.name.where, fmt::format("group '{}' is declared twice", m.name)));
+      }
+      groups.push_back(std::move(m));
+    }
+    return groups;
+  }
+
+  /// Defaults must fit their type: the bindings turn them into C++ literals.
+  void check_defaults() {
+    for (const auto& p : thorn.params.parameters) {
+      if (!p.default_value) continue;
+      const auto& value = *p.default_value;
+      const auto type = to_upper(p.type);
+      if (type == "INT" && !is_integer_literal(value.text)) {
+        sink.add(at(value.where, fmt::format("default of INT parameter '{}' must be an integer, not '{}'",
+                                             p.name.text, value.text)));
+      } else if (type == "REAL" && !is_real_literal(value.text)) {
+        sink.add(at(value.where, fmt::format("default of REAL parameter '{}' must be a number, not '{}'",
+                                             p.name.text, value.text)));
+      } else if (type == "BOOLEAN" && !yes_no(value.text)) {
+        sink.add(at(value.where, fmt::format("default of BOOLEAN parameter '{}' must be yes, no, true, false, 1 "
+                                             "or 0, not '{}'", p.name.text, value.text)));
+      }
+      if (type == "INT" || type == "REAL") {
+        for (const auto& r : p.ranges) {
+          if (!parse_numeric_range(r.spec)) {
+            sink.add(at(r.where, fmt::format("malformed {} range '{}'; expected *, N, lo:hi or lo:hi:step, "
+                                             "each end optionally open '(' ')' or closed '[' ']'", type, r.spec)));
+          }
+        }
+      }
+    }
+  }
+
+  void add_inherited() {
+    for (const auto& name : thorn.interface_syntax.inherits) {
+      const auto other = std::find_if(others.begin(), others.end(), [&](const thorn_sources& o) {
+        try {
+          return iequals(parse_interface_ccl(o.interface_ccl).implements.text, name.text);
+        } catch (const generator_error&) {
+          return false;
+        }
+      });
+      if (other == others.end()) {
+        std::vector<std::string> known;
+        for (const auto& o : others) {
+          try {
+            known.push_back(parse_interface_ccl(o.interface_ccl).implements.text);
+          } catch (const generator_error&) {
+          }
+        }
+        sink.add(at(name.where, fmt::format("unknown implementation '{}' in inherits{}", name.text,
+                                            did_you_mean(name.text, known))));
+        continue;
+      }
+      auto& model = inherited.emplace_back();
+      model.interface_syntax = parse_interface_ccl(other->interface_ccl);
+      model.implementation = model.interface_syntax.implements.text;
+      model.groups = interpret_groups(model.interface_syntax);
+    }
+    for (const auto& model : inherited) {
+      for (const auto& g : model.groups) {
+        if (g.access == access_level::private_access) continue;  // inheritance sees public and protected
+        for (const auto& v : g.variables) variables.emplace(v, visible_variable{&g, model.implementation});
+      }
+    }
+  }
+
+  void check_kernel(const kernel_descriptor_syntax& k) {
+    kernel_model kernel;
+    kernel.name = k.name.text;
+    kernel.where = k.name.where;
+    kernel.description = k.description;
+    kernel.code_path = "src/" + kernel.name + ".kernel";
+    if (std::any_of(thorn.kernels.begin(), thorn.kernels.end(), [&](const kernel_model& o) { return o.name == k.name.text; })) {
+      sink.add(at(k.name.where, fmt::format("kernel '{}' is declared twice", k.name.text)));
+    }
+    bool has_type = false;
+    for (const auto& kv : k.keys) {
+      const auto key = to_upper(kv.key.text);
+      if (key == "TYPE") {
+        kernel.type_pattern = kv.value.text;
+        kernel.type_where = kv.value.where;
+        has_type = !kv.value.text.empty();
+      } else if (key == "STENCIL") {
+        const auto values = integer_list(kv.value.text);
+        if (!values || (values->size() != 1 && values->size() != 6) ||
+            std::any_of(values->begin(), values->end(), [](long long v) { return v < 0 || v > 64; })) {
+          sink.add(at(kv.value.where, fmt::format("STENCIL must be 1 or 6 non-negative integers "
+                                                  "(\"xn,xp,yn,yp,zn,zp\", at most 64), not \"{}\"", kv.value.text)));
+        } else {
+          for (std::size_t i = 0; i < 6; ++i) kernel.stencil[i] = static_cast<int>((*values)[values->size() == 1 ? 0 : i]);
+        }
+      } else if (key == "TILE") {
+        const auto values = integer_list(kv.value.text);
+        if (!values || values->size() != 3 ||
+            std::any_of(values->begin(), values->end(), [](long long v) { return v <= 0 || v > 4096; })) {
+          sink.add(at(kv.value.where, fmt::format("TILE must be 3 positive integers (\"x,y,z\", at most 4096), "
+                                                  "not \"{}\"", kv.value.text)));
+        } else {
+          for (std::size_t i = 0; i < 3; ++i) kernel.tile[i] = static_cast<int>((*values)[i]);
+        }
+      } else if (key == "EXTERIOR") {
+        const auto values = integer_list(kv.value.text);
+        if (!values || (values->size() != 1 && values->size() != 6) ||
+            std::any_of(values->begin(), values->end(), [](long long v) { return v < 0 || v > 64; })) {
+          sink.add(at(kv.value.where, fmt::format("EXTERIOR must be 1 or 6 non-negative integers "
+                                                  "(\"xn,xp,yn,yp,zn,zp\", at most 64), not \"{}\"", kv.value.text)));
+        } else {
+          for (std::size_t i = 0; i < 6; ++i) kernel.exterior[i] = static_cast<int>((*values)[values->size() == 1 ? 0 : i]);
+        }
+      } else if (key == "SHARECODE") {
+        const auto flag = yes_no(kv.value.text);
+        if (!flag) {
+          sink.add(at(kv.value.where, fmt::format("SHARECODE must be yes or no, not '{}'", kv.value.text)));
+        } else {
+          kernel.share_code = *flag;
+        }
+      } else if (key == "CODE") {
+        kernel.code_path = kv.value.text;
+      } else {
+        sink.add(at(kv.key.where, fmt::format("unknown kernel key '{}'{}; known keys: {}", kv.key.text,
+                                              did_you_mean(kv.key.text, known_kernel_keys),
+                                              join_names(known_kernel_keys))));
+      }
+    }
+    if (!has_type) {
+      sink.add(at(k.name.where, fmt::format("kernel '{}' has no TYPE (for example TYPE=*/3dblock)", kernel.name)));
+    }
+    for (const auto& list : k.variables) check_variables(list, kernel);
+    for (const auto& list : k.parameters) check_parameters(list, kernel);
+    thorn.kernels.push_back(std::move(kernel));
+  }
+
+  void check_variables(const kernel_name_list& list, kernel_model& kernel) {
+    bool cached = false;
+    kernel_intent intent = kernel_intent::in;
+    for (const auto& kv : list.keys) {
+      const auto key = to_lower(kv.key.text);
+      const auto value = to_lower(kv.value.text);
+      if (key == "cached") {
+        const auto flag = yes_no(value);
+        if (!flag) {
+          sink.add(at(kv.value.where, fmt::format("cached must be yes or no, not '{}'", kv.value.text)));
+        } else {
+          cached = *flag;
+        }
+      } else if (key == "intent") {
+        if (value == "in") {
+          intent = kernel_intent::in;
+        } else if (value == "out") {
+          intent = kernel_intent::out;
+        } else if (value == "inout") {
+          intent = kernel_intent::inout;
+        } else if (value == "separateinout" || value == "seperateinout") {  // the paper's spelling too
+          intent = kernel_intent::separateinout;
+        } else {
+          sink.add(at(kv.value.where, fmt::format("unknown intent '{}'{}; known intents: {}", kv.value.text,
+                                                  did_you_mean(kv.value.text, known_intents),
+                                                  join_names(known_intents))));
+        }
+      } else {
+        sink.add(at(kv.key.where, fmt::format("unknown variable key '{}'{}; known keys: {}", kv.key.text,
+                                              did_you_mean(kv.key.text, known_variable_keys),
+                                              join_names(known_variable_keys))));
+      }
+    }
+    for (const auto& name : list.names) {
+      const auto found = variables.find(name.text);
+      if (found == variables.end()) {
+        std::vector<std::string> known;
+        for (const auto& [v, _] : variables) known.push_back(v);
+        sink.add(at(name.where, fmt::format("unknown grid function '{}' in kernel '{}'{}", name.text, kernel.name,
+                                            did_you_mean(name.text, known))));
+        continue;
+      }
+      const auto& group = *found->second.group;
+      if (group.group_type != "GF") {
+        sink.add(at(name.where, fmt::format("'{}' belongs to group '{}' of TYPE={}; kernels take grid functions "
+                                            "(TYPE=GF)", name.text, group.name, group.group_type)));
+        continue;
+      }
+      if (std::any_of(kernel.variables.begin(), kernel.variables.end(), [&](const kernel_variable& v) { return v.name == name.text; })) {
+        sink.add(at(name.where, fmt::format("variable '{}' is listed twice in kernel '{}'", name.text, kernel.name)));
+        continue;
+      }
+      kernel_variable v;
+      v.name = name.text;
+      v.group = group.name;
+      v.implementation = found->second.implementation;
+      v.data_type = group.data_type;
+      v.timelevels = is_integer_literal(group.timelevels) && group.timelevels.size() < 3 ? std::stoi(group.timelevels) : 1;
+      v.cached = cached;
+      v.intent = intent;
+      v.description = list.description;
+      v.where = name.where;
+      kernel.variables.push_back(std::move(v));
+    }
+  }
+
+  void check_parameters(const kernel_name_list& list, kernel_model& kernel) {
+    for (const auto& kv : list.keys) {
+      sink.add(at(kv.key.where, fmt::format("unknown parameter key '{}'; CCTK_KERNEL_PARAMETER takes no keys",
+                                            kv.key.text)));
+    }
+    for (const auto& name : list.names) {
+      const auto& params = thorn.params.parameters;
+      const auto found = std::find_if(params.begin(), params.end(), [&](const param_syntax& p) { return p.name.text == name.text; });
+      if (found == params.end()) {
+        std::vector<std::string> known;
+        for (const auto& p : params) known.push_back(p.name.text);
+        sink.add(at(name.where, fmt::format("unknown parameter '{}' in kernel '{}': it is not declared in param.ccl{}",
+                                            name.text, kernel.name, did_you_mean(name.text, known))));
+        continue;
+      }
+      const auto type = to_upper(found->type);
+      if (type != "INT" && type != "REAL" && type != "BOOLEAN") {
+        sink.add(at(name.where, fmt::format("parameter '{}' is a {}; kernels take INT, REAL or BOOLEAN parameters",
+                                            name.text, type)));
+        continue;
+      }
+      kernel.parameters.push_back(kernel_parameter{name.text, type, type == "REAL" ? "CCTK_REAL" : "CCTK_INT",
+                                                   list.description, name.where});
+    }
+  }
+};
+
+}  // namespace
+
+thorn_model check_thorn(const thorn_sources& sources, const std::vector<thorn_sources>& others) {
+  checker c{sources, others, {}, {}, {}, {}};
+  c.check();
+  return std::move(c.thorn);
+}
+
+}  // namespace opuntia::gen

@@ -1,0 +1,111 @@
+#pragma once
+// What opuntia-gen emits for each thorn, as plain data: the flesh builds its parameter
+// registry, grid-function registry and schedule from these. Nothing here runs anything.
+#include <string>
+#include <vector>
+
+#include "opuntia/cctk_types.h"
+
+namespace opuntia {
+
+enum class parameter_type { integer, real, keyword, string, boolean };
+enum class parameter_access { private_access, restricted_access, global_access, shared };
+
+/// One line of a param.ccl range block.
+struct range_binding {
+  std::string spec;         // as written: "1:*", "(0:1]", "\"a\", \"b\""
+  std::string description;
+  // INT/REAL: the interpreted bounds (empty: unbounded)
+  std::string lower, upper;
+  bool lower_open = false, upper_open = false;
+  std::string step;
+  // KEYWORD/STRING: the allowed words or regular expressions
+  std::vector<std::string> words;
+};
+
+struct parameter_binding {
+  std::string name;
+  parameter_type type = parameter_type::integer;
+  parameter_access access = parameter_access::private_access;
+  std::string qualifier;     // "", "uses", "extends"
+  std::string shared_from;   // implementation of the enclosing shares: section
+  std::string array_size;    // empty unless an array parameter
+  std::string default_value; // as written, unquoted
+  std::string description;
+  std::string alias;
+  std::string steerable;     // never, always, recover (lower case); empty: never
+  std::vector<range_binding> ranges;
+  std::string origin;        // "path:line:column" of the declaration
+};
+
+struct group_binding {
+  std::string name;
+  std::string data_type;     // CCTK_REAL, CCTK_INT, ...
+  std::string group_type;    // GF, ARRAY, SCALAR
+  std::string access;        // public, protected, private
+  int dim = 3;
+  std::string timelevels;    // a number or a parameter name
+  std::string vector_size;
+  std::vector<std::string> variables;
+  std::vector<std::pair<std::string, std::string>> options;  // every option as written
+  std::string description;
+  std::string origin;
+};
+
+struct schedule_clause_binding {
+  std::string key;           // LANG, SYNC, STORAGE, TRIGGERS, READS, WRITES, OPTIONS, TAGS, ...
+  std::vector<std::string> items;
+};
+
+struct schedule_binding {
+  enum class kind { item, storage, conditional };
+  kind what = kind::item;
+  // kind::item
+  std::string name;
+  bool is_group = false;
+  std::string placement;     // at, in
+  std::string target;        // bin or group
+  std::string alias;
+  std::vector<std::string> while_vars, until_vars, if_vars, before, after;
+  std::vector<schedule_clause_binding> clauses;
+  std::string description;
+  // kind::storage
+  std::vector<std::string> storage;
+  // kind::conditional
+  std::string condition;
+  std::vector<schedule_binding> then_branch, else_branch;
+  std::string origin;        // "path:line:column" (a deps.ccl place for template schedules)
+};
+
+struct kernel_variable_binding {
+  std::string name;
+  std::string group;
+  std::string intent;        // in, out, inout, separateinout
+  bool cached = false;
+};
+
+/// A kernel and the variants generated for it: one per backend and matching template.
+struct kernel_binding {
+  std::string name;
+  std::string type_pattern;
+  int stencil[6] = {1, 1, 1, 1, 1, 1};
+  int tile[3] = {16, 16, 16};
+  int exterior[6] = {0, 0, 0, 0, 0, 0};
+  std::vector<kernel_variable_binding> variables;
+  std::vector<std::string> parameters;
+  std::vector<std::pair<std::string, std::string>> variants;  // (backend, template)
+  std::string origin;
+};
+
+struct thorn_binding {
+  std::string name;
+  std::string implementation;
+  std::vector<std::string> inherits;
+  std::vector<std::string> friends;
+  std::vector<parameter_binding> parameters;
+  std::vector<group_binding> groups;
+  std::vector<schedule_binding> schedule;
+  std::vector<kernel_binding> kernels;
+};
+
+}  // namespace opuntia

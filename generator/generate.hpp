@@ -1,0 +1,34 @@
+#pragma once
+// The generator as one pure function: thorn descriptions and templates in, files out.
+// No I/O, no clock, no environment: the same inputs give the same bytes.
+#include <map>
+#include <string>
+#include <vector>
+
+#include "generator/semantic/thorn_model.hpp"
+#include "generator/source_file.hpp"
+
+namespace opuntia::gen {
+
+struct generator_inputs {
+  std::vector<thorn_sources> thorns;    // the thorns to generate code for
+  std::vector<thorn_sources> library;   // every thorn known, consulted for `inherits:`
+  source_file deps_ccl;
+  std::map<std::string, source_file> templates;  // key: path under the templates directory
+  std::vector<std::string> backends;    // empty: every top-level group of deps.ccl
+};
+
+struct generated_file {
+  std::string path;      // relative to the output directory: <Thorn>/<backend>/<file>
+  std::string text;
+  bool replace = true;   // false: a user-owned stub, never overwrite an existing file
+  bool compile = false;  // a translation unit to build (also listed in <backend>/<Thorn>_sources.inc)
+
+  friend bool operator==(const generated_file&, const generated_file&) = default;
+};
+
+/// Generates every output of every thorn in `inputs`, sorted by path.
+/// Throws generator_error with every problem found, each with its place and source line.
+std::vector<generated_file> generate(const generator_inputs& inputs);
+
+}  // namespace opuntia::gen

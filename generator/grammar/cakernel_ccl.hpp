@@ -1,0 +1,61 @@
+#pragma once
+// cakernel.ccl: kernel descriptors (SYNTAX.md). Both the paper's CCTK_KERNEL* keywords and the
+// shipped CaCUDA CCTK_CUDA_KERNEL* ones, case-insensitively.
+//
+//   CCTK_KERNEL <name> [KEY=value ...]
+//   {
+//     CCTK_KERNEL_VARIABLE [key=value ...] { v1, v2 } ["description"]
+//     CCTK_KERNEL_PARAMETER [key=value ...] { p1 } ["description"]
+//   } ["description"]
+#include "generator/grammar/common.hpp"
+
+namespace opuntia::gen::grammar::cakernel {
+
+struct kw_kernel : sor<keyword<TAO_PEGTL_ISTRING("CCTK_CUDA_KERNEL")>, keyword<TAO_PEGTL_ISTRING("CCTK_KERNEL")>> {};
+struct kw_variable : sor<keyword<TAO_PEGTL_ISTRING("CCTK_CUDA_KERNEL_VARIABLE")>,
+                         keyword<TAO_PEGTL_ISTRING("CCTK_KERNEL_VARIABLE")>> {};
+struct kw_parameter : sor<keyword<TAO_PEGTL_ISTRING("CCTK_CUDA_KERNEL_PARAMETER")>,
+                          keyword<TAO_PEGTL_ISTRING("CCTK_KERNEL_PARAMETER")>> {};
+
+// KEY=value: a bare value runs to the next blank (`*/3dblock`, `1,1,1,1,1,1`, `a|b`).
+struct key : name {};
+struct bare_value : plus<not_one<' ', '\t', '\r', '\n', '{', '}', '"', '\'', '#', '=', '\\', '\0'>> {};
+struct value : sor<quoted, bare_value> {};
+struct key_value_pair : seq<key, blanks, one<'='>, blanks, must<value>> {};
+struct key_values : star<ws, key_value_pair> {};
+
+// { v1, v2 v3 }: commas optional.
+struct list_name : name {};
+struct list_close : one<'}'> {};
+struct name_list : seq<brace_open, star<ws, sor<one<','>, list_name>>, ws, must<list_close>> {};
+struct description : quoted {};
+struct optional_description : opt<ws, description> {};
+
+struct variable_decl : if_must<kw_variable, key_values, ws, name_list, optional_description> {};
+struct parameter_decl : if_must<kw_parameter, key_values, ws, name_list, optional_description> {};
+
+struct kernel_name : name {};
+struct kernel_close : one<'}'> {};
+struct kernel_body : seq<brace_open, star<ws, sor<variable_decl, parameter_decl>>, ws, must<kernel_close>> {};
+struct kernel : if_must<kw_kernel, ws, kernel_name, key_values, ws, kernel_body, optional_description> {};
+
+struct end_of_descriptors : eof {};
+struct file : seq<ws, star<kernel, ws>, must<end_of_descriptors>> {};
+
+}  // namespace opuntia::gen::grammar::cakernel
+
+namespace opuntia::gen::grammar {
+template <> inline constexpr const char* error_message<cakernel::value> =
+    "expected a value after '=' (a word or a quoted string)";
+template <> inline constexpr const char* error_message<cakernel::list_close> =
+    "expected a name, ',' or '}' to close the list opened at {open}";
+template <> inline constexpr const char* error_message<cakernel::name_list> =
+    "expected KEY=value or '{' to begin the list of names";
+template <> inline constexpr const char* error_message<cakernel::kernel_name> = "expected the kernel's name";
+template <> inline constexpr const char* error_message<cakernel::kernel_body> =
+    "expected KEY=value or '{' to begin the kernel";
+template <> inline constexpr const char* error_message<cakernel::kernel_close> =
+    "expected CCTK_KERNEL_VARIABLE, CCTK_KERNEL_PARAMETER or '}' to close the kernel opened at {open}";
+template <> inline constexpr const char* error_message<cakernel::end_of_descriptors> =
+    "expected CCTK_KERNEL (or CCTK_CUDA_KERNEL) to begin a kernel descriptor";
+}  // namespace opuntia::gen::grammar

@@ -1,0 +1,50 @@
+#pragma once
+// deps.ccl after the semantic pass: templates with their keys interpreted and their triggers
+// resolved, and the matching of a kernel's TYPE against the tree.
+#include <cstddef>
+#include <string>
+#include <vector>
+
+#include "generator/model/deps_model.hpp"
+
+namespace opuntia::gen {
+
+enum class template_scope_kind { file, group };
+
+struct template_node {
+  std::string name;                     // as declared, e.g. 3dblock$comp
+  std::string stem;                     // without the $suffix: 3dblock
+  std::vector<std::string> group_path;  // e.g. {"openmp"}; group_path[0] is the backend
+  template_scope_kind scope = template_scope_kind::file;
+  bool compile = false;
+  bool replace = true;
+  std::string file;                     // template file, relative to the templates directory
+  std::vector<std::size_t> triggers;    // indices into template_tree::templates
+  std::vector<std::size_t> includes;
+  std::vector<located_text> schedules;
+  std::string description;
+  source_location where;
+
+  const std::string& backend() const { return group_path.front(); }
+  /// group path and name joined by '/': openmp/3dblock
+  std::string path() const;
+};
+
+struct template_tree {
+  std::string deps_path;
+  std::vector<template_node> templates;
+  std::vector<std::string> backends;  // top-level group names, in file order
+
+  /// Templates a kernel TYPE names within `backend`: `3dblock` (any group), `*/3dblock`,
+  /// `openmp/3dblock`, with `a|b` alternatives in any segment; names compare case-insensitively.
+  std::vector<std::size_t> match(const std::string& type_pattern, const std::string& backend) const;
+
+  /// `roots` and everything they trigger or include, transitively, each once, in a stable order.
+  std::vector<std::size_t> closure(const std::vector<std::size_t>& roots) const;
+};
+
+/// Interprets keys, resolves trigger and include names (innermost group outwards) and rejects
+/// cycles. Throws generator_error listing every problem.
+template_tree build_template_tree(const deps_file& deps);
+
+}  // namespace opuntia::gen
