@@ -1,0 +1,162 @@
+#include <gtest/gtest.h>
+
+#include <fstream>
+#include <sstream>
+
+#include "generator/parse.hpp"
+#include "generator/semantic/template_tree.hpp"
+
+namespace opuntia::gen {
+namespace {
+
+std::string read_file(const std::string& path) {
+  std::ifstream in(std::string(OPUNTIA_SOURCE_DIR) + "/" + path, std::ios::binary);
+  std::ostringstream s;
+  s << in.rdbuf();
+  return s.str();
+}
+
+std::string error_text(const std::string& text) {
+  try {
+    build_template_tree(parse_deps_ccl(source_file{"deps.ccl", text}));
+  } catch (const generator_error& e) {
+    auto ds = e.diagnostics();
+    const source_file file{"deps.ccl", text};
+    for (auto& d : ds) {
+      if (d.line_text.empty()) d.line_text = file.line_text(d.where.line);
+    }
+    return format_diagnostics(ds);
+  }
+  return "no error";
+}
+
+TEST(parse_deps, reads_the_cacuda_fixture) {
+  const auto deps = parse_deps_ccl(source_file{"deps.ccl", read_file("tests/fixtures/cacuda/deps.ccl")});
+  ASSERT_EQ(deps.groups.size(), 1u);
+  const auto& group = deps.groups[0];
+  EXPECT_EQ(group.name.text, "gpu_cuda");
+  ASSERT_EQ(group.templates.size(), 10u);
+  EXPECT_EQ(group.templates[0].name.text, "vars");
+  EXPECT_EQ(group.templates[0].description, "a template that defines the neccesary variables");
+  const auto& comm = group.templates[1];
+  ASSERT_EQ(comm.schedules.size(), 1u);
+  EXPECT_EQ(comm.schedules[0].text,
+            "schedule CaCUDA_CopyToDev in CaCUDA_AllocMem after CaCUDA_AllocDevMem\n      {\n          LANG: C\n"
+            "      }\"Allocate memory for variables on devices\"");
+  EXPECT_EQ(comm.schedules[0].where, (source_location{"deps.ccl", 22, 7}));
+  const auto& block = group.templates[3];
+  EXPECT_EQ(block.name.text, "3dblock");
+  ASSERT_EQ(block.triggers.size(), 5u);
+  EXPECT_EQ(block.triggers[4].text, "3dblock$comp");
+}
+
+TEST(template_tree, resolves_the_cacuda_fixture) {
+  const auto tree = build_template_tree(parse_deps_ccl(source_file{"deps.ccl", read_file("tests/fixtures/cacuda/deps.ccl")}));
+  EXPECT_EQ(tree.backends, (std::vector<std::string>{"gpu_cuda"}));
+  const auto roots = tree.match("*/3dblock", "gpu_cuda");
+  ASSERT_EQ(roots.size(), 1u);
+  EXPECT_EQ(tree.templates[roots[0]].file, "gpu_cuda/cacuda.3dblock-template.h");
+  std::vector<std::string> reached;
+  for (const auto i : tree.closure(roots)) reached.push_back(tree.templates[i].name);
+  EXPECT_EQ(reached, (std::vector<std::string>{"3dblock", "vars", "comm", "mem", "code", "3dblock$comp"}));
+  const auto& code = tree.templates[tree.match("code", "gpu_cuda")[0]];
+  EXPECT_FALSE(code.replace);
+  EXPECT_EQ(tree.templates[tree.match("3dblock$comp", "gpu_cuda")[0]].stem, "3dblock");
+}
+
+TEST(template_tree, matches_type_patterns) {
+  const auto tree = build_template_tree(parse_deps_ccl(source_file{"deps.ccl", R"(
+CCTK_KERNEL_TEMPLATE_GROUP openmp {
+  CCTK_KERNEL_TEMPLATE 3dblock file="a" {}
+  CCTK_KERNEL_TEMPLATE 3dblock_vvl file="b" {}
+  CCTK_KERNEL_TEMPLATE 3dstencil file="c" {}
+  CCTK_KERNEL_TEMPLATE_GROUP tuned { CCTK_KERNEL_TEMPLATE 3dblock file="d" {} }
+}
+CCTK_KERNEL_TEMPLATE_GROUP cuda { CCTK_KERNEL_TEMPLATE 3dblock file="e" {} }
+)"}));
+  const auto files = [&](const std::string& pattern, const std::string& backend) {
+    std::vector<std::string> out;
+    for (const auto i : tree.match(pattern, backend)) out.push_back(tree.templates[i].file);
+    return out;
+  };
+  EXPECT_EQ(files("*/3dblock", "openmp"), (std::vector<std::string>{"openmp/a"}));
+  EXPECT_EQ(files("3DBLOCK", "openmp"), (std::vector<std::string>{"openmp/a", "openmp/tuned/d"}));
+  EXPECT_EQ(files("*/3dblock|3dstencil", "openmp"), (std::vector<std::string>{"openmp/a", "openmp/c"}));
+  EXPECT_EQ(files("*/3dblock*", "openmp"), (std::vector<std::string>{"openmp/a", "openmp/b"}));
+  EXPECT_EQ(files("openmp/tuned/3dblock", "openmp"), (std::vector<std::string>{"openmp/tuned/d"}));
+  EXPECT_EQ(files("cuda|opencl/3dblock", "openmp"), (std::vector<std::string>{}));
+  EXPECT_EQ(files("cuda|opencl/3dblock", "cuda"), (std::vector<std::string>{"cuda/e"}));
+}
+
+TEST(parse_deps, empty_file_has_no_groups) {
+  EXPECT_TRUE(parse_deps_ccl(source_file{"deps.ccl", ""}).groups.empty());
+}
+
+TEST(parse_deps, error_trigger_cycle) {
+  EXPECT_EQ(error_text("CCTK_KERNEL_TEMPLATE_GROUP g {\n"
+                       "  CCTK_KERNEL_TEMPLATE a file=\"a\" { triggers { b } }\n"
+                       "  CCTK_KERNEL_TEMPLATE b file=\"b\" { triggers { c } }\n"
+                       "  CCTK_KERNEL_TEMPLATE c file=\"c\" { triggers { a } }\n"
+                       "}\n"),
+            "deps.ccl:2:24: error: trigger cycle: a -> b -> c -> a\n"
+            "  CCTK_KERNEL_TEMPLATE a file=\"a\" { triggers { b } }\n"
+            "                       ^\n");
+}
+
+TEST(parse_deps, error_unknown_trigger_suggests_a_name) {
+  EXPECT_EQ(error_text("CCTK_KERNEL_TEMPLATE_GROUP g {\n"
+                       "  CCTK_KERNEL_TEMPLATE 3dblock file=\"a\" { triggers { 3dblock$cmp } }\n"
+                       "  CCTK_KERNEL_TEMPLATE 3dblock$comp file=\"b\" {}\n"
+                       "}\n"),
+            "deps.ccl:2:54: error: unknown template '3dblock$cmp' in the triggers of '3dblock'; did you mean "
+            "'3dblock$comp'?\n"
+            "  CCTK_KERNEL_TEMPLATE 3dblock file=\"a\" { triggers { 3dblock$cmp } }\n"
+            "                                                     ^\n");
+}
+
+TEST(parse_deps, error_unknown_template_key) {
+  EXPECT_EQ(error_text("CCTK_KERNEL_TEMPLATE_GROUP g {\n  CCTK_KERNEL_TEMPLATE a file=\"a\" scop=file {}\n}\n"),
+            "deps.ccl:2:35: error: unknown template key 'scop'; did you mean 'scope'?; known keys: scope, compile, "
+            "file, replace, auto\n"
+            "  CCTK_KERNEL_TEMPLATE a file=\"a\" scop=file {}\n"
+            "                                  ^\n");
+}
+
+TEST(parse_deps, error_bad_scope_value) {
+  EXPECT_EQ(error_text("CCTK_KERNEL_TEMPLATE_GROUP g { CCTK_KERNEL_TEMPLATE a file=a scope=kernel {} }\n"),
+            "deps.ccl:1:68: error: scope must be 'file' or 'group', not 'kernel'\n"
+            "CCTK_KERNEL_TEMPLATE_GROUP g { CCTK_KERNEL_TEMPLATE a file=a scope=kernel {} }\n"
+            "                                                                   ^\n");
+}
+
+TEST(parse_deps, error_unterminated_group) {
+  EXPECT_EQ(error_text("CCTK_KERNEL_TEMPLATE_GROUP g\n{\n  CCTK_KERNEL_TEMPLATE a file=a {}\n"),
+            "deps.ccl:4:1: error: expected CCTK_KERNEL_TEMPLATE, CCTK_KERNEL_TEMPLATE_GROUP or '}' to close the "
+            "group opened at line 2, column 1; found end of file\n\n^\n");
+}
+
+TEST(parse_deps, error_unknown_block_in_template) {
+  EXPECT_EQ(error_text("CCTK_KERNEL_TEMPLATE_GROUP g {\n  CCTK_KERNEL_TEMPLATE a file=a { trigger { b } }\n}\n"),
+            "deps.ccl:2:35: error: expected triggers, schedule, include or '}' to close the template opened at "
+            "line 2, column 33; found 'trigger'\n"
+            "  CCTK_KERNEL_TEMPLATE a file=a { trigger { b } }\n"
+            "                                  ^\n");
+}
+
+TEST(parse_deps, error_schedule_block_needs_strings) {
+  EXPECT_EQ(error_text("CCTK_KERNEL_TEMPLATE_GROUP g {\n  CCTK_KERNEL_TEMPLATE a file=a { schedule { LANG: C } }\n}\n"),
+            "deps.ccl:2:46: error: expected a quoted schedule string or '}' to close the schedule block opened at "
+            "line 2, column 44; found 'LANG'\n"
+            "  CCTK_KERNEL_TEMPLATE a file=a { schedule { LANG: C } }\n"
+            "                                             ^\n");
+}
+
+TEST(parse_deps, error_template_without_file) {
+  EXPECT_EQ(error_text("CCTK_KERNEL_TEMPLATE_GROUP g { CCTK_KERNEL_TEMPLATE a scope=file {} }"),
+            "deps.ccl:1:53: error: template 'a' has no file=\"...\"\n"
+            "CCTK_KERNEL_TEMPLATE_GROUP g { CCTK_KERNEL_TEMPLATE a scope=file {} }\n"
+            "                                                    ^\n");
+}
+
+}  // namespace
+}  // namespace opuntia::gen
