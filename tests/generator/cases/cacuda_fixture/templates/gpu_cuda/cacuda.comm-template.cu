@@ -1,0 +1,1 @@
+/* boundary exchange for %{thorn}: %var_loop("delimit= ") %[%vname]% */

@@ -1,0 +1,3 @@
+/* device memory of %{thorn} */
+%var_loop() %[cudaMalloc(&d_%{vname}, bytes);
+]%

@@ -1,0 +1,1 @@
+/* edit me: %{name} (kept: replace=no) */
