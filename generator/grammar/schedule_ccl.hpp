@@ -2,7 +2,7 @@
 // The grammar of a Cactus schedule.ccl file (SYNTAX.md, "schedule.ccl").
 //
 //   STORAGE: group[, group[timelevels]]
-//   schedule [GROUP] <name> AT|IN <where> [AS a] [WHILE v] [UNTIL v] [IF v] [BEFORE|AFTER n|(a b)] ...
+//   schedule [GROUP] <name> [options] AT|IN <where> [AS a] [WHILE v] [UNTIL v] [IF v] [BEFORE|AFTER n|(a b)] ...
 //   {
 //     LANG: C                     # one clause per line (or several, each starting with KEY:)
 //     SYNC: a, b
@@ -80,8 +80,9 @@ struct schedule_block
     : seq<schedule_block_open, ws, star<not_at<one<'}'>>, not_at<eof>, must<clause>, ws>, must<schedule_block_close>> {};
 struct description : dquoted {};
 struct schedule_item
-    : seq<schedule_kw, blanks, opt<group_kw, blanks>, must<routine_name>, blanks, must<placement>, blanks,
-          must<target_name>, star<ws, schedule_option>, ws, must<schedule_block>, opt<ws, description>> {};
+    : seq<schedule_kw, blanks, opt<group_kw, blanks>, must<routine_name>, star<ws, schedule_option>, ws,
+          must<placement>, blanks, must<target_name>, star<ws, schedule_option>, ws, must<schedule_block>,
+          opt<ws, description>> {};
 
 // --- conditionals -----------------------------------------------------------------------
 struct statement;
