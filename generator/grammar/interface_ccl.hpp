@@ -63,11 +63,12 @@ struct arguments_open : one<'('> {};
 struct arguments_close : one<')'> {};
 struct nested_arguments : seq<one<'('>, star<sor<nested_arguments, not_one<'(', ')'>>>, one<')'>> {};
 struct arguments_text : star<sor<nested_arguments, not_one<'(', ')'>>> {};
-/// `(CCTK_INT IN x, CCTK_INT CCTK_FPOINTER IN f(CCTK_INT IN a))`, kept as text.
+/// `(CCTK_INT IN x, CCTK_INT CCTK_FPOINTER IN f(CCTK_INT IN a))`, kept as text; real files may
+/// put the '(' on the line after the name.
 struct arguments : seq<arguments_open, arguments_text, must<arguments_close>> {};
 struct function_declaration
-    : seq<return_type, blanks1, function_kw, blanks, must<function_name>, blanks, must<arguments>> {};
-struct subroutine_declaration : seq<subroutine_kw, blanks, must<function_name>, blanks, must<arguments>> {};
+    : seq<return_type, blanks1, function_kw, blanks, must<function_name>, ws, must<arguments>> {};
+struct subroutine_declaration : seq<subroutine_kw, blanks, must<function_name>, ws, must<arguments>> {};
 
 struct requires_kw : keyword<TAO_PEGTL_ISTRING("REQUIRES")> {};
 struct uses_kw : keyword<TAO_PEGTL_ISTRING("USES")> {};

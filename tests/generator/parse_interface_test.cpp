@@ -67,25 +67,25 @@ TEST(parse_interface, reads_a_realistic_thorn) {
   EXPECT_EQ(find_key(state.options, "centering")->value.text, "{vvv}");
   EXPECT_EQ(find_key(state.options, "TAGS")->value.text, "rhs=\"rhs\" dependents=\"energy error\"");
   EXPECT_EQ(state.description, "Scalar wave state");
-  EXPECT_EQ(dump(state.variables), "u@33:3 rho@34:3");
+  EXPECT_EQ(dump(state.variables), "u@36:3 rho@37:3");
 
   const auto& coefficients = file.groups[2];
   EXPECT_EQ(coefficients.access, access_level::protected_access);
   EXPECT_EQ(coefficients.vector_size, "3");
   EXPECT_EQ(find_key(coefficients.options, "SIZE")->value.text, "nx+1,ny");
   EXPECT_EQ(find_key(coefficients.options, "GHOSTSIZE")->value.text, "0,0");
-  EXPECT_EQ(dump(coefficients.variables), "c@38:90");
+  EXPECT_EQ(dump(coefficients.variables), "c@41:90");
   EXPECT_EQ(coefficients.description, "Vector group");
 
   EXPECT_EQ(file.groups[3].data_type, "COMPLEX");
-  EXPECT_EQ(dump(file.groups[3].variables), "mode_re@40:3 mode_im@40:12");
+  EXPECT_EQ(dump(file.groups[3].variables), "mode_re@43:3 mode_im@43:12");
   EXPECT_EQ(file.groups[5].data_type, "REAL8");
   EXPECT_EQ(find_key(file.groups[5].options, "type")->value.text, "scalar");
   EXPECT_EQ(file.groups[5].description, "total energy");
   EXPECT_EQ(file.groups[6].data_type, "POINTER");
   EXPECT_EQ(file.groups[7].data_type, "INT4");
 
-  ASSERT_EQ(file.functions.size(), 7u);
+  ASSERT_EQ(file.functions.size(), 8u);
   EXPECT_EQ(file.functions[0].kind, "function");
   EXPECT_EQ(file.functions[0].return_type, "CCTK_INT");
   EXPECT_EQ(file.functions[0].name, "Boundary_SelectVarForBC");
@@ -102,6 +102,8 @@ TEST(parse_interface, reads_a_realistic_thorn) {
   EXPECT_EQ(file.functions[5].provider, "WaveToy_Interpolate");
   EXPECT_EQ(file.functions[5].language, "C");
   EXPECT_EQ(file.functions[6].name, "WaveToy_Report");
+  EXPECT_EQ(file.functions[7].name, "WaveToy_DomainSize");
+  EXPECT_EQ(file.functions[7].arguments, "CCTK_INT IN patch, CCTK_REAL OUT ARRAY extent");
 
   ASSERT_EQ(file.includes.size(), 4u);
   EXPECT_EQ(file.includes[0].kind, "uses header");
