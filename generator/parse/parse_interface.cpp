@@ -117,12 +117,6 @@ template <> struct action<g::data_type> {
 };
 
 // --- functions -------------------------------------------------------------------
-template <> struct action<g::function_kw> {
-  // FUNCTION after a return type starts a declaration; after REQUIRES/USES/PROVIDES the
-  // statement's own keyword action has already created the entry.
-  template <typename Input>
-  static void apply(const Input&, interface_state&) {}
-};
 template <> struct action<g::subroutine_kw> {
   template <typename Input>
   static void apply(const Input& in, interface_state& s) {
@@ -151,10 +145,8 @@ template <> struct action<g::uses_kw> {
 };
 template <> struct action<g::uses_function> {
   template <typename Input>
-  static void apply(const Input& in, interface_state& s) {
-    // The name was recorded into a fresh entry by function_name below.
-    (void)in;
-    s.in_uses = false;
+  static void apply(const Input&, interface_state& s) {
+    s.in_uses = false;  // the entry was created by function_name
   }
 };
 template <> struct action<g::function_name> {
