@@ -1,1 +1,19 @@
-// placeholder: being written
+// Which CCL grammar a file name asks for.
+#include <string>
+#include <string_view>
+
+#include "generator/model/common.hpp"
+#include "generator/parse.hpp"
+
+namespace opuntia::gen {
+
+std::string ccl_kind_of(std::string_view path) {
+  const auto slash = path.find_last_of("/\\");
+  const std::string file = to_lower(slash == std::string_view::npos ? path : path.substr(slash + 1));
+  for (const char* kind : {"cakernel", "deps", "interface", "param", "schedule"}) {
+    if (file == std::string(kind) + ".ccl") return kind;
+  }
+  return "";
+}
+
+}  // namespace opuntia::gen
