@@ -68,12 +68,14 @@ struct parse_state : grammar::parse_state_base {
 
   nodes& current() { return open_nodes.empty() ? root : open_nodes.back().body; }
 
-  void add_text(std::string_view text) {
+  void add_text(std::string_view text, const pegtl::position& where) {
     nodes& list = current();
     if (!list.empty() && list.back().kind == node_kind::text) {
       list.back().text += text;
     } else {
       node n;
+      n.line = where.line;
+      n.column = where.column;
       n.text = std::string(text);
       list.push_back(std::move(n));
     }
@@ -98,23 +100,23 @@ template <>
 struct action<tpl::literal_text> {
   template <typename ActionInput>
   static void apply(const ActionInput& in, parse_state& state) {
-    state.add_text(in.string());
+    state.add_text(in.string(), in.position());
   }
 };
 
 template <>
 struct action<tpl::escaped_percent> {
   template <typename ActionInput>
-  static void apply(const ActionInput&, parse_state& state) {
-    state.add_text("%");
+  static void apply(const ActionInput& in, parse_state& state) {
+    state.add_text("%", in.position());
   }
 };
 
 template <>
 struct action<tpl::lone_percent> {
   template <typename ActionInput>
-  static void apply(const ActionInput&, parse_state& state) {
-    state.add_text("%");
+  static void apply(const ActionInput& in, parse_state& state) {
+    state.add_text("%", in.position());
   }
 };
 
