@@ -144,9 +144,9 @@ struct builder {
     std::function<void(std::size_t)> visit = [&](std::size_t i) {
       marks[i] = mark::active;
       stack.push_back(i);
-      auto edges = tree.templates[i].triggers;
-      edges.insert(edges.end(), tree.templates[i].includes.begin(), tree.templates[i].includes.end());
-      for (const auto next : edges) {
+      // Only triggers order evaluation; an include back to the including template (a launcher
+      // including its own header) is not a cycle.
+      for (const auto next : tree.templates[i].triggers) {
         if (marks[next] == mark::active) {
           const auto start = std::find(stack.begin(), stack.end(), next);
           std::vector<std::string> names;

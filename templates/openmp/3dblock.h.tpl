@@ -12,7 +12,7 @@ struct CAKERNEL_%{name}_Params {
 /// The arrays of kernel %{name}; `<v>_out` is the second buffer of a separateinout variable.
 struct CAKERNEL_%{name}_Arrays {
 %var_loop() %[  %{vtype}* %{vname};
-]%%var_loop("intent=separateinout") %[  %{vtype}* %{vname}_out;
+]% %var_loop("intent=separateinout") %[ %{vtype}* %{vname}_out;
 ]%};
 
 /* I3D_l reads only cached variables, and only within the STENCIL: anything else fails to
@@ -25,7 +25,7 @@ struct CAKERNEL_%{name}_Arrays {
                   "I3D_l(%{vname}, ...) reaches beyond the STENCIL of kernel %{name}");
   }
 };
-]%%var_loop("cached=no") %[struct CAKERNEL_%{name}_cached_%{vname} {
+]% %var_loop("cached=no") %[struct CAKERNEL_%{name}_cached_%{vname} {
   template <int I, int J, int K>
   static constexpr void at() {
     static_assert(I != I, "I3D_l(%{vname}, ...): %{vname} is not cached=yes in kernel %{name}; use I3D");
@@ -43,7 +43,7 @@ struct CAKERNEL_%{name}_Arrays {
   static void CAKERNEL_%{name}_%{variant}_compute(const CAKERNEL_%{name}_Params params, \
                                                   const CAKERNEL_%{name}_Arrays arrays) { \
 %var_loop() %[    %{vtype}* const %{vname} = arrays.%{vname}; (void)%{vname}; \
-]%%var_loop("intent=separateinout") %[    %{vtype}* const %{vname}_out = arrays.%{vname}_out; (void)%{vname}_out; \
+]% %var_loop("intent=separateinout") %[   %{vtype}* const %{vname}_out = arrays.%{vname}_out; (void)%{vname}_out; \
 ]%    const int cakernel_ilo = %{stencil_xn}, cakernel_ihi = params.cagh_ni - %{stencil_xp}; \
     const int cakernel_jlo = %{stencil_yn}, cakernel_jhi = params.cagh_nj - %{stencil_yp}; \
     const int cakernel_klo = %{stencil_zn}, cakernel_khi = params.cagh_nk - %{stencil_zp}; \

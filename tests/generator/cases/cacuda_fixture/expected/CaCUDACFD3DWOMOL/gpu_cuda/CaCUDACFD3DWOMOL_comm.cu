@@ -1,0 +1,1 @@
+/* boundary exchange for CaCUDACFD3DWOMOL: vx vy vz p */
