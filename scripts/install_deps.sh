@@ -7,7 +7,7 @@ required_packages=(
   build-essential cmake ninja-build pkg-config
   tao-pegtl-dev libcli11-dev libfmt-dev
   libgtest-dev libgmock-dev libbenchmark-dev
-  clang libclang-rt-14-dev
+  clang libclang-rt-14-dev libomp-14-dev
   libhdf5-dev libopenmpi-dev openmpi-bin
   ocl-icd-opencl-dev opencl-headers pocl-opencl-icd
   python3-matplotlib python3-numpy python3-h5py
