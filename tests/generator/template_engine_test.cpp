@@ -143,6 +143,20 @@ TEST(template_engine, all_filters_must_match) {
   EXPECT_EQ(render("%var_loop(\"intent=in\", \"cached=no\")%[%vname]%"), "");
 }
 
+TEST(template_engine, item_without_the_filtered_value_matches_an_empty_filter) {
+  template_scope scope;
+  scope.loops["param_loop"] =
+      template_loop{{"steerable"}, {template_scope{{{"p", "a"}, {"steerable", "always"}}, {}},
+                                    template_scope{{{"p", "b"}}, {}}}};
+  EXPECT_EQ(render("%param_loop(\"steerable=\")%[%p]%|%param_loop(\"steerable=ALWAYS\")%[%p]%", scope), "b|a");
+}
+
+TEST(template_engine, var_without_parenthesis_is_a_plain_name) {
+  template_scope scope;
+  scope.values["var"] = "x";
+  EXPECT_EQ(render("%var %{var}", scope), "x x");
+}
+
 TEST(template_engine, joins_var_loop_items_with_delimiter) {
   EXPECT_EQ(render("f(%var_loop(\"delimit=,\\t\")%[%vname]%)"), "f(u,\tv,\tw)");
   EXPECT_EQ(render("f(%var_loop(\"cached=yes\", \"delimit=, \")%[%vname]%)"), "f(u, w)");
