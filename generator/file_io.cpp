@@ -63,7 +63,7 @@ std::map<std::string, source_file> read_templates(const fs::path& dir) {
 }
 
 void write_file_atomically(const fs::path& path, const std::string& text) {
-  fs::create_directories(path.parent_path());
+  if (!path.parent_path().empty()) fs::create_directories(path.parent_path());
   const fs::path temporary = path.parent_path() / fmt::format(".{}.tmp{}", path.filename().string(), ::getpid());
   {
     std::ofstream out(temporary, std::ios::binary | std::ios::trunc);
