@@ -56,8 +56,9 @@ function(opuntia_add_thorn name)
   target_include_directories(opuntia_thorn_${name}
     PUBLIC "${out}/${name}/bindings"
     PRIVATE "${arg_DIR}")
+  # Public: the runtime includes a kernel's header for its Params and Arrays structs.
   foreach(backend IN LISTS arg_BACKENDS)
-    target_include_directories(opuntia_thorn_${name} PRIVATE "${out}/${name}/${backend}")
+    target_include_directories(opuntia_thorn_${name} PUBLIC "${out}/${name}/${backend}")
   endforeach()
   target_link_libraries(opuntia_thorn_${name} PUBLIC opuntia::flesh_bindings OpenMP::OpenMP_CXX)
 endfunction()

@@ -1,0 +1,74 @@
+// The generated OpenMP code of thorns/HeatEquation, built by opuntia_add_thorn(), run for real.
+#include <gtest/gtest.h>
+
+#include <vector>
+
+#include "HeatEquation_grid_functions.hpp"
+#include "HeatEquation_parameters.hpp"
+#include "Heat_Update_3dblock.h"
+
+namespace opuntia::thorns::HeatEquation {
+void CAKERNEL_Launch_Heat_Update_openmp_3dblock(const CAKERNEL_Heat_Update_Params& params,
+                                                const CAKERNEL_Heat_Update_Arrays& arrays);
+}
+
+namespace {
+
+using namespace opuntia::thorns::HeatEquation;
+
+TEST(generated_heat_kernel, applies_the_seven_point_laplacian_inside_the_stencil_bounds) {
+  // Odd sizes, not multiples of the tile (64,4,4), so partial tiles are exercised.
+  const int ni = 13, nj = 9, nk = 7;
+  const double dx = 0.5, dy = 0.25, dz = 0.125;
+  std::vector<CCTK_REAL> u(static_cast<std::size_t>(ni * nj * nk)), u_out(u.size(), -1.0);
+  const auto index = [&](int i, int j, int k) { return static_cast<std::size_t>(i + ni * (j + nj * k)); };
+  for (int k = 0; k < nk; ++k) {
+    for (int j = 0; j < nj; ++j) {
+      for (int i = 0; i < ni; ++i) {
+        const double x = i * dx, y = j * dy, z = k * dz;
+        u[index(i, j, k)] = x * x + 2 * y * y + 3 * z * z;  // laplacian = 2 + 4 + 6 = 12
+      }
+    }
+  }
+  CAKERNEL_Heat_Update_Params params{};
+  params.cagh_dx = dx;
+  params.cagh_dy = dy;
+  params.cagh_dz = dz;
+  params.cagh_dt = 0.01;
+  params.cagh_ni = ni;
+  params.cagh_nj = nj;
+  params.cagh_nk = nk;
+  params.alpha = parameters{}.alpha;  // the param.ccl default, through the generated struct
+  ASSERT_EQ(params.alpha, 1.0);
+  CAKERNEL_Heat_Update_Arrays arrays{u.data(), u_out.data()};
+  CAKERNEL_Launch_Heat_Update_openmp_3dblock(params, arrays);
+
+  for (int k = 0; k < nk; ++k) {
+    for (int j = 0; j < nj; ++j) {
+      for (int i = 0; i < ni; ++i) {
+        const bool interior = i > 0 && i < ni - 1 && j > 0 && j < nj - 1 && k > 0 && k < nk - 1;
+        const double expected = interior ? u[index(i, j, k)] + 0.01 * 1.0 * 12.0 : -1.0;
+        EXPECT_NEAR(u_out[index(i, j, k)], expected, 1e-12) << "at " << i << "," << j << "," << k;
+      }
+    }
+  }
+}
+
+TEST(generated_heat_kernel, bindings_describe_the_thorn) {
+  const auto b = binding();
+  EXPECT_EQ(b.name, "HeatEquation");
+  EXPECT_EQ(b.implementation, "heatequation");
+  ASSERT_EQ(b.parameters.size(), 1u);
+  EXPECT_EQ(b.parameters[0].name, "alpha");
+  EXPECT_EQ(b.parameters[0].ranges[0].lower, "0");
+  EXPECT_TRUE(b.parameters[0].ranges[0].lower_open);
+  ASSERT_EQ(b.groups.size(), 1u);
+  EXPECT_EQ(b.groups[0].variables, std::vector<std::string>{"u"});
+  ASSERT_EQ(b.kernels.size(), 1u);
+  EXPECT_EQ(b.kernels[0].variants, (std::vector<std::pair<std::string, std::string>>{{"openmp", "3dblock"}}));
+  EXPECT_EQ(grid_functions::variable_names[static_cast<int>(grid_functions::variable::u)], "u");
+  ASSERT_EQ(b.schedule.size(), 2u);  // STORAGE and the kernel launch
+  EXPECT_EQ(b.schedule[1].name, "CAKERNEL_Launch_Heat_Update");
+}
+
+}  // namespace
