@@ -38,7 +38,6 @@ function(opuntia_add_thorn name)
     # come from the descriptor, which CMake cannot read at configure time).
     set(wrapper "${out}/${name}/${backend}/${name}_${backend}.cpp")
     file(CONFIGURE OUTPUT "${wrapper}" CONTENT "#include \"${name}_sources.inc\"\n")
-    set_source_files_properties("${wrapper}" PROPERTIES OBJECT_DEPENDS "${stamp}")
     list(APPEND wrappers "${wrapper}")
   endforeach()
 
@@ -51,7 +50,11 @@ function(opuntia_add_thorn name)
     COMMENT "opuntia-gen: generating thorn ${name}"
     VERBATIM)
 
+  # Order-only: generation runs before compiling, and a run that changes no file's content
+  # recompiles nothing (the compiler's dependency files track the generated headers).
+  add_custom_target(opuntia_generate_${name} DEPENDS "${stamp}")
   add_library(opuntia_thorn_${name} STATIC "${bindings}" ${wrappers})
+  add_dependencies(opuntia_thorn_${name} opuntia_generate_${name})
   add_library(opuntia::thorn::${name} ALIAS opuntia_thorn_${name})
   target_include_directories(opuntia_thorn_${name}
     PUBLIC "${out}/${name}/bindings"

@@ -2,6 +2,7 @@
 // `scope=file` templates once per kernel, `scope=group` templates once per thorn over the
 // union of the variables of the kernels that reach them.
 #include <algorithm>
+#include <cstdint>
 #include <map>
 #include <set>
 
@@ -251,6 +252,14 @@ struct walker {
       }
       std::sort(units.begin(), units.end());
       for (const auto& u : units) text += fmt::format("#include \"{}\"\n", u);
+      // A digest of every file generated for this backend: build systems see this list change
+      // whenever any header it pulls in changes, even headers they were not told about.
+      std::uint64_t digest = 14695981039346656037ull;  // FNV-1a
+      for (const auto& f : out.files) {
+        if (f.path.rfind(prefix, 0) != 0) continue;
+        for (const char c : f.path + '\0' + f.text + '\0') digest = (digest ^ static_cast<unsigned char>(c)) * 1099511628211ull;
+      }
+      text += fmt::format("// content digest: {:016x}\n", digest);
       out.files.push_back(generated_file{prefix + thorn.name + "_sources.inc", text, true, false});
     }
   }
