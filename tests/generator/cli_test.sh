@@ -1,0 +1,82 @@
+#!/usr/bin/env bash
+# End-to-end checks of the opuntia-gen command line: exit codes, messages, what is (not) written.
+# Usage: cli_test.sh OPUNTIA_GEN SOURCE_DIR
+set -uo pipefail
+gen=$1
+src=$2
+work=$(mktemp -d)
+trap 'rm -rf "$work"' EXIT
+failures=0
+passes=0
+check() {  # check "description" condition...
+  local what=$1
+  shift
+  if "$@"; then
+    passes=$((passes + 1))
+  else
+    echo "FAILED: $what"
+    failures=$((failures + 1))
+  fi
+}
+
+# check accepts every CCL file of the real CaCUDA thorn, and the project's own.
+"$gen" check "$src"/tests/fixtures/cacuda/{cakernel,deps,interface,param,schedule}.ccl >"$work/out" 2>&1
+check "check accepts the CaCUDA fixtures" test $? -eq 0
+"$gen" check "$src"/templates/deps.ccl "$src"/thorns/*/*.ccl >"$work/out" 2>&1
+check "check accepts the project's CCL files" test $? -eq 0
+
+# check reports a bad file with its place, the line and a caret, and exits 1.
+printf 'CCTK_KERNEL K\n{\n  CCTK_KERNEL_VARIABLE { u \n' >"$work/cakernel.ccl"
+"$gen" check "$work/cakernel.ccl" >"$work/out" 2>&1
+status=$?
+check "check exits 1 on a bad file" test $status -eq 1
+check "check names the place" grep -q "cakernel.ccl:4:1: error: expected a name, ',' or '}' to close the list opened at line 3, column 24; found end of file" "$work/out"
+
+# check refuses a file whose kind it cannot tell, unless --as says it.
+cp "$src/tests/fixtures/cacuda/param.ccl" "$work/renamed.txt"
+"$gen" check "$work/renamed.txt" >"$work/out" 2>&1
+check "check refuses an unknown file name" test $? -eq 1
+"$gen" check --as param "$work/renamed.txt" >"$work/out" 2>&1
+check "check --as param parses it" test $? -eq 0
+
+# generate: an error writes nothing at all.
+"$gen" generate --thorn "$src/tests/generator/cases/err_unknown_variable/thorns/Heat" --templates "$src/templates" \
+  --out "$work/failed" >"$work/out" 2>&1
+check "generate exits 1 on an error" test $? -eq 1
+check "generate wrote nothing after an error" test ! -e "$work/failed"
+check "generate names the unknown variable" grep -q "unknown grid function 'uu' in kernel 'Heat_Update'; did you mean 'u'?" "$work/out"
+
+# generate: outputs appear; a second run with nothing changed rewrites nothing; replace=no is respected.
+case_dir="$src/tests/generator/cases/template_constructs"
+run_generate() {
+  "$gen" generate --thorn "$case_dir/thorns/Fancy" --templates "$case_dir/templates" --out "$work/out_dir" \
+    --stamp "$work/stamp" >"$work/out" 2>&1
+}
+run_generate
+check "generate succeeds" test $? -eq 0
+check "generate writes the stamp" test -e "$work/stamp"
+check "generate writes the kernel header" test -s "$work/out_dir/Fancy/cpu/Advance_3dblock.h"
+echo "/* my edits */" >"$work/out_dir/Fancy/cpu/Advance_stub"
+touch -d '2000-01-01' "$work/out_dir/Fancy/cpu/Advance_3dblock.h"
+run_generate
+check "replace=no keeps the user's file" grep -q "my edits" "$work/out_dir/Fancy/cpu/Advance_stub"
+check "unchanged outputs are not rewritten" test "$(stat -c %Y "$work/out_dir/Fancy/cpu/Advance_3dblock.h")" -lt 1000000000
+check "no temporary files are left" test -z "$(find "$work/out_dir" -name '.*.tmp*')"
+
+# show prints one kernel's code, and says so when there is none.
+"$gen" show --thorn "$src/thorns/HeatEquation" --kernel Heat_Update --backend openmp --templates "$src/templates" >"$work/out" 2>&1
+check "show prints the kernel header" grep -q "#define CAKERNEL_Heat_Update_Begin" "$work/out"
+"$gen" show --thorn "$src/thorns/HeatEquation" --kernel Nope --backend openmp --templates "$src/templates" >"$work/out" 2>&1
+check "show fails for an unknown kernel" test $? -eq 1
+"$gen" show --thorn "$src/thorns/HeatEquation" --kernel Heat_Update --backend cuda --templates "$src/templates" >"$work/out" 2>&1
+check "show fails for an unknown backend" grep -q "unknown backend 'cuda'" "$work/out"
+
+# missing inputs are errors with the path, never crashes.
+"$gen" generate --thorn "$work/nothing" --templates "$src/templates" --out "$work/x" >"$work/out" 2>&1
+check "a missing thorn directory is reported" grep -q "nothing: error: is not a thorn directory" "$work/out"
+: >"$work/empty.ccl"
+"$gen" check --as schedule "$work/empty.ccl" >"$work/out" 2>&1
+check "an empty schedule.ccl is valid" test $? -eq 0
+
+echo "$passes passed, $failures failed"
+test $failures -eq 0
