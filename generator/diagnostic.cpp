@@ -44,6 +44,20 @@ generator_error::generator_error(std::vector<diagnostic> diagnostics)
 
 generator_error::generator_error(diagnostic d) : generator_error(std::vector<diagnostic>{std::move(d)}) {}
 
+diagnostic whole_file_error(std::string path, std::string message) {
+  diagnostic d;
+  d.where.path = std::move(path);
+  d.message = std::move(message);
+  return d;
+}
+
+diagnostic error_at(source_location where, std::string message) {
+  diagnostic d;
+  d.where = std::move(where);
+  d.message = std::move(message);
+  return d;
+}
+
 void diagnostic_sink::throw_if_any() {
   if (!diagnostics_.empty()) throw generator_error(std::move(diagnostics_));
 }

@@ -29,6 +29,12 @@ struct diagnostic {
 std::string format_diagnostic(const diagnostic& d);
 std::string format_diagnostics(const std::vector<diagnostic>& ds);
 
+/// An error about a whole file or directory (no line): "path: error: message".
+diagnostic whole_file_error(std::string path, std::string message);
+
+/// An error at `where`; the line's text is filled in later from the inputs.
+diagnostic error_at(source_location where, std::string message);
+
 /// Thrown by every generator stage; carries one or more diagnostics.
 class generator_error : public std::runtime_error {
 public:

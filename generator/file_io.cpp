@@ -22,17 +22,17 @@ std::optional<source_file> read_optional_source(const fs::path& path) {
 
 source_file read_source(const fs::path& path) {
   if (fs::is_directory(path)) {
-    throw generator_error(diagnostic{{path.generic_string(), 0, 0}, "is a directory, not a file", {}});
+    throw generator_error(whole_file_error(path.generic_string(), "is a directory, not a file"));
   }
   auto file = read_optional_source(path);
-  if (!file) throw generator_error(diagnostic{{path.generic_string(), 0, 0}, "cannot read file", {}});
+  if (!file) throw generator_error(whole_file_error(path.generic_string(), "cannot read file"));
   return std::move(*file);
 }
 
 thorn_sources read_thorn(const fs::path& dir_path) {
   const fs::path dir = dir_path.lexically_normal();
   if (!fs::is_directory(dir)) {
-    throw generator_error(diagnostic{{dir.generic_string(), 0, 0}, "is not a thorn directory", {}});
+    throw generator_error(whole_file_error(dir.generic_string(), "is not a thorn directory"));
   }
   thorn_sources t;
   t.dir = dir.generic_string();
@@ -52,7 +52,7 @@ thorn_sources read_thorn(const fs::path& dir_path) {
 
 std::map<std::string, source_file> read_templates(const fs::path& dir) {
   if (!fs::is_directory(dir)) {
-    throw generator_error(diagnostic{{dir.generic_string(), 0, 0}, "is not a templates directory", {}});
+    throw generator_error(whole_file_error(dir.generic_string(), "is not a templates directory"));
   }
   std::map<std::string, source_file> out;
   for (const auto& entry : fs::recursive_directory_iterator(dir)) {
@@ -72,7 +72,7 @@ void write_file_atomically(const fs::path& path, const std::string& text) {
     if (!out) {
       std::error_code ignored;
       fs::remove(temporary, ignored);
-      throw generator_error(diagnostic{{path.generic_string(), 0, 0}, "cannot write file", {}});
+      throw generator_error(whole_file_error(path.generic_string(), "cannot write file"));
     }
   }
   fs::rename(temporary, path);

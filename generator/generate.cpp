@@ -40,10 +40,8 @@ std::vector<std::string> chosen_backends(const generator_inputs& inputs, const t
   for (const auto& b : inputs.backends) {
     const auto found = std::find_if(tree.backends.begin(), tree.backends.end(), [&](const auto& x) { return iequals(x, b); });
     if (found == tree.backends.end()) {
-      throw generator_error(diagnostic{{inputs.deps_ccl.path, 0, 0},
-                                       fmt::format("unknown backend '{}'{}; deps.ccl defines: {}", b,
-                                                   did_you_mean(b, tree.backends), join_names(tree.backends)),
-                                       {}});
+      throw generator_error(whole_file_error(inputs.deps_ccl.path, fmt::format("unknown backend '{}'{}; deps.ccl defines: {}", b,
+                                                   did_you_mean(b, tree.backends), join_names(tree.backends))));
     }
     if (std::find(chosen.begin(), chosen.end(), *found) == chosen.end()) chosen.push_back(*found);
   }
@@ -57,7 +55,7 @@ std::vector<generated_file> generate_unchecked(const generator_inputs& inputs) {
   std::set<std::string> names;
   for (const auto& sources : inputs.thorns) {
     if (!names.insert(sources.name).second) {
-      throw generator_error(diagnostic{{sources.dir, 0, 0}, fmt::format("thorn '{}' given twice", sources.name), {}});
+      throw generator_error(whole_file_error(sources.dir, fmt::format("thorn '{}' given twice", sources.name)));
     }
     const thorn_model thorn = check_thorn(sources, inputs.library);
     auto kernels = emit_kernels(thorn, tree, inputs.templates, backends);

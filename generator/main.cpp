@@ -62,11 +62,11 @@ int check_files(const std::vector<std::string>& files, const std::string& forced
         parse_param_ccl(file);
       } else if (kind == "schedule") {
         parse_schedule_ccl(file);
+      } else if (kind == "parfile") {
+        parse_parfile(file);
       } else {
-        throw generator_error(diagnostic{{path, 0, 0},
-                                         "cannot tell which CCL file this is; name it cakernel.ccl, deps.ccl, "
-                                         "interface.ccl, param.ccl or schedule.ccl, or pass --as KIND",
-                                         {}});
+        throw generator_error(whole_file_error(path, "cannot tell which CCL file this is; name it cakernel.ccl, deps.ccl, "
+                                         "interface.ccl, param.ccl, schedule.ccl or *.par, or pass --as KIND"));
       }
     } catch (const generator_error& e) {
       std::cerr << format_diagnostics(e.diagnostics());
@@ -101,10 +101,10 @@ int main(int argc, char** argv) {
 
   std::vector<std::string> check_paths;
   std::string forced_kind;
-  auto* check_cmd = app.add_subcommand("check", "parse CCL files and report errors with their places");
+  auto* check_cmd = app.add_subcommand("check", "parse CCL files and parameter files and report errors with their places");
   check_cmd->add_option("files", check_paths, "files to check")->required();
   check_cmd->add_option("--as", forced_kind, "parse every file as this kind")
-      ->check(CLI::IsMember({"cakernel", "deps", "interface", "param", "schedule"}));
+      ->check(CLI::IsMember({"cakernel", "deps", "interface", "param", "schedule", "parfile"}));
 
   std::string show_thorn;
   std::string show_kernel;

@@ -5,6 +5,7 @@
 #include "generator/model/deps_model.hpp"
 #include "generator/model/interface_model.hpp"
 #include "generator/model/param_model.hpp"
+#include "generator/model/parfile_model.hpp"
 #include "generator/model/schedule_model.hpp"
 #include "generator/source_file.hpp"
 
@@ -15,10 +16,12 @@ deps_file parse_deps_ccl(const source_file& file);
 interface_file parse_interface_ccl(const source_file& file);
 param_file parse_param_ccl(const source_file& file);
 schedule_file parse_schedule_ccl(const source_file& file);
+/// A Cactus parameter file (.par): ActiveThorns, assignments with expression values.
+parfile_file parse_parfile(const source_file& file);
 
 /// Which grammar a file name asks for: "cakernel", "deps", "interface", "param", "schedule",
 /// or "" when the name is none of `cakernel.ccl`, `deps.ccl`, `interface.ccl`, `param.ccl`,
-/// `schedule.ccl` (any directory, any case).
+/// `schedule.ccl` (any directory, any case); "parfile" for a name ending in `.par`.
 std::string ccl_kind_of(std::string_view path);
 
 }  // namespace opuntia::gen

@@ -15,8 +15,6 @@
 namespace opuntia::gen {
 namespace {
 
-diagnostic at(const source_location& where, std::string message) { return diagnostic{where, std::move(message), {}}; }
-
 /// `openmp/3dblock.h.tpl` -> `.h`; `cacuda.3dblock-template.cu` -> `.cu`; `code` -> ``.
 std::string output_extension(const std::string& template_file) {
   std::string base = template_file.substr(template_file.find_last_of('/') + 1);
@@ -156,7 +154,7 @@ struct walker {
   void render(const template_node& t, const template_scope& scope, const std::string& owner) {
     const auto found = templates.find(t.file);
     if (found == templates.end()) {
-      sink.add(at(t.where, fmt::format("template file '{}' of template '{}' not found", t.file, t.name)));
+      sink.add(error_at(t.where, fmt::format("template file '{}' of template '{}' not found", t.file, t.name)));
       return;
     }
     try {
@@ -234,7 +232,7 @@ struct walker {
         for (const auto& t : tree.templates) {
           if (t.name.find('$') == std::string::npos) names.push_back(t.path());
         }
-        sink.add(at(k.type_where, fmt::format("TYPE '{}' of kernel '{}' matches no template in {}{}", k.type_pattern,
+        sink.add(error_at(k.type_where, fmt::format("TYPE '{}' of kernel '{}' matches no template in {}{}", k.type_pattern,
                                               k.name, tree.deps_path, did_you_mean(k.type_pattern, names))));
       }
     }

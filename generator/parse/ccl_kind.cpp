@@ -13,6 +13,7 @@ std::string ccl_kind_of(std::string_view path) {
   for (const char* kind : {"cakernel", "deps", "interface", "param", "schedule"}) {
     if (file == std::string(kind) + ".ccl") return kind;
   }
+  if (file.size() > 4 && file.compare(file.size() - 4, 4, ".par") == 0) return "parfile";
   return "";
 }
 

@@ -15,8 +15,6 @@ const std::vector<std::string> known_kernel_keys{"TYPE", "STENCIL", "TILE", "EXT
 const std::vector<std::string> known_variable_keys{"cached", "intent"};
 const std::vector<std::string> known_intents{"in", "out", "inout", "separateinout"};
 
-diagnostic at(const source_location& where, std::string message) { return diagnostic{where, std::move(message), {}}; }
-
 std::string normalised_data_type(std::string type) {
   type = to_upper(type);
   if (type.rfind("CCTK_", 0) == 0) type.erase(0, 5);
@@ -82,7 +80,7 @@ struct checker {
 
     thorn.implementation = thorn.interface_syntax.implements.text;
     if (thorn.implementation.empty()) {
-      sink.add(diagnostic{{sources.interface_ccl.path, 0, 0}, "interface.ccl has no 'implements:' line", {}});
+      sink.add(whole_file_error(sources.interface_ccl.path, "interface.ccl has no 'implements:' line"));
     }
     for (const auto& i : thorn.interface_syntax.inherits) thorn.inherits.push_back(i.text);
     thorn.groups = interpret_groups(thorn.interface_syntax);
@@ -113,7 +111,7 @@ struct checker {
       if (const auto* type = find_key(g.options, "TYPE")) m.group_type = to_upper(type->value.text);
       if (const auto* dim = find_key(g.options, "DIM")) {
         if (!is_integer_literal(dim->value.text) || dim->value.text.size() > 2 || std::stoi(dim->value.text) < 0) {
-          sink.add(at(dim->value.where, fmt::format("DIM must be a non-negative integer, not '{}'", dim->value.text)));
+          sink.add(error_at(dim->value.where, fmt::format("DIM must be a non-negative integer, not '{}'", dim->value.text)));
         } else {
           m.dim = std::stoi(dim->value.text);
         }
@@ -125,7 +123,7 @@ struct checker {
         m.variables.push_back(g.name.text);
       }
       if (!seen.insert(to_lower(m.name)).second) {
-        sink.add(at(g.name.where, fmt::format("group '{}' is declared twice", m.name)));
+        sink.add(error_at(g.name.where, fmt::format("group '{}' is declared twice", m.name)));
       }
       groups.push_back(std::move(m));
     }
@@ -139,19 +137,19 @@ struct checker {
       const auto& value = *p.default_value;
       const auto type = to_upper(p.type);
       if (type == "INT" && !is_integer_literal(value.text)) {
-        sink.add(at(value.where, fmt::format("default of INT parameter '{}' must be an integer, not '{}'",
+        sink.add(error_at(value.where, fmt::format("default of INT parameter '{}' must be an integer, not '{}'",
                                              p.name.text, value.text)));
       } else if (type == "REAL" && !is_real_literal(value.text)) {
-        sink.add(at(value.where, fmt::format("default of REAL parameter '{}' must be a number, not '{}'",
+        sink.add(error_at(value.where, fmt::format("default of REAL parameter '{}' must be a number, not '{}'",
                                              p.name.text, value.text)));
       } else if (type == "BOOLEAN" && !yes_no(value.text)) {
-        sink.add(at(value.where, fmt::format("default of BOOLEAN parameter '{}' must be yes, no, true, false, 1 "
+        sink.add(error_at(value.where, fmt::format("default of BOOLEAN parameter '{}' must be yes, no, true, false, 1 "
                                              "or 0, not '{}'", p.name.text, value.text)));
       }
       if (type == "INT" || type == "REAL") {
         for (const auto& r : p.ranges) {
           if (!parse_numeric_range(r.spec)) {
-            sink.add(at(r.where, fmt::format("malformed {} range '{}'; expected *, N, lo:hi or lo:hi:step, "
+            sink.add(error_at(r.where, fmt::format("malformed {} range '{}'; expected *, N, lo:hi or lo:hi:step, "
                                              "each end optionally open '(' ')' or closed '[' ']'", type, r.spec)));
           }
         }
@@ -176,7 +174,7 @@ struct checker {
           } catch (const generator_error&) {
           }
         }
-        sink.add(at(name.where, fmt::format("unknown implementation '{}' in inherits{}", name.text,
+        sink.add(error_at(name.where, fmt::format("unknown implementation '{}' in inherits{}", name.text,
                                             did_you_mean(name.text, known))));
         continue;
       }
@@ -200,7 +198,7 @@ struct checker {
     kernel.description = k.description;
     kernel.code_path = "src/" + kernel.name + ".kernel";
     if (std::any_of(thorn.kernels.begin(), thorn.kernels.end(), [&](const kernel_model& o) { return o.name == k.name.text; })) {
-      sink.add(at(k.name.where, fmt::format("kernel '{}' is declared twice", k.name.text)));
+      sink.add(error_at(k.name.where, fmt::format("kernel '{}' is declared twice", k.name.text)));
     }
     bool has_type = false;
     for (const auto& kv : k.keys) {
@@ -213,7 +211,7 @@ struct checker {
         const auto values = integer_list(kv.value.text);
         if (!values || (values->size() != 1 && values->size() != 6) ||
             std::any_of(values->begin(), values->end(), [](long long v) { return v < 0 || v > 64; })) {
-          sink.add(at(kv.value.where, fmt::format("STENCIL must be 1 or 6 non-negative integers "
+          sink.add(error_at(kv.value.where, fmt::format("STENCIL must be 1 or 6 non-negative integers "
                                                   "(\"xn,xp,yn,yp,zn,zp\", at most 64), not \"{}\"", kv.value.text)));
         } else {
           for (std::size_t i = 0; i < 6; ++i) kernel.stencil[i] = static_cast<int>((*values)[values->size() == 1 ? 0 : i]);
@@ -222,7 +220,7 @@ struct checker {
         const auto values = integer_list(kv.value.text);
         if (!values || values->size() != 3 ||
             std::any_of(values->begin(), values->end(), [](long long v) { return v <= 0 || v > 4096; })) {
-          sink.add(at(kv.value.where, fmt::format("TILE must be 3 positive integers (\"x,y,z\", at most 4096), "
+          sink.add(error_at(kv.value.where, fmt::format("TILE must be 3 positive integers (\"x,y,z\", at most 4096), "
                                                   "not \"{}\"", kv.value.text)));
         } else {
           for (std::size_t i = 0; i < 3; ++i) kernel.tile[i] = static_cast<int>((*values)[i]);
@@ -231,7 +229,7 @@ struct checker {
         const auto values = integer_list(kv.value.text);
         if (!values || (values->size() != 1 && values->size() != 6) ||
             std::any_of(values->begin(), values->end(), [](long long v) { return v < 0 || v > 64; })) {
-          sink.add(at(kv.value.where, fmt::format("EXTERIOR must be 1 or 6 non-negative integers "
+          sink.add(error_at(kv.value.where, fmt::format("EXTERIOR must be 1 or 6 non-negative integers "
                                                   "(\"xn,xp,yn,yp,zn,zp\", at most 64), not \"{}\"", kv.value.text)));
         } else {
           for (std::size_t i = 0; i < 6; ++i) kernel.exterior[i] = static_cast<int>((*values)[values->size() == 1 ? 0 : i]);
@@ -239,20 +237,20 @@ struct checker {
       } else if (key == "SHARECODE") {
         const auto flag = yes_no(kv.value.text);
         if (!flag) {
-          sink.add(at(kv.value.where, fmt::format("SHARECODE must be yes or no, not '{}'", kv.value.text)));
+          sink.add(error_at(kv.value.where, fmt::format("SHARECODE must be yes or no, not '{}'", kv.value.text)));
         } else {
           kernel.share_code = *flag;
         }
       } else if (key == "CODE") {
         kernel.code_path = kv.value.text;
       } else {
-        sink.add(at(kv.key.where, fmt::format("unknown kernel key '{}'{}; known keys: {}", kv.key.text,
+        sink.add(error_at(kv.key.where, fmt::format("unknown kernel key '{}'{}; known keys: {}", kv.key.text,
                                               did_you_mean(kv.key.text, known_kernel_keys),
                                               join_names(known_kernel_keys))));
       }
     }
     if (!has_type) {
-      sink.add(at(k.name.where, fmt::format("kernel '{}' has no TYPE (for example TYPE=*/3dblock)", kernel.name)));
+      sink.add(error_at(k.name.where, fmt::format("kernel '{}' has no TYPE (for example TYPE=*/3dblock)", kernel.name)));
     }
     for (const auto& list : k.variables) check_variables(list, kernel);
     for (const auto& list : k.parameters) check_parameters(list, kernel);
@@ -268,7 +266,7 @@ struct checker {
       if (key == "cached") {
         const auto flag = yes_no(value);
         if (!flag) {
-          sink.add(at(kv.value.where, fmt::format("cached must be yes or no, not '{}'", kv.value.text)));
+          sink.add(error_at(kv.value.where, fmt::format("cached must be yes or no, not '{}'", kv.value.text)));
         } else {
           cached = *flag;
         }
@@ -282,12 +280,12 @@ struct checker {
         } else if (value == "separateinout" || value == "seperateinout") {  // the paper's spelling too
           intent = kernel_intent::separateinout;
         } else {
-          sink.add(at(kv.value.where, fmt::format("unknown intent '{}'{}; known intents: {}", kv.value.text,
+          sink.add(error_at(kv.value.where, fmt::format("unknown intent '{}'{}; known intents: {}", kv.value.text,
                                                   did_you_mean(kv.value.text, known_intents),
                                                   join_names(known_intents))));
         }
       } else {
-        sink.add(at(kv.key.where, fmt::format("unknown variable key '{}'{}; known keys: {}", kv.key.text,
+        sink.add(error_at(kv.key.where, fmt::format("unknown variable key '{}'{}; known keys: {}", kv.key.text,
                                               did_you_mean(kv.key.text, known_variable_keys),
                                               join_names(known_variable_keys))));
       }
@@ -297,18 +295,18 @@ struct checker {
       if (found == variables.end()) {
         std::vector<std::string> known;
         for (const auto& [v, _] : variables) known.push_back(v);
-        sink.add(at(name.where, fmt::format("unknown grid function '{}' in kernel '{}'{}", name.text, kernel.name,
+        sink.add(error_at(name.where, fmt::format("unknown grid function '{}' in kernel '{}'{}", name.text, kernel.name,
                                             did_you_mean(name.text, known))));
         continue;
       }
       const auto& group = *found->second.group;
       if (group.group_type != "GF") {
-        sink.add(at(name.where, fmt::format("'{}' belongs to group '{}' of TYPE={}; kernels take grid functions "
+        sink.add(error_at(name.where, fmt::format("'{}' belongs to group '{}' of TYPE={}; kernels take grid functions "
                                             "(TYPE=GF)", name.text, group.name, group.group_type)));
         continue;
       }
       if (std::any_of(kernel.variables.begin(), kernel.variables.end(), [&](const kernel_variable& v) { return v.name == name.text; })) {
-        sink.add(at(name.where, fmt::format("variable '{}' is listed twice in kernel '{}'", name.text, kernel.name)));
+        sink.add(error_at(name.where, fmt::format("variable '{}' is listed twice in kernel '{}'", name.text, kernel.name)));
         continue;
       }
       kernel_variable v;
@@ -327,7 +325,7 @@ struct checker {
 
   void check_parameters(const kernel_name_list& list, kernel_model& kernel) {
     for (const auto& kv : list.keys) {
-      sink.add(at(kv.key.where, fmt::format("unknown parameter key '{}'; CCTK_KERNEL_PARAMETER takes no keys",
+      sink.add(error_at(kv.key.where, fmt::format("unknown parameter key '{}'; CCTK_KERNEL_PARAMETER takes no keys",
                                             kv.key.text)));
     }
     for (const auto& name : list.names) {
@@ -336,13 +334,13 @@ struct checker {
       if (found == params.end()) {
         std::vector<std::string> known;
         for (const auto& p : params) known.push_back(p.name.text);
-        sink.add(at(name.where, fmt::format("unknown parameter '{}' in kernel '{}': it is not declared in param.ccl{}",
+        sink.add(error_at(name.where, fmt::format("unknown parameter '{}' in kernel '{}': it is not declared in param.ccl{}",
                                             name.text, kernel.name, did_you_mean(name.text, known))));
         continue;
       }
       const auto type = to_upper(found->type);
       if (type != "INT" && type != "REAL" && type != "BOOLEAN") {
-        sink.add(at(name.where, fmt::format("parameter '{}' is a {}; kernels take INT, REAL or BOOLEAN parameters",
+        sink.add(error_at(name.where, fmt::format("parameter '{}' is a {}; kernels take INT, REAL or BOOLEAN parameters",
                                             name.text, type)));
         continue;
       }

@@ -19,8 +19,6 @@ namespace {
 
 const std::vector<std::string> known_template_keys{"scope", "compile", "file", "replace", "auto"};
 
-diagnostic at(const source_location& where, std::string message) { return diagnostic{where, std::move(message), {}}; }
-
 std::optional<bool> yes_no(const std::string& value) {
   const auto v = to_lower(value);
   if (v == "yes" || v == "true" || v == "1") return true;
@@ -42,7 +40,7 @@ struct builder {
         return other.group_path == path && iequals(other.name, t.name.text);
       });
       if (duplicate) {
-        sink.add(at(t.name.where, fmt::format("template '{}' is declared twice in group '{}'", t.name.text,
+        sink.add(error_at(t.name.where, fmt::format("template '{}' is declared twice in group '{}'", t.name.text,
                                               join_names(path, "/"))));
         continue;
       }
@@ -70,12 +68,12 @@ struct builder {
         } else if (v == "group") {
           node.scope = template_scope_kind::group;
         } else {
-          sink.add(at(kv.value.where, fmt::format("scope must be 'file' or 'group', not '{}'", kv.value.text)));
+          sink.add(error_at(kv.value.where, fmt::format("scope must be 'file' or 'group', not '{}'", kv.value.text)));
         }
       } else if (key == "compile" || key == "replace" || key == "auto") {
         const auto flag = yes_no(kv.value.text);
         if (!flag) {
-          sink.add(at(kv.value.where, fmt::format("{} must be 'yes' or 'no', not '{}'", key, kv.value.text)));
+          sink.add(error_at(kv.value.where, fmt::format("{} must be 'yes' or 'no', not '{}'", key, kv.value.text)));
         } else if (key == "compile") {
           node.compile = *flag;
         } else if (key == "replace") {
@@ -84,16 +82,16 @@ struct builder {
         // `auto` (seen in the shipped CaCUDA deps.ccl) has no effect here: every template is
         // evaluated only when a kernel's TYPE or a trigger asks for it.
       } else if (key == "file") {
-        if (kv.value.text.empty()) sink.add(at(kv.value.where, "file must name a template file"));
+        if (kv.value.text.empty()) sink.add(error_at(kv.value.where, "file must name a template file"));
         node.file = join_names(path, "/") + "/" + kv.value.text;
         has_file = true;
       } else {
-        sink.add(at(kv.key.where, fmt::format("unknown template key '{}'{}; known keys: {}", kv.key.text,
+        sink.add(error_at(kv.key.where, fmt::format("unknown template key '{}'{}; known keys: {}", kv.key.text,
                                               did_you_mean(kv.key.text, known_template_keys),
                                               join_names(known_template_keys))));
       }
     }
-    if (!has_file) sink.add(at(t.name.where, fmt::format("template '{}' has no file=\"...\"", t.name.text)));
+    if (!has_file) sink.add(error_at(t.name.where, fmt::format("template '{}' has no file=\"...\"", t.name.text)));
     return node;
   }
 
@@ -127,7 +125,7 @@ struct builder {
           if (auto target = resolve(i, n.text)) {
             out.push_back(*target);
           } else {
-            sink.add(at(n.where, fmt::format("unknown template '{}' in the {} of '{}'{}", n.text, what,
+            sink.add(error_at(n.where, fmt::format("unknown template '{}' in the {} of '{}'{}", n.text, what,
                                              tree.templates[i].name, did_you_mean(n.text, visible_names(i)))));
           }
         }
@@ -152,7 +150,7 @@ struct builder {
           std::vector<std::string> names;
           for (auto it = start; it != stack.end(); ++it) names.push_back(tree.templates[*it].name);
           names.push_back(tree.templates[next].name);
-          sink.add(at(tree.templates[next].where, "trigger cycle: " + join_names(names, " -> ")));
+          sink.add(error_at(tree.templates[next].where, "trigger cycle: " + join_names(names, " -> ")));
         } else if (marks[next] == mark::none) {
           visit(next);
         }

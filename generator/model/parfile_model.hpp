@@ -1,0 +1,49 @@
+#pragma once
+// The syntax tree of a Cactus parameter file (.par). Values stay expressions here; the flesh
+// evaluates them against the parameter registry (types, ranges, references, $parfile).
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "generator/model/common.hpp"
+
+namespace opuntia::gen {
+
+/// A value: `128`, `1.d-3`, `"text"`, `yes`, `2*pi/64`, `sqrt(2)`, `Driver::global_nx - 1`, `$parfile`.
+struct parfile_expression {
+  enum class kind {
+    number,     // text: the literal as written
+    string,     // text: the unquoted content
+    word,       // text: a bare word (yes, no, full, pi, ...)
+    parameter,  // text: impl::name, a reference to another parameter
+    parfile,    // text: the variable after '$' (parfile)
+    unary,      // text: "+" or "-"; one operand
+    binary,     // text: "+", "-", "*", "/", "**"; two operands
+    call,       // text: the function name; its arguments
+  };
+  kind what = kind::number;
+  std::string text;
+  std::vector<parfile_expression> operands;
+  source_location where;
+};
+
+/// `ActiveThorns = "a b c"` or `impl::name[index] = value`.
+struct parfile_statement {
+  enum class kind { active_thorns, assignment };
+  kind what = kind::assignment;
+  source_location where;
+  std::vector<located_text> thorns;               // active_thorns: each name with its place
+  located_text implementation;                    // assignment: the part before '::'
+  located_text name;                              // assignment: the parameter
+  std::optional<parfile_expression> index;        // assignment: p[index]
+  parfile_expression value;                       // assignment
+  std::string value_text;                         // assignment: the value as written
+};
+
+struct parfile_file {
+  std::string path;
+  std::string description;  // !DESC "..."
+  std::vector<parfile_statement> statements;
+};
+
+}  // namespace opuntia::gen
