@@ -12,6 +12,7 @@
 
 #include "generator/file_io.hpp"
 #include "generator/generate.hpp"
+#include "generator/model/common.hpp"
 #include "generator/parse.hpp"
 
 namespace fs = std::filesystem;
@@ -128,10 +129,14 @@ int main(int argc, char** argv) {
     if (*show_cmd) {
       const auto files = generate(read_inputs({show_thorn}, {}, templates_dir, {show_backend}));
       const auto thorn_name = read_thorn(show_thorn).name;
-      const auto prefix = fmt::format("{}/{}/{}_", thorn_name, show_backend, show_kernel);
+      // Backends match case-insensitively, as in generate; the kernel name keeps its case.
+      const auto backend_prefix = fmt::format("{}/{}/", thorn_name, show_backend);
       bool any = false;
       for (const auto& f : files) {
-        if (f.path.rfind(prefix, 0) != 0) continue;
+        if (f.path.size() <= backend_prefix.size() || !iequals(f.path.substr(0, backend_prefix.size()), backend_prefix) ||
+            f.path.compare(backend_prefix.size(), show_kernel.size() + 1, show_kernel + "_") != 0) {
+          continue;
+        }
         std::cout << "// ===== " << f.path << " =====\n" << f.text;
         any = true;
       }

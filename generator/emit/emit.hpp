@@ -30,7 +30,7 @@ kernel_outputs emit_kernels(const thorn_model& thorn, const template_tree& tree,
                             const std::map<std::string, source_file>& templates,
                             const std::vector<std::string>& backends);
 
-/// <Thorn>/<Thorn>_parameters.hpp, <Thorn>_grid_functions.hpp and <Thorn>_bindings.cpp.
+/// <Thorn>/bindings/<Thorn>_parameters.hpp, <Thorn>_grid_functions.hpp and <Thorn>_bindings.cpp.
 std::vector<generated_file> emit_bindings(const thorn_model& thorn,
                                           const std::vector<schedule_statement_syntax>& template_schedule,
                                           const std::vector<kernel_variant>& variants);

@@ -142,7 +142,9 @@ struct walker {
     template_loop loop{{"include_file"}, {}};
     for (const auto i : t.includes) {
       template_scope item;
-      const auto full = output_name(tree.templates[i], owner);
+      // A thorn-wide (scope=group) output is named after the thorn, whoever includes it.
+      const bool thorn_wide = tree.templates[i].scope == template_scope_kind::group;
+      const auto full = output_name(tree.templates[i], thorn_wide ? thorn.name : owner);
       item.values["include_file"] = full.substr(full.find_last_of('/') + 1);
       loop.items.push_back(std::move(item));
     }
@@ -187,7 +189,13 @@ struct walker {
     std::map<std::size_t, std::vector<const kernel_model*>> group_users;  // template -> kernels
     for (const auto& k : thorn.kernels) {
       const auto roots = tree.match(k.type_pattern, backend);
-      for (const auto r : roots) out.variants.push_back(kernel_variant{k.name, backend, tree.templates[r].stem});
+      for (const auto r : roots) {
+        const kernel_variant variant{k.name, backend, tree.templates[r].stem};
+        const bool known = std::any_of(out.variants.begin(), out.variants.end(), [&](const kernel_variant& v) {
+          return v.kernel == variant.kernel && v.backend == variant.backend && v.template_stem == variant.template_stem;
+        });
+        if (!known) out.variants.push_back(variant);
+      }
       std::set<std::size_t> rendered;
       for (const auto root : roots) {
         for (const auto i : tree.closure({root})) {
@@ -228,12 +236,15 @@ struct walker {
       const bool anywhere = std::any_of(tree.backends.begin(), tree.backends.end(),
                                         [&](const auto& b) { return !tree.match(k.type_pattern, b).empty(); });
       if (!anywhere) {
+        // Suggest by the last segment, the template's name: `*/3dblok` -> `3dblock`.
         std::vector<std::string> names;
         for (const auto& t : tree.templates) {
-          if (t.name.find('$') == std::string::npos) names.push_back(t.path());
+          if (t.selectable() && std::find(names.begin(), names.end(), t.name) == names.end()) names.push_back(t.name);
         }
-        sink.add(error_at(k.type_where, fmt::format("TYPE '{}' of kernel '{}' matches no template in {}{}", k.type_pattern,
-                                              k.name, tree.deps_path, did_you_mean(k.type_pattern, names))));
+        const auto last = k.type_pattern.substr(k.type_pattern.find_last_of('/') + 1);
+        sink.add(error_at(k.type_where, fmt::format("TYPE '{}' of kernel '{}' matches no template in {}{}; kernel "
+                                                    "templates: {}", k.type_pattern, k.name, tree.deps_path,
+                                                    did_you_mean(last, names), join_names(names))));
       }
     }
   }

@@ -201,6 +201,7 @@ struct checker {
       sink.add(error_at(k.name.where, fmt::format("kernel '{}' is declared twice", k.name.text)));
     }
     bool has_type = false;
+    source_location code_where = k.name.where;
     for (const auto& kv : k.keys) {
       const auto key = to_upper(kv.key.text);
       if (key == "TYPE") {
@@ -243,6 +244,7 @@ struct checker {
         }
       } else if (key == "CODE") {
         kernel.code_path = kv.value.text;
+        code_where = kv.value.where;
       } else {
         sink.add(error_at(kv.key.where, fmt::format("unknown kernel key '{}'{}; known keys: {}", kv.key.text,
                                               did_you_mean(kv.key.text, known_kernel_keys),
@@ -251,6 +253,13 @@ struct checker {
     }
     if (!has_type) {
       sink.add(error_at(k.name.where, fmt::format("kernel '{}' has no TYPE (for example TYPE=*/3dblock)", kernel.name)));
+    }
+    // Every backend compiles the body, so a missing one is an error now, not at compile time.
+    const auto& present = sources.present_files;
+    if (std::find(present.begin(), present.end(), kernel.code_path) == present.end()) {
+      sink.add(error_at(code_where, fmt::format("the body of kernel '{}', '{}', is not in {} (write it there, or "
+                                                "name another file with CODE=\"...\")",
+                                                kernel.name, kernel.code_path, sources.dir)));
     }
     for (const auto& list : k.variables) check_variables(list, kernel);
     for (const auto& list : k.parameters) check_parameters(list, kernel);

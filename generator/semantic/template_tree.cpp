@@ -203,7 +203,7 @@ std::vector<std::size_t> template_tree::match(const std::string& type_pattern, c
   std::vector<std::size_t> out;
   for (std::size_t i = 0; i < templates.size(); ++i) {
     const auto& t = templates[i];
-    if (!iequals(t.backend(), backend)) continue;
+    if (!iequals(t.backend(), backend) || !t.selectable()) continue;
     if (segments.size() == 1) {
       if (segment_matches(segments[0], t.name)) out.push_back(i);
       continue;

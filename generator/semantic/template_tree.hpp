@@ -26,6 +26,9 @@ struct template_node {
   source_location where;
 
   const std::string& backend() const { return group_path.front(); }
+  /// Whether a kernel's TYPE may name this template: per-kernel ones without a `$suffix`.
+  /// Templates with a `$suffix` and thorn-wide ones are helpers, reached through triggers.
+  bool selectable() const { return scope == template_scope_kind::file && name.find('$') == std::string::npos; }
   /// group path and name joined by '/': openmp/3dblock
   std::string path() const;
 };
@@ -36,7 +39,8 @@ struct template_tree {
   std::vector<std::string> backends;  // top-level group names, in file order
 
   /// Templates a kernel TYPE names within `backend`: `3dblock` (any group), `*/3dblock`,
-  /// `openmp/3dblock`, with `a|b` alternatives in any segment; names compare case-insensitively.
+  /// `openmp/3dblock`, with `a|b` alternatives and `*` globs in any segment; names compare
+  /// case-insensitively; only selectable() templates match.
   std::vector<std::size_t> match(const std::string& type_pattern, const std::string& backend) const;
 
   /// `roots` and everything they trigger or include, transitively, each once, in a stable order.

@@ -4,9 +4,15 @@
 ]%
 #include "%{code}"
 
+// The macros belong to this variant: another variant of the same kernel may follow in the
+// same translation unit with its own.
 #undef I3D_l
 #undef I3D
 #undef CAKERNEL_INDEX
+#undef CAKERNEL_%{name}_Begin
+#undef CAKERNEL_%{name}_Computations_Begin
+#undef CAKERNEL_%{name}_Computations_End
+#undef CAKERNEL_%{name}_End
 
 namespace opuntia::thorns::%{thorn} {
 

@@ -2,36 +2,9 @@
 // Do not edit: change cakernel.ccl or templates/openmp/3dblock.h.tpl instead.
 #pragma once
 #include "%{thorn}_common.h"
-
-/// What kernel %{name} reads besides grid functions: the grid and its parameters.
-struct CAKERNEL_%{name}_Params {
-  CAKERNEL_%{thorn_upper}_GRID_PARAMS
-%param_loop() %[  %{ptype} %{pname};
-]%};
-
-/// The arrays of kernel %{name}; `<v>_out` is the second buffer of a separateinout variable.
-struct CAKERNEL_%{name}_Arrays {
-%var_loop() %[  %{vtype}* %{vname};
-]% %var_loop("intent=separateinout") %[ %{vtype}* %{vname}_out;
-]%};
-
-/* I3D_l reads only cached variables, and only within the STENCIL: anything else fails to
-   compile with a message naming the variable. */
-%var_loop("cached=yes") %[struct CAKERNEL_%{name}_cached_%{vname} {
-  template <int I, int J, int K>
-  static constexpr void at() {
-    static_assert(I >= -%{stencil_xn} && I <= %{stencil_xp} && J >= -%{stencil_yn} && J <= %{stencil_yp} &&
-                      K >= -%{stencil_zn} && K <= %{stencil_zp},
-                  "I3D_l(%{vname}, ...) reaches beyond the STENCIL of kernel %{name}");
-  }
-};
-]% %var_loop("cached=no") %[struct CAKERNEL_%{name}_cached_%{vname} {
-  template <int I, int J, int K>
-  static constexpr void at() {
-    static_assert(I != I, "I3D_l(%{vname}, ...): %{vname} is not cached=yes in kernel %{name}; use I3D");
-  }
-};
+%include_loop() %[#include "%{include_file}"
 ]%
+
 #define CAKERNEL_INDEX(i, j, k) \
   ((ptrdiff_t)(i) + (ptrdiff_t)params.cagh_ni * ((ptrdiff_t)(j) + (ptrdiff_t)params.cagh_nj * (ptrdiff_t)(k)))
 #define I3D(v, i, j, k) v[CAKERNEL_INDEX(gi + (i), gj + (j), gk + (k))]

@@ -1,5 +1,6 @@
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <fstream>
 #include <sstream>
 
@@ -61,7 +62,15 @@ TEST(template_tree, resolves_the_cacuda_fixture) {
   EXPECT_EQ(reached, (std::vector<std::string>{"3dblock", "vars", "comm", "mem", "code", "3dblock$comp"}));
   const auto& code = tree.templates[tree.match("code", "gpu_cuda")[0]];
   EXPECT_FALSE(code.replace);
-  EXPECT_EQ(tree.templates[tree.match("3dblock$comp", "gpu_cuda")[0]].stem, "3dblock");
+  // Helpers ($suffix, or thorn-wide) are reached through triggers only, never by a TYPE.
+  EXPECT_TRUE(tree.match("3dblock$comp", "gpu_cuda").empty());
+  EXPECT_TRUE(tree.match("vars", "gpu_cuda").empty());
+  std::vector<std::string> everything;
+  for (const auto i : tree.match("*", "gpu_cuda")) everything.push_back(tree.templates[i].name);
+  EXPECT_EQ(everything, (std::vector<std::string>{"3dblock", "3dstencil", "boundary", "code"}));
+  const auto comp = std::find_if(tree.templates.begin(), tree.templates.end(), [](const auto& t) { return t.name == "3dblock$comp"; });
+  ASSERT_NE(comp, tree.templates.end());
+  EXPECT_EQ(comp->stem, "3dblock");
 }
 
 TEST(template_tree, matches_type_patterns) {

@@ -2,30 +2,9 @@
 // Do not edit: change cakernel.ccl or templates/openmp/3dblock.h.tpl instead.
 #pragma once
 #include "HeatEquation_common.h"
+#include "Heat_Update_kernel.h"
 
-/// What kernel Heat_Update reads besides grid functions: the grid and its parameters.
-struct CAKERNEL_Heat_Update_Params {
-  CAKERNEL_HEATEQUATION_GRID_PARAMS
-  CCTK_REAL alpha;
-};
 
-/// The arrays of kernel Heat_Update; `<v>_out` is the second buffer of a separateinout variable.
-struct CAKERNEL_Heat_Update_Arrays {
-  CCTK_REAL* u;
-  CCTK_REAL* u_out;
-};
-
-/* I3D_l reads only cached variables, and only within the STENCIL: anything else fails to
-   compile with a message naming the variable. */
-struct CAKERNEL_Heat_Update_cached_u {
-  template <int I, int J, int K>
-  static constexpr void at() {
-    static_assert(I >= -1 && I <= 1 && J >= -1 && J <= 1 &&
-                      K >= -1 && K <= 1,
-                  "I3D_l(u, ...) reaches beyond the STENCIL of kernel Heat_Update");
-  }
-};
- 
 #define CAKERNEL_INDEX(i, j, k) \
   ((ptrdiff_t)(i) + (ptrdiff_t)params.cagh_ni * ((ptrdiff_t)(j) + (ptrdiff_t)params.cagh_nj * (ptrdiff_t)(k)))
 #define I3D(v, i, j, k) v[CAKERNEL_INDEX(gi + (i), gj + (j), gk + (k))]
