@@ -17,12 +17,6 @@ struct kw_variable : sor<keyword<TAO_PEGTL_ISTRING("CCTK_CUDA_KERNEL_VARIABLE")>
 struct kw_parameter : sor<keyword<TAO_PEGTL_ISTRING("CCTK_CUDA_KERNEL_PARAMETER")>,
                           keyword<TAO_PEGTL_ISTRING("CCTK_KERNEL_PARAMETER")>> {};
 
-// KEY=value: a bare value runs to the next blank (`*/3dblock`, `1,1,1,1,1,1`, `a|b`).
-struct key : name {};
-struct bare_value : plus<not_one<' ', '\t', '\r', '\n', '{', '}', '"', '\'', '#', '=', '\\', '\0'>> {};
-struct value : sor<quoted, bare_value> {};
-struct key_value_pair : seq<key, blanks, one<'='>, blanks, must<value>> {};
-struct key_values : star<ws, key_value_pair> {};
 
 // { v1, v2 v3 }: commas optional.
 struct list_name : name {};
@@ -31,13 +25,13 @@ struct name_list : seq<brace_open, star<ws, sor<one<','>, list_name>>, ws, must<
 struct description : quoted {};
 struct optional_description : opt<ws, description> {};
 
-struct variable_decl : if_must<kw_variable, key_values, ws, name_list, optional_description> {};
-struct parameter_decl : if_must<kw_parameter, key_values, ws, name_list, optional_description> {};
+struct variable_decl : if_must<kw_variable, options, ws, name_list, optional_description> {};
+struct parameter_decl : if_must<kw_parameter, options, ws, name_list, optional_description> {};
 
 struct kernel_name : name {};
 struct kernel_close : one<'}'> {};
 struct kernel_body : seq<brace_open, star<ws, sor<variable_decl, parameter_decl>>, ws, must<kernel_close>> {};
-struct kernel : if_must<kw_kernel, ws, kernel_name, key_values, ws, kernel_body, optional_description> {};
+struct kernel : if_must<kw_kernel, ws, kernel_name, options, ws, kernel_body, optional_description> {};
 
 struct end_of_descriptors : eof {};
 struct file : seq<ws, star<kernel, ws>, must<end_of_descriptors>> {};
@@ -45,8 +39,6 @@ struct file : seq<ws, star<kernel, ws>, must<end_of_descriptors>> {};
 }  // namespace opuntia::gen::grammar::cakernel
 
 namespace opuntia::gen::grammar {
-template <> inline constexpr const char* error_message<cakernel::value> =
-    "expected a value after '=' (a word or a quoted string)";
 template <> inline constexpr const char* error_message<cakernel::list_close> =
     "expected a name, ',' or '}' to close the list opened at {open}";
 template <> inline constexpr const char* error_message<cakernel::name_list> =

@@ -20,6 +20,7 @@
 #include <tao/pegtl.hpp>
 
 #include "generator/diagnostic.hpp"
+#include "generator/model/common.hpp"
 #include "generator/source_file.hpp"
 
 namespace opuntia::gen::grammar {
@@ -66,6 +67,14 @@ struct quoted : sor<dquoted, squoted> {};
 struct brace_open : one<'{'> {};
 struct brace_close : one<'}'> {};
 
+// --- KEY=value options (cakernel.ccl, deps.ccl) ------------------------------------
+// A bare value runs to the next blank: `*/3dblock`, `1,1,1,1,1,1`, `a|b`, `yes`.
+struct option_key : name {};
+struct option_bare_value : plus<not_one<' ', '\t', '\r', '\n', '{', '}', '"', '\'', '#', '=', '\\', '\0'>> {};
+struct option_value : sor<quoted, option_bare_value> {};
+struct option : seq<option_key, blanks, one<'='>, blanks, must<option_value>> {};
+struct options : star<ws, option> {};
+
 // --- error messages ----------------------------------------------------------------
 /// What a failed `must<Rule>` reports. nullptr: the rule may not be raised.
 template <typename Rule>
@@ -80,6 +89,8 @@ template <> inline constexpr const char* error_message<squote_close> =
 template <> inline constexpr const char* error_message<brace_close> =
     "expected '}' to close the block opened at {open}";
 template <> inline constexpr const char* error_message<eof> = "expected end of file";
+template <> inline constexpr const char* error_message<option_value> =
+    "expected a value after '=' (a word or a quoted string)";
 
 // --- parse state ---------------------------------------------------------------
 /// Where a block or string began, for "unterminated ..." messages.
@@ -186,6 +197,18 @@ struct pop_open {
 };
 }  // namespace detail
 
+/// KEY=value options go to `state.keys` (when set) via `state.pending`, quotes removed.
+struct record_option_key {
+  template <typename ActionInput, typename State>
+  static void apply(const ActionInput& in, State& state) {
+    state.pending = key_value{located_text{in.string(), state.location(in.position())}, {}};
+  }
+};
+struct record_option_value {
+  template <typename ActionInput, typename State>
+  static void apply(const ActionInput& in, State& state);
+};
+
 template <> struct common_action<dquote_open> : detail::push_open {};
 template <> struct common_action<dquote_close> : detail::pop_open {};
 template <> struct common_action<squote_open> : detail::push_open {};
@@ -195,6 +218,14 @@ template <> struct common_action<brace_close> : detail::pop_open {};
 
 /// The text between the quotes with backslash escapes resolved (`\"` -> `"`, `\n` -> newline).
 std::string unquote(std::string_view quoted_text);
+
+template <typename ActionInput, typename State>
+void record_option_value::apply(const ActionInput& in, State& state) {
+  const std::string text = in.string();
+  const bool is_quoted = text.front() == '"' || text.front() == '\'';
+  state.pending.value = located_text{is_quoted ? unquote(text) : text, state.location(in.position())};
+  if (state.keys != nullptr) state.keys->push_back(std::move(state.pending));
+}
 
 /// Parses `file` with `Grammar`, applying `Action` into `state`; syntax errors become
 /// a generator_error whose diagnostic points at the failure.

@@ -23,11 +23,6 @@ struct kw_include : keyword<TAO_PEGTL_ISTRING("include")> {};
 
 /// Template names may start with a digit and carry a `$suffix`: 3dblock$comp.
 struct template_name_char : sor<name_char, one<'$'>> {};
-struct key : name {};
-struct bare_value : plus<not_one<' ', '\t', '\r', '\n', '{', '}', '"', '\'', '#', '=', '\\', '\0'>> {};
-struct value : sor<quoted, bare_value> {};
-struct key_value_pair : seq<key, blanks, one<'='>, blanks, must<value>> {};
-struct key_values : star<ws, key_value_pair> {};
 struct description : quoted {};
 struct optional_description : opt<ws, description> {};
 
@@ -47,7 +42,7 @@ struct template_open : one<'{'> {};
 struct template_close : one<'}'> {};
 struct template_body : seq<template_open, star<ws, sor<triggers_block, schedule_block, include_block>>, ws,
                            must<template_close>> {};
-struct template_decl : if_must<kw_template, ws, template_name, key_values, ws, template_body, optional_description> {};
+struct template_decl : if_must<kw_template, ws, template_name, options, ws, template_body, optional_description> {};
 
 struct group_decl;
 struct group_name : name {};
@@ -62,8 +57,6 @@ struct file : seq<ws, star<group_decl, ws>, must<end_of_groups>> {};
 }  // namespace opuntia::gen::grammar::deps
 
 namespace opuntia::gen::grammar {
-template <> inline constexpr const char* error_message<deps::value> =
-    "expected a value after '=' (a word or a quoted string)";
 template <> inline constexpr const char* error_message<deps::name_list> = "expected '{' to begin the list of templates";
 template <> inline constexpr const char* error_message<deps::list_open> = "expected '{' to begin the block";
 template <> inline constexpr const char* error_message<deps::list_close> =

@@ -61,24 +61,8 @@ struct action<ck::kw_parameter> {
   }
 };
 
-template <>
-struct action<ck::key> {
-  template <typename Input>
-  static void apply(const Input& in, cakernel_state& s) {
-    s.pending = key_value{located_text{in.string(), s.location(in.position())}, {}};
-  }
-};
-
-template <>
-struct action<ck::value> {
-  template <typename Input>
-  static void apply(const Input& in, cakernel_state& s) {
-    const std::string text = in.string();
-    s.pending.value = located_text{text.front() == '"' || text.front() == '\'' ? g::unquote(text) : text,
-                                   s.location(in.position())};
-    if (s.keys != nullptr) s.keys->push_back(std::move(s.pending));
-  }
-};
+template <> struct action<g::option_key> : g::record_option_key {};
+template <> struct action<g::option_value> : g::record_option_value {};
 
 template <>
 struct action<ck::list_name> {

@@ -12,6 +12,7 @@ struct deps_state : g::parse_state_base {
   // The chain of open groups; templates and subgroups go into the innermost one.
   std::vector<template_group_syntax*> groups;
   template_syntax* current_template = nullptr;
+  std::vector<key_value>* keys = nullptr;  // the current template's KEY=value options
   std::vector<located_text>* list = nullptr;
   key_value pending;
   // What the next description belongs to, set when a template or group closes.
@@ -40,27 +41,12 @@ struct action<dp::template_name> {
     auto& t = s.groups.back()->templates.emplace_back();
     t.name = located_text{in.string(), s.location(in.position())};
     s.current_template = &t;
+    s.keys = &t.keys;
   }
 };
 
-template <>
-struct action<dp::key> {
-  template <typename Input>
-  static void apply(const Input& in, deps_state& s) {
-    s.pending = key_value{located_text{in.string(), s.location(in.position())}, {}};
-  }
-};
-
-template <>
-struct action<dp::value> {
-  template <typename Input>
-  static void apply(const Input& in, deps_state& s) {
-    const std::string text = in.string();
-    s.pending.value = located_text{text.front() == '"' || text.front() == '\'' ? g::unquote(text) : text,
-                                   s.location(in.position())};
-    if (s.current_template != nullptr) s.current_template->keys.push_back(std::move(s.pending));
-  }
-};
+template <> struct action<g::option_key> : g::record_option_key {};
+template <> struct action<g::option_value> : g::record_option_value {};
 
 template <>
 struct action<dp::kw_triggers> {
