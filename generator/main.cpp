@@ -101,9 +101,15 @@ int main(int argc, char** argv) {
   generate_cmd->add_option("--stamp", stamp, "file to touch after a successful run (for build systems)");
 
   std::vector<std::string> check_paths;
+  std::vector<std::string> check_thorns;
   std::string forced_kind;
-  auto* check_cmd = app.add_subcommand("check", "parse CCL files and parameter files and report errors with their places");
-  check_cmd->add_option("files", check_paths, "files to check")->required();
+  auto* check_cmd = app.add_subcommand("check", "parse CCL files and parameter files and report errors with their "
+                                                "places; with --thorn, also every semantic check of generate");
+  check_cmd->add_option("files", check_paths, "files to check (their syntax)");
+  check_cmd->add_option("--thorn", check_thorns, "thorn directory to check as generate would, writing nothing "
+                                                 "(repeatable)");
+  check_cmd->add_option("--templates", templates_dir, "templates directory holding deps.ccl, for --thorn")
+      ->capture_default_str();
   check_cmd->add_option("--as", forced_kind, "parse every file as this kind")
       ->check(CLI::IsMember({"cakernel", "deps", "interface", "param", "schedule", "parfile"}));
 
@@ -119,7 +125,22 @@ int main(int argc, char** argv) {
   CLI11_PARSE(app, argc, argv);
 
   try {
-    if (*check_cmd) return check_files(check_paths, forced_kind);
+    if (*check_cmd) {
+      if (check_paths.empty() && check_thorns.empty()) {
+        std::cerr << "opuntia-gen check: error: name files to check, or a thorn with --thorn\n";
+        return 2;
+      }
+      int status = check_files(check_paths, forced_kind);
+      if (!check_thorns.empty()) {
+        try {
+          generate(read_inputs(check_thorns, {}, templates_dir, {}));
+        } catch (const generator_error& e) {
+          std::cerr << format_diagnostics(e.diagnostics());
+          status = 1;
+        }
+      }
+      return status;
+    }
     if (*generate_cmd) {
       const auto files = generate(read_inputs(thorn_dirs, library_dirs, templates_dir, backends));
       write_outputs(out_dir, files);

@@ -6,9 +6,9 @@ build_dir=$1
 gen="$build_dir/generator/opuntia-gen"
 thorn=thorns/HeatEquation
 
-echo "== opuntia-gen check $thorn/*.ccl"
-"$gen" check "$thorn"/interface.ccl "$thorn"/param.ccl "$thorn"/schedule.ccl "$thorn"/cakernel.ccl templates/deps.ccl
-echo "all files parse"
+echo "== opuntia-gen check --thorn $thorn   (every file parsed, every name checked)"
+"$gen" check --thorn "$thorn" --templates templates
+echo "ok"
 echo
 echo "== opuntia-gen show --thorn $thorn --kernel Heat_Update --backend openmp"
 "$gen" show --thorn "$thorn" --kernel Heat_Update --backend openmp --templates templates

@@ -32,6 +32,15 @@ status=$?
 check "check exits 1 on a bad file" test $status -eq 1
 check "check names the place" grep -q "cakernel.ccl:4:1: error: expected a name, ',' or '}' to close the list opened at line 3, column 24; found end of file" "$work/out"
 
+# check --thorn runs the semantic checks too, writing nothing.
+"$gen" check --thorn "$src/thorns/HeatEquation" --templates "$src/templates" >"$work/out" 2>&1
+check "check --thorn accepts the example thorn" test $? -eq 0
+"$gen" check --thorn "$src/tests/generator/cases/err_unknown_parameter/thorns/Heat" --templates "$src/templates" >"$work/out" 2>&1
+check "check --thorn exits 1 on a semantic error" test $? -eq 1
+check "check --thorn names the unknown parameter" grep -q "unknown parameter 'alpah' in kernel 'Heat_Update'" "$work/out"
+"$gen" check >"$work/out" 2>&1
+check "check with nothing to check is a usage error" test $? -eq 2
+
 # check refuses a file whose kind it cannot tell, unless --as says it.
 cp "$src/tests/fixtures/cacuda/param.ccl" "$work/renamed.txt"
 "$gen" check "$work/renamed.txt" >"$work/out" 2>&1
