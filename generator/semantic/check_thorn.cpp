@@ -1,5 +1,7 @@
 // The semantic pass: what the grammars cannot check, each error at the offending node.
 #include <algorithm>
+#include <cerrno>
+#include <cstdlib>
 #include <map>
 #include <set>
 
@@ -54,6 +56,26 @@ std::optional<bool> yes_no(const std::string& value) {
   if (v == "yes" || v == "true" || v == "1") return true;
   if (v == "no" || v == "false" || v == "0") return false;
   return std::nullopt;
+}
+
+/// Whether an integer literal fits CCTK_INT (32 bits), however many digits it has.
+bool fits_cctk_int(const std::string& text) {
+  std::size_t begin = text.find_first_not_of(" \t+-");
+  const bool negative = text.find('-') < begin;
+  begin = text.find_first_not_of('0', begin);
+  if (begin == std::string::npos) return true;  // zero
+  const std::string digits = text.substr(begin, text.find_last_of("0123456789") - begin + 1);
+  if (digits.size() > 10) return false;
+  const long long value = std::stoll(digits);
+  return negative ? value <= 2147483648LL : value <= 2147483647LL;
+}
+
+/// Whether a REAL literal (Fortran exponents allowed) is a finite double.
+bool is_finite_real(const std::string& text) {
+  const std::string c = c_real_literal(text);
+  errno = 0;
+  const double value = std::strtod(c.c_str(), nullptr);
+  return errno != ERANGE || value == 0.0;
 }
 
 struct visible_variable {
@@ -142,6 +164,12 @@ struct checker {
       } else if (type == "REAL" && !is_real_literal(value.text)) {
         sink.add(error_at(value.where, fmt::format("default of REAL parameter '{}' must be a number, not '{}'",
                                              p.name.text, value.text)));
+      } else if (type == "INT" && !fits_cctk_int(value.text)) {
+        sink.add(error_at(value.where, fmt::format("default of INT parameter '{}' is out of range: CCTK_INT holds "
+                                                   "-2147483648 to 2147483647, not {}", p.name.text, value.text)));
+      } else if (type == "REAL" && !is_finite_real(value.text)) {
+        sink.add(error_at(value.where, fmt::format("default of REAL parameter '{}' is out of range of a double: {}",
+                                                   p.name.text, value.text)));
       } else if (type == "BOOLEAN" && !yes_no(value.text)) {
         sink.add(error_at(value.where, fmt::format("default of BOOLEAN parameter '{}' must be yes, no, true, false, 1 "
                                              "or 0, not '{}'", p.name.text, value.text)));
