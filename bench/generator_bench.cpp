@@ -44,6 +44,31 @@ void read_and_generate_all_thorns(benchmark::State& state) {
 }
 BENCHMARK(read_and_generate_all_thorns)->Unit(benchmark::kMillisecond);
 
+/// A larger load: every generating golden case (its thorns with its own templates, or the project's).
+void generate_every_golden_case(benchmark::State& state) {
+  const fs::path cases = fs::path(OPUNTIA_SOURCE_DIR) / "tests" / "generator" / "cases";
+  std::vector<generator_inputs> all;
+  std::size_t thorns = 0;
+  for (const auto& entry : fs::directory_iterator(cases)) {
+    if (!fs::exists(entry.path() / "expected")) continue;  // error cases stop early: not a load
+    generator_inputs inputs;
+    for (const auto& t : fs::directory_iterator(entry.path() / "thorns")) inputs.thorns.push_back(read_thorn(t.path()));
+    inputs.library = inputs.thorns;
+    const fs::path templates = fs::exists(entry.path() / "templates") ? entry.path() / "templates"
+                                                                       : fs::path(OPUNTIA_SOURCE_DIR) / "templates";
+    inputs.deps_ccl = read_source(templates / "deps.ccl");
+    inputs.templates = read_templates(templates);
+    thorns += inputs.thorns.size();
+    all.push_back(std::move(inputs));
+  }
+  for (auto _ : state) {
+    for (const auto& inputs : all) benchmark::DoNotOptimize(generate(inputs));
+  }
+  state.counters["cases"] = static_cast<double>(all.size());
+  state.counters["thorns"] = static_cast<double>(thorns);
+}
+BENCHMARK(generate_every_golden_case)->Unit(benchmark::kMillisecond);
+
 void parse_real_cacuda_files(benchmark::State& state) {
   const fs::path dir = fs::path(OPUNTIA_SOURCE_DIR) / "tests" / "fixtures" / "cacuda";
   const auto cakernel = read_source(dir / "cakernel.ccl");
