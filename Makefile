@@ -5,7 +5,7 @@ PRESET ?= release
 BUILD_DIR := build/$(PRESET)
 JOBS ?= $(shell nproc)
 
-.PHONY: all deps configure build run test test-gpu bench fuzz clean
+.PHONY: all deps configure build run test test-gpu bench fuzz fuzz-run clean
 
 all: build
 
@@ -29,6 +29,11 @@ bench: build
 
 fuzz: deps
 	@cmake --preset fuzz >/dev/null && cmake --build build/fuzz -j $(JOBS)
+
+# Every fuzzer for 300 s, two at a time (scripts/run_fuzzers.sh).
+fuzz-run: deps
+	@cmake --preset fuzz >/dev/null && cmake --build build/fuzz -j $(JOBS) --target fuzzers
+	@bash scripts/run_fuzzers.sh build/fuzz 300
 
 clean:
 	rm -rf build

@@ -1,0 +1,85 @@
+#!/usr/bin/env bash
+# Runs every libFuzzer target of a fuzz build for SECONDS each, at most two at a time.
+#   scripts/run_fuzzers.sh BUILD_DIR SECONDS [FUZZER...]
+#   e.g. scripts/run_fuzzers.sh build/fuzz 300          (all six)
+#        scripts/run_fuzzers.sh build/fuzz 60 deps      (one)
+# Each fuzzer starts from a temporary copy of tests/fuzz/corpus/<name>/ (the repository is not
+# modified) with tests/fuzz/<name>.dict. Crash, leak, timeout and out-of-memory inputs are
+# kept in BUILD_DIR/fuzz-artifacts/<name>/, the full logs in BUILD_DIR/fuzz-logs/.
+# Prints, per fuzzer: name, seconds, runs executed, final corpus size, exit status, result.
+# Exits non-zero when any fuzzer failed (crashed, hung, sanitizer report, or did not run).
+set -uo pipefail
+
+if [[ $# -lt 2 ]]; then
+  echo "usage: $0 BUILD_DIR SECONDS [FUZZER...]" >&2
+  exit 2
+fi
+build_dir=$(cd "$1" && pwd) || exit 2
+seconds=$2
+shift 2
+root=$(cd "$(dirname "$0")/.." && pwd)
+fuzzers=("$@")
+[[ ${#fuzzers[@]} -eq 0 ]] && fuzzers=(cakernel deps interface param schedule template_engine)
+max_parallel=${FUZZ_PARALLEL:-2}  # the machine has two cores, shared
+
+work=$(mktemp -d "${TMPDIR:-/tmp}/opuntia-fuzz.XXXXXX")
+trap 'rm -rf "$work"' EXIT
+mkdir -p "$build_dir/fuzz-artifacts" "$build_dir/fuzz-logs"
+
+run_one() {
+  local name=$1
+  local exe="$build_dir/tests/fuzz/${name}_fuzz"
+  local dir="$work/$name"
+  local artifacts="$build_dir/fuzz-artifacts/$name"
+  mkdir -p "$dir/corpus" "$artifacts"
+  cp -r "$root/tests/fuzz/corpus/$name/." "$dir/corpus/"
+  local status
+  if [[ ! -x $exe ]]; then
+    echo "missing $exe" >"$dir/fuzz-0.log"
+    status=127
+  else
+    # -jobs=1 -workers=1: one job in one process; libFuzzer writes its output to fuzz-0.log
+    # in the working directory. The outer timeout only guards against a fuzzer that never ends.
+    (cd "$dir" && timeout $((seconds + 300)) "$exe" corpus \
+      -dict="$root/tests/fuzz/$name.dict" \
+      -max_total_time="$seconds" -timeout=10 -rss_limit_mb=2048 \
+      -jobs=1 -workers=1 -print_final_stats=1 \
+      -artifact_prefix="$artifacts/" >"$dir/driver.log" 2>&1)
+    status=$?
+  fi
+  cat "$dir/driver.log" "$dir/fuzz-0.log" >"$build_dir/fuzz-logs/$name.log" 2>/dev/null
+  echo "$status" >"$dir/status"
+}
+
+# Start at most max_parallel at a time.
+running=0
+for name in "${fuzzers[@]}"; do
+  if ((running >= max_parallel)); then
+    wait -n
+    running=$((running - 1))
+  fi
+  echo "$(date +%T) start $name (${seconds}s)"
+  run_one "$name" &
+  running=$((running + 1))
+done
+wait
+
+failed=0
+printf '\n%-16s %8s %12s %14s %6s  %s\n' fuzzer seconds runs corpus status result
+for name in "${fuzzers[@]}"; do
+  log="$build_dir/fuzz-logs/$name.log"
+  status=$(cat "$work/$name/status" 2>/dev/null || echo 127)
+  runs=$(grep -oE 'Done [0-9]+ runs in [0-9]+ second' "$log" | tail -1 | awk '{print $2}')
+  secs=$(grep -oE 'Done [0-9]+ runs in [0-9]+ second' "$log" | tail -1 | awk '{print $5}')
+  corpus=$(grep -oE 'corp: [0-9]+/[0-9]+[a-zA-Z]*' "$log" | tail -1 | awk '{print $2}')
+  result=ok
+  if [[ $status -ne 0 ]] || grep -qE 'ERROR: (libFuzzer|AddressSanitizer|LeakSanitizer|UndefinedBehaviorSanitizer)|runtime error:|==[0-9]+== ?ERROR|Test unit written to' "$log"; then
+    result=FAILED
+    failed=1
+  fi
+  printf '%-16s %8s %12s %14s %6s  %s\n' "$name" "${secs:-?}" "${runs:-?}" "${corpus:-?}" "$status" "$result"
+done
+if ((failed)); then
+  echo "some fuzzer failed; logs in $build_dir/fuzz-logs, inputs in $build_dir/fuzz-artifacts" >&2
+fi
+exit "$failed"
