@@ -19,7 +19,7 @@ seconds=$2
 shift 2
 root=$(cd "$(dirname "$0")/.." && pwd)
 fuzzers=("$@")
-[[ ${#fuzzers[@]} -eq 0 ]] && fuzzers=(cakernel deps interface param schedule template_engine)
+[[ ${#fuzzers[@]} -eq 0 ]] && fuzzers=(cakernel deps interface param schedule parfile template_engine)
 max_parallel=${FUZZ_PARALLEL:-2}  # the machine has two cores, shared
 
 work=$(mktemp -d "${TMPDIR:-/tmp}/opuntia-fuzz.XXXXXX")
