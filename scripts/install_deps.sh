@@ -10,7 +10,6 @@ required_packages=(
   clang libclang-rt-14-dev libomp-14-dev
   libhdf5-dev libopenmpi-dev openmpi-bin
   ocl-icd-opencl-dev opencl-headers pocl-opencl-icd
-  python3-matplotlib python3-numpy python3-h5py
 )
 
 missing=()
