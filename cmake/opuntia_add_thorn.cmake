@@ -24,6 +24,8 @@ function(opuntia_add_thorn name)
     endif()
   endforeach()
   file(GLOB_RECURSE templates CONFIGURE_DEPENDS "${OPUNTIA_TEMPLATE_DIR}/*")
+  # The generator checks that each kernel's body exists: adding or removing one reruns it.
+  file(GLOB_RECURSE bodies CONFIGURE_DEPENDS "${arg_DIR}/src/*")
 
   set(bindings "${out}/${name}/bindings/${name}_bindings.cpp")
   set(byproducts "${bindings}" "${out}/${name}/bindings/${name}_parameters.hpp"
@@ -46,7 +48,7 @@ function(opuntia_add_thorn name)
     BYPRODUCTS ${byproducts}
     COMMAND opuntia-gen generate --thorn "${arg_DIR}" --templates "${OPUNTIA_TEMPLATE_DIR}" --out "${out}"
             ${backend_args} --stamp "${stamp}"
-    DEPENDS opuntia-gen ${descriptors} ${templates}
+    DEPENDS opuntia-gen ${descriptors} ${templates} ${bodies}
     COMMENT "opuntia-gen: generating thorn ${name}"
     VERBATIM)
 

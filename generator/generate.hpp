@@ -23,6 +23,7 @@ struct generated_file {
   std::string text;
   bool replace = true;   // false: a user-owned stub, never overwrite an existing file
   bool compile = false;  // a translation unit to build (also listed in <backend>/<Thorn>_sources.inc)
+  std::string kernel;    // the kernel a per-kernel (scope=file) output belongs to; empty otherwise
 
   friend bool operator==(const generated_file&, const generated_file&) = default;
 };

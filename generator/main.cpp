@@ -154,10 +154,7 @@ int main(int argc, char** argv) {
       const auto backend_prefix = fmt::format("{}/{}/", thorn_name, show_backend);
       bool any = false;
       for (const auto& f : files) {
-        if (f.path.size() <= backend_prefix.size() || !iequals(f.path.substr(0, backend_prefix.size()), backend_prefix) ||
-            f.path.compare(backend_prefix.size(), show_kernel.size() + 1, show_kernel + "_") != 0) {
-          continue;
-        }
+        if (f.kernel != show_kernel || !iequals(f.path.substr(0, backend_prefix.size()), backend_prefix)) continue;
         std::cout << "// ===== " << f.path << " =====\n" << f.text;
         any = true;
       }

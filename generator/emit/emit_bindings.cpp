@@ -308,10 +308,10 @@ std::vector<generated_file> emit_bindings(const thorn_model& thorn,
                                           const std::vector<kernel_variant>& variants) {
   const auto dir = thorn.name + "/bindings/";
   return {
-      generated_file{dir + thorn.name + "_parameters.hpp", emit_parameters_header(thorn), true, false},
-      generated_file{dir + thorn.name + "_grid_functions.hpp", emit_grid_functions_header(thorn), true, false},
+      generated_file{dir + thorn.name + "_parameters.hpp", emit_parameters_header(thorn), true, false, {}},
+      generated_file{dir + thorn.name + "_grid_functions.hpp", emit_grid_functions_header(thorn), true, false, {}},
       generated_file{dir + thorn.name + "_bindings.cpp", emit_bindings_source(thorn, template_schedule, variants), true,
-                     true},
+                     true, {}},
   };
 }
 

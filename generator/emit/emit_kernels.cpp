@@ -154,13 +154,15 @@ struct walker {
   }
 
   void render(const template_node& t, const template_scope& scope, const std::string& owner) {
+    const std::string kernel = t.scope == template_scope_kind::file ? owner : std::string();
     const auto found = templates.find(t.file);
     if (found == templates.end()) {
       sink.add(error_at(t.where, fmt::format("template file '{}' of template '{}' not found", t.file, t.name)));
       return;
     }
     try {
-      out.files.push_back(generated_file{output_name(t, owner), render_template(found->second, scope), t.replace, t.compile});
+      out.files.push_back(
+          generated_file{output_name(t, owner), render_template(found->second, scope), t.replace, t.compile, kernel});
     } catch (const generator_error& e) {
       for (const auto& d : e.diagnostics()) sink.add(d);
     }
@@ -269,7 +271,7 @@ struct walker {
         for (const char c : f.path + '\0' + f.text + '\0') digest = (digest ^ static_cast<unsigned char>(c)) * 1099511628211ull;
       }
       text += fmt::format("// content digest: {:016x}\n", digest);
-      out.files.push_back(generated_file{prefix + thorn.name + "_sources.inc", text, true, false});
+      out.files.push_back(generated_file{prefix + thorn.name + "_sources.inc", text, true, false, {}});
     }
   }
 };

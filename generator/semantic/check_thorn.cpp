@@ -2,6 +2,7 @@
 #include <algorithm>
 #include <cerrno>
 #include <cstdlib>
+#include <filesystem>
 #include <map>
 #include <set>
 
@@ -271,7 +272,8 @@ struct checker {
           kernel.share_code = *flag;
         }
       } else if (key == "CODE") {
-        kernel.code_path = kv.value.text;
+        // As the build's include path sees it: relative to the thorn, `./` and `a/../` folded.
+        kernel.code_path = std::filesystem::path(kv.value.text).lexically_normal().generic_string();
         code_where = kv.value.where;
       } else {
         sink.add(error_at(kv.key.where, fmt::format("unknown kernel key '{}'{}; known keys: {}", kv.key.text,
@@ -285,9 +287,12 @@ struct checker {
     // Every backend compiles the body, so a missing one is an error now, not at compile time.
     const auto& present = sources.present_files;
     if (std::find(present.begin(), present.end(), kernel.code_path) == present.end()) {
-      sink.add(error_at(code_where, fmt::format("the body of kernel '{}', '{}', is not in {} (write it there, or "
-                                                "name another file with CODE=\"...\")",
-                                                kernel.name, kernel.code_path, sources.dir)));
+      const bool outside = kernel.code_path.rfind("..", 0) == 0 || std::filesystem::path(kernel.code_path).is_absolute();
+      sink.add(error_at(code_where, outside ? fmt::format("the body of kernel '{}', '{}', is outside thorn {}: a body "
+                                                          "lives in its thorn", kernel.name, kernel.code_path, sources.dir)
+                                            : fmt::format("the body of kernel '{}', '{}', is not in {} (write it there, "
+                                                          "or name another file with CODE=\"...\")",
+                                                          kernel.name, kernel.code_path, sources.dir)));
     }
     for (const auto& list : k.variables) check_variables(list, kernel);
     for (const auto& list : k.parameters) check_parameters(list, kernel);

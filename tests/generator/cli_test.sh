@@ -80,6 +80,19 @@ check "show fails for an unknown kernel" test $? -eq 1
 "$gen" show --thorn "$src/thorns/HeatEquation" --kernel Heat_Update --backend cuda --templates "$src/templates" >"$work/out" 2>&1
 check "show fails for an unknown backend" grep -q "unknown backend 'cuda'" "$work/out"
 
+# show picks one kernel exactly, even when another kernel's name starts with it.
+cp -r "$src/thorns/HeatEquation" "$work/Heat"
+sed 's/Heat_Update/Heat/g' "$src/thorns/HeatEquation/cakernel.ccl" >>"$work/Heat/cakernel.ccl"
+sed 's/Heat_Update/Heat/g' "$src/thorns/HeatEquation/src/Heat_Update.kernel" >"$work/Heat/src/Heat.kernel"
+"$gen" show --thorn "$work/Heat" --kernel Heat --backend openmp --templates "$src/templates" >"$work/out" 2>&1
+check "show --kernel Heat prints kernel Heat" grep -q "===== Heat/openmp/Heat_3dblock.h" "$work/out"
+check "show --kernel Heat leaves Heat_Update out" test "$(grep -c Heat_Update "$work/out")" -eq 0
+
+# CODE paths are taken as the include path sees them.
+sed -i 's|  TILE="64,4,4"|  TILE="64,4,4"\n  CODE="./src/../src/Heat_Update.kernel"|' "$work/Heat/cakernel.ccl"
+"$gen" check --thorn "$work/Heat" --templates "$src/templates" >"$work/out" 2>&1
+check "CODE=./src/../src/X.kernel is found" test $? -eq 0
+
 # missing inputs are errors with the path, never crashes.
 "$gen" generate --thorn "$work/nothing" --templates "$src/templates" --out "$work/x" >"$work/out" 2>&1
 check "a missing thorn directory is reported" grep -q "nothing: error: is not a thorn directory" "$work/out"
