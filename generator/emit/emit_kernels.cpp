@@ -47,12 +47,22 @@ template_scope parameter_scope(const kernel_parameter& p) {
   return s;
 }
 
-const std::vector<std::string> variable_keys{"vname", "vname_upper", "vtype", "group", "intent", "cached", "timelevels"};
+const std::vector<std::string> variable_keys{"vname", "vname_upper", "vtype", "group", "intent", "cached", "timelevels",
+                                            "vindex", "vout_index"};
 const std::vector<std::string> parameter_keys{"pname", "ptype", "cactus_type"};
 
+/// `vindex`: the variable's place in kernel_call::arrays; `vout_index`: that of its second buffer
+/// (separateinout only: they follow all variables, in the same order).
 template_loop variable_loop(const std::vector<kernel_variable>& variables) {
   template_loop loop{variable_keys, {}};
-  for (const auto& v : variables) loop.items.push_back(variable_scope(v));
+  std::size_t next_out = variables.size();
+  for (std::size_t i = 0; i < variables.size(); ++i) {
+    auto scope = variable_scope(variables[i]);
+    scope.values["vindex"] = std::to_string(i);
+    scope.values["vout_index"] =
+        variables[i].intent == kernel_intent::separateinout ? std::to_string(next_out++) : std::string();
+    loop.items.push_back(std::move(scope));
+  }
   return loop;
 }
 

@@ -7,10 +7,7 @@
 #include "HeatEquation_parameters.hpp"
 #include "Heat_Update_3dblock.h"
 
-namespace opuntia::thorns::HeatEquation {
-void CAKERNEL_Launch_Heat_Update_openmp_3dblock(const CAKERNEL_Heat_Update_Params& params,
-                                                const CAKERNEL_Heat_Update_Arrays& arrays);
-}
+#include "opuntia/binding.hpp"
 
 namespace {
 
@@ -30,18 +27,23 @@ TEST(generated_heat_kernel, applies_the_seven_point_laplacian_inside_the_stencil
       }
     }
   }
-  CAKERNEL_Heat_Update_Params params{};
-  params.cagh_dx = dx;
-  params.cagh_dy = dy;
-  params.cagh_dz = dz;
-  params.cagh_dt = 0.01;
-  params.cagh_ni = ni;
-  params.cagh_nj = nj;
-  params.cagh_nk = nk;
-  params.alpha = parameters{}.alpha;  // the param.ccl default, through the generated struct
-  ASSERT_EQ(params.alpha, 1.0);
-  CAKERNEL_Heat_Update_Arrays arrays{u.data(), u_out.data()};
-  CAKERNEL_Launch_Heat_Update_openmp_3dblock(params, arrays);
+  opuntia::kernel_call call;
+  call.grid.dx = dx;
+  call.grid.dy = dy;
+  call.grid.dz = dz;
+  call.grid.dt = 0.01;
+  call.grid.ni = ni;
+  call.grid.nj = nj;
+  call.grid.nk = nk;
+  const parameters thorn_parameters{};  // the param.ccl defaults, through the generated struct
+  ASSERT_EQ(thorn_parameters.alpha, 1.0);
+  call.parameters = &thorn_parameters;
+  void* arrays[] = {u.data(), u_out.data()};  // u, then the second buffer of separateinout u
+  call.arrays = arrays;
+  // Through the binding, as the runtime will call it.
+  const auto b = binding();
+  ASSERT_EQ(b.kernels.at(0).variants.size(), 1u);
+  b.kernels[0].variants[0].launch(call);
 
   for (int k = 0; k < nk; ++k) {
     for (int j = 0; j < nj; ++j) {
@@ -65,7 +67,10 @@ TEST(generated_heat_kernel, bindings_describe_the_thorn) {
   ASSERT_EQ(b.groups.size(), 1u);
   EXPECT_EQ(b.groups[0].variables, std::vector<std::string>{"u"});
   ASSERT_EQ(b.kernels.size(), 1u);
-  EXPECT_EQ(b.kernels[0].variants, (std::vector<std::pair<std::string, std::string>>{{"openmp", "3dblock"}}));
+  ASSERT_EQ(b.kernels[0].variants.size(), 1u);
+  EXPECT_EQ(b.kernels[0].variants[0].backend, "openmp");
+  EXPECT_EQ(b.kernels[0].variants[0].template_name, "3dblock");
+  EXPECT_TRUE(b.routines.empty());
   EXPECT_EQ(grid_functions::variable_names[static_cast<int>(grid_functions::variable::u)], "u");
   ASSERT_EQ(b.schedule.size(), 2u);  // STORAGE and the kernel launch
   EXPECT_EQ(b.schedule[1].name, "CAKERNEL_Launch_Heat_Update");

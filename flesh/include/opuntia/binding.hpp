@@ -2,11 +2,48 @@
 // What opuntia-gen emits for each thorn, as plain data: the flesh builds its parameter
 // registry, grid-function registry and schedule from these. Nothing here runs anything.
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "opuntia/cctk_types.h"
 
 namespace opuntia {
+
+/// Where generated code reads parameter values from (the flesh's parameter registry).
+/// `owner` is the thorn (or implementation) that declares the parameter; `index` is the element
+/// of an array parameter, -1 for a scalar one.
+class parameter_source {
+public:
+  virtual ~parameter_source() = default;
+  virtual CCTK_INT integer(std::string_view owner, std::string_view name, int index = -1) const = 0;
+  virtual CCTK_REAL real(std::string_view owner, std::string_view name, int index = -1) const = 0;
+  virtual std::string text(std::string_view owner, std::string_view name, int index = -1) const = 0;
+  virtual bool boolean(std::string_view owner, std::string_view name, int index = -1) const = 0;
+};
+
+/// What a scheduled host routine receives (defined by the flesh).
+class routine_context;
+using routine_function = void (*)(routine_context&);
+
+/// The grid as a kernel sees it through params.cagh_*; `physical[f]` tells whether face f
+/// (xn, xp, yn, yp, zn, zp) of this rank's block is a physical boundary.
+struct kernel_grid {
+  CCTK_REAL dx = 0, dy = 0, dz = 0, dt = 0, time = 0;
+  CCTK_REAL xmin = 0, ymin = 0, zmin = 0;
+  CCTK_INT it = 0, ni = 0, nj = 0, nk = 0;
+  CCTK_INT nghostsi = 0, nghostsj = 0, nghostsk = 0;
+  bool physical[6] = {true, true, true, true, true, true};
+};
+
+/// One launch of a generated kernel. `arrays` holds one pointer per kernel variable in
+/// descriptor order, then the second buffer of each separateinout variable in the same order;
+/// `parameters` points to the owning thorn's generated `parameters` struct.
+struct kernel_call {
+  kernel_grid grid;
+  void* const* arrays = nullptr;
+  const void* parameters = nullptr;
+};
+using kernel_launcher = void (*)(const kernel_call&);
 
 enum class parameter_type { integer, real, keyword, string, boolean };
 enum class parameter_access { private_access, restricted_access, global_access, shared };
@@ -84,6 +121,20 @@ struct kernel_variable_binding {
   bool cached = false;
 };
 
+/// A generated variant of a kernel: every backend's launcher template defines
+/// `void opuntia::thorns::<Thorn>::CAKERNEL_Launch_<Kernel>_<backend>_<template>(const kernel_call&)`.
+struct kernel_variant_binding {
+  std::string backend;
+  std::string template_name;
+  kernel_launcher launch = nullptr;
+};
+
+/// A host routine of the thorn, named in schedule.ccl (`LANG: C`), defined in its src/.
+struct routine_binding {
+  std::string name;
+  routine_function function = nullptr;
+};
+
 /// A kernel and the variants generated for it: one per backend and matching template.
 struct kernel_binding {
   std::string name;
@@ -93,7 +144,7 @@ struct kernel_binding {
   int exterior[6] = {0, 0, 0, 0, 0, 0};
   std::vector<kernel_variable_binding> variables;
   std::vector<std::string> parameters;
-  std::vector<std::pair<std::string, std::string>> variants;  // (backend, template)
+  std::vector<kernel_variant_binding> variants;
   std::string origin;
 };
 
@@ -106,6 +157,7 @@ struct thorn_binding {
   std::vector<group_binding> groups;
   std::vector<schedule_binding> schedule;
   std::vector<kernel_binding> kernels;
+  std::vector<routine_binding> routines;
 };
 
 }  // namespace opuntia

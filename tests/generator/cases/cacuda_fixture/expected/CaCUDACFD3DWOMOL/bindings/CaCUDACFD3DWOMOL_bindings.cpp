@@ -2,8 +2,31 @@
 #include <utility>
 
 #include "opuntia/binding.hpp"
+#include "CaCUDACFD3DWOMOL_parameters.hpp"
 
 namespace opuntia::thorns::CaCUDACFD3DWOMOL {
+
+parameters read_parameters(const opuntia::parameter_source& source) {
+  parameters p;
+  p.initial_data = source.text("CaCUDACFD3DWOMOL", "initial_data");
+  p.density = source.real("CaCUDACFD3DWOMOL", "density");
+  p.num_psolver_steps = source.integer("CaCUDACFD3DWOMOL", "num_psolver_steps");
+  return p;
+}
+
+// The thorn's host routines (schedule.ccl): each is defined in the thorn's src/.
+void CACUDACFD3D_Init_LDC(opuntia::routine_context& context);
+void CaCUDACFD3D_Pressure_Solver_Iterator_Start(opuntia::routine_context& context);
+void CaCUDACFD3D_Pressure_Solver_Iterate(opuntia::routine_context& context);
+void CaCUDA_CopyFromDev_Boundary(opuntia::routine_context& context);
+void CaCUDA_CopyToDev_Boundary(opuntia::routine_context& context);
+void CaCUDA_CopyFromDev(opuntia::routine_context& context);
+void CaCUDA_CopyToDev(opuntia::routine_context& context);
+void CaCUDA_AllocDevMem(opuntia::routine_context& context);
+// The kernel launchers, defined by the backends' generated code.
+void CAKERNEL_Launch_Update_Velocity_gpu_cuda_3dblock(const opuntia::kernel_call& call);
+void CAKERNEL_Launch_Update_Pressure_gpu_cuda_3dstencil(const opuntia::kernel_call& call);
+void CAKERNEL_Launch_Update_Boundaries_gpu_cuda_boundary(const opuntia::kernel_call& call);
 
 /// Everything the flesh needs to know about thorn CaCUDACFD3DWOMOL.
 opuntia::thorn_binding binding() {
@@ -368,7 +391,7 @@ opuntia::thorn_binding binding() {
     k.variables.push_back({"vz", "velocity", "separateinout", true});
     k.variables.push_back({"p", "pressure", "in", true});
     k.parameters.push_back("density");
-    k.variants.emplace_back("gpu_cuda", "3dblock");
+    k.variants.push_back({"gpu_cuda", "3dblock", &CAKERNEL_Launch_Update_Velocity_gpu_cuda_3dblock});
     k.origin = "thorns/CaCUDACFD3DWOMOL/cakernel.ccl:3:18";
     b.kernels.push_back(std::move(k));
   }
@@ -390,7 +413,7 @@ opuntia::thorn_binding binding() {
     k.variables.push_back({"vz", "velocity", "separateinout", true});
     k.variables.push_back({"p", "pressure", "inout", false});
     k.parameters.push_back("density");
-    k.variants.emplace_back("gpu_cuda", "3dstencil");
+    k.variants.push_back({"gpu_cuda", "3dstencil", &CAKERNEL_Launch_Update_Pressure_gpu_cuda_3dstencil});
     k.origin = "thorns/CaCUDACFD3DWOMOL/cakernel.ccl:23:18";
     b.kernels.push_back(std::move(k));
   }
@@ -410,10 +433,18 @@ opuntia::thorn_binding binding() {
     k.variables.push_back({"vx", "velocity", "inout", false});
     k.variables.push_back({"vy", "velocity", "inout", false});
     k.variables.push_back({"vz", "velocity", "inout", false});
-    k.variants.emplace_back("gpu_cuda", "boundary");
+    k.variants.push_back({"gpu_cuda", "boundary", &CAKERNEL_Launch_Update_Boundaries_gpu_cuda_boundary});
     k.origin = "thorns/CaCUDACFD3DWOMOL/cakernel.ccl:43:18";
     b.kernels.push_back(std::move(k));
   }
+  b.routines.push_back({"CACUDACFD3D_Init_LDC", &CACUDACFD3D_Init_LDC});
+  b.routines.push_back({"CaCUDACFD3D_Pressure_Solver_Iterator_Start", &CaCUDACFD3D_Pressure_Solver_Iterator_Start});
+  b.routines.push_back({"CaCUDACFD3D_Pressure_Solver_Iterate", &CaCUDACFD3D_Pressure_Solver_Iterate});
+  b.routines.push_back({"CaCUDA_CopyFromDev_Boundary", &CaCUDA_CopyFromDev_Boundary});
+  b.routines.push_back({"CaCUDA_CopyToDev_Boundary", &CaCUDA_CopyToDev_Boundary});
+  b.routines.push_back({"CaCUDA_CopyFromDev", &CaCUDA_CopyFromDev});
+  b.routines.push_back({"CaCUDA_CopyToDev", &CaCUDA_CopyToDev});
+  b.routines.push_back({"CaCUDA_AllocDevMem", &CaCUDA_AllocDevMem});
   return b;
 }
 

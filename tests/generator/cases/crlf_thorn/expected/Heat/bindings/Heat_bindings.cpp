@@ -2,8 +2,18 @@
 #include <utility>
 
 #include "opuntia/binding.hpp"
+#include "Heat_parameters.hpp"
 
 namespace opuntia::thorns::Heat {
+
+parameters read_parameters(const opuntia::parameter_source& source) {
+  parameters p;
+  p.alpha = source.real("Heat", "alpha");
+  return p;
+}
+
+// The kernel launchers, defined by the backends' generated code.
+void CAKERNEL_Launch_Heat_Update_openmp_3dblock(const opuntia::kernel_call& call);
 
 /// Everything the flesh needs to know about thorn Heat.
 opuntia::thorn_binding binding() {
@@ -81,7 +91,7 @@ opuntia::thorn_binding binding() {
     k.tile[2] = 4;
     k.variables.push_back({"u", "temperature", "separateinout", true});
     k.parameters.push_back("alpha");
-    k.variants.emplace_back("openmp", "3dblock");
+    k.variants.push_back({"openmp", "3dblock", &CAKERNEL_Launch_Heat_Update_openmp_3dblock});
     k.origin = "thorns/Heat/cakernel.ccl:2:13";
     b.kernels.push_back(std::move(k));
   }

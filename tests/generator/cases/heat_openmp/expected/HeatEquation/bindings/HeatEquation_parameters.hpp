@@ -11,6 +11,10 @@ namespace opuntia::thorns::HeatEquation {
 /// Everything the flesh needs to know about this thorn (defined in the generated bindings source).
 opuntia::thorn_binding binding();
 
+struct parameters;
+/// The thorn's parameters as the registry holds them after the parameter file.
+parameters read_parameters(const opuntia::parameter_source& source);
+
 /// The parameters of thorn HeatEquation (implementation heatequation), with their param.ccl defaults.
 struct parameters {
   CCTK_REAL alpha = 1.0;  ///< thermal diffusivity

@@ -2,8 +2,16 @@
 #include <utility>
 
 #include "opuntia/binding.hpp"
+#include "Base_parameters.hpp"
 
 namespace opuntia::thorns::Base {
+
+parameters read_parameters(const opuntia::parameter_source& source) {
+  parameters p;
+  p.base_scale = source.real("Base", "base_scale");
+  return p;
+}
+
 
 /// Everything the flesh needs to know about thorn Base.
 opuntia::thorn_binding binding() {

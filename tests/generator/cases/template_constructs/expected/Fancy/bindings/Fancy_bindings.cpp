@@ -2,8 +2,27 @@
 #include <utility>
 
 #include "opuntia/binding.hpp"
+#include "Fancy_parameters.hpp"
 
 namespace opuntia::thorns::Fancy {
+
+parameters read_parameters(const opuntia::parameter_source& source) {
+  parameters p;
+  p.speed = source.real("Fancy", "speed");
+  p.order = source.integer("Fancy", "order");
+  p.verbose = source.boolean("Fancy", "verbose");
+  p.scheme = source.text("Fancy", "scheme");
+  p.label = source.text("Fancy", "label");
+  return p;
+}
+
+// The thorn's host routines (schedule.ccl): each is defined in the thorn's src/.
+void CAKERNEL_Check_Advance(opuntia::routine_context& context);
+void Fancy_Setup(opuntia::routine_context& context);
+// The kernel launchers, defined by the backends' generated code.
+void CAKERNEL_Launch_Advance_cpu_3dblock(const opuntia::kernel_call& call);
+void CAKERNEL_Launch_Advance_cpu_3dstencil(const opuntia::kernel_call& call);
+void CAKERNEL_Launch_Edges_cpu_edges(const opuntia::kernel_call& call);
 
 /// Everything the flesh needs to know about thorn Fancy.
 opuntia::thorn_binding binding() {
@@ -229,8 +248,8 @@ opuntia::thorn_binding binding() {
     k.parameters.push_back("speed");
     k.parameters.push_back("order");
     k.parameters.push_back("verbose");
-    k.variants.emplace_back("cpu", "3dblock");
-    k.variants.emplace_back("cpu", "3dstencil");
+    k.variants.push_back({"cpu", "3dblock", &CAKERNEL_Launch_Advance_cpu_3dblock});
+    k.variants.push_back({"cpu", "3dstencil", &CAKERNEL_Launch_Advance_cpu_3dstencil});
     k.origin = "thorns/Fancy/cakernel.ccl:1:13";
     b.kernels.push_back(std::move(k));
   }
@@ -254,10 +273,12 @@ opuntia::thorn_binding binding() {
     k.exterior[4] = 1;
     k.exterior[5] = 1;
     k.variables.push_back({"phi", "state", "inout", false});
-    k.variants.emplace_back("cpu", "edges");
+    k.variants.push_back({"cpu", "edges", &CAKERNEL_Launch_Edges_cpu_edges});
     k.origin = "thorns/Fancy/cakernel.ccl:9:13";
     b.kernels.push_back(std::move(k));
   }
+  b.routines.push_back({"CAKERNEL_Check_Advance", &CAKERNEL_Check_Advance});
+  b.routines.push_back({"Fancy_Setup", &Fancy_Setup});
   return b;
 }
 
