@@ -1,0 +1,75 @@
+#pragma once
+// The schedule tree: what runs when, built from the active thorns' schedule bindings, as
+// Cactus builds it. Bins in Cactus order; groups nest; BEFORE/AFTER order siblings;
+// `if (...)` blocks are decided once from parameters; WHILE/IF read integer scalars at run time.
+//
+//   auto tree = schedule_tree::build(active_bindings, registry);   // throws gen::generator_error
+//   for (const auto& node : tree.bin("CCTK_EVOL")) ...
+//   std::cout << tree.show();                                     // opuntia --show-schedule
+#include <string>
+#include <optional>
+#include <string_view>
+#include <vector>
+
+#include "generator/diagnostic.hpp"
+#include "opuntia/binding.hpp"
+
+namespace opuntia {
+
+/// The bins a run visits, in order (SYNTAX.md, "schedule.ccl"); names without the CCTK_ prefix.
+const std::vector<std::string>& schedule_bins();
+
+/// A routine or a group in the tree.
+struct schedule_node {
+  enum class kind { routine, group };
+  kind what = kind::routine;
+  std::string name;          // as scheduled (the alias when AS is given)
+  std::string function;      // routine: the function name (routine_binding / CAKERNEL_Launch_<K>)
+  std::string thorn;         // the thorn that scheduled it
+  std::string description;
+  std::vector<std::string> while_vars;  // impl::scalar: repeat the group while non-zero
+  std::vector<std::string> if_vars;     // impl::scalar: run only if non-zero
+  std::vector<std::string> sync;        // groups (qualified impl::group) exchanged after the routine
+  std::vector<std::string> storage;     // groups whose storage the item turns on
+  std::vector<std::string> triggers;
+  std::vector<std::string> reads, writes;
+  std::string lang;
+  std::string origin;        // path:line:column of the schedule statement
+  std::vector<schedule_node> children;  // group: its members in execution order
+};
+
+/// Decides `if (...)` conditions of schedule.ccl: the text inside the parentheses with the
+/// thorn whose schedule it is. Supports CCTK_Equals/CCTK_EQUALS(param, "text"), parameter
+/// names (the thorn's own or shared ones; BOOLEAN and INT are true when non-zero), integer and
+/// real literals, strings, ! && || == != < <= > >= and parentheses. Errors name the place.
+class condition_evaluator {
+public:
+  virtual ~condition_evaluator() = default;
+  /// Value of parameter `name` as seen from `thorn`; nullopt when there is no such parameter.
+  virtual std::optional<std::string> parameter_text(std::string_view thorn, std::string_view name) const = 0;
+};
+
+class schedule_tree {
+public:
+  /// Builds the tree. `thorns` are the active thorns' bindings. Errors (all collected), each at
+  /// its schedule.ccl place: IN/AT an unknown bin or group (nearest names), a BEFORE/AFTER
+  /// cycle (naming every member), a group scheduled twice, a malformed or unknown-parameter
+  /// condition, a routine with no function (neither in routines nor a kernel launch).
+  /// BEFORE/AFTER naming something not scheduled is ignored, as in Cactus.
+  static schedule_tree build(const std::vector<const thorn_binding*>& thorns, const condition_evaluator& parameters);
+
+  /// The top-level nodes of a bin ("STARTUP", "EVOL", ...; a CCTK_ prefix is accepted).
+  const std::vector<schedule_node>& bin(std::string_view name) const;
+
+  /// Groups whose storage is on from the start: every STORAGE: statement taken (after if-blocks).
+  const std::vector<std::string>& storage() const { return storage_; }
+
+  /// The tree as a run executes it, one line per node, indented by depth, with WHILE/IF/SYNC.
+  std::string show() const;
+
+private:
+  std::vector<std::pair<std::string, std::vector<schedule_node>>> bins_;
+  std::vector<std::string> storage_;
+};
+
+}  // namespace opuntia
