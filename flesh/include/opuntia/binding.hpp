@@ -1,6 +1,7 @@
 #pragma once
 // What opuntia-gen emits for each thorn, as plain data: the flesh builds its parameter
 // registry, grid-function registry and schedule from these. Nothing here runs anything.
+#include <memory>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -158,6 +159,8 @@ struct thorn_binding {
   std::vector<schedule_binding> schedule;
   std::vector<kernel_binding> kernels;
   std::vector<routine_binding> routines;
+  /// The thorn's typed `parameters` struct, read from the registry, type-erased for the flesh.
+  std::shared_ptr<const void> (*make_parameters)(const parameter_source& source) = nullptr;
 };
 
 }  // namespace opuntia
