@@ -1,0 +1,98 @@
+// opuntia: runs a simulation from a Cactus-syntax parameter file.
+//   opuntia PARFILE                      run
+//   opuntia --show-schedule PARFILE      print the schedule tree as the run would execute it
+//   opuntia --list-thorns                the thorns of this build
+//   opuntia --describe THORN             a thorn's parameters: type, range, default, description
+#include <iostream>
+
+#include <CLI/CLI.hpp>
+#include <fmt/format.h>
+
+#include "flesh/runtime/compiled_thorns.hpp"
+#include "flesh/runtime/simulation.hpp"
+#include "generator/file_io.hpp"
+#include "thorns/CaKernel/src/cakernel_runtime.hpp"
+#include "thorns/Driver/src/single_process_driver.hpp"
+
+namespace {
+
+opuntia::simulation_parts thorn_parts() {
+  opuntia::simulation_parts parts;
+  parts.make_driver = [](const opuntia::parameter_source& p) -> std::unique_ptr<opuntia::driver> {
+    return std::make_unique<opuntia::thorns::Driver::single_process_driver>(p);
+  };
+  parts.make_runtime = [](const std::string& backend, opuntia::grid_function_store& store) {
+    return opuntia::thorns::CaKernel::make_kernel_runtime(backend, store);
+  };
+  return parts;
+}
+
+void list_thorns(const std::vector<opuntia::thorn_binding>& thorns) {
+  const auto& core = opuntia::parameter_registry::core_thorns();
+  fmt::print("{:<18} {:<18} {:>10} {:>8} {:>9}\n", "thorn", "implementation", "parameters", "kernels", "routines");
+  for (const auto& t : thorns) {
+    const bool is_core = std::find(core.begin(), core.end(), t.name) != core.end();
+    fmt::print("{:<18} {:<18} {:>10} {:>8} {:>9}{}\n", t.name, t.implementation, t.parameters.size(), t.kernels.size(),
+               t.routines.size(), is_core ? "  (always active)" : "");
+  }
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  CLI::App app{"opuntia: runs stencil simulations from Cactus-syntax parameter files"};
+  std::string parfile;
+  bool show_schedule = false;
+  bool list = false;
+  std::string describe;
+  std::string level = "normal";
+  app.add_option("parfile", parfile, "the parameter file to run");
+  app.add_flag("--show-schedule", show_schedule, "print the schedule tree of PARFILE and stop");
+  app.add_flag("--list-thorns", list, "list the thorns of this build");
+  app.add_option("--describe", describe, "print every parameter of THORN: type, range, default, description");
+  app.add_option("--parameter-level", level, "strict: a parameter set twice, or set and never read, is an error")
+      ->check(CLI::IsMember({"normal", "strict"}))
+      ->capture_default_str();
+  CLI11_PARSE(app, argc, argv);
+
+  try {
+    const auto thorns = opuntia::compiled_thorns();
+    if (list) {
+      list_thorns(thorns);
+      return 0;
+    }
+    if (!describe.empty()) {
+      opuntia::parameter_registry registry;
+      for (const auto& t : thorns) registry.add_thorn(t);
+      std::cout << registry.describe(describe);
+      return 0;
+    }
+    if (parfile.empty()) {
+      std::cerr << app.help();
+      return 2;
+    }
+    const auto source = opuntia::gen::read_source(parfile);
+    const auto parameter_level =
+        level == "strict" ? opuntia::parameter_level::strict : opuntia::parameter_level::normal;
+    opuntia::simulation sim(thorns, source, parameter_level, thorn_parts(), std::cout);
+    if (show_schedule) {
+      std::cout << sim.show_schedule();
+      return 0;
+    }
+    sim.run();
+    if (parameter_level == opuntia::parameter_level::strict) {
+      const auto unread = sim.parameters().unread();
+      if (!unread.empty()) {
+        std::cerr << opuntia::gen::format_diagnostics(unread);
+        return 1;
+      }
+    }
+    return 0;
+  } catch (const opuntia::gen::generator_error& e) {
+    std::cerr << opuntia::gen::format_diagnostics(e.diagnostics());
+    return 1;
+  } catch (const std::exception& e) {
+    std::cerr << "opuntia: error: " << e.what() << '\n';
+    return 1;
+  }
+}

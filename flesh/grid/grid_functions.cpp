@@ -1,0 +1,154 @@
+#include "flesh/grid/grid_functions.hpp"
+
+#include <algorithm>
+#include <cstdlib>
+#include <cstring>
+#include <stdexcept>
+
+#include <fmt/format.h>
+
+#include "generator/diagnostic.hpp"
+#include "generator/model/common.hpp"
+
+namespace opuntia {
+
+using gen::iequals;
+
+void field_buffer::free_aligned::operator()(void* p) const { std::free(p); }
+
+field_buffer::field_buffer(std::size_t count, std::size_t element_size) {
+  constexpr std::size_t alignment = 64;
+  bytes_ = count * element_size;
+  const std::size_t rounded = (bytes_ + alignment - 1) / alignment * alignment;
+  void* p = std::aligned_alloc(alignment, rounded == 0 ? alignment : rounded);
+  if (p == nullptr) throw std::bad_alloc();
+  data_.reset(p);
+  // First touch: the same threads and static schedule as the kernels write each page first.
+  auto* bytes = static_cast<unsigned char*>(p);
+  const auto n = static_cast<long long>(rounded);
+#pragma omp parallel for schedule(static)
+  for (long long i = 0; i < n; ++i) bytes[i] = 0;
+}
+
+namespace {
+std::size_t points_of(const group_binding& g, const grid_layout& layout) {
+  if (g.group_type == "GF") return layout.points();
+  return 1;  // SCALAR (ARRAY groups are not distributed yet: one value)
+}
+
+std::pair<std::string_view, std::string_view> split_qualified(std::string_view name) {
+  const auto colons = name.find("::");
+  if (colons == std::string_view::npos) return {{}, name};
+  return {name.substr(0, colons), name.substr(colons + 2)};
+}
+
+/// `group[3]` -> `group`
+std::string_view strip_levels(std::string_view group) { return group.substr(0, group.find('[')); }
+}  // namespace
+
+void grid_function_store::add_thorn(const thorn_binding& thorn, const grid_layout& layout) {
+  std::vector<std::string> seen{thorn.implementation};
+  for (const auto& i : thorn.inherits) seen.push_back(i);
+  for (const auto& f : thorn.friends) seen.push_back(f);
+  thorn_scope_.emplace_back(thorn.name, seen);
+  for (const auto& g : thorn.groups) {
+    int levels = 1;
+    try {
+      levels = std::max(1, std::stoi(g.timelevels));
+    } catch (const std::exception&) {
+      levels = 1;  // a parameter name: not supported yet, one level
+    }
+    for (const auto& v : g.variables) {
+      grid_variable var;
+      var.name = v;
+      var.group = g.name;
+      var.thorn = thorn.name;
+      var.implementation = thorn.implementation;
+      var.data_type = g.data_type;
+      var.group_type = g.group_type;
+      var.timelevels = levels;
+      var.count = points_of(g, layout);
+      variables_.push_back(std::move(var));
+    }
+  }
+}
+
+grid_variable* grid_function_store::try_find(std::string_view thorn, std::string_view name) {
+  const auto [qualifier, var] = split_qualified(name);
+  const auto scope = std::find_if(thorn_scope_.begin(), thorn_scope_.end(),
+                                  [&](const auto& s) { return iequals(s.first, thorn); });
+  // Own variables first, then those of implementations the thorn sees, then any qualified one.
+  for (int pass = 0; pass < 3; ++pass) {
+    for (auto& v : variables_) {
+      if (!iequals(v.name, var)) continue;
+      if (!qualifier.empty() && !iequals(qualifier, v.implementation) && !iequals(qualifier, v.thorn)) continue;
+      const bool own = iequals(v.thorn, thorn);
+      const bool visible = scope != thorn_scope_.end() &&
+                           std::any_of(scope->second.begin(), scope->second.end(),
+                                       [&](const std::string& impl) { return iequals(impl, v.implementation); });
+      if ((pass == 0 && own) || (pass == 1 && visible) || (pass == 2 && !qualifier.empty())) return &v;
+    }
+  }
+  return nullptr;
+}
+
+grid_variable& grid_function_store::find(std::string_view thorn, std::string_view name) {
+  if (auto* v = try_find(thorn, name)) return *v;
+  std::vector<std::string> names;
+  for (const auto& v : variables_) names.push_back(v.implementation + "::" + v.name);
+  throw std::invalid_argument(fmt::format("unknown grid function '{}' in thorn {}{}", name, thorn,
+                                          gen::did_you_mean(name, names)));
+}
+
+void grid_function_store::enable_storage(std::string_view thorn, std::string_view group_text) {
+  const auto [qualifier, group] = split_qualified(strip_levels(group_text));
+  bool found = false;
+  for (auto& v : variables_) {
+    if (!iequals(v.group, group)) continue;
+    if (qualifier.empty() ? !iequals(v.thorn, thorn) && try_find(thorn, v.name) != &v
+                          : !iequals(qualifier, v.implementation) && !iequals(qualifier, v.thorn)) {
+      continue;
+    }
+    found = true;
+    if (!v.levels.empty()) continue;
+    for (int l = 0; l < v.timelevels; ++l) v.levels.emplace_back(v.count, v.element_size());
+  }
+  if (!found) {
+    std::vector<std::string> groups;
+    for (const auto& v : variables_) groups.push_back(v.implementation + "::" + v.group);
+    throw std::invalid_argument(fmt::format("unknown group '{}' in STORAGE of thorn {}{}", group_text, thorn,
+                                            gen::did_you_mean(group, groups)));
+  }
+}
+
+void* grid_function_store::data(grid_variable& v, int level) {
+  if (v.levels.empty()) {
+    throw std::invalid_argument(fmt::format("grid function {}::{} has no storage: add 'STORAGE: {}' to the "
+                                            "schedule.ccl of thorn {}", v.implementation, v.name, v.group, v.thorn));
+  }
+  if (level < 0 || level >= static_cast<int>(v.levels.size())) {
+    throw std::invalid_argument(fmt::format("grid function {}::{} has {} time level(s); level {} does not exist",
+                                            v.implementation, v.name, v.levels.size(), level));
+  }
+  return v.levels[static_cast<std::size_t>(level)].data();
+}
+
+void* grid_function_store::scratch(grid_variable& v) {
+  if (!v.scratch) {
+    v.scratch = field_buffer(v.count, v.element_size());
+    // Points a kernel does not write (boundaries) keep their values across the swap.
+    std::memcpy(v.scratch.data(), data(v, 0), v.scratch.bytes());
+  }
+  return v.scratch.data();
+}
+
+void grid_function_store::swap_with_scratch(grid_variable& v) { std::swap(v.levels.at(0), v.scratch); }
+
+void grid_function_store::rotate_timelevels() {
+  for (auto& v : variables_) {
+    if (v.levels.size() < 2) continue;
+    std::rotate(v.levels.rbegin(), v.levels.rbegin() + 1, v.levels.rend());
+  }
+}
+
+}  // namespace opuntia

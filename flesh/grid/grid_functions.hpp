@@ -1,0 +1,78 @@
+#pragma once
+// Grid-function storage: every variable of every active thorn's groups, with its time levels.
+// Storage is allocated on demand (STORAGE: statements), 64-byte aligned and first-touched by
+// the same OpenMP threads and static schedule as the kernels' loops, so pages land near the
+// cores that use them.
+#include <cstddef>
+#include <memory>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "opuntia/binding.hpp"
+#include "opuntia/grid.hpp"
+
+namespace opuntia {
+
+/// One aligned, first-touched array of `count` elements of `element_size` bytes.
+class field_buffer {
+public:
+  field_buffer() = default;
+  field_buffer(std::size_t count, std::size_t element_size);
+  void* data() const { return data_.get(); }
+  std::size_t bytes() const { return bytes_; }
+  explicit operator bool() const { return data_ != nullptr; }
+
+private:
+  struct free_aligned {
+    void operator()(void* p) const;
+  };
+  std::unique_ptr<void, free_aligned> data_;
+  std::size_t bytes_ = 0;
+};
+
+struct grid_variable {
+  std::string name;
+  std::string group;
+  std::string thorn;
+  std::string implementation;
+  std::string data_type;   // CCTK_REAL or CCTK_INT
+  std::string group_type;  // GF, SCALAR, ARRAY
+  int timelevels = 1;
+  std::size_t count = 0;   // points (1 for a scalar)
+  std::vector<field_buffer> levels;  // empty while storage is off
+  field_buffer scratch;    // the second buffer of a separateinout kernel variable, made on demand
+
+  std::size_t element_size() const { return data_type == "CCTK_INT" ? sizeof(CCTK_INT) : sizeof(CCTK_REAL); }
+};
+
+class grid_function_store {
+public:
+  /// Declares every group of `thorn` (storage still off) on `layout`.
+  void add_thorn(const thorn_binding& thorn, const grid_layout& layout);
+  /// Turns storage on for `group` (`group`, `group[n]` or `impl::group`) as seen from `thorn`.
+  /// Unknown groups: std::invalid_argument naming the nearest.
+  void enable_storage(std::string_view thorn, std::string_view group);
+
+  /// `var` or `impl::var` as seen from `thorn` (its own variables, then the inherited and any
+  /// qualified one). Throws std::invalid_argument with the nearest names when there is none.
+  grid_variable& find(std::string_view thorn, std::string_view var);
+  grid_variable* try_find(std::string_view thorn, std::string_view var);
+  std::vector<grid_variable>& variables() { return variables_; }
+
+  /// Time level `level` of `v`; throws when storage is off or the level does not exist.
+  void* data(grid_variable& v, int level = 0);
+  /// The second buffer of `v` (allocated on first use as a copy of level 0).
+  void* scratch(grid_variable& v);
+  /// After a separateinout launch: the second buffer becomes level 0 and level 0 the second buffer.
+  void swap_with_scratch(grid_variable& v);
+  /// Start of an iteration: level n-1 <- ... <- level 0, the oldest buffer reused as level 0
+  /// (its values are stale until a kernel or routine writes them).
+  void rotate_timelevels();
+
+private:
+  std::vector<grid_variable> variables_;
+  std::vector<std::pair<std::string, std::vector<std::string>>> thorn_scope_;  // thorn -> implementations it sees
+};
+
+}  // namespace opuntia

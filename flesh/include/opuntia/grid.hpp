@@ -1,0 +1,32 @@
+#pragma once
+// The grid one rank holds: sizes with ghosts, where it sits in the global grid, its spacing
+// and which of its faces are physical boundaries. Vertex-centred: x = xmin + i * dx globally.
+#include <array>
+#include <cstddef>
+
+namespace opuntia {
+
+struct grid_layout {
+  std::array<int, 3> global{};   // global_nx, global_ny, global_nz
+  std::array<int, 3> local{};    // this rank's array sizes, ghosts included (cagh_ni, ...)
+  std::array<int, 3> ghosts{};   // ghost widths (cagh_nghostsi, ...)
+  std::array<int, 3> offset{};   // global index of local index 0 (negative with periodic ghosts)
+  std::array<bool, 6> physical{true, true, true, true, true, true};  // xn, xp, yn, yp, zn, zp
+  std::array<double, 3> origin{};  // domain minimum: coordinate of global index 0
+  std::array<double, 3> delta{};   // dx, dy, dz
+
+  std::size_t points() const {
+    return static_cast<std::size_t>(local[0]) * static_cast<std::size_t>(local[1]) * static_cast<std::size_t>(local[2]);
+  }
+  /// Linear index of local point (i, j, k): x fastest.
+  std::size_t index(int i, int j, int k) const {
+    return static_cast<std::size_t>(i) +
+           static_cast<std::size_t>(local[0]) * (static_cast<std::size_t>(j) + static_cast<std::size_t>(local[1]) * static_cast<std::size_t>(k));
+  }
+  /// Coordinate of local index i along axis d.
+  double coordinate(int d, int i) const { return origin[d] + (offset[d] + i) * delta[d]; }
+  /// Coordinate of local index 0 along d: params.cagh_xmin in a kernel.
+  double local_origin(int d) const { return origin[d] + offset[d] * delta[d]; }
+};
+
+}  // namespace opuntia

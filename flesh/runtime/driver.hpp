@@ -1,0 +1,29 @@
+#pragma once
+// The driver interface: how the grid is decomposed and how ghost zones are exchanged. The
+// single-process driver lives in thorns/Driver; the MPI one implements the same interface.
+#include <string>
+#include <vector>
+
+#include "flesh/grid/grid_functions.hpp"
+#include "opuntia/grid.hpp"
+
+namespace opuntia {
+
+enum class reduction { sum, minimum, maximum };
+
+class driver {
+public:
+  virtual ~driver() = default;
+  virtual std::string name() const = 0;
+  virtual int rank() const = 0;
+  virtual int size() const = 0;
+  /// This rank's block of the grid.
+  virtual const grid_layout& layout() const = 0;
+  /// Fills the ghost zones of `variables` (current time level) from their neighbours, periodic
+  /// images included. Host arrays: the caller makes them valid first.
+  virtual void sync(const std::vector<grid_variable*>& variables, grid_function_store& store) = 0;
+  /// Combines one value per rank.
+  virtual double reduce(double local, reduction op) const = 0;
+};
+
+}  // namespace opuntia

@@ -1,0 +1,346 @@
+#include "flesh/runtime/simulation.hpp"
+
+#include <algorithm>
+#include <chrono>
+#include <cmath>
+#include <filesystem>
+#include <ostream>
+#include <stdexcept>
+
+#include <fmt/format.h>
+#include <fmt/ostream.h>
+
+#include "generator/model/common.hpp"
+#include "generator/parse.hpp"
+#include "opuntia/routine_context.hpp"
+
+namespace opuntia {
+
+using gen::iequals;
+
+namespace {
+
+double wall_seconds() {
+  using clock = std::chrono::steady_clock;
+  return std::chrono::duration<double>(clock::now().time_since_epoch()).count();
+}
+
+std::string value_text(const parameter_value& v) {
+  return std::visit(
+      [](const auto& x) -> std::string {
+        using T = std::decay_t<decltype(x)>;
+        if constexpr (std::is_same_v<T, std::string>) {
+          return x;
+        } else if constexpr (std::is_same_v<T, bool>) {
+          return x ? "yes" : "no";
+        } else {
+          return fmt::format("{}", x);
+        }
+      },
+      v);
+}
+
+/// Schedule conditions read parameters through the registry, as the thorn sees them.
+class registry_conditions final : public condition_evaluator {
+public:
+  explicit registry_conditions(const parameter_registry& registry) : registry_(registry) {}
+  std::optional<std::string> parameter_text(std::string_view thorn, std::string_view name) const override {
+    try {
+      return value_text(registry_.value(thorn, name));
+    } catch (const std::exception&) {
+      return std::nullopt;
+    }
+  }
+
+private:
+  const parameter_registry& registry_;
+};
+
+/// Fills in the line text of diagnostics that point into the parameter file.
+gen::generator_error with_lines(const gen::generator_error& e, const gen::source_file& file) {
+  auto ds = e.diagnostics();
+  for (auto& d : ds) {
+    if (d.line_text.empty() && d.where.path == file.path) d.line_text = file.line_text(d.where.line);
+  }
+  return gen::generator_error(std::move(ds));
+}
+
+}  // namespace
+
+/// The routine_context a host routine of one thorn receives.
+class simulation::context final : public routine_context {
+public:
+  context(simulation& sim, std::string thorn) : sim_(sim), thorn_(std::move(thorn)) {}
+  std::string_view thorn() const override { return thorn_; }
+  const grid_layout& grid() const override { return sim_.driver_->layout(); }
+  int iteration() const override { return sim_.iteration_; }
+  double time() const override { return sim_.time_; }
+  double dt() const override { return sim_.dt_; }
+  const parameter_source& all_parameters() const override { return sim_.registry_; }
+  std::span<const CCTK_REAL> read(std::string_view var, int level) override { return real_span(var, level, false); }
+  std::span<CCTK_REAL> write(std::string_view var, int level) override { return real_span(var, level, true); }
+  CCTK_INT& integer_scalar(std::string_view name) override {
+    auto& v = sim_.store_.find(thorn_, name);
+    return *static_cast<CCTK_INT*>(sim_.store_.data(v, 0));
+  }
+  CCTK_REAL& real_scalar(std::string_view name) override {
+    auto& v = sim_.store_.find(thorn_, name);
+    return *static_cast<CCTK_REAL*>(sim_.store_.data(v, 0));
+  }
+  std::filesystem::path out_dir() override {
+    std::filesystem::path dir = sim_.registry_.text("IO", "out_dir");
+    std::filesystem::create_directories(dir);
+    return dir;
+  }
+  void info(std::string_view message) override {
+    if (sim_.driver_->rank() == 0) fmt::print(sim_.out_, "INFO ({}): {}\n", thorn_, message);
+  }
+
+protected:
+  const void* thorn_parameters() const override { return sim_.thorn_parameters(thorn_); }
+
+private:
+  std::span<CCTK_REAL> real_span(std::string_view name, int level, bool writing) {
+    auto& v = sim_.store_.find(thorn_, name);
+    if (v.data_type != "CCTK_REAL") {
+      throw std::invalid_argument(fmt::format("grid function {}::{} is {}, not CCTK_REAL", v.implementation, v.name,
+                                              v.data_type));
+    }
+    if (level == 0) sim_.runtime_->ensure_host(v);
+    auto* data = static_cast<CCTK_REAL*>(sim_.store_.data(v, level));
+    if (writing && level == 0) sim_.runtime_->host_wrote(v);
+    return {data, v.count};
+  }
+
+  simulation& sim_;
+  std::string thorn_;
+};
+
+simulation::simulation(std::vector<thorn_binding> thorns, const gen::source_file& parfile, parameter_level level,
+                       simulation_parts parts, std::ostream& out)
+    : thorns_(std::move(thorns)), out_(out), registry_(level) {
+  parfile_name_ = parfile.path;
+  for (const auto& t : thorns_) registry_.add_thorn(t);
+  try {
+    registry_.apply(gen::parse_parfile(parfile), parfile);
+  } catch (const gen::generator_error& e) {
+    throw with_lines(e, parfile);
+  }
+  for (const auto& name : registry_.active_thorns()) active_.push_back(&thorn(name));
+  for (const auto* t : active_) {
+    if (t->make_parameters) typed_parameters_.emplace_back(t->name, t->make_parameters(registry_));
+  }
+  schedule_ = schedule_tree::build(active_, registry_conditions(registry_));
+
+  driver_ = parts.make_driver(registry_);
+  for (const auto* t : active_) store_.add_thorn(*t, driver_->layout());
+  for (const auto& group : schedule_.storage()) {
+    bool enabled = false;
+    for (const auto* t : active_) {
+      try {
+        store_.enable_storage(t->name, group);
+        enabled = true;
+        break;
+      } catch (const std::invalid_argument&) {
+      }
+    }
+    if (!enabled) store_.enable_storage("", group);  // throws with the nearest names
+  }
+  runtime_ = parts.make_runtime(registry_.text("CaKernel", "backend"), store_);
+  variant_ = registry_.text("CaKernel", "variant");
+  const auto& g = driver_->layout();
+  const double timestep = registry_.real("Time", "timestep");
+  dt_ = timestep > 0 ? timestep : registry_.real("Time", "dtfac") * std::min({g.delta[0], g.delta[1], g.delta[2]});
+}
+
+simulation::~simulation() = default;
+
+const thorn_binding& simulation::thorn(const std::string& name) const {
+  const auto found = std::find_if(thorns_.begin(), thorns_.end(), [&](const auto& t) { return iequals(t.name, name); });
+  if (found == thorns_.end()) throw std::logic_error("no compiled thorn " + name);
+  return *found;
+}
+
+const void* simulation::thorn_parameters(const std::string& name) const {
+  for (const auto& [thorn_name, p] : typed_parameters_) {
+    if (iequals(thorn_name, name)) return p.get();
+  }
+  return nullptr;
+}
+
+std::string simulation::show_schedule() const { return schedule_.show(); }
+
+kernel_grid simulation::grid_for_kernels() const {
+  const auto& g = driver_->layout();
+  kernel_grid k;
+  k.dx = g.delta[0];
+  k.dy = g.delta[1];
+  k.dz = g.delta[2];
+  k.dt = dt_;
+  k.time = time_;
+  k.it = iteration_;
+  k.xmin = g.local_origin(0);
+  k.ymin = g.local_origin(1);
+  k.zmin = g.local_origin(2);
+  k.ni = g.local[0];
+  k.nj = g.local[1];
+  k.nk = g.local[2];
+  k.nghostsi = g.ghosts[0];
+  k.nghostsj = g.ghosts[1];
+  k.nghostsk = g.ghosts[2];
+  for (int f = 0; f < 6; ++f) k.physical[f] = g.physical[static_cast<std::size_t>(f)];
+  return k;
+}
+
+bool simulation::condition_holds(const std::vector<std::string>& scalars, const std::string& thorn_name) {
+  for (const auto& name : scalars) {
+    auto& v = store_.find(thorn_name, name);
+    runtime_->ensure_host(v);
+    const bool nonzero = v.data_type == "CCTK_INT" ? *static_cast<CCTK_INT*>(store_.data(v, 0)) != 0
+                                                   : *static_cast<CCTK_REAL*>(store_.data(v, 0)) != 0;
+    if (!nonzero) return false;
+  }
+  return true;
+}
+
+void simulation::run_node(const schedule_node& node) {
+  if (!node.if_vars.empty() && !condition_holds(node.if_vars, node.thorn)) return;
+  if (node.what == schedule_node::kind::group) {
+    if (node.while_vars.empty()) {
+      for (const auto& child : node.children) run_node(child);
+    } else {
+      while (condition_holds(node.while_vars, node.thorn)) {
+        for (const auto& child : node.children) run_node(child);
+      }
+    }
+    return;
+  }
+  run_routine(node);
+}
+
+void simulation::run_routine(const schedule_node& node) {
+  const auto& t = thorn(node.thorn);
+  const double start = wall_seconds();
+  constexpr std::string_view launch_prefix = "CAKERNEL_Launch_";
+  if (node.function.rfind(launch_prefix, 0) == 0) {
+    const auto name = node.function.substr(launch_prefix.size());
+    const auto kernel = std::find_if(t.kernels.begin(), t.kernels.end(), [&](const auto& k) { return k.name == name; });
+    if (kernel == t.kernels.end()) throw std::logic_error("no kernel " + name + " in thorn " + t.name);
+    runtime_->launch(t, *kernel, thorn_parameters(t.name), grid_for_kernels(), variant_);
+  } else {
+    const auto routine = std::find_if(t.routines.begin(), t.routines.end(),
+                                      [&](const auto& r) { return iequals(r.name, node.function); });
+    if (routine == t.routines.end()) throw std::logic_error("no routine " + node.function + " in thorn " + t.name);
+    context c(*this, t.name);
+    routine->function(c);
+  }
+  runtime_->synchronize();
+  sync(node);
+  auto timer_of = std::find_if(timers_.begin(), timers_.end(),
+                               [&](const timer& x) { return x.name == node.name && x.thorn == node.thorn; });
+  if (timer_of == timers_.end()) timer_of = timers_.insert(timers_.end(), timer{node.name, node.thorn, 0, 0});
+  ++timer_of->calls;
+  timer_of->seconds += wall_seconds() - start;
+}
+
+void simulation::sync(const schedule_node& node) {
+  if (node.sync.empty() || driver_->size() == 1) {
+    // One process: only periodic images need filling, and the driver knows whether there are any.
+    if (node.sync.empty()) return;
+  }
+  std::vector<grid_variable*> variables;
+  for (const auto& group : node.sync) {
+    const auto colons = group.find("::");
+    const std::string impl = colons == std::string::npos ? std::string() : group.substr(0, colons);
+    const std::string name = colons == std::string::npos ? group : group.substr(colons + 2);
+    for (auto& v : store_.variables()) {
+      if (iequals(v.group, name) && (impl.empty() || iequals(v.implementation, impl) || iequals(v.thorn, impl)) &&
+          !v.levels.empty()) {
+        runtime_->ensure_host(v);
+        variables.push_back(&v);
+      }
+    }
+  }
+  driver_->sync(variables, store_);
+  for (auto* v : variables) runtime_->host_wrote(*v);
+}
+
+void simulation::run_bin(const std::string& bin) {
+  for (const auto& node : schedule_.bin(bin)) run_node(node);
+}
+
+bool simulation::finished() const {
+  const auto terminate = registry_.text("Cactus", "terminate");
+  const bool by_iteration = iteration_ >= registry_.integer("Cactus", "cctk_itlast");
+  const double final_time = registry_.real("Cactus", "cctk_final_time");
+  const bool by_time = final_time >= 0 && time_ >= final_time - 1e-12 * std::max(1.0, std::abs(final_time));
+  const double max_minutes = registry_.real("Cactus", "max_runtime");
+  const bool by_runtime = max_minutes > 0 && wall_seconds() - run_start_ >= 60 * max_minutes;
+  if (terminate == "iteration") return by_iteration;
+  if (terminate == "time") return by_time;
+  if (terminate == "runtime") return by_runtime;
+  if (terminate == "any") return by_iteration || by_time || by_runtime;
+  return false;  // never
+}
+
+void simulation::print_progress(double elapsed) {
+  if (driver_->rank() != 0) return;
+  const auto& g = driver_->layout();
+  const double points = static_cast<double>(g.global[0]) * g.global[1] * g.global[2];
+  const double glups = elapsed > 0 ? points * iteration_ / elapsed / 1e9 : 0;
+  // Time left from whichever limit applies.
+  const auto terminate = registry_.text("Cactus", "terminate");
+  double fraction = 0;
+  if (terminate == "iteration" || terminate == "any") {
+    const auto last = registry_.integer("Cactus", "cctk_itlast");
+    if (last > 0) fraction = std::max(fraction, static_cast<double>(iteration_) / last);
+  }
+  if (terminate == "time" || terminate == "any") {
+    const double final_time = registry_.real("Cactus", "cctk_final_time");
+    if (final_time > 0) fraction = std::max(fraction, time_ / final_time);
+  }
+  const std::string left = fraction > 0 ? fmt::format("{:.1f} s", elapsed * (1 - fraction) / fraction) : "?";
+  fmt::print(out_, "it {:>7}  time {:<12.6g}  {:8.4f} GLUP/s  left {}\n", iteration_, time_, glups, left);
+}
+
+void simulation::print_timer_report(double elapsed) {
+  if (driver_->rank() != 0 || registry_.text("Cactus", "cctk_timer_output") == "off") return;
+  fmt::print(out_, "\ntimer report ({:.3f} s in all, backend {})\n", elapsed, runtime_->backend_name());
+  fmt::print(out_, "  {:<44} {:<18} {:>8} {:>11} {:>6}\n", "routine", "thorn", "calls", "seconds", "%");
+  auto sorted = timers_;
+  std::stable_sort(sorted.begin(), sorted.end(), [](const timer& a, const timer& b) { return a.seconds > b.seconds; });
+  for (const auto& t : sorted) {
+    fmt::print(out_, "  {:<44} {:<18} {:>8} {:>11.6f} {:>5.1f}%\n", t.name, t.thorn, t.calls, t.seconds,
+               elapsed > 0 ? 100 * t.seconds / elapsed : 0.0);
+  }
+}
+
+void simulation::run() {
+  run_start_ = wall_seconds();
+  const auto title = registry_.text("Cactus", "cctk_run_title");
+  if (driver_->rank() == 0) {
+    const auto& g = driver_->layout();
+    fmt::print(out_, "opuntia: {}{}{} grid {}x{}x{}, dt {:g}, backend {}, driver {}\n", parfile_name_,
+               title.empty() ? "" : " — ", title, g.global[0], g.global[1], g.global[2], dt_, runtime_->backend_name(),
+               driver_->name());
+  }
+  if (registry_.boolean("Cactus", "cctk_show_schedule") && driver_->rank() == 0) out_ << schedule_.show();
+  for (const char* bin : {"STARTUP", "WRAGH", "PARAMCHECK", "BASEGRID", "INITIAL", "POSTINITIAL", "POSTPOSTINITIAL",
+                          "POSTSTEP", "CPINITIAL", "ANALYSIS"}) {
+    run_bin(bin);
+  }
+  const double loop_start = wall_seconds();
+  const int progress_every = registry_.integer("Cactus", "progress_every");
+  while (!finished()) {
+    store_.rotate_timelevels();
+    ++iteration_;
+    time_ += dt_;
+    for (const char* bin : {"PRESTEP", "EVOL", "POSTSTEP", "CHECKPOINT", "ANALYSIS"}) run_bin(bin);
+    if (progress_every > 0 && iteration_ % progress_every == 0) print_progress(wall_seconds() - loop_start);
+  }
+  run_bin("TERMINATE");
+  run_bin("SHUTDOWN");
+  print_timer_report(wall_seconds() - run_start_);
+}
+
+}  // namespace opuntia
