@@ -16,7 +16,10 @@
 
 namespace opuntia {
 
-/// The bins a run visits, in order (SYNTAX.md, "schedule.ccl"); names without the CCTK_ prefix.
+/// Every bin, in the order a run first visits them (SYNTAX.md, "schedule.ccl"); names without the
+/// CCTK_ prefix. The tree only holds each bin's contents: the main loop decides when each bin runs
+/// (RECOVER_* only when recovering; PRESTEP..ANALYSIS once per iteration, POSTSTEP and ANALYSIS also
+/// once before the loop).
 const std::vector<std::string>& schedule_bins();
 
 /// A routine or a group in the tree.
@@ -29,6 +32,7 @@ struct schedule_node {
   std::string description;
   std::vector<std::string> while_vars;  // impl::scalar: repeat the group while non-zero
   std::vector<std::string> if_vars;     // impl::scalar: run only if non-zero
+  std::vector<std::string> until_vars;  // impl::scalar: repeat the group until non-zero
   std::vector<std::string> sync;        // groups (qualified impl::group) exchanged after the routine
   std::vector<std::string> storage;     // groups whose storage the item turns on
   std::vector<std::string> triggers;
@@ -58,7 +62,8 @@ public:
   /// BEFORE/AFTER naming something not scheduled is ignored, as in Cactus.
   static schedule_tree build(const std::vector<const thorn_binding*>& thorns, const condition_evaluator& parameters);
 
-  /// The top-level nodes of a bin ("STARTUP", "EVOL", ...; a CCTK_ prefix is accepted).
+  /// The top-level nodes of a bin ("STARTUP", "EVOL", ...; a CCTK_ prefix is accepted, any case).
+  /// Throws std::out_of_range for a name that is no bin.
   const std::vector<schedule_node>& bin(std::string_view name) const;
 
   /// Groups whose storage is on from the start: every STORAGE: statement taken (after if-blocks).
