@@ -223,7 +223,7 @@ private:
       } else {
         const bool prefixed = lower(target).rfind("cctk_", 0) == 0;
         std::vector<std::string> candidates;
-        for (const auto& b : schedule_bins()) candidates.push_back(prefixed ? "CCTK_" + b : b);
+        for (const auto& bin : schedule_bins()) candidates.push_back(prefixed ? "CCTK_" + bin : bin);
         candidates.insert(candidates.end(), group_names.begin(), group_names.end());
         error(it.node.origin, "unknown schedule bin or group '" + target + "'" + gen::did_you_mean(target, candidates));
       }

@@ -59,17 +59,26 @@ public:
   /// its schedule.ccl place: IN/AT an unknown bin or group (nearest names), a BEFORE/AFTER
   /// cycle (naming every member), a group scheduled twice, a malformed or unknown-parameter
   /// condition, a routine with no function (neither in routines nor a kernel launch).
-  /// BEFORE/AFTER naming something not scheduled is ignored, as in Cactus.
+  /// BEFORE/AFTER naming something not scheduled is ignored, as in Cactus. Siblings run in
+  /// BEFORE/AFTER order, ties in registration order (`thorns` order, then statement order).
+  /// A routine scheduled again in the same bin or group by the same thorn (a deps.ccl template
+  /// repeating the thorn's own lines) runs once, where it was first scheduled.
   static schedule_tree build(const std::vector<const thorn_binding*>& thorns, const condition_evaluator& parameters);
 
   /// The top-level nodes of a bin ("STARTUP", "EVOL", ...; a CCTK_ prefix is accepted, any case).
   /// Throws std::out_of_range for a name that is no bin.
   const std::vector<schedule_node>& bin(std::string_view name) const;
 
-  /// Groups whose storage is on from the start: every STORAGE: statement taken (after if-blocks).
+  /// Groups whose storage is on from the start: every STORAGE: statement taken (after if-blocks),
+  /// qualified `impl::group`, without `[timelevels]`, in first-seen order. A schedule item's own
+  /// STORAGE clause is in its node's `storage`.
   const std::vector<std::string>& storage() const { return storage_; }
 
-  /// The tree as a run executes it, one line per node, indented by depth, with WHILE/IF/SYNC.
+  /// The tree as a run executes it, one line per node, indented by depth, with WHILE/IF/SYNC;
+  /// non-empty bins only:
+  ///   EVOL
+  ///     group Update_Pressure_Iterator  while impl::psolver_step
+  ///       Solve_Pressure     [Thorn]  sync impl::pressure
   std::string show() const;
 
 private:

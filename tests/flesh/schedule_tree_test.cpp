@@ -736,3 +736,41 @@ TEST(schedule_tree, cacuda_without_cacudalib_names_the_missing_group) {
 }
 
 }  // namespace
+
+namespace {
+
+TEST(schedule_tree, a_group_inside_itself_directly) {
+  const auto t = thorn("T", {group("Loop", "loop", "s.ccl:3:1")});
+  EXPECT_EQ(errors(t), "s.ccl:3:1: group 'Loop' is scheduled inside itself: Loop in Loop\n");
+}
+
+TEST(schedule_tree, same_routine_name_from_two_thorns_runs_twice) {
+  const auto a = thorn("A", {routine("Setup", "BASEGRID")});
+  const auto b = thorn("B", {routine("Setup", "BASEGRID"), routine("Setup", "basegrid")});  // B's repeat: once
+  parameter_values values;
+  const auto tree = schedule_tree::build({&a, &b}, values);
+  ASSERT_EQ(tree.bin("BASEGRID").size(), 2u);
+  EXPECT_EQ(tree.bin("BASEGRID")[0].thorn, "A");
+  EXPECT_EQ(tree.bin("BASEGRID")[1].thorn, "B");
+}
+
+TEST(schedule_tree, a_kernel_launch_needs_a_kernel_of_its_own_thorn) {
+  auto a = thorn("A", {});
+  opuntia::kernel_binding k;
+  k.name = "Update";
+  a.kernels.push_back(k);
+  auto b = thorn("B", {routine("CAKERNEL_Launch_Update", "EVOL", "b/schedule.ccl:2:1")});
+  b.routines.clear();
+  parameter_values values;
+  EXPECT_EQ(errors({&a, &b}, values),
+            "b/schedule.ccl:2:1: routine 'CAKERNEL_Launch_Update' of thorn B has no function: define void "
+            "CAKERNEL_Launch_Update(opuntia::routine_context&) in the thorn's src/\n");
+}
+
+TEST(schedule_tree, a_failed_condition_takes_neither_branch) {
+  const auto t = thorn("T", {conditional("'unterminated", {routine("R", "NOWHERE")}, {routine("S", "NOWHERE")})});
+  EXPECT_EQ(errors(t), "s.ccl:5:1: in condition ('unterminated) at character 14: unterminated string: no closing "
+                       "'''; found the end of the condition\n");
+}
+
+}  // namespace
