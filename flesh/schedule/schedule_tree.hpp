@@ -16,7 +16,10 @@
 
 namespace opuntia {
 
-/// The bins a run visits, in order (SYNTAX.md, "schedule.ccl"); names without the CCTK_ prefix.
+/// Every bin, in the order a run first visits them (SYNTAX.md, "schedule.ccl"); names without the
+/// CCTK_ prefix. The tree only holds each bin's contents: the main loop decides when each bin runs
+/// (RECOVER_* only when recovering; PRESTEP..ANALYSIS once per iteration, POSTSTEP and ANALYSIS also
+/// once before the loop).
 const std::vector<std::string>& schedule_bins();
 
 /// A routine or a group in the tree.
@@ -29,6 +32,7 @@ struct schedule_node {
   std::string description;
   std::vector<std::string> while_vars;  // impl::scalar: repeat the group while non-zero
   std::vector<std::string> if_vars;     // impl::scalar: run only if non-zero
+  std::vector<std::string> until_vars;  // impl::scalar: repeat the group until non-zero
   std::vector<std::string> sync;        // groups (qualified impl::group) exchanged after the routine
   std::vector<std::string> storage;     // groups whose storage the item turns on
   std::vector<std::string> triggers;
@@ -55,16 +59,26 @@ public:
   /// its schedule.ccl place: IN/AT an unknown bin or group (nearest names), a BEFORE/AFTER
   /// cycle (naming every member), a group scheduled twice, a malformed or unknown-parameter
   /// condition, a routine with no function (neither in routines nor a kernel launch).
-  /// BEFORE/AFTER naming something not scheduled is ignored, as in Cactus.
+  /// BEFORE/AFTER naming something not scheduled is ignored, as in Cactus. Siblings run in
+  /// BEFORE/AFTER order, ties in registration order (`thorns` order, then statement order).
+  /// A routine scheduled again in the same bin or group by the same thorn (a deps.ccl template
+  /// repeating the thorn's own lines) runs once, where it was first scheduled.
   static schedule_tree build(const std::vector<const thorn_binding*>& thorns, const condition_evaluator& parameters);
 
-  /// The top-level nodes of a bin ("STARTUP", "EVOL", ...; a CCTK_ prefix is accepted).
+  /// The top-level nodes of a bin ("STARTUP", "EVOL", ...; a CCTK_ prefix is accepted, any case).
+  /// Throws std::out_of_range for a name that is no bin.
   const std::vector<schedule_node>& bin(std::string_view name) const;
 
-  /// Groups whose storage is on from the start: every STORAGE: statement taken (after if-blocks).
+  /// Groups whose storage is on from the start: every STORAGE: statement taken (after if-blocks),
+  /// qualified `impl::group`, without `[timelevels]`, in first-seen order. A schedule item's own
+  /// STORAGE clause is in its node's `storage`.
   const std::vector<std::string>& storage() const { return storage_; }
 
-  /// The tree as a run executes it, one line per node, indented by depth, with WHILE/IF/SYNC.
+  /// The tree as a run executes it, one line per node, indented by depth, with WHILE/IF/SYNC;
+  /// non-empty bins only:
+  ///   EVOL
+  ///     group Update_Pressure_Iterator  while impl::psolver_step
+  ///       Solve_Pressure     [Thorn]  sync impl::pressure
   std::string show() const;
 
 private:

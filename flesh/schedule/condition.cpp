@@ -1,0 +1,292 @@
+// schedule.ccl conditions: a PEGTL grammar (one struct per construct) whose actions evaluate
+// as they parse, on a stack of values kept as text ("1"/"0" for truth values).
+#include "flesh/schedule/condition.hpp"
+
+#include <algorithm>
+#include <cctype>
+#include <cstdlib>
+#include <optional>
+#include <string>
+#include <utility>
+
+#include <tao/pegtl.hpp>
+
+#include "generator/diagnostic.hpp"
+#include "generator/grammar/common.hpp"
+
+namespace opuntia::detail::condition_grammar {
+
+using namespace tao::pegtl;  // NOLINT: rules read like the spec
+
+// --- blanks: the parser keeps backslash continuations inside the condition text ------------
+struct continuation : seq<one<'\\'>, star<one<' ', '\t'>>, opt<one<'\r'>>, one<'\n'>> {};
+struct sp : star<sor<one<' ', '\t', '\r', '\n'>, continuation>> {};
+
+// --- operands ------------------------------------------------------------------------------
+struct string_open : one<'"'> {};
+struct string_body : star<sor<seq<one<'\\'>, any>, not_one<'"', '\\'>>> {};
+struct string_close : one<'"'> {};
+struct dquoted_string : if_must<string_open, string_body, string_close> {};
+struct squote_open : one<'\''> {};
+struct squote_body : star<sor<seq<one<'\\'>, any>, not_one<'\'', '\\'>>> {};
+struct squote_close : one<'\''> {};
+struct squoted_string : if_must<squote_open, squote_body, squote_close> {};
+/// "text" or 'text'; a backslash escapes the next character.
+struct string_literal : sor<dquoted_string, squoted_string> {};
+
+struct exponent : seq<one<'e', 'E', 'd', 'D'>, opt<one<'+', '-'>>, plus<digit>> {};
+struct mantissa : sor<seq<plus<digit>, opt<one<'.'>, star<digit>>>, seq<one<'.'>, plus<digit>>> {};
+struct number : seq<opt<one<'+', '-'>>, mantissa, opt<exponent>, not_at<identifier_other>> {};
+
+/// `name` or `impl::name`.
+struct parameter_name : seq<identifier, opt<two<':'>, identifier>> {};
+
+struct equals_keyword : seq<TAO_PEGTL_ISTRING("CCTK_Equals"), not_at<identifier_other>> {};
+struct equals_open : one<'('> {};
+struct equals_argument : sor<string_literal, parameter_name> {};
+struct equals_comma : one<','> {};
+struct equals_close : one<')'> {};
+/// CCTK_Equals(a, b): case-insensitive text comparison.
+struct equals_call
+    : if_must<equals_keyword, sp, equals_open, sp, equals_argument, sp, equals_comma, sp, equals_argument, sp,
+              equals_close> {};
+
+struct expression;
+struct paren_open : one<'('> {};
+struct paren_close : one<')'> {};
+struct parenthesised : if_must<paren_open, sp, expression, sp, paren_close> {};
+
+struct primary : sor<equals_call, parenthesised, string_literal, number, parameter_name> {};
+
+// --- operators, loosest last ---------------------------------------------------------------------
+struct operand;
+struct not_op : seq<one<'!'>, not_at<one<'='>>> {};
+struct negation : if_must<not_op, sp, operand> {};
+struct operand : sor<negation, primary> {};
+
+struct comparison_op : sor<two<'='>, string<'!', '='>, string<'<', '='>, string<'>', '='>, one<'<'>, one<'>'>> {};
+struct comparison_tail : if_must<comparison_op, sp, operand> {};
+struct comparison : seq<operand, opt<sp, comparison_tail>> {};
+
+struct and_op : two<'&'> {};
+struct and_tail : if_must<and_op, sp, comparison> {};
+struct conjunction : seq<comparison, star<sp, and_tail>> {};
+
+struct or_op : two<'|'> {};
+struct or_tail : if_must<or_op, sp, conjunction> {};
+struct disjunction : seq<conjunction, star<sp, or_tail>> {};
+
+struct expression : disjunction {};
+struct condition_end : eof {};
+struct condition : seq<sp, must<expression>, sp, must<condition_end>> {};
+
+}  // namespace opuntia::detail::condition_grammar
+
+namespace opuntia::gen::grammar {
+namespace cg = opuntia::detail::condition_grammar;
+#define OPUNTIA_CONDITION_OPERAND "a parameter, a number, a string, CCTK_Equals(...), '!' or '('"
+template <> inline constexpr const char* error_message<cg::expression> = "expected " OPUNTIA_CONDITION_OPERAND;
+template <> inline constexpr const char* error_message<cg::operand> =
+    "expected an operand: " OPUNTIA_CONDITION_OPERAND;
+template <> inline constexpr const char* error_message<cg::comparison> =
+    "expected an operand: " OPUNTIA_CONDITION_OPERAND;
+template <> inline constexpr const char* error_message<cg::conjunction> =
+    "expected an operand: " OPUNTIA_CONDITION_OPERAND;
+template <> inline constexpr const char* error_message<cg::equals_open> = "expected '(' after CCTK_Equals";
+template <> inline constexpr const char* error_message<cg::equals_argument> =
+    "expected a parameter name or a string as argument of CCTK_Equals";
+template <> inline constexpr const char* error_message<cg::equals_comma> =
+    "expected ',' between the two arguments of CCTK_Equals";
+template <> inline constexpr const char* error_message<cg::equals_close> =
+    "expected ')' after the two arguments of CCTK_Equals";
+template <> inline constexpr const char* error_message<cg::paren_close> = "expected ')' to close a '('";
+template <> inline constexpr const char* error_message<cg::string_body> = "malformed string";
+template <> inline constexpr const char* error_message<cg::string_close> = "unterminated string: no closing '\"'";
+template <> inline constexpr const char* error_message<cg::squote_body> = "malformed string";
+template <> inline constexpr const char* error_message<cg::squote_close> = "unterminated string: no closing '''";
+template <> inline constexpr const char* error_message<cg::condition_end> =
+    "expected '&&', '||', a comparison or the end of the condition";
+#undef OPUNTIA_CONDITION_OPERAND
+}  // namespace opuntia::gen::grammar
+
+namespace opuntia::detail {
+namespace {
+
+namespace cg = condition_grammar;
+namespace pegtl = tao::pegtl;
+
+/// A semantic error (unknown parameter, not a number) at a byte offset of the condition.
+struct condition_failure {
+  std::string message;
+  std::size_t offset = 0;
+};
+
+std::string lower(std::string_view s) {
+  std::string out(s);
+  std::transform(out.begin(), out.end(), out.begin(), [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
+  return out;
+}
+
+/// Numbers, and yes/no/true/false as 1/0 (parameter values are text); nullopt otherwise.
+std::optional<double> as_number(std::string_view text) {
+  const auto first = text.find_first_not_of(" \t");
+  if (first == std::string_view::npos) return std::nullopt;
+  const auto last = text.find_last_not_of(" \t");
+  std::string t = lower(text.substr(first, last - first + 1));
+  if (t == "yes" || t == "true") return 1.0;
+  if (t == "no" || t == "false") return 0.0;
+  std::replace(t.begin(), t.end(), 'd', 'e');  // Fortran exponents: 1.d-3
+  char* end = nullptr;
+  const double value = std::strtod(t.c_str(), &end);
+  if (end != t.c_str() + t.size()) return std::nullopt;
+  return value;
+}
+
+struct state {
+  std::string_view text;
+  std::string_view thorn;
+  const condition_evaluator* parameters = nullptr;
+  const std::vector<std::string>* known = nullptr;
+  std::vector<std::string> values;
+  std::vector<std::string> operators;
+
+  std::string pop() {
+    std::string v = std::move(values.back());
+    values.pop_back();
+    return v;
+  }
+  bool truth(const std::string& v, std::size_t offset) const {
+    const auto n = as_number(v);
+    if (!n) {
+      throw condition_failure{"'" + v + "' is not a number or a boolean; compare text with CCTK_Equals(...)", offset};
+    }
+    return *n != 0.0;
+  }
+  void push(bool b) { values.emplace_back(b ? "1" : "0"); }
+};
+
+template <typename Rule>
+struct action : pegtl::nothing<Rule> {};
+
+template <>
+struct action<cg::string_literal> {
+  template <typename ActionInput>
+  static void apply(const ActionInput& in, state& s) {
+    s.values.push_back(gen::grammar::unquote(in.string_view()));
+  }
+};
+template <>
+struct action<cg::number> {
+  template <typename ActionInput>
+  static void apply(const ActionInput& in, state& s) {
+    s.values.push_back(in.string());
+  }
+};
+template <>
+struct action<cg::parameter_name> {
+  template <typename ActionInput>
+  static void apply(const ActionInput& in, state& s) {
+    const std::string name = in.string();
+    auto value = s.parameters->parameter_text(s.thorn, name);
+    if (!value) {
+      throw condition_failure{"unknown parameter '" + name + "' of thorn " + std::string(s.thorn) +
+                                  gen::did_you_mean(name, *s.known),
+                              in.position().byte};
+    }
+    s.values.push_back(std::move(*value));
+  }
+};
+template <>
+struct action<cg::equals_call> {
+  template <typename ActionInput>
+  static void apply(const ActionInput&, state& s) {
+    const std::string b = s.pop();
+    const std::string a = s.pop();
+    s.push(lower(a) == lower(b));
+  }
+};
+template <>
+struct action<cg::negation> {
+  template <typename ActionInput>
+  static void apply(const ActionInput& in, state& s) {
+    s.push(!s.truth(s.pop(), in.position().byte));
+  }
+};
+template <>
+struct action<cg::comparison_op> {
+  template <typename ActionInput>
+  static void apply(const ActionInput& in, state& s) {
+    s.operators.push_back(in.string());
+  }
+};
+template <>
+struct action<cg::comparison_tail> {
+  template <typename ActionInput>
+  static void apply(const ActionInput& in, state& s) {
+    const std::string op = std::move(s.operators.back());
+    s.operators.pop_back();
+    const std::string b = s.pop();
+    const std::string a = s.pop();
+    const auto x = as_number(a);
+    const auto y = as_number(b);
+    if (op == "==" || op == "!=") {
+      const bool equal = x && y ? *x == *y : lower(a) == lower(b);
+      s.push(op == "==" ? equal : !equal);
+      return;
+    }
+    if (!x || !y) {
+      throw condition_failure{"'" + (x ? b : a) + "' is not a number; '" + op + "' compares numbers",
+                              in.position().byte};
+    }
+    if (op == "<") s.push(*x < *y);
+    if (op == "<=") s.push(*x <= *y);
+    if (op == ">") s.push(*x > *y);
+    if (op == ">=") s.push(*x >= *y);
+  }
+};
+template <>
+struct action<cg::and_tail> {
+  template <typename ActionInput>
+  static void apply(const ActionInput& in, state& s) {
+    const bool b = s.truth(s.pop(), in.position().byte);
+    const bool a = s.truth(s.pop(), in.position().byte);
+    s.push(a && b);
+  }
+};
+template <>
+struct action<cg::or_tail> {
+  template <typename ActionInput>
+  static void apply(const ActionInput& in, state& s) {
+    const bool b = s.truth(s.pop(), in.position().byte);
+    const bool a = s.truth(s.pop(), in.position().byte);
+    s.push(a || b);
+  }
+};
+
+std::string where(std::string_view text, std::size_t offset) {
+  return "in condition (" + std::string(text) + ") at character " + std::to_string(offset + 1) + ": ";
+}
+
+}  // namespace
+
+condition_outcome evaluate_condition(std::string_view text, std::string_view thorn,
+                                     const condition_evaluator& parameters,
+                                     const std::vector<std::string>& known_parameters) {
+  state s{text, thorn, &parameters, &known_parameters, {}, {}};
+  pegtl::memory_input<pegtl::tracking_mode::eager, pegtl::eol::lf_crlf> in(text.data(), text.size(), "condition");
+  try {
+    pegtl::parse<cg::condition, action, gen::grammar::control>(in, s);
+    return {s.truth(s.values.back(), 0), {}};
+  } catch (const gen::grammar::syntax_error& e) {
+    std::string message = e.message;
+    const std::string at_end = "; found end of file";
+    if (message.size() >= at_end.size() && message.compare(message.size() - at_end.size(), at_end.size(), at_end) == 0) {
+      message.replace(message.size() - at_end.size(), at_end.size(), "; found the end of the condition");
+    }
+    return {false, where(text, e.where.byte) + message};
+  } catch (const condition_failure& e) {
+    return {false, where(text, e.offset) + e.message};
+  }
+}
+
+}  // namespace opuntia::detail
