@@ -81,14 +81,29 @@ public:
 
 private:
   struct entry;
+  struct applier;  // one apply(): its statements, its errors
+
+  /// The parameter `owner::name` as reads and parfiles see it: a USES/EXTENDS entry stands
+  /// for the entry it shares (nullptr when nobody shares it, or there is no such parameter).
   entry* find(std::string_view owner, std::string_view name);
   const entry* find(std::string_view owner, std::string_view name) const;
+  /// Registered thorns called `owner` (thorn name, else implementation), active ones first.
+  std::vector<std::string> thorns_for(std::string_view owner) const;
+  /// The parameter `name` (case-insensitive) that thorn `thorn` declares, or nullptr.
+  const entry* declared(std::string_view thorn, std::string_view name) const;
+  /// The entry a USES/EXTENDS entry shares (a global or restricted parameter of the
+  /// implementation it names), `&e` for an ordinary one, nullptr when nobody shares it.
+  const entry* owner_of(const entry& e) const;
+  /// The entry a typed read asks for, checked and marked read; std::logic_error otherwise.
+  const entry& readable(std::string_view owner, std::string_view name, int index, const char* as) const;
+  bool is_core(std::string_view thorn) const;
 
   parameter_level level_;
   std::vector<entry> entries_;           // stable order: registration order
   std::vector<std::string> thorn_names_;  // registration order
   std::map<std::string, std::string> implementation_of_;  // thorn (lower case) -> implementation
-  std::vector<std::string> active_;      // activation order
+  std::vector<std::string> active_;      // activation order, core thorns not included
+  std::vector<gen::source_file> sources_;  // the files applied: line texts for unread()
 };
 
 /// A compiled parameter entry (exposed for tests and --describe).
@@ -100,6 +115,9 @@ struct parameter_registry::entry {
   std::vector<bool> set;                // per element: set by the parameter file
   std::vector<gen::source_location> set_at;
   mutable bool read = false;
+  /// The ranges values are checked against: the declaration's, plus those of EXTENDS in
+  /// active thorns (recomputed by every apply()).
+  std::vector<range_binding> ranges;
 };
 
 }  // namespace opuntia
