@@ -1,9 +1,10 @@
 #include "flesh/parameters/parameter_registry.hpp"
 
+#include <fmt/format.h>
+
 #include <algorithm>
 #include <charconv>
 #include <cmath>
-#include <fmt/format.h>
 #include <limits>
 #include <regex>
 #include <set>
@@ -28,21 +29,30 @@ constexpr long long cctk_int_max = std::numeric_limits<CCTK_INT>::max();
 
 const char* type_word(parameter_type t) {
   switch (t) {
-    case parameter_type::integer: return "INT";
-    case parameter_type::real: return "REAL";
-    case parameter_type::keyword: return "KEYWORD";
-    case parameter_type::string: return "STRING";
-    case parameter_type::boolean: return "BOOLEAN";
+    case parameter_type::integer:
+      return "INT";
+    case parameter_type::real:
+      return "REAL";
+    case parameter_type::keyword:
+      return "KEYWORD";
+    case parameter_type::string:
+      return "STRING";
+    case parameter_type::boolean:
+      return "BOOLEAN";
   }
   return "";
 }
 
 const char* access_word(parameter_access a) {
   switch (a) {
-    case parameter_access::private_access: return "private";
-    case parameter_access::restricted_access: return "restricted";
-    case parameter_access::global_access: return "global";
-    case parameter_access::shared: return "shared";
+    case parameter_access::private_access:
+      return "private";
+    case parameter_access::restricted_access:
+      return "restricted";
+    case parameter_access::global_access:
+      return "global";
+    case parameter_access::shared:
+      return "shared";
   }
   return "";
 }
@@ -50,9 +60,7 @@ const char* access_word(parameter_access a) {
 bool is_text_type(parameter_type t) { return t == parameter_type::keyword || t == parameter_type::string; }
 
 /// USES and EXTENDS (and a shares: section without either) hold no value of their own.
-bool is_shared_use(const parameter_binding& b) {
-  return !b.qualifier.empty() || b.access == parameter_access::shared;
-}
+bool is_shared_use(const parameter_binding& b) { return !b.qualifier.empty() || b.access == parameter_access::shared; }
 
 std::optional<bool> boolean_word(std::string_view s) {
   for (const char* w : {"yes", "true", "1"}) {
@@ -182,8 +190,8 @@ void parameter_registry::add_thorn(const thorn_binding& thorn) {
           try {
             std::regex check(pattern, std::regex::ECMAScript);
           } catch (const std::regex_error&) {
-            throw std::logic_error(fmt::format("malformed regular expression '{}' in the ranges of '{}' ({})",
-                                               pattern, qualified, origin_text(p)));
+            throw std::logic_error(fmt::format("malformed regular expression '{}' in the ranges of '{}' ({})", pattern,
+                                               qualified, origin_text(p)));
           }
         }
       }
@@ -214,7 +222,9 @@ void parameter_registry::add_thorn(const thorn_binding& thorn) {
           break;
         }
         case parameter_type::keyword:
-        case parameter_type::string: value = p.default_value; break;
+        case parameter_type::string:
+          value = p.default_value;
+          break;
       }
       e.values.assign(size, value);
       e.set.assign(size, false);
@@ -307,8 +317,8 @@ parameter_registry::entry* parameter_registry::find(std::string_view owner, std:
 
 // --- typed reads -------------------------------------------------------------------------
 
-const parameter_registry::entry& parameter_registry::readable(std::string_view owner, std::string_view name,
-                                                              int index, const char* as) const {
+const parameter_registry::entry& parameter_registry::readable(std::string_view owner, std::string_view name, int index,
+                                                              const char* as) const {
   const auto* e = find(owner, name);
   if (e == nullptr) throw std::logic_error(fmt::format("unknown parameter '{}::{}'", owner, name));
   const std::string qualified = e->thorn + "::" + e->binding.name;
@@ -319,10 +329,10 @@ const parameter_registry::entry& parameter_registry::readable(std::string_view o
   }
   const auto size = static_cast<int>(e->values.size());
   if (e->binding.array_size.empty() ? index != -1 : (index < 0 || index >= size)) {
-    throw std::logic_error(e->binding.array_size.empty()
-                               ? fmt::format("parameter '{}' is not an array, read with index {}", qualified, index)
-                               : fmt::format("index {} of array parameter '{}' is outside [0..{}]", index, qualified,
-                                             size - 1));
+    throw std::logic_error(
+        e->binding.array_size.empty()
+            ? fmt::format("parameter '{}' is not an array, read with index {}", qualified, index)
+            : fmt::format("index {} of array parameter '{}' is outside [0..{}]", index, qualified, size - 1));
   }
   e->read = true;
   return *e;
@@ -454,14 +464,20 @@ struct parameter_registry::applier {
                                       [&](const std::string& n) { return iequals(n, thorn.text); });
       if (known == registry.thorn_names_.end()) {
         unknown.insert(to_lower(thorn.text));
-        error(thorn.where, fmt::format("unknown thorn '{}'{}", thorn.text,
-                                       gen::did_you_mean(thorn.text, registry.thorn_names_)));
+        // ActiveThorns names thorns; an implementation's name there is a common slip.
+        const auto providers = registry.thorns_for(thorn.text);
+        error(thorn.where, providers.empty()
+                               ? fmt::format("unknown thorn '{}'{}", thorn.text,
+                                             gen::did_you_mean(thorn.text, registry.thorn_names_))
+                               : fmt::format("unknown thorn '{}'; implementation '{}' is provided by thorn '{}'",
+                                             thorn.text, thorn.text, providers.front()));
         continue;
       }
       if (registry.is_active(*known)) continue;
       const auto& implementation = registry.implementation_of_.at(to_lower(*known));
       const auto rival = std::find_if(registry.thorn_names_.begin(), registry.thorn_names_.end(), [&](const auto& n) {
-        return n != *known && registry.is_active(n) && iequals(registry.implementation_of_.at(to_lower(n)), implementation);
+        return n != *known && registry.is_active(n) &&
+               iequals(registry.implementation_of_.at(to_lower(n)), implementation);
       });
       if (rival != registry.thorn_names_.end()) {
         error(thorn.where, fmt::format("thorns '{}' and '{}' both provide implementation '{}'; activate only one",
@@ -539,7 +555,8 @@ struct parameter_registry::applier {
       throw evaluation_error{ref.where, fmt::format("'{}' has no value", ref.text)};
     }
     if (!e->binding.array_size.empty()) {
-      throw evaluation_error{ref.where, fmt::format("array parameter '{}' cannot be used in an expression", qualified(*e))};
+      throw evaluation_error{ref.where,
+                             fmt::format("array parameter '{}' cannot be used in an expression", qualified(*e))};
     }
     parfile_value v;
     std::visit(
@@ -580,15 +597,18 @@ struct parameter_registry::applier {
   parameter_value convert(const entry& e, const parfile_value& v, const gen::source_location& where) {
     const auto q = qualified(e);
     const auto type = e.binding.type;
-    const auto fail = [&](std::string message) -> parameter_value { throw evaluation_error{where, std::move(message)}; };
+    const auto fail = [&](std::string message) -> parameter_value {
+      throw evaluation_error{where, std::move(message)};
+    };
     switch (type) {
       case parameter_type::integer: {
         const auto n = number_of(v);
         const bool whole = n && (n->what == parfile_value::kind::integer || std::trunc(n->real) == n->real);
         if (!whole) return fail(fmt::format("expected an integer for INT parameter '{}', not '{}'", q, v.shown()));
-        const bool fits = n->what == parfile_value::kind::integer
-                              ? n->integer >= cctk_int_min && n->integer <= cctk_int_max
-                              : n->real >= static_cast<double>(cctk_int_min) && n->real <= static_cast<double>(cctk_int_max);
+        const bool fits =
+            n->what == parfile_value::kind::integer
+                ? n->integer >= cctk_int_min && n->integer <= cctk_int_max
+                : n->real >= static_cast<double>(cctk_int_min) && n->real <= static_cast<double>(cctk_int_max);
         if (!fits) {
           return fail(fmt::format("value {} of '{}' does not fit CCTK_INT ({} to {})", v.shown(), q, cctk_int_min,
                                   cctk_int_max));
@@ -610,8 +630,8 @@ struct parameter_registry::applier {
         if (v.what == parfile_value::kind::text) b = boolean_word(v.text);
         if (v.what == parfile_value::kind::integer && (v.integer == 0 || v.integer == 1)) b = v.integer == 1;
         if (!b) {
-          return fail(fmt::format("expected yes, no, true, false, 1 or 0 for BOOLEAN parameter '{}', not '{}'", q,
-                                  v.shown()));
+          return fail(
+              fmt::format("expected yes, no, true, false, 1 or 0 for BOOLEAN parameter '{}', not '{}'", q, v.shown()));
         }
         return *b;
       }

@@ -1,11 +1,12 @@
 #include "flesh/parameters/parfile_evaluator.hpp"
 
+#include <fmt/format.h>
+
 #include <algorithm>
 #include <cerrno>
 #include <charconv>
 #include <cmath>
 #include <cstdlib>
-#include <fmt/format.h>
 #include <limits>
 #include <numbers>
 #include <vector>
@@ -96,8 +97,8 @@ parfile_value binary(const std::string& op, const parfile_value& a, const parfil
 
 // --- functions ---------------------------------------------------------------------------
 const std::vector<std::string>& function_names() {
-  static const std::vector<std::string> names{"sqrt", "sin",   "cos",  "tan", "exp", "log",
-                                              "abs",  "int",   "floor", "ceil", "min", "max"};
+  static const std::vector<std::string> names{"sqrt", "sin", "cos",   "tan",  "exp", "log",
+                                              "abs",  "int", "floor", "ceil", "min", "max"};
   return names;
 }
 
@@ -133,9 +134,12 @@ parfile_value call(const expr& e, const std::vector<parfile_value>& args) {
     }
     return real_value(std::fabs(x));
   }
-  if (name == "int") return a.what == parfile_value::kind::integer ? integer_value(a.integer) : whole(std::trunc(x), e.where);
-  if (name == "floor") return a.what == parfile_value::kind::integer ? integer_value(a.integer) : whole(std::floor(x), e.where);
-  if (name == "ceil") return a.what == parfile_value::kind::integer ? integer_value(a.integer) : whole(std::ceil(x), e.where);
+  if (name == "int")
+    return a.what == parfile_value::kind::integer ? integer_value(a.integer) : whole(std::trunc(x), e.where);
+  if (name == "floor")
+    return a.what == parfile_value::kind::integer ? integer_value(a.integer) : whole(std::floor(x), e.where);
+  if (name == "ceil")
+    return a.what == parfile_value::kind::integer ? integer_value(a.integer) : whole(std::ceil(x), e.where);
   if (name == "sqrt") {
     if (x < 0) fail(e.where, fmt::format("sqrt of a negative number ({})", a.shown()));
     return checked_real(std::sqrt(x), e.where);
@@ -154,10 +158,14 @@ parfile_value call(const expr& e, const std::vector<parfile_value>& args) {
 
 std::string parfile_value::shown() const {
   switch (what) {
-    case kind::integer: return literal.empty() ? std::to_string(integer) : literal;
-    case kind::real: return literal.empty() ? fmt::format("{}", real) : literal;
-    case kind::text: return text;
-    case kind::boolean: return boolean ? "yes" : "no";
+    case kind::integer:
+      return literal.empty() ? std::to_string(integer) : literal;
+    case kind::real:
+      return literal.empty() ? fmt::format("{}", real) : literal;
+    case kind::text:
+      return text;
+    case kind::boolean:
+      return boolean ? "yes" : "no";
   }
   return {};
 }
@@ -230,7 +238,8 @@ parfile_value evaluate(const expr& e, std::string_view parfile_name, const refer
       v.is_word = e.what == expr::kind::word;
       return v;
     }
-    case expr::kind::parameter: return resolve(e);
+    case expr::kind::parameter:
+      return resolve(e);
     case expr::kind::parfile: {
       if (!gen::iequals(e.text, "parfile")) {
         fail(e.where, fmt::format("unknown variable '${}'; the only one is $parfile", e.text));
@@ -241,13 +250,7 @@ parfile_value evaluate(const expr& e, std::string_view parfile_name, const refer
       return v;
     }
     case expr::kind::unary: {
-      auto operand = evaluate(e.operands.at(0), parfile_name, resolve);
-      const auto& where = e.operands.at(0).where;
-      if (operand.what == parfile_value::kind::text && !operand.is_word) {
-        // `-"3"` is no number a user means; only words (pi) and numbers take a sign.
-        fail(where, fmt::format("expected a number, not '{}'", operand.text));
-      }
-      auto v = as_number(operand, where);
+      auto v = as_number(evaluate(e.operands.at(0), parfile_name, resolve), e.operands.at(0).where);
       const std::string literal = v.literal.empty() ? std::string() : e.text + v.literal;
       if (e.text == "-") {
         if (v.what == parfile_value::kind::integer && v.integer != std::numeric_limits<long long>::min()) {
@@ -271,10 +274,12 @@ parfile_value evaluate(const expr& e, std::string_view parfile_name, const refer
     case expr::kind::call: {
       std::vector<parfile_value> args;
       // Check the name before the arguments: `sqr(x)` should say "unknown function" first.
-      if (std::find(function_names().begin(), function_names().end(), gen::to_lower(e.text)) == function_names().end()) {
+      if (std::find(function_names().begin(), function_names().end(), gen::to_lower(e.text)) ==
+          function_names().end()) {
         call(e, args);
       }
-      for (const auto& operand : e.operands) args.push_back(as_number(evaluate(operand, parfile_name, resolve), operand.where));
+      for (const auto& operand : e.operands)
+        args.push_back(as_number(evaluate(operand, parfile_name, resolve), operand.where));
       return call(e, args);
     }
   }

@@ -1,7 +1,8 @@
 #include "flesh/parameters/parameter_registry.hpp"
 
-#include <fstream>
 #include <gtest/gtest.h>
+
+#include <fstream>
 #include <sstream>
 
 #include "generator/parse.hpp"
@@ -33,8 +34,8 @@ range_binding words(std::string spec, std::vector<std::string> w, std::string de
   return r;
 }
 
-parameter_binding param(std::string name, parameter_type type, std::string default_value,
-                        std::string description = "", std::vector<range_binding> ranges = {},
+parameter_binding param(std::string name, parameter_type type, std::string default_value, std::string description = "",
+                        std::vector<range_binding> ranges = {},
                         parameter_access access = parameter_access::restricted_access) {
   parameter_binding p;
   p.name = std::move(name);
@@ -69,25 +70,23 @@ thorn_binding thorn(std::string name, std::string implementation, std::vector<pa
 }
 
 thorn_binding heat_equation() {
-  auto coeffs = param("coeffs", parameter_type::real, "0", "stencil coefficients", {},
-                      parameter_access::private_access);
+  auto coeffs =
+      param("coeffs", parameter_type::real, "0", "stencil coefficients", {}, parameter_access::private_access);
   coeffs.array_size = "3";
-  auto t = thorn("HeatEquation", "heatequation",
-                 {param("alpha", parameter_type::real, "1.0", "thermal diffusivity",
-                        {numeric("(0:*)", "0", "", true, false, "positive")}),
-                  param("order", parameter_type::integer, "4", "finite-difference order",
-                        {numeric("2:8:2", "2", "8", false, false, "even", "2")}),
-                  param("scheme", parameter_type::keyword, "central", "scheme",
-                        {words("\"upwind\"", {"upwind"}, "first order"),
-                         words("\"central\"", {"central"}, "second order")},
-                        parameter_access::private_access),
-                  param("label", parameter_type::string, "run 1", "name",
-                        {words("\"^[a-z0-9 ]+$\"", {"^[a-z0-9 ]+$"}, "lower case")}, parameter_access::private_access),
-                  param("verbose", parameter_type::boolean, "yes", "talk"),
-                  param("steps", parameter_type::integer, "10", "steps"),
-                  param("length", parameter_type::real, "1.0", "length"),
-                  param("note", parameter_type::string, "", "anything"),
-                  coeffs});
+  auto t = thorn(
+      "HeatEquation", "heatequation",
+      {param("alpha", parameter_type::real, "1.0", "thermal diffusivity",
+             {numeric("(0:*)", "0", "", true, false, "positive")}),
+       param("order", parameter_type::integer, "4", "finite-difference order",
+             {numeric("2:8:2", "2", "8", false, false, "even", "2")}),
+       param("scheme", parameter_type::keyword, "central", "scheme",
+             {words("\"upwind\"", {"upwind"}, "first order"), words("\"central\"", {"central"}, "second order")},
+             parameter_access::private_access),
+       param("label", parameter_type::string, "run 1", "name",
+             {words("\"^[a-z0-9 ]+$\"", {"^[a-z0-9 ]+$"}, "lower case")}, parameter_access::private_access),
+       param("verbose", parameter_type::boolean, "yes", "talk"), param("steps", parameter_type::integer, "10", "steps"),
+       param("length", parameter_type::real, "1.0", "length"), param("note", parameter_type::string, "", "anything"),
+       coeffs});
   return t;
 }
 
@@ -105,23 +104,25 @@ thorn_binding cactus() {
 }
 
 thorn_binding driver() {
-  auto nx = param("global_nx", parameter_type::integer, "32", "points in x", {numeric("1:*", "1", "", false, false, "")},
-                  parameter_access::global_access);
+  auto nx = param("global_nx", parameter_type::integer, "32", "points in x",
+                  {numeric("1:*", "1", "", false, false, "")}, parameter_access::global_access);
   auto secret = param("secret", parameter_type::integer, "1", "", {}, parameter_access::private_access);
   auto mode = param("mode", parameter_type::keyword, "fast", "", {words("\"fast\"", {"fast"}, "")});
   return thorn("Driver", "driver", {nx, secret, mode});
 }
 
 thorn_binding time_thorn() {
-  return thorn("Time", "time", {param("dtfac", parameter_type::real, "0.5", "courant factor",
-                                      {numeric("(0:1]", "0", "1", true, false, "")})});
+  return thorn(
+      "Time", "time",
+      {param("dtfac", parameter_type::real, "0.5", "courant factor", {numeric("(0:1]", "0", "1", true, false, "")})});
 }
 
 thorn_binding io() {
-  return thorn("IO", "io", {param("out_dir", parameter_type::string, "output", "output folder", {}),
-                            param("verbose", parameter_type::keyword, "standard", "",
-                                  {words("\"none\", \"standard\", \"full\"", {"none", "standard", "full"}, "")}),
-                            param("out_every", parameter_type::integer, "0", "")});
+  return thorn("IO", "io",
+               {param("out_dir", parameter_type::string, "output", "output folder", {}),
+                param("verbose", parameter_type::keyword, "standard", "",
+                      {words("\"none\", \"standard\", \"full\"", {"none", "standard", "full"}, "")}),
+                param("out_every", parameter_type::integer, "0", "")});
 }
 
 // --- helpers -------------------------------------------------------------------------------
@@ -161,7 +162,8 @@ struct parameter_registry_parfile : ::testing::Test {
 // --- activation ----------------------------------------------------------------------------
 
 TEST(parameter_registry, core_thorns_are_always_active) {
-  EXPECT_EQ(parameter_registry::core_thorns(), (std::vector<std::string>{"Cactus", "Driver", "CaKernel", "Time", "IO"}));
+  EXPECT_EQ(parameter_registry::core_thorns(),
+            (std::vector<std::string>{"Cactus", "Driver", "CaKernel", "Time", "IO"}));
   parameter_registry registry;
   for (const auto& t : {heat_equation(), time_thorn(), cactus()}) registry.add_thorn(t);
   run(registry, "");
@@ -187,6 +189,12 @@ TEST_F(parameter_registry_parfile, unknown_thorn_in_active_thorns_names_the_near
             "1:34: unknown thorn 'Nonsense'\n");
 }
 
+TEST_F(parameter_registry_parfile, active_thorns_names_thorns_not_implementations) {
+  registry.add_thorn(thorn("CartGrid3D", "grid", {}));
+  EXPECT_EQ(errors(registry, "ActiveThorns = \"grid\"\n"),
+            "1:17: unknown thorn 'grid'; implementation 'grid' is provided by thorn 'CartGrid3D'\n");
+}
+
 TEST_F(parameter_registry_parfile, two_thorns_of_one_implementation_cannot_both_be_active) {
   registry.add_thorn(thorn("HeatEquation2", "heatequation", {}));
   EXPECT_EQ(errors(registry, "ActiveThorns = \"HeatEquation HeatEquation2\"\n"),
@@ -198,15 +206,15 @@ TEST_F(parameter_registry_parfile, two_thorns_of_one_implementation_cannot_both_
 
 TEST_F(parameter_registry_parfile, sets_values_by_thorn_or_implementation_in_any_case) {
   run(registry,
-        "ActiveThorns = \"HeatEquation\"\n"
-        "HeatEquation::alpha = 2.5\n"
-        "heatequation::ORDER = 6\n"
-        "HEATEQUATION::scheme = UPWIND\n"
-        "HeatEquation::label = \"my run 2\"\n"
-        "HeatEquation::verbose = no\n"
-        "Driver::global_nx = 128\n"
-        "Time::dtfac = 1.d-1\n"
-        "IO::out_dir = 'out put'\n");
+      "ActiveThorns = \"HeatEquation\"\n"
+      "HeatEquation::alpha = 2.5\n"
+      "heatequation::ORDER = 6\n"
+      "HEATEQUATION::scheme = UPWIND\n"
+      "HeatEquation::label = \"my run 2\"\n"
+      "HeatEquation::verbose = no\n"
+      "Driver::global_nx = 128\n"
+      "Time::dtfac = 1.d-1\n"
+      "IO::out_dir = 'out put'\n");
   EXPECT_DOUBLE_EQ(registry.real("HeatEquation", "alpha"), 2.5);
   EXPECT_EQ(registry.integer("heatequation", "order"), 6);
   EXPECT_EQ(registry.text("HeatEquation", "scheme"), "upwind");  // the declared spelling
@@ -238,10 +246,9 @@ TEST_F(parameter_registry_parfile, later_assignments_win) {
 
 TEST_F(parameter_registry_parfile, booleans_in_every_spelling) {
   const std::vector<std::pair<std::string, bool>> cases{
-      {"yes", true},    {"no", false},      {"true", true},       {"false", false},   {"1", true},
-      {"0", false},     {"YES", true},      {"No", false},        {"TRUE", true},     {"False", false},
-      {"\"yes\"", true}, {"\"NO\"", false}, {"'true'", true},     {"\"False\"", false}, {"\"1\"", true},
-      {"'0'", false}};
+      {"yes", true},    {"no", false},        {"true", true},  {"false", false}, {"1", true},       {"0", false},
+      {"YES", true},    {"No", false},        {"TRUE", true},  {"False", false}, {"\"yes\"", true}, {"\"NO\"", false},
+      {"'true'", true}, {"\"False\"", false}, {"\"1\"", true}, {"'0'", false}};
   for (const auto& [text, expected] : cases) {
     run(registry, "ActiveThorns = \"HeatEquation\"\nHeatEquation::verbose = " + text + "\n");
     EXPECT_EQ(registry.boolean("HeatEquation", "verbose"), expected) << text;
@@ -249,8 +256,9 @@ TEST_F(parameter_registry_parfile, booleans_in_every_spelling) {
 }
 
 TEST_F(parameter_registry_parfile, keyword_and_string_values_may_be_bare_words_or_numbers) {
-  run(registry, "IO::verbose = FULL\nIO::out_dir = output_2\nHeatEquation::note = 42\n"
-                  "ActiveThorns = \"HeatEquation\"\n");
+  run(registry,
+      "IO::verbose = FULL\nIO::out_dir = output_2\nHeatEquation::note = 42\n"
+      "ActiveThorns = \"HeatEquation\"\n");
   EXPECT_EQ(registry.text("IO", "verbose"), "full");
   EXPECT_EQ(registry.text("IO", "out_dir"), "output_2");
   EXPECT_EQ(registry.text("HeatEquation", "note"), "42");
@@ -266,11 +274,12 @@ TEST_F(parameter_registry_parfile, string_ranges_are_regular_expressions) {
 }
 
 TEST_F(parameter_registry_parfile, numbers_in_quotes_and_integral_reals_are_numbers) {
-  run(registry, "ActiveThorns = \"HeatEquation\"\n"
-                  "HeatEquation::steps = 1e3\n"
-                  "HeatEquation::length = \"2.5\"\n"
-                  "Cactus::cctk_itlast = \"100\"\n"
-                  "HeatEquation::order = 2*3.0\n");
+  run(registry,
+      "ActiveThorns = \"HeatEquation\"\n"
+      "HeatEquation::steps = 1e3\n"
+      "HeatEquation::length = \"2.5\"\n"
+      "Cactus::cctk_itlast = \"100\"\n"
+      "HeatEquation::order = 2*3.0\n");
   EXPECT_EQ(registry.integer("HeatEquation", "steps"), 1000);
   EXPECT_DOUBLE_EQ(registry.real("HeatEquation", "length"), 2.5);
   EXPECT_EQ(registry.integer("Cactus", "cctk_itlast"), 100);
@@ -278,11 +287,12 @@ TEST_F(parameter_registry_parfile, numbers_in_quotes_and_integral_reals_are_numb
 }
 
 TEST_F(parameter_registry_parfile, huge_numbers) {
-  run(registry, "ActiveThorns = \"HeatEquation\"\n"
-                  "HeatEquation::steps = 2147483647\n"
-                  "HeatEquation::length = 1.5e308\n"
-                  "Cactus::cctk_final_time = -2147483648\n"
-                  "Cactus::cctk_itlast = 0\n");
+  run(registry,
+      "ActiveThorns = \"HeatEquation\"\n"
+      "HeatEquation::steps = 2147483647\n"
+      "HeatEquation::length = 1.5e308\n"
+      "Cactus::cctk_final_time = -2147483648\n"
+      "Cactus::cctk_itlast = 0\n");
   EXPECT_EQ(registry.integer("HeatEquation", "steps"), 2147483647);
   EXPECT_DOUBLE_EQ(registry.real("HeatEquation", "length"), 1.5e308);
   run(registry, "HeatEquation::steps = -2147483648\n");
@@ -324,6 +334,7 @@ TEST_F(parameter_registry_parfile, arithmetic_expressions) {
       {"+4", 4},
       {"PI", 3.14159265358979323846},
       {"\"2\" * 3", 6},
+      {"-\"2\"", -2},
   };
   for (const auto& [text, expected] : cases) {
     run(registry, "ActiveThorns = \"HeatEquation\"\nHeatEquation::length = " + text + "\n");
@@ -334,14 +345,15 @@ TEST_F(parameter_registry_parfile, arithmetic_expressions) {
 }
 
 TEST_F(parameter_registry_parfile, references_read_the_value_at_that_point) {
-  run(registry, "ActiveThorns = \"HeatEquation\"\n"
-                  "Driver::global_nx = 65\n"
-                  "HeatEquation::length = 1.0 / (Driver::global_nx - 1)\n"
-                  "Driver::global_nx = 129\n"
-                  "HeatEquation::steps = driver::GLOBAL_NX * 2\n"
-                  "HeatEquation::label = HeatEquation::label\n"
-                  "IO::out_dir = HeatEquation::scheme\n"
-                  "HeatEquation::verbose = Cactus::cctk_brief_output\n");
+  run(registry,
+      "ActiveThorns = \"HeatEquation\"\n"
+      "Driver::global_nx = 65\n"
+      "HeatEquation::length = 1.0 / (Driver::global_nx - 1)\n"
+      "Driver::global_nx = 129\n"
+      "HeatEquation::steps = driver::GLOBAL_NX * 2\n"
+      "HeatEquation::label = HeatEquation::label\n"
+      "IO::out_dir = HeatEquation::scheme\n"
+      "HeatEquation::verbose = Cactus::cctk_brief_output\n");
   EXPECT_DOUBLE_EQ(registry.real("HeatEquation", "length"), 1.0 / 64);
   EXPECT_EQ(registry.integer("HeatEquation", "steps"), 258);
   EXPECT_EQ(registry.text("HeatEquation", "label"), "run 1");
@@ -359,9 +371,10 @@ TEST_F(parameter_registry_parfile, parfile_variable_is_the_file_name) {
 // --- arrays --------------------------------------------------------------------------------
 
 TEST_F(parameter_registry_parfile, array_elements_are_set_one_by_one) {
-  run(registry, "ActiveThorns = \"HeatEquation\"\n"
-                  "HeatEquation::coeffs[0] = 1\n"
-                  "HeatEquation::coeffs[1+1] = -2.5\n");
+  run(registry,
+      "ActiveThorns = \"HeatEquation\"\n"
+      "HeatEquation::coeffs[0] = 1\n"
+      "HeatEquation::coeffs[1+1] = -2.5\n");
   EXPECT_DOUBLE_EQ(registry.real("HeatEquation", "coeffs", 0), 1.0);
   EXPECT_DOUBLE_EQ(registry.real("HeatEquation", "coeffs", 1), 0.0);
   EXPECT_DOUBLE_EQ(registry.real("HeatEquation", "coeffs", 2), -2.5);
@@ -410,7 +423,8 @@ TEST_F(parameter_registry_parfile, non_integral_value_for_an_int) {
 }
 
 TEST_F(parameter_registry_parfile, value_outside_every_range_lists_the_ranges) {
-  EXPECT_EQ(errors_of("HeatEquation::alpha = 0\n"), "2:23: value 0 of 'HeatEquation::alpha' is outside every range: (0:*) positive\n");
+  EXPECT_EQ(errors_of("HeatEquation::alpha = 0\n"),
+            "2:23: value 0 of 'HeatEquation::alpha' is outside every range: (0:*) positive\n");
   EXPECT_EQ(errors_of("HeatEquation::order = 5\nHeatEquation::order = 10\nTime::dtfac = 1.5\n"),
             "2:23: value 5 of 'HeatEquation::order' is outside every range: 2:8:2 even\n"
             "3:23: value 10 of 'HeatEquation::order' is outside every range: 2:8:2 even\n"
@@ -498,12 +512,13 @@ TEST_F(parameter_registry_parfile, unknown_referenced_parameter) {
 TEST_F(parameter_registry_parfile, strict_mode_rejects_a_second_assignment) {
   parameter_registry strict(parameter_level::strict);
   for (const auto& t : {driver(), heat_equation()}) strict.add_thorn(t);
-  EXPECT_EQ(errors(strict, "ActiveThorns = \"HeatEquation\"\n"
-                           "Driver::global_nx = 10\n"
-                           "HeatEquation::coeffs[1] = 1\n"
-                           "HeatEquation::coeffs[2] = 1\n"
-                           "driver::GLOBAL_NX = 20\n"
-                           "HeatEquation::coeffs[1] = 1\n"),
+  EXPECT_EQ(errors(strict,
+                   "ActiveThorns = \"HeatEquation\"\n"
+                   "Driver::global_nx = 10\n"
+                   "HeatEquation::coeffs[1] = 1\n"
+                   "HeatEquation::coeffs[2] = 1\n"
+                   "driver::GLOBAL_NX = 20\n"
+                   "HeatEquation::coeffs[1] = 1\n"),
             "5:1: parameter 'Driver::global_nx' is set twice; first at run.par:2:1\n"
             "6:1: parameter 'HeatEquation::coeffs[1]' is set twice; first at run.par:3:1\n");
   EXPECT_EQ(strict.integer("Driver", "global_nx"), 10);
@@ -512,10 +527,11 @@ TEST_F(parameter_registry_parfile, strict_mode_rejects_a_second_assignment) {
 TEST_F(parameter_registry_parfile, unread_lists_parameters_set_but_never_read) {
   parameter_registry strict(parameter_level::strict);
   for (const auto& t : {driver(), heat_equation()}) strict.add_thorn(t);
-  run(strict, "ActiveThorns = \"HeatEquation\"\n"
-                "HeatEquation::alpha = 2\n"
-                "Driver::global_nx = 10\n"
-                "HeatEquation::coeffs[2] = 1\n");
+  run(strict,
+      "ActiveThorns = \"HeatEquation\"\n"
+      "HeatEquation::alpha = 2\n"
+      "Driver::global_nx = 10\n"
+      "HeatEquation::coeffs[2] = 1\n");
   (void)strict.real("HeatEquation", "alpha");
   (void)strict.integer("HeatEquation", "order");  // read but not set: fine
   const auto unread = strict.unread();
@@ -566,10 +582,10 @@ TEST_F(parameter_registry_parfile, uses_reads_the_sharing_implementation) {
 }
 
 TEST_F(parameter_registry_parfile, uses_without_an_owner) {
-  registry.add_thorn(thorn("Wave", "wave",
-                           {uses("global_mx", parameter_type::integer, "driver"),
-                            uses("secret", parameter_type::integer, "driver"),
-                            uses("speed", parameter_type::real, "medium", "extends")}));
+  registry.add_thorn(
+      thorn("Wave", "wave",
+            {uses("global_mx", parameter_type::integer, "driver"), uses("secret", parameter_type::integer, "driver"),
+             uses("speed", parameter_type::real, "medium", "extends")}));
   EXPECT_EQ(errors(registry, "ActiveThorns = \"Wave\"\nWave::global_mx = 3\n"),
             "thorns/Wave/param.ccl:4:1: parameter 'Wave::global_mx' uses 'driver::global_mx', which no registered "
             "thorn shares (a global or restricted parameter of implementation 'driver')\n"
@@ -586,11 +602,11 @@ TEST_F(parameter_registry_parfile, uses_of_an_inactive_thorn_is_not_checked) {
 }
 
 TEST_F(parameter_registry_parfile, extends_adds_choices_and_ranges) {
-  registry.add_thorn(thorn("Fast", "fast",
-                           {uses("mode", parameter_type::keyword, "driver", "extends",
-                                 {words("\"turbo\"", {"turbo"}, "faster")}),
-                            uses("global_nx", parameter_type::integer, "driver", "extends",
-                                 {numeric("-5:-1", "-5", "-1", false, false, "negative")})}));
+  registry.add_thorn(
+      thorn("Fast", "fast",
+            {uses("mode", parameter_type::keyword, "driver", "extends", {words("\"turbo\"", {"turbo"}, "faster")}),
+             uses("global_nx", parameter_type::integer, "driver", "extends",
+                  {numeric("-5:-1", "-5", "-1", false, false, "negative")})}));
   EXPECT_EQ(errors(registry, "Driver::mode = turbo\n"),
             "1:16: value 'turbo' of 'Driver::mode' is not one of fast\n");  // Fast is not active
   run(registry, "ActiveThorns = \"Fast\"\nDriver::mode = TURBO\nDriver::global_nx = -3\n");
@@ -603,8 +619,9 @@ TEST_F(parameter_registry_parfile, extends_adds_choices_and_ranges) {
 // --- files ---------------------------------------------------------------------------------
 
 TEST_F(parameter_registry_parfile, crlf_parfile) {
-  run(registry, "# heat\r\nActiveThorns = \"HeatEquation\"\r\nHeatEquation::alpha = 0.25\r\n"
-                  "HeatEquation::scheme = \"upwind\"\r\n");
+  run(registry,
+      "# heat\r\nActiveThorns = \"HeatEquation\"\r\nHeatEquation::alpha = 0.25\r\n"
+      "HeatEquation::scheme = \"upwind\"\r\n");
   EXPECT_DOUBLE_EQ(registry.real("HeatEquation", "alpha"), 0.25);
   EXPECT_EQ(registry.text("HeatEquation", "scheme"), "upwind");
   EXPECT_EQ(errors(registry, "ActiveThorns = \"HeatEquation\"\r\nHeatEquation::alpha = 0\r\n"),
@@ -628,13 +645,12 @@ TEST(parameter_registry, real_cacuda_parfile) {
                             param("output_cudadev_info", parameter_type::boolean, "no", ""),
                             param("min_cuda_capability", parameter_type::real, "1.0", "",
                                   {numeric("1.0:*", "1.0", "", false, false, "")})}));
-  registry.add_thorn(thorn("IOASCII", "ioascii",
-                           {param("out2D_style", parameter_type::keyword, "gnuplot f(x,y)", "",
-                                  {words("\"gnuplot f(x,y)\", \"gnuplot f(t,x,y)\"", {"gnuplot f(x,y)", "gnuplot f(t,x,y)"},
-                                         "")}),
-                            param("out2D_every", parameter_type::integer, "-1", ""),
-                            param("out2D_vars", parameter_type::string, "", ""),
-                            param("out2D_xyplane_z", parameter_type::real, "0", "")}));
+  registry.add_thorn(thorn(
+      "IOASCII", "ioascii",
+      {param("out2D_style", parameter_type::keyword, "gnuplot f(x,y)", "",
+             {words("\"gnuplot f(x,y)\", \"gnuplot f(t,x,y)\"", {"gnuplot f(x,y)", "gnuplot f(t,x,y)"}, "")}),
+       param("out2D_every", parameter_type::integer, "-1", ""), param("out2D_vars", parameter_type::string, "", ""),
+       param("out2D_xyplane_z", parameter_type::real, "0", "")}));
   std::ifstream in(std::string(OPUNTIA_SOURCE_DIR) + "/tests/fixtures/cacuda/cacuda.par", std::ios::binary);
   std::stringstream text;
   text << in.rdbuf();
@@ -708,8 +724,9 @@ TEST(parameter_registry, malformed_defaults_are_bugs_but_defaults_are_not_range_
   try {
     registering(param("n", parameter_type::integer, "ten"));
   } catch (const std::logic_error& e) {
-    EXPECT_STREQ(e.what(), "malformed default 'ten' of INT parameter 'T::n': expected an integer that fits CCTK_INT "
-                           "(thorns/Test/param.ccl:1:1)");
+    EXPECT_STREQ(e.what(),
+                 "malformed default 'ten' of INT parameter 'T::n': expected an integer that fits CCTK_INT "
+                 "(thorns/Test/param.ccl:1:1)");
   }
   parameter_registry r;
   r.add_thorn(thorn("T", "t", {}));
