@@ -1,1 +1,739 @@
-// placeholder: being written
+#include "flesh/parameters/parameter_registry.hpp"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <charconv>
+#include <cmath>
+#include <limits>
+#include <regex>
+#include <set>
+#include <stdexcept>
+#include <tuple>
+#include <type_traits>
+#include <variant>
+
+#include "flesh/parameters/parfile_evaluator.hpp"
+#include "generator/model/common.hpp"
+
+namespace opuntia {
+namespace {
+
+using detail::evaluation_error;
+using detail::parfile_value;
+using gen::iequals;
+using gen::to_lower;
+
+constexpr long long cctk_int_min = std::numeric_limits<CCTK_INT>::min();
+constexpr long long cctk_int_max = std::numeric_limits<CCTK_INT>::max();
+
+const char* type_word(parameter_type t) {
+  switch (t) {
+    case parameter_type::integer:
+      return "INT";
+    case parameter_type::real:
+      return "REAL";
+    case parameter_type::keyword:
+      return "KEYWORD";
+    case parameter_type::string:
+      return "STRING";
+    case parameter_type::boolean:
+      return "BOOLEAN";
+  }
+  return "";
+}
+
+const char* access_word(parameter_access a) {
+  switch (a) {
+    case parameter_access::private_access:
+      return "private";
+    case parameter_access::restricted_access:
+      return "restricted";
+    case parameter_access::global_access:
+      return "global";
+    case parameter_access::shared:
+      return "shared";
+  }
+  return "";
+}
+
+bool is_text_type(parameter_type t) { return t == parameter_type::keyword || t == parameter_type::string; }
+
+/// USES and EXTENDS (and a shares: section without either) hold no value of their own.
+bool is_shared_use(const parameter_binding& b) { return !b.qualifier.empty() || b.access == parameter_access::shared; }
+
+std::optional<bool> boolean_word(std::string_view s) {
+  for (const char* w : {"yes", "true", "1"}) {
+    if (iequals(s, w)) return true;
+  }
+  for (const char* w : {"no", "false", "0"}) {
+    if (iequals(s, w)) return false;
+  }
+  return std::nullopt;
+}
+
+std::string trim(std::string_view s) {
+  const auto begin = s.find_first_not_of(" \t");
+  if (begin == std::string_view::npos) return {};
+  const auto end = s.find_last_not_of(" \t");
+  return std::string(s.substr(begin, end - begin + 1));
+}
+
+/// A range bound: empty or `*` is unbounded (nullopt); a malformed one is a binding bug.
+std::optional<double> bound(const std::string& text, const std::string& where) {
+  const auto t = trim(text);
+  if (t.empty() || t == "*") return std::nullopt;
+  const auto n = detail::parse_number(t);
+  if (!n) throw std::logic_error(fmt::format("malformed range bound '{}' of parameter {}", text, where));
+  return n->as_double();
+}
+
+/// "(0:*) positive" — how an out-of-range error and --describe show a range.
+std::string range_text(const range_binding& r, std::string_view separator) {
+  return r.description.empty() ? r.spec : r.spec + std::string(separator) + r.description;
+}
+
+std::vector<std::string> range_words(const std::vector<range_binding>& ranges) {
+  std::vector<std::string> words;
+  for (const auto& r : ranges) words.insert(words.end(), r.words.begin(), r.words.end());
+  return words;
+}
+
+bool in_range(double value, bool integer, const range_binding& r, const std::string& name) {
+  if (trim(r.spec).empty() || trim(r.spec) == "*") return true;
+  const auto lower = bound(r.lower, name);
+  const auto upper = bound(r.upper, name);
+  if (lower && (r.lower_open ? value <= *lower : value < *lower)) return false;
+  if (upper && (r.upper_open ? value >= *upper : value > *upper)) return false;
+  if (integer && !trim(r.step).empty()) {
+    const auto step = bound(r.step, name);
+    if (step && *step >= 1) {
+      const auto s = static_cast<long long>(*step);
+      const auto base = lower ? static_cast<long long>(*lower) : 0LL;
+      if ((static_cast<long long>(value) - base) % s != 0) return false;
+    }
+  }
+  return true;
+}
+
+std::string origin_text(const parameter_binding& b) { return b.origin.empty() ? b.name : b.origin; }
+
+/// "path:line:column" of a binding as a place; the path alone when it has no numbers.
+gen::source_location location_of(const std::string& origin) {
+  gen::source_location where;
+  const auto last = origin.rfind(':');
+  const auto middle = last == std::string::npos || last == 0 ? std::string::npos : origin.rfind(':', last - 1);
+  if (middle == std::string::npos) {
+    where.path = origin;
+    return where;
+  }
+  std::size_t line = 0, column = 0;
+  const auto* s = origin.data();
+  const bool ok = std::from_chars(s + middle + 1, s + last, line).ec == std::errc() &&
+                  std::from_chars(s + last + 1, s + origin.size(), column).ec == std::errc();
+  where.path = ok ? origin.substr(0, middle) : origin;
+  if (ok) {
+    where.line = line;
+    where.column = column;
+  }
+  return where;
+}
+
+}  // namespace
+
+const std::vector<std::string>& parameter_registry::core_thorns() {
+  static const std::vector<std::string> names{"Cactus", "Driver", "CaKernel", "Time", "IO"};
+  return names;
+}
+
+bool parameter_registry::is_core(std::string_view thorn) const {
+  const auto& core = core_thorns();
+  return std::any_of(core.begin(), core.end(), [&](const std::string& c) { return iequals(c, thorn); });
+}
+
+// --- registration ------------------------------------------------------------------------
+
+void parameter_registry::add_thorn(const thorn_binding& thorn) {
+  for (const auto& name : thorn_names_) {
+    if (iequals(name, thorn.name)) throw std::logic_error(fmt::format("thorn '{}' is registered twice", thorn.name));
+  }
+  std::vector<entry> added;
+  for (const auto& p : thorn.parameters) {
+    const std::string qualified = thorn.name + "::" + p.name;
+    for (const auto& other : added) {
+      if (iequals(other.binding.name, p.name)) {
+        throw std::logic_error(fmt::format("parameter '{}' is declared twice ({})", qualified, origin_text(p)));
+      }
+    }
+    entry e;
+    e.thorn = thorn.name;
+    e.implementation = thorn.implementation;
+    e.binding = p;
+    e.ranges = p.ranges;
+    std::size_t size = 1;
+    if (!p.array_size.empty()) {
+      const auto n = detail::parse_number(trim(p.array_size));
+      if (!n || n->what != parfile_value::kind::integer || n->integer < 1 || n->integer > 1'000'000) {
+        throw std::logic_error(fmt::format("array size '{}' of parameter '{}' is not a positive number ({})",
+                                           p.array_size, qualified, origin_text(p)));
+      }
+      size = static_cast<std::size_t>(n->integer);
+    }
+    // Ranges must be well formed even though defaults are not checked against them.
+    for (const auto& r : p.ranges) {
+      if (p.type == parameter_type::integer || p.type == parameter_type::real) {
+        (void)bound(r.lower, origin_text(p));
+        (void)bound(r.upper, origin_text(p));
+        (void)bound(r.step, origin_text(p));
+      } else if (p.type == parameter_type::string) {
+        for (const auto& pattern : r.words) {
+          try {
+            std::regex check(pattern, std::regex::ECMAScript);
+          } catch (const std::regex_error&) {
+            throw std::logic_error(fmt::format("malformed regular expression '{}' in the ranges of '{}' ({})", pattern,
+                                               qualified, origin_text(p)));
+          }
+        }
+      }
+    }
+    if (!is_shared_use(p)) {
+      const auto malformed = [&](const char* expected) {
+        return std::logic_error(fmt::format("malformed default '{}' of {} parameter '{}': expected {} ({})",
+                                            p.default_value, type_word(p.type), qualified, expected, origin_text(p)));
+      };
+      parameter_value value;
+      const auto number = detail::parse_number(trim(p.default_value));
+      switch (p.type) {
+        case parameter_type::integer:
+          if (!number || number->what != parfile_value::kind::integer || number->integer < cctk_int_min ||
+              number->integer > cctk_int_max) {
+            throw malformed("an integer that fits CCTK_INT");
+          }
+          value = number->integer;
+          break;
+        case parameter_type::real:
+          if (!number || !std::isfinite(number->as_double())) throw malformed("a number");
+          value = number->as_double();
+          break;
+        case parameter_type::boolean: {
+          const auto b = boolean_word(trim(p.default_value));
+          if (!b) throw malformed("yes, no, true, false, 1 or 0");
+          value = *b;
+          break;
+        }
+        case parameter_type::keyword:
+        case parameter_type::string:
+          value = p.default_value;
+          break;
+      }
+      e.values.assign(size, value);
+      e.set.assign(size, false);
+      e.set_at.assign(size, {});
+    }
+    added.push_back(std::move(e));
+  }
+  thorn_names_.push_back(thorn.name);
+  implementation_of_[to_lower(thorn.name)] = thorn.implementation;
+  for (auto& e : added) entries_.push_back(std::move(e));
+}
+
+// --- lookup ------------------------------------------------------------------------------
+
+bool parameter_registry::is_active(std::string_view thorn) const {
+  const auto active_name = [&](const std::string& name) {
+    return is_core(name) || std::any_of(active_.begin(), active_.end(), [&](const auto& a) { return a == name; });
+  };
+  for (const auto& name : thorn_names_) {
+    if (iequals(name, thorn)) return active_name(name);
+  }
+  for (const auto& name : thorn_names_) {
+    if (iequals(implementation_of_.at(to_lower(name)), thorn) && active_name(name)) return true;
+  }
+  return false;
+}
+
+std::vector<std::string> parameter_registry::active_thorns() const {
+  std::vector<std::string> out;
+  for (const auto& core : core_thorns()) {
+    for (const auto& name : thorn_names_) {
+      if (iequals(name, core)) out.push_back(name);
+    }
+  }
+  out.insert(out.end(), active_.begin(), active_.end());
+  return out;
+}
+
+std::vector<std::string> parameter_registry::thorns() const {
+  auto out = thorn_names_;
+  std::sort(out.begin(), out.end());
+  return out;
+}
+
+std::vector<std::string> parameter_registry::thorns_for(std::string_view owner) const {
+  std::vector<std::string> out;
+  for (const auto& name : thorn_names_) {
+    if (iequals(name, owner)) out.push_back(name);
+  }
+  if (out.empty()) {
+    for (const auto& name : thorn_names_) {
+      if (iequals(implementation_of_.at(to_lower(name)), owner)) out.push_back(name);
+    }
+  }
+  std::stable_partition(out.begin(), out.end(), [&](const std::string& t) { return is_active(t); });
+  return out;
+}
+
+const parameter_registry::entry* parameter_registry::declared(std::string_view thorn, std::string_view name) const {
+  for (const auto& e : entries_) {
+    if (e.thorn == thorn && iequals(e.binding.name, name)) return &e;
+  }
+  return nullptr;
+}
+
+const parameter_registry::entry* parameter_registry::owner_of(const entry& e) const {
+  if (!is_shared_use(e.binding)) return &e;
+  for (const auto& thorn : thorns_for(e.binding.shared_from)) {
+    if (!iequals(implementation_of_.at(to_lower(thorn)), e.binding.shared_from)) continue;
+    const auto* owner = declared(thorn, e.binding.name);
+    if (owner != nullptr && !is_shared_use(owner->binding) &&
+        (owner->binding.access == parameter_access::global_access ||
+         owner->binding.access == parameter_access::restricted_access)) {
+      return owner;
+    }
+  }
+  return nullptr;
+}
+
+const parameter_registry::entry* parameter_registry::find(std::string_view owner, std::string_view name) const {
+  for (const auto& thorn : thorns_for(owner)) {
+    if (const auto* e = declared(thorn, name)) return owner_of(*e);
+  }
+  return nullptr;
+}
+
+parameter_registry::entry* parameter_registry::find(std::string_view owner, std::string_view name) {
+  return const_cast<entry*>(static_cast<const parameter_registry*>(this)->find(owner, name));
+}
+
+// --- typed reads -------------------------------------------------------------------------
+
+const parameter_registry::entry& parameter_registry::readable(std::string_view owner, std::string_view name, int index,
+                                                              const char* as) const {
+  const auto* e = find(owner, name);
+  if (e == nullptr) throw std::logic_error(fmt::format("unknown parameter '{}::{}'", owner, name));
+  const std::string qualified = e->thorn + "::" + e->binding.name;
+  const std::string type = type_word(e->binding.type);
+  const bool text = std::string_view(as) == "text";
+  if (text ? !is_text_type(e->binding.type) : type != as) {
+    throw std::logic_error(fmt::format("parameter '{}' is {}, not read as {}", qualified, type, as));
+  }
+  const auto size = static_cast<int>(e->values.size());
+  if (e->binding.array_size.empty() ? index != -1 : (index < 0 || index >= size)) {
+    throw std::logic_error(
+        e->binding.array_size.empty()
+            ? fmt::format("parameter '{}' is not an array, read with index {}", qualified, index)
+            : fmt::format("index {} of array parameter '{}' is outside [0..{}]", index, qualified, size - 1));
+  }
+  e->read = true;
+  return *e;
+}
+
+CCTK_INT parameter_registry::integer(std::string_view owner, std::string_view name, int index) const {
+  const auto& e = readable(owner, name, index, "INT");
+  return static_cast<CCTK_INT>(std::get<long long>(e.values[static_cast<std::size_t>(std::max(index, 0))]));
+}
+
+CCTK_REAL parameter_registry::real(std::string_view owner, std::string_view name, int index) const {
+  const auto& e = readable(owner, name, index, "REAL");
+  return static_cast<CCTK_REAL>(std::get<double>(e.values[static_cast<std::size_t>(std::max(index, 0))]));
+}
+
+std::string parameter_registry::text(std::string_view owner, std::string_view name, int index) const {
+  const auto& e = readable(owner, name, index, "text");
+  return std::get<std::string>(e.values[static_cast<std::size_t>(std::max(index, 0))]);
+}
+
+bool parameter_registry::boolean(std::string_view owner, std::string_view name, int index) const {
+  const auto& e = readable(owner, name, index, "BOOLEAN");
+  return std::get<bool>(e.values[static_cast<std::size_t>(std::max(index, 0))]);
+}
+
+const parameter_value& parameter_registry::value(std::string_view owner, std::string_view name, int index) const {
+  const auto* e = find(owner, name);
+  if (e == nullptr) throw std::logic_error(fmt::format("unknown parameter '{}::{}'", owner, name));
+  const auto& checked =
+      readable(owner, name, index, is_text_type(e->binding.type) ? "text" : type_word(e->binding.type));
+  return checked.values[static_cast<std::size_t>(std::max(index, 0))];
+}
+
+bool parameter_registry::was_set(std::string_view owner, std::string_view name) const {
+  const auto* e = find(owner, name);
+  if (e == nullptr) throw std::logic_error(fmt::format("unknown parameter '{}::{}'", owner, name));
+  return std::find(e->set.begin(), e->set.end(), true) != e->set.end();
+}
+
+std::vector<gen::diagnostic> parameter_registry::unread() const {
+  std::vector<gen::diagnostic> out;
+  for (const auto& e : entries_) {
+    const auto set = std::find(e.set.begin(), e.set.end(), true);
+    if (set == e.set.end() || e.read) continue;
+    const auto& where = e.set_at[static_cast<std::size_t>(set - e.set.begin())];
+    auto d = gen::error_at(where, fmt::format("parameter '{}::{}' is set but never read", e.thorn, e.binding.name));
+    for (const auto& file : sources_) {
+      if (file.path == where.path) d.line_text = file.line_text(where.line);
+    }
+    out.push_back(std::move(d));
+  }
+  std::stable_sort(out.begin(), out.end(), [](const gen::diagnostic& a, const gen::diagnostic& b) {
+    return std::tie(a.where.path, a.where.line, a.where.column) < std::tie(b.where.path, b.where.line, b.where.column);
+  });
+  return out;
+}
+
+// --- describe ----------------------------------------------------------------------------
+
+std::string parameter_registry::describe(std::string_view thorn) const {
+  const auto named = thorns_for(thorn);
+  if (named.empty()) {
+    throw std::invalid_argument(fmt::format("unknown thorn '{}'{}", thorn, gen::did_you_mean(thorn, thorns())));
+  }
+  const auto& name = named.front();
+  std::string out = fmt::format("{} (implementation {})\n", name, implementation_of_.at(to_lower(name)));
+  bool any = false;
+  for (const auto& e : entries_) {
+    if (e.thorn != name) continue;
+    any = true;
+    const auto& b = e.binding;
+    out += fmt::format("  {}{}  {}  ", b.name, b.array_size.empty() ? "" : "[" + b.array_size + "]", type_word(b.type));
+    if (is_shared_use(b)) {
+      out += fmt::format("{} {}::{}", b.qualifier.empty() ? "uses" : b.qualifier, b.shared_from, b.name);
+    } else {
+      out += access_word(b.access);
+      out += is_text_type(b.type) ? fmt::format("  default \"{}\"", b.default_value)
+                                  : fmt::format("  default {}", b.default_value);
+    }
+    if (!b.steerable.empty() && b.steerable != "never") out += "  steerable " + b.steerable;
+    out += "\n";
+    if (!b.description.empty()) out += "    " + b.description + "\n";
+    for (const auto& r : b.ranges) out += "    range: " + range_text(r, "  ") + "\n";
+  }
+  if (!any) out += "  (no parameters)\n";
+  return out;
+}
+
+// --- apply -------------------------------------------------------------------------------
+
+struct parameter_registry::applier {
+  parameter_registry& registry;
+  const gen::parfile_file& parfile;
+  const gen::source_file& source;
+  std::vector<gen::diagnostic> binding_errors;  // USES/EXTENDS: they point into param.ccl files
+  std::vector<gen::diagnostic> errors;          // the parameter file's, sorted by place at the end
+  std::set<std::string> unknown;                // names already reported unknown (lower case)
+
+  void error(const gen::source_location& where, std::string message) {
+    errors.push_back(gen::error_at(source, where, std::move(message)));
+  }
+
+  static std::string qualified(const entry& e) { return e.thorn + "::" + e.binding.name; }
+
+  void run() {
+    for (const auto& st : parfile.statements) {
+      if (st.what == gen::parfile_statement::kind::active_thorns) activate(st);
+    }
+    resolve_shared();
+    for (const auto& st : parfile.statements) {
+      if (st.what != gen::parfile_statement::kind::assignment) continue;
+      try {
+        assign(st);
+      } catch (const evaluation_error& e) {
+        error(e.where, e.message);
+      }
+    }
+    std::stable_sort(errors.begin(), errors.end(), [](const gen::diagnostic& a, const gen::diagnostic& b) {
+      return std::tie(a.where.line, a.where.column) < std::tie(b.where.line, b.where.column);
+    });
+    binding_errors.insert(binding_errors.end(), errors.begin(), errors.end());
+    if (!binding_errors.empty()) throw gen::generator_error(std::move(binding_errors));
+  }
+
+  void activate(const gen::parfile_statement& st) {
+    for (const auto& thorn : st.thorns) {
+      if (registry.is_core(thorn.text)) continue;  // always active (or provided by the flesh)
+      const auto known = std::find_if(registry.thorn_names_.begin(), registry.thorn_names_.end(),
+                                      [&](const std::string& n) { return iequals(n, thorn.text); });
+      if (known == registry.thorn_names_.end()) {
+        unknown.insert(to_lower(thorn.text));
+        // ActiveThorns names thorns; an implementation's name there is a common slip.
+        const auto providers = registry.thorns_for(thorn.text);
+        error(thorn.where, providers.empty()
+                               ? fmt::format("unknown thorn '{}'{}", thorn.text,
+                                             gen::did_you_mean(thorn.text, registry.thorn_names_))
+                               : fmt::format("unknown thorn '{}'; implementation '{}' is provided by thorn '{}'",
+                                             thorn.text, thorn.text, providers.front()));
+        continue;
+      }
+      if (registry.is_active(*known)) continue;
+      const auto& implementation = registry.implementation_of_.at(to_lower(*known));
+      const auto rival = std::find_if(registry.thorn_names_.begin(), registry.thorn_names_.end(), [&](const auto& n) {
+        return n != *known && registry.is_active(n) &&
+               iequals(registry.implementation_of_.at(to_lower(n)), implementation);
+      });
+      if (rival != registry.thorn_names_.end()) {
+        error(thorn.where, fmt::format("thorns '{}' and '{}' both provide implementation '{}'; activate only one",
+                                       *rival, *known, implementation));
+        continue;
+      }
+      registry.active_.push_back(*known);
+    }
+  }
+
+  /// Checks the USES/EXTENDS of active thorns and adds the EXTENDS ranges to their owners.
+  void resolve_shared() {
+    for (auto& e : registry.entries_) e.ranges = e.binding.ranges;
+    for (const auto& e : registry.entries_) {
+      if (!is_shared_use(e.binding) || !registry.is_active(e.thorn)) continue;
+      const auto* owner = registry.owner_of(e);
+      const auto how = e.binding.qualifier.empty() ? std::string("uses") : e.binding.qualifier;
+      if (owner == nullptr) {
+        binding_errors.push_back(gen::error_at(
+            location_of(e.binding.origin),
+            fmt::format("parameter '{}' {} '{}::{}', which no registered thorn shares (a global or restricted "
+                        "parameter of implementation '{}')",
+                        qualified(e), how, e.binding.shared_from, e.binding.name, e.binding.shared_from)));
+        continue;
+      }
+      if (how == "extends") {
+        auto& target = const_cast<entry&>(*owner);
+        target.ranges.insert(target.ranges.end(), e.binding.ranges.begin(), e.binding.ranges.end());
+      }
+    }
+  }
+
+  /// The entry `thorn_name::name` stands for; reports why and returns nullptr when there is none.
+  entry* lookup(const gen::located_text& thorn_name, const gen::located_text& name, bool must_be_active) {
+    const auto thorns = registry.thorns_for(thorn_name.text);
+    if (thorns.empty()) {
+      unknown.insert(to_lower(thorn_name.text));  // later assignments to it stay quiet
+      auto known = registry.thorn_names_;
+      for (const auto& t : registry.thorn_names_) known.push_back(registry.implementation_of_.at(to_lower(t)));
+      error(thorn_name.where, fmt::format("unknown thorn or implementation '{}'{}", thorn_name.text,
+                                          gen::did_you_mean(thorn_name.text, known)));
+      return nullptr;
+    }
+    const auto& thorn = thorns.front();
+    if (must_be_active && !registry.is_active(thorn)) {
+      error(thorn_name.where, fmt::format("thorn '{}' is not active; add it to ActiveThorns", thorn));
+      return nullptr;
+    }
+    const auto* declared = registry.declared(thorn, name.text);
+    if (declared == nullptr) {
+      std::vector<std::string> names;
+      for (const auto& e : registry.entries_) {
+        if (e.thorn == thorn) names.push_back(e.binding.name);
+      }
+      error(name.where, fmt::format("unknown parameter '{}' of thorn '{}'{}", name.text, thorn,
+                                    gen::did_you_mean(name.text, names)));
+      return nullptr;
+    }
+    // A USES without owner was reported once, at its declaration.
+    return const_cast<entry*>(registry.owner_of(*declared));
+  }
+
+  parfile_value reference(const gen::parfile_expression& ref) {
+    const auto colons = ref.text.find("::");
+    gen::located_text thorn{ref.text.substr(0, colons), ref.where};
+    gen::located_text name{ref.text.substr(colons + 2), ref.where};
+    const auto before = errors.size();
+    const auto* e = lookup(thorn, name, false);
+    if (e == nullptr) {
+      if (errors.size() > before) {  // turn the report into this statement's one error
+        auto d = errors.back();
+        errors.pop_back();
+        throw evaluation_error{d.where, d.message};
+      }
+      throw evaluation_error{ref.where, fmt::format("'{}' has no value", ref.text)};
+    }
+    if (!e->binding.array_size.empty()) {
+      throw evaluation_error{ref.where,
+                             fmt::format("array parameter '{}' cannot be used in an expression", qualified(*e))};
+    }
+    parfile_value v;
+    std::visit(
+        [&](const auto& x) {
+          using T = std::decay_t<decltype(x)>;
+          if constexpr (std::is_same_v<T, long long>) {
+            v.what = parfile_value::kind::integer;
+            v.integer = x;
+          } else if constexpr (std::is_same_v<T, double>) {
+            v.what = parfile_value::kind::real;
+            v.real = x;
+          } else if constexpr (std::is_same_v<T, std::string>) {
+            v.what = parfile_value::kind::text;
+            v.text = x;
+          } else {
+            v.what = parfile_value::kind::boolean;
+            v.boolean = x;
+          }
+        },
+        e->values.front());
+    return v;
+  }
+
+  parfile_value evaluate(const gen::parfile_expression& e) {
+    return detail::evaluate(e, detail::parfile_name_of(source.path),
+                            [this](const gen::parfile_expression& ref) { return reference(ref); });
+  }
+
+  /// A number for a numeric parameter: numbers, `pi`, quoted numbers.
+  static std::optional<parfile_value> number_of(const parfile_value& v) {
+    try {
+      return detail::as_number(v, {});
+    } catch (const evaluation_error&) {
+      return std::nullopt;
+    }
+  }
+
+  parameter_value convert(const entry& e, const parfile_value& v, const gen::source_location& where) {
+    const auto q = qualified(e);
+    const auto type = e.binding.type;
+    const auto fail = [&](std::string message) -> parameter_value {
+      throw evaluation_error{where, std::move(message)};
+    };
+    switch (type) {
+      case parameter_type::integer: {
+        const auto n = number_of(v);
+        const bool whole = n && (n->what == parfile_value::kind::integer || std::trunc(n->real) == n->real);
+        if (!whole) return fail(fmt::format("expected an integer for INT parameter '{}', not '{}'", q, v.shown()));
+        const bool fits =
+            n->what == parfile_value::kind::integer
+                ? n->integer >= cctk_int_min && n->integer <= cctk_int_max
+                : n->real >= static_cast<double>(cctk_int_min) && n->real <= static_cast<double>(cctk_int_max);
+        if (!fits) {
+          return fail(fmt::format("value {} of '{}' does not fit CCTK_INT ({} to {})", v.shown(), q, cctk_int_min,
+                                  cctk_int_max));
+        }
+        const long long i = n->what == parfile_value::kind::integer ? n->integer : static_cast<long long>(n->real);
+        check_range(e, static_cast<double>(i), true, v, where);
+        return i;
+      }
+      case parameter_type::real: {
+        const auto n = number_of(v);
+        if (!n) return fail(fmt::format("expected a number for REAL parameter '{}', not '{}'", q, v.shown()));
+        const double r = n->as_double();
+        check_range(e, r, false, v, where);
+        return r;
+      }
+      case parameter_type::boolean: {
+        if (v.what == parfile_value::kind::boolean) return v.boolean;
+        std::optional<bool> b;
+        if (v.what == parfile_value::kind::text) b = boolean_word(v.text);
+        if (v.what == parfile_value::kind::integer && (v.integer == 0 || v.integer == 1)) b = v.integer == 1;
+        if (!b) {
+          return fail(
+              fmt::format("expected yes, no, true, false, 1 or 0 for BOOLEAN parameter '{}', not '{}'", q, v.shown()));
+        }
+        return *b;
+      }
+      case parameter_type::keyword:
+      case parameter_type::string: {
+        std::string text;
+        if (v.what == parfile_value::kind::text) {
+          text = v.text;
+        } else if (v.is_number() && !v.literal.empty()) {
+          text = v.literal;  // `order = 4` for a KEYWORD "2", "4"
+        } else {
+          return fail(fmt::format("expected a quoted string or a word for {} parameter '{}', not {}", type_word(type),
+                                  q, v.shown()));
+        }
+        return type == parameter_type::keyword ? keyword(e, text, where) : string(e, text, where);
+      }
+    }
+    return fail("unknown parameter type");
+  }
+
+  std::string keyword(const entry& e, const std::string& text, const gen::source_location& where) {
+    const auto words = range_words(e.ranges);
+    if (words.empty()) return text;
+    for (const auto& w : words) {
+      if (iequals(w, text)) return w;  // the declared spelling
+    }
+    throw evaluation_error{where, fmt::format("value '{}' of '{}' is not one of {}{}", text, qualified(e),
+                                              gen::join_names(words), gen::did_you_mean(text, words))};
+  }
+
+  std::string string(const entry& e, const std::string& text, const gen::source_location& where) {
+    const auto patterns = range_words(e.ranges);
+    if (patterns.empty()) return text;
+    for (const auto& p : patterns) {
+      if (p.empty() || std::regex_search(text, std::regex(p, std::regex::ECMAScript))) return text;
+    }
+    std::vector<std::string> quoted;
+    for (const auto& p : patterns) quoted.push_back("'" + p + "'");
+    throw evaluation_error{where, fmt::format("value '{}' of '{}' matches none of the patterns {}", text, qualified(e),
+                                              gen::join_names(quoted))};
+  }
+
+  void check_range(const entry& e, double value, bool integer, const parfile_value& shown,
+                   const gen::source_location& where) {
+    if (e.ranges.empty()) return;
+    const auto q = qualified(e);
+    for (const auto& r : e.ranges) {
+      if (in_range(value, integer, r, q)) return;
+    }
+    std::vector<std::string> ranges;
+    for (const auto& r : e.ranges) ranges.push_back(range_text(r, " "));
+    throw evaluation_error{where, fmt::format("value {} of '{}' is outside every range: {}", shown.shown(), q,
+                                              gen::join_names(ranges, "; "))};
+  }
+
+  void assign(const gen::parfile_statement& st) {
+    if (unknown.count(to_lower(st.implementation.text)) != 0) return;  // reported where it was named
+    auto* e = lookup(st.implementation, st.name, true);
+    if (e == nullptr) return;
+    const auto q = qualified(*e);
+    const auto size = e->values.size();
+    std::size_t element = 0;
+    std::string shown_name = q;
+    if (!e->binding.array_size.empty()) {
+      if (!st.index) {
+        error(st.name.where, fmt::format("array parameter '{}' needs an index [0..{}]", q, size - 1));
+        return;
+      }
+      const auto index = evaluate(*st.index);
+      const auto n = number_of(index);
+      if (!n || (n->what == parfile_value::kind::real && std::trunc(n->real) != n->real)) {
+        error(st.index->where, fmt::format("expected an integer index of '{}', not '{}'", q, index.shown()));
+        return;
+      }
+      const double i = n->as_double();
+      if (i < 0 || i >= static_cast<double>(size)) {
+        error(st.index->where, fmt::format("index {} of '{}' is outside [0..{}]", index.shown(), q, size - 1));
+        return;
+      }
+      element = static_cast<std::size_t>(i);
+      shown_name = fmt::format("{}[{}]", q, element);
+    } else if (st.index) {
+      error(st.index->where, fmt::format("parameter '{}' is not an array; remove the index", q));
+      return;
+    }
+    if (registry.level_ == parameter_level::strict && e->set[element]) {
+      const auto& first = e->set_at[element];
+      error(st.where, fmt::format("parameter '{}' is set twice; first at {}:{}:{}", shown_name, first.path, first.line,
+                                  first.column));
+      return;
+    }
+    const auto value = convert(*e, evaluate(st.value), st.value.where);
+    e->values[element] = value;
+    e->set[element] = true;
+    e->set_at[element] = st.where;
+  }
+};
+
+void parameter_registry::apply(const gen::parfile_file& parfile, const gen::source_file& source) {
+  sources_.push_back(source);
+  for (auto& e : entries_) e.read = false;
+  applier{*this, parfile, source, {}, {}, {}}.run();
+}
+
+}  // namespace opuntia

@@ -31,7 +31,7 @@ enum class parameter_level {
 };
 
 class parameter_registry final : public parameter_source {
-public:
+ public:
   /// Thorns always active whatever ActiveThorns says (naming them there changes nothing).
   static const std::vector<std::string>& core_thorns();
 
@@ -48,7 +48,7 @@ public:
   /// not active, value of the wrong type, value outside every range (listing the ranges),
   /// an array index outside the array, a USES/EXTENDS of a parameter nobody shares,
   /// in strict mode a parameter set twice. Values may be arithmetic expressions
-  /// (`+ - * / **`, parentheses, sqrt sin cos exp log int floor abs min max, pi), references
+  /// (`+ - * / **`, parentheses, sqrt sin cos tan exp log int floor ceil abs min max, pi), references
   /// to other parameters (`impl::name`, their value at that point of the file), and
   /// `$parfile` (the parameter file's name without directory and `.par`).
   void apply(const gen::parfile_file& parfile, const gen::source_file& source);
@@ -72,23 +72,39 @@ public:
   bool was_set(std::string_view owner, std::string_view name) const;
 
   /// Strict mode: "path:line:column: error: parameter 'T::p' is set but never read" for each
-  /// parameter the file set that no reader asked for since apply().
+  /// parameter the file set that no reader asked for since apply() (computed at any level;
+  /// the caller decides whether it matters).
   std::vector<gen::diagnostic> unread() const;
 
   /// `opuntia --describe THORN`: each parameter with type, access, range(s), default,
   /// description; unknown thorn: std::invalid_argument naming the nearest thorns.
   std::string describe(std::string_view thorn) const;
 
-private:
+ private:
   struct entry;
+  struct applier;  // one apply(): its statements, its errors
+
+  /// The parameter `owner::name` as reads and parfiles see it: a USES/EXTENDS entry stands
+  /// for the entry it shares (nullptr when nobody shares it, or there is no such parameter).
   entry* find(std::string_view owner, std::string_view name);
   const entry* find(std::string_view owner, std::string_view name) const;
+  /// Registered thorns called `owner` (thorn name, else implementation), active ones first.
+  std::vector<std::string> thorns_for(std::string_view owner) const;
+  /// The parameter `name` (case-insensitive) that thorn `thorn` declares, or nullptr.
+  const entry* declared(std::string_view thorn, std::string_view name) const;
+  /// The entry a USES/EXTENDS entry shares (a global or restricted parameter of the
+  /// implementation it names), `&e` for an ordinary one, nullptr when nobody shares it.
+  const entry* owner_of(const entry& e) const;
+  /// The entry a typed read asks for, checked and marked read; std::logic_error otherwise.
+  const entry& readable(std::string_view owner, std::string_view name, int index, const char* as) const;
+  bool is_core(std::string_view thorn) const;
 
   parameter_level level_;
-  std::vector<entry> entries_;           // stable order: registration order
-  std::vector<std::string> thorn_names_;  // registration order
+  std::vector<entry> entries_;                            // stable order: registration order
+  std::vector<std::string> thorn_names_;                  // registration order
   std::map<std::string, std::string> implementation_of_;  // thorn (lower case) -> implementation
-  std::vector<std::string> active_;      // activation order
+  std::vector<std::string> active_;                       // activation order, core thorns not included
+  std::vector<gen::source_file> sources_;                 // the files applied: line texts for unread()
 };
 
 /// A compiled parameter entry (exposed for tests and --describe).
@@ -100,6 +116,9 @@ struct parameter_registry::entry {
   std::vector<bool> set;                // per element: set by the parameter file
   std::vector<gen::source_location> set_at;
   mutable bool read = false;
+  /// The ranges values are checked against: the declaration's, plus those of EXTENDS in
+  /// active thorns (recomputed by every apply()).
+  std::vector<range_binding> ranges;
 };
 
 }  // namespace opuntia
