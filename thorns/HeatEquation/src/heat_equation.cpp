@@ -1,0 +1,86 @@
+// Host routines of HeatEquation: initial data and the comparison with the analytic solution.
+//
+// On a box [xmin,xmax]x[ymin,ymax]x[zmin,zmax] with u = 0 on the boundary, the mode
+//   u(x, t) = exp(-alpha k^2 t) sin(pi x') sin(pi y') sin(pi z'),  x' = (x - xmin) / Lx, ...
+//   k^2 = pi^2 (1/Lx^2 + 1/Ly^2 + 1/Lz^2)
+// solves du/dt = alpha laplacian(u) exactly.
+#include <cmath>
+#include <fstream>
+#include <numbers>
+
+#include <fmt/format.h>
+
+#include "HeatEquation_parameters.hpp"
+#include "opuntia/routine_context.hpp"
+
+namespace opuntia::thorns::HeatEquation {
+namespace {
+
+struct mode {
+  double length[3];
+  double decay_rate;  // alpha k^2
+};
+
+mode slowest_mode(const grid_layout& g, double alpha) {
+  mode m{};
+  double k2 = 0;
+  for (int d = 0; d < 3; ++d) {
+    m.length[d] = g.delta[d] * (g.global[d] - 1);
+    k2 += std::numbers::pi * std::numbers::pi / (m.length[d] * m.length[d]);
+  }
+  m.decay_rate = alpha * k2;
+  return m;
+}
+
+double shape(const grid_layout& g, const mode& m, int i, int j, int k) {
+  const int index[3] = {i, j, k};
+  double value = 1;
+  for (int d = 0; d < 3; ++d) {
+    value *= std::sin(std::numbers::pi * (g.coordinate(d, index[d]) - g.origin[d]) / m.length[d]);
+  }
+  return value;
+}
+
+}  // namespace
+
+void HeatEquation_Init(routine_context& context) {
+  const auto& g = context.grid();
+  const auto m = slowest_mode(g, context.parameters<parameters>().alpha);
+  auto u = context.write("u");
+#pragma omp parallel for collapse(2) schedule(static)
+  for (int k = 0; k < g.local[2]; ++k) {
+    for (int j = 0; j < g.local[1]; ++j) {
+      for (int i = 0; i < g.local[0]; ++i) u[g.index(i, j, k)] = shape(g, m, i, j, k);
+    }
+  }
+}
+
+void HeatEquation_Error(routine_context& context) {
+  const auto& g = context.grid();
+  const auto m = slowest_mode(g, context.parameters<parameters>().alpha);
+  const double decay = std::exp(-m.decay_rate * context.time());
+  const auto u = context.read("u");
+  double max_error = 0;
+  double sum_squares = 0;
+  double max_exact = 0;
+#pragma omp parallel for collapse(2) schedule(static) reduction(max : max_error, max_exact) reduction(+ : sum_squares)
+  for (int k = 0; k < g.local[2]; ++k) {
+    for (int j = 0; j < g.local[1]; ++j) {
+      for (int i = 0; i < g.local[0]; ++i) {
+        const double exact = decay * shape(g, m, i, j, k);
+        const double error = std::abs(u[g.index(i, j, k)] - exact);
+        max_error = std::max(max_error, error);
+        max_exact = std::max(max_exact, std::abs(exact));
+        sum_squares += error * error;
+      }
+    }
+  }
+  const double l2 = std::sqrt(sum_squares / static_cast<double>(g.points()));
+  context.info(fmt::format("t = {:.6g}: max |u - exact| = {:.6e} (relative {:.3e}), rms = {:.6e}", context.time(),
+                           max_error, max_exact > 0 ? max_error / max_exact : 0.0, l2));
+  std::ofstream out(context.out_dir() / "heat_error.txt");
+  out << fmt::format("# iteration time max_error rms_error dx\n{} {:.17g} {:.17g} {:.17g} {:.17g}\n", context.iteration(),
+                     context.time(), max_error, l2, g.delta[0]);
+}
+
+}  // namespace opuntia::thorns::HeatEquation
