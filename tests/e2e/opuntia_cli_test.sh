@@ -1,0 +1,60 @@
+#!/usr/bin/env bash
+# The opuntia command line as a user meets it: help, thorn list, describe, schedule, errors.
+# Usage: opuntia_cli_test.sh OPUNTIA SOURCE_DIR
+set -uo pipefail
+opuntia=$1
+src=$2
+work=$(mktemp -d)
+trap 'rm -rf "$work"' EXIT
+passes=0
+failures=0
+check() {
+  local what=$1
+  shift
+  if "$@"; then passes=$((passes + 1)); else echo "FAILED: $what"; failures=$((failures + 1)); fi
+}
+
+"$opuntia" --help >"$work/out" 2>&1
+check "--help exits 0" test $? -eq 0
+check "--help lists --describe" grep -q -- "--describe" "$work/out"
+
+"$opuntia" --list-thorns >"$work/out" 2>&1
+check "--list-thorns exits 0" test $? -eq 0
+check "--list-thorns shows HeatEquation" grep -q "^HeatEquation *heatequation" "$work/out"
+check "--list-thorns marks core thorns" grep -q "^Driver .*(always active)" "$work/out"
+
+"$opuntia" --describe HeatEquation >"$work/out" 2>&1
+check "--describe exits 0" test $? -eq 0
+check "--describe shows alpha" grep -q "alpha" "$work/out"
+"$opuntia" --describe HeatEquaton >"$work/out" 2>&1
+check "--describe of an unknown thorn fails" test $? -ne 0
+check "--describe suggests the nearest thorn" grep -q "HeatEquation" "$work/out"
+
+"$opuntia" --show-schedule "$src/parfiles/heat_equation.par" >"$work/out" 2>&1
+check "--show-schedule exits 0" test $? -eq 0
+check "--show-schedule shows the kernel in EVOL" grep -q "CAKERNEL_Launch_Heat_Update" "$work/out"
+
+# A parameter file with mistakes: every error with its place, nothing runs.
+printf 'ActiveThorns = "HeatEquaton"\nDriver::global_nq = 10\nHeatEquation::alpha = -1\n' >"$work/bad.par"
+"$opuntia" "$work/bad.par" >"$work/out" 2>&1
+check "a bad parfile exits 1" test $? -eq 1
+check "an unknown thorn is named with its place" grep -q "bad.par:1:17: error: .*HeatEquaton" "$work/out"
+check "an unknown parameter is named with its place" grep -q "bad.par:2:9: error: .*global_nq" "$work/out"
+check "nothing ran" test "$(grep -c '^it ' "$work/out")" -eq 0
+
+# An empty parameter file runs the core thorns only (10 iterations by default).
+: >"$work/empty.par"
+(cd "$work" && "$opuntia" empty.par >"$work/out" 2>&1)
+check "an empty parfile runs" test $? -eq 0
+
+# CRLF parameter files work.
+sed 's/$/\r/' "$src/parfiles/heat_equation.par" | sed 's/cctk_final_time = 0.005/cctk_final_time = 0.0005/' >"$work/crlf.par"
+(cd "$work" && "$opuntia" crlf.par >"$work/out" 2>&1)
+check "a CRLF parfile runs" test $? -eq 0
+check "the CRLF run compared with the analytic solution" grep -q "INFO (HeatEquation)" "$work/out"
+
+"$opuntia" "$work/missing.par" >"$work/out" 2>&1
+check "a missing parfile fails" test $? -eq 1
+
+echo "$passes passed, $failures failed"
+test $failures -eq 0
