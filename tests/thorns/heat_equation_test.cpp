@@ -70,10 +70,12 @@ TEST(generated_heat_kernel, bindings_describe_the_thorn) {
   ASSERT_EQ(b.kernels[0].variants.size(), 1u);
   EXPECT_EQ(b.kernels[0].variants[0].backend, "openmp");
   EXPECT_EQ(b.kernels[0].variants[0].template_name, "3dblock");
-  EXPECT_TRUE(b.routines.empty());
+  ASSERT_EQ(b.routines.size(), 2u);  // initial data and the analytic comparison
+  EXPECT_EQ(b.routines[0].name, "HeatEquation_Init");
+  EXPECT_NE(b.routines[0].function, nullptr);
   EXPECT_EQ(grid_functions::variable_names[static_cast<int>(grid_functions::variable::u)], "u");
-  ASSERT_EQ(b.schedule.size(), 2u);  // STORAGE and the kernel launch
-  EXPECT_EQ(b.schedule[1].name, "CAKERNEL_Launch_Heat_Update");
+  ASSERT_EQ(b.schedule.size(), 4u);  // STORAGE, initial data, the kernel launch, the comparison
+  EXPECT_EQ(b.schedule[2].name, "CAKERNEL_Launch_Heat_Update");
 }
 
 }  // namespace
