@@ -1,14 +1,10 @@
 #!/usr/bin/env bash
-# The main example. Until the flesh can run parfiles, it compiles the example thorn's
-# descriptor and shows the OpenMP code generated for its kernel.
+# The main example: runs the heat-equation parameter file with the opuntia program (on
+# OpenMP), printing progress, the comparison with the analytic solution and a timer report.
 set -euo pipefail
-build_dir=$1
-gen="$build_dir/generator/opuntia-gen"
-thorn=thorns/HeatEquation
-
-echo "== opuntia-gen check --thorn $thorn   (every file parsed, every name checked)"
-"$gen" check --thorn "$thorn" --templates templates
-echo "ok"
-echo
-echo "== opuntia-gen show --thorn $thorn --kernel Heat_Update --backend openmp"
-"$gen" show --thorn "$thorn" --kernel Heat_Update --backend openmp --templates templates
+build_dir=$(cd "$1" && pwd)
+parfile=$(cd "$(dirname "${2:-parfiles/heat_equation.par}")" && pwd)/$(basename "${2:-parfiles/heat_equation.par}")
+mkdir -p "$build_dir/run"
+echo "== opuntia $parfile   (output in $build_dir/run/)"
+cd "$build_dir/run"
+"$build_dir/opuntia" "$parfile"
