@@ -308,8 +308,9 @@ std::string emit_kernel(const kernel_model& k, const std::vector<kernel_variant>
     if (k.exterior[i] != 0) out += fmt::format("    k.exterior[{}] = {};\n", i, k.exterior[i]);
   }
   for (const auto& v : k.variables) {
-    out += fmt::format("    k.variables.push_back({{{}, {}, {}, {}}});\n", cpp_string(v.name), cpp_string(v.group),
-                       cpp_string(to_string(v.intent)), v.cached);
+    out += fmt::format("    k.variables.push_back({{{}, {}, {}, {}, {}, {}}});\n", cpp_string(v.name),
+                       cpp_string(v.group), cpp_string(to_string(v.intent)), v.cached, cpp_string(v.grid_function),
+                       v.timelevel);
   }
   for (const auto& p : k.parameters) out += fmt::format("    k.parameters.push_back({});\n", cpp_string(p.name));
   for (const auto& v : variants) {

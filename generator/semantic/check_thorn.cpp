@@ -333,8 +333,19 @@ struct checker {
       }
     }
     for (const auto& name : list.names) {
-      const auto found = variables.find(name.text);
+      // `phi_p`, `phi_p_p`: a past time level of `phi` (Cactus's naming), when no grid function
+      // has that name itself.
+      std::string base = name.text;
+      int level = 0;
+      auto found = variables.find(base);
+      while (found == variables.end() && base.size() > 2 && base.compare(base.size() - 2, 2, "_p") == 0) {
+        base.resize(base.size() - 2);
+        ++level;
+        found = variables.find(base);
+      }
       if (found == variables.end()) {
+        base = name.text;
+        level = 0;
         std::vector<std::string> known;
         for (const auto& [v, _] : variables) known.push_back(v);
         sink.add(error_at(name.where, fmt::format("unknown grid function '{}' in kernel '{}'{}", name.text, kernel.name,
@@ -351,12 +362,26 @@ struct checker {
         sink.add(error_at(name.where, fmt::format("variable '{}' is listed twice in kernel '{}'", name.text, kernel.name)));
         continue;
       }
+      const int group_levels =
+          is_integer_literal(group.timelevels) && group.timelevels.size() < 3 ? std::stoi(group.timelevels) : 1;
+      if (level > 0 && level >= group_levels) {
+        sink.add(error_at(name.where, fmt::format("'{}' is time level {} of '{}', but group '{}' has TIMELEVELS={}",
+                                                  name.text, level, base, group.name, group_levels)));
+        continue;
+      }
+      if (level > 0 && intent != kernel_intent::in) {
+        sink.add(error_at(name.where, fmt::format("'{}' is a past time level of '{}': kernels only read it "
+                                                  "(intent=in), not intent={}", name.text, base, to_string(intent))));
+        continue;
+      }
       kernel_variable v;
       v.name = name.text;
+      v.grid_function = base;
+      v.timelevel = level;
       v.group = group.name;
       v.implementation = found->second.implementation;
       v.data_type = group.data_type;
-      v.timelevels = is_integer_literal(group.timelevels) && group.timelevels.size() < 3 ? std::stoi(group.timelevels) : 1;
+      v.timelevels = group_levels;
       v.cached = cached;
       v.intent = intent;
       v.description = list.description;

@@ -30,7 +30,9 @@ std::string to_string(kernel_intent intent);
 
 /// A kernel variable with what its grid function says about it.
 struct kernel_variable {
-  std::string name;
+  std::string name;            // as the body names it: `phi`, or `phi_p` for a past time level
+  std::string grid_function;   // the grid function: `phi` for both
+  int timelevel = 0;           // 0: current; n: n steps back (Cactus's `_p` suffix, once per step)
   std::string group;
   std::string implementation;  // of the thorn that declares the grid function
   std::string data_type;       // CCTK_REAL, CCTK_INT, ...

@@ -116,10 +116,12 @@ struct schedule_binding {
 };
 
 struct kernel_variable_binding {
-  std::string name;
+  std::string name;          // as the body names it (`phi_p` for a past time level)
   std::string group;
   std::string intent;        // in, out, inout, separateinout
   bool cached = false;
+  std::string grid_function; // the grid function (`phi` for `phi_p`)
+  int timelevel = 0;         // 0: current, 1: previous, ...
 };
 
 /// A generated variant of a kernel: every backend's launcher template defines

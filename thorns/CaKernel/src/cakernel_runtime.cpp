@@ -51,8 +51,14 @@ void cakernel_runtime::launch(const thorn_binding& thorn, const kernel_binding& 
   std::vector<grid_variable*> variables;
   std::vector<void*> arrays;
   for (const auto& kv : kernel.variables) {
-    auto& v = store_.find(thorn.name, kv.name);
+    auto& v = store_.find(thorn.name, kv.grid_function.empty() ? kv.name : kv.grid_function);
     variables.push_back(&v);
+    if (kv.timelevel > 0) {
+      // A past time level is read-only and lives where the host keeps it (device mirrors of
+      // past levels arrive with the device backends).
+      arrays.push_back(store_.data(v, kv.timelevel));
+      continue;
+    }
     // in, inout, separateinout read the variable: its device copy must be current. `out` is
     // copied too the first time only, so points the kernel leaves alone are not garbage.
     const bool reads = kv.intent != "out" || !mirrors_.count(key(v));
@@ -72,7 +78,7 @@ void cakernel_runtime::launch(const thorn_binding& thorn, const kernel_binding& 
   for (std::size_t i = 0; i < kernel.variables.size(); ++i) {
     auto& v = *variables[i];
     const auto& intent = kernel.variables[i].intent;
-    if (intent == "in") continue;
+    if (intent == "in" || kernel.variables[i].timelevel > 0) continue;
     if (intent == "separateinout") {
       if (device_->shares_host_memory()) {
         store_.swap_with_scratch(v);
