@@ -241,11 +241,11 @@ opuntia::thorn_binding binding() {
     k.tile[0] = 32;
     k.tile[1] = 4;
     k.tile[2] = 2;
-    k.variables.push_back({"phi", "state", "separateinout", true});
-    k.variables.push_back({"psi", "state", "separateinout", true});
-    k.variables.push_back({"rho", "density_group", "in", false});
-    k.variables.push_back({"mask", "flags", "in", false});
-    k.variables.push_back({"chi", "state", "out", false});
+    k.variables.push_back({"phi", "state", "separateinout", true, "phi", 0});
+    k.variables.push_back({"psi", "state", "separateinout", true, "psi", 0});
+    k.variables.push_back({"rho", "density_group", "in", false, "rho", 0});
+    k.variables.push_back({"mask", "flags", "in", false, "mask", 0});
+    k.variables.push_back({"chi", "state", "out", false, "chi", 0});
     k.parameters.push_back("speed");
     k.parameters.push_back("order");
     k.parameters.push_back("verbose");
@@ -273,7 +273,7 @@ opuntia::thorn_binding binding() {
     k.exterior[3] = 1;
     k.exterior[4] = 1;
     k.exterior[5] = 1;
-    k.variables.push_back({"phi", "state", "inout", false});
+    k.variables.push_back({"phi", "state", "inout", false, "phi", 0});
     k.variants.push_back({"cpu", "edges", &CAKERNEL_Launch_Edges_cpu_edges});
     k.origin = "thorns/Fancy/cakernel.ccl:9:13";
     b.kernels.push_back(std::move(k));

@@ -91,7 +91,7 @@ opuntia::thorn_binding binding() {
     k.tile[0] = 64;
     k.tile[1] = 4;
     k.tile[2] = 4;
-    k.variables.push_back({"u", "temperature", "separateinout", true});
+    k.variables.push_back({"u", "temperature", "separateinout", true, "u", 0});
     k.parameters.push_back("alpha");
     k.variants.push_back({"openmp", "3dblock", &CAKERNEL_Launch_Heat_Update_openmp_3dblock});
     k.variants.push_back({"openmp", "3dblock_copy", &CAKERNEL_Launch_Heat_Update_openmp_3dblock_copy});
