@@ -4,6 +4,7 @@
 #include <chrono>
 #include <cmath>
 #include <filesystem>
+#include <functional>
 #include <ostream>
 #include <stdexcept>
 
@@ -134,7 +135,17 @@ simulation::simulation(std::vector<thorn_binding> thorns, const gen::source_file
 
   driver_ = parts.make_driver(registry_);
   for (const auto* t : active_) store_.add_thorn(*t, driver_->layout());
-  for (const auto& group : schedule_.storage()) {
+  // Storage for every group named by a STORAGE: statement, or by a scheduled item's STORAGE
+  // clause (kept on for the whole run rather than only during the routine).
+  std::vector<std::string> storage = schedule_.storage();
+  std::function<void(const std::vector<schedule_node>&)> collect = [&](const std::vector<schedule_node>& nodes) {
+    for (const auto& node : nodes) {
+      storage.insert(storage.end(), node.storage.begin(), node.storage.end());
+      collect(node.children);
+    }
+  };
+  for (const auto& bin : schedule_bins()) collect(schedule_.bin(bin));
+  for (const auto& group : storage) {
     bool enabled = false;
     for (const auto* t : active_) {
       try {
