@@ -463,9 +463,9 @@ struct parameter_registry::applier {
       const auto known = std::find_if(registry.thorn_names_.begin(), registry.thorn_names_.end(),
                                       [&](const std::string& n) { return iequals(n, thorn.text); });
       if (known == registry.thorn_names_.end()) {
-        unknown.insert(to_lower(thorn.text));
         // ActiveThorns names thorns; an implementation's name there is a common slip.
         const auto providers = registry.thorns_for(thorn.text);
+        if (providers.empty()) unknown.insert(to_lower(thorn.text));
         error(thorn.where, providers.empty()
                                ? fmt::format("unknown thorn '{}'{}", thorn.text,
                                              gen::did_you_mean(thorn.text, registry.thorn_names_))
@@ -516,7 +516,10 @@ struct parameter_registry::applier {
     if (thorns.empty()) {
       unknown.insert(to_lower(thorn_name.text));  // later assignments to it stay quiet
       auto known = registry.thorn_names_;
-      for (const auto& t : registry.thorn_names_) known.push_back(registry.implementation_of_.at(to_lower(t)));
+      for (const auto& t : registry.thorn_names_) {
+        const auto& implementation = registry.implementation_of_.at(to_lower(t));
+        if (!iequals(implementation, t)) known.push_back(implementation);
+      }
       error(thorn_name.where, fmt::format("unknown thorn or implementation '{}'{}", thorn_name.text,
                                           gen::did_you_mean(thorn_name.text, known)));
       return nullptr;

@@ -81,7 +81,20 @@ class parameter_registry final : public parameter_source {
   std::string describe(std::string_view thorn) const;
 
  private:
-  struct entry;
+  /// A compiled parameter entry. Defined here, not after the class: the inline constructor
+  /// needs `std::vector<entry>` complete (clang insists).
+  struct entry {
+    std::string thorn;           // the declaring thorn
+    std::string implementation;  // its implementation
+    parameter_binding binding;
+    std::vector<parameter_value> values;  // one per array element (one for a scalar)
+    std::vector<bool> set;                // per element: set by the parameter file
+    std::vector<gen::source_location> set_at;
+    mutable bool read = false;
+    /// The ranges values are checked against: the declaration's, plus those of EXTENDS in
+    /// active thorns (recomputed by every apply()).
+    std::vector<range_binding> ranges;
+  };
   struct applier;  // one apply(): its statements, its errors
 
   /// The parameter `owner::name` as reads and parfiles see it: a USES/EXTENDS entry stands
@@ -105,20 +118,6 @@ class parameter_registry final : public parameter_source {
   std::map<std::string, std::string> implementation_of_;  // thorn (lower case) -> implementation
   std::vector<std::string> active_;                       // activation order, core thorns not included
   std::vector<gen::source_file> sources_;                 // the files applied: line texts for unread()
-};
-
-/// A compiled parameter entry (exposed for tests and --describe).
-struct parameter_registry::entry {
-  std::string thorn;           // the declaring thorn
-  std::string implementation;  // its implementation
-  parameter_binding binding;
-  std::vector<parameter_value> values;  // one per array element (one for a scalar)
-  std::vector<bool> set;                // per element: set by the parameter file
-  std::vector<gen::source_location> set_at;
-  mutable bool read = false;
-  /// The ranges values are checked against: the declaration's, plus those of EXTENDS in
-  /// active thorns (recomputed by every apply()).
-  std::vector<range_binding> ranges;
 };
 
 }  // namespace opuntia

@@ -191,8 +191,10 @@ TEST_F(parameter_registry_parfile, unknown_thorn_in_active_thorns_names_the_near
 
 TEST_F(parameter_registry_parfile, active_thorns_names_thorns_not_implementations) {
   registry.add_thorn(thorn("CartGrid3D", "grid", {}));
-  EXPECT_EQ(errors(registry, "ActiveThorns = \"grid\"\n"),
-            "1:17: unknown thorn 'grid'; implementation 'grid' is provided by thorn 'CartGrid3D'\n");
+  EXPECT_EQ(errors(registry, "ActiveThorns = \"grid\"\nGrid::x = 1\nGird::x = 1\n"),
+            "1:17: unknown thorn 'grid'; implementation 'grid' is provided by thorn 'CartGrid3D'\n"
+            "2:1: thorn 'CartGrid3D' is not active; add it to ActiveThorns\n"
+            "3:1: unknown thorn or implementation 'Gird'; did you mean 'grid'?\n");
 }
 
 TEST_F(parameter_registry_parfile, two_thorns_of_one_implementation_cannot_both_be_active) {
@@ -386,7 +388,7 @@ TEST_F(parameter_registry_parfile, array_elements_are_set_one_by_one) {
 
 TEST_F(parameter_registry_parfile, unknown_thorn_with_suggestion) {
   EXPECT_EQ(errors_of("HeatEquaton::alpha = 1\nNothing::x = 1\nNothing::y = 2\n"),
-            "2:1: unknown thorn or implementation 'HeatEquaton'; did you mean 'HeatEquation' or 'heatequation'?\n"
+            "2:1: unknown thorn or implementation 'HeatEquaton'; did you mean 'HeatEquation'?\n"
             "3:1: unknown thorn or implementation 'Nothing'\n");
 }
 
@@ -505,7 +507,7 @@ TEST_F(parameter_registry_parfile, unknown_referenced_parameter) {
                       "HeatEquation::length = Drivr::global_nx\n"
                       "HeatEquation::length = HeatEquation::coeffs\n"),
             "2:28: unknown parameter 'global_mx' of thorn 'Driver'; did you mean 'global_nx'?\n"
-            "3:24: unknown thorn or implementation 'Drivr'; did you mean 'Driver' or 'driver'?\n"
+            "3:24: unknown thorn or implementation 'Drivr'; did you mean 'Driver'?\n"
             "4:24: array parameter 'HeatEquation::coeffs' cannot be used in an expression\n");
 }
 
