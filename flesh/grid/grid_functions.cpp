@@ -94,8 +94,11 @@ grid_variable* grid_function_store::try_find(std::string_view thorn, std::string
 
 grid_variable& grid_function_store::find(std::string_view thorn, std::string_view name) {
   if (auto* v = try_find(thorn, name)) return *v;
+  // Compare like with like: a bare name with bare names, `impl::var` with qualified ones (the
+  // `impl::` prefix alone would put every candidate past the typo threshold).
+  const bool qualified = !split_qualified(name).first.empty();
   std::vector<std::string> names;
-  for (const auto& v : variables_) names.push_back(v.implementation + "::" + v.name);
+  for (const auto& v : variables_) names.push_back(qualified ? v.implementation + "::" + v.name : v.name);
   throw std::invalid_argument(fmt::format("unknown grid function '{}' in thorn {}{}", name, thorn,
                                           gen::did_you_mean(name, names)));
 }
@@ -115,9 +118,9 @@ void grid_function_store::enable_storage(std::string_view thorn, std::string_vie
   }
   if (!found) {
     std::vector<std::string> groups;
-    for (const auto& v : variables_) groups.push_back(v.implementation + "::" + v.group);
+    for (const auto& v : variables_) groups.push_back(qualifier.empty() ? v.group : v.implementation + "::" + v.group);
     throw std::invalid_argument(fmt::format("unknown group '{}' in STORAGE of thorn {}{}", group_text, thorn,
-                                            gen::did_you_mean(group, groups)));
+                                            gen::did_you_mean(strip_levels(group_text), groups)));
   }
 }
 

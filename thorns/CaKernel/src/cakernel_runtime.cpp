@@ -29,8 +29,10 @@ void* cakernel_runtime::device_secondary(grid_variable& v) {
   if (device_->shares_host_memory()) return store_.scratch(v);
   auto& m = mirrors_[key(v)];
   if (!m.secondary) {
+    // Points the kernel does not write keep their values across the swap: start from the
+    // current level 0, which may be valid on the device only (a kernel wrote it last).
+    ensure_host(v);
     m.secondary = device_->allocate(v.count * v.element_size());
-    // Points the kernel does not write keep their values across the swap.
     device_->copy_to_device(m.secondary, store_.data(v, 0), v.count * v.element_size());
   }
   return m.secondary;
