@@ -1,6 +1,7 @@
 #include "generator/file_io.hpp"
 
 #include <algorithm>
+#include <map>
 #include <fstream>
 #include <sstream>
 #include <system_error>
@@ -60,6 +61,16 @@ std::map<std::string, source_file> read_templates(const fs::path& dir) {
     out.emplace(fs::relative(entry.path(), dir).generic_string(), read_source(entry.path()));
   }
   return out;
+}
+
+void fill_line_texts_from_disk(std::vector<diagnostic>& diagnostics) {
+  std::map<std::string, std::optional<source_file>> cache;
+  for (auto& d : diagnostics) {
+    if (!d.line_text.empty() || d.where.line == 0) continue;
+    auto found = cache.find(d.where.path);
+    if (found == cache.end()) found = cache.emplace(d.where.path, read_optional_source(d.where.path)).first;
+    if (found->second) d.line_text = found->second->line_text(d.where.line);
+  }
 }
 
 void write_file_atomically(const fs::path& path, const std::string& text) {

@@ -30,6 +30,10 @@ struct write_summary {
 /// content is unchanged (so builds do not redo work) and existing replace=no files.
 write_summary write_outputs(const std::filesystem::path& out_dir, const std::vector<generated_file>& files);
 
+/// Fills the missing line text of each diagnostic from its file on disk, when it can be read
+/// (diagnostics made at run time point into CCL files the program no longer holds).
+void fill_line_texts_from_disk(std::vector<diagnostic>& diagnostics);
+
 /// Writes `text` to `path` atomically: a temporary file in the same directory, then a rename.
 void write_file_atomically(const std::filesystem::path& path, const std::string& text);
 

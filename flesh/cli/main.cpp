@@ -89,7 +89,9 @@ int main(int argc, char** argv) {
     }
     return 0;
   } catch (const opuntia::gen::generator_error& e) {
-    std::cerr << opuntia::gen::format_diagnostics(e.diagnostics());
+    auto diagnostics = e.diagnostics();
+    opuntia::gen::fill_line_texts_from_disk(diagnostics);
+    std::cerr << opuntia::gen::format_diagnostics(diagnostics);
     return 1;
   } catch (const std::exception& e) {
     std::cerr << "opuntia: error: " << e.what() << '\n';
