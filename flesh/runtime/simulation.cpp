@@ -310,7 +310,8 @@ void simulation::print_progress(double elapsed) {
     const double final_time = registry_.real("Cactus", "cctk_final_time");
     if (final_time > 0) fraction = std::max(fraction, time_ / final_time);
   }
-  const std::string left = fraction > 0 ? fmt::format("{:.1f} s", elapsed * (1 - fraction) / fraction) : "?";
+  const std::string left =
+      fraction > 0 ? fmt::format("{:.1f} s", std::max(0.0, elapsed * (1 - fraction) / fraction)) : "?";
   fmt::print(out_, "it {:>7}  time {:<12.6g}  {:8.4f} GLUP/s  left {}\n", iteration_, time_, glups, left);
 }
 
