@@ -236,6 +236,15 @@ parfile_value evaluate(const expr& e, std::string_view parfile_name, const refer
       v.what = parfile_value::kind::text;
       v.text = e.text;
       v.is_word = e.what == expr::kind::word;
+      // Inside a quoted string, $parfile and ${parfile} become the parameter file's name
+      // ("runs/$parfile"), as a user of IO::out_dir expects.
+      if (e.what == expr::kind::string) {
+        for (const std::string_view token : {"${parfile}", "$parfile"}) {
+          for (auto at = v.text.find(token); at != std::string::npos; at = v.text.find(token, at + parfile_name.size())) {
+            v.text.replace(at, token.size(), parfile_name);
+          }
+        }
+      }
       return v;
     }
     case expr::kind::parameter:

@@ -22,6 +22,9 @@ public:
   /// Fills the ghost zones of `variables` (current time level) from their neighbours, periodic
   /// images included. Host arrays: the caller makes them valid first.
   virtual void sync(const std::vector<grid_variable*>& variables, grid_function_store& store) = 0;
+  /// Whether sync() has anything to do (neighbours or periodic images); when not, SYNC moves
+  /// no data at all, not even between host and device.
+  virtual bool exchanges() const = 0;
   /// Combines one value per rank.
   virtual double reduce(double local, reduction op) const = 0;
 };

@@ -159,6 +159,24 @@ simulation::simulation(std::vector<thorn_binding> thorns, const gen::source_file
   }
   runtime_ = parts.make_runtime(registry_.text("CaKernel", "backend"), store_);
   variant_ = registry_.text("CaKernel", "variant");
+  if (!variant_.empty()) {
+    // CaKernel::variant picks among the variants generated for a kernel; it must name one.
+    std::vector<std::string> available;
+    for (const auto* t : active_) {
+      for (const auto& k : t->kernels) {
+        for (const auto& v : k.variants) {
+          if (v.backend == runtime_->backend_name()) available.push_back(v.template_name);
+        }
+      }
+    }
+    if (std::find(available.begin(), available.end(), variant_) == available.end()) {
+      std::sort(available.begin(), available.end());
+      available.erase(std::unique(available.begin(), available.end()), available.end());
+      throw std::invalid_argument(fmt::format("CaKernel::variant = \"{}\": no kernel of the active thorns has a {} "
+                                              "variant of that name (generated: {})", variant_,
+                                              runtime_->backend_name(), gen::join_names(available)));
+    }
+  }
   const auto& g = driver_->layout();
   const double timestep = registry_.real("Time", "timestep");
   dt_ = timestep > 0 ? timestep : registry_.real("Time", "dtfac") * std::min({g.delta[0], g.delta[1], g.delta[2]});
@@ -217,12 +235,17 @@ bool simulation::condition_holds(const std::vector<std::string>& scalars, const 
 void simulation::run_node(const schedule_node& node) {
   if (!node.if_vars.empty() && !condition_holds(node.if_vars, node.thorn)) return;
   if (node.what == schedule_node::kind::group) {
-    if (node.while_vars.empty()) {
+    const auto run_children = [&] {
       for (const auto& child : node.children) run_node(child);
+    };
+    if (!node.while_vars.empty()) {
+      while (condition_holds(node.while_vars, node.thorn)) run_children();
+    } else if (!node.until_vars.empty()) {
+      do {  // UNTIL: at least once, then until the scalar is non-zero
+        run_children();
+      } while (!condition_holds(node.until_vars, node.thorn));
     } else {
-      while (condition_holds(node.while_vars, node.thorn)) {
-        for (const auto& child : node.children) run_node(child);
-      }
+      run_children();
     }
     return;
   }
@@ -237,7 +260,11 @@ void simulation::run_routine(const schedule_node& node) {
     const auto name = node.function.substr(launch_prefix.size());
     const auto kernel = std::find_if(t.kernels.begin(), t.kernels.end(), [&](const auto& k) { return k.name == name; });
     if (kernel == t.kernels.end()) throw std::logic_error("no kernel " + name + " in thorn " + t.name);
-    runtime_->launch(t, *kernel, thorn_parameters(t.name), grid_for_kernels(), variant_);
+    // The chosen variant where this kernel has it; its first variant otherwise.
+    const bool has_variant = std::any_of(kernel->variants.begin(), kernel->variants.end(), [&](const auto& v) {
+      return v.template_name == variant_ && v.backend == runtime_->backend_name();
+    });
+    runtime_->launch(t, *kernel, thorn_parameters(t.name), grid_for_kernels(), has_variant ? variant_ : std::string());
   } else {
     const auto routine = std::find_if(t.routines.begin(), t.routines.end(),
                                       [&](const auto& r) { return iequals(r.name, node.function); });
@@ -255,10 +282,8 @@ void simulation::run_routine(const schedule_node& node) {
 }
 
 void simulation::sync(const schedule_node& node) {
-  if (node.sync.empty() || driver_->size() == 1) {
-    // One process: only periodic images need filling, and the driver knows whether there are any.
-    if (node.sync.empty()) return;
-  }
+  // Nothing to exchange (one process, no periodic direction): no data moves at all.
+  if (node.sync.empty() || !driver_->exchanges()) return;
   std::vector<grid_variable*> variables;
   for (const auto& group : node.sync) {
     const auto colons = group.find("::");
@@ -332,7 +357,7 @@ void simulation::run() {
   const auto title = registry_.text("Cactus", "cctk_run_title");
   if (driver_->rank() == 0) {
     const auto& g = driver_->layout();
-    fmt::print(out_, "opuntia: {}{}{} grid {}x{}x{}, dt {:g}, backend {}, driver {}\n", parfile_name_,
+    fmt::print(out_, "opuntia: {}{}{}\n  grid {}x{}x{}, dt {:g}, backend {}, driver {}\n", parfile_name_,
                title.empty() ? "" : " — ", title, g.global[0], g.global[1], g.global[2], dt_, runtime_->backend_name(),
                driver_->name());
   }

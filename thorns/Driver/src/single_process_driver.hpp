@@ -19,6 +19,7 @@ public:
   const grid_layout& layout() const override { return layout_; }
   void sync(const std::vector<grid_variable*>& variables, grid_function_store& store) override;
   double reduce(double local, reduction) const override { return local; }
+  bool exchanges() const override { return periodic_[0] || periodic_[1] || periodic_[2]; }
 
 private:
   grid_layout layout_;
