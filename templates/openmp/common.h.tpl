@@ -19,3 +19,19 @@
 #define FMIN fmin
 #define FMAX fmax
 #endif
+
+/* The body of a kernel becomes a lambda of one point (gi, gj, gk) that the loops call; it must
+   be inlined into them so that the innermost loop can be vectorised. */
+#ifndef OPUNTIA_OPENMP_ALWAYS_INLINE
+#if defined(__GNUC__)
+#define OPUNTIA_OPENMP_ALWAYS_INLINE __attribute__((always_inline))
+#else
+#define OPUNTIA_OPENMP_ALWAYS_INLINE
+#endif
+#endif
+
+/* 3dblock_vvl: the virtual vector length (targetDP's VVL), the points of one x chunk that
+   form one fixed-length omp simd loop. Override with -DOPUNTIA_OPENMP_VVL=n. */
+#ifndef OPUNTIA_OPENMP_VVL
+#define OPUNTIA_OPENMP_VVL 8
+#endif
