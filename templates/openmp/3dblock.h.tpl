@@ -15,8 +15,8 @@
    lane, as on a GPU thread. _End closes it and calls it over the tiles. Points are independent
    (the body contract), which is what makes the innermost loop an omp simd loop. */
 #define CAKERNEL_%{name}_Begin \
-  static void CAKERNEL_%{name}_%{variant}_compute(const CAKERNEL_%{name}_Params params, \
-                                                  const CAKERNEL_%{name}_Arrays arrays) { \
+  OPUNTIA_OPENMP_KERNEL static void CAKERNEL_%{name}_%{variant}_compute(const CAKERNEL_%{name}_Params params, \
+                                                                        const CAKERNEL_%{name}_Arrays arrays) { \
 %var_loop() %[    %{vtype}* const %{vname} = arrays.%{vname}; (void)%{vname}; \
 ]% %var_loop("intent=separateinout") %[   %{vtype}* const %{vname}_out = arrays.%{vname}_out; (void)%{vname}_out; \
 ]%    const auto cakernel_point = [&](const int gi, const int gj, const int gk) OPUNTIA_OPENMP_ALWAYS_INLINE { \
