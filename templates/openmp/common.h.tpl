@@ -20,3 +20,40 @@
 #define FMIN fmin
 #define FMAX fmax
 #endif
+
+/* The body of a kernel becomes a lambda of one point (gi, gj, gk) that the loops call; it must
+   be inlined into them so that the innermost loop can be vectorised. */
+#ifndef OPUNTIA_OPENMP_ALWAYS_INLINE
+#if defined(__GNUC__)
+#define OPUNTIA_OPENMP_ALWAYS_INLINE __attribute__((always_inline))
+#else
+#define OPUNTIA_OPENMP_ALWAYS_INLINE
+#endif
+#endif
+
+/* 3dblock_vvl: the virtual vector length (targetDP's VVL), the points of one x chunk that
+   form one fixed-length omp simd loop. Override with -DOPUNTIA_OPENMP_VVL=n. */
+#ifndef OPUNTIA_OPENMP_VVL
+#define OPUNTIA_OPENMP_VVL 8
+#endif
+
+/* Each kernel's compute function is compiled three times, for AVX-512 (x86-64-v4), AVX2
+   (x86-64-v3) and the baseline, and the loader picks the clone that the CPU runs (GCC on x86-64
+   ELF): a radius-4 star needs the wider vectors to keep up with memory. fp-contract=off keeps
+   every clone's results those of the source to the bit (no fused multiply-adds), so they agree
+   with each other and with a plain loop. -DOPUNTIA_OPENMP_ISA_CLONES=0 turns the clones off. */
+#ifndef OPUNTIA_OPENMP_ISA_CLONES
+#if defined(__GNUC__) && !defined(__clang__) && defined(__x86_64__) && defined(__ELF__)
+#define OPUNTIA_OPENMP_ISA_CLONES 1
+#else
+#define OPUNTIA_OPENMP_ISA_CLONES 0
+#endif
+#endif
+#ifndef OPUNTIA_OPENMP_KERNEL
+#if OPUNTIA_OPENMP_ISA_CLONES
+#define OPUNTIA_OPENMP_KERNEL \
+  __attribute__((optimize("fp-contract=off"), target_clones("arch=x86-64-v4", "arch=x86-64-v3", "default")))
+#else
+#define OPUNTIA_OPENMP_KERNEL
+#endif
+#endif

@@ -17,13 +17,20 @@ struct CAKERNEL_%{name}_Arrays {
 ]%};
 
 /* I3D_l reads only cached variables, and only within the STENCIL: anything else fails to
-   compile with a message naming the variable. */
+   compile with a message naming the variable. Variants that cache only the axes (3dstencil)
+   also call cardinal(). */
 %var_loop("cached=yes") %[struct CAKERNEL_%{name}_cached_%{vname} {
   template <int I, int J, int K>
   static constexpr void at() {
     static_assert(I >= -%{stencil_xn} && I <= %{stencil_xp} && J >= -%{stencil_yn} && J <= %{stencil_yp} &&
                       K >= -%{stencil_zn} && K <= %{stencil_zp},
                   "I3D_l(%{vname}, ...) reaches beyond the STENCIL of kernel %{name}");
+  }
+  template <int I, int J, int K>
+  static constexpr void cardinal() {
+    static_assert((I != 0) + (J != 0) + (K != 0) <= 1,
+                  "I3D_l(%{vname}, ...) is off the axes: a 3dstencil kernel (%{name}) reads only cardinal "
+                  "neighbours through I3D_l; use I3D or TYPE=*/3dblock");
   }
 };
 ]%/* a variable that is not cached=yes: any I3D_l on it is an error */
@@ -32,5 +39,7 @@ struct CAKERNEL_%{name}_Arrays {
   static constexpr void at() {
     static_assert(I != I, "I3D_l(%{vname}, ...): %{vname} is not cached=yes in kernel %{name}; use I3D");
   }
+  template <int I, int J, int K>
+  static constexpr void cardinal() {}
 };
 ]%

@@ -10,30 +10,41 @@
 #define I3D(v, i, j, k) v[CAKERNEL_INDEX(gi + (i), gj + (j), gk + (k))]
 #define I3D_l(v, i, j, k) (CAKERNEL_%{name}_cached_##v::template at<(i), (j), (k)>(), I3D(v, i, j, k))
 
-/* The body's declarations between _Begin and _Computations_Begin are inside the parallel
-   region, so each thread has its own. */
+/* The body is one point. _Begin opens a lambda of (gi, gj, gk), so the declarations between
+   _Begin and _Computations_Begin belong to one point: private to each thread and each SIMD
+   lane, as on a GPU thread. _End closes it and calls it over the tiles. Points are independent
+   (the body contract), which is what makes the innermost loop an omp simd loop. */
 #define CAKERNEL_%{name}_Begin \
-  static void CAKERNEL_%{name}_%{variant}_compute(const CAKERNEL_%{name}_Params params, \
-                                                  const CAKERNEL_%{name}_Arrays arrays) { \
+  OPUNTIA_OPENMP_KERNEL static void CAKERNEL_%{name}_%{variant}_compute(const CAKERNEL_%{name}_Params params, \
+                                                                        const CAKERNEL_%{name}_Arrays arrays) { \
 %var_loop() %[    %{vtype}* const %{vname} = arrays.%{vname}; (void)%{vname}; \
 ]% %var_loop("intent=separateinout") %[   %{vtype}* const %{vname}_out = arrays.%{vname}_out; (void)%{vname}_out; \
-]%    const int cakernel_ilo = %{stencil_xn}, cakernel_ihi = params.cagh_ni - %{stencil_xp}; \
-    const int cakernel_jlo = %{stencil_yn}, cakernel_jhi = params.cagh_nj - %{stencil_yp}; \
-    const int cakernel_klo = %{stencil_zn}, cakernel_khi = params.cagh_nk - %{stencil_zp}; \
-    _Pragma("omp parallel") {
+]%    const auto cakernel_point = [&](const int gi, const int gj, const int gk) OPUNTIA_OPENMP_ALWAYS_INLINE { \
+      (void)gi; (void)gj; (void)gk;
 
-/* Tiles of TILE=%{tile_x},%{tile_y},%{tile_z} points, shared out over threads; x innermost and contiguous. */
-#define CAKERNEL_%{name}_Computations_Begin \
-    _Pragma("omp for collapse(2) schedule(static)") \
-    for (int cakernel_tk = cakernel_klo; cakernel_tk < cakernel_khi; cakernel_tk += %{tile_z}) \
-    for (int cakernel_tj = cakernel_jlo; cakernel_tj < cakernel_jhi; cakernel_tj += %{tile_y}) \
-    for (int cakernel_ti = cakernel_ilo; cakernel_ti < cakernel_ihi; cakernel_ti += %{tile_x}) \
-    for (int gk = cakernel_tk; gk < cakernel_tk + %{tile_z} && gk < cakernel_khi; ++gk) \
-    for (int gj = cakernel_tj; gj < cakernel_tj + %{tile_y} && gj < cakernel_jhi; ++gj) \
-    for (int gi = cakernel_ti; gi < cakernel_ti + %{tile_x} && gi < cakernel_ihi; ++gi) {
+#define CAKERNEL_%{name}_Computations_Begin {
 
 #define CAKERNEL_%{name}_Computations_End }
 
+/* Tiles of TILE=%{tile_x},%{tile_y},%{tile_z} points, shared out over the threads; in each, x
+   innermost, contiguous and vectorised. */
 #define CAKERNEL_%{name}_End \
+    }; \
+    const int cakernel_ilo = %{stencil_xn}, cakernel_ihi = params.cagh_ni - %{stencil_xp}; \
+    const int cakernel_jlo = %{stencil_yn}, cakernel_jhi = params.cagh_nj - %{stencil_yp}; \
+    const int cakernel_klo = %{stencil_zn}, cakernel_khi = params.cagh_nk - %{stencil_zp}; \
+    _Pragma("omp parallel for collapse(3) schedule(static)") \
+    for (int cakernel_tk = cakernel_klo; cakernel_tk < cakernel_khi; cakernel_tk += %{tile_z}) \
+    for (int cakernel_tj = cakernel_jlo; cakernel_tj < cakernel_jhi; cakernel_tj += %{tile_y}) \
+    for (int cakernel_ti = cakernel_ilo; cakernel_ti < cakernel_ihi; cakernel_ti += %{tile_x}) { \
+      const int cakernel_iend = cakernel_ihi - cakernel_ti < %{tile_x} ? cakernel_ihi : cakernel_ti + %{tile_x}; \
+      const int cakernel_jend = cakernel_jhi - cakernel_tj < %{tile_y} ? cakernel_jhi : cakernel_tj + %{tile_y}; \
+      const int cakernel_kend = cakernel_khi - cakernel_tk < %{tile_z} ? cakernel_khi : cakernel_tk + %{tile_z}; \
+      for (int cakernel_k = cakernel_tk; cakernel_k < cakernel_kend; ++cakernel_k) \
+      for (int cakernel_j = cakernel_tj; cakernel_j < cakernel_jend; ++cakernel_j) { \
+        _Pragma("omp simd") \
+        for (int cakernel_i = cakernel_ti; cakernel_i < cakernel_iend; ++cakernel_i) \
+          cakernel_point(cakernel_i, cakernel_j, cakernel_k); \
+      } \
     } \
   }

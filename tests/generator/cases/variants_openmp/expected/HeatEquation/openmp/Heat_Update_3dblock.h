@@ -10,30 +10,41 @@
 #define I3D(v, i, j, k) v[CAKERNEL_INDEX(gi + (i), gj + (j), gk + (k))]
 #define I3D_l(v, i, j, k) (CAKERNEL_Heat_Update_cached_##v::template at<(i), (j), (k)>(), I3D(v, i, j, k))
 
-/* The body's declarations between _Begin and _Computations_Begin are inside the parallel
-   region, so each thread has its own. */
-#define CAKERNEL_Heat_Update_Begin                                                            \
-  static void CAKERNEL_Heat_Update_3dblock_compute(const CAKERNEL_Heat_Update_Params params,  \
-                                                  const CAKERNEL_Heat_Update_Arrays arrays) { \
-    CCTK_REAL* const u = arrays.u; (void)u;                                                   \
-    CCTK_REAL* const u_out = arrays.u_out; (void)u_out;                                       \
-    const int cakernel_ilo = 1, cakernel_ihi = params.cagh_ni - 1;                            \
-    const int cakernel_jlo = 1, cakernel_jhi = params.cagh_nj - 1;                            \
-    const int cakernel_klo = 1, cakernel_khi = params.cagh_nk - 1;                            \
-    _Pragma("omp parallel") {
+/* The body is one point. _Begin opens a lambda of (gi, gj, gk), so the declarations between
+   _Begin and _Computations_Begin belong to one point: private to each thread and each SIMD
+   lane, as on a GPU thread. _End closes it and calls it over the tiles. Points are independent
+   (the body contract), which is what makes the innermost loop an omp simd loop. */
+#define CAKERNEL_Heat_Update_Begin                                                                                  \
+  OPUNTIA_OPENMP_KERNEL static void CAKERNEL_Heat_Update_3dblock_compute(const CAKERNEL_Heat_Update_Params params,  \
+                                                                        const CAKERNEL_Heat_Update_Arrays arrays) { \
+    CCTK_REAL* const u = arrays.u; (void)u;                                                                         \
+    CCTK_REAL* const u_out = arrays.u_out; (void)u_out;                                                             \
+    const auto cakernel_point = [&](const int gi, const int gj, const int gk) OPUNTIA_OPENMP_ALWAYS_INLINE {        \
+      (void)gi; (void)gj; (void)gk;
 
-/* Tiles of TILE=64,4,4 points, shared out over threads; x innermost and contiguous. */
-#define CAKERNEL_Heat_Update_Computations_Begin                                         \
-    _Pragma("omp for collapse(2) schedule(static)")                                     \
-    for (int cakernel_tk = cakernel_klo; cakernel_tk < cakernel_khi; cakernel_tk += 4)  \
-    for (int cakernel_tj = cakernel_jlo; cakernel_tj < cakernel_jhi; cakernel_tj += 4)  \
-    for (int cakernel_ti = cakernel_ilo; cakernel_ti < cakernel_ihi; cakernel_ti += 64) \
-    for (int gk = cakernel_tk; gk < cakernel_tk + 4 && gk < cakernel_khi; ++gk)         \
-    for (int gj = cakernel_tj; gj < cakernel_tj + 4 && gj < cakernel_jhi; ++gj)         \
-    for (int gi = cakernel_ti; gi < cakernel_ti + 64 && gi < cakernel_ihi; ++gi) {
+#define CAKERNEL_Heat_Update_Computations_Begin {
 
 #define CAKERNEL_Heat_Update_Computations_End }
 
-#define CAKERNEL_Heat_Update_End \
-    }                            \
+/* Tiles of TILE=64,4,4 points, shared out over the threads; in each, x
+   innermost, contiguous and vectorised. */
+#define CAKERNEL_Heat_Update_End                                                                   \
+    };                                                                                             \
+    const int cakernel_ilo = 1, cakernel_ihi = params.cagh_ni - 1;                                 \
+    const int cakernel_jlo = 1, cakernel_jhi = params.cagh_nj - 1;                                 \
+    const int cakernel_klo = 1, cakernel_khi = params.cagh_nk - 1;                                 \
+    _Pragma("omp parallel for collapse(3) schedule(static)")                                       \
+    for (int cakernel_tk = cakernel_klo; cakernel_tk < cakernel_khi; cakernel_tk += 4)             \
+    for (int cakernel_tj = cakernel_jlo; cakernel_tj < cakernel_jhi; cakernel_tj += 4)             \
+    for (int cakernel_ti = cakernel_ilo; cakernel_ti < cakernel_ihi; cakernel_ti += 64) {          \
+      const int cakernel_iend = cakernel_ihi - cakernel_ti < 64 ? cakernel_ihi : cakernel_ti + 64; \
+      const int cakernel_jend = cakernel_jhi - cakernel_tj < 4 ? cakernel_jhi : cakernel_tj + 4;   \
+      const int cakernel_kend = cakernel_khi - cakernel_tk < 4 ? cakernel_khi : cakernel_tk + 4;   \
+      for (int cakernel_k = cakernel_tk; cakernel_k < cakernel_kend; ++cakernel_k)                 \
+      for (int cakernel_j = cakernel_tj; cakernel_j < cakernel_jend; ++cakernel_j) {               \
+        _Pragma("omp simd")                                                                        \
+        for (int cakernel_i = cakernel_ti; cakernel_i < cakernel_iend; ++cakernel_i)               \
+          cakernel_point(cakernel_i, cakernel_j, cakernel_k);                                      \
+      }                                                                                            \
+    }                                                                                              \
   }

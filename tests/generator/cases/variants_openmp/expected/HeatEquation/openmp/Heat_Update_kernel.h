@@ -17,13 +17,20 @@ struct CAKERNEL_Heat_Update_Arrays {
 };
 
 /* I3D_l reads only cached variables, and only within the STENCIL: anything else fails to
-   compile with a message naming the variable. */
+   compile with a message naming the variable. Variants that cache only the axes (3dstencil)
+   also call cardinal(). */
 struct CAKERNEL_Heat_Update_cached_u {
   template <int I, int J, int K>
   static constexpr void at() {
     static_assert(I >= -1 && I <= 1 && J >= -1 && J <= 1 &&
                       K >= -1 && K <= 1,
                   "I3D_l(u, ...) reaches beyond the STENCIL of kernel Heat_Update");
+  }
+  template <int I, int J, int K>
+  static constexpr void cardinal() {
+    static_assert((I != 0) + (J != 0) + (K != 0) <= 1,
+                  "I3D_l(u, ...) is off the axes: a 3dstencil kernel (Heat_Update) reads only cardinal "
+                  "neighbours through I3D_l; use I3D or TYPE=*/3dblock");
   }
 };
 /* a variable that is not cached=yes: any I3D_l on it is an error */

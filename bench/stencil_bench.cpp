@@ -1,0 +1,197 @@
+// Stencil benchmark: effective bandwidth of the generated OpenMP kernels against the measured
+// copy bandwidth and plain hand-written OpenMP loops of the same stencils, in one run.
+//
+//   stencil_bench [n=256] [repetitions=20]
+//
+// Effective bandwidth counts each array once: (reads + writes) * 8 bytes * updated points / time
+// (the floor of DESIGN.md's performance model); copy counts bytes read plus bytes written. Every
+// figure is the best of `repetitions` timed runs after two warm-up runs; the median is printed
+// too. Results: bench/RESULTS.md. Nothing here is asserted on.
+#include <omp.h>
+
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <deque>
+#include <functional>
+#include <random>
+#include <string>
+#include <vector>
+
+#include "StencilBench_parameters.hpp"
+#include "opuntia/binding.hpp"
+
+namespace {
+
+/// A 64-byte aligned array of doubles, first touched by the threads in the static schedule
+/// that the loops use, so that its pages are local to the thread that works on them.
+class aligned_field {
+public:
+  explicit aligned_field(std::size_t count)
+      : count_(count), data_(static_cast<double*>(std::aligned_alloc(64, (count * sizeof(double) + 63) / 64 * 64))) {
+    if (data_ == nullptr) throw std::bad_alloc();
+    double* const p = data_;
+#pragma omp parallel for schedule(static)
+    for (std::size_t i = 0; i < count; ++i) p[i] = 0.0;
+  }
+  ~aligned_field() { std::free(data_); }
+  aligned_field(const aligned_field&) = delete;
+  aligned_field& operator=(const aligned_field&) = delete;
+  double* data() const { return data_; }
+  std::size_t size() const { return count_; }
+
+private:
+  std::size_t count_;
+  double* data_;
+};
+
+struct timing {
+  double best = 0, median = 0;  // seconds
+};
+
+/// Times every case in rounds (case 1, case 2, ..., then again), so that a burst of load from
+/// other processes on the machine hits all of them alike rather than one; two warm-up rounds.
+std::vector<timing> time_in_rounds(const std::vector<std::function<void()>>& cases, int repetitions) {
+  std::vector<std::vector<double>> seconds(cases.size());
+  for (int round = -2; round < repetitions; ++round) {
+    for (std::size_t c = 0; c < cases.size(); ++c) {
+      const double start = omp_get_wtime();
+      cases[c]();
+      if (round >= 0) seconds[c].push_back(omp_get_wtime() - start);
+    }
+  }
+  std::vector<timing> result;
+  for (auto& s : seconds) {
+    std::sort(s.begin(), s.end());
+    result.push_back({s.front(), s[s.size() / 2]});
+  }
+  return result;
+}
+
+void copy(double* __restrict a, const double* __restrict b, std::size_t count) {
+#pragma omp parallel for schedule(static)
+  for (std::size_t i = 0; i < count; ++i) a[i] = b[i];
+}
+
+// The hand-written baselines: what one writes without a framework. Same arithmetic, in the same
+// order, as bench/thorns/StencilBench/src/*.kernel.
+void plain_star7(const double* u, double* out, int n) {
+  const std::ptrdiff_t sj = n, sk = static_cast<std::ptrdiff_t>(n) * n;
+#pragma omp parallel for collapse(2) schedule(static)
+  for (int k = 1; k < n - 1; ++k) {
+    for (int j = 1; j < n - 1; ++j) {
+      for (int i = 1; i < n - 1; ++i) {
+        const std::ptrdiff_t c = i + sj * j + sk * k;
+        out[c] = -6.0 * u[c] + ((u[c - 1] + u[c + 1]) + (u[c - sj] + u[c + sj]) + (u[c - sk] + u[c + sk]));
+      }
+    }
+  }
+}
+
+void plain_star25(const double* u, double* out, int n) {
+  const std::ptrdiff_t sj = n, sk = static_cast<std::ptrdiff_t>(n) * n;
+#pragma omp parallel for collapse(2) schedule(static)
+  for (int k = 4; k < n - 4; ++k) {
+    for (int j = 4; j < n - 4; ++j) {
+      for (int i = 4; i < n - 4; ++i) {
+        const std::ptrdiff_t c = i + sj * j + sk * k;
+        double sum = -3 * (205.0 / 72.0) * u[c];
+        sum += (8.0 / 5.0) * ((u[c - 1] + u[c + 1]) + (u[c - sj] + u[c + sj]) + (u[c - sk] + u[c + sk]));
+        sum += (-1.0 / 5.0) * ((u[c - 2] + u[c + 2]) + (u[c - 2 * sj] + u[c + 2 * sj]) + (u[c - 2 * sk] + u[c + 2 * sk]));
+        sum += (8.0 / 315.0) * ((u[c - 3] + u[c + 3]) + (u[c - 3 * sj] + u[c + 3 * sj]) + (u[c - 3 * sk] + u[c + 3 * sk]));
+        sum += (-1.0 / 560.0) *
+               ((u[c - 4] + u[c + 4]) + (u[c - 4 * sj] + u[c + 4 * sj]) + (u[c - 4 * sk] + u[c + 4 * sk]));
+        out[c] = sum;
+      }
+    }
+  }
+}
+
+struct row {
+  std::string what, variant, tile;
+  timing t;
+  double bytes = 0, points = 0;
+  std::string check;
+};
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  const int n = argc > 1 ? std::atoi(argv[1]) : 256;
+  const int repetitions = argc > 2 ? std::atoi(argv[2]) : 20;
+  if (n < 16 || repetitions < 1) {
+    std::fprintf(stderr, "usage: stencil_bench [n >= 16] [repetitions >= 1]\n");
+    return 2;
+  }
+  const std::size_t count = static_cast<std::size_t>(n) * n * n;
+  std::printf("stencil_bench: %d^3 fp64 (%.0f MiB per array), %d OpenMP threads, best of %d\n", n,
+              count * 8.0 / (1 << 20), omp_get_max_threads(), repetitions);
+
+  aligned_field u(count), out(count), reference(count);
+  {
+    std::mt19937_64 generator(20261122);
+    std::uniform_real_distribution<double> uniform(-1.0, 1.0);
+    for (std::size_t i = 0; i < count; ++i) u.data()[i] = uniform(generator);
+  }
+  std::vector<row> rows;
+  std::vector<std::function<void()>> cases;  // one per row
+  std::deque<opuntia::kernel_call> calls;  // stable addresses: the cases refer to them
+  void* arrays[] = {u.data(), out.data()};
+
+  {
+    row r{"copy a[i] = b[i]", "plain", "-", {}, 16.0 * count, static_cast<double>(count), ""};
+    copy(out.data(), u.data(), count);
+    r.check = std::memcmp(out.data(), u.data(), count * sizeof(double)) == 0 ? "exact" : "WRONG";
+    rows.push_back(r);
+    cases.push_back([&] { copy(out.data(), u.data(), count); });
+  }
+
+  const auto binding = opuntia::thorns::StencilBench::binding();
+  const opuntia::thorns::StencilBench::parameters thorn_parameters{};
+  for (const auto& kernel : binding.kernels) {
+    const int radius = kernel.stencil[0];
+    const double interior = std::pow(static_cast<double>(n - 2 * radius), 3);
+    const auto plain = radius == 1 ? plain_star7 : plain_star25;
+    // The reference: the plain loop's output, every point outside the stencil bounds poisoned.
+    std::memset(reference.data(), 0xff, count * sizeof(double));
+    plain(u.data(), reference.data(), n);
+    {
+      row r{kernel.name + " plain loop", "plain", "-", {}, 16.0 * interior, interior, "reference"};
+      rows.push_back(r);
+      cases.push_back([&, plain] { plain(u.data(), out.data(), n); });
+    }
+    for (const auto& variant : kernel.variants) {
+      opuntia::kernel_call& call = calls.emplace_back();
+      call.grid.dx = call.grid.dy = call.grid.dz = 1.0;
+      call.grid.ni = call.grid.nj = call.grid.nk = n;
+      call.arrays = arrays;
+      call.parameters = &thorn_parameters;
+      std::memset(out.data(), 0xff, count * sizeof(double));
+      variant.launch(call);
+      const bool exact = std::memcmp(out.data(), reference.data(), count * sizeof(double)) == 0;
+      const std::string tile = std::to_string(kernel.tile[0]) + "," + std::to_string(kernel.tile[1]) + "," +
+                               std::to_string(kernel.tile[2]);
+      row r{kernel.name + " generated", variant.template_name, tile, {}, 16.0 * interior, interior,
+            exact ? "bit-equal" : "DIFFERS"};
+      rows.push_back(r);
+      cases.push_back([launch = variant.launch, &call] { launch(call); });
+    }
+  }
+
+  const auto timings = time_in_rounds(cases, repetitions);
+  for (std::size_t c = 0; c < rows.size(); ++c) rows[c].t = timings[c];
+  const double copy_bandwidth = rows.front().bytes / rows.front().t.best;
+  std::printf("\n| kernel | variant | TILE | best ms | median ms | GB/s | GLUP/s | of copy | result |\n");
+  std::printf("|---|---|---|---:|---:|---:|---:|---:|---|\n");
+  for (const auto& r : rows) {
+    const double bandwidth = r.bytes / r.t.best;
+    std::printf("| %s | %s | %s | %.2f | %.2f | %.1f | %.2f | %.0f%% | %s |\n", r.what.c_str(), r.variant.c_str(),
+                r.tile.c_str(), r.t.best * 1e3, r.t.median * 1e3, bandwidth * 1e-9, r.points / r.t.best * 1e-9,
+                100.0 * bandwidth / copy_bandwidth, r.check.c_str());
+  }
+  bool all_exact = true;
+  for (const auto& r : rows) all_exact = all_exact && r.check != "DIFFERS" && r.check != "WRONG";
+  return all_exact ? 0 : 1;
+}

@@ -1,0 +1,138 @@
+// Every OpenMP variant of a kernel runs the same body to the same bits: tests/thorns/VariantCheck,
+// generated with 3dblock, 3dblock_vvl and (for its cardinal kernel) 3dstencil, on an odd grid.
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <cstring>
+#include <random>
+#include <string>
+#include <vector>
+
+#include "VariantCheck_parameters.hpp"
+#include "opuntia/binding.hpp"
+
+namespace {
+
+using namespace opuntia::thorns::VariantCheck;
+
+constexpr int ni = 37, nj = 23, nk = 19;  // odd, and no multiple of any TILE or of the VVL
+constexpr std::size_t points = static_cast<std::size_t>(ni) * nj * nk;
+
+std::size_t index(int i, int j, int k) { return static_cast<std::size_t>(i + ni * (j + nj * k)); }
+
+std::vector<CCTK_REAL> random_field(unsigned seed) {
+  std::mt19937_64 generator(seed);
+  std::uniform_real_distribution<CCTK_REAL> uniform(-2.0, 2.0);
+  std::vector<CCTK_REAL> field(points);
+  for (auto& x : field) x = uniform(generator);
+  return field;
+}
+
+std::vector<CCTK_REAL> poisoned() {
+  std::vector<CCTK_REAL> field(points);
+  std::memset(field.data(), 0xff, points * sizeof(CCTK_REAL));  // NaN: a point nobody writes stays NaN
+  return field;
+}
+
+bool same_bits(const std::vector<CCTK_REAL>& a, const std::vector<CCTK_REAL>& b) {
+  return a.size() == b.size() && std::memcmp(a.data(), b.data(), a.size() * sizeof(CCTK_REAL)) == 0;
+}
+
+opuntia::kernel_call make_call(void* const* arrays, const parameters& thorn_parameters) {
+  opuntia::kernel_call call;
+  call.grid.dx = 0.1;
+  call.grid.dy = 0.2;
+  call.grid.dz = 0.3;
+  call.grid.xmin = -1.5;
+  call.grid.ni = ni;
+  call.grid.nj = nj;
+  call.grid.nk = nk;
+  call.arrays = arrays;
+  call.parameters = &thorn_parameters;
+  return call;
+}
+
+const opuntia::kernel_binding& kernel(const opuntia::thorn_binding& b, const std::string& name) {
+  for (const auto& k : b.kernels) {
+    if (k.name == name) return k;
+  }
+  throw std::runtime_error("no kernel " + name);
+}
+
+std::vector<std::string> variant_names(const opuntia::kernel_binding& k) {
+  std::vector<std::string> names;
+  for (const auto& v : k.variants) names.push_back(v.backend + "/" + v.template_name);
+  return names;
+}
+
+TEST(generated_variants, box_kernel_is_bit_equal_in_3dblock_and_3dblock_vvl_and_to_a_plain_loop) {
+  const auto b = binding();
+  const auto& box = kernel(b, "Box");
+  ASSERT_EQ(variant_names(box), (std::vector<std::string>{"openmp/3dblock", "openmp/3dblock_vvl"}));
+  const parameters thorn_parameters{};
+  const auto u = random_field(1), v0 = random_field(2);
+
+  // The reference: the body as a plain loop over the points STENCIL="1,2,1,2,2,1" allows.
+  auto v_ref = v0;
+  auto w_ref = poisoned();
+  const CCTK_REAL c = thorn_parameters.c, xmin = -1.5, dx = 0.1;
+  for (int k = 2; k < nk - 1; ++k) {
+    for (int j = 1; j < nj - 2; ++j) {
+      for (int i = 1; i < ni - 2; ++i) {
+        const CCTK_REAL corner = u[index(i - 1, j + 2, k + 1)] + u[index(i + 2, j - 1, k - 2)] + u[index(i + 1, j - 1, k - 2)];
+        const CCTK_REAL x = xmin + i * dx;
+        w_ref[index(i, j, k)] = c * corner - x * u[index(i, j, k)] + static_cast<CCTK_REAL>(j - 2 * k);
+        v_ref[index(i, j, k)] = v_ref[index(i, j, k)] * 0.5 + corner;
+      }
+    }
+  }
+
+  for (const auto& variant : box.variants) {
+    auto uu = u, v = v0;
+    auto w = poisoned();
+    void* arrays[] = {uu.data(), v.data(), w.data()};
+    variant.launch(make_call(arrays, thorn_parameters));
+    EXPECT_TRUE(same_bits(w, w_ref)) << variant.template_name << ": w differs from the plain loop";
+    EXPECT_TRUE(same_bits(v, v_ref)) << variant.template_name << ": v differs from the plain loop";
+    EXPECT_TRUE(same_bits(uu, u)) << variant.template_name << ": the input u was written";
+  }
+}
+
+TEST(generated_variants, star_kernel_is_bit_equal_in_every_variant_and_to_a_plain_loop) {
+  const auto b = binding();
+  const auto& star = kernel(b, "Star");
+  ASSERT_EQ(variant_names(star),
+            (std::vector<std::string>{"openmp/3dblock", "openmp/3dstencil", "openmp/3dblock_vvl"}));
+  const parameters thorn_parameters{};
+  const auto s = random_field(3);
+
+  // STENCIL="2,1,1,2,3,1": i in [2, ni-1), j in [1, nj-2), k in [3, nk-1).
+  auto s_ref = poisoned();
+  const CCTK_REAL c = thorn_parameters.c;
+  for (int k = 3; k < nk - 1; ++k) {
+    for (int j = 1; j < nj - 2; ++j) {
+      for (int i = 2; i < ni - 1; ++i) {
+        const CCTK_REAL sum = (s[index(i - 2, j, k)] + s[index(i + 1, j, k)]) +
+                              (s[index(i, j - 1, k)] + s[index(i, j + 2, k)]) +
+                              (s[index(i, j, k - 3)] + s[index(i, j, k + 1)]);
+        s_ref[index(i, j, k)] = c * sum - std::sqrt(std::fabs(s[index(i, j, k)]));
+      }
+    }
+  }
+
+  std::vector<std::vector<CCTK_REAL>> results;
+  for (const auto& variant : star.variants) {
+    auto in = s;
+    auto out = poisoned();
+    void* arrays[] = {in.data(), out.data()};  // s, then the second buffer of separateinout s
+    variant.launch(make_call(arrays, thorn_parameters));
+    EXPECT_TRUE(same_bits(out, s_ref)) << variant.template_name << ": s_out differs from the plain loop";
+    EXPECT_TRUE(same_bits(in, s)) << variant.template_name << ": s was written";
+    results.push_back(out);
+  }
+  for (std::size_t r = 1; r < results.size(); ++r) {
+    EXPECT_TRUE(same_bits(results[r], results[0])) << star.variants[r].template_name << " differs from 3dblock";
+  }
+}
+
+}  // namespace
