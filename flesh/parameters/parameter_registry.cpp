@@ -733,6 +733,15 @@ struct parameter_registry::applier {
   }
 };
 
+bool* parameter_registry::read_flag(std::string_view owner, std::string_view name) const {
+  const auto* e = find(owner, name);
+  return e == nullptr ? nullptr : &e->read;
+}
+
+void parameter_registry::reset_reads() {
+  for (auto& e : entries_) e.read = false;
+}
+
 void parameter_registry::apply(const gen::parfile_file& parfile, const gen::source_file& source) {
   sources_.push_back(source);
   for (auto& e : entries_) e.read = false;

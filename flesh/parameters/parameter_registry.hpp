@@ -68,6 +68,10 @@ class parameter_registry final : public parameter_source {
   std::string text(std::string_view owner, std::string_view name, int index = -1) const override;
   bool boolean(std::string_view owner, std::string_view name, int index = -1) const override;
   const parameter_value& value(std::string_view owner, std::string_view name, int index = -1) const;
+  bool* read_flag(std::string_view owner, std::string_view name) const override;
+  /// Forgets every read so far: the flesh calls it after building the thorns' typed structs,
+  /// whose fields then report their own reads (tracked_parameter).
+  void reset_reads();
   /// Whether the parameter file set it (rather than the default).
   bool was_set(std::string_view owner, std::string_view name) const;
 

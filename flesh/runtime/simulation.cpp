@@ -131,6 +131,8 @@ simulation::simulation(std::vector<thorn_binding> thorns, const gen::source_file
   for (const auto* t : active_) {
     if (t->make_parameters) typed_parameters_.emplace_back(t->name, t->make_parameters(registry_));
   }
+  // Building the structs read everything; from now on their fields report real reads.
+  registry_.reset_reads();
   schedule_ = schedule_tree::build(active_, registry_conditions(registry_));
 
   driver_ = parts.make_driver(registry_);

@@ -100,9 +100,11 @@ std::string emit_parameters_header(const thorn_model& thorn) {
     const auto m = parameter_member(p);
     const auto comment = one_line(p.description);
     if (!p.array_size.empty()) {
-      out += fmt::format("  std::array<{}, {}> {}{{}};  ///< {}\n", m.type, p.array_size, member_name(p.name.text), comment);
+      out += fmt::format("  std::array<opuntia::tracked_parameter<{}>, {}> {}{{}};  ///< {}\n", m.type, p.array_size,
+                         member_name(p.name.text), comment);
     } else {
-      out += fmt::format("  {} {} = {};  ///< {}\n", m.type, member_name(p.name.text), m.initialiser, comment);
+      out += fmt::format("  opuntia::tracked_parameter<{}> {} = {};  ///< {}\n", m.type, member_name(p.name.text),
+                         m.initialiser, comment);
     }
   }
   out += "};\n\n}  // namespace opuntia::thorns::" + thorn.name + "\n";
@@ -289,11 +291,14 @@ std::string emit_read_parameters(const thorn_model& thorn) {
     // A USES'd parameter belongs to the implementation that shares it.
     const std::string owner = param.qualifier.empty() ? thorn.name : param.shared_from;
     const auto field = member_name(param.name.text);
+    const auto flag = fmt::format("source.read_flag({}, {})", cpp_string(owner), cpp_string(param.name.text));
     if (param.array_size.empty()) {
-      out += fmt::format("  p.{} = source.{}({}, {});\n", field, reader, cpp_string(owner), cpp_string(param.name.text));
+      out += fmt::format("  p.{} = {{source.{}({}, {}), {}}};\n", field, reader, cpp_string(owner),
+                         cpp_string(param.name.text), flag);
     } else {
       out += fmt::format("  for (int i = 0; i < static_cast<int>(p.{}.size()); ++i) p.{}[static_cast<std::size_t>(i)] = "
-                         "source.{}({}, {}, i);\n", field, field, reader, cpp_string(owner), cpp_string(param.name.text));
+                         "{{source.{}({}, {}, i), {}}};\n", field, field, reader, cpp_string(owner),
+                         cpp_string(param.name.text), flag);
     }
   }
   return out + "  return p;\n}\n\n";

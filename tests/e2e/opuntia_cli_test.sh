@@ -53,6 +53,19 @@ sed 's/$/\r/' "$src/parfiles/heat_equation.par" | sed 's/cctk_final_time = 0.005
 check "a CRLF parfile runs" test $? -eq 0
 check "the CRLF run compared with the analytic solution" grep -q "INFO (HeatEquation)" "$work/out"
 
+# --parameter-level strict: a parameter set twice, or set and never read, is an error.
+printf 'ActiveThorns = "HeatEquation"\nCactus::cctk_itlast = 2\nCactus::cctk_itlast = 3\n' >"$work/twice.par"
+(cd "$work" && "$opuntia" --parameter-level strict twice.par >"$work/out" 2>&1)
+check "strict: set twice fails" test $? -eq 1
+check "strict: set twice names both places" grep -q "twice.par:3:1: error: parameter 'Cactus::cctk_itlast' is set twice; first at twice.par:2:1" "$work/out"
+printf 'ActiveThorns = "HeatEquation"\nCactus::cctk_itlast = 2\nCactus::cctk_show_banners = no\nHeatEquation::alpha = 0.5\n' >"$work/unread.par"
+(cd "$work" && "$opuntia" --parameter-level strict unread.par >"$work/out" 2>&1)
+check "strict: set but never read fails" test $? -eq 1
+check "strict: names the unread parameter" grep -q "unread.par:3:1: error: parameter 'Cactus::cctk_show_banners' is set but never read" "$work/out"
+check "strict: a parameter the kernel reads is not reported" test "$(grep -c alpha "$work/out")" -eq 0
+(cd "$work" && "$opuntia" unread.par >"$work/out" 2>&1)
+check "normal level: the same file runs" test $? -eq 0
+
 "$opuntia" "$work/missing.par" >"$work/out" 2>&1
 check "a missing parfile fails" test $? -eq 1
 

@@ -4,11 +4,44 @@
 #include <memory>
 #include <string>
 #include <string_view>
+#include <type_traits>
+#include <utility>
 #include <vector>
 
 #include "opuntia/cctk_types.h"
 
 namespace opuntia {
+
+/// A value of a thorn's typed `parameters` struct that tells the registry when code reads it, so
+/// that `--parameter-level strict` can name parameters a parameter file sets but nothing reads.
+/// It converts to `const T&` wherever a T is expected; `.get()` where a template needs the type.
+template <typename T>
+class tracked_parameter {
+public:
+  tracked_parameter() = default;
+  template <typename U, typename = std::enable_if_t<std::is_convertible_v<U, T>>>
+  tracked_parameter(U&& value) : value_(std::forward<U>(value)) {}  // NOLINT: a default in a struct initialiser
+  tracked_parameter(T value, bool* read_flag) : value_(std::move(value)), read_flag_(read_flag) {}
+
+  const T& get() const {
+    if (read_flag_ != nullptr) *read_flag_ = true;
+    return value_;
+  }
+  operator const T&() const { return get(); }  // NOLINT: reads like the plain value
+
+  template <typename U>
+  friend bool operator==(const tracked_parameter& a, const U& b) {
+    return a.get() == b;
+  }
+  template <typename U>
+  friend bool operator!=(const tracked_parameter& a, const U& b) {
+    return a.get() != b;
+  }
+
+private:
+  T value_{};
+  bool* read_flag_ = nullptr;
+};
 
 /// Where generated code reads parameter values from (the flesh's parameter registry).
 /// `owner` is the thorn (or implementation) that declares the parameter; `index` is the element
@@ -20,6 +53,12 @@ public:
   virtual CCTK_REAL real(std::string_view owner, std::string_view name, int index = -1) const = 0;
   virtual std::string text(std::string_view owner, std::string_view name, int index = -1) const = 0;
   virtual bool boolean(std::string_view owner, std::string_view name, int index = -1) const = 0;
+  /// The flag a tracked_parameter sets when code reads it; nullptr: reads are not tracked.
+  virtual bool* read_flag(std::string_view owner, std::string_view name) const {
+    (void)owner;
+    (void)name;
+    return nullptr;
+  }
 };
 
 /// What a scheduled host routine receives (defined by the flesh).

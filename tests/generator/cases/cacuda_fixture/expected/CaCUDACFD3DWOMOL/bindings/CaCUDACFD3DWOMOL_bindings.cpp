@@ -9,9 +9,9 @@ namespace opuntia::thorns::CaCUDACFD3DWOMOL {
 
 parameters read_parameters(const opuntia::parameter_source& source) {
   parameters p;
-  p.initial_data = source.text("CaCUDACFD3DWOMOL", "initial_data");
-  p.density = source.real("CaCUDACFD3DWOMOL", "density");
-  p.num_psolver_steps = source.integer("CaCUDACFD3DWOMOL", "num_psolver_steps");
+  p.initial_data = {source.text("CaCUDACFD3DWOMOL", "initial_data"), source.read_flag("CaCUDACFD3DWOMOL", "initial_data")};
+  p.density = {source.real("CaCUDACFD3DWOMOL", "density"), source.read_flag("CaCUDACFD3DWOMOL", "density")};
+  p.num_psolver_steps = {source.integer("CaCUDACFD3DWOMOL", "num_psolver_steps"), source.read_flag("CaCUDACFD3DWOMOL", "num_psolver_steps")};
   return p;
 }
 

@@ -17,9 +17,9 @@ parameters read_parameters(const opuntia::parameter_source& source);
 
 /// The parameters of thorn CaCUDACFD3DWOMOL (implementation cacudacfd3dwomol), with their param.ccl defaults.
 struct parameters {
-  std::string initial_data = "lid_driven_cavity";  ///< different simulation scenarios
-  CCTK_REAL density = 1.0;  ///< Density of the incompressible fluid
-  CCTK_INT num_psolver_steps = 10;  ///< number of relaxation steps of the pressure solver
+  opuntia::tracked_parameter<std::string> initial_data = "lid_driven_cavity";  ///< different simulation scenarios
+  opuntia::tracked_parameter<CCTK_REAL> density = 1.0;  ///< Density of the incompressible fluid
+  opuntia::tracked_parameter<CCTK_INT> num_psolver_steps = 10;  ///< number of relaxation steps of the pressure solver
 };
 
 }  // namespace opuntia::thorns::CaCUDACFD3DWOMOL

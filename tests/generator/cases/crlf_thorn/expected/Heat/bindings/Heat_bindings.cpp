@@ -9,7 +9,7 @@ namespace opuntia::thorns::Heat {
 
 parameters read_parameters(const opuntia::parameter_source& source) {
   parameters p;
-  p.alpha = source.real("Heat", "alpha");
+  p.alpha = {source.real("Heat", "alpha"), source.read_flag("Heat", "alpha")};
   return p;
 }
 

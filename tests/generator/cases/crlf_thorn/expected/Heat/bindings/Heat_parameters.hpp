@@ -17,7 +17,7 @@ parameters read_parameters(const opuntia::parameter_source& source);
 
 /// The parameters of thorn Heat (implementation heatequation), with their param.ccl defaults.
 struct parameters {
-  CCTK_REAL alpha = 1.0;  ///< thermal diffusivity
+  opuntia::tracked_parameter<CCTK_REAL> alpha = 1.0;  ///< thermal diffusivity
 };
 
 }  // namespace opuntia::thorns::Heat

@@ -9,7 +9,7 @@ namespace opuntia::thorns::HeatEquation {
 
 parameters read_parameters(const opuntia::parameter_source& source) {
   parameters p;
-  p.alpha = source.real("HeatEquation", "alpha");
+  p.alpha = {source.real("HeatEquation", "alpha"), source.read_flag("HeatEquation", "alpha")};
   return p;
 }
 

@@ -9,7 +9,7 @@ namespace opuntia::thorns::Base {
 
 parameters read_parameters(const opuntia::parameter_source& source) {
   parameters p;
-  p.base_scale = source.real("Base", "base_scale");
+  p.base_scale = {source.real("Base", "base_scale"), source.read_flag("Base", "base_scale")};
   return p;
 }
 

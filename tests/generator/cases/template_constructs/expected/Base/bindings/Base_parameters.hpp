@@ -17,7 +17,7 @@ parameters read_parameters(const opuntia::parameter_source& source);
 
 /// The parameters of thorn Base (implementation base), with their param.ccl defaults.
 struct parameters {
-  CCTK_REAL base_scale = 1.e0;  ///< a scale
+  opuntia::tracked_parameter<CCTK_REAL> base_scale = 1.e0;  ///< a scale
 };
 
 }  // namespace opuntia::thorns::Base

@@ -9,11 +9,11 @@ namespace opuntia::thorns::Fancy {
 
 parameters read_parameters(const opuntia::parameter_source& source) {
   parameters p;
-  p.speed = source.real("Fancy", "speed");
-  p.order = source.integer("Fancy", "order");
-  p.verbose = source.boolean("Fancy", "verbose");
-  p.scheme = source.text("Fancy", "scheme");
-  p.label = source.text("Fancy", "label");
+  p.speed = {source.real("Fancy", "speed"), source.read_flag("Fancy", "speed")};
+  p.order = {source.integer("Fancy", "order"), source.read_flag("Fancy", "order")};
+  p.verbose = {source.boolean("Fancy", "verbose"), source.read_flag("Fancy", "verbose")};
+  p.scheme = {source.text("Fancy", "scheme"), source.read_flag("Fancy", "scheme")};
+  p.label = {source.text("Fancy", "label"), source.read_flag("Fancy", "label")};
   return p;
 }
 

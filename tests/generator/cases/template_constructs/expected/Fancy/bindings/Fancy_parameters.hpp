@@ -17,11 +17,11 @@ parameters read_parameters(const opuntia::parameter_source& source);
 
 /// The parameters of thorn Fancy (implementation fancy), with their param.ccl defaults.
 struct parameters {
-  CCTK_REAL speed = 2.5;  ///< wave speed
-  CCTK_INT order = 4;  ///< finite-difference order
-  CCTK_INT verbose = 1;  ///< talk
-  std::string scheme = "central";  ///< scheme
-  std::string label = "run 1";  ///< name
+  opuntia::tracked_parameter<CCTK_REAL> speed = 2.5;  ///< wave speed
+  opuntia::tracked_parameter<CCTK_INT> order = 4;  ///< finite-difference order
+  opuntia::tracked_parameter<CCTK_INT> verbose = 1;  ///< talk
+  opuntia::tracked_parameter<std::string> scheme = "central";  ///< scheme
+  opuntia::tracked_parameter<std::string> label = "run 1";  ///< name
 };
 
 }  // namespace opuntia::thorns::Fancy
