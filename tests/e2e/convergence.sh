@@ -6,7 +6,7 @@
 #   wavetoy: WaveToy (leapfrog, exact plane wave on the faces) up to t = 0.25 with dt = dx / 4
 # Usage: convergence.sh OPUNTIA heat|wavetoy [BACKEND]
 set -euo pipefail
-opuntia=$1
+opuntia=$(realpath "$1")
 application=$2
 backend=${3:-openmp}
 work=$(mktemp -d)

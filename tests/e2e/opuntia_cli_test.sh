@@ -2,7 +2,7 @@
 # The opuntia command line as a user meets it: help, thorn list, describe, schedule, errors.
 # Usage: opuntia_cli_test.sh OPUNTIA SOURCE_DIR
 set -uo pipefail
-opuntia=$1
+opuntia=$(realpath "$1")
 src=$2
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
