@@ -10,23 +10,26 @@
 #define I3D_l(v, i, j, k) (CAKERNEL_%{name}_cached_##v::template at<(i), (j), (k)>(), I3D(v, i, j, k))
 
 /* One call per physical face: the body runs on the slab [lo, hi) of that face, and
-   params.cagh_face tells which face it is (0..5: xn, xp, yn, yp, zn, zp). */
+   params.cagh_face tells which face it is (0..5: xn, xp, yn, yp, zn, zp). As in 3dblock, the body
+   is one point: _Begin opens a lambda of (gi, gj, gk), _End closes it and calls it over the slab. */
 #define CAKERNEL_%{name}_Begin \
   static void CAKERNEL_%{name}_%{variant}_compute(const CAKERNEL_%{name}_Params params, \
                                                   const CAKERNEL_%{name}_Arrays arrays, \
                                                   const int cakernel_lo[3], const int cakernel_hi[3]) { \
 %var_loop() %[    %{vtype}* const %{vname} = arrays.%{vname}; (void)%{vname}; \
 ]% %var_loop("intent=separateinout") %[   %{vtype}* const %{vname}_out = arrays.%{vname}_out; (void)%{vname}_out; \
-]%    _Pragma("omp parallel") {
+]%    const auto cakernel_point = [&](const int gi, const int gj, const int gk) { \
+      (void)gi; (void)gj; (void)gk;
 
-#define CAKERNEL_%{name}_Computations_Begin \
-    _Pragma("omp for collapse(2) schedule(static)") \
-    for (int gk = cakernel_lo[2]; gk < cakernel_hi[2]; ++gk) \
-    for (int gj = cakernel_lo[1]; gj < cakernel_hi[1]; ++gj) \
-    for (int gi = cakernel_lo[0]; gi < cakernel_hi[0]; ++gi) {
+#define CAKERNEL_%{name}_Computations_Begin {
 
 #define CAKERNEL_%{name}_Computations_End }
 
 #define CAKERNEL_%{name}_End \
-    } \
+    }; \
+    _Pragma("omp parallel for collapse(2) schedule(static)") \
+    for (int gk = cakernel_lo[2]; gk < cakernel_hi[2]; ++gk) \
+    for (int gj = cakernel_lo[1]; gj < cakernel_hi[1]; ++gj) \
+    for (int gi = cakernel_lo[0]; gi < cakernel_hi[0]; ++gi) \
+      cakernel_point(gi, gj, gk); \
   }

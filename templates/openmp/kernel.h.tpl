@@ -2,6 +2,8 @@
 // every OpenMP variant of it. Do not edit: change cakernel.ccl or templates/openmp/kernel.h.tpl.
 #pragma once
 #include "%{thorn}_common.h"
+#include "%{thorn}_parameters.hpp"
+#include "opuntia/binding.hpp"
 
 /// What kernel %{name} reads besides grid functions: the grid and its parameters.
 struct CAKERNEL_%{name}_Params {
@@ -43,3 +45,41 @@ struct CAKERNEL_%{name}_Arrays {
   static constexpr void cardinal() {}
 };
 ]%
+
+namespace opuntia::thorns::%{thorn} {
+
+/// The Params of kernel %{name} for one launch: the grid, and the kernel's parameters taken from
+/// the thorn's typed parameters.
+inline CAKERNEL_%{name}_Params CAKERNEL_%{name}_params_of(const opuntia::kernel_call& call) {
+  const auto& thorn_parameters = *static_cast<const parameters*>(call.parameters);
+  (void)thorn_parameters;
+  CAKERNEL_%{name}_Params params{};
+  params.cagh_dx = call.grid.dx;
+  params.cagh_dy = call.grid.dy;
+  params.cagh_dz = call.grid.dz;
+  params.cagh_dt = call.grid.dt;
+  params.cagh_time = call.grid.time;
+  params.cagh_xmin = call.grid.xmin;
+  params.cagh_ymin = call.grid.ymin;
+  params.cagh_zmin = call.grid.zmin;
+  params.cagh_it = call.grid.it;
+  params.cagh_ni = call.grid.ni;
+  params.cagh_nj = call.grid.nj;
+  params.cagh_nk = call.grid.nk;
+  params.cagh_nghostsi = call.grid.nghostsi;
+  params.cagh_nghostsj = call.grid.nghostsj;
+  params.cagh_nghostsk = call.grid.nghostsk;
+  params.cagh_face = -1;
+%param_loop() %[  params.%{pname} = thorn_parameters.%{pname};
+]%  return params;
+}
+
+/// The Arrays of kernel %{name} for one launch, in kernel_call's order (see opuntia/binding.hpp).
+inline CAKERNEL_%{name}_Arrays CAKERNEL_%{name}_arrays_of(const opuntia::kernel_call& call) {
+  CAKERNEL_%{name}_Arrays arrays{};
+%var_loop() %[  arrays.%{vname} = static_cast<%{vtype}*>(call.arrays[%{vindex}]);
+]% %var_loop("intent=separateinout") %[ arrays.%{vname}_out = static_cast<%{vtype}*>(call.arrays[%{vout_index}]);
+]%  return arrays;
+}
+
+}  // namespace opuntia::thorns::%{thorn}

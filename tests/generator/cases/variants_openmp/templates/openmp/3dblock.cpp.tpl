@@ -2,9 +2,7 @@
 // Do not edit: change cakernel.ccl, %{code} or templates/openmp/3dblock.cpp.tpl (the launcher of
 // every OpenMP variant) instead.
 %include_loop() %[#include "%{include_file}"
-]%#include "%{thorn}_parameters.hpp"
-#include "opuntia/binding.hpp"
-#include "%{code}"
+]%#include "%{code}"
 
 // The macros belong to this variant: another variant of the same kernel may follow in the
 // same translation unit with its own.
@@ -20,29 +18,7 @@ namespace opuntia::thorns::%{thorn} {
 
 /// Runs kernel %{name} over every point its STENCIL allows, on the OpenMP threads.
 void CAKERNEL_Launch_%{name}_openmp_%{variant}(const opuntia::kernel_call& call) {
-  const auto& thorn_parameters = *static_cast<const parameters*>(call.parameters);
-  (void)thorn_parameters;
-  CAKERNEL_%{name}_Params params{};
-  params.cagh_dx = call.grid.dx;
-  params.cagh_dy = call.grid.dy;
-  params.cagh_dz = call.grid.dz;
-  params.cagh_dt = call.grid.dt;
-  params.cagh_time = call.grid.time;
-  params.cagh_xmin = call.grid.xmin;
-  params.cagh_ymin = call.grid.ymin;
-  params.cagh_zmin = call.grid.zmin;
-  params.cagh_it = call.grid.it;
-  params.cagh_ni = call.grid.ni;
-  params.cagh_nj = call.grid.nj;
-  params.cagh_nk = call.grid.nk;
-  params.cagh_nghostsi = call.grid.nghostsi;
-  params.cagh_nghostsj = call.grid.nghostsj;
-  params.cagh_nghostsk = call.grid.nghostsk;
-%param_loop() %[  params.%{pname} = thorn_parameters.%{pname};
-]%  CAKERNEL_%{name}_Arrays arrays{};
-%var_loop() %[  arrays.%{vname} = static_cast<%{vtype}*>(call.arrays[%{vindex}]);
-]% %var_loop("intent=separateinout") %[ arrays.%{vname}_out = static_cast<%{vtype}*>(call.arrays[%{vout_index}]);
-]%  CAKERNEL_%{name}_%{variant}_compute(params, arrays);
+  CAKERNEL_%{name}_%{variant}_compute(CAKERNEL_%{name}_params_of(call), CAKERNEL_%{name}_arrays_of(call));
 }
 
 }  // namespace opuntia::thorns::%{thorn}

@@ -2,8 +2,6 @@
 // Do not edit: change cakernel.ccl, src/Heat_Update.kernel or templates/openmp/3dblock.cpp.tpl (the launcher of
 // every OpenMP variant) instead.
 #include "Heat_Update_3dblock.h"
-#include "HeatEquation_parameters.hpp"
-#include "opuntia/binding.hpp"
 #include "src/Heat_Update.kernel"
 
 // The macros belong to this variant: another variant of the same kernel may follow in the
@@ -20,29 +18,7 @@ namespace opuntia::thorns::HeatEquation {
 
 /// Runs kernel Heat_Update over every point its STENCIL allows, on the OpenMP threads.
 void CAKERNEL_Launch_Heat_Update_openmp_3dblock(const opuntia::kernel_call& call) {
-  const auto& thorn_parameters = *static_cast<const parameters*>(call.parameters);
-  (void)thorn_parameters;
-  CAKERNEL_Heat_Update_Params params{};
-  params.cagh_dx = call.grid.dx;
-  params.cagh_dy = call.grid.dy;
-  params.cagh_dz = call.grid.dz;
-  params.cagh_dt = call.grid.dt;
-  params.cagh_time = call.grid.time;
-  params.cagh_xmin = call.grid.xmin;
-  params.cagh_ymin = call.grid.ymin;
-  params.cagh_zmin = call.grid.zmin;
-  params.cagh_it = call.grid.it;
-  params.cagh_ni = call.grid.ni;
-  params.cagh_nj = call.grid.nj;
-  params.cagh_nk = call.grid.nk;
-  params.cagh_nghostsi = call.grid.nghostsi;
-  params.cagh_nghostsj = call.grid.nghostsj;
-  params.cagh_nghostsk = call.grid.nghostsk;
-  params.alpha = thorn_parameters.alpha;
-  CAKERNEL_Heat_Update_Arrays arrays{};
-  arrays.u = static_cast<CCTK_REAL*>(call.arrays[0]);
-  arrays.u_out = static_cast<CCTK_REAL*>(call.arrays[1]);
-  CAKERNEL_Heat_Update_3dblock_compute(params, arrays);
+  CAKERNEL_Heat_Update_3dblock_compute(CAKERNEL_Heat_Update_params_of(call), CAKERNEL_Heat_Update_arrays_of(call));
 }
 
 }  // namespace opuntia::thorns::HeatEquation

@@ -2,6 +2,8 @@
 // every OpenMP variant of it. Do not edit: change cakernel.ccl or templates/openmp/kernel.h.tpl.
 #pragma once
 #include "HeatEquation_common.h"
+#include "HeatEquation_parameters.hpp"
+#include "opuntia/binding.hpp"
 
 /// What kernel Heat_Update reads besides grid functions: the grid and its parameters.
 struct CAKERNEL_Heat_Update_Params {
@@ -35,3 +37,41 @@ struct CAKERNEL_Heat_Update_cached_u {
 };
 /* a variable that is not cached=yes: any I3D_l on it is an error */
 
+
+namespace opuntia::thorns::HeatEquation {
+
+/// The Params of kernel Heat_Update for one launch: the grid, and the kernel's parameters taken from
+/// the thorn's typed parameters.
+inline CAKERNEL_Heat_Update_Params CAKERNEL_Heat_Update_params_of(const opuntia::kernel_call& call) {
+  const auto& thorn_parameters = *static_cast<const parameters*>(call.parameters);
+  (void)thorn_parameters;
+  CAKERNEL_Heat_Update_Params params{};
+  params.cagh_dx = call.grid.dx;
+  params.cagh_dy = call.grid.dy;
+  params.cagh_dz = call.grid.dz;
+  params.cagh_dt = call.grid.dt;
+  params.cagh_time = call.grid.time;
+  params.cagh_xmin = call.grid.xmin;
+  params.cagh_ymin = call.grid.ymin;
+  params.cagh_zmin = call.grid.zmin;
+  params.cagh_it = call.grid.it;
+  params.cagh_ni = call.grid.ni;
+  params.cagh_nj = call.grid.nj;
+  params.cagh_nk = call.grid.nk;
+  params.cagh_nghostsi = call.grid.nghostsi;
+  params.cagh_nghostsj = call.grid.nghostsj;
+  params.cagh_nghostsk = call.grid.nghostsk;
+  params.cagh_face = -1;
+  params.alpha = thorn_parameters.alpha;
+  return params;
+}
+
+/// The Arrays of kernel Heat_Update for one launch, in kernel_call's order (see opuntia/binding.hpp).
+inline CAKERNEL_Heat_Update_Arrays CAKERNEL_Heat_Update_arrays_of(const opuntia::kernel_call& call) {
+  CAKERNEL_Heat_Update_Arrays arrays{};
+  arrays.u = static_cast<CCTK_REAL*>(call.arrays[0]);
+  arrays.u_out = static_cast<CCTK_REAL*>(call.arrays[1]);
+  return arrays;
+}
+
+}  // namespace opuntia::thorns::HeatEquation
