@@ -53,6 +53,12 @@ int main(int argc, char** argv) {
   app.add_option("--parameter-level", level, "strict: a parameter set twice, or set and never read, is an error")
       ->check(CLI::IsMember({"normal", "strict"}))
       ->capture_default_str();
+  app.footer(
+      "\nExamples:\n"
+      "  opuntia parfiles/wavetoy.par                 run a simulation\n"
+      "  opuntia --show-schedule parfiles/wavetoy.par what would run, and when\n"
+      "  opuntia --describe WaveToy                   a thorn's parameters\n"
+      "Parameter files follow Cactus's syntax; see docs/running-a-simulation.md.");
   CLI11_PARSE(app, argc, argv);
 
   try {
