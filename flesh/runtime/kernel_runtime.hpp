@@ -18,10 +18,10 @@ public:
   /// several were generated, empty: the first), applying every variable's INTENT around it.
   virtual void launch(const thorn_binding& thorn, const kernel_binding& kernel, const void* thorn_parameters,
                       const kernel_grid& grid, const std::string& variant) = 0;
-  /// Before the host reads `v`: bring the host copy up to date.
-  virtual void ensure_host(grid_variable& v) = 0;
-  /// After the host wrote `v`: the device copy is stale.
-  virtual void host_wrote(grid_variable& v) = 0;
+  /// Before the host reads time level `level` of `v`: bring the host copy up to date.
+  virtual void ensure_host(grid_variable& v, int level = 0) = 0;
+  /// After the host wrote time level `level` of `v`: the device copy is stale.
+  virtual void host_wrote(grid_variable& v, int level = 0) = 0;
   /// Waits for every launched kernel.
   virtual void synchronize() = 0;
 };

@@ -107,9 +107,9 @@ private:
       throw std::invalid_argument(fmt::format("grid function {}::{} is {}, not CCTK_REAL", v.implementation, v.name,
                                               v.data_type));
     }
-    if (level == 0) sim_.runtime_->ensure_host(v);
+    sim_.runtime_->ensure_host(v, level);
     auto* data = static_cast<CCTK_REAL*>(sim_.store_.data(v, level));
-    if (writing && level == 0) sim_.runtime_->host_wrote(v);
+    if (writing) sim_.runtime_->host_wrote(v, level);
     return {data, v.count};
   }
 

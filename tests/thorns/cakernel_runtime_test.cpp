@@ -329,7 +329,7 @@ TEST_F(runtime_test, kernel_reading_u_twice_copies_u_to_the_device_once) {
   EXPECT_EQ(g_launches[0].first_values[0], 1.0);                 // the host values arrived
   EXPECT_EQ(g_launches[1].first_values[0], 1.0);
   EXPECT_EQ(g_launches[0].parameters, &parameters);
-  EXPECT_EQ(rt->tracker().state("wave::u"), validity::both);
+  EXPECT_EQ(rt->validity_of(var("u")), validity::both);
 }
 
 TEST_F(runtime_test, host_read_after_intent_in_copies_nothing_back) {
@@ -344,7 +344,7 @@ TEST_F(runtime_test, host_read_after_kernel_write_copies_back_once) {
   launch(kernel({{"u", "inout"}}), writes(0, 5.0));
   EXPECT_EQ(log->to_device, 1);
   EXPECT_TRUE(all_equal(host("u"), 1.0));  // the host copy is stale until read
-  EXPECT_EQ(rt->tracker().state("wave::u"), validity::device);
+  EXPECT_EQ(rt->validity_of(var("u")), validity::device);
   rt->ensure_host(var("u"));
   EXPECT_EQ(log->to_host, 1);
   EXPECT_TRUE(all_equal(host("u"), 5.0));
@@ -400,7 +400,7 @@ TEST_F(runtime_test, intent_out_copies_once_on_first_use_only) {
   EXPECT_EQ(g_launches[0].first_values[0], 1.0);
   launch(k, writes(0, 9.0));
   EXPECT_EQ(log->to_device, 1);
-  EXPECT_EQ(rt->tracker().state("wave::u"), validity::device);
+  EXPECT_EQ(rt->validity_of(var("u")), validity::device);
   rt->ensure_host(var("u"));
   EXPECT_EQ(log->to_host, 1);
   EXPECT_TRUE(all_equal(host("u"), 9.0));

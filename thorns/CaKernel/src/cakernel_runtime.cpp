@@ -1,6 +1,7 @@
 #include "cakernel_runtime.hpp"
 
 #include <algorithm>
+#include <cstring>
 #include <stdexcept>
 
 #include <fmt/format.h>
@@ -12,30 +13,22 @@ cakernel_runtime::cakernel_runtime(std::unique_ptr<backend> device, grid_functio
     : device_(std::move(device)), store_(store) {}
 
 cakernel_runtime::~cakernel_runtime() {
-  for (auto& [_, m] : mirrors_) {
-    if (m.primary) device_->release(m.primary);
-    if (m.secondary) device_->release(m.secondary);
-  }
+  for (auto& [_, device] : mirrors_) device_->release(device);
 }
 
-void* cakernel_runtime::device_primary(grid_variable& v) {
-  if (device_->shares_host_memory()) return store_.data(v, 0);
-  auto& m = mirrors_[key(v)];
-  if (!m.primary) m.primary = device_->allocate(v.count * v.element_size());
-  return m.primary;
+std::string cakernel_runtime::key(const void* host_buffer) { return fmt::format("{}", host_buffer); }
+
+void* cakernel_runtime::device_of(const void* host_buffer, std::size_t bytes) {
+  if (device_->shares_host_memory()) return const_cast<void*>(host_buffer);
+  auto& device = mirrors_[host_buffer];
+  if (device == nullptr) device = device_->allocate(bytes);
+  return device;
 }
 
-void* cakernel_runtime::device_secondary(grid_variable& v) {
-  if (device_->shares_host_memory()) return store_.scratch(v);
-  auto& m = mirrors_[key(v)];
-  if (!m.secondary) {
-    // Points the kernel does not write keep their values across the swap: start from the
-    // current level 0, which may be valid on the device only (a kernel wrote it last).
-    ensure_host(v);
-    m.secondary = device_->allocate(v.count * v.element_size());
-    device_->copy_to_device(m.secondary, store_.data(v, 0), v.count * v.element_size());
+void cakernel_runtime::to_device(void* host_buffer, std::size_t bytes) {
+  if (tracker_.before_kernel_reads(key(host_buffer)) == validity_tracker::transfer::to_device) {
+    device_->copy_to_device(device_of(host_buffer, bytes), host_buffer, bytes);
   }
-  return m.secondary;
 }
 
 void cakernel_runtime::launch(const thorn_binding& thorn, const kernel_binding& kernel, const void* thorn_parameters,
@@ -55,22 +48,28 @@ void cakernel_runtime::launch(const thorn_binding& thorn, const kernel_binding& 
   for (const auto& kv : kernel.variables) {
     auto& v = store_.find(thorn.name, kv.grid_function.empty() ? kv.name : kv.grid_function);
     variables.push_back(&v);
-    if (kv.timelevel > 0) {
-      // A past time level is read-only and lives where the host keeps it (device mirrors of
-      // past levels arrive with the device backends).
-      arrays.push_back(store_.data(v, kv.timelevel));
-      continue;
-    }
-    // in, inout, separateinout read the variable: its device copy must be current. `out` is
-    // copied too the first time only, so points the kernel leaves alone are not garbage.
-    const bool reads = kv.intent != "out" || !mirrors_.count(key(v));
-    if (reads && tracker_.before_kernel_reads(key(v)) == validity_tracker::transfer::to_device) {
-      device_->copy_to_device(device_primary(v), store_.data(v, 0), v.count * v.element_size());
-    }
-    arrays.push_back(device_primary(v));
+    void* host = store_.data(v, kv.timelevel);
+    const std::size_t bytes = v.count * v.element_size();
+    // in, inout, separateinout and past levels are read: the device copy must be current. An
+    // `out` variable is copied too the first time, so the points a kernel leaves alone (a
+    // boundary) hold the host's values rather than garbage.
+    if (kv.intent != "out" || device_->shares_host_memory() || !mirrors_.count(host)) to_device(host, bytes);
+    arrays.push_back(device_of(host, bytes));
   }
   for (std::size_t i = 0; i < kernel.variables.size(); ++i) {
-    if (kernel.variables[i].intent == "separateinout") arrays.push_back(device_secondary(*variables[i]));
+    if (kernel.variables[i].intent != "separateinout") continue;
+    auto& v = *variables[i];
+    const std::size_t bytes = v.count * v.element_size();
+    if (!device_->shares_host_memory() && (!v.scratch || !mirrors_.count(v.scratch.data()))) {
+      // The second buffer starts as a copy of level 0 (points the kernel does not write keep
+      // their values across the swap); level 0 may be current on the device only.
+      ensure_host(v);
+      if (v.scratch) std::memcpy(v.scratch.data(), store_.data(v, 0), bytes);
+      tracker_.after_host_writes(key(store_.scratch(v)));  // store_.scratch() copies level 0 when it makes the buffer
+    }
+    void* scratch = store_.scratch(v);
+    to_device(scratch, bytes);
+    arrays.push_back(device_of(scratch, bytes));
   }
   kernel_call call;
   call.grid = grid;
@@ -82,24 +81,25 @@ void cakernel_runtime::launch(const thorn_binding& thorn, const kernel_binding& 
     const auto& intent = kernel.variables[i].intent;
     if (intent == "in" || kernel.variables[i].timelevel > 0) continue;
     if (intent == "separateinout") {
-      if (device_->shares_host_memory()) {
-        store_.swap_with_scratch(v);
-      } else {
-        auto& m = mirrors_[key(v)];
-        std::swap(m.primary, m.secondary);
-      }
+      // The new values are in the second buffer: it becomes level 0 on the host side, and its
+      // device mirror, keyed by that host buffer, goes with it.
+      tracker_.after_kernel_writes(key(store_.scratch(v)));
+      store_.swap_with_scratch(v);
+    } else {
+      tracker_.after_kernel_writes(key(store_.data(v, 0)));
     }
-    tracker_.after_kernel_writes(key(v));
   }
 }
 
-void cakernel_runtime::ensure_host(grid_variable& v) {
-  if (tracker_.before_host_reads(key(v)) == validity_tracker::transfer::to_host) {
-    device_->copy_to_host(store_.data(v, 0), device_primary(v), v.count * v.element_size());
+void cakernel_runtime::ensure_host(grid_variable& v, int level) {
+  void* host = store_.data(v, level);
+  if (tracker_.before_host_reads(key(host)) == validity_tracker::transfer::to_host) {
+    const std::size_t bytes = v.count * v.element_size();
+    device_->copy_to_host(host, device_of(host, bytes), bytes);
   }
 }
 
-void cakernel_runtime::host_wrote(grid_variable& v) { tracker_.after_host_writes(key(v)); }
+void cakernel_runtime::host_wrote(grid_variable& v, int level) { tracker_.after_host_writes(key(store_.data(v, level))); }
 
 std::unique_ptr<opuntia::kernel_runtime> make_kernel_runtime(const std::string& backend_name, grid_function_store& store) {
   if (backend_name == "auto" || backend_name == "openmp") {

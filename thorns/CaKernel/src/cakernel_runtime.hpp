@@ -19,25 +19,27 @@ public:
   std::string backend_name() const override { return device_->name(); }
   void launch(const thorn_binding& thorn, const kernel_binding& kernel, const void* thorn_parameters,
               const kernel_grid& grid, const std::string& variant) override;
-  void ensure_host(grid_variable& v) override;
-  void host_wrote(grid_variable& v) override;
+  void ensure_host(grid_variable& v, int level = 0) override;
+  void host_wrote(grid_variable& v, int level = 0) override;
   void synchronize() override { device_->synchronize(); }
 
   const validity_tracker& tracker() const { return tracker_; }
+  /// Where the valid copy of time level `level` of `v` is.
+  validity validity_of(grid_variable& v, int level = 0) { return tracker_.state(key(store_.data(v, level))); }
 
 private:
-  struct mirror {
-    void* primary = nullptr;    // level 0 on the device
-    void* secondary = nullptr;  // the second buffer of a separateinout variable
-  };
-  static std::string key(const grid_variable& v) { return v.implementation + "::" + v.name; }
-  void* device_primary(grid_variable& v);
-  void* device_secondary(grid_variable& v);
+  // Every device buffer mirrors one host buffer: a time level of a variable, or its scratch
+  // buffer. Mirrors and validity are keyed by the host buffer, so when the flesh rotates time
+  // levels or swaps a separateinout pair on the host, the device side follows with no copy.
+  static std::string key(const void* host_buffer);
+  void* device_of(const void* host_buffer, std::size_t bytes);
+  /// Makes the device copy of `host_buffer` current (copying only when it is stale).
+  void to_device(void* host_buffer, std::size_t bytes);
 
   std::unique_ptr<backend> device_;
   grid_function_store& store_;
   validity_tracker tracker_;
-  std::map<std::string, mirror> mirrors_;  // device backends only
+  std::map<const void*, void*> mirrors_;  // host buffer -> device buffer (device backends only)
 };
 
 /// `CaKernel::backend`: "auto" (a GPU when this build has one and it answers, else OpenMP),
