@@ -2,6 +2,9 @@
 # Runs every benchmark of the build and prints its figures (record them in bench/RESULTS.md).
 set -euo pipefail
 build_dir=$1
+echo "== stencil_bench: copy bandwidth, plain and generated OpenMP stencils, 256^3 fp64"
+OMP_PROC_BIND=true "$build_dir/bench/stencil_bench" 256 20
+echo
 echo "== generator_bench"
 "$build_dir/bench/generator_bench"
 echo

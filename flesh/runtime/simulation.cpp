@@ -174,8 +174,8 @@ simulation::simulation(std::vector<thorn_binding> thorns, const gen::source_file
     if (std::find(available.begin(), available.end(), variant_) == available.end()) {
       std::sort(available.begin(), available.end());
       available.erase(std::unique(available.begin(), available.end()), available.end());
-      throw std::invalid_argument(fmt::format("CaKernel::variant = \"{}\": no kernel of the active thorns has a {} "
-                                              "variant of that name (generated: {})", variant_,
+      throw std::invalid_argument(fmt::format("CaKernel::variant = \"{}\": no kernel of the active thorns has a "
+                                              "variant of that name for backend {} (generated: {})", variant_,
                                               runtime_->backend_name(), gen::join_names(available)));
     }
   }

@@ -13,12 +13,12 @@
    params.cagh_face tells which face it is (0..5: xn, xp, yn, yp, zn, zp). As in 3dblock, the body
    is one point: _Begin opens a lambda of (gi, gj, gk), _End closes it and calls it over the slab. */
 #define CAKERNEL_%{name}_Begin \
-  static void CAKERNEL_%{name}_%{variant}_compute(const CAKERNEL_%{name}_Params params, \
+  OPUNTIA_OPENMP_KERNEL static void CAKERNEL_%{name}_%{variant}_compute(const CAKERNEL_%{name}_Params params, \
                                                   const CAKERNEL_%{name}_Arrays arrays, \
                                                   const int cakernel_lo[3], const int cakernel_hi[3]) { \
 %var_loop() %[    %{vtype}* const %{vname} = arrays.%{vname}; (void)%{vname}; \
 ]% %var_loop("intent=separateinout") %[   %{vtype}* const %{vname}_out = arrays.%{vname}_out; (void)%{vname}_out; \
-]%    const auto cakernel_point = [&](const int gi, const int gj, const int gk) { \
+]%    const auto cakernel_point = [&](const int gi, const int gj, const int gk) OPUNTIA_OPENMP_ALWAYS_INLINE { \
       (void)gi; (void)gj; (void)gk;
 
 #define CAKERNEL_%{name}_Computations_Begin {
