@@ -285,6 +285,7 @@ void collect_routines(const std::vector<schedule_statement_syntax>& statements, 
 /// `parameters read_parameters(const opuntia::parameter_source&)`: every field from the registry.
 std::string emit_read_parameters(const thorn_model& thorn) {
   std::string out = "parameters read_parameters(const opuntia::parameter_source& source) {\n  parameters p;\n";
+  if (thorn.params.parameters.empty()) out += "  (void)source;\n";
   for (const auto& param : thorn.params.parameters) {
     const auto type = to_upper(param.type);
     const char* reader = type == "INT" ? "integer" : type == "REAL" ? "real" : type == "BOOLEAN" ? "boolean" : "text";

@@ -77,8 +77,8 @@ check "no temporary files are left" test -z "$(find "$work/out_dir" -name '.*.tm
 check "show prints the kernel header" grep -q "#define CAKERNEL_Heat_Update_Begin" "$work/out"
 "$gen" show --thorn "$src/thorns/HeatEquation" --kernel Nope --backend openmp --templates "$src/templates" >"$work/out" 2>&1
 check "show fails for an unknown kernel" test $? -eq 1
-"$gen" show --thorn "$src/thorns/HeatEquation" --kernel Heat_Update --backend cuda --templates "$src/templates" >"$work/out" 2>&1
-check "show fails for an unknown backend" grep -q "unknown backend 'cuda'" "$work/out"
+"$gen" show --thorn "$src/thorns/HeatEquation" --kernel Heat_Update --backend hip --templates "$src/templates" >"$work/out" 2>&1
+check "show fails for an unknown backend" grep -q "unknown backend 'hip'" "$work/out"
 
 # show picks one kernel exactly, even when another kernel's name starts with it.
 cp -r "$src/thorns/HeatEquation" "$work/Heat"

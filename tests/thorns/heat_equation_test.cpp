@@ -1,6 +1,8 @@
 // The generated OpenMP code of thorns/HeatEquation, built by opuntia_add_thorn(), run for real.
 #include <gtest/gtest.h>
 
+#include <algorithm>
+
 #include <vector>
 
 #include "HeatEquation_grid_functions.hpp"
@@ -42,8 +44,10 @@ TEST(generated_heat_kernel, applies_the_seven_point_laplacian_inside_the_stencil
   call.arrays = arrays;
   // Through the binding, as the runtime will call it.
   const auto b = binding();
-  ASSERT_EQ(b.kernels.at(0).variants.size(), 1u);
-  b.kernels[0].variants[0].launch(call);
+  const auto& variants = b.kernels.at(0).variants;
+  const auto openmp = std::find_if(variants.begin(), variants.end(), [](const auto& v) { return v.backend == "openmp"; });
+  ASSERT_NE(openmp, variants.end());
+  openmp->launch(call);
 
   for (int k = 0; k < nk; ++k) {
     for (int j = 0; j < nj; ++j) {
@@ -67,7 +71,7 @@ TEST(generated_heat_kernel, bindings_describe_the_thorn) {
   ASSERT_EQ(b.groups.size(), 1u);
   EXPECT_EQ(b.groups[0].variables, std::vector<std::string>{"u"});
   ASSERT_EQ(b.kernels.size(), 1u);
-  ASSERT_EQ(b.kernels[0].variants.size(), 1u);
+  ASSERT_GE(b.kernels[0].variants.size(), 1u);  // openmp, and cuda in a CUDA build
   EXPECT_EQ(b.kernels[0].variants[0].backend, "openmp");
   EXPECT_EQ(b.kernels[0].variants[0].template_name, "3dblock");
   ASSERT_EQ(b.routines.size(), 2u);  // initial data and the analytic comparison

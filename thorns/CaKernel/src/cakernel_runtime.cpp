@@ -102,11 +102,17 @@ void cakernel_runtime::ensure_host(grid_variable& v, int level) {
 void cakernel_runtime::host_wrote(grid_variable& v, int level) { tracker_.after_host_writes(key(store_.data(v, level))); }
 
 std::unique_ptr<opuntia::kernel_runtime> make_kernel_runtime(const std::string& backend_name, grid_function_store& store) {
-  if (backend_name == "auto" || backend_name == "openmp") {
-    return std::make_unique<cakernel_runtime>(make_openmp_backend(), store);
+  std::vector<std::string> names;
+  for (const auto& factory : compiled_backends()) {
+    names.push_back(factory.name);
+    if (backend_name != "auto" && backend_name != factory.name) continue;
+    if (auto device = factory.make()) return std::make_unique<cakernel_runtime>(std::move(device), store);
+    if (backend_name != "auto") {
+      throw std::runtime_error(fmt::format("CaKernel::backend = \"{}\": this machine has no device for it", backend_name));
+    }
   }
-  throw std::invalid_argument(fmt::format("CaKernel::backend = \"{}\": this build has no {} backend (it has: openmp)",
-                                          backend_name, backend_name));
+  throw std::invalid_argument(fmt::format("CaKernel::backend = \"{}\": this build has no {} backend (it has: {})",
+                                          backend_name, backend_name, fmt::join(names, ", ")));
 }
 
 }  // namespace opuntia::thorns::CaKernel

@@ -15,6 +15,7 @@ parameters read_parameters(const opuntia::parameter_source& source) {
 
 // The kernel launchers, defined by the backends' generated code.
 void CAKERNEL_Launch_Heat_Update_openmp_3dblock(const opuntia::kernel_call& call);
+void CAKERNEL_Launch_Heat_Update_cuda_3dblock(const opuntia::kernel_call& call);
 
 /// Everything the flesh needs to know about thorn HeatEquation.
 opuntia::thorn_binding binding() {
@@ -93,6 +94,7 @@ opuntia::thorn_binding binding() {
     k.variables.push_back({"u", "temperature", "separateinout", true, "u", 0});
     k.parameters.push_back("alpha");
     k.variants.push_back({"openmp", "3dblock", &CAKERNEL_Launch_Heat_Update_openmp_3dblock});
+    k.variants.push_back({"cuda", "3dblock", &CAKERNEL_Launch_Heat_Update_cuda_3dblock});
     k.origin = "thorns/HeatEquation/cakernel.ccl:2:13";
     b.kernels.push_back(std::move(k));
   }
