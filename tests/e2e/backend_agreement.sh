@@ -1,0 +1,37 @@
+#!/usr/bin/env bash
+# Runs HeatEquation and WaveToy on OpenMP and on another backend with the same parameter file
+# and checks that their errors against the exact solutions agree to 1e-9 relative (the fields
+# themselves agree to a few ulps: fused multiply-adds are the only difference in operation order).
+# Usage: backend_agreement.sh OPUNTIA BACKEND
+set -euo pipefail
+opuntia=$(realpath "$1")
+backend=$2
+work=$(mktemp -d)
+trap 'rm -rf "$work"' EXIT
+passes=0
+failures=0
+for application in heat wavetoy; do
+  for b in openmp "$backend"; do
+    if [ $application = heat ]; then
+      printf 'ActiveThorns = "HeatEquation"\nCactus::cctk_final_time = 0.005\nTime::timestep = 0.005 / 64\n'
+    else
+      printf 'ActiveThorns = "WaveToy"\nCactus::cctk_final_time = 0.25\nTime::dtfac = 0.25\nWaveToy::wave_number_y = 0.5\n'
+    fi >"$work/$application-$b.par"
+    printf 'Cactus::terminate = "time"\nCactus::progress_every = 0\nDriver::global_nx = 41\nDriver::global_ny = 35\nDriver::global_nz = 29\n' >>"$work/$application-$b.par"
+    printf 'CaKernel::backend = "%s"\nIO::out_dir = "%s"\n' "$b" "$work/$application-$b" >>"$work/$application-$b.par"
+    "$opuntia" "$work/$application-$b.par" >"$work/$application-$b.log" 2>&1 || { cat "$work/$application-$b.log"; exit 1; }
+    grep -q "backend $b" "$work/$application-$b.log" || { echo "did not run on $b"; exit 1; }
+  done
+  file=$([ $application = heat ] && echo heat_error.txt || echo wavetoy_error.txt)
+  a=$(awk '!/^#/ {print $3}' "$work/$application-openmp/$file")
+  c=$(awk '!/^#/ {print $3}' "$work/$application-$backend/$file")
+  if awk -v a="$a" -v c="$c" 'BEGIN { d = a - c; if (d < 0) d = -d; exit !(d <= 1e-9 * a) }'; then
+    echo "$application: max error openmp $a, $backend $c: agree"
+    passes=$((passes + 1))
+  else
+    echo "$application: max error openmp $a, $backend $c: DIFFER"
+    failures=$((failures + 1))
+  fi
+done
+echo "$passes passed, $failures failed"
+test $failures -eq 0
