@@ -15,17 +15,17 @@
 
 namespace opuntia::thorns::%{thorn} {
 
-/// Runs kernel %{name} over every point its STENCIL allows: thread blocks of the TILE's x and y
-/// (at most 1024 threads), each thread a z column.
+/// Runs kernel %{name} over every point its STENCIL allows.
 void CAKERNEL_Launch_%{name}_cuda_%{variant}(const opuntia::kernel_call& call) {
-  const int columns_x = call.grid.ni - %{stencil_xn} - %{stencil_xp};
-  const int columns_y = call.grid.nj - %{stencil_yn} - %{stencil_yp};
-  if (columns_x <= 0 || columns_y <= 0) return;
-  const int block_x = %{tile_x} < 128 ? %{tile_x} : 128;
-  const int block_y = %{tile_y} < 1024 / block_x ? %{tile_y} : 1024 / block_x;
-  const dim3 block(static_cast<unsigned>(block_x), static_cast<unsigned>(block_y));
-  const dim3 grid(static_cast<unsigned>((columns_x + block_x - 1) / block_x),
-                  static_cast<unsigned>((columns_y + block_y - 1) / block_y));
+  const int points_x = call.grid.ni - %{stencil_xn} - %{stencil_xp};
+  const int points_y = call.grid.nj - %{stencil_yn} - %{stencil_yp};
+  const int points_z = call.grid.nk - %{stencil_zn} - %{stencil_zp};
+  if (points_x <= 0 || points_y <= 0 || points_z <= 0) return;
+  const dim3 block(CAKERNEL_%{name}_%{variant}_block_x, CAKERNEL_%{name}_%{variant}_block_y);
+  const dim3 grid(static_cast<unsigned>((points_x + block.x - 1) / block.x),
+                  static_cast<unsigned>((points_y + block.y - 1) / block.y),
+                  static_cast<unsigned>((points_z + CAKERNEL_%{name}_%{variant}_block_z - 1) /
+                                        CAKERNEL_%{name}_%{variant}_block_z));
   CAKERNEL_%{name}_%{variant}_kernel<<<grid, block>>>(CAKERNEL_%{name}_params_of(call), CAKERNEL_%{name}_arrays_of(call));
   OPUNTIA_CUDA_CHECK(cudaGetLastError());
 }

@@ -4,27 +4,66 @@
 #include "%{thorn}_common.h"
 %include_loop() %[#include "%{include_file}"
 ]%
+/* A block of TX x TY threads computes a TX x TY tile of a plane and streams through TZ planes
+   (Micikevicius): each cached variable's current plane, halo included, sits in shared memory,
+   and its z neighbours of the thread's own column in registers. I3D_l(v, i, j, 0) reads the
+   shared tile, I3D_l(v, 0, 0, k) the registers, other offsets global memory. */
+#define CAKERNEL_%{name}_%{variant}_TX (%{tile_x} < 128 ? %{tile_x} : 128)
+#define CAKERNEL_%{name}_%{variant}_TY (%{tile_y} * CAKERNEL_%{name}_%{variant}_TX <= 1024 ? %{tile_y} : 1024 / CAKERNEL_%{name}_%{variant}_TX)
+#define CAKERNEL_%{name}_%{variant}_TZ %{tile_z}
+#define CAKERNEL_%{name}_%{variant}_SX (CAKERNEL_%{name}_%{variant}_TX + %{stencil_xn} + %{stencil_xp})
+#define CAKERNEL_%{name}_%{variant}_SY (CAKERNEL_%{name}_%{variant}_TY + %{stencil_yn} + %{stencil_yp})
+#define CAKERNEL_%{name}_%{variant}_NZ (%{stencil_zn} + %{stencil_zp} + 1)
+#define CAKERNEL_%{name}_%{variant}_block_x CAKERNEL_%{name}_%{variant}_TX
+#define CAKERNEL_%{name}_%{variant}_block_y CAKERNEL_%{name}_%{variant}_TY
+#define CAKERNEL_%{name}_%{variant}_block_z CAKERNEL_%{name}_%{variant}_TZ
+
 #define CAKERNEL_INDEX(i, j, k) \
   ((ptrdiff_t)(i) + (ptrdiff_t)params.cagh_ni * ((ptrdiff_t)(j) + (ptrdiff_t)params.cagh_nj * (ptrdiff_t)(k)))
 #define I3D(v, i, j, k) v[CAKERNEL_INDEX(gi + (i), gj + (j), gk + (k))]
-#define I3D_l(v, i, j, k) (CAKERNEL_%{name}_cached_##v::template at<(i), (j), (k)>(), I3D(v, i, j, k))
+#define I3D_l(v, i, j, k) \
+  (CAKERNEL_%{name}_cached_##v::template at<(i), (j), (k)>(), \
+   ((k) == 0 ? cakernel_shared_##v[cakernel_ty + %{stencil_yn} + (j)][cakernel_tx + %{stencil_xn} + (i)] \
+             : ((i) == 0 && (j) == 0 ? cakernel_z_##v[%{stencil_zn} + (k)] : I3D(v, i, j, k))))
 
-/* One thread per (gi, gj) column of the points the STENCIL allows, walking z. The body is one
-   point: its declarations sit inside the z loop, as in the OpenMP templates. */
 #define CAKERNEL_%{name}_Begin \
-  static __global__ void CAKERNEL_%{name}_%{variant}_kernel(const CAKERNEL_%{name}_Params params, \
-                                                            const CAKERNEL_%{name}_Arrays arrays) { \
+  static __global__ void __launch_bounds__(CAKERNEL_%{name}_%{variant}_TX * CAKERNEL_%{name}_%{variant}_TY) \
+  CAKERNEL_%{name}_%{variant}_kernel(const CAKERNEL_%{name}_Params params, const CAKERNEL_%{name}_Arrays arrays) { \
 %var_loop() %[    %{vtype}* const __restrict__ %{vname} = arrays.%{vname}; (void)%{vname}; \
 ]% %var_loop("intent=separateinout") %[   %{vtype}* const __restrict__ %{vname}_out = arrays.%{vname}_out; (void)%{vname}_out; \
-]%    const int gi = %{stencil_xn} + (int)(blockIdx.x * blockDim.x + threadIdx.x); \
-    const int gj = %{stencil_yn} + (int)(blockIdx.y * blockDim.y + threadIdx.y); \
-    if (gi >= params.cagh_ni - %{stencil_xp} || gj >= params.cagh_nj - %{stencil_yp}) return; \
-    for (int gk = %{stencil_zn}; gk < params.cagh_nk - %{stencil_zp}; ++gk) {
+]% %var_loop("cached=yes") %[   __shared__ %{vtype} cakernel_shared_%{vname}[CAKERNEL_%{name}_%{variant}_SY][CAKERNEL_%{name}_%{variant}_SX]; \
+    %{vtype} cakernel_z_%{vname}[CAKERNEL_%{name}_%{variant}_NZ]; \
+]%    const int cakernel_tx = (int)threadIdx.x, cakernel_ty = (int)threadIdx.y; \
+    const int cakernel_i0 = (int)blockIdx.x * CAKERNEL_%{name}_%{variant}_TX, cakernel_j0 = (int)blockIdx.y * CAKERNEL_%{name}_%{variant}_TY; \
+    const int gi = %{stencil_xn} + cakernel_i0 + cakernel_tx; \
+    const int gj = %{stencil_yn} + cakernel_j0 + cakernel_ty; \
+    const bool cakernel_in_plane = gi < params.cagh_ni - %{stencil_xp} && gj < params.cagh_nj - %{stencil_yp}; \
+    const int cakernel_k0 = %{stencil_zn} + (int)blockIdx.z * CAKERNEL_%{name}_%{variant}_TZ; \
+    const int cakernel_k1 = min(cakernel_k0 + CAKERNEL_%{name}_%{variant}_TZ, params.cagh_nk - %{stencil_zp}); \
+    int gk = cakernel_k0; \
+    /* The z column below the first plane, in registers. */ \
+%var_loop("cached=yes") %[    _Pragma("unroll") for (int cakernel_m = 0; cakernel_m < %{stencil_zn} + %{stencil_zp}; ++cakernel_m) \
+      cakernel_z_%{vname}[cakernel_m + 1] = cakernel_in_plane ? I3D(%{vname}, 0, 0, cakernel_m - %{stencil_zn}) : 0; \
+]%    for (; gk < cakernel_k1; ++gk) { \
+%var_loop("cached=yes") %[      _Pragma("unroll") for (int cakernel_m = 0; cakernel_m + 1 < CAKERNEL_%{name}_%{variant}_NZ; ++cakernel_m) \
+        cakernel_z_%{vname}[cakernel_m] = cakernel_z_%{vname}[cakernel_m + 1]; \
+      cakernel_z_%{vname}[CAKERNEL_%{name}_%{variant}_NZ - 1] = cakernel_in_plane ? I3D(%{vname}, 0, 0, %{stencil_zp}) : 0; \
+      for (int cakernel_s = cakernel_ty * CAKERNEL_%{name}_%{variant}_TX + cakernel_tx; \
+           cakernel_s < CAKERNEL_%{name}_%{variant}_SX * CAKERNEL_%{name}_%{variant}_SY; cakernel_s += CAKERNEL_%{name}_%{variant}_TX * CAKERNEL_%{name}_%{variant}_TY) { \
+        const int cakernel_si = cakernel_s % CAKERNEL_%{name}_%{variant}_SX, cakernel_sj = cakernel_s / CAKERNEL_%{name}_%{variant}_SX; \
+        const int cakernel_i = cakernel_i0 + cakernel_si, cakernel_j = cakernel_j0 + cakernel_sj; \
+        cakernel_shared_%{vname}[cakernel_sj][cakernel_si] = \
+            cakernel_i < params.cagh_ni && cakernel_j < params.cagh_nj ? %{vname}[CAKERNEL_INDEX(cakernel_i, cakernel_j, gk)] : 0; \
+      } \
+]%      __syncthreads(); \
+      {
 
-#define CAKERNEL_%{name}_Computations_Begin {
+#define CAKERNEL_%{name}_Computations_Begin if (cakernel_in_plane) {
 
 #define CAKERNEL_%{name}_Computations_End }
 
 #define CAKERNEL_%{name}_End \
+      } \
+      __syncthreads(); \
     } \
   }

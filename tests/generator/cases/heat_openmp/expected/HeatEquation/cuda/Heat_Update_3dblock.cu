@@ -15,17 +15,17 @@
 
 namespace opuntia::thorns::HeatEquation {
 
-/// Runs kernel Heat_Update over every point its STENCIL allows: thread blocks of the TILE's x and y
-/// (at most 1024 threads), each thread a z column.
+/// Runs kernel Heat_Update over every point its STENCIL allows.
 void CAKERNEL_Launch_Heat_Update_cuda_3dblock(const opuntia::kernel_call& call) {
-  const int columns_x = call.grid.ni - 1 - 1;
-  const int columns_y = call.grid.nj - 1 - 1;
-  if (columns_x <= 0 || columns_y <= 0) return;
-  const int block_x = 64 < 128 ? 64 : 128;
-  const int block_y = 4 < 1024 / block_x ? 4 : 1024 / block_x;
-  const dim3 block(static_cast<unsigned>(block_x), static_cast<unsigned>(block_y));
-  const dim3 grid(static_cast<unsigned>((columns_x + block_x - 1) / block_x),
-                  static_cast<unsigned>((columns_y + block_y - 1) / block_y));
+  const int points_x = call.grid.ni - 1 - 1;
+  const int points_y = call.grid.nj - 1 - 1;
+  const int points_z = call.grid.nk - 1 - 1;
+  if (points_x <= 0 || points_y <= 0 || points_z <= 0) return;
+  const dim3 block(CAKERNEL_Heat_Update_3dblock_block_x, CAKERNEL_Heat_Update_3dblock_block_y);
+  const dim3 grid(static_cast<unsigned>((points_x + block.x - 1) / block.x),
+                  static_cast<unsigned>((points_y + block.y - 1) / block.y),
+                  static_cast<unsigned>((points_z + CAKERNEL_Heat_Update_3dblock_block_z - 1) /
+                                        CAKERNEL_Heat_Update_3dblock_block_z));
   CAKERNEL_Heat_Update_3dblock_kernel<<<grid, block>>>(CAKERNEL_Heat_Update_params_of(call), CAKERNEL_Heat_Update_arrays_of(call));
   OPUNTIA_CUDA_CHECK(cudaGetLastError());
 }
