@@ -1,0 +1,69 @@
+#!/usr/bin/env bash
+# The body contract is checked by the compiler: I3D_l on a variable that is not cached=yes, or
+# beyond the kernel's STENCIL, fails to compile with a message naming the variable, on every
+# backend (OpenMP with the C++ compiler; CUDA with nvcc when it is installed: no GPU needed).
+# Usage: kernel_compile_errors.sh OPUNTIA_GEN SOURCE_DIR
+set -uo pipefail
+gen=$1
+src=$2
+cxx=${CXX:-c++}
+work=$(mktemp -d)
+trap 'rm -rf "$work"' EXIT
+passes=0
+failures=0
+check() {
+  local what=$1
+  shift
+  if "$@"; then passes=$((passes + 1)); else echo "FAILED: $what"; failures=$((failures + 1)); fi
+}
+
+# make_case NAME DESCRIPTOR_SED BODY_SED: a copy of HeatEquation with one mistake.
+make_case() {
+  local name=$1
+  mkdir -p "$work/$name"
+  cp -r "$src/thorns/HeatEquation" "$work/$name/Heat"
+  sed -i "$2" "$work/$name/Heat/cakernel.ccl"
+  sed -i "$3" "$work/$name/Heat/src/Heat_Update.kernel"
+  "$gen" generate --thorn "$work/$name/Heat" --templates "$src/templates" --out "$work/$name/out" >"$work/$name/gen.log" 2>&1
+}
+
+compile_openmp() {
+  "$cxx" -std=c++20 -fopenmp -fsyntax-only -I "$work/$1/out/Heat/bindings" -I "$work/$1/Heat" -I "$src/flesh/include" \
+    "$work/$1/out/Heat/openmp/Heat_Update_3dblock.cpp" >"$work/$1/openmp.log" 2>&1
+}
+
+compile_cuda() {
+  nvcc -std=c++17 -arch=sm_90 -c -o "$work/$1/cuda.o" -I "$work/$1/out/Heat/bindings" -I "$work/$1/Heat" \
+    -I "$src/flesh/include" "$work/$1/out/Heat/cuda/Heat_Update_3dblock.cu" >"$work/$1/cuda.log" 2>&1
+}
+
+# The unchanged thorn compiles: the checks below fail for the reason they name.
+make_case good "s/x/x/" "s/x/x/"
+compile_openmp good
+check "the unchanged body compiles (OpenMP)" test $? -eq 0
+
+make_case not_cached "s/cached=yes/cached=no/" "s/x/x/"
+compile_openmp not_cached
+check "I3D_l on a variable that is not cached fails (OpenMP)" test $? -ne 0
+check "... naming the variable (OpenMP)" grep -q "I3D_l(u, ...): u is not cached=yes in kernel Heat_Update" "$work/not_cached/openmp.log"
+
+make_case beyond "s/x/x/" "s/I3D_l(u, 1, 0, 0)/I3D_l(u, 2, 0, 0)/"
+compile_openmp beyond
+check "I3D_l beyond the STENCIL fails (OpenMP)" test $? -ne 0
+check "... naming the variable (OpenMP)" grep -q "I3D_l(u, ...) reaches beyond the STENCIL of kernel Heat_Update" "$work/beyond/openmp.log"
+
+if command -v nvcc >/dev/null && [ -f "$work/good/out/Heat/cuda/Heat_Update_3dblock.cu" ]; then
+  compile_cuda good
+  check "the unchanged body compiles (CUDA)" test $? -eq 0
+  compile_cuda not_cached
+  check "I3D_l on a variable that is not cached fails (CUDA)" test $? -ne 0
+  check "... naming the variable (CUDA)" grep -q "u is not cached=yes in kernel Heat_Update" "$work/not_cached/cuda.log"
+  compile_cuda beyond
+  check "I3D_l beyond the STENCIL fails (CUDA)" test $? -ne 0
+  check "... naming the variable (CUDA)" grep -q "I3D_l(u, ...) reaches beyond the STENCIL of kernel Heat_Update" "$work/beyond/cuda.log"
+else
+  echo "no nvcc or no CUDA templates: CUDA compile checks skipped"
+fi
+
+echo "$passes passed, $failures failed"
+test $failures -eq 0
