@@ -2,17 +2,9 @@
 # The opuntia command line as a user meets it: help, thorn list, describe, schedule, errors.
 # Usage: opuntia_cli_test.sh OPUNTIA SOURCE_DIR
 set -uo pipefail
+source "$(dirname "$0")/../check.sh"
 opuntia=$(realpath "$1")
 src=$2
-work=$(mktemp -d)
-trap 'rm -rf "$work"' EXIT
-passes=0
-failures=0
-check() {
-  local what=$1
-  shift
-  if "$@"; then passes=$((passes + 1)); else echo "FAILED: $what"; failures=$((failures + 1)); fi
-}
 
 "$opuntia" --help >"$work/out" 2>&1
 check "--help exits 0" test $? -eq 0
@@ -69,5 +61,4 @@ check "normal level: the same file runs" test $? -eq 0
 "$opuntia" "$work/missing.par" >"$work/out" 2>&1
 check "a missing parfile fails" test $? -eq 1
 
-echo "$passes passed, $failures failed"
-test $failures -eq 0
+finish

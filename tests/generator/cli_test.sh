@@ -2,22 +2,9 @@
 # End-to-end checks of the opuntia-gen command line: exit codes, messages, what is (not) written.
 # Usage: cli_test.sh OPUNTIA_GEN SOURCE_DIR
 set -uo pipefail
+source "$(dirname "$0")/../check.sh"
 gen=$1
 src=$2
-work=$(mktemp -d)
-trap 'rm -rf "$work"' EXIT
-failures=0
-passes=0
-check() {  # check "description" condition...
-  local what=$1
-  shift
-  if "$@"; then
-    passes=$((passes + 1))
-  else
-    echo "FAILED: $what"
-    failures=$((failures + 1))
-  fi
-}
 
 # check accepts every CCL file of the real CaCUDA thorn, and the project's own.
 "$gen" check "$src"/tests/fixtures/cacuda/* >"$work/out" 2>&1
@@ -100,5 +87,4 @@ check "a missing thorn directory is reported" grep -q "nothing: error: is not a 
 "$gen" check --as schedule "$work/empty.ccl" >"$work/out" 2>&1
 check "an empty schedule.ccl is valid" test $? -eq 0
 
-echo "$passes passed, $failures failed"
-test $failures -eq 0
+finish

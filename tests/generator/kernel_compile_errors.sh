@@ -4,18 +4,10 @@
 # backend (OpenMP with the C++ compiler; CUDA with nvcc when it is installed: no GPU needed).
 # Usage: kernel_compile_errors.sh OPUNTIA_GEN SOURCE_DIR
 set -uo pipefail
+source "$(dirname "$0")/../check.sh"
 gen=$1
 src=$2
 cxx=${CXX:-c++}
-work=$(mktemp -d)
-trap 'rm -rf "$work"' EXIT
-passes=0
-failures=0
-check() {
-  local what=$1
-  shift
-  if "$@"; then passes=$((passes + 1)); else echo "FAILED: $what"; failures=$((failures + 1)); fi
-}
 
 # make_case NAME DESCRIPTOR_SED BODY_SED: a copy of HeatEquation with one mistake.
 make_case() {
@@ -65,5 +57,4 @@ else
   echo "no nvcc or no CUDA templates: CUDA compile checks skipped"
 fi
 
-echo "$passes passed, $failures failed"
-test $failures -eq 0
+finish
