@@ -624,6 +624,11 @@ struct parameter_registry::applier {
         const auto n = number_of(v);
         if (!n) return fail(fmt::format("expected a number for REAL parameter '{}', not '{}'", q, v.shown()));
         const double r = n->as_double();
+        // A float build (OPUNTIA_REAL_PRECISION=float) cannot hold every double.
+        if (std::isfinite(r) && !std::isfinite(static_cast<CCTK_REAL>(r))) {
+          return fail(fmt::format("value {} of REAL parameter '{}' does not fit CCTK_REAL ({} bytes)", v.shown(), q,
+                                  sizeof(CCTK_REAL)));
+        }
         check_range(e, r, false, v, where);
         return r;
       }
