@@ -1,0 +1,135 @@
+// The backend conformance suite: every kernel of tests/thorns/VariantCheck (off-axis and
+// cardinal stencils, a radius-8 star, a boundary kernel with uneven EXTERIOR; intents in, out,
+// inout, separateinout; an odd grid no TILE divides) runs on every device backend of the build
+// and must give the OpenMP backend's results to 1e-12 relative, point for point, and leave the
+// same points unwritten. Label gpu: it needs a device, and skips when the machine has none.
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <cmath>
+#include <cstring>
+#include <random>
+#include <string>
+#include <vector>
+
+#include "VariantCheck_parameters.hpp"
+#include "opuntia/binding.hpp"
+#include "thorns/CaKernel/src/backend.hpp"
+
+namespace {
+
+using namespace opuntia::thorns::VariantCheck;
+namespace ck = opuntia::thorns::CaKernel;
+
+constexpr int ni = 41, nj = 29, nk = 23;
+constexpr std::size_t points = static_cast<std::size_t>(ni) * nj * nk;
+constexpr std::size_t bytes = points * sizeof(CCTK_REAL);
+
+using field = std::vector<CCTK_REAL>;
+
+field random_field(unsigned seed) {
+  std::mt19937_64 generator(seed);
+  std::uniform_real_distribution<double> uniform(-2.0, 2.0);
+  field f(points);
+  for (auto& x : f) x = static_cast<CCTK_REAL>(uniform(generator));
+  return f;
+}
+
+field poisoned() {
+  field f(points);
+  std::memset(f.data(), 0xff, bytes);  // NaN: a point nobody writes stays NaN
+  return f;
+}
+
+/// The initial arrays of a kernel: inputs random, outputs NaN; separateinout buffers last.
+std::vector<field> initial_arrays(const opuntia::kernel_binding& k) {
+  std::vector<field> arrays;
+  unsigned seed = 1;
+  for (const auto& v : k.variables) arrays.push_back(v.intent == "out" ? poisoned() : random_field(seed++));
+  for (const auto& v : k.variables) {
+    if (v.intent == "separateinout") arrays.push_back(poisoned());
+  }
+  return arrays;
+}
+
+opuntia::kernel_call make_call(void* const* arrays, const parameters& thorn_parameters) {
+  opuntia::kernel_call call;
+  call.grid.dx = 0.1;
+  call.grid.dy = 0.2;
+  call.grid.dz = 0.3;
+  call.grid.dt = 0.01;
+  call.grid.xmin = -1.5;
+  call.grid.ni = ni;
+  call.grid.nj = nj;
+  call.grid.nk = nk;
+  call.arrays = arrays;
+  call.parameters = &thorn_parameters;
+  return call;
+}
+
+std::vector<field> run_openmp(const opuntia::kernel_binding& k, const parameters& p) {
+  auto arrays = initial_arrays(k);
+  std::vector<void*> pointers;
+  for (auto& a : arrays) pointers.push_back(a.data());
+  const auto variant = std::find_if(k.variants.begin(), k.variants.end(), [](const auto& v) { return v.backend == "openmp"; });
+  if (variant == k.variants.end()) throw std::runtime_error("no openmp variant of " + k.name);
+  variant->launch(make_call(pointers.data(), p));
+  return arrays;
+}
+
+std::vector<field> run_on(ck::backend& device, const opuntia::kernel_variant_binding& variant,
+                          const opuntia::kernel_binding& k, const parameters& p) {
+  auto arrays = initial_arrays(k);
+  std::vector<void*> pointers;
+  for (auto& a : arrays) {
+    void* d = device.allocate(bytes);
+    device.copy_to_device(d, a.data(), bytes);
+    pointers.push_back(d);
+  }
+  variant.launch(make_call(pointers.data(), p));
+  device.synchronize();
+  for (std::size_t a = 0; a < arrays.size(); ++a) {
+    device.copy_to_host(arrays[a].data(), pointers[a], bytes);
+    device.release(pointers[a]);
+  }
+  return arrays;
+}
+
+/// Points where the two differ beyond 1e-12 relative, or where one is written and not the other.
+std::size_t mismatches(const field& a, const field& b, std::string& first) {
+  std::size_t count = 0;
+  for (std::size_t i = 0; i < a.size(); ++i) {
+    const bool nan_a = std::isnan(a[i]), nan_b = std::isnan(b[i]);
+    const double tolerance = 1e-12 * std::max(1.0, std::abs(static_cast<double>(a[i])));
+    const bool same = nan_a || nan_b ? nan_a == nan_b : std::abs(static_cast<double>(a[i]) - b[i]) <= tolerance;
+    if (!same && count++ == 0) first = "point " + std::to_string(i) + ": " + std::to_string(a[i]) + " vs " + std::to_string(b[i]);
+  }
+  return count;
+}
+
+TEST(backend_conformance, every_kernel_matches_openmp_on_every_device_backend) {
+  const auto b = binding();
+  const parameters p{};
+  int devices = 0;
+  for (const auto& factory : ck::compiled_backends()) {
+    if (std::string(factory.name) == "openmp") continue;
+    auto device = factory.make();
+    if (!device) continue;  // the build has it, the machine does not
+    ++devices;
+    for (const auto& k : b.kernels) {
+      const auto reference = run_openmp(k, p);
+      for (const auto& variant : k.variants) {
+        if (variant.backend != factory.name) continue;
+        const auto result = run_on(*device, variant, k, p);
+        for (std::size_t a = 0; a < result.size(); ++a) {
+          std::string first;
+          EXPECT_EQ(mismatches(reference[a], result[a], first), 0u)
+              << factory.name << "/" << variant.template_name << " kernel " << k.name << ", array " << a << ": " << first;
+        }
+      }
+    }
+  }
+  if (devices == 0) GTEST_SKIP() << "no device backend with a device on this machine";
+}
+
+}  // namespace
