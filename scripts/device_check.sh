@@ -11,7 +11,7 @@ cmake --build build/device -j16 >$OUT/build.log 2>&1 || { grep -E "error" $OUT/b
 echo "== GPU tests"
 ctest --test-dir build/device -L gpu --output-on-failure 2>&1 | tail -30
 echo "== whole suite"
-ctest --test-dir build/device -j8 2>&1 | tail -4
+ctest --test-dir build/device -j8 2>&1 | grep -E "tests passed|\(Failed\)"
 echo "== runs"
 cd build/device && mkdir -p run && cd run
 for b in openmp cuda; do
