@@ -3,6 +3,8 @@
 # CUDA variant and on OpenMP, timing the kernel launches (timer report).
 set -uo pipefail
 export LD_LIBRARY_PATH=$PWD/.deps/usr/lib/x86_64-linux-gnu:${LD_LIBRARY_PATH:-}
+echo "== gpu_stencil_bench 512"
+build/device/bench/gpu_stencil_bench 512 10
 cd build/device && mkdir -p bench && cd bench
 for thorn in HeatEquation WaveToy; do
   # Both applications ask for TYPE=*/3dblock: the CUDA 3dblock_columns variant needs it in their TYPE.

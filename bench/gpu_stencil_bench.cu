@@ -1,0 +1,154 @@
+// The GPU stencil benchmark, in one run on one device: the device's copy bandwidth
+// (device-to-device cudaMemcpy, bytes read plus written), plain hand-written CUDA kernels of the
+// 7-point and radius-4 stars (fp64 and fp32), and the generated kernels of
+// bench/thorns/GpuStencilBench (every CUDA variant, CCTK_REAL of this build) on an n^3 grid.
+// Each figure is the best of several launches timed with CUDA events; GB/s counts the ideal
+// traffic (one read of u and one write of u_out per updated point), as the copy counts its bytes.
+// Usage: gpu_stencil_bench [n=512] [repetitions=10]
+#include <cstdio>
+#include <cstdlib>
+#include <functional>
+#include <string>
+#include <vector>
+
+#include <cuda_runtime.h>
+
+#include "GpuStencilBench_parameters.hpp"
+#include "opuntia/binding.hpp"
+#include "thorns/CaKernel/backends/cuda/cuda_check.hpp"
+
+namespace {
+
+using namespace opuntia::thorns::GpuStencilBench;
+
+/// The plain kernels: one thread per point of a 3D grid of (32, 8, 1) blocks, every read from
+/// global memory, the same arithmetic order as the bodies.
+template <typename T>
+__global__ void plain_star7(const T* __restrict__ u, T* __restrict__ out, int n) {
+  const int i = 1 + blockIdx.x * blockDim.x + threadIdx.x, j = 1 + blockIdx.y * blockDim.y + threadIdx.y;
+  const int k = 1 + blockIdx.z;
+  if (i >= n - 1 || j >= n - 1) return;
+  const long long s = n, p = (long long)n * n, c = i + s * j + p * k;
+  out[c] = T(-6.0) * u[c] + ((u[c - 1] + u[c + 1]) + (u[c - s] + u[c + s]) + (u[c - p] + u[c + p]));
+}
+
+template <typename T>
+__global__ void plain_star25(const T* __restrict__ u, T* __restrict__ out, int n) {
+  const int i = 4 + blockIdx.x * blockDim.x + threadIdx.x, j = 4 + blockIdx.y * blockDim.y + threadIdx.y;
+  const int k = 4 + blockIdx.z;
+  if (i >= n - 4 || j >= n - 4) return;
+  const long long s = n, p = (long long)n * n, c = i + s * j + p * k;
+  const T w[5] = {T(-3 * (205.0 / 72.0)), T(8.0 / 5.0), T(-1.0 / 5.0), T(8.0 / 315.0), T(-1.0 / 560.0)};
+  T sum = w[0] * u[c];
+#pragma unroll
+  for (int r = 1; r <= 4; ++r) sum += w[r] * ((u[c - r] + u[c + r]) + (u[c - r * s] + u[c + r * s]) + (u[c - r * p] + u[c + r * p]));
+  out[c] = sum;
+}
+
+struct result {
+  std::string name, variant, precision;
+  double ms;
+  double bytes;
+  double points;
+};
+
+double best_ms(const std::function<void()>& launch, int repetitions) {
+  cudaEvent_t start, stop;
+  OPUNTIA_CUDA_CHECK(cudaEventCreate(&start));
+  OPUNTIA_CUDA_CHECK(cudaEventCreate(&stop));
+  launch();  // warm up
+  OPUNTIA_CUDA_CHECK(cudaDeviceSynchronize());
+  float best = 1e30f;
+  for (int r = 0; r < repetitions; ++r) {
+    OPUNTIA_CUDA_CHECK(cudaEventRecord(start));
+    launch();
+    OPUNTIA_CUDA_CHECK(cudaEventRecord(stop));
+    OPUNTIA_CUDA_CHECK(cudaEventSynchronize(stop));
+    float ms = 0;
+    OPUNTIA_CUDA_CHECK(cudaEventElapsedTime(&ms, start, stop));
+    best = ms < best ? ms : best;
+  }
+  OPUNTIA_CUDA_CHECK(cudaEventDestroy(start));
+  OPUNTIA_CUDA_CHECK(cudaEventDestroy(stop));
+  return best;
+}
+
+double interior(int n, int r) { return double(n - 2 * r) * (n - 2 * r) * (n - 2 * r); }
+
+template <typename T>
+void plain_cases(int n, int repetitions, std::vector<result>& results) {
+  const size_t bytes = size_t(n) * n * n * sizeof(T);
+  T *u, *out;
+  OPUNTIA_CUDA_CHECK(cudaMalloc(&u, bytes));
+  OPUNTIA_CUDA_CHECK(cudaMalloc(&out, bytes));
+  OPUNTIA_CUDA_CHECK(cudaMemset(u, 0, bytes));
+  const char* precision = sizeof(T) == 8 ? "fp64" : "fp32";
+  const dim3 block(32, 8, 1);
+  const dim3 grid7((n - 2 + 31) / 32, (n - 2 + 7) / 8, n - 2), grid25((n - 8 + 31) / 32, (n - 8 + 7) / 8, n - 8);
+  results.push_back({"copy", "cudaMemcpy", precision, best_ms([&] { cudaMemcpy(out, u, bytes, cudaMemcpyDeviceToDevice); }, repetitions),
+                     2.0 * bytes, double(n) * n * n});
+  results.push_back({"Star7", "plain", precision, best_ms([&] { plain_star7<<<grid7, block>>>(u, out, n); }, repetitions),
+                     2.0 * sizeof(T) * interior(n, 1), interior(n, 1)});
+  results.push_back({"Star25", "plain", precision, best_ms([&] { plain_star25<<<grid25, block>>>(u, out, n); }, repetitions),
+                     2.0 * sizeof(T) * interior(n, 4), interior(n, 4)});
+  OPUNTIA_CUDA_CHECK(cudaGetLastError());
+  cudaFree(u);
+  cudaFree(out);
+}
+
+void generated_cases(int n, int repetitions, std::vector<result>& results) {
+  const size_t bytes = size_t(n) * n * n * sizeof(CCTK_REAL);
+  CCTK_REAL *u, *out;
+  OPUNTIA_CUDA_CHECK(cudaMalloc(&u, bytes));
+  OPUNTIA_CUDA_CHECK(cudaMalloc(&out, bytes));
+  OPUNTIA_CUDA_CHECK(cudaMemset(u, 0, bytes));
+  void* arrays[] = {u, out};
+  const parameters thorn_parameters{};
+  opuntia::kernel_call call;
+  call.grid.ni = call.grid.nj = call.grid.nk = n;
+  call.grid.dx = call.grid.dy = call.grid.dz = 1.0 / (n - 1);
+  call.arrays = arrays;
+  call.parameters = &thorn_parameters;
+  const auto b = binding();
+  for (const auto& k : b.kernels) {
+    const int radius = k.stencil[0];
+    for (const auto& v : k.variants) {
+      if (v.backend != "cuda") continue;
+      results.push_back({k.name, v.template_name, sizeof(CCTK_REAL) == 8 ? "fp64" : "fp32",
+                         best_ms([&] { v.launch(call); }, repetitions), 2.0 * sizeof(CCTK_REAL) * interior(n, radius),
+                         interior(n, radius)});
+    }
+  }
+  cudaFree(u);
+  cudaFree(out);
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  const int n = argc > 1 ? std::atoi(argv[1]) : 512;
+  const int repetitions = argc > 2 ? std::atoi(argv[2]) : 10;
+  try {
+    cudaDeviceProp properties{};
+    OPUNTIA_CUDA_CHECK(cudaGetDeviceProperties(&properties, 0));
+    std::printf("gpu_stencil_bench: %s, %d^3, best of %d\n\n", properties.name, n, repetitions);
+    std::vector<result> results;
+    plain_cases<double>(n, repetitions, results);
+    plain_cases<float>(n, repetitions, results);
+    generated_cases(n, repetitions, results);
+    double copy[2] = {0, 0};  // GB/s for fp64, fp32
+    for (const auto& r : results) {
+      if (r.name == "copy") copy[r.precision == "fp64" ? 0 : 1] = r.bytes / r.ms / 1e6;
+    }
+    std::printf("| kernel | variant | precision | ms | GB/s | GLUP/s | of copy |\n|---|---|---|---:|---:|---:|---:|\n");
+    for (const auto& r : results) {
+      const double gbs = r.bytes / r.ms / 1e6;
+      std::printf("| %s | %s | %s | %.3f | %.0f | %.1f | %.0f%% |\n", r.name.c_str(), r.variant.c_str(), r.precision.c_str(),
+                  r.ms, gbs, r.points / r.ms / 1e6, 100 * gbs / copy[r.precision == "fp64" ? 0 : 1]);
+    }
+    return 0;
+  } catch (const std::exception& e) {
+    std::fprintf(stderr, "gpu_stencil_bench: %s\n", e.what());
+    return 1;
+  }
+}
