@@ -48,14 +48,12 @@
 %var_loop("cached=yes") %[      _Pragma("unroll") for (int cakernel_m = 0; cakernel_m + 1 < CAKERNEL_%{name}_%{variant}_NZ; ++cakernel_m) \
         cakernel_z_%{vname}[cakernel_m] = cakernel_z_%{vname}[cakernel_m + 1]; \
       cakernel_z_%{vname}[CAKERNEL_%{name}_%{variant}_NZ - 1] = cakernel_in_plane ? I3D(%{vname}, 0, 0, %{stencil_zp}) : 0; \
-      /* The plane's tile and halo, each thread a strided share: no division per element. */ \
-      for (int cakernel_sj = cakernel_ty; cakernel_sj < CAKERNEL_%{name}_%{variant}_SY; cakernel_sj += CAKERNEL_%{name}_%{variant}_TY) { \
-        const int cakernel_j = cakernel_j0 + cakernel_sj; \
-        for (int cakernel_si = cakernel_tx; cakernel_si < CAKERNEL_%{name}_%{variant}_SX; cakernel_si += CAKERNEL_%{name}_%{variant}_TX) { \
-          const int cakernel_i = cakernel_i0 + cakernel_si; \
-          cakernel_shared_%{vname}[cakernel_sj][cakernel_si] = \
-              cakernel_i < params.cagh_ni && cakernel_j < params.cagh_nj ? __ldg(&%{vname}[CAKERNEL_INDEX(cakernel_i, cakernel_j, gk)]) : 0; \
-        } \
+      for (int cakernel_s = cakernel_ty * CAKERNEL_%{name}_%{variant}_TX + cakernel_tx; \
+           cakernel_s < CAKERNEL_%{name}_%{variant}_SX * CAKERNEL_%{name}_%{variant}_SY; cakernel_s += CAKERNEL_%{name}_%{variant}_TX * CAKERNEL_%{name}_%{variant}_TY) { \
+        const int cakernel_si = cakernel_s % CAKERNEL_%{name}_%{variant}_SX, cakernel_sj = cakernel_s / CAKERNEL_%{name}_%{variant}_SX; \
+        const int cakernel_i = cakernel_i0 + cakernel_si, cakernel_j = cakernel_j0 + cakernel_sj; \
+        cakernel_shared_%{vname}[cakernel_sj][cakernel_si] = \
+            cakernel_i < params.cagh_ni && cakernel_j < params.cagh_nj ? %{vname}[CAKERNEL_INDEX(cakernel_i, cakernel_j, gk)] : 0; \
       } \
 ]%      __syncthreads(); \
       {

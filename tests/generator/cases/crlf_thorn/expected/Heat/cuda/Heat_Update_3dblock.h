@@ -26,38 +26,36 @@
    ((k) == 0 ? cakernel_shared_##v[cakernel_ty + 1 + (j)][cakernel_tx + 1 + (i)] \
              : ((i) == 0 && (j) == 0 ? cakernel_z_##v[1 + (k)] : I3D(v, i, j, k))))
 
-#define CAKERNEL_Heat_Update_Begin                                                                                                              \
-  static __global__ void __launch_bounds__(CAKERNEL_Heat_Update_3dblock_TX * CAKERNEL_Heat_Update_3dblock_TY)                                   \
-  CAKERNEL_Heat_Update_3dblock_kernel(const CAKERNEL_Heat_Update_Params params, const CAKERNEL_Heat_Update_Arrays arrays) {                     \
-    CCTK_REAL* const __restrict__ u = arrays.u; (void)u;                                                                                        \
-    CCTK_REAL* const __restrict__ u_out = arrays.u_out; (void)u_out;                                                                            \
-    __shared__ CCTK_REAL cakernel_shared_u[CAKERNEL_Heat_Update_3dblock_SY][CAKERNEL_Heat_Update_3dblock_SX];                                   \
-    CCTK_REAL cakernel_z_u[CAKERNEL_Heat_Update_3dblock_NZ];                                                                                    \
-    const int cakernel_tx = (int)threadIdx.x, cakernel_ty = (int)threadIdx.y;                                                                   \
-    const int cakernel_i0 = (int)blockIdx.x * CAKERNEL_Heat_Update_3dblock_TX, cakernel_j0 = (int)blockIdx.y * CAKERNEL_Heat_Update_3dblock_TY; \
-    const int gi = 1 + cakernel_i0 + cakernel_tx;                                                                                               \
-    const int gj = 1 + cakernel_j0 + cakernel_ty;                                                                                               \
-    const bool cakernel_in_plane = gi < params.cagh_ni - 1 && gj < params.cagh_nj - 1;                                                          \
-    const int cakernel_k0 = 1 + (int)blockIdx.z * CAKERNEL_Heat_Update_3dblock_TZ;                                                              \
-    const int cakernel_k1 = min(cakernel_k0 + CAKERNEL_Heat_Update_3dblock_TZ, params.cagh_nk - 1);                                             \
-    int gk = cakernel_k0;                                                                                                                       \
-    /* The z column below the first plane, in registers. */                                                                                     \
-    _Pragma("unroll") for (int cakernel_m = 0; cakernel_m < 1 + 1; ++cakernel_m)                                                                \
-      cakernel_z_u[cakernel_m + 1] = cakernel_in_plane ? I3D(u, 0, 0, cakernel_m - 1) : 0;                                                      \
-    for (; gk < cakernel_k1; ++gk) {                                                                                                            \
-      _Pragma("unroll") for (int cakernel_m = 0; cakernel_m + 1 < CAKERNEL_Heat_Update_3dblock_NZ; ++cakernel_m)                                \
-        cakernel_z_u[cakernel_m] = cakernel_z_u[cakernel_m + 1];                                                                                \
-      cakernel_z_u[CAKERNEL_Heat_Update_3dblock_NZ - 1] = cakernel_in_plane ? I3D(u, 0, 0, 1) : 0;                                              \
-      /* The plane's tile and halo, each thread a strided share: no division per element. */                                                    \
-      for (int cakernel_sj = cakernel_ty; cakernel_sj < CAKERNEL_Heat_Update_3dblock_SY; cakernel_sj += CAKERNEL_Heat_Update_3dblock_TY) {      \
-        const int cakernel_j = cakernel_j0 + cakernel_sj;                                                                                       \
-        for (int cakernel_si = cakernel_tx; cakernel_si < CAKERNEL_Heat_Update_3dblock_SX; cakernel_si += CAKERNEL_Heat_Update_3dblock_TX) {    \
-          const int cakernel_i = cakernel_i0 + cakernel_si;                                                                                     \
-          cakernel_shared_u[cakernel_sj][cakernel_si] =                                                                                         \
-              cakernel_i < params.cagh_ni && cakernel_j < params.cagh_nj ? __ldg(&u[CAKERNEL_INDEX(cakernel_i, cakernel_j, gk)]) : 0;           \
-        }                                                                                                                                       \
-      }                                                                                                                                         \
-      __syncthreads();                                                                                                                          \
+#define CAKERNEL_Heat_Update_Begin                                                                                                                                            \
+  static __global__ void __launch_bounds__(CAKERNEL_Heat_Update_3dblock_TX * CAKERNEL_Heat_Update_3dblock_TY)                                                                 \
+  CAKERNEL_Heat_Update_3dblock_kernel(const CAKERNEL_Heat_Update_Params params, const CAKERNEL_Heat_Update_Arrays arrays) {                                                   \
+    CCTK_REAL* const __restrict__ u = arrays.u; (void)u;                                                                                                                      \
+    CCTK_REAL* const __restrict__ u_out = arrays.u_out; (void)u_out;                                                                                                          \
+    __shared__ CCTK_REAL cakernel_shared_u[CAKERNEL_Heat_Update_3dblock_SY][CAKERNEL_Heat_Update_3dblock_SX];                                                                 \
+    CCTK_REAL cakernel_z_u[CAKERNEL_Heat_Update_3dblock_NZ];                                                                                                                  \
+    const int cakernel_tx = (int)threadIdx.x, cakernel_ty = (int)threadIdx.y;                                                                                                 \
+    const int cakernel_i0 = (int)blockIdx.x * CAKERNEL_Heat_Update_3dblock_TX, cakernel_j0 = (int)blockIdx.y * CAKERNEL_Heat_Update_3dblock_TY;                               \
+    const int gi = 1 + cakernel_i0 + cakernel_tx;                                                                                                                             \
+    const int gj = 1 + cakernel_j0 + cakernel_ty;                                                                                                                             \
+    const bool cakernel_in_plane = gi < params.cagh_ni - 1 && gj < params.cagh_nj - 1;                                                                                        \
+    const int cakernel_k0 = 1 + (int)blockIdx.z * CAKERNEL_Heat_Update_3dblock_TZ;                                                                                            \
+    const int cakernel_k1 = min(cakernel_k0 + CAKERNEL_Heat_Update_3dblock_TZ, params.cagh_nk - 1);                                                                           \
+    int gk = cakernel_k0;                                                                                                                                                     \
+    /* The z column below the first plane, in registers. */                                                                                                                   \
+    _Pragma("unroll") for (int cakernel_m = 0; cakernel_m < 1 + 1; ++cakernel_m)                                                                                              \
+      cakernel_z_u[cakernel_m + 1] = cakernel_in_plane ? I3D(u, 0, 0, cakernel_m - 1) : 0;                                                                                    \
+    for (; gk < cakernel_k1; ++gk) {                                                                                                                                          \
+      _Pragma("unroll") for (int cakernel_m = 0; cakernel_m + 1 < CAKERNEL_Heat_Update_3dblock_NZ; ++cakernel_m)                                                              \
+        cakernel_z_u[cakernel_m] = cakernel_z_u[cakernel_m + 1];                                                                                                              \
+      cakernel_z_u[CAKERNEL_Heat_Update_3dblock_NZ - 1] = cakernel_in_plane ? I3D(u, 0, 0, 1) : 0;                                                                            \
+      for (int cakernel_s = cakernel_ty * CAKERNEL_Heat_Update_3dblock_TX + cakernel_tx;                                                                                      \
+           cakernel_s < CAKERNEL_Heat_Update_3dblock_SX * CAKERNEL_Heat_Update_3dblock_SY; cakernel_s += CAKERNEL_Heat_Update_3dblock_TX * CAKERNEL_Heat_Update_3dblock_TY) { \
+        const int cakernel_si = cakernel_s % CAKERNEL_Heat_Update_3dblock_SX, cakernel_sj = cakernel_s / CAKERNEL_Heat_Update_3dblock_SX;                                     \
+        const int cakernel_i = cakernel_i0 + cakernel_si, cakernel_j = cakernel_j0 + cakernel_sj;                                                                             \
+        cakernel_shared_u[cakernel_sj][cakernel_si] =                                                                                                                         \
+            cakernel_i < params.cagh_ni && cakernel_j < params.cagh_nj ? u[CAKERNEL_INDEX(cakernel_i, cakernel_j, gk)] : 0;                                                   \
+      }                                                                                                                                                                       \
+      __syncthreads();                                                                                                                                                        \
       {
 
 #define CAKERNEL_Heat_Update_Computations_Begin if (cakernel_in_plane) {
