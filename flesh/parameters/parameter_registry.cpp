@@ -23,6 +23,7 @@ using detail::evaluation_error;
 using detail::parfile_value;
 using gen::iequals;
 using gen::to_lower;
+using gen::boolean_word;
 
 constexpr long long cctk_int_min = std::numeric_limits<CCTK_INT>::min();
 constexpr long long cctk_int_max = std::numeric_limits<CCTK_INT>::max();
@@ -61,16 +62,6 @@ bool is_text_type(parameter_type t) { return t == parameter_type::keyword || t =
 
 /// USES and EXTENDS (and a shares: section without either) hold no value of their own.
 bool is_shared_use(const parameter_binding& b) { return !b.qualifier.empty() || b.access == parameter_access::shared; }
-
-std::optional<bool> boolean_word(std::string_view s) {
-  for (const char* w : {"yes", "true", "1"}) {
-    if (iequals(s, w)) return true;
-  }
-  for (const char* w : {"no", "false", "0"}) {
-    if (iequals(s, w)) return false;
-  }
-  return std::nullopt;
-}
 
 std::string trim(std::string_view s) {
   const auto begin = s.find_first_not_of(" \t");

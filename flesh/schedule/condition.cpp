@@ -17,6 +17,7 @@
 namespace opuntia::detail::condition_grammar {
 
 using namespace tao::pegtl;  // NOLINT: rules read like the spec
+using opuntia::gen::grammar::unsigned_number;
 
 // --- blanks: the parser keeps backslash continuations inside the condition text ------------
 struct continuation : seq<one<'\\'>, star<one<' ', '\t'>>, opt<one<'\r'>>, one<'\n'>> {};
@@ -34,9 +35,7 @@ struct squoted_string : if_must<squote_open, squote_body, squote_close> {};
 /// "text" or 'text'; a backslash escapes the next character.
 struct string_literal : sor<dquoted_string, squoted_string> {};
 
-struct exponent : seq<one<'e', 'E', 'd', 'D'>, opt<one<'+', '-'>>, plus<digit>> {};
-struct mantissa : sor<seq<plus<digit>, opt<one<'.'>, star<digit>>>, seq<one<'.'>, plus<digit>>> {};
-struct number : seq<opt<one<'+', '-'>>, mantissa, opt<exponent>, not_at<identifier_other>> {};
+struct number : seq<opt<one<'+', '-'>>, unsigned_number, not_at<identifier_other>> {};
 
 /// `name` or `impl::name`.
 struct parameter_name : seq<identifier, opt<two<':'>, identifier>> {};

@@ -13,6 +13,8 @@
 #include <utility>
 #include <vector>
 
+#include "generator/model/common.hpp"
+
 #include "flesh/schedule/condition.hpp"
 
 namespace opuntia {
@@ -30,21 +32,16 @@ namespace {
 
 using bin_list = std::vector<std::pair<std::string, std::vector<schedule_node>>>;
 
-std::string lower(std::string_view s) {
-  std::string out(s);
-  std::transform(out.begin(), out.end(), out.begin(), [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
-  return out;
-}
-
-bool iequal(std::string_view a, std::string_view b) { return lower(a) == lower(b); }
+using gen::iequals;
+using gen::to_lower;
 
 /// "EVOL", "evol", "CCTK_EVOL", "cctk_evol" -> index into schedule_bins(); -1 when no bin.
 int bin_index(std::string_view name) {
-  std::string n = lower(name);
+  std::string n = to_lower(name);
   if (n.rfind("cctk_", 0) == 0) n = n.substr(5);
   const auto& bins = schedule_bins();
   for (std::size_t i = 0; i < bins.size(); ++i) {
-    if (lower(bins[i]) == n) return static_cast<int>(i);
+    if (to_lower(bins[i]) == n) return static_cast<int>(i);
   }
   return -1;
 }
@@ -118,10 +115,10 @@ private:
     if (colons == std::string::npos) return thorn.implementation + "::" + name;
     const std::string owner = name.substr(0, colons);
     for (const auto* t : thorns_) {
-      if (iequal(t->implementation, owner)) return t->implementation + name.substr(colons);
+      if (iequals(t->implementation, owner)) return t->implementation + name.substr(colons);
     }
     for (const auto* t : thorns_) {
-      if (iequal(t->name, owner)) return t->implementation + name.substr(colons);
+      if (iequals(t->name, owner)) return t->implementation + name.substr(colons);
     }
     return name;
   }
@@ -175,7 +172,7 @@ private:
     n.until_vars = qualify_all(s.until_vars, thorn);
     n.origin = s.origin;
     for (const auto& c : s.clauses) {
-      const std::string key = lower(c.key);
+      const std::string key = to_lower(c.key);
       if (key == "sync") {
         for (auto& g : qualify_all(c.items, thorn)) n.sync.push_back(std::move(g));
       } else if (key == "storage") {
@@ -198,7 +195,7 @@ private:
     for (std::size_t i = 0; i < items_.size(); ++i) {
       const item& it = items_[i];
       if (it.node.what != schedule_node::kind::group) continue;
-      const auto [at, inserted] = groups_.emplace(lower(it.node.name), i);
+      const auto [at, inserted] = groups_.emplace(to_lower(it.node.name), i);
       if (!inserted) {
         const item& first = items_[at->second];
         error(it.node.origin, "group '" + it.node.name + "' is already scheduled at " + first.node.origin +
@@ -212,16 +209,16 @@ private:
     for (const auto& [key, index] : groups_) group_names.push_back(items_[index].node.name);
     for (std::size_t i = 0; i < items_.size(); ++i) {
       item& it = items_[i];
-      if (it.node.what == schedule_node::kind::group && groups_.at(lower(it.node.name)) != i) continue;
+      if (it.node.what == schedule_node::kind::group && groups_.at(to_lower(it.node.name)) != i) continue;
       const std::string& target = it.statement->target;
       if (const int b = bin_index(target); b >= 0) {
         it.bin = b;
         it.placed = true;
-      } else if (const auto g = groups_.find(lower(target)); g != groups_.end()) {
+      } else if (const auto g = groups_.find(to_lower(target)); g != groups_.end()) {
         it.parent_group = static_cast<long>(g->second);
         it.placed = true;
       } else {
-        const bool prefixed = lower(target).rfind("cctk_", 0) == 0;
+        const bool prefixed = to_lower(target).rfind("cctk_", 0) == 0;
         std::vector<std::string> candidates;
         for (const auto& bin : schedule_bins()) candidates.push_back(prefixed ? "CCTK_" + bin : bin);
         candidates.insert(candidates.end(), group_names.begin(), group_names.end());
@@ -279,7 +276,7 @@ private:
       for (std::size_t j = 0; j < i; ++j) {
         const item& first = items_[j];
         if (first.placed && first.thorn == it.thorn && first.bin == it.bin && first.parent_group == it.parent_group &&
-            first.node.what == schedule_node::kind::routine && iequal(first.node.name, it.node.name)) {
+            first.node.what == schedule_node::kind::routine && iequals(first.node.name, it.node.name)) {
           it.placed = false;
           break;
         }
@@ -292,8 +289,8 @@ private:
     const std::size_t n = members.size();
     const auto names_of = [&](std::size_t k) {
       const auto& node = items_[members[k]].node;
-      std::vector<std::string> names{lower(node.name)};
-      if (!node.function.empty() && !iequal(node.function, node.name)) names.push_back(lower(node.function));
+      std::vector<std::string> names{to_lower(node.name)};
+      if (!node.function.empty() && !iequals(node.function, node.name)) names.push_back(to_lower(node.function));
       return names;
     };
     std::multimap<std::string, std::size_t> by_name;
@@ -304,13 +301,13 @@ private:
     for (std::size_t k = 0; k < n; ++k) {
       const auto* s = items_[members[k]].statement;
       for (const auto& b : s->before) {
-        const auto [lo, hi] = by_name.equal_range(lower(b));
+        const auto [lo, hi] = by_name.equal_range(to_lower(b));
         for (auto m = lo; m != hi; ++m) {
           if (m->second != k) edge[k][m->second] = true;
         }
       }
       for (const auto& a : s->after) {
-        const auto [lo, hi] = by_name.equal_range(lower(a));
+        const auto [lo, hi] = by_name.equal_range(to_lower(a));
         for (auto m = lo; m != hi; ++m) {
           if (m->second != k) edge[m->second][k] = true;
         }

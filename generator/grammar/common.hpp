@@ -50,6 +50,13 @@ struct name : identifier {};
 template <typename IString>
 struct keyword : seq<IString, not_at<name_char>> {};
 
+// --- numbers -------------------------------------------------------------------
+/// `e-10`, `D+2`: Fortran's `d` exponent too, as Cactus files write it (`1.d-3`).
+struct exponent : seq<one<'e', 'E', 'd', 'D'>, opt<one<'+', '-'>>, plus<digit>> {};
+/// `1`, `2.5`, `1.`, `.5`, `1.0e-10`, `1.d-3`: no sign (each grammar decides where one goes).
+struct unsigned_number : seq<sor<seq<plus<digit>, opt<one<'.'>, star<digit>>>, seq<one<'.'>, plus<digit>>>,
+                             opt<exponent>> {};
+
 // --- strings -------------------------------------------------------------------
 struct escaped_char : seq<one<'\\'>, any> {};
 struct dquote_open : one<'"'> {};

@@ -29,9 +29,7 @@ struct shares_header : seq<shares_kw, blanks, colon, blanks, must<shared_impleme
 // --- numbers (also used to check INT/REAL ranges and defaults) -----------------------
 struct sign : one<'+', '-'> {};
 /// `1`, `-2.5`, `.5`, `1.0e-10`, `1.d-3` (Fortran exponent); any number of digits.
-struct exponent : seq<one<'e', 'E', 'd', 'D'>, opt<sign>, plus<digit>> {};
-struct number : seq<opt<sign>, sor<seq<plus<digit>, opt<one<'.'>, star<digit>>>, seq<one<'.'>, plus<digit>>>,
-                    opt<exponent>> {};
+struct number : seq<opt<sign>, unsigned_number> {};
 struct range_bound : sor<one<'*'>, number> {};
 /// `*`, `N`, `lo:hi`, `lo:hi:step`, `(lo:hi]`, `[lo:*)`, `1:`, `(0:*` — checked after the fact.
 struct numeric_range

@@ -12,10 +12,8 @@
 namespace opuntia::gen::grammar::parfile {
 
 // --- leaves --------------------------------------------------------------------------
-struct exponent : seq<one<'e', 'E', 'd', 'D'>, opt<one<'+', '-'>>, plus<digit>> {};
 /// `128`, `1.5`, `.5`, `1.`, `1.d-3`, `2E+10` (no sign: that is an operator).
-struct number : seq<sor<seq<plus<digit>, opt<one<'.'>, star<digit>>>, seq<one<'.'>, plus<digit>>>, opt<exponent>,
-                    not_at<name_char>> {};
+struct number : seq<unsigned_number, not_at<name_char>> {};
 struct string_value : quoted {};
 struct parameter_ref : seq<name, two<':'>, name> {};
 struct parfile_var : seq<one<'$'>, sor<seq<one<'{'>, name, one<'}'>>, name>> {};

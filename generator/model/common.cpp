@@ -26,6 +26,16 @@ std::string to_upper(std::string_view s) {
   return out;
 }
 
+std::optional<bool> boolean_word(std::string_view s) {
+  for (const char* word : {"yes", "true", "1"}) {
+    if (iequals(s, word)) return true;
+  }
+  for (const char* word : {"no", "false", "0"}) {
+    if (iequals(s, word)) return false;
+  }
+  return std::nullopt;
+}
+
 const key_value* find_key(const std::vector<key_value>& keys, std::string_view key) {
   for (const auto& kv : keys) {
     if (iequals(kv.key.text, key)) return &kv;

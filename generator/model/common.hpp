@@ -1,6 +1,8 @@
 #pragma once
 // Building blocks of the syntax trees: text with the place it came from.
+#include <optional>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "generator/diagnostic.hpp"
@@ -23,6 +25,9 @@ struct key_value {
 bool iequals(std::string_view a, std::string_view b);
 std::string to_lower(std::string_view s);
 std::string to_upper(std::string_view s);
+
+/// Cactus's boolean words, any case: yes/true/1 and no/false/0; nullopt for anything else.
+std::optional<bool> boolean_word(std::string_view s);
 
 /// The first `key=value` whose key equals `key` case-insensitively, or nullptr.
 const key_value* find_key(const std::vector<key_value>& keys, std::string_view key);

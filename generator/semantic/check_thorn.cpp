@@ -52,13 +52,6 @@ std::optional<std::vector<long long>> integer_list(const std::string& text) {
   return values;
 }
 
-std::optional<bool> yes_no(const std::string& value) {
-  const auto v = to_lower(value);
-  if (v == "yes" || v == "true" || v == "1") return true;
-  if (v == "no" || v == "false" || v == "0") return false;
-  return std::nullopt;
-}
-
 /// Whether an integer literal fits CCTK_INT (32 bits), however many digits it has.
 bool fits_cctk_int(const std::string& text) {
   std::size_t begin = text.find_first_not_of(" \t+-");
@@ -171,7 +164,7 @@ struct checker {
       } else if (type == "REAL" && !is_finite_real(value.text)) {
         sink.add(error_at(value.where, fmt::format("default of REAL parameter '{}' is out of range of a double: {}",
                                                    p.name.text, value.text)));
-      } else if (type == "BOOLEAN" && !yes_no(value.text)) {
+      } else if (type == "BOOLEAN" && !boolean_word(value.text)) {
         sink.add(error_at(value.where, fmt::format("default of BOOLEAN parameter '{}' must be yes, no, true, false, 1 "
                                              "or 0, not '{}'", p.name.text, value.text)));
       }
@@ -265,7 +258,7 @@ struct checker {
           for (std::size_t i = 0; i < 6; ++i) kernel.exterior[i] = static_cast<int>((*values)[values->size() == 1 ? 0 : i]);
         }
       } else if (key == "SHARECODE") {
-        const auto flag = yes_no(kv.value.text);
+        const auto flag = boolean_word(kv.value.text);
         if (!flag) {
           sink.add(error_at(kv.value.where, fmt::format("SHARECODE must be yes or no, not '{}'", kv.value.text)));
         } else {
@@ -306,7 +299,7 @@ struct checker {
       const auto key = to_lower(kv.key.text);
       const auto value = to_lower(kv.value.text);
       if (key == "cached") {
-        const auto flag = yes_no(value);
+        const auto flag = boolean_word(value);
         if (!flag) {
           sink.add(error_at(kv.value.where, fmt::format("cached must be yes or no, not '{}'", kv.value.text)));
         } else {

@@ -19,13 +19,6 @@ namespace {
 
 const std::vector<std::string> known_template_keys{"scope", "compile", "file", "replace", "auto"};
 
-std::optional<bool> yes_no(const std::string& value) {
-  const auto v = to_lower(value);
-  if (v == "yes" || v == "true" || v == "1") return true;
-  if (v == "no" || v == "false" || v == "0") return false;
-  return std::nullopt;
-}
-
 struct builder {
   template_tree tree;
   diagnostic_sink sink;
@@ -71,7 +64,7 @@ struct builder {
           sink.add(error_at(kv.value.where, fmt::format("scope must be 'file' or 'group', not '{}'", kv.value.text)));
         }
       } else if (key == "compile" || key == "replace" || key == "auto") {
-        const auto flag = yes_no(kv.value.text);
+        const auto flag = boolean_word(kv.value.text);
         if (!flag) {
           sink.add(error_at(kv.value.where, fmt::format("{} must be 'yes' or 'no', not '{}'", key, kv.value.text)));
         } else if (key == "compile") {

@@ -1,6 +1,6 @@
 #include <cctype>
-#include <regex>
 
+#include "generator/grammar/common.hpp"
 #include "generator/semantic/thorn_model.hpp"
 
 namespace opuntia::gen {
@@ -24,14 +24,23 @@ std::string trim(const std::string& s) {
 }
 }  // namespace
 
+namespace {
+/// Whether all of `text` (blanks around it aside) matches `Rule`.
+template <typename Rule>
+bool matches(const std::string& text) {
+  const std::string trimmed = trim(text);
+  grammar::pegtl::memory_input in(trimmed, "");
+  return grammar::pegtl::parse<grammar::seq<Rule, grammar::eof>>(in);
+}
+}  // namespace
+
 bool is_integer_literal(const std::string& text) {
-  static const std::regex integer(R"([+-]?[0-9]+)");
-  return std::regex_match(trim(text), integer);
+  return matches<grammar::seq<grammar::opt<grammar::one<'+', '-'>>, grammar::plus<grammar::digit>>>(text);
 }
 
 bool is_real_literal(const std::string& text) {
-  static const std::regex real(R"([+-]?([0-9]+\.?[0-9]*|\.[0-9]+)([eEdD][+-]?[0-9]+)?)");
-  return std::regex_match(trim(text), real);
+  // The same numbers the param.ccl and parameter-file grammars read.
+  return matches<grammar::seq<grammar::opt<grammar::one<'+', '-'>>, grammar::unsigned_number>>(text);
 }
 
 std::string c_real_literal(const std::string& text) {
