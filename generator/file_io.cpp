@@ -64,13 +64,14 @@ std::map<std::string, source_file> read_templates(const fs::path& dir) {
 }
 
 void fill_line_texts_from_disk(std::vector<diagnostic>& diagnostics) {
-  std::map<std::string, std::optional<source_file>> cache;
-  for (auto& d : diagnostics) {
-    if (!d.line_text.empty() || d.where.line == 0) continue;
-    auto found = cache.find(d.where.path);
-    if (found == cache.end()) found = cache.emplace(d.where.path, read_optional_source(d.where.path)).first;
-    if (found->second) d.line_text = found->second->line_text(d.where.line);
+  std::map<std::string, source_file> read;  // each file named by a diagnostic without a line, once
+  for (const auto& d : diagnostics) {
+    if (!d.line_text.empty() || d.where.line == 0 || read.count(d.where.path)) continue;
+    if (auto file = read_optional_source(d.where.path)) read.emplace(d.where.path, std::move(*file));
   }
+  std::vector<const source_file*> files;
+  for (const auto& [_, file] : read) files.push_back(&file);
+  fill_line_texts(diagnostics, files);
 }
 
 void write_file_atomically(const fs::path& path, const std::string& text) {

@@ -22,15 +22,7 @@ std::vector<diagnostic> with_line_texts(std::vector<diagnostic> ds, const genera
     }
   }
   for (const auto& [_, t] : inputs.templates) files.push_back(&t);
-  for (auto& d : ds) {
-    if (!d.line_text.empty() || d.where.line == 0) continue;
-    for (const auto* f : files) {
-      if (f->path == d.where.path) {
-        d.line_text = f->line_text(d.where.line);
-        break;
-      }
-    }
-  }
+  fill_line_texts(ds, files);
   return ds;
 }
 

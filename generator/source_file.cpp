@@ -38,6 +38,18 @@ diagnostic source_file::error_at_offset(std::size_t offset, std::string message)
   return error_at(where.line, where.column, std::move(message));
 }
 
+void fill_line_texts(std::vector<diagnostic>& diagnostics, const std::vector<const source_file*>& files) {
+  for (auto& d : diagnostics) {
+    if (!d.line_text.empty() || d.where.line == 0) continue;
+    for (const auto* f : files) {
+      if (f->path == d.where.path) {
+        d.line_text = f->line_text(d.where.line);
+        break;
+      }
+    }
+  }
+}
+
 diagnostic error_at(const source_file& file, const source_location& where, std::string message) {
   diagnostic d{where, std::move(message), {}};
   if (where.path == file.path) d.line_text = file.line_text(where.line);

@@ -3,6 +3,7 @@
 #include <cstddef>
 #include <string>
 #include <string_view>
+#include <vector>
 
 #include "generator/diagnostic.hpp"
 
@@ -24,6 +25,10 @@ struct source_file {
   /// The 1-based line and column of a byte offset.
   source_location location_of(std::size_t offset) const;
 };
+
+/// Fills in the line text of each diagnostic that has none, from whichever of `files` it points
+/// into (diagnostics made away from their file, by a semantic pass, carry only a place).
+void fill_line_texts(std::vector<diagnostic>& diagnostics, const std::vector<const source_file*>& files);
 
 /// A diagnostic at `where`, taking the line's text from `file` when the paths agree.
 diagnostic error_at(const source_file& file, const source_location& where, std::string message);

@@ -60,9 +60,7 @@ private:
 /// Fills in the line text of diagnostics that point into the parameter file.
 gen::generator_error with_lines(const gen::generator_error& e, const gen::source_file& file) {
   auto ds = e.diagnostics();
-  for (auto& d : ds) {
-    if (d.line_text.empty() && d.where.path == file.path) d.line_text = file.line_text(d.where.line);
-  }
+  gen::fill_line_texts(ds, {&file});
   return gen::generator_error(std::move(ds));
 }
 
