@@ -103,24 +103,32 @@ grid_variable& grid_function_store::find(std::string_view thorn, std::string_vie
                                           gen::did_you_mean(name, names)));
 }
 
-void grid_function_store::enable_storage(std::string_view thorn, std::string_view group_text) {
-  const auto [qualifier, group] = split_qualified(strip_levels(group_text));
-  bool found = false;
+std::vector<grid_variable*> grid_function_store::group(std::string_view thorn, std::string_view group_text) {
+  const auto [qualifier, name] = split_qualified(strip_levels(group_text));
+  std::vector<grid_variable*> members;
   for (auto& v : variables_) {
-    if (!iequals(v.group, group)) continue;
+    if (!iequals(v.group, name)) continue;
     if (qualifier.empty() ? !iequals(v.thorn, thorn) && try_find(thorn, v.name) != &v
                           : !iequals(qualifier, v.implementation) && !iequals(qualifier, v.thorn)) {
       continue;
     }
-    found = true;
-    if (!v.levels.empty()) continue;
-    for (int l = 0; l < v.timelevels; ++l) v.levels.emplace_back(v.count, v.element_size());
+    members.push_back(&v);
   }
-  if (!found) {
+  return members;
+}
+
+void grid_function_store::enable_storage(std::string_view thorn, std::string_view group_text) {
+  const auto members = group(thorn, group_text);
+  if (members.empty()) {
+    const bool qualified = !split_qualified(group_text).first.empty();
     std::vector<std::string> groups;
-    for (const auto& v : variables_) groups.push_back(qualifier.empty() ? v.group : v.implementation + "::" + v.group);
+    for (const auto& v : variables_) groups.push_back(qualified ? v.implementation + "::" + v.group : v.group);
     throw std::invalid_argument(fmt::format("unknown group '{}' in STORAGE of thorn {}{}", group_text, thorn,
                                             gen::did_you_mean(strip_levels(group_text), groups)));
+  }
+  for (auto* v : members) {
+    if (!v->levels.empty()) continue;
+    for (int l = 0; l < v->timelevels; ++l) v->levels.emplace_back(v->count, v->element_size());
   }
 }
 

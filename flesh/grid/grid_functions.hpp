@@ -50,6 +50,9 @@ class grid_function_store {
 public:
   /// Declares every group of `thorn` (storage still off) on `layout`.
   void add_thorn(const thorn_binding& thorn, const grid_layout& layout);
+  /// The variables of `group` (`group`, `group[n]` or `impl::group`) as seen from `thorn`; empty
+  /// when there is no such group.
+  std::vector<grid_variable*> group(std::string_view thorn, std::string_view group_text);
   /// Turns storage on for `group` (`group`, `group[n]` or `impl::group`) as seen from `thorn`.
   /// Unknown groups: std::invalid_argument naming the nearest.
   void enable_storage(std::string_view thorn, std::string_view group);

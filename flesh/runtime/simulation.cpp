@@ -145,18 +145,8 @@ simulation::simulation(std::vector<thorn_binding> thorns, const gen::source_file
     }
   };
   for (const auto& bin : schedule_bins()) collect(schedule_.bin(bin));
-  for (const auto& group : storage) {
-    bool enabled = false;
-    for (const auto* t : active_) {
-      try {
-        store_.enable_storage(t->name, group);
-        enabled = true;
-        break;
-      } catch (const std::invalid_argument&) {
-      }
-    }
-    if (!enabled) store_.enable_storage("", group);  // throws with the nearest names
-  }
+  // The schedule tree qualifies every group as impl::group, so no thorn's view is needed.
+  for (const auto& group : storage) store_.enable_storage("", group);
   runtime_ = parts.make_runtime(registry_.text("CaKernel", "backend"), store_);
   variant_ = registry_.text("CaKernel", "variant");
   if (!variant_.empty()) {
@@ -286,15 +276,10 @@ void simulation::sync(const schedule_node& node) {
   if (node.sync.empty() || !driver_->exchanges()) return;
   std::vector<grid_variable*> variables;
   for (const auto& group : node.sync) {
-    const auto colons = group.find("::");
-    const std::string impl = colons == std::string::npos ? std::string() : group.substr(0, colons);
-    const std::string name = colons == std::string::npos ? group : group.substr(colons + 2);
-    for (auto& v : store_.variables()) {
-      if (iequals(v.group, name) && (impl.empty() || iequals(v.implementation, impl) || iequals(v.thorn, impl)) &&
-          !v.levels.empty()) {
-        runtime_->ensure_host(v);
-        variables.push_back(&v);
-      }
+    for (auto* v : store_.group(node.thorn, group)) {
+      if (v->levels.empty()) continue;
+      runtime_->ensure_host(*v);
+      variables.push_back(v);
     }
   }
   driver_->sync(variables, store_);
