@@ -180,28 +180,28 @@ struct checker {
   }
 
   void add_inherited() {
+    if (thorn.interface_syntax.inherits.empty()) return;
+    // Every other thorn's interface, parsed once; one that does not parse provides nothing
+    // (its own errors are reported when that thorn is generated).
+    std::vector<interface_file> interfaces;
+    std::vector<std::string> known;
+    for (const auto& o : others) {
+      try {
+        interfaces.push_back(parse_interface_ccl(o.interface_ccl));
+        known.push_back(interfaces.back().implements.text);
+      } catch (const generator_error&) {
+      }
+    }
     for (const auto& name : thorn.interface_syntax.inherits) {
-      const auto other = std::find_if(others.begin(), others.end(), [&](const thorn_sources& o) {
-        try {
-          return iequals(parse_interface_ccl(o.interface_ccl).implements.text, name.text);
-        } catch (const generator_error&) {
-          return false;
-        }
-      });
-      if (other == others.end()) {
-        std::vector<std::string> known;
-        for (const auto& o : others) {
-          try {
-            known.push_back(parse_interface_ccl(o.interface_ccl).implements.text);
-          } catch (const generator_error&) {
-          }
-        }
+      const auto other = std::find_if(interfaces.begin(), interfaces.end(),
+                                      [&](const interface_file& i) { return iequals(i.implements.text, name.text); });
+      if (other == interfaces.end()) {
         sink.add(error_at(name.where, fmt::format("unknown implementation '{}' in inherits{}", name.text,
                                             did_you_mean(name.text, known))));
         continue;
       }
       auto& model = inherited.emplace_back();
-      model.interface_syntax = parse_interface_ccl(other->interface_ccl);
+      model.interface_syntax = *other;
       model.implementation = model.interface_syntax.implements.text;
       model.groups = interpret_groups(model.interface_syntax);
     }
