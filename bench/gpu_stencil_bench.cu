@@ -15,7 +15,7 @@
 
 #include "GpuStencilBench_parameters.hpp"
 #include "opuntia/binding.hpp"
-#include "thorns/CaKernel/backends/cuda/cuda_check.hpp"
+#include "opuntia/cuda_check.hpp"
 
 namespace {
 

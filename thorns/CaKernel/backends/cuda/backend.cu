@@ -4,7 +4,7 @@
 #include <string>
 
 #include "../../src/backend.hpp"
-#include "cuda_check.hpp"
+#include "opuntia/cuda_check.hpp"
 
 namespace opuntia::thorns::CaKernel {
 namespace {

@@ -2,12 +2,10 @@
 #pragma once
 #include <stddef.h>
 
-#include <stdexcept>
-#include <string>
-
 #include <cuda_runtime.h>
 
 #include "opuntia/cctk_types.h"
+#include "opuntia/cuda_check.hpp"  /* OPUNTIA_CUDA_CHECK: the launchers' calls are checked */
 
 /* The grid as every kernel body sees it through params.cagh_*. */
 #define CAKERNEL_HEAT_GRID_PARAMS                          \
@@ -23,17 +21,4 @@
 #define SQRT sqrt
 #define FMIN fmin
 #define FMAX fmax
-#endif
-
-/* Every CUDA call of the generated launchers is checked: the call's text, file and line. */
-#ifndef OPUNTIA_CUDA_CHECK
-#define OPUNTIA_CUDA_CHECK(call)                                                                   \
-  do {                                                                                             \
-    const cudaError_t opuntia_cuda_status = (call);                                                \
-    if (opuntia_cuda_status != cudaSuccess) {                                                      \
-      throw std::runtime_error(std::string(__FILE__) + ":" + std::to_string(__LINE__) + ": " #call \
-                               " failed: " + cudaGetErrorName(opuntia_cuda_status) + ": " +        \
-                               cudaGetErrorString(opuntia_cuda_status));                           \
-    }                                                                                              \
-  } while (0)
 #endif

@@ -1,5 +1,6 @@
 #pragma once
 // Every CUDA runtime call is checked: a failure throws with the call's text, file and line.
+// Used by the CUDA backend (thorns/CaKernel/backends/cuda) and by the generated launchers.
 #include <stdexcept>
 #include <string>
 
