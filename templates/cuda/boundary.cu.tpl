@@ -19,19 +19,10 @@ namespace opuntia::thorns::%{thorn} {
 void CAKERNEL_Launch_%{name}_cuda_%{variant}(const opuntia::kernel_call& call) {
   auto params = CAKERNEL_%{name}_params_of(call);
   const auto arrays = CAKERNEL_%{name}_arrays_of(call);
-  const int size[3] = {call.grid.ni, call.grid.nj, call.grid.nk};
   const int exterior[6] = {%{exterior_xn}, %{exterior_xp}, %{exterior_yn}, %{exterior_yp}, %{exterior_zn}, %{exterior_zp}};
   for (int face = 0; face < 6; ++face) {
-    if (!call.grid.physical[face]) continue;
-    const int axis = face / 2;
-    const int width = exterior[face] > 0 ? exterior[face] : 1;
-    int lo[3] = {0, 0, 0};
-    int hi[3] = {size[0], size[1], size[2]};
-    if (face % 2 == 0) {
-      hi[axis] = width < size[axis] ? width : size[axis];
-    } else {
-      lo[axis] = size[axis] > width ? size[axis] - width : 0;
-    }
+    int lo[3], hi[3];
+    if (!opuntia::boundary_slab(call.grid, face, exterior[face], lo, hi)) continue;
     const long long points = static_cast<long long>(hi[0] - lo[0]) * (hi[1] - lo[1]) * (hi[2] - lo[2]);
     if (points <= 0) continue;
     params.cagh_face = face;

@@ -85,6 +85,27 @@ struct kernel_call {
 };
 using kernel_launcher = void (*)(const kernel_call&);
 
+/// The slab a boundary kernel updates on `face` (0..5: xn, xp, yn, yp, zn, zp) of `grid`: the
+/// whole face, edges and corners included, `exterior` points deep (at least one), as [lo, hi).
+/// False when `face` is not a physical boundary of this block. Shared by every backend's
+/// boundary launcher.
+inline bool boundary_slab(const kernel_grid& grid, int face, int exterior, int lo[3], int hi[3]) {
+  if (!grid.physical[face]) return false;
+  const int size[3] = {grid.ni, grid.nj, grid.nk};
+  const int axis = face / 2;
+  const int width = exterior > 0 ? exterior : 1;
+  for (int d = 0; d < 3; ++d) {
+    lo[d] = 0;
+    hi[d] = size[d];
+  }
+  if (face % 2 == 0) {
+    hi[axis] = width < size[axis] ? width : size[axis];
+  } else {
+    lo[axis] = size[axis] > width ? size[axis] - width : 0;
+  }
+  return true;
+}
+
 enum class parameter_type { integer, real, keyword, string, boolean };
 enum class parameter_access { private_access, restricted_access, global_access, shared };
 
