@@ -4,12 +4,9 @@
 # themselves agree to a few ulps: fused multiply-adds are the only difference in operation order).
 # Usage: backend_agreement.sh OPUNTIA BACKEND
 set -euo pipefail
+source "$(dirname "$0")/../check.sh"
 opuntia=$(realpath "$1")
 backend=$2
-work=$(mktemp -d)
-trap 'rm -rf "$work"' EXIT
-passes=0
-failures=0
 for application in heat wavetoy; do
   for b in openmp "$backend"; do
     if [ $application = heat ]; then
@@ -25,13 +22,8 @@ for application in heat wavetoy; do
   file=$([ $application = heat ] && echo heat_error.txt || echo wavetoy_error.txt)
   a=$(awk '!/^#/ {print $3}' "$work/$application-openmp/$file")
   c=$(awk '!/^#/ {print $3}' "$work/$application-$backend/$file")
-  if awk -v a="$a" -v c="$c" 'BEGIN { d = a - c; if (d < 0) d = -d; exit !(d <= 1e-9 * a) }'; then
-    echo "$application: max error openmp $a, $backend $c: agree"
-    passes=$((passes + 1))
-  else
-    echo "$application: max error openmp $a, $backend $c: DIFFER"
-    failures=$((failures + 1))
-  fi
+  echo "$application: max error openmp $a, $backend $c"
+  check "$application: openmp and $backend agree to 1e-9" \
+    awk -v a="$a" -v c="$c" 'BEGIN { d = a - c; if (d < 0) d = -d; exit !(d <= 1e-9 * a) }'
 done
-echo "$passes passed, $failures failed"
-test $failures -eq 0
+finish
