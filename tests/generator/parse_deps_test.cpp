@@ -23,9 +23,7 @@ std::string error_text(const std::string& text) {
   } catch (const generator_error& e) {
     auto ds = e.diagnostics();
     const source_file file{"deps.ccl", text};
-    for (auto& d : ds) {
-      if (d.line_text.empty()) d.line_text = file.line_text(d.where.line);
-    }
+    fill_line_texts(ds, {&file});
     return format_diagnostics(ds);
   }
   return "no error";
