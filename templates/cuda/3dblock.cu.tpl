@@ -22,8 +22,9 @@ void CAKERNEL_Launch_%{name}_cuda_%{variant}(const opuntia::kernel_call& call) {
   const int points_z = call.grid.nk - %{stencil_zn} - %{stencil_zp};
   if (points_x <= 0 || points_y <= 0 || points_z <= 0) return;
   const dim3 block(CAKERNEL_%{name}_%{variant}_block_x, CAKERNEL_%{name}_%{variant}_block_y);
+  const unsigned rows = block.y * CAKERNEL_%{name}_%{variant}_rows_per_thread;
   const dim3 grid(static_cast<unsigned>((points_x + block.x - 1) / block.x),
-                  static_cast<unsigned>((points_y + block.y - 1) / block.y),
+                  static_cast<unsigned>((points_y + rows - 1) / rows),
                   static_cast<unsigned>((points_z + CAKERNEL_%{name}_%{variant}_block_z - 1) /
                                         CAKERNEL_%{name}_%{variant}_block_z));
   CAKERNEL_%{name}_%{variant}_kernel<<<grid, block>>>(CAKERNEL_%{name}_params_of(call), CAKERNEL_%{name}_arrays_of(call));

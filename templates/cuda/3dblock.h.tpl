@@ -17,6 +17,7 @@
 #define CAKERNEL_%{name}_%{variant}_block_x CAKERNEL_%{name}_%{variant}_TX
 #define CAKERNEL_%{name}_%{variant}_block_y CAKERNEL_%{name}_%{variant}_TY
 #define CAKERNEL_%{name}_%{variant}_block_z CAKERNEL_%{name}_%{variant}_TZ
+#define CAKERNEL_%{name}_%{variant}_rows_per_thread 1
 
 #define CAKERNEL_INDEX(i, j, k) \
   ((ptrdiff_t)(i) + (ptrdiff_t)params.cagh_ni * ((ptrdiff_t)(j) + (ptrdiff_t)params.cagh_nj * (ptrdiff_t)(k)))

@@ -9,6 +9,7 @@
 #define CAKERNEL_%{name}_%{variant}_block_y \
   (%{tile_y} * CAKERNEL_%{name}_%{variant}_block_x <= 1024 ? %{tile_y} : 1024 / CAKERNEL_%{name}_%{variant}_block_x)
 #define CAKERNEL_%{name}_%{variant}_block_z (1 << 30)
+#define CAKERNEL_%{name}_%{variant}_rows_per_thread 1
 
 #define CAKERNEL_INDEX(i, j, k) \
   ((ptrdiff_t)(i) + (ptrdiff_t)params.cagh_ni * ((ptrdiff_t)(j) + (ptrdiff_t)params.cagh_nj * (ptrdiff_t)(k)))

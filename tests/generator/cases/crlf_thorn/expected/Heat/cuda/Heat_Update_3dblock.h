@@ -17,6 +17,7 @@
 #define CAKERNEL_Heat_Update_3dblock_block_x CAKERNEL_Heat_Update_3dblock_TX
 #define CAKERNEL_Heat_Update_3dblock_block_y CAKERNEL_Heat_Update_3dblock_TY
 #define CAKERNEL_Heat_Update_3dblock_block_z CAKERNEL_Heat_Update_3dblock_TZ
+#define CAKERNEL_Heat_Update_3dblock_rows_per_thread 1
 
 #define CAKERNEL_INDEX(i, j, k) \
   ((ptrdiff_t)(i) + (ptrdiff_t)params.cagh_ni * ((ptrdiff_t)(j) + (ptrdiff_t)params.cagh_nj * (ptrdiff_t)(k)))

@@ -22,8 +22,9 @@ void CAKERNEL_Launch_Heat_Update_cuda_3dblock(const opuntia::kernel_call& call) 
   const int points_z = call.grid.nk - 1 - 1;
   if (points_x <= 0 || points_y <= 0 || points_z <= 0) return;
   const dim3 block(CAKERNEL_Heat_Update_3dblock_block_x, CAKERNEL_Heat_Update_3dblock_block_y);
+  const unsigned rows = block.y * CAKERNEL_Heat_Update_3dblock_rows_per_thread;
   const dim3 grid(static_cast<unsigned>((points_x + block.x - 1) / block.x),
-                  static_cast<unsigned>((points_y + block.y - 1) / block.y),
+                  static_cast<unsigned>((points_y + rows - 1) / rows),
                   static_cast<unsigned>((points_z + CAKERNEL_Heat_Update_3dblock_block_z - 1) /
                                         CAKERNEL_Heat_Update_3dblock_block_z));
   CAKERNEL_Heat_Update_3dblock_kernel<<<grid, block>>>(CAKERNEL_Heat_Update_params_of(call), CAKERNEL_Heat_Update_arrays_of(call));
