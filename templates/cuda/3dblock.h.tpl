@@ -4,67 +4,152 @@
 #include "%{thorn}_common.h"
 %include_loop() %[#include "%{include_file}"
 ]%
-/* A block of TX x TY threads computes a TX x TY tile of a plane and streams through TZ planes
-   (Micikevicius): each cached variable's current plane, halo included, sits in shared memory,
-   and its z neighbours of the thread's own column in registers. I3D_l(v, i, j, 0) reads the
-   shared tile, I3D_l(v, 0, 0, k) the registers, other offsets global memory. */
+/* Every CUDA 3D variant is this file; common.h says how each uses it (rows per thread, whether
+   I3D_l may leave the axes, whether the current plane is staged in shared memory).
+
+   A block of TX x TY threads covers TX points in x, TY x ROWS rows in y and TZ planes in z. Each
+   thread owns ROWS consecutive rows of one x column and streams them through z (Micikevicius),
+   keeping for each row and cached variable a window of the planes that its z neighbours need
+   plus PF planes ahead, in registers, so that the next plane's loads are in flight while this one
+   computes. I3D_l(v, 0, 0, k) is a register; so is a y neighbour that is one of the thread's own
+   rows. With a shared plane (3dblock), the block stages each cached variable's current plane,
+   halo included, in shared memory (two buffers, one barrier per plane; the centres come from the
+   windows, only the halo from global memory) and I3D_l(v, i, j, 0) reads it; every other offset
+   comes through the read-only cache (__ldg). A block whose points and windows are all inside the
+   grid takes a path with no bounds checks, unrolled over its TZ planes: the window indices
+   become constants and the windows registers. */
+#define CAKERNEL_%{name}_%{variant}_ROWS CAKERNEL_ROWS_PER_THREAD_%{variant}
+#define CAKERNEL_%{name}_%{variant}_SHARED CAKERNEL_SHARED_PLANE_%{variant}
 #define CAKERNEL_%{name}_%{variant}_TX (%{tile_x} < 128 ? %{tile_x} : 128)
-#define CAKERNEL_%{name}_%{variant}_TY (%{tile_y} * CAKERNEL_%{name}_%{variant}_TX <= 1024 ? %{tile_y} : 1024 / CAKERNEL_%{name}_%{variant}_TX)
+#define CAKERNEL_%{name}_%{variant}_TY_WANTED \
+  (%{tile_y} > CAKERNEL_%{name}_%{variant}_ROWS ? %{tile_y} / CAKERNEL_%{name}_%{variant}_ROWS : 1)
+#define CAKERNEL_%{name}_%{variant}_TY \
+  (CAKERNEL_%{name}_%{variant}_TY_WANTED * CAKERNEL_%{name}_%{variant}_TX <= 1024 ? CAKERNEL_%{name}_%{variant}_TY_WANTED : 1024 / CAKERNEL_%{name}_%{variant}_TX)
 #define CAKERNEL_%{name}_%{variant}_TZ %{tile_z}
-#define CAKERNEL_%{name}_%{variant}_SX (CAKERNEL_%{name}_%{variant}_TX + %{stencil_xn} + %{stencil_xp})
-#define CAKERNEL_%{name}_%{variant}_SY (CAKERNEL_%{name}_%{variant}_TY + %{stencil_yn} + %{stencil_yp})
-#define CAKERNEL_%{name}_%{variant}_NZ (%{stencil_zn} + %{stencil_zp} + 1)
+#define CAKERNEL_%{name}_%{variant}_PF 1
+#define CAKERNEL_%{name}_%{variant}_W (%{stencil_zn} + %{stencil_zp} + 1 + CAKERNEL_%{name}_%{variant}_PF)
+/* The shared plane: the block's TX x (TY x ROWS) points and their halo. */
+#define CAKERNEL_%{name}_%{variant}_TYR (CAKERNEL_%{name}_%{variant}_TY * CAKERNEL_%{name}_%{variant}_ROWS)
+#define CAKERNEL_%{name}_%{variant}_SX (CAKERNEL_%{name}_%{variant}_SHARED ? CAKERNEL_%{name}_%{variant}_TX + %{stencil_xn} + %{stencil_xp} : 1)
+#define CAKERNEL_%{name}_%{variant}_SY (CAKERNEL_%{name}_%{variant}_SHARED ? CAKERNEL_%{name}_%{variant}_TYR + %{stencil_yn} + %{stencil_yp} : 1)
+#define CAKERNEL_%{name}_%{variant}_HALO \
+  ((%{stencil_yn} + %{stencil_yp}) * CAKERNEL_%{name}_%{variant}_SX + (%{stencil_xn} + %{stencil_xp}) * CAKERNEL_%{name}_%{variant}_TYR)
 #define CAKERNEL_%{name}_%{variant}_block_x CAKERNEL_%{name}_%{variant}_TX
 #define CAKERNEL_%{name}_%{variant}_block_y CAKERNEL_%{name}_%{variant}_TY
 #define CAKERNEL_%{name}_%{variant}_block_z CAKERNEL_%{name}_%{variant}_TZ
-#define CAKERNEL_%{name}_%{variant}_rows_per_thread 1
+#define CAKERNEL_%{name}_%{variant}_rows_per_thread CAKERNEL_%{name}_%{variant}_ROWS
 
 #define CAKERNEL_INDEX(i, j, k) \
   ((ptrdiff_t)(i) + (ptrdiff_t)params.cagh_ni * ((ptrdiff_t)(j) + (ptrdiff_t)params.cagh_nj * (ptrdiff_t)(k)))
 #define I3D(v, i, j, k) v[CAKERNEL_INDEX(gi + (i), gj + (j), gk + (k))]
+/* The row (m + j) of a y neighbour, clamped so that the branch not taken indexes inside too. */
+#define CAKERNEL_%{name}_%{variant}_ROW(j) \
+  (cakernel_m + (j) < 0 ? 0 : cakernel_m + (j) >= CAKERNEL_%{name}_%{variant}_ROWS ? CAKERNEL_%{name}_%{variant}_ROWS - 1 : cakernel_m + (j))
 #define I3D_l(v, i, j, k) \
   (CAKERNEL_%{name}_cached_##v::template at<(i), (j), (k)>(), \
-   ((k) == 0 ? cakernel_shared_##v[cakernel_ty + %{stencil_yn} + (j)][cakernel_tx + %{stencil_xn} + (i)] \
-             : ((i) == 0 && (j) == 0 ? cakernel_z_##v[%{stencil_zn} + (k)] : I3D(v, i, j, k))))
+   CAKERNEL_%{name}_cached_##v::template cardinal<CAKERNEL_CARDINAL_ONLY_%{variant} * (i), \
+                                                  CAKERNEL_CARDINAL_ONLY_%{variant} * (j), \
+                                                  CAKERNEL_CARDINAL_ONLY_%{variant} * (k)>(), \
+   ((i) == 0 && (j) == 0 ? cakernel_w_##v[cakernel_m][%{stencil_zn} + (k)] \
+    : (i) == 0 && (k) == 0 && cakernel_m + (j) >= 0 && cakernel_m + (j) < CAKERNEL_%{name}_%{variant}_ROWS \
+        ? cakernel_w_##v[CAKERNEL_%{name}_%{variant}_ROW(j)][%{stencil_zn}] \
+    : CAKERNEL_%{name}_%{variant}_SHARED && (k) == 0 \
+        ? cakernel_shared_##v[cakernel_t & 1][cakernel_sj + cakernel_m + (j)][cakernel_si + (i)] \
+        : __ldg(&I3D(v, i, j, k))))
 
 #define CAKERNEL_%{name}_Begin \
   static __global__ void __launch_bounds__(CAKERNEL_%{name}_%{variant}_TX * CAKERNEL_%{name}_%{variant}_TY) \
   CAKERNEL_%{name}_%{variant}_kernel(const CAKERNEL_%{name}_Params params, const CAKERNEL_%{name}_Arrays arrays) { \
 %var_loop() %[    %{vtype}* const __restrict__ %{vname} = arrays.%{vname}; (void)%{vname}; \
 ]% %var_loop("intent=separateinout") %[   %{vtype}* const __restrict__ %{vname}_out = arrays.%{vname}_out; (void)%{vname}_out; \
-]% %var_loop("cached=yes") %[   __shared__ %{vtype} cakernel_shared_%{vname}[CAKERNEL_%{name}_%{variant}_SY][CAKERNEL_%{name}_%{variant}_SX]; \
-    %{vtype} cakernel_z_%{vname}[CAKERNEL_%{name}_%{variant}_NZ]; \
-]%    const int cakernel_tx = (int)threadIdx.x, cakernel_ty = (int)threadIdx.y; \
-    const int cakernel_i0 = (int)blockIdx.x * CAKERNEL_%{name}_%{variant}_TX, cakernel_j0 = (int)blockIdx.y * CAKERNEL_%{name}_%{variant}_TY; \
-    const int gi = %{stencil_xn} + cakernel_i0 + cakernel_tx; \
-    const int gj = %{stencil_yn} + cakernel_j0 + cakernel_ty; \
-    const bool cakernel_in_plane = gi < params.cagh_ni - %{stencil_xp} && gj < params.cagh_nj - %{stencil_yp}; \
+]%    /* The block's first halo point, and this thread's first point and its place in the plane. */ \
+    const int cakernel_bi = (int)blockIdx.x * CAKERNEL_%{name}_%{variant}_TX; \
+    const int cakernel_bj = (int)blockIdx.y * CAKERNEL_%{name}_%{variant}_TYR; \
+    const int cakernel_si = %{stencil_xn} + (int)threadIdx.x; \
+    const int cakernel_sj = %{stencil_yn} + (int)threadIdx.y * CAKERNEL_%{name}_%{variant}_ROWS; \
+    const int gi = cakernel_bi + cakernel_si, cakernel_j = cakernel_bj + cakernel_sj; \
+    /* Without a shared plane nothing waits on a barrier: a thread with nothing to compute leaves. */ \
+    if (!CAKERNEL_%{name}_%{variant}_SHARED && \
+        (gi >= params.cagh_ni - %{stencil_xp} || cakernel_j >= params.cagh_nj - %{stencil_yp})) return; \
+    /* Only a shared plane keeps threads outside the points: the others know they are inside. */ \
+    const bool cakernel_column = !CAKERNEL_%{name}_%{variant}_SHARED || gi < params.cagh_ni; \
+    const bool cakernel_computes = !CAKERNEL_%{name}_%{variant}_SHARED || gi < params.cagh_ni - %{stencil_xp}; \
     const int cakernel_k0 = %{stencil_zn} + (int)blockIdx.z * CAKERNEL_%{name}_%{variant}_TZ; \
-    const int cakernel_k1 = min(cakernel_k0 + CAKERNEL_%{name}_%{variant}_TZ, params.cagh_nk - %{stencil_zp}); \
-    int gk = cakernel_k0; \
-    /* The z column below the first plane, in registers. */ \
-%var_loop("cached=yes") %[    _Pragma("unroll") for (int cakernel_m = 0; cakernel_m < %{stencil_zn} + %{stencil_zp}; ++cakernel_m) \
-      cakernel_z_%{vname}[cakernel_m + 1] = cakernel_in_plane ? I3D(%{vname}, 0, 0, cakernel_m - %{stencil_zn}) : 0; \
-]%    for (; gk < cakernel_k1; ++gk) { \
-%var_loop("cached=yes") %[      _Pragma("unroll") for (int cakernel_m = 0; cakernel_m + 1 < CAKERNEL_%{name}_%{variant}_NZ; ++cakernel_m) \
-        cakernel_z_%{vname}[cakernel_m] = cakernel_z_%{vname}[cakernel_m + 1]; \
-      cakernel_z_%{vname}[CAKERNEL_%{name}_%{variant}_NZ - 1] = cakernel_in_plane ? I3D(%{vname}, 0, 0, %{stencil_zp}) : 0; \
-      for (int cakernel_s = cakernel_ty * CAKERNEL_%{name}_%{variant}_TX + cakernel_tx; \
-           cakernel_s < CAKERNEL_%{name}_%{variant}_SX * CAKERNEL_%{name}_%{variant}_SY; cakernel_s += CAKERNEL_%{name}_%{variant}_TX * CAKERNEL_%{name}_%{variant}_TY) { \
-        const int cakernel_si = cakernel_s % CAKERNEL_%{name}_%{variant}_SX, cakernel_sj = cakernel_s / CAKERNEL_%{name}_%{variant}_SX; \
-        const int cakernel_i = cakernel_i0 + cakernel_si, cakernel_j = cakernel_j0 + cakernel_sj; \
-        cakernel_shared_%{vname}[cakernel_sj][cakernel_si] = \
-            cakernel_i < params.cagh_ni && cakernel_j < params.cagh_nj ? %{vname}[CAKERNEL_INDEX(cakernel_i, cakernel_j, gk)] : 0; \
+    /* The windows before the first plane: planes k0 - zn .. k0 + zp + PF - 1 in slots 1..W-1. */ \
+%var_loop("cached=yes") %[    %{vtype} cakernel_w_%{vname}[CAKERNEL_%{name}_%{variant}_ROWS][CAKERNEL_%{name}_%{variant}_W]; \
+    __shared__ %{vtype} cakernel_shared_%{vname}[CAKERNEL_%{name}_%{variant}_SHARED ? 2 : 1][CAKERNEL_%{name}_%{variant}_SY][CAKERNEL_%{name}_%{variant}_SX]; \
+    static_assert(sizeof(cakernel_shared_%{vname}) <= 48 * 1024, \
+                  "the shared plane of %{vname} in kernel %{name} (%{variant}) exceeds 48 KiB: make TILE's x or y smaller"); \
+    _Pragma("unroll") for (int cakernel_m = 0; cakernel_m < CAKERNEL_%{name}_%{variant}_ROWS; ++cakernel_m) \
+      _Pragma("unroll") for (int cakernel_d = 1; cakernel_d < CAKERNEL_%{name}_%{variant}_W; ++cakernel_d) { \
+        const int gj = cakernel_j + cakernel_m, gk = cakernel_k0 - %{stencil_zn} + cakernel_d - 1; \
+        cakernel_w_%{vname}[cakernel_m][cakernel_d] = \
+            cakernel_column && gj < params.cagh_nj && gk < params.cagh_nk ? I3D(%{vname}, 0, 0, 0) : 0; \
       } \
-]%      __syncthreads(); \
-      {
+]%    /* Decided per block, so that all its threads meet the same barriers. */ \
+    const bool cakernel_inside = \
+        cakernel_k0 + CAKERNEL_%{name}_%{variant}_TZ + %{stencil_zp} + CAKERNEL_%{name}_%{variant}_PF <= params.cagh_nk && \
+        cakernel_bj + %{stencil_yn} + CAKERNEL_%{name}_%{variant}_TYR + %{stencil_yp} <= params.cagh_nj && \
+        (!CAKERNEL_%{name}_%{variant}_SHARED || cakernel_bi + %{stencil_xn} + CAKERNEL_%{name}_%{variant}_TX + %{stencil_xp} <= params.cagh_ni); \
+    const auto cakernel_plane = [&](const int cakernel_t, const bool cakernel_checked) { \
+      const int gk = cakernel_k0 + cakernel_t; \
+      /* Slide each window by one plane and load the plane zp + PF above this one. */ \
+%var_loop("cached=yes") %[      _Pragma("unroll") for (int cakernel_m = 0; cakernel_m < CAKERNEL_%{name}_%{variant}_ROWS; ++cakernel_m) { \
+        _Pragma("unroll") for (int cakernel_d = 0; cakernel_d + 1 < CAKERNEL_%{name}_%{variant}_W; ++cakernel_d) \
+          cakernel_w_%{vname}[cakernel_m][cakernel_d] = cakernel_w_%{vname}[cakernel_m][cakernel_d + 1]; \
+        const int gj = cakernel_j + cakernel_m; \
+        cakernel_w_%{vname}[cakernel_m][CAKERNEL_%{name}_%{variant}_W - 1] = \
+            !cakernel_checked || (cakernel_column && gj < params.cagh_nj && gk + %{stencil_zp} + CAKERNEL_%{name}_%{variant}_PF < params.cagh_nk) \
+                ? I3D(%{vname}, 0, 0, %{stencil_zp} + CAKERNEL_%{name}_%{variant}_PF) : 0; \
+      } \
+      if (CAKERNEL_%{name}_%{variant}_SHARED) { \
+        /* This plane's buffer: the centres from the windows, the halo from global memory. */ \
+        auto& cakernel_tile = cakernel_shared_%{vname}[cakernel_t & 1]; \
+        _Pragma("unroll") for (int cakernel_m = 0; cakernel_m < CAKERNEL_%{name}_%{variant}_ROWS; ++cakernel_m) \
+          cakernel_tile[cakernel_sj + cakernel_m][cakernel_si] = cakernel_w_%{vname}[cakernel_m][%{stencil_zn}]; \
+        for (int cakernel_h = (int)(threadIdx.y * blockDim.x + threadIdx.x); cakernel_h < CAKERNEL_%{name}_%{variant}_HALO; \
+             cakernel_h += CAKERNEL_%{name}_%{variant}_TX * CAKERNEL_%{name}_%{variant}_TY) { \
+          int cakernel_hi, cakernel_hj; \
+          CAKERNEL_%{name}_%{variant}_halo_cell(cakernel_h, cakernel_hi, cakernel_hj); \
+          const int cakernel_i = cakernel_bi + cakernel_hi, cakernel_jj = cakernel_bj + cakernel_hj; \
+          cakernel_tile[cakernel_hj][cakernel_hi] = cakernel_i < params.cagh_ni && cakernel_jj < params.cagh_nj \
+              ? __ldg(&%{vname}[CAKERNEL_INDEX(cakernel_i, cakernel_jj, gk)]) : 0; \
+        } \
+      } \
+]%      if (CAKERNEL_%{name}_%{variant}_SHARED) __syncthreads(); \
+      _Pragma("unroll") for (int cakernel_m = 0; cakernel_m < CAKERNEL_%{name}_%{variant}_ROWS; ++cakernel_m) { \
+        const int gj = cakernel_j + cakernel_m; \
+        (void)gj; (void)gk;
 
-#define CAKERNEL_%{name}_Computations_Begin if (cakernel_in_plane) {
+#define CAKERNEL_%{name}_Computations_Begin \
+  if (!cakernel_checked || (cakernel_computes && gj < params.cagh_nj - %{stencil_yp})) {
 
 #define CAKERNEL_%{name}_Computations_End }
 
 #define CAKERNEL_%{name}_End \
       } \
-      __syncthreads(); \
+    }; \
+    if (cakernel_inside) { \
+      _Pragma("unroll") for (int cakernel_t = 0; cakernel_t < CAKERNEL_%{name}_%{variant}_TZ; ++cakernel_t) \
+        cakernel_plane(cakernel_t, false); \
+    } else { \
+      for (int cakernel_t = 0; cakernel_t < CAKERNEL_%{name}_%{variant}_TZ && \
+                               cakernel_k0 + cakernel_t < params.cagh_nk - %{stencil_zp}; ++cakernel_t) \
+        cakernel_plane(cakernel_t, true); \
     } \
   }
+
+/* The halo cell h of the shared plane: the yn rows above the block's points, the yp rows below,
+   then the xn columns left and xp right of each of its rows. */
+static __device__ __forceinline__ void CAKERNEL_%{name}_%{variant}_halo_cell(int h, int& si, int& sj) {
+  constexpr int sx = CAKERNEL_%{name}_%{variant}_SX, side = %{stencil_xn} + %{stencil_xp};
+  if (h < %{stencil_yn} * sx) {
+    sj = h / sx, si = h % sx;
+  } else if ((h -= %{stencil_yn} * sx) < %{stencil_yp} * sx) {
+    sj = %{stencil_yn} + CAKERNEL_%{name}_%{variant}_TYR + h / sx, si = h % sx;
+  } else {
+    h -= %{stencil_yp} * sx;
+    const int c = h % (side > 0 ? side : 1);
+    sj = %{stencil_yn} + h / (side > 0 ? side : 1), si = c < %{stencil_xn} ? c : CAKERNEL_%{name}_%{variant}_TX + c;
+  }
+}

@@ -15,12 +15,17 @@
   CCTK_INT cagh_nghostsi, cagh_nghostsj, cagh_nghostsk;                     \
   CCTK_INT cagh_face; /* boundary kernels: the face being updated, 0..5 */
 
-/* The register-window variants (3dblock_rows.h): rows of y that each thread owns, and whether
-   I3D_l may leave the axes. */
+/* The 3D variants share 3dblock.h: the rows of y that each thread owns, whether I3D_l may leave
+   the axes, and whether the block stages the current plane in shared memory. */
+#define CAKERNEL_ROWS_PER_THREAD_3dblock 1
+#define CAKERNEL_CARDINAL_ONLY_3dblock 0
+#define CAKERNEL_SHARED_PLANE_3dblock 1
 #define CAKERNEL_ROWS_PER_THREAD_3dstencil 1
 #define CAKERNEL_CARDINAL_ONLY_3dstencil 1
+#define CAKERNEL_SHARED_PLANE_3dstencil 0
 #define CAKERNEL_ROWS_PER_THREAD_3dblock_rows 2
 #define CAKERNEL_CARDINAL_ONLY_3dblock_rows 0
+#define CAKERNEL_SHARED_PLANE_3dblock_rows 0
 
 #ifndef COPYSIGN
 #define COPYSIGN copysign

@@ -4,67 +4,152 @@
 #include "HeatEquation_common.h"
 #include "Heat_Update_kernel.h"
 
-/* A block of TX x TY threads computes a TX x TY tile of a plane and streams through TZ planes
-   (Micikevicius): each cached variable's current plane, halo included, sits in shared memory,
-   and its z neighbours of the thread's own column in registers. I3D_l(v, i, j, 0) reads the
-   shared tile, I3D_l(v, 0, 0, k) the registers, other offsets global memory. */
+/* Every CUDA 3D variant is this file; common.h says how each uses it (rows per thread, whether
+   I3D_l may leave the axes, whether the current plane is staged in shared memory).
+
+   A block of TX x TY threads covers TX points in x, TY x ROWS rows in y and TZ planes in z. Each
+   thread owns ROWS consecutive rows of one x column and streams them through z (Micikevicius),
+   keeping for each row and cached variable a window of the planes that its z neighbours need
+   plus PF planes ahead, in registers, so that the next plane's loads are in flight while this one
+   computes. I3D_l(v, 0, 0, k) is a register; so is a y neighbour that is one of the thread's own
+   rows. With a shared plane (3dblock), the block stages each cached variable's current plane,
+   halo included, in shared memory (two buffers, one barrier per plane; the centres come from the
+   windows, only the halo from global memory) and I3D_l(v, i, j, 0) reads it; every other offset
+   comes through the read-only cache (__ldg). A block whose points and windows are all inside the
+   grid takes a path with no bounds checks, unrolled over its TZ planes: the window indices
+   become constants and the windows registers. */
+#define CAKERNEL_Heat_Update_3dblock_ROWS CAKERNEL_ROWS_PER_THREAD_3dblock
+#define CAKERNEL_Heat_Update_3dblock_SHARED CAKERNEL_SHARED_PLANE_3dblock
 #define CAKERNEL_Heat_Update_3dblock_TX (64 < 128 ? 64 : 128)
-#define CAKERNEL_Heat_Update_3dblock_TY (4 * CAKERNEL_Heat_Update_3dblock_TX <= 1024 ? 4 : 1024 / CAKERNEL_Heat_Update_3dblock_TX)
+#define CAKERNEL_Heat_Update_3dblock_TY_WANTED \
+  (4 > CAKERNEL_Heat_Update_3dblock_ROWS ? 4 / CAKERNEL_Heat_Update_3dblock_ROWS : 1)
+#define CAKERNEL_Heat_Update_3dblock_TY \
+  (CAKERNEL_Heat_Update_3dblock_TY_WANTED * CAKERNEL_Heat_Update_3dblock_TX <= 1024 ? CAKERNEL_Heat_Update_3dblock_TY_WANTED : 1024 / CAKERNEL_Heat_Update_3dblock_TX)
 #define CAKERNEL_Heat_Update_3dblock_TZ 4
-#define CAKERNEL_Heat_Update_3dblock_SX (CAKERNEL_Heat_Update_3dblock_TX + 1 + 1)
-#define CAKERNEL_Heat_Update_3dblock_SY (CAKERNEL_Heat_Update_3dblock_TY + 1 + 1)
-#define CAKERNEL_Heat_Update_3dblock_NZ (1 + 1 + 1)
+#define CAKERNEL_Heat_Update_3dblock_PF 1
+#define CAKERNEL_Heat_Update_3dblock_W (1 + 1 + 1 + CAKERNEL_Heat_Update_3dblock_PF)
+/* The shared plane: the block's TX x (TY x ROWS) points and their halo. */
+#define CAKERNEL_Heat_Update_3dblock_TYR (CAKERNEL_Heat_Update_3dblock_TY * CAKERNEL_Heat_Update_3dblock_ROWS)
+#define CAKERNEL_Heat_Update_3dblock_SX (CAKERNEL_Heat_Update_3dblock_SHARED ? CAKERNEL_Heat_Update_3dblock_TX + 1 + 1 : 1)
+#define CAKERNEL_Heat_Update_3dblock_SY (CAKERNEL_Heat_Update_3dblock_SHARED ? CAKERNEL_Heat_Update_3dblock_TYR + 1 + 1 : 1)
+#define CAKERNEL_Heat_Update_3dblock_HALO \
+  ((1 + 1) * CAKERNEL_Heat_Update_3dblock_SX + (1 + 1) * CAKERNEL_Heat_Update_3dblock_TYR)
 #define CAKERNEL_Heat_Update_3dblock_block_x CAKERNEL_Heat_Update_3dblock_TX
 #define CAKERNEL_Heat_Update_3dblock_block_y CAKERNEL_Heat_Update_3dblock_TY
 #define CAKERNEL_Heat_Update_3dblock_block_z CAKERNEL_Heat_Update_3dblock_TZ
-#define CAKERNEL_Heat_Update_3dblock_rows_per_thread 1
+#define CAKERNEL_Heat_Update_3dblock_rows_per_thread CAKERNEL_Heat_Update_3dblock_ROWS
 
 #define CAKERNEL_INDEX(i, j, k) \
   ((ptrdiff_t)(i) + (ptrdiff_t)params.cagh_ni * ((ptrdiff_t)(j) + (ptrdiff_t)params.cagh_nj * (ptrdiff_t)(k)))
 #define I3D(v, i, j, k) v[CAKERNEL_INDEX(gi + (i), gj + (j), gk + (k))]
-#define I3D_l(v, i, j, k)                                                        \
-  (CAKERNEL_Heat_Update_cached_##v::template at<(i), (j), (k)>(),                \
-   ((k) == 0 ? cakernel_shared_##v[cakernel_ty + 1 + (j)][cakernel_tx + 1 + (i)] \
-             : ((i) == 0 && (j) == 0 ? cakernel_z_##v[1 + (k)] : I3D(v, i, j, k))))
+/* The row (m + j) of a y neighbour, clamped so that the branch not taken indexes inside too. */
+#define CAKERNEL_Heat_Update_3dblock_ROW(j) \
+  (cakernel_m + (j) < 0 ? 0 : cakernel_m + (j) >= CAKERNEL_Heat_Update_3dblock_ROWS ? CAKERNEL_Heat_Update_3dblock_ROWS - 1 : cakernel_m + (j))
+#define I3D_l(v, i, j, k)                                                                                   \
+  (CAKERNEL_Heat_Update_cached_##v::template at<(i), (j), (k)>(),                                           \
+   CAKERNEL_Heat_Update_cached_##v::template cardinal<CAKERNEL_CARDINAL_ONLY_3dblock * (i),                 \
+                                                  CAKERNEL_CARDINAL_ONLY_3dblock * (j),                     \
+                                                  CAKERNEL_CARDINAL_ONLY_3dblock * (k)>(),                  \
+   ((i) == 0 && (j) == 0 ? cakernel_w_##v[cakernel_m][1 + (k)]                                              \
+    : (i) == 0 && (k) == 0 && cakernel_m + (j) >= 0 && cakernel_m + (j) < CAKERNEL_Heat_Update_3dblock_ROWS \
+        ? cakernel_w_##v[CAKERNEL_Heat_Update_3dblock_ROW(j)][1]                                            \
+    : CAKERNEL_Heat_Update_3dblock_SHARED && (k) == 0                                                       \
+        ? cakernel_shared_##v[cakernel_t & 1][cakernel_sj + cakernel_m + (j)][cakernel_si + (i)]            \
+        : __ldg(&I3D(v, i, j, k))))
 
-#define CAKERNEL_Heat_Update_Begin                                                                                                                                            \
-  static __global__ void __launch_bounds__(CAKERNEL_Heat_Update_3dblock_TX * CAKERNEL_Heat_Update_3dblock_TY)                                                                 \
-  CAKERNEL_Heat_Update_3dblock_kernel(const CAKERNEL_Heat_Update_Params params, const CAKERNEL_Heat_Update_Arrays arrays) {                                                   \
-    CCTK_REAL* const __restrict__ u = arrays.u; (void)u;                                                                                                                      \
-    CCTK_REAL* const __restrict__ u_out = arrays.u_out; (void)u_out;                                                                                                          \
-    __shared__ CCTK_REAL cakernel_shared_u[CAKERNEL_Heat_Update_3dblock_SY][CAKERNEL_Heat_Update_3dblock_SX];                                                                 \
-    CCTK_REAL cakernel_z_u[CAKERNEL_Heat_Update_3dblock_NZ];                                                                                                                  \
-    const int cakernel_tx = (int)threadIdx.x, cakernel_ty = (int)threadIdx.y;                                                                                                 \
-    const int cakernel_i0 = (int)blockIdx.x * CAKERNEL_Heat_Update_3dblock_TX, cakernel_j0 = (int)blockIdx.y * CAKERNEL_Heat_Update_3dblock_TY;                               \
-    const int gi = 1 + cakernel_i0 + cakernel_tx;                                                                                                                             \
-    const int gj = 1 + cakernel_j0 + cakernel_ty;                                                                                                                             \
-    const bool cakernel_in_plane = gi < params.cagh_ni - 1 && gj < params.cagh_nj - 1;                                                                                        \
-    const int cakernel_k0 = 1 + (int)blockIdx.z * CAKERNEL_Heat_Update_3dblock_TZ;                                                                                            \
-    const int cakernel_k1 = min(cakernel_k0 + CAKERNEL_Heat_Update_3dblock_TZ, params.cagh_nk - 1);                                                                           \
-    int gk = cakernel_k0;                                                                                                                                                     \
-    /* The z column below the first plane, in registers. */                                                                                                                   \
-    _Pragma("unroll") for (int cakernel_m = 0; cakernel_m < 1 + 1; ++cakernel_m)                                                                                              \
-      cakernel_z_u[cakernel_m + 1] = cakernel_in_plane ? I3D(u, 0, 0, cakernel_m - 1) : 0;                                                                                    \
-    for (; gk < cakernel_k1; ++gk) {                                                                                                                                          \
-      _Pragma("unroll") for (int cakernel_m = 0; cakernel_m + 1 < CAKERNEL_Heat_Update_3dblock_NZ; ++cakernel_m)                                                              \
-        cakernel_z_u[cakernel_m] = cakernel_z_u[cakernel_m + 1];                                                                                                              \
-      cakernel_z_u[CAKERNEL_Heat_Update_3dblock_NZ - 1] = cakernel_in_plane ? I3D(u, 0, 0, 1) : 0;                                                                            \
-      for (int cakernel_s = cakernel_ty * CAKERNEL_Heat_Update_3dblock_TX + cakernel_tx;                                                                                      \
-           cakernel_s < CAKERNEL_Heat_Update_3dblock_SX * CAKERNEL_Heat_Update_3dblock_SY; cakernel_s += CAKERNEL_Heat_Update_3dblock_TX * CAKERNEL_Heat_Update_3dblock_TY) { \
-        const int cakernel_si = cakernel_s % CAKERNEL_Heat_Update_3dblock_SX, cakernel_sj = cakernel_s / CAKERNEL_Heat_Update_3dblock_SX;                                     \
-        const int cakernel_i = cakernel_i0 + cakernel_si, cakernel_j = cakernel_j0 + cakernel_sj;                                                                             \
-        cakernel_shared_u[cakernel_sj][cakernel_si] =                                                                                                                         \
-            cakernel_i < params.cagh_ni && cakernel_j < params.cagh_nj ? u[CAKERNEL_INDEX(cakernel_i, cakernel_j, gk)] : 0;                                                   \
-      }                                                                                                                                                                       \
-      __syncthreads();                                                                                                                                                        \
-      {
+#define CAKERNEL_Heat_Update_Begin                                                                                                                         \
+  static __global__ void __launch_bounds__(CAKERNEL_Heat_Update_3dblock_TX * CAKERNEL_Heat_Update_3dblock_TY)                                              \
+  CAKERNEL_Heat_Update_3dblock_kernel(const CAKERNEL_Heat_Update_Params params, const CAKERNEL_Heat_Update_Arrays arrays) {                                \
+    CCTK_REAL* const __restrict__ u = arrays.u; (void)u;                                                                                                   \
+    CCTK_REAL* const __restrict__ u_out = arrays.u_out; (void)u_out;                                                                                       \
+    /* The block's first halo point, and this thread's first point and its place in the plane. */                                                          \
+    const int cakernel_bi = (int)blockIdx.x * CAKERNEL_Heat_Update_3dblock_TX;                                                                             \
+    const int cakernel_bj = (int)blockIdx.y * CAKERNEL_Heat_Update_3dblock_TYR;                                                                            \
+    const int cakernel_si = 1 + (int)threadIdx.x;                                                                                                          \
+    const int cakernel_sj = 1 + (int)threadIdx.y * CAKERNEL_Heat_Update_3dblock_ROWS;                                                                      \
+    const int gi = cakernel_bi + cakernel_si, cakernel_j = cakernel_bj + cakernel_sj;                                                                      \
+    /* Without a shared plane nothing waits on a barrier: a thread with nothing to compute leaves. */                                                      \
+    if (!CAKERNEL_Heat_Update_3dblock_SHARED &&                                                                                                            \
+        (gi >= params.cagh_ni - 1 || cakernel_j >= params.cagh_nj - 1)) return;                                                                            \
+    /* Only a shared plane keeps threads outside the points: the others know they are inside. */                                                           \
+    const bool cakernel_column = !CAKERNEL_Heat_Update_3dblock_SHARED || gi < params.cagh_ni;                                                              \
+    const bool cakernel_computes = !CAKERNEL_Heat_Update_3dblock_SHARED || gi < params.cagh_ni - 1;                                                        \
+    const int cakernel_k0 = 1 + (int)blockIdx.z * CAKERNEL_Heat_Update_3dblock_TZ;                                                                         \
+    /* The windows before the first plane: planes k0 - zn .. k0 + zp + PF - 1 in slots 1..W-1. */                                                          \
+    CCTK_REAL cakernel_w_u[CAKERNEL_Heat_Update_3dblock_ROWS][CAKERNEL_Heat_Update_3dblock_W];                                                             \
+    __shared__ CCTK_REAL cakernel_shared_u[CAKERNEL_Heat_Update_3dblock_SHARED ? 2 : 1][CAKERNEL_Heat_Update_3dblock_SY][CAKERNEL_Heat_Update_3dblock_SX]; \
+    static_assert(sizeof(cakernel_shared_u) <= 48 * 1024,                                                                                                  \
+                  "the shared plane of u in kernel Heat_Update (3dblock) exceeds 48 KiB: make TILE's x or y smaller");                                     \
+    _Pragma("unroll") for (int cakernel_m = 0; cakernel_m < CAKERNEL_Heat_Update_3dblock_ROWS; ++cakernel_m)                                               \
+      _Pragma("unroll") for (int cakernel_d = 1; cakernel_d < CAKERNEL_Heat_Update_3dblock_W; ++cakernel_d) {                                              \
+        const int gj = cakernel_j + cakernel_m, gk = cakernel_k0 - 1 + cakernel_d - 1;                                                                     \
+        cakernel_w_u[cakernel_m][cakernel_d] =                                                                                                             \
+            cakernel_column && gj < params.cagh_nj && gk < params.cagh_nk ? I3D(u, 0, 0, 0) : 0;                                                           \
+      }                                                                                                                                                    \
+    /* Decided per block, so that all its threads meet the same barriers. */                                                                               \
+    const bool cakernel_inside =                                                                                                                           \
+        cakernel_k0 + CAKERNEL_Heat_Update_3dblock_TZ + 1 + CAKERNEL_Heat_Update_3dblock_PF <= params.cagh_nk &&                                           \
+        cakernel_bj + 1 + CAKERNEL_Heat_Update_3dblock_TYR + 1 <= params.cagh_nj &&                                                                        \
+        (!CAKERNEL_Heat_Update_3dblock_SHARED || cakernel_bi + 1 + CAKERNEL_Heat_Update_3dblock_TX + 1 <= params.cagh_ni);                                 \
+    const auto cakernel_plane = [&](const int cakernel_t, const bool cakernel_checked) {                                                                   \
+      const int gk = cakernel_k0 + cakernel_t;                                                                                                             \
+      /* Slide each window by one plane and load the plane zp + PF above this one. */                                                                      \
+      _Pragma("unroll") for (int cakernel_m = 0; cakernel_m < CAKERNEL_Heat_Update_3dblock_ROWS; ++cakernel_m) {                                           \
+        _Pragma("unroll") for (int cakernel_d = 0; cakernel_d + 1 < CAKERNEL_Heat_Update_3dblock_W; ++cakernel_d)                                          \
+          cakernel_w_u[cakernel_m][cakernel_d] = cakernel_w_u[cakernel_m][cakernel_d + 1];                                                                 \
+        const int gj = cakernel_j + cakernel_m;                                                                                                            \
+        cakernel_w_u[cakernel_m][CAKERNEL_Heat_Update_3dblock_W - 1] =                                                                                     \
+            !cakernel_checked || (cakernel_column && gj < params.cagh_nj && gk + 1 + CAKERNEL_Heat_Update_3dblock_PF < params.cagh_nk)                     \
+                ? I3D(u, 0, 0, 1 + CAKERNEL_Heat_Update_3dblock_PF) : 0;                                                                                   \
+      }                                                                                                                                                    \
+      if (CAKERNEL_Heat_Update_3dblock_SHARED) {                                                                                                           \
+        /* This plane's buffer: the centres from the windows, the halo from global memory. */                                                              \
+        auto& cakernel_tile = cakernel_shared_u[cakernel_t & 1];                                                                                           \
+        _Pragma("unroll") for (int cakernel_m = 0; cakernel_m < CAKERNEL_Heat_Update_3dblock_ROWS; ++cakernel_m)                                           \
+          cakernel_tile[cakernel_sj + cakernel_m][cakernel_si] = cakernel_w_u[cakernel_m][1];                                                              \
+        for (int cakernel_h = (int)(threadIdx.y * blockDim.x + threadIdx.x); cakernel_h < CAKERNEL_Heat_Update_3dblock_HALO;                               \
+             cakernel_h += CAKERNEL_Heat_Update_3dblock_TX * CAKERNEL_Heat_Update_3dblock_TY) {                                                            \
+          int cakernel_hi, cakernel_hj;                                                                                                                    \
+          CAKERNEL_Heat_Update_3dblock_halo_cell(cakernel_h, cakernel_hi, cakernel_hj);                                                                    \
+          const int cakernel_i = cakernel_bi + cakernel_hi, cakernel_jj = cakernel_bj + cakernel_hj;                                                       \
+          cakernel_tile[cakernel_hj][cakernel_hi] = cakernel_i < params.cagh_ni && cakernel_jj < params.cagh_nj                                            \
+              ? __ldg(&u[CAKERNEL_INDEX(cakernel_i, cakernel_jj, gk)]) : 0;                                                                                \
+        }                                                                                                                                                  \
+      }                                                                                                                                                    \
+      if (CAKERNEL_Heat_Update_3dblock_SHARED) __syncthreads();                                                                                            \
+      _Pragma("unroll") for (int cakernel_m = 0; cakernel_m < CAKERNEL_Heat_Update_3dblock_ROWS; ++cakernel_m) {                                           \
+        const int gj = cakernel_j + cakernel_m;                                                                                                            \
+        (void)gj; (void)gk;
 
-#define CAKERNEL_Heat_Update_Computations_Begin if (cakernel_in_plane) {
+#define CAKERNEL_Heat_Update_Computations_Begin \
+  if (!cakernel_checked || (cakernel_computes && gj < params.cagh_nj - 1)) {
 
 #define CAKERNEL_Heat_Update_Computations_End }
 
-#define CAKERNEL_Heat_Update_End \
-      }                          \
-      __syncthreads();           \
-    }                            \
+#define CAKERNEL_Heat_Update_End                                                                             \
+      }                                                                                                      \
+    };                                                                                                       \
+    if (cakernel_inside) {                                                                                   \
+      _Pragma("unroll") for (int cakernel_t = 0; cakernel_t < CAKERNEL_Heat_Update_3dblock_TZ; ++cakernel_t) \
+        cakernel_plane(cakernel_t, false);                                                                   \
+    } else {                                                                                                 \
+      for (int cakernel_t = 0; cakernel_t < CAKERNEL_Heat_Update_3dblock_TZ &&                               \
+                               cakernel_k0 + cakernel_t < params.cagh_nk - 1; ++cakernel_t)                  \
+        cakernel_plane(cakernel_t, true);                                                                    \
+    }                                                                                                        \
   }
+
+/* The halo cell h of the shared plane: the yn rows above the block's points, the yp rows below,
+   then the xn columns left and xp right of each of its rows. */
+static __device__ __forceinline__ void CAKERNEL_Heat_Update_3dblock_halo_cell(int h, int& si, int& sj) {
+  constexpr int sx = CAKERNEL_Heat_Update_3dblock_SX, side = 1 + 1;
+  if (h < 1 * sx) {
+    sj = h / sx, si = h % sx;
+  } else if ((h -= 1 * sx) < 1 * sx) {
+    sj = 1 + CAKERNEL_Heat_Update_3dblock_TYR + h / sx, si = h % sx;
+  } else {
+    h -= 1 * sx;
+    const int c = h % (side > 0 ? side : 1);
+    sj = 1 + h / (side > 0 ? side : 1), si = c < 1 ? c : CAKERNEL_Heat_Update_3dblock_TX + c;
+  }
+}
