@@ -113,7 +113,7 @@ TEST(backend_conformance, every_kernel_matches_openmp_on_every_device_backend) {
   int devices = 0;
   for (const auto& factory : ck::compiled_backends()) {
     if (std::string(factory.name) == "openmp") continue;
-    auto device = factory.make();
+    auto device = factory.make({});
     if (!device) continue;  // the build has it, the machine does not
     ++devices;
     for (const auto& k : b.kernels) {
