@@ -35,8 +35,8 @@ inline const char* const CAKERNEL_%{name}_opencl_declarations =
        ((i) != 0) + ((j) != 0) + ((k) != 0) <= 1 ? 1 : -1]; }))
 )opuntia_opencl";
 
-/* The body, %{code}: the #line directive makes the OpenCL compiler report its errors at the
-   body file's own lines. */
+/* The body, %{code}: the #line directive makes the OpenCL compiler report
+   its errors at the body file's own lines. */
 inline const char* const CAKERNEL_%{name}_opencl_body = "#line 1 \"%{code_file}\"\n"
 %{code_literal};
 
