@@ -35,7 +35,7 @@ device_choice choose(const std::vector<platform_info>& platforms, const std::str
   for (std::size_t p = 0; p < platforms.size(); ++p) {
     const bool match = platform_selector.empty() ||
                        (is_index(platform_selector) ? std::stoul(platform_selector) == p
-                                                    : contains(platforms[p].name, platform_selector));
+                                                    : contains(platforms[p].name + " " + platforms[p].version, platform_selector));
     if (match) chosen_platforms.push_back(p);
   }
   if (chosen_platforms.empty()) {

@@ -26,7 +26,9 @@ struct device_choice {
   std::size_t device = 0;  // within the platform
 };
 
-/// The device the selectors pick. `platform_selector` (empty: every platform) chooses platforms;
+/// The device the selectors pick. `platform_selector` (empty: every platform) chooses platforms
+/// by index, or by a substring of their name or version ("pocl" finds "Portable Computing
+/// Language", whose version says PoCL);
 /// `device_selector` (empty: the first GPU of those, else their first device) counts or names
 /// devices of the chosen platforms in listed order. Throws std::invalid_argument naming the
 /// parameter and listing what the machine has.
