@@ -10,6 +10,8 @@
 #include <string>
 #include <vector>
 
+#include "CxxOnlyBody/opencl/Reach_3dblock.h"
+#include "CxxOnlyBody/opencl/Reach_3dstencil.h"
 #include "CxxOnlyBody_parameters.hpp"
 #include "flesh/grid/grid_functions.hpp"
 #include "opuntia/binding.hpp"
@@ -44,8 +46,8 @@ TEST(opencl_build_error, names_the_body_file_and_line_and_writes_the_full_source
   if (!device) GTEST_SKIP() << "no OpenCL device";
   const auto b = opuntia::thorns::CxxOnlyBody::binding();
   const auto& kernel = b.kernels.at(0);
-  const auto variant = std::find_if(kernel.variants.begin(), kernel.variants.end(),
-                                    [](const auto& v) { return v.backend == "opencl"; });
+  const auto variant =
+      std::find_if(kernel.variants.begin(), kernel.variants.end(), [](const auto& v) { return v.backend == "opencl"; });
   ASSERT_NE(variant, kernel.variants.end());
   const std::size_t bytes = 5 * 4 * 3 * sizeof(CCTK_REAL);
   std::vector<void*> arrays{device->allocate(bytes), device->allocate(bytes)};
@@ -73,6 +75,47 @@ TEST(opencl_build_error, names_the_body_file_and_line_and_writes_the_full_source
   fs::remove_all(cache);
 }
 
+/// The build error of kernel Reach's program with `variant_macros` and `body` (file bad.kernel).
+std::string error_of_body(const char* variant_macros, const std::string& body) {
+  const fs::path cache = fs::temp_directory_path() / "opuntia_opencl_i3d_l_test";
+  ck::backend_options options;
+  options.cache_dir = cache.string();
+  auto device = opencl_factory().make(options);
+  if (!device) return "no OpenCL device";
+  const std::string source = std::string(CAKERNEL_CXXONLYBODY_opencl_prelude) + CAKERNEL_Reach_opencl_declarations +
+                             variant_macros + "#line 1 \"bad.kernel\"\n" + body;
+  const std::string options_text =
+      "-DCAKERNEL_TX=8 -DCAKERNEL_TY=2 -DCAKERNEL_TZ=2 -DCAKERNEL_NI=5 -DCAKERNEL_NJ=5 -DCAKERNEL_NK=5";
+  std::string message = "no error";
+  try {
+    opuntia::opencl::kernel({source, options_text, "CAKERNEL_Reach_3dblock_kernel", "Reach_bad"});
+  } catch (const std::runtime_error& e) {
+    message = e.what();
+  }
+  fs::remove_all(cache);
+  return message;
+}
+
+std::string body_reading(const std::string& read) {
+  return "CAKERNEL_Reach_Begin\nCAKERNEL_Reach_Computations_Begin\n  I3D(w, 0, 0, 0) = " + read +
+         ";\nCAKERNEL_Reach_Computations_End\nCAKERNEL_Reach_End\n";
+}
+
+TEST(opencl_build_error, i3d_l_rules_fail_to_compile_naming_the_variable_at_the_body_line) {
+  using namespace opuntia::thorns::CxxOnlyBody;
+  const auto good = error_of_body(CAKERNEL_Reach_3dblock_opencl_macros, body_reading("I3D_l(u, 1, 0, 0)"));
+  if (good == "no OpenCL device") GTEST_SKIP() << good;
+  EXPECT_EQ(good, "no error");
+  const auto not_cached = error_of_body(CAKERNEL_Reach_3dblock_opencl_macros, body_reading("I3D_l(w, 0, 0, 0)"));
+  EXPECT_NE(not_cached.find("bad.kernel:3:"), std::string::npos) << not_cached;
+  EXPECT_NE(not_cached.find("I3D_l_of_w_needs_cached_yes_in_kernel_Reach"), std::string::npos) << not_cached;
+  const auto beyond = error_of_body(CAKERNEL_Reach_3dblock_opencl_macros, body_reading("I3D_l(u, 2, 0, 0)"));
+  EXPECT_NE(beyond.find("bad.kernel:3:"), std::string::npos) << beyond;
+  EXPECT_NE(beyond.find("I3D_l_of_u_beyond_the_STENCIL_of_kernel_Reach"), std::string::npos) << beyond;
+  const auto diagonal = error_of_body(CAKERNEL_Reach_3dstencil_opencl_macros, body_reading("I3D_l(u, 1, 1, 0)"));
+  EXPECT_NE(diagonal.find("I3D_l_of_u_off_the_axes_in_3dstencil_kernel_Reach_use_I3D"), std::string::npos) << diagonal;
+}
+
 TEST(opencl_build_error, unknown_platform_or_device_lists_what_the_machine_has) {
   opuntia::grid_function_store store;
   ck::backend_options options;
@@ -82,8 +125,9 @@ TEST(opencl_build_error, unknown_platform_or_device_lists_what_the_machine_has) 
     FAIL() << "no error";
   } catch (const std::invalid_argument& e) {
     const std::string message = e.what();
-    EXPECT_NE(message.find("CaKernel::opencl_platform = \"no-such-platform\": no OpenCL platform matches (platforms: 0 \""),
-              std::string::npos)
+    EXPECT_NE(
+        message.find("CaKernel::opencl_platform = \"no-such-platform\": no OpenCL platform matches (platforms: 0 \""),
+        std::string::npos)
         << message;
   }
   options = {};

@@ -17,7 +17,8 @@ const std::vector<platform_info> machine{
     {"Portable Computing Language", "OpenCL 3.0 PoCL 3.1", {{"pthread-AMD EPYC", "CPU", "OpenCL 3.0", "3.1"}}},
     {"NVIDIA CUDA",
      "OpenCL 3.0 CUDA 12.4",
-     {{"NVIDIA H100 80GB HBM3", "GPU", "OpenCL 3.0 CUDA", "550.54"}, {"NVIDIA H200", "GPU", "OpenCL 3.0 CUDA", "550.54"}}},
+     {{"NVIDIA H100 80GB HBM3", "GPU", "OpenCL 3.0 CUDA", "550.54"},
+      {"NVIDIA H200", "GPU", "OpenCL 3.0 CUDA", "550.54"}}},
 };
 
 std::pair<std::size_t, std::size_t> pick(const std::string& platform, const std::string& device,

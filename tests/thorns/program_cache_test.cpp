@@ -1,13 +1,13 @@
 // The on-disk program cache (thorns/CaKernel/src/program_cache.cpp): keys, atomic writes, and
 // entries that are damaged or half-written being ignored so that the program is rebuilt.
+#include "thorns/CaKernel/src/program_cache.hpp"
+
 #include <gtest/gtest.h>
 
 #include <filesystem>
 #include <fstream>
 #include <string>
 #include <vector>
-
-#include "thorns/CaKernel/src/program_cache.hpp"
 
 namespace {
 
@@ -16,7 +16,7 @@ using opuntia::thorns::CaKernel::program_cache;
 using opuntia::thorns::CaKernel::program_identity;
 
 class program_cache_test : public ::testing::Test {
-protected:
+ protected:
   void SetUp() override {
     dir = fs::temp_directory_path() /
           ("opuntia_program_cache_" + std::string(::testing::UnitTest::GetInstance()->current_test_info()->name()));
@@ -39,9 +39,9 @@ TEST_F(program_cache_test, key_is_stable_and_changes_with_every_part) {
   const auto key = program_cache::key(identity);
   EXPECT_EQ(key.size(), 16u);
   EXPECT_EQ(key, program_cache::key(identity));
-  for (std::string program_identity::*part : {&program_identity::source, &program_identity::options,
-                                              &program_identity::platform, &program_identity::device,
-                                              &program_identity::driver_version}) {
+  for (std::string program_identity::*part :
+       {&program_identity::source, &program_identity::options, &program_identity::platform, &program_identity::device,
+        &program_identity::driver_version}) {
     auto other = identity;
     other.*part += "x";
     EXPECT_NE(program_cache::key(other), key);
@@ -113,7 +113,8 @@ TEST_F(program_cache_test, default_dir_follows_xdg_cache_home_then_home) {
   ::setenv("XDG_CACHE_HOME", "/tmp/xdg", 1);
   EXPECT_EQ(program_cache::default_dir(), fs::path("/tmp/xdg/opuntia"));
   ::setenv("XDG_CACHE_HOME", "", 1);
-  if (const char* home = std::getenv("HOME")) EXPECT_EQ(program_cache::default_dir(), fs::path(home) / ".cache/opuntia");
+  if (const char* home = std::getenv("HOME"))
+    EXPECT_EQ(program_cache::default_dir(), fs::path(home) / ".cache/opuntia");
   EXPECT_EQ(program_cache("").dir(), program_cache::default_dir());
   if (saved_xdg) {
     ::setenv("XDG_CACHE_HOME", xdg.c_str(), 1);

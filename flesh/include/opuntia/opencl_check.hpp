@@ -56,11 +56,11 @@ inline std::string error_name(cl_int status) {
 
 }  // namespace opuntia::opencl
 
-#define OPUNTIA_OPENCL_CHECK(call)                                                                        \
-  do {                                                                                                    \
-    const cl_int opuntia_opencl_status = (call);                                                          \
-    if (opuntia_opencl_status != CL_SUCCESS) {                                                            \
-      throw std::runtime_error(std::string(__FILE__) + ":" + std::to_string(__LINE__) + ": " #call         \
-                               " failed: " + opuntia::opencl::error_name(opuntia_opencl_status));         \
-    }                                                                                                     \
+#define OPUNTIA_OPENCL_CHECK(call)                                                                           \
+  do {                                                                                                       \
+    const cl_int opuntia_opencl_status = (call);                                                             \
+    if (opuntia_opencl_status != CL_SUCCESS) {                                                               \
+      throw std::runtime_error(std::string(__FILE__) + ":" + std::to_string(__LINE__) +                      \
+                               ": " #call " failed: " + opuntia::opencl::error_name(opuntia_opencl_status)); \
+    }                                                                                                        \
   } while (0)

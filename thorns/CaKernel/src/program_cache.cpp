@@ -1,5 +1,8 @@
 #include "program_cache.hpp"
 
+#include <fmt/format.h>
+#include <unistd.h>
+
 #include <atomic>
 #include <cstdint>
 #include <cstdlib>
@@ -8,9 +11,6 @@
 #include <sstream>
 #include <stdexcept>
 #include <system_error>
-
-#include <fmt/format.h>
-#include <unistd.h>
 
 namespace opuntia::thorns::CaKernel {
 namespace fs = std::filesystem;
@@ -38,15 +38,16 @@ program_cache::program_cache(fs::path dir) : dir_(dir.empty() ? default_dir() : 
 
 fs::path program_cache::default_dir() {
   if (const char* xdg = std::getenv("XDG_CACHE_HOME"); xdg != nullptr && *xdg != '\0') return fs::path(xdg) / "opuntia";
-  if (const char* home = std::getenv("HOME"); home != nullptr && *home != '\0') return fs::path(home) / ".cache" / "opuntia";
+  if (const char* home = std::getenv("HOME"); home != nullptr && *home != '\0')
+    return fs::path(home) / ".cache" / "opuntia";
   return fs::path(".opuntia-cache");
 }
 
 std::string program_cache::key(const program_identity& identity) {
   // Each part ends in a NUL so that moving text from one part to the next changes the key.
   std::uint64_t hash = 14695981039346656037ull;
-  for (const auto* part : {&identity.source, &identity.options, &identity.platform, &identity.device,
-                           &identity.driver_version}) {
+  for (const auto* part :
+       {&identity.source, &identity.options, &identity.platform, &identity.device, &identity.driver_version}) {
     hash = fnv1a(*part + '\0', hash);
   }
   return fmt::format("{:016x}", hash);

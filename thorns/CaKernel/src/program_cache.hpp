@@ -23,7 +23,7 @@ struct program_identity {
 };
 
 class program_cache {
-public:
+ public:
   /// `dir` empty: default_dir().
   explicit program_cache(std::filesystem::path dir);
 
@@ -46,7 +46,7 @@ public:
   /// Removes everything in the cache directory; returns how many entries were removed.
   std::size_t clear() const;
 
-private:
+ private:
   std::filesystem::path dir_;
 };
 

@@ -1,6 +1,10 @@
 // The OpenCL backend: buffers in the chosen device's memory, explicit copies, and the programs
 // of the generated launchers built at run time from their embedded OpenCL C source, once per
 // (source, build options), through the on-disk program cache. Every call is checked.
+#include "../../src/backend.hpp"
+
+#include <fmt/format.h>
+
 #include <cstring>
 #include <map>
 #include <memory>
@@ -10,9 +14,6 @@
 #include <utility>
 #include <vector>
 
-#include <fmt/format.h>
-
-#include "../../src/backend.hpp"
 #include "../../src/program_cache.hpp"
 #include "device_selection.hpp"
 #include "opuntia/opencl_launch.hpp"
@@ -62,7 +63,8 @@ machine query_machine() {
   m.platform_ids.resize(count);
   OPUNTIA_OPENCL_CHECK(clGetPlatformIDs(count, m.platform_ids.data(), nullptr));
   for (const auto platform : m.platform_ids) {
-    selection::platform_info info{platform_text(platform, CL_PLATFORM_NAME), platform_text(platform, CL_PLATFORM_VERSION), {}};
+    selection::platform_info info{
+        platform_text(platform, CL_PLATFORM_NAME), platform_text(platform, CL_PLATFORM_VERSION), {}};
     cl_uint devices = 0;
     std::vector<cl_device_id> ids;
     if (clGetDeviceIDs(platform, CL_DEVICE_TYPE_ALL, 0, nullptr, &devices) == CL_SUCCESS && devices > 0) {
@@ -83,11 +85,12 @@ class opencl_backend;
 opencl_backend* active_backend = nullptr;  // the one the generated launchers use
 
 class opencl_backend final : public backend {
-public:
+ public:
   opencl_backend(cl_platform_id platform, cl_device_id device, const selection::platform_info& platform_info,
                  const selection::device_info& device_info, const std::string& cache_dir)
       : device_(device), platform_name_(platform_info.name), device_info_(device_info), cache_(cache_dir) {
-    const cl_context_properties properties[] = {CL_CONTEXT_PLATFORM, reinterpret_cast<cl_context_properties>(platform), 0};
+    const cl_context_properties properties[] = {CL_CONTEXT_PLATFORM, reinterpret_cast<cl_context_properties>(platform),
+                                                0};
     cl_int status = CL_SUCCESS;
     context_ = clCreateContext(properties, 1, &device_, nullptr, nullptr, &status);
     OPUNTIA_OPENCL_CHECK(status);
@@ -119,7 +122,8 @@ public:
   }
   void release(void* device) override { clReleaseMemObject(static_cast<cl_mem>(device)); }  // never throws
   void copy_to_device(void* device, const void* host, std::size_t bytes) override {
-    OPUNTIA_OPENCL_CHECK(clEnqueueWriteBuffer(queue_, static_cast<cl_mem>(device), CL_TRUE, 0, bytes, host, 0, nullptr, nullptr));
+    OPUNTIA_OPENCL_CHECK(
+        clEnqueueWriteBuffer(queue_, static_cast<cl_mem>(device), CL_TRUE, 0, bytes, host, 0, nullptr, nullptr));
   }
   void copy_to_host(void* host, const void* device, std::size_t bytes) override {
     OPUNTIA_OPENCL_CHECK(clEnqueueReadBuffer(queue_, static_cast<cl_mem>(const_cast<void*>(device)), CL_TRUE, 0, bytes,
@@ -136,8 +140,8 @@ public:
     const auto fast_key = std::make_tuple(request.source.data(), request.options, std::string(request.kernel_name));
     if (const auto found = launched_.find(fast_key); found != launched_.end()) return found->second;
     const std::string options = build_options(request.options);
-    const std::string key = program_cache::key(
-        {request.source, options, platform_name_, device_info_.name, device_info_.driver_version});
+    const std::string key =
+        program_cache::key({request.source, options, platform_name_, device_info_.name, device_info_.driver_version});
     auto& program = programs_[key];
     if (program == nullptr) program = build(request, options, key);
     auto& kernel = kernels_[key + '/' + request.kernel_name];
@@ -150,7 +154,7 @@ public:
     return kernel;
   }
 
-private:
+ private:
   static std::string build_options(const std::string& launcher_options) {
     // No -cl-fast-relaxed-math or -cl-mad-enable: results must match OpenMP's to 1e-12.
     std::string options = "-cl-std=CL1.2 " + launcher_options;
@@ -218,7 +222,8 @@ private:
 
   /// The compiler's log (the body's lines appear as `file:line` through the #line directives
   /// the templates emit), with the full source and the log written next to each other.
-  std::string failure_report(const opencl::program_request& request, const std::string& options, const std::string& log) {
+  std::string failure_report(const opencl::program_request& request, const std::string& options,
+                             const std::string& log) {
     const auto source_path = cache_.dir() / "build-errors" / (std::string(request.label) + ".cl");
     const auto log_path = cache_.dir() / "build-errors" / (std::string(request.label) + ".log");
     std::string written;
@@ -248,7 +253,8 @@ private:
 
 opencl_backend& active() {
   if (active_backend == nullptr) {
-    throw std::logic_error("an OpenCL kernel was launched with no OpenCL backend active (CaKernel::backend = \"opencl\")");
+    throw std::logic_error(
+        "an OpenCL kernel was launched with no OpenCL backend active (CaKernel::backend = \"opencl\")");
   }
   return *active_backend;
 }
@@ -295,8 +301,8 @@ unsigned set_arguments(cl_kernel kernel, const void* params, std::size_t params_
 }
 
 void enqueue(cl_kernel kernel, unsigned dimensions, const std::size_t* global, const std::size_t* local) {
-  OPUNTIA_OPENCL_CHECK(clEnqueueNDRangeKernel(thorns::CaKernel::active().queue(), kernel, dimensions, nullptr, global, local,
-                                              0, nullptr, nullptr));
+  OPUNTIA_OPENCL_CHECK(clEnqueueNDRangeKernel(thorns::CaKernel::active().queue(), kernel, dimensions, nullptr, global,
+                                              local, 0, nullptr, nullptr));
 }
 
 }  // namespace opuntia::opencl

@@ -1,10 +1,10 @@
 #include "device_selection.hpp"
 
+#include <fmt/format.h>
+
 #include <algorithm>
 #include <cctype>
 #include <stdexcept>
-
-#include <fmt/format.h>
 
 namespace opuntia::thorns::CaKernel::opencl_selection {
 namespace {
@@ -18,12 +18,15 @@ std::string lower(std::string s) {
   return s;
 }
 
-bool contains(const std::string& text, const std::string& part) { return lower(text).find(lower(part)) != std::string::npos; }
+bool contains(const std::string& text, const std::string& part) {
+  return lower(text).find(lower(part)) != std::string::npos;
+}
 
 std::string platform_list(const std::vector<platform_info>& platforms) {
   if (platforms.empty()) return "none";
   std::string out;
-  for (std::size_t p = 0; p < platforms.size(); ++p) out += fmt::format("{}{} \"{}\"", p ? ", " : "", p, platforms[p].name);
+  for (std::size_t p = 0; p < platforms.size(); ++p)
+    out += fmt::format("{}{} \"{}\"", p ? ", " : "", p, platforms[p].name);
   return out;
 }
 
@@ -33,22 +36,27 @@ device_choice choose(const std::vector<platform_info>& platforms, const std::str
                      const std::string& device_selector) {
   std::vector<std::size_t> chosen_platforms;
   for (std::size_t p = 0; p < platforms.size(); ++p) {
-    const bool match = platform_selector.empty() ||
-                       (is_index(platform_selector) ? std::stoul(platform_selector) == p
-                                                    : contains(platforms[p].name + " " + platforms[p].version, platform_selector));
+    const bool match =
+        platform_selector.empty() ||
+        (is_index(platform_selector) ? std::stoul(platform_selector) == p
+                                     : contains(platforms[p].name + " " + platforms[p].version, platform_selector));
     if (match) chosen_platforms.push_back(p);
   }
   if (chosen_platforms.empty()) {
-    throw std::invalid_argument(fmt::format("CaKernel::opencl_platform = \"{}\": no OpenCL platform matches (platforms: {})",
-                                            platform_selector, platform_list(platforms)));
+    throw std::invalid_argument(
+        fmt::format("CaKernel::opencl_platform = \"{}\": no OpenCL platform matches (platforms: {})", platform_selector,
+                    platform_list(platforms)));
   }
   std::vector<device_choice> candidates;  // the devices of the chosen platforms, in listed order
   for (const auto p : chosen_platforms) {
     for (std::size_t d = 0; d < platforms[p].devices.size(); ++d) candidates.push_back({p, d});
   }
-  const auto device_of = [&](const device_choice& c) -> const device_info& { return platforms[c.platform].devices[c.device]; };
+  const auto device_of = [&](const device_choice& c) -> const device_info& {
+    return platforms[c.platform].devices[c.device];
+  };
   if (device_selector.empty()) {
-    const auto gpu = std::find_if(candidates.begin(), candidates.end(), [&](const auto& c) { return device_of(c).type == "GPU"; });
+    const auto gpu =
+        std::find_if(candidates.begin(), candidates.end(), [&](const auto& c) { return device_of(c).type == "GPU"; });
     if (gpu != candidates.end()) return *gpu;
     if (!candidates.empty()) return candidates.front();
   } else if (is_index(device_selector)) {
@@ -63,11 +71,10 @@ device_choice choose(const std::vector<platform_info>& platforms, const std::str
   for (std::size_t i = 0; i < candidates.size(); ++i) {
     devices += fmt::format("{}{} \"{}\"", i ? ", " : "", i, device_of(candidates[i]).name);
   }
-  throw std::invalid_argument(fmt::format("CaKernel::opencl_device = \"{}\": no OpenCL device matches on {} (devices: {})",
-                                          device_selector,
-                                          platform_selector.empty() ? std::string("any platform")
-                                                                    : "platform \"" + platform_selector + "\"",
-                                          devices.empty() ? "none" : devices));
+  throw std::invalid_argument(
+      fmt::format("CaKernel::opencl_device = \"{}\": no OpenCL device matches on {} (devices: {})", device_selector,
+                  platform_selector.empty() ? std::string("any platform") : "platform \"" + platform_selector + "\"",
+                  devices.empty() ? "none" : devices));
 }
 
 std::string describe(const std::vector<platform_info>& platforms, const device_choice* default_choice) {
