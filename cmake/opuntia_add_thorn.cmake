@@ -82,6 +82,13 @@ function(opuntia_add_thorn name)
   if("cuda" IN_LIST arg_BACKENDS)
     target_link_libraries(opuntia_thorn_${name} PUBLIC CUDA::cudart)
   endif()
+  if("opencl" IN_LIST arg_BACKENDS)
+    # Generated OpenCL launchers get their programs and queue from CaKernel's OpenCL backend.
+    target_link_libraries(opuntia_thorn_${name} PUBLIC OpenCL::OpenCL)
+    if(NOT name STREQUAL "CaKernel")
+      target_link_libraries(opuntia_thorn_${name} PUBLIC opuntia_thorn_CaKernel)
+    endif()
+  endif()
   set_property(GLOBAL APPEND PROPERTY OPUNTIA_THORNS ${name})
 endfunction()
 

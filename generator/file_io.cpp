@@ -45,7 +45,13 @@ thorn_sources read_thorn(const fs::path& dir_path) {
   t.cakernel_ccl = read_optional_source(dir / "cakernel.ccl");
   std::error_code ec;
   for (auto it = fs::recursive_directory_iterator(dir, ec); !ec && it != fs::recursive_directory_iterator(); it.increment(ec)) {
-    if (it->is_regular_file()) t.present_files.push_back(fs::relative(it->path(), dir).generic_string());
+    if (!it->is_regular_file()) continue;
+    const auto relative = fs::relative(it->path(), dir).generic_string();
+    t.present_files.push_back(relative);
+    std::error_code size_error;
+    if (fs::file_size(it->path(), size_error) <= thorn_sources::max_embedded_file_size && !size_error) {
+      if (auto file = read_optional_source(it->path())) t.file_texts.emplace(relative, std::move(file->text));
+    }
   }
   std::sort(t.present_files.begin(), t.present_files.end());
   return t;

@@ -3,6 +3,8 @@
 //   opuntia --show-schedule PARFILE      print the schedule tree as the run would execute it
 //   opuntia --list-thorns                the thorns of this build
 //   opuntia --describe THORN             a thorn's parameters: type, range, default, description
+//   opuntia --list-devices [PARFILE]     the devices of every backend, the default (or PARFILE's) marked
+//   opuntia --clear-cache [PARFILE]      empties the cache of programs built at run time
 #include <iostream>
 
 #include <CLI/CLI.hpp>
@@ -11,7 +13,9 @@
 #include "flesh/runtime/compiled_thorns.hpp"
 #include "flesh/runtime/simulation.hpp"
 #include "generator/file_io.hpp"
+#include "generator/parse.hpp"
 #include "thorns/CaKernel/src/cakernel_runtime.hpp"
+#include "thorns/CaKernel/src/program_cache.hpp"
 #include "thorns/Driver/src/single_process_driver.hpp"
 
 namespace {
@@ -21,8 +25,9 @@ opuntia::simulation_parts thorn_parts() {
   parts.make_driver = [](const opuntia::parameter_source& p) -> std::unique_ptr<opuntia::driver> {
     return std::make_unique<opuntia::thorns::Driver::single_process_driver>(p);
   };
-  parts.make_runtime = [](const std::string& backend, opuntia::grid_function_store& store) {
-    return opuntia::thorns::CaKernel::make_kernel_runtime(backend, store);
+  parts.make_runtime = [](const opuntia::parameter_source& p, opuntia::grid_function_store& store) {
+    namespace ck = opuntia::thorns::CaKernel;
+    return ck::make_kernel_runtime(p.text("CaKernel", "backend"), store, ck::backend_options_from(p));
   };
   return parts;
 }
@@ -37,6 +42,19 @@ void list_thorns(const std::vector<opuntia::thorn_binding>& thorns) {
   }
 }
 
+/// The CaKernel parameters of `parfile` (its defaults when there is none) for the commands that
+/// need them without running anything.
+opuntia::thorns::CaKernel::backend_options backend_options_of(const std::vector<opuntia::thorn_binding>& thorns,
+                                                              const std::string& parfile) {
+  opuntia::parameter_registry registry;
+  for (const auto& t : thorns) registry.add_thorn(t);
+  if (!parfile.empty()) {
+    const auto source = opuntia::gen::read_source(parfile);
+    registry.apply(opuntia::gen::parse_parfile(source), source);
+  }
+  return opuntia::thorns::CaKernel::backend_options_from(registry);
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
@@ -44,11 +62,16 @@ int main(int argc, char** argv) {
   std::string parfile;
   bool show_schedule = false;
   bool list = false;
+  bool list_devices = false;
+  bool clear_cache = false;
   std::string describe;
   std::string level = "normal";
   app.add_option("parfile", parfile, "the parameter file to run");
   app.add_flag("--show-schedule", show_schedule, "print the schedule tree of PARFILE and stop");
   app.add_flag("--list-thorns", list, "list the thorns of this build");
+  app.add_flag("--list-devices", list_devices,
+               "list the devices of every backend of this build; with PARFILE, mark the one it selects");
+  app.add_flag("--clear-cache", clear_cache, "empty the cache of built OpenCL programs (CaKernel::cache_dir of PARFILE)");
   app.add_option("--describe", describe, "print every parameter of THORN: type, range, default, description");
   app.add_option("--parameter-level", level, "strict: a parameter set twice, or set and never read, is an error")
       ->check(CLI::IsMember({"normal", "strict"}))
@@ -58,6 +81,7 @@ int main(int argc, char** argv) {
       "  opuntia parfiles/wavetoy.par                 run a simulation\n"
       "  opuntia --show-schedule parfiles/wavetoy.par what would run, and when\n"
       "  opuntia --describe WaveToy                   a thorn's parameters\n"
+      "  opuntia --list-devices                       where kernels can run\n"
       "Parameter files follow Cactus's syntax; see docs/running-a-simulation.md.");
   CLI11_PARSE(app, argc, argv);
 
@@ -65,6 +89,16 @@ int main(int argc, char** argv) {
     const auto thorns = opuntia::compiled_thorns();
     if (list) {
       list_thorns(thorns);
+      return 0;
+    }
+    if (list_devices) {
+      std::cout << opuntia::thorns::CaKernel::describe_devices(backend_options_of(thorns, parfile));
+      return 0;
+    }
+    if (clear_cache) {
+      const opuntia::thorns::CaKernel::program_cache cache(backend_options_of(thorns, parfile).cache_dir);
+      const auto removed = cache.clear();
+      fmt::print("opuntia: removed {} entr{} from {}\n", removed, removed == 1 ? "y" : "ies", cache.dir().string());
       return 0;
     }
     if (!describe.empty()) {

@@ -147,7 +147,7 @@ simulation::simulation(std::vector<thorn_binding> thorns, const gen::source_file
   for (const auto& bin : schedule_bins()) collect(schedule_.bin(bin));
   // The schedule tree qualifies every group as impl::group, so no thorn's view is needed.
   for (const auto& group : storage) store_.enable_storage("", group);
-  runtime_ = parts.make_runtime(registry_.text("CaKernel", "backend"), store_);
+  runtime_ = parts.make_runtime(registry_, store_);
   variant_ = registry_.text("CaKernel", "variant");
   if (!variant_.empty()) {
     // CaKernel::variant picks among the variants generated for a kernel; it must name one.

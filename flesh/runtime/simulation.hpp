@@ -19,7 +19,8 @@ namespace opuntia {
 /// How the flesh obtains the parts that live in thorns (Driver, CaKernel).
 struct simulation_parts {
   std::function<std::unique_ptr<driver>(const parameter_source&)> make_driver;
-  std::function<std::unique_ptr<kernel_runtime>(const std::string& backend, grid_function_store&)> make_runtime;
+  /// Reads CaKernel::backend and the other parameters of the kernel runtime from the source.
+  std::function<std::unique_ptr<kernel_runtime>(const parameter_source&, grid_function_store&)> make_runtime;
 };
 
 class simulation {

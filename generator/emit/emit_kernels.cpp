@@ -25,6 +25,26 @@ std::string output_extension(const std::string& template_file) {
 
 std::string yes_no(bool b) { return b ? "yes" : "no"; }
 
+/// `text` as a C and C++ string literal, one quoted line per line of text, so that no content
+/// (quotes, backslashes, a raw string's delimiter) can end it early.
+std::string string_literal(const std::string& text) {
+  if (text.empty()) return "\"\"";
+  std::string out = "\"";
+  for (std::size_t i = 0; i < text.size(); ++i) {
+    const auto c = static_cast<unsigned char>(text[i]);
+    switch (c) {
+      case '\\': out += "\\\\"; break;
+      case '"': out += "\\\""; break;
+      case '\r': out += "\\r"; break;
+      case '\t': out += '\t'; break;
+      case '\n': out += i + 1 < text.size() ? "\\n\"\n\"" : "\\n"; break;
+      default:
+        out += c < 0x20 || c == 0x7f ? fmt::format("\\{:03o}", c) : std::string(1, static_cast<char>(c));
+    }
+  }
+  return out + "\"";
+}
+
 template_scope variable_scope(const kernel_variable& v) {
   template_scope s;
   s.values = {{"vname", v.name},
@@ -91,6 +111,9 @@ template_scope kernel_scope(const thorn_model& thorn, const kernel_model& k, con
   s.values["variant_upper"] = to_upper(variant);
   s.values["type"] = k.type_pattern;
   s.values["code"] = k.code_path;
+  s.values["code_file"] = escape_template_text(k.code_file);
+  s.values["code_text"] = escape_template_text(k.code_text);
+  s.values["code_literal"] = escape_template_text(string_literal(k.code_text));
   s.values["share_code"] = yes_no(k.share_code);
   s.values["description"] = escape_template_text(k.description);
   int widest = 0;

@@ -286,7 +286,13 @@ struct checker {
                                             : fmt::format("the body of kernel '{}', '{}', is not in {} (write it there, "
                                                           "or name another file with CODE=\"...\")",
                                                           kernel.name, kernel.code_path, sources.dir)));
+    } else if (const auto text = sources.file_texts.find(kernel.code_path); text != sources.file_texts.end()) {
+      kernel.code_text = text->second;
+    } else {
+      sink.add(error_at(code_where, fmt::format("the body of kernel '{}', '{}', is larger than {} bytes", kernel.name,
+                                                kernel.code_path, thorn_sources::max_embedded_file_size)));
     }
+    kernel.code_file = sources.dir + "/" + kernel.code_path;
     for (const auto& list : k.variables) check_variables(list, kernel);
     for (const auto& list : k.parameters) check_parameters(list, kernel);
     thorn.kernels.push_back(std::move(kernel));

@@ -2,6 +2,8 @@
 // A thorn after the semantic pass: its files parsed, its kernels' keys interpreted and every
 // name checked against the thorn's interface and parameters.
 #include <array>
+#include <cstddef>
+#include <map>
 #include <optional>
 #include <string>
 #include <vector>
@@ -23,6 +25,10 @@ struct thorn_sources {
   source_file schedule_ccl;
   std::optional<source_file> cakernel_ccl;
   std::vector<std::string> present_files;  // paths relative to `dir` that exist (kernel bodies)
+  /// The text of each present file of at most `max_embedded_file_size` bytes, by the same path:
+  /// kernel bodies, which backends that compile at run time (OpenCL) embed in their launchers.
+  std::map<std::string, std::string> file_texts;
+  static constexpr std::size_t max_embedded_file_size = 1 << 20;
 };
 
 enum class kernel_intent { in, out, inout, separateinout };
@@ -61,6 +67,8 @@ struct kernel_model {
   std::array<int, 6> exterior{0, 0, 0, 0, 0, 0};
   bool share_code = false;
   std::string code_path;                       // relative to the thorn, default src/<name>.kernel
+  std::string code_file;                       // the body as the generator was given it: <thorn dir>/<code_path>
+  std::string code_text;                       // the body's text
   std::vector<kernel_variable> variables;
   std::vector<kernel_parameter> parameters;
   std::string description;

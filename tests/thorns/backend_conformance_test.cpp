@@ -2,7 +2,9 @@
 // cardinal stencils, a radius-8 star, a boundary kernel with uneven EXTERIOR; intents in, out,
 // inout, separateinout; an odd grid no TILE divides) runs on every device backend of the build
 // and must give the OpenMP backend's results to 1e-12 relative, point for point, and leave the
-// same points unwritten. Label gpu: it needs a device, and skips when the machine has none.
+// same points unwritten. One test per device backend of the build (backend_conformance/cuda,
+// /opencl); each skips when the machine has no device for it. CUDA's is labelled gpu; OpenCL's
+// runs everywhere (pocl on the CPU).
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -107,29 +109,45 @@ std::size_t mismatches(const field& a, const field& b, std::string& first) {
   return count;
 }
 
-TEST(backend_conformance, every_kernel_matches_openmp_on_every_device_backend) {
+/// The device backends of this build (every one but OpenMP): one test each.
+std::vector<std::string> device_backends() {
+  std::vector<std::string> names;
+  for (const auto& factory : ck::compiled_backends()) {
+    if (std::string(factory.name) != "openmp") names.push_back(factory.name);
+  }
+  return names;
+}
+
+class backend_conformance : public ::testing::TestWithParam<std::string> {};
+
+TEST_P(backend_conformance, every_kernel_matches_openmp) {
+  const auto factory = std::find_if(ck::compiled_backends().begin(), ck::compiled_backends().end(),
+                                    [](const auto& f) { return f.name == GetParam(); });
+  ASSERT_NE(factory, ck::compiled_backends().end());
+  auto device = factory->make({});
+  if (!device) GTEST_SKIP() << "the build has " << GetParam() << ", the machine no device for it";
   const auto b = binding();
   const parameters p{};
-  int devices = 0;
-  for (const auto& factory : ck::compiled_backends()) {
-    if (std::string(factory.name) == "openmp") continue;
-    auto device = factory.make();
-    if (!device) continue;  // the build has it, the machine does not
-    ++devices;
-    for (const auto& k : b.kernels) {
-      const auto reference = run_openmp(k, p);
-      for (const auto& variant : k.variants) {
-        if (variant.backend != factory.name) continue;
-        const auto result = run_on(*device, variant, k, p);
-        for (std::size_t a = 0; a < result.size(); ++a) {
-          std::string first;
-          EXPECT_EQ(mismatches(reference[a], result[a], first), 0u)
-              << factory.name << "/" << variant.template_name << " kernel " << k.name << ", array " << a << ": " << first;
-        }
+  int variants = 0;
+  for (const auto& k : b.kernels) {
+    const auto reference = run_openmp(k, p);
+    for (const auto& variant : k.variants) {
+      if (variant.backend != GetParam()) continue;
+      ++variants;
+      const auto result = run_on(*device, variant, k, p);
+      for (std::size_t a = 0; a < result.size(); ++a) {
+        std::string first;
+        EXPECT_EQ(mismatches(reference[a], result[a], first), 0u)
+            << GetParam() << "/" << variant.template_name << " kernel " << k.name << ", array " << a << ": " << first;
       }
     }
   }
-  if (devices == 0) GTEST_SKIP() << "no device backend with a device on this machine";
+  // Box and Star: 3dblock and 3dblock_columns, Star also 3dstencil; Star8: 3dblock; Edge: boundary.
+  EXPECT_EQ(variants, 7) << "every GPU template of VariantCheck's TYPEs";
 }
+
+INSTANTIATE_TEST_SUITE_P(device, backend_conformance, ::testing::ValuesIn(device_backends()),
+                         [](const auto& info) { return info.param; });
+GTEST_ALLOW_UNINSTANTIATED_PARAMETERIZED_TEST(backend_conformance);
 
 }  // namespace

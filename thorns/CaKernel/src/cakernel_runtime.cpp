@@ -101,18 +101,36 @@ void cakernel_runtime::ensure_host(grid_variable& v, int level) {
 
 void cakernel_runtime::host_wrote(grid_variable& v, int level) { tracker_.after_host_writes(key(store_.data(v, level))); }
 
-std::unique_ptr<opuntia::kernel_runtime> make_kernel_runtime(const std::string& backend_name, grid_function_store& store) {
+std::unique_ptr<opuntia::kernel_runtime> make_kernel_runtime(const std::string& backend_name, grid_function_store& store,
+                                                             const backend_options& options) {
   std::vector<std::string> names;
   for (const auto& factory : compiled_backends()) {
     names.push_back(factory.name);
     if (backend_name != "auto" && backend_name != factory.name) continue;
-    if (auto device = factory.make()) return std::make_unique<cakernel_runtime>(std::move(device), store);
+    // auto: a device backend only for a GPU (OpenCL on pocl is a CPU: OpenMP is better there).
+    auto chosen_options = options;
+    chosen_options.gpu_only = backend_name == "auto" && std::string(factory.name) != "openmp";
+    if (auto device = factory.make(chosen_options)) return std::make_unique<cakernel_runtime>(std::move(device), store);
     if (backend_name != "auto") {
       throw std::runtime_error(fmt::format("CaKernel::backend = \"{}\": this machine has no device for it", backend_name));
     }
   }
   throw std::invalid_argument(fmt::format("CaKernel::backend = \"{}\": this build has no {} backend (it has: {})",
                                           backend_name, backend_name, fmt::join(names, ", ")));
+}
+
+backend_options backend_options_from(const parameter_source& parameters) {
+  backend_options options;
+  options.opencl_platform = parameters.text("CaKernel", "opencl_platform");
+  options.opencl_device = parameters.text("CaKernel", "opencl_device");
+  options.cache_dir = parameters.text("CaKernel", "cache_dir");
+  return options;
+}
+
+std::string describe_devices(const backend_options& options) {
+  std::string out;
+  for (const auto& factory : compiled_backends()) out += factory.describe_devices(options);
+  return out;
 }
 
 }  // namespace opuntia::thorns::CaKernel

@@ -42,8 +42,16 @@ private:
   std::map<const void*, void*> mirrors_;  // host buffer -> device buffer (device backends only)
 };
 
-/// `CaKernel::backend`: "auto" (a GPU when this build has one and it answers, else OpenMP),
-/// "openmp", "cuda", "opencl". A backend this build lacks: std::invalid_argument saying so.
-std::unique_ptr<opuntia::kernel_runtime> make_kernel_runtime(const std::string& backend_name, grid_function_store& store);
+/// `CaKernel::backend`: "auto" (a GPU when this build has a backend for one and it answers,
+/// else OpenMP), "openmp", "cuda", "opencl". A backend this build lacks: std::invalid_argument
+/// saying so. `options` carries the other CaKernel parameters (OpenCL platform and device, cache).
+std::unique_ptr<opuntia::kernel_runtime> make_kernel_runtime(const std::string& backend_name, grid_function_store& store,
+                                                             const backend_options& options = {});
+
+/// CaKernel's parameters other than `backend`, as the backends read them.
+backend_options backend_options_from(const parameter_source& parameters);
+
+/// The devices of every backend of this build, as `opuntia --list-devices` prints them.
+std::string describe_devices(const backend_options& options);
 
 }  // namespace opuntia::thorns::CaKernel

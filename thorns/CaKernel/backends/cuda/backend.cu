@@ -3,6 +3,8 @@
 #include <cstdlib>
 #include <string>
 
+#include <fmt/format.h>
+
 #include "../../src/backend.hpp"
 #include "opuntia/cuda_check.hpp"
 
@@ -45,13 +47,33 @@ private:
 
 }  // namespace
 
-std::unique_ptr<backend> make_cuda_backend() {
+std::unique_ptr<backend> make_cuda_backend(const backend_options&) {
   int count = 0;
   if (cudaGetDeviceCount(&count) != cudaSuccess || count == 0) {
     cudaGetLastError();  // clear the sticky error of a machine without a GPU
     return nullptr;
   }
   return std::make_unique<cuda_backend>(local_rank() % count);
+}
+
+}  // namespace opuntia::thorns::CaKernel
+
+namespace opuntia::thorns::CaKernel {
+
+std::string describe_cuda_devices(const backend_options&) {
+  int count = 0;
+  if (cudaGetDeviceCount(&count) != cudaSuccess || count == 0) {
+    cudaGetLastError();
+    return "cuda: no device\n";
+  }
+  std::string out;
+  for (int d = 0; d < count; ++d) {
+    cudaDeviceProp properties{};
+    OPUNTIA_CUDA_CHECK(cudaGetDeviceProperties(&properties, d));
+    out += fmt::format("cuda device {}: {} (compute capability {}.{}, {} MiB){}\n", d, properties.name, properties.major,
+                       properties.minor, properties.totalGlobalMem >> 20, d == local_rank() % count ? "  [default]" : "");
+  }
+  return out;
 }
 
 }  // namespace opuntia::thorns::CaKernel

@@ -4,6 +4,9 @@
 #include <cstring>
 #include <new>
 
+#include <fmt/format.h>
+#include <omp.h>
+
 #include "../../src/backend.hpp"
 
 namespace opuntia::thorns::CaKernel {
@@ -30,6 +33,10 @@ public:
 
 }  // namespace
 
-std::unique_ptr<backend> make_openmp_backend() { return std::make_unique<openmp_backend>(); }
+std::unique_ptr<backend> make_openmp_backend(const backend_options&) { return std::make_unique<openmp_backend>(); }
+
+std::string describe_openmp_devices(const backend_options&) {
+  return fmt::format("openmp: the host's cores, {} threads\n", omp_get_max_threads());
+}
 
 }  // namespace opuntia::thorns::CaKernel

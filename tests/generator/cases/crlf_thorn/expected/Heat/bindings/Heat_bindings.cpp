@@ -16,6 +16,7 @@ parameters read_parameters(const opuntia::parameter_source& source) {
 // The kernel launchers, defined by the backends' generated code.
 void CAKERNEL_Launch_Heat_Update_openmp_3dblock(const opuntia::kernel_call& call);
 void CAKERNEL_Launch_Heat_Update_cuda_3dblock(const opuntia::kernel_call& call);
+void CAKERNEL_Launch_Heat_Update_opencl_3dblock(const opuntia::kernel_call& call);
 
 /// Everything the flesh needs to know about thorn Heat.
 opuntia::thorn_binding binding() {
@@ -95,6 +96,7 @@ opuntia::thorn_binding binding() {
     k.parameters.push_back("alpha");
     k.variants.push_back({"openmp", "3dblock", &CAKERNEL_Launch_Heat_Update_openmp_3dblock});
     k.variants.push_back({"cuda", "3dblock", &CAKERNEL_Launch_Heat_Update_cuda_3dblock});
+    k.variants.push_back({"opencl", "3dblock", &CAKERNEL_Launch_Heat_Update_opencl_3dblock});
     k.origin = "thorns/Heat/cakernel.ccl:2:13";
     b.kernels.push_back(std::move(k));
   }

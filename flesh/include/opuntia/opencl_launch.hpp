@@ -1,0 +1,53 @@
+#pragma once
+// What a generated OpenCL launcher (templates/opencl) needs from the OpenCL backend of the
+// CaKernel runtime (thorns/CaKernel/backends/opencl), which defines these functions:
+//   cl_kernel k = opuntia::opencl::kernel({source, options, "CAKERNEL_K_3dblock_kernel", "K (3dblock)"});
+//   unsigned next = opuntia::opencl::set_arguments(k, &params, sizeof params, call.arrays, 3);
+//   opuntia::opencl::enqueue(k, 3, global, local);
+#include <cstddef>
+#include <string>
+
+#include "opuntia/binding.hpp"
+#include "opuntia/opencl_check.hpp"
+
+/// The text of a macro's expansion as a string literal: the generated headers declare a
+/// kernel's Params once, as a macro, and hand the same member list to C++ and to OpenCL C.
+#define OPUNTIA_OPENCL_TEXT(...) #__VA_ARGS__
+#define OPUNTIA_OPENCL_EXPANDED_TEXT(...) OPUNTIA_OPENCL_TEXT(__VA_ARGS__)
+
+namespace opuntia::opencl {
+
+/// One OpenCL C program of a generated kernel variant.
+struct program_request {
+  const std::string& source;   // the whole OpenCL C text: generated macros, then the body
+  const std::string& options;  // build options; sizes as -D defines so the compiler sees constants
+  const char* kernel_name;     // the __kernel function to return
+  const char* label;           // for messages and file names, e.g. "Heat_Update_3dblock"
+};
+
+/// The kernel of `request`'s program on the active OpenCL device. The program is built once per
+/// (source, options): from the on-disk cache when it holds it, else compiled and cached. A build
+/// failure throws with the compiler's log (body lines as `file:line`) and the path where the
+/// full source was written.
+cl_kernel kernel(const program_request& request);
+
+/// The largest work-group the active device runs (launchers shrink tiles to fit it).
+std::size_t max_work_group_size();
+
+/// Sets argument 0 to the `params_size` bytes at `params` and arguments 1..`array_count` to the
+/// buffers in `arrays` (cl_mem, as the OpenCL backend allocates them); returns the next index.
+unsigned set_arguments(cl_kernel kernel, const void* params, std::size_t params_size, void* const* arrays,
+                       unsigned array_count);
+
+/// The build options that make sizes compile-time constants of a program: the work-group tile
+/// (CAKERNEL_TX, _TY, _TZ) and this block's array sizes (CAKERNEL_NI, _NJ, _NK).
+inline std::string size_options(const std::size_t tile[3], const kernel_grid& grid) {
+  return "-DCAKERNEL_TX=" + std::to_string(tile[0]) + " -DCAKERNEL_TY=" + std::to_string(tile[1]) +
+         " -DCAKERNEL_TZ=" + std::to_string(tile[2]) + " -DCAKERNEL_NI=" + std::to_string(grid.ni) +
+         " -DCAKERNEL_NJ=" + std::to_string(grid.nj) + " -DCAKERNEL_NK=" + std::to_string(grid.nk);
+}
+
+/// Enqueues `kernel` over `global` work-items in groups of `local` (nullptr: the device chooses).
+void enqueue(cl_kernel kernel, unsigned dimensions, const std::size_t* global, const std::size_t* local);
+
+}  // namespace opuntia::opencl

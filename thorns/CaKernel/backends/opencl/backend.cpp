@@ -1,0 +1,308 @@
+// The OpenCL backend: buffers in the chosen device's memory, explicit copies, and the programs
+// of the generated launchers built at run time from their embedded OpenCL C source, once per
+// (source, build options), through the on-disk program cache. Every call is checked.
+#include "../../src/backend.hpp"
+
+#include <fmt/format.h>
+
+#include <cstring>
+#include <map>
+#include <memory>
+#include <stdexcept>
+#include <string>
+#include <tuple>
+#include <utility>
+#include <vector>
+
+#include "../../src/program_cache.hpp"
+#include "device_selection.hpp"
+#include "opuntia/opencl_launch.hpp"
+
+namespace opuntia::thorns::CaKernel {
+namespace {
+
+namespace selection = opencl_selection;
+
+std::string platform_text(cl_platform_id platform, cl_platform_info what) {
+  std::size_t size = 0;
+  OPUNTIA_OPENCL_CHECK(clGetPlatformInfo(platform, what, 0, nullptr, &size));
+  std::string text(size, '\0');
+  OPUNTIA_OPENCL_CHECK(clGetPlatformInfo(platform, what, size, text.data(), nullptr));
+  return text.c_str();  // drop the terminating NUL
+}
+
+std::string device_text(cl_device_id device, cl_device_info what) {
+  std::size_t size = 0;
+  OPUNTIA_OPENCL_CHECK(clGetDeviceInfo(device, what, 0, nullptr, &size));
+  std::string text(size, '\0');
+  OPUNTIA_OPENCL_CHECK(clGetDeviceInfo(device, what, size, text.data(), nullptr));
+  return text.c_str();
+}
+
+std::string device_type(cl_device_id device) {
+  cl_device_type type = 0;
+  OPUNTIA_OPENCL_CHECK(clGetDeviceInfo(device, CL_DEVICE_TYPE, sizeof type, &type, nullptr));
+  if (type & CL_DEVICE_TYPE_GPU) return "GPU";
+  if (type & CL_DEVICE_TYPE_CPU) return "CPU";
+  if (type & CL_DEVICE_TYPE_ACCELERATOR) return "accelerator";
+  return "other";
+}
+
+/// The machine as the ICD loader sees it: descriptions for device_selection, and the handles.
+struct machine {
+  std::vector<selection::platform_info> platforms;
+  std::vector<cl_platform_id> platform_ids;
+  std::vector<std::vector<cl_device_id>> device_ids;
+};
+
+machine query_machine() {
+  machine m;
+  cl_uint count = 0;
+  // No ICD, or an ICD without platforms: the machine has no OpenCL device (not an error).
+  if (clGetPlatformIDs(0, nullptr, &count) != CL_SUCCESS || count == 0) return m;
+  m.platform_ids.resize(count);
+  OPUNTIA_OPENCL_CHECK(clGetPlatformIDs(count, m.platform_ids.data(), nullptr));
+  for (const auto platform : m.platform_ids) {
+    selection::platform_info info{
+        platform_text(platform, CL_PLATFORM_NAME), platform_text(platform, CL_PLATFORM_VERSION), {}};
+    cl_uint devices = 0;
+    std::vector<cl_device_id> ids;
+    if (clGetDeviceIDs(platform, CL_DEVICE_TYPE_ALL, 0, nullptr, &devices) == CL_SUCCESS && devices > 0) {
+      ids.resize(devices);
+      OPUNTIA_OPENCL_CHECK(clGetDeviceIDs(platform, CL_DEVICE_TYPE_ALL, devices, ids.data(), nullptr));
+    }
+    for (const auto device : ids) {
+      info.devices.push_back({device_text(device, CL_DEVICE_NAME), device_type(device),
+                              device_text(device, CL_DEVICE_VERSION), device_text(device, CL_DRIVER_VERSION)});
+    }
+    m.platforms.push_back(std::move(info));
+    m.device_ids.push_back(std::move(ids));
+  }
+  return m;
+}
+
+class opencl_backend;
+opencl_backend* active_backend = nullptr;  // the one the generated launchers use
+
+class opencl_backend final : public backend {
+ public:
+  opencl_backend(cl_platform_id platform, cl_device_id device, const selection::platform_info& platform_info,
+                 const selection::device_info& device_info, const std::string& cache_dir)
+      : device_(device), platform_name_(platform_info.name), device_info_(device_info), cache_(cache_dir) {
+    const cl_context_properties properties[] = {CL_CONTEXT_PLATFORM, reinterpret_cast<cl_context_properties>(platform),
+                                                0};
+    cl_int status = CL_SUCCESS;
+    context_ = clCreateContext(properties, 1, &device_, nullptr, nullptr, &status);
+    OPUNTIA_OPENCL_CHECK(status);
+    queue_ = clCreateCommandQueue(context_, device_, 0, &status);
+    if (status != CL_SUCCESS) clReleaseContext(context_);
+    OPUNTIA_OPENCL_CHECK(status);
+    OPUNTIA_OPENCL_CHECK(clGetDeviceInfo(device_, CL_DEVICE_MAX_WORK_GROUP_SIZE, sizeof max_work_group_size_,
+                                         &max_work_group_size_, nullptr));
+    active_backend = this;
+  }
+
+  ~opencl_backend() override {
+    if (active_backend == this) active_backend = nullptr;
+    for (auto& [_, kernel] : kernels_) clReleaseKernel(kernel);
+    for (auto& [_, program] : programs_) clReleaseProgram(program);
+    clReleaseCommandQueue(queue_);
+    clReleaseContext(context_);
+  }
+
+  std::string name() const override { return "opencl"; }
+  // Even where the device is the host's CPU (pocl), buffers are separate: every backend but
+  // OpenMP then follows the same validity bookkeeping.
+  bool shares_host_memory() const override { return false; }
+  void* allocate(std::size_t bytes) override {
+    cl_int status = CL_SUCCESS;
+    cl_mem buffer = clCreateBuffer(context_, CL_MEM_READ_WRITE, bytes == 0 ? 1 : bytes, nullptr, &status);
+    OPUNTIA_OPENCL_CHECK(status);
+    return buffer;
+  }
+  void release(void* device) override { clReleaseMemObject(static_cast<cl_mem>(device)); }  // never throws
+  void copy_to_device(void* device, const void* host, std::size_t bytes) override {
+    OPUNTIA_OPENCL_CHECK(
+        clEnqueueWriteBuffer(queue_, static_cast<cl_mem>(device), CL_TRUE, 0, bytes, host, 0, nullptr, nullptr));
+  }
+  void copy_to_host(void* host, const void* device, std::size_t bytes) override {
+    OPUNTIA_OPENCL_CHECK(clEnqueueReadBuffer(queue_, static_cast<cl_mem>(const_cast<void*>(device)), CL_TRUE, 0, bytes,
+                                             host, 0, nullptr, nullptr));
+  }
+  void synchronize() override { OPUNTIA_OPENCL_CHECK(clFinish(queue_)); }
+
+  cl_command_queue queue() const { return queue_; }
+  std::size_t max_work_group_size() const { return max_work_group_size_; }
+
+  cl_kernel kernel(const opencl::program_request& request) {
+    // Launchers keep their source in a static string: its address and the options identify
+    // the program without hashing the source at every launch.
+    const auto fast_key = std::make_tuple(request.source.data(), request.options, std::string(request.kernel_name));
+    if (const auto found = launched_.find(fast_key); found != launched_.end()) return found->second;
+    const std::string options = build_options(request.options);
+    const std::string key =
+        program_cache::key({request.source, options, platform_name_, device_info_.name, device_info_.driver_version});
+    auto& program = programs_[key];
+    if (program == nullptr) program = build(request, options, key);
+    auto& kernel = kernels_[key + '/' + request.kernel_name];
+    if (kernel == nullptr) {
+      cl_int status = CL_SUCCESS;
+      kernel = clCreateKernel(program, request.kernel_name, &status);
+      OPUNTIA_OPENCL_CHECK(status);
+    }
+    launched_.emplace(fast_key, kernel);
+    return kernel;
+  }
+
+ private:
+  static std::string build_options(const std::string& launcher_options) {
+    // No -cl-fast-relaxed-math or -cl-mad-enable: results must match OpenMP's to 1e-12.
+    std::string options = "-cl-std=CL1.2 " + launcher_options;
+#if defined(OPUNTIA_REAL_IS_FLOAT)
+    options += " -DOPUNTIA_REAL_IS_FLOAT=1 -cl-fp32-correctly-rounded-divide-sqrt";
+#endif
+    return options;
+  }
+
+  cl_program build(const opencl::program_request& request, const std::string& options, const std::string& key) {
+    if (const auto binary = cache_.load(key)) {
+      if (cl_program program = from_binary(*binary, options)) return program;
+    }
+    const char* text = request.source.c_str();
+    const std::size_t length = request.source.size();
+    cl_int status = CL_SUCCESS;
+    cl_program program = clCreateProgramWithSource(context_, 1, &text, &length, &status);
+    OPUNTIA_OPENCL_CHECK(status);
+    status = clBuildProgram(program, 1, &device_, options.c_str(), nullptr, nullptr);
+    if (status == CL_BUILD_PROGRAM_FAILURE) {
+      const std::string log = build_log(program);
+      clReleaseProgram(program);
+      throw std::runtime_error(failure_report(request, options, log));
+    }
+    if (status != CL_SUCCESS) clReleaseProgram(program);
+    OPUNTIA_OPENCL_CHECK(status);
+    cache_.store(key, binary_of(program));
+    return program;
+  }
+
+  /// The program from a cached binary; nullptr when the driver rejects it (it is then rebuilt).
+  cl_program from_binary(const std::vector<unsigned char>& binary, const std::string& options) {
+    const unsigned char* bytes = binary.data();
+    const std::size_t size = binary.size();
+    cl_int binary_status = CL_SUCCESS, status = CL_SUCCESS;
+    cl_program program = clCreateProgramWithBinary(context_, 1, &device_, &size, &bytes, &binary_status, &status);
+    if (status != CL_SUCCESS || binary_status != CL_SUCCESS) {
+      if (program != nullptr) clReleaseProgram(program);
+      return nullptr;
+    }
+    if (clBuildProgram(program, 1, &device_, options.c_str(), nullptr, nullptr) != CL_SUCCESS) {
+      clReleaseProgram(program);
+      return nullptr;
+    }
+    return program;
+  }
+
+  std::vector<unsigned char> binary_of(cl_program program) const {
+    std::size_t size = 0;
+    OPUNTIA_OPENCL_CHECK(clGetProgramInfo(program, CL_PROGRAM_BINARY_SIZES, sizeof size, &size, nullptr));
+    std::vector<unsigned char> binary(size);
+    unsigned char* data = binary.data();
+    OPUNTIA_OPENCL_CHECK(clGetProgramInfo(program, CL_PROGRAM_BINARIES, sizeof data, &data, nullptr));
+    return binary;
+  }
+
+  std::string build_log(cl_program program) const {
+    std::size_t size = 0;
+    OPUNTIA_OPENCL_CHECK(clGetProgramBuildInfo(program, device_, CL_PROGRAM_BUILD_LOG, 0, nullptr, &size));
+    std::string log(size, '\0');
+    OPUNTIA_OPENCL_CHECK(clGetProgramBuildInfo(program, device_, CL_PROGRAM_BUILD_LOG, size, log.data(), nullptr));
+    while (!log.empty() && (log.back() == '\0' || log.back() == '\n')) log.pop_back();
+    return log;
+  }
+
+  /// The compiler's log (the body's lines appear as `file:line` through the #line directives
+  /// the templates emit), with the full source and the log written next to each other.
+  std::string failure_report(const opencl::program_request& request, const std::string& options,
+                             const std::string& log) {
+    const auto source_path = cache_.dir() / "build-errors" / (std::string(request.label) + ".cl");
+    const auto log_path = cache_.dir() / "build-errors" / (std::string(request.label) + ".log");
+    std::string written;
+    try {
+      write_atomically(source_path, request.source);
+      write_atomically(log_path, fmt::format("build options: {}\ndevice: {} ({})\n{}\n", options, device_info_.name,
+                                             platform_name_, log));
+      written = fmt::format("the full source is in {} (build log: {})", source_path.string(), log_path.string());
+    } catch (const std::exception& e) {
+      written = fmt::format("the full source could not be written: {}", e.what());
+    }
+    return fmt::format("OpenCL build of kernel {} failed on {} ({}):\n{}\n{}", request.label, device_info_.name,
+                       platform_name_, log, written);
+  }
+
+  cl_device_id device_;
+  std::string platform_name_;
+  selection::device_info device_info_;
+  program_cache cache_;
+  cl_context context_ = nullptr;
+  cl_command_queue queue_ = nullptr;
+  std::size_t max_work_group_size_ = 1;
+  std::map<std::string, cl_program> programs_;  // cache key -> built program
+  std::map<std::string, cl_kernel> kernels_;    // cache key/kernel name -> kernel
+  std::map<std::tuple<const char*, std::string, std::string>, cl_kernel> launched_;
+};
+
+opencl_backend& active() {
+  if (active_backend == nullptr) {
+    throw std::logic_error(
+        "an OpenCL kernel was launched with no OpenCL backend active (CaKernel::backend = \"opencl\")");
+  }
+  return *active_backend;
+}
+
+}  // namespace
+
+std::unique_ptr<backend> make_opencl_backend(const backend_options& options) {
+  const machine m = query_machine();
+  if (m.platforms.empty()) return nullptr;
+  const auto choice = selection::choose(m.platforms, options.opencl_platform, options.opencl_device);
+  const auto& platform = m.platforms[choice.platform];
+  const auto& device = platform.devices[choice.device];
+  if (options.gpu_only && device.type != "GPU") return nullptr;
+  return std::make_unique<opencl_backend>(m.platform_ids[choice.platform], m.device_ids[choice.platform][choice.device],
+                                          platform, device, options.cache_dir);
+}
+
+std::string describe_opencl_devices(const backend_options& options) {
+  const machine m = query_machine();
+  try {
+    const auto choice = selection::choose(m.platforms, options.opencl_platform, options.opencl_device);
+    return selection::describe(m.platforms, &choice);
+  } catch (const std::invalid_argument&) {
+    return selection::describe(m.platforms, nullptr);
+  }
+}
+
+}  // namespace opuntia::thorns::CaKernel
+
+namespace opuntia::opencl {
+
+cl_kernel kernel(const program_request& request) { return thorns::CaKernel::active().kernel(request); }
+
+std::size_t max_work_group_size() { return thorns::CaKernel::active().max_work_group_size(); }
+
+unsigned set_arguments(cl_kernel kernel, const void* params, std::size_t params_size, void* const* arrays,
+                       unsigned array_count) {
+  OPUNTIA_OPENCL_CHECK(clSetKernelArg(kernel, 0, params_size, params));
+  for (unsigned a = 0; a < array_count; ++a) {
+    const cl_mem buffer = static_cast<cl_mem>(arrays[a]);
+    OPUNTIA_OPENCL_CHECK(clSetKernelArg(kernel, a + 1, sizeof buffer, &buffer));
+  }
+  return array_count + 1;
+}
+
+void enqueue(cl_kernel kernel, unsigned dimensions, const std::size_t* global, const std::size_t* local) {
+  OPUNTIA_OPENCL_CHECK(clEnqueueNDRangeKernel(thorns::CaKernel::active().queue(), kernel, dimensions, nullptr, global,
+                                              local, 0, nullptr, nullptr));
+}
+
+}  // namespace opuntia::opencl

@@ -1,0 +1,95 @@
+#include "device_selection.hpp"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <cctype>
+#include <stdexcept>
+
+namespace opuntia::thorns::CaKernel::opencl_selection {
+namespace {
+
+bool is_index(const std::string& s) {
+  return !s.empty() && s.size() < 9 && std::all_of(s.begin(), s.end(), [](unsigned char c) { return std::isdigit(c); });
+}
+
+std::string lower(std::string s) {
+  for (auto& c : s) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+  return s;
+}
+
+bool contains(const std::string& text, const std::string& part) {
+  return lower(text).find(lower(part)) != std::string::npos;
+}
+
+std::string platform_list(const std::vector<platform_info>& platforms) {
+  if (platforms.empty()) return "none";
+  std::string out;
+  for (std::size_t p = 0; p < platforms.size(); ++p)
+    out += fmt::format("{}{} \"{}\"", p ? ", " : "", p, platforms[p].name);
+  return out;
+}
+
+}  // namespace
+
+device_choice choose(const std::vector<platform_info>& platforms, const std::string& platform_selector,
+                     const std::string& device_selector) {
+  std::vector<std::size_t> chosen_platforms;
+  for (std::size_t p = 0; p < platforms.size(); ++p) {
+    const bool match =
+        platform_selector.empty() ||
+        (is_index(platform_selector) ? std::stoul(platform_selector) == p
+                                     : contains(platforms[p].name + " " + platforms[p].version, platform_selector));
+    if (match) chosen_platforms.push_back(p);
+  }
+  if (chosen_platforms.empty()) {
+    throw std::invalid_argument(
+        fmt::format("CaKernel::opencl_platform = \"{}\": no OpenCL platform matches (platforms: {})", platform_selector,
+                    platform_list(platforms)));
+  }
+  std::vector<device_choice> candidates;  // the devices of the chosen platforms, in listed order
+  for (const auto p : chosen_platforms) {
+    for (std::size_t d = 0; d < platforms[p].devices.size(); ++d) candidates.push_back({p, d});
+  }
+  const auto device_of = [&](const device_choice& c) -> const device_info& {
+    return platforms[c.platform].devices[c.device];
+  };
+  if (device_selector.empty()) {
+    const auto gpu =
+        std::find_if(candidates.begin(), candidates.end(), [&](const auto& c) { return device_of(c).type == "GPU"; });
+    if (gpu != candidates.end()) return *gpu;
+    if (!candidates.empty()) return candidates.front();
+  } else if (is_index(device_selector)) {
+    const auto index = std::stoul(device_selector);
+    if (index < candidates.size()) return candidates[index];
+  } else {
+    const auto named = std::find_if(candidates.begin(), candidates.end(),
+                                    [&](const auto& c) { return contains(device_of(c).name, device_selector); });
+    if (named != candidates.end()) return *named;
+  }
+  std::string devices;
+  for (std::size_t i = 0; i < candidates.size(); ++i) {
+    devices += fmt::format("{}{} \"{}\"", i ? ", " : "", i, device_of(candidates[i]).name);
+  }
+  throw std::invalid_argument(
+      fmt::format("CaKernel::opencl_device = \"{}\": no OpenCL device matches on {} (devices: {})", device_selector,
+                  platform_selector.empty() ? std::string("any platform") : "platform \"" + platform_selector + "\"",
+                  devices.empty() ? "none" : devices));
+}
+
+std::string describe(const std::vector<platform_info>& platforms, const device_choice* default_choice) {
+  if (platforms.empty()) return "opencl: no platform (the ICD loader found none)\n";
+  std::string out;
+  for (std::size_t p = 0; p < platforms.size(); ++p) {
+    out += fmt::format("opencl platform {}: {} ({})\n", p, platforms[p].name, platforms[p].version);
+    for (std::size_t d = 0; d < platforms[p].devices.size(); ++d) {
+      const auto& device = platforms[p].devices[d];
+      const bool is_default = default_choice && default_choice->platform == p && default_choice->device == d;
+      out += fmt::format("  device {}: {} ({}, {}, driver {}){}\n", d, device.name, device.type, device.version,
+                         device.driver_version, is_default ? "  [default]" : "");
+    }
+  }
+  return out;
+}
+
+}  // namespace opuntia::thorns::CaKernel::opencl_selection

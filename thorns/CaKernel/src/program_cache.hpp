@@ -1,0 +1,57 @@
+#pragma once
+// The on-disk cache of programs built at run time (CaKernel::cache_dir; used by the OpenCL
+// backend). A program's key is a hash of everything that decides its binary: source, build
+// options, platform, device and driver version. Entries are written under a temporary name and
+// renamed into place, so that many processes starting at once (MPI ranks) neither race nor
+// read a half-written file; an entry whose header or checksum does not match is ignored and
+// rebuilt.
+#include <cstddef>
+#include <filesystem>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace opuntia::thorns::CaKernel {
+
+/// What a program binary depends on.
+struct program_identity {
+  std::string source;
+  std::string options;
+  std::string platform;
+  std::string device;
+  std::string driver_version;
+};
+
+class program_cache {
+ public:
+  /// `dir` empty: default_dir().
+  explicit program_cache(std::filesystem::path dir);
+
+  /// `$XDG_CACHE_HOME/opuntia`, or `~/.cache/opuntia` (`./.opuntia-cache` without a home).
+  static std::filesystem::path default_dir();
+
+  /// 16 hex digits, the same for the same identity on every run and machine.
+  static std::string key(const program_identity& identity);
+
+  const std::filesystem::path& dir() const { return dir_; }
+  /// Where the binary of `key` lives: `<dir>/<key>.clbin`.
+  std::filesystem::path path_of(const std::string& key) const;
+
+  /// The stored binary of `key`; nullopt when absent, unreadable, truncated or corrupted.
+  std::optional<std::vector<unsigned char>> load(const std::string& key) const;
+  /// Stores `binary` atomically (temporary file, then rename). Failure to write is not an error
+  /// for the run (the program is already built): returns false.
+  bool store(const std::string& key, const std::vector<unsigned char>& binary) const;
+
+  /// Removes everything in the cache directory; returns how many entries were removed.
+  std::size_t clear() const;
+
+ private:
+  std::filesystem::path dir_;
+};
+
+/// Writes `text` to `path` through a temporary file in the same directory and a rename; throws
+/// std::runtime_error naming the path when it cannot.
+void write_atomically(const std::filesystem::path& path, const std::string& text);
+
+}  // namespace opuntia::thorns::CaKernel
