@@ -1,10 +1,14 @@
 // The GPU stencil benchmark, in one run on one device: the device's copy bandwidth
 // (device-to-device cudaMemcpy, bytes read plus written), plain hand-written CUDA kernels of the
 // 7-point and radius-4 stars (fp64 and fp32), and the generated kernels of
-// bench/thorns/GpuStencilBench (every CUDA variant, CCTK_REAL of this build) on an n^3 grid.
-// Each figure is the best of several launches timed with CUDA events; GB/s counts the ideal
-// traffic (one read of u and one write of u_out per updated point), as the copy counts its bytes.
+// bench/thorns/GpuStencilBench (every CUDA and OpenCL variant of this build, in its CCTK_REAL)
+// on an n^3 grid. Copy and plain kernels: the best of several launches timed with CUDA events;
+// generated kernels: the best of three batches of back-to-back launches through the CaKernel
+// backend interface. GB/s counts the ideal traffic (one read of u and one write of u_out per
+// updated point), as the copy counts its bytes read plus written.
 // Usage: gpu_stencil_bench [n=512] [repetitions=10]
+#include <algorithm>
+#include <chrono>
 #include <cstdio>
 #include <cstdlib>
 #include <functional>
@@ -16,6 +20,7 @@
 #include "GpuStencilBench_parameters.hpp"
 #include "opuntia/binding.hpp"
 #include "opuntia/cuda_check.hpp"
+#include "thorns/CaKernel/src/backend.hpp"
 
 namespace {
 
@@ -96,31 +101,85 @@ void plain_cases(int n, int repetitions, std::vector<result>& results) {
   cudaFree(out);
 }
 
-void generated_cases(int n, int repetitions, std::vector<result>& results) {
-  const size_t bytes = size_t(n) * n * n * sizeof(CCTK_REAL);
-  CCTK_REAL *u, *out;
-  OPUNTIA_CUDA_CHECK(cudaMalloc(&u, bytes));
-  OPUNTIA_CUDA_CHECK(cudaMalloc(&out, bytes));
-  OPUNTIA_CUDA_CHECK(cudaMemset(u, 0, bytes));
-  void* arrays[] = {u, out};
-  const parameters thorn_parameters{};
-  opuntia::kernel_call call;
-  call.grid.ni = call.grid.nj = call.grid.nk = n;
-  call.grid.dx = call.grid.dy = call.grid.dz = 1.0 / (n - 1);
-  call.arrays = arrays;
-  call.parameters = &thorn_parameters;
-  const auto b = binding();
-  for (const auto& k : b.kernels) {
-    const int radius = k.stencil[0];
-    for (const auto& v : k.variants) {
-      if (v.backend != "cuda") continue;
-      results.push_back({k.name, v.template_name, sizeof(CCTK_REAL) == 8 ? "fp64" : "fp32",
-                         best_ms([&] { v.launch(call); }, repetitions), 2.0 * sizeof(CCTK_REAL) * interior(n, radius),
-                         interior(n, radius)});
-    }
+/// Milliseconds per launch of `launch` through `device`: the best of three batches of
+/// `repetitions` back-to-back launches, each batch ended by the backend's synchronize(). The
+/// same clock for every backend, so CUDA and OpenCL variants compare fairly.
+double best_ms_through(opuntia::thorns::CaKernel::backend& device, const std::function<void()>& launch, int repetitions) {
+  launch();  // warm up (and, for OpenCL, build or load the program)
+  device.synchronize();
+  double best = 1e30;
+  for (int batch = 0; batch < 3; ++batch) {
+    const auto start = std::chrono::steady_clock::now();
+    for (int r = 0; r < repetitions; ++r) launch();
+    device.synchronize();
+    const std::chrono::duration<double, std::milli> elapsed = std::chrono::steady_clock::now() - start;
+    best = std::min(best, elapsed.count() / repetitions);
   }
-  cudaFree(u);
-  cudaFree(out);
+  return best;
+}
+
+/// The generated kernels of every device backend of this build (CUDA, OpenCL), run through the
+/// CaKernel backend interface as the runtime runs them. Every variant's output must equal, to
+/// the bit, the output of the first variant of the first backend (same operation order; the
+/// bench fails otherwise).
+bool generated_cases(int n, int repetitions, std::vector<result>& results) {
+  namespace ck = opuntia::thorns::CaKernel;
+  const std::size_t count = std::size_t(n) * n * n, bytes = count * sizeof(CCTK_REAL);
+  std::vector<CCTK_REAL> initial(count);
+  for (std::size_t c = 0; c < count; ++c) initial[c] = CCTK_REAL((c * 7919 % 1000) * 1e-3);
+  const parameters thorn_parameters{};
+  const auto b = binding();
+  std::vector<std::vector<CCTK_REAL>> first_output(b.kernels.size());
+  bool all_equal = true;
+  for (const auto& factory : ck::compiled_backends()) {
+    if (std::string(factory.name) == "openmp") continue;
+    auto device = factory.make({});
+    if (!device) {
+      std::printf("(%s: no device for it on this machine)\n", factory.name);
+      continue;
+    }
+    void* u = device->allocate(bytes);
+    void* out = device->allocate(bytes);
+    device->copy_to_device(u, initial.data(), bytes);
+    void* arrays[] = {u, out};
+    opuntia::kernel_call call;
+    call.grid.ni = call.grid.nj = call.grid.nk = n;
+    call.grid.dx = call.grid.dy = call.grid.dz = 1.0 / (n - 1);
+    call.arrays = arrays;
+    call.parameters = &thorn_parameters;
+    for (std::size_t k = 0; k < b.kernels.size(); ++k) {
+      const auto& kernel = b.kernels[k];
+      const int radius = kernel.stencil[0];
+      for (const auto& v : kernel.variants) {
+        if (v.backend != factory.name) continue;
+        const double ms = best_ms_through(*device, [&] { v.launch(call); }, repetitions);
+        std::vector<CCTK_REAL> output(count);
+        device->copy_to_host(output.data(), out, bytes);
+        // Only the points the kernel writes: the rest of `out` holds earlier kernels' results.
+        bool equal = true;
+        if (first_output[k].empty()) {
+          first_output[k] = output;
+        } else {
+          for (int z = radius; z < n - radius && equal; ++z)
+            for (int y = radius; y < n - radius && equal; ++y)
+              for (int x = radius; x < n - radius; ++x) {
+                const std::size_t c = x + std::size_t(n) * (y + std::size_t(n) * z);
+                if (output[c] != first_output[k][c]) {
+                  equal = false;
+                  break;
+                }
+              }
+        }
+        all_equal = all_equal && equal;
+        results.push_back({kernel.name, std::string(factory.name) + "/" + v.template_name + (equal ? "" : " (DIFFERS)"),
+                           sizeof(CCTK_REAL) == 8 ? "fp64" : "fp32", ms, 2.0 * sizeof(CCTK_REAL) * interior(n, radius),
+                           interior(n, radius)});
+      }
+    }
+    device->release(u);
+    device->release(out);
+  }
+  return all_equal;
 }
 
 }  // namespace
@@ -135,7 +194,7 @@ int main(int argc, char** argv) {
     std::vector<result> results;
     plain_cases<double>(n, repetitions, results);
     plain_cases<float>(n, repetitions, results);
-    generated_cases(n, repetitions, results);
+    const bool generated_agree = generated_cases(n, repetitions, results);
     double copy[2] = {0, 0};  // GB/s for fp64, fp32
     for (const auto& r : results) {
       if (r.name == "copy") copy[r.precision == "fp64" ? 0 : 1] = r.bytes / r.ms / 1e6;
@@ -146,7 +205,8 @@ int main(int argc, char** argv) {
       std::printf("| %s | %s | %s | %.3f | %.0f | %.1f | %.0f%% |\n", r.name.c_str(), r.variant.c_str(), r.precision.c_str(),
                   r.ms, gbs, r.points / r.ms / 1e6, 100 * gbs / copy[r.precision == "fp64" ? 0 : 1]);
     }
-    return 0;
+    if (!generated_agree) std::printf("\nA generated variant's output DIFFERS from the first one's.\n");
+    return generated_agree ? 0 : 1;
   } catch (const std::exception& e) {
     std::fprintf(stderr, "gpu_stencil_bench: %s\n", e.what());
     return 1;

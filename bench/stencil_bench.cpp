@@ -1,5 +1,7 @@
 // Stencil benchmark: effective bandwidth of the generated OpenMP kernels against the measured
-// copy bandwidth and plain hand-written OpenMP loops of the same stencils, in one run.
+// copy bandwidth and plain hand-written OpenMP loops of the same stencils, in one run; with the
+// generated kernels of every other backend that finds a device here (OpenCL on pocl, on a CPU
+// machine) beside them.
 //
 //   stencil_bench [n=256] [repetitions=20]
 //
@@ -10,20 +12,25 @@
 #include <omp.h>
 
 #include <algorithm>
+#include <array>
 #include <cmath>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
 #include <deque>
 #include <functional>
+#include <memory>
 #include <random>
 #include <string>
 #include <vector>
 
 #include "StencilBench_parameters.hpp"
 #include "opuntia/binding.hpp"
+#include "thorns/CaKernel/src/backend.hpp"
 
 namespace {
+
+namespace ck = opuntia::thorns::CaKernel;
 
 /// A 64-byte aligned array of doubles, first touched by the threads in the static schedule
 /// that the loops use, so that its pages are local to the thread that works on them.
@@ -148,6 +155,17 @@ int main(int argc, char** argv) {
     cases.push_back([&] { copy(out.data(), u.data(), count); });
   }
 
+  // Every device backend of this build that finds a device on this machine.
+  std::vector<std::pair<std::string, std::unique_ptr<ck::backend>>> devices;
+  for (const auto& factory : ck::compiled_backends()) {
+    if (std::string(factory.name) == "openmp") continue;
+    if (auto device = factory.make({})) devices.emplace_back(factory.name, std::move(device));
+  }
+  std::vector<std::pair<ck::backend*, void*>> device_buffers;  // released at the end
+  std::deque<std::array<void*, 2>> device_arrays;               // stable: the calls point into it
+  std::vector<double> out_poisoned(count);
+  std::memset(out_poisoned.data(), 0xff, count * sizeof(double));
+
   const auto binding = opuntia::thorns::StencilBench::binding();
   const opuntia::thorns::StencilBench::parameters thorn_parameters{};
   for (const auto& kernel : binding.kernels) {
@@ -179,6 +197,34 @@ int main(int argc, char** argv) {
       rows.push_back(r);
       cases.push_back([launch = variant.launch, &call] { launch(call); });
     }
+    // The device backends that have a device here (OpenCL through pocl on a CPU machine): the
+    // same kernels through the CaKernel backend interface, each launch ended by synchronize().
+    for (auto& [name, device] : devices) {
+      void* const buffers[] = {device->allocate(count * sizeof(double)), device->allocate(count * sizeof(double))};
+      device_buffers.push_back({device.get(), buffers[0]});
+      device_buffers.push_back({device.get(), buffers[1]});
+      device->copy_to_device(buffers[0], u.data(), count * sizeof(double));
+      device->copy_to_device(buffers[1], out_poisoned.data(), count * sizeof(double));
+      for (const auto& variant : kernel.variants) {
+        if (variant.backend != name) continue;
+        device_arrays.push_back({buffers[0], buffers[1]});
+        opuntia::kernel_call& call = calls.emplace_back();
+        call.grid.dx = call.grid.dy = call.grid.dz = 1.0;
+        call.grid.ni = call.grid.nj = call.grid.nk = n;
+        call.arrays = device_arrays.back().data();
+        call.parameters = &thorn_parameters;
+        variant.launch(call);
+        device->synchronize();
+        device->copy_to_host(out.data(), buffers[1], count * sizeof(double));
+        const bool exact = std::memcmp(out.data(), reference.data(), count * sizeof(double)) == 0;
+        rows.push_back({kernel.name + " generated", name + "/" + variant.template_name, "-", {}, 16.0 * interior,
+                        interior, exact ? "bit-equal" : "DIFFERS"});
+        cases.push_back([launch = variant.launch, &call, d = device.get()] {
+          launch(call);
+          d->synchronize();
+        });
+      }
+    }
   }
 
   const auto timings = time_in_rounds(cases, repetitions);
@@ -192,6 +238,7 @@ int main(int argc, char** argv) {
                 r.tile.c_str(), r.t.best * 1e3, r.t.median * 1e3, bandwidth * 1e-9, r.points / r.t.best * 1e-9,
                 100.0 * bandwidth / copy_bandwidth, r.check.c_str());
   }
+  for (auto& [device, buffer] : device_buffers) device->release(buffer);
   bool all_exact = true;
   for (const auto& r : rows) all_exact = all_exact && r.check != "DIFFERS" && r.check != "WRONG";
   return all_exact ? 0 : 1;
