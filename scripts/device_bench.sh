@@ -1,17 +1,22 @@
 #!/usr/bin/env bash
-# On the GPU machine after scripts/device_check.sh: HeatEquation and WaveToy at 256^3 on every
-# CUDA variant and on OpenMP, timing the kernel launches (timer report).
+# On the GPU machine after scripts/device_check.sh: gpu_stencil_bench at 512^3 in the fp64 build
+# and in a float build (CCTK_REAL = float), then HeatEquation and WaveToy at 256^3 on every
+# backend, timing the kernel launches (timer report).
 set -uo pipefail
-export LD_LIBRARY_PATH=$PWD/.deps/usr/lib/x86_64-linux-gnu:${LD_LIBRARY_PATH:-}
-echo "== gpu_stencil_bench 512"
+source "$(dirname "$0")/device_env.sh"
+echo "== gpu_stencil_bench 512, CCTK_REAL = double"
 build/device/bench/gpu_stencil_bench 512 10
+cmake -S . -B build/device-float -G Ninja -DCMAKE_BUILD_TYPE=Release -DCMAKE_PREFIX_PATH=$PWD/.deps/usr \
+  -DCMAKE_CUDA_ARCHITECTURES=90 -DOPUNTIA_REAL_PRECISION=float >$OUT/configure-float.log 2>&1 &&
+  cmake --build build/device-float -j16 --target gpu_stencil_bench >$OUT/build-float.log 2>&1 ||
+  { grep -E -A3 "error" $OUT/build-float.log | head -40; exit 1; }
+echo "== gpu_stencil_bench 512, CCTK_REAL = float (the generated rows are fp32)"
+build/device-float/bench/gpu_stencil_bench 512 10
 cd build/device && mkdir -p bench && cd bench
 for thorn in HeatEquation WaveToy; do
-  # Both applications ask for TYPE=*/3dblock: the CUDA 3dblock_columns variant needs it in their TYPE.
-  for setting in "openmp 3dblock" "cuda 3dblock"; do
-    set -- $setting
-    printf 'ActiveThorns = "%s"\nCactus::cctk_itlast = 100\nCactus::progress_every = 0\nDriver::global_nx = 256\nDriver::global_ny = 256\nDriver::global_nz = 256\nTime::dtfac = 0.0005\nCaKernel::backend = "%s"\nCaKernel::variant = "%s"\n' "$thorn" "$1" "$2" > run.par
-    echo "== $thorn $1 $2"
+  for backend in openmp cuda opencl; do
+    printf 'ActiveThorns = "%s"\nCactus::cctk_itlast = 100\nCactus::progress_every = 0\nDriver::global_nx = 256\nDriver::global_ny = 256\nDriver::global_nz = 256\nTime::dtfac = 0.0005\nCaKernel::backend = "%s"\n' "$thorn" "$backend" > run.par
+    echo "== $thorn $backend"
     ../opuntia run.par 2>&1 | grep -E "CAKERNEL_Launch|INFO"
   done
 done

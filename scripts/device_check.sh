@@ -1,20 +1,29 @@
 #!/usr/bin/env bash
 # On the GPU machine (no apt there): configure against the carried .deps prefix (PEGTL, fmt,
-# CLI11), build, run the GPU-labelled tests and the whole suite, then time the runs.
+# CLI11, OpenCL headers and ICD loader), build, run the GPU-labelled tests, the whole suite and
+# the sanitizers on the conformance suite, then run WaveToy on every backend.
 set -uo pipefail
-export LD_LIBRARY_PATH=$PWD/.deps/usr/lib/x86_64-linux-gnu:${LD_LIBRARY_PATH:-}
+source "$(dirname "$0")/device_env.sh"
 nvidia-smi -L
 cmake -S . -B build/device -G Ninja -DCMAKE_BUILD_TYPE=Release -DCMAKE_PREFIX_PATH=$PWD/.deps/usr \
   -DCMAKE_CUDA_ARCHITECTURES=90 >$OUT/configure.log 2>&1 || { tail -30 $OUT/configure.log; exit 1; }
 grep "opuntia:" $OUT/configure.log
-cmake --build build/device -j16 >$OUT/build.log 2>&1 || { grep -E "error" $OUT/build.log | head -30; exit 1; }
+cmake --build build/device -j16 >$OUT/build.log 2>&1 || { grep -E -A3 "error" $OUT/build.log | head -40; exit 1; }
+build/device/opuntia --list-devices
 echo "== GPU tests"
-ctest --test-dir build/device -L gpu --output-on-failure 2>&1 | tail -30
+ctest --test-dir build/device -L gpu --output-on-failure 2>&1 | grep -E "Test +#|tests passed|Failure|Expected"
+echo "== OpenCL tests (the NVIDIA platform is the default device here)"
+ctest --test-dir build/device -R opencl --output-on-failure 2>&1 | grep -E "Test +#|tests passed|Failure|Expected"
 echo "== whole suite"
 ctest --test-dir build/device -j8 2>&1 | grep -E "tests passed|\(Failed\)"
+echo "== compute-sanitizer on the conformance suite (CUDA)"
+t="build/device/tests/thorns/backend_conformance_tests --gtest_filter=*/cuda"
+compute-sanitizer --tool memcheck $t 2>&1 | tail -1
+compute-sanitizer --tool racecheck $t 2>&1 | tail -1
 echo "== runs"
 cd build/device && mkdir -p run && cd run
-for b in openmp cuda; do
+for b in openmp cuda opencl; do
   sed "s/IO::out_dir = \$parfile/IO::out_dir = \"wave_$b\"\nCaKernel::backend = \"$b\"/" ../../../parfiles/wavetoy.par > wave_$b.par
-  ../opuntia wave_$b.par 2>&1 | tail -8
+  echo "-- WaveToy, backend $b"
+  ../opuntia wave_$b.par 2>&1 | tail -4
 done

@@ -1,0 +1,11 @@
+# Sourced by the device scripts. The carried .deps prefix holds what the GPU machine lacks
+# (PEGTL, fmt, CLI11, the OpenCL headers and ICD loader). Its /etc/OpenCL/vendors names pocl
+# only, though NVIDIA's OpenCL library is installed: a vendors folder of our own lists both.
+export LD_LIBRARY_PATH=$PWD/.deps/usr/lib/x86_64-linux-gnu:${LD_LIBRARY_PATH:-}
+if ! grep -qs nvidia /etc/OpenCL/vendors/*.icd &&
+   { ldconfig -p | grep -q libnvidia-opencl.so.1 || [ -e /usr/local/nvidia/lib64/libnvidia-opencl.so.1 ]; }; then
+  export OCL_ICD_VENDORS=$PWD/build/opencl-vendors
+  mkdir -p "$OCL_ICD_VENDORS"
+  echo libnvidia-opencl.so.1 > "$OCL_ICD_VENDORS/nvidia.icd"
+  cp /etc/OpenCL/vendors/*.icd "$OCL_ICD_VENDORS/" 2>/dev/null || true
+fi
