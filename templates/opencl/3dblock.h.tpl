@@ -103,6 +103,7 @@ inline const char* const CAKERNEL_%{name}_%{variant}_opencl_macros =
 /* The body at row m of plane t: CAKERNEL_%{name}_Begin opens it, after the kernel. */
 CAKERNEL_INLINE void CAKERNEL_%{name}_%{variant}_point(CAKERNEL_POINT_PARAMETERS);
 
+#if CAKERNEL_LOCAL_PLANE
 /* The halo cell h of the local plane: the yn rows above the work-group's points, the yp rows
    below, then the xn columns left and xp right of each of its rows. */
 CAKERNEL_INLINE void CAKERNEL_%{name}_%{variant}_halo_cell(int h, int* si, int* sj) {
@@ -117,6 +118,7 @@ CAKERNEL_INLINE void CAKERNEL_%{name}_%{variant}_halo_cell(int h, int* si, int* 
     *sj = %{stencil_yn} + h / (side > 0 ? side : 1), *si = c < %{stencil_xn} ? c : CAKERNEL_TX + c;
   }
 }
+#endif
 
 /* One plane: slide each window by one plane and load the plane zp + PF above this one, stage
    the local plane, then the body at each of the work-item's rows. */

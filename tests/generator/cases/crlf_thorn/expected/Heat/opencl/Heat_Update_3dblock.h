@@ -103,6 +103,7 @@ inline const char* const CAKERNEL_Heat_Update_3dblock_opencl_macros =
 /* The body at row m of plane t: CAKERNEL_Heat_Update_Begin opens it, after the kernel. */
 CAKERNEL_INLINE void CAKERNEL_Heat_Update_3dblock_point(CAKERNEL_POINT_PARAMETERS);
 
+#if CAKERNEL_LOCAL_PLANE
 /* The halo cell h of the local plane: the yn rows above the work-group's points, the yp rows
    below, then the xn columns left and xp right of each of its rows. */
 CAKERNEL_INLINE void CAKERNEL_Heat_Update_3dblock_halo_cell(int h, int* si, int* sj) {
@@ -117,6 +118,7 @@ CAKERNEL_INLINE void CAKERNEL_Heat_Update_3dblock_halo_cell(int h, int* si, int*
     *sj = 1 + h / (side > 0 ? side : 1), *si = c < 1 ? c : CAKERNEL_TX + c;
   }
 }
+#endif
 
 /* One plane: slide each window by one plane and load the plane zp + PF above this one, stage
    the local plane, then the body at each of the work-item's rows. */
