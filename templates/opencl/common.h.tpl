@@ -15,6 +15,20 @@
   CCTK_INT cagh_nghostsi, cagh_nghostsj, cagh_nghostsk;                     \
   CCTK_INT cagh_face; /* boundary kernels: the face being updated, 0..5 */
 
+/* The 3D variants share 3dblock.h, as CUDA's do: the rows of y that each work-item owns, whether
+   I3D_l may leave the axes, and whether the work-group stages the current plane in local memory.
+   The launcher reads the rows; each variant's OpenCL C text gets all three as CAKERNEL_ROWS,
+   CAKERNEL_CARDINAL_ONLY and CAKERNEL_LOCAL_PLANE. */
+#define CAKERNEL_ROWS_PER_THREAD_3dblock 1
+#define CAKERNEL_CARDINAL_ONLY_3dblock 0
+#define CAKERNEL_LOCAL_PLANE_3dblock 1
+#define CAKERNEL_ROWS_PER_THREAD_3dstencil 1
+#define CAKERNEL_CARDINAL_ONLY_3dstencil 1
+#define CAKERNEL_LOCAL_PLANE_3dstencil 0
+#define CAKERNEL_ROWS_PER_THREAD_3dblock_rows 2
+#define CAKERNEL_CARDINAL_ONLY_3dblock_rows 0
+#define CAKERNEL_LOCAL_PLANE_3dblock_rows 0
+
 /* The OpenCL C text every program of thorn %{thorn} starts with (OpenCL C 1.2, so that pocl and
    NVIDIA both build it). The build options define CAKERNEL_NI, _NJ, _NK (this block's sizes)
    and CAKERNEL_TX, _TY, _TZ (the work-group tile): the compiler sees them as constants. */

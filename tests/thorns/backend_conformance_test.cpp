@@ -142,7 +142,7 @@ TEST_P(backend_conformance, every_kernel_matches_openmp) {
       }
     }
   }
-  // Box, Star and Star8: 3dblock and 3dblock_rows, Star also 3dstencil; Edge: boundary.
+  // Box and Star8: 3dblock and 3dblock_rows; Star: those and 3dstencil; Edge: boundary.
   EXPECT_EQ(variants, 8) << "every GPU template of VariantCheck's TYPEs";
 }
 

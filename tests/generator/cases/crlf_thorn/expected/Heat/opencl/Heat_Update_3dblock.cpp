@@ -26,8 +26,10 @@ void CAKERNEL_Launch_Heat_Update_opencl_3dblock(const opuntia::kernel_call& call
       opuntia::opencl::kernel({source, options, "CAKERNEL_Heat_Update_3dblock_kernel", "Heat_Update_3dblock"});
   const auto params = CAKERNEL_Heat_Update_params_of(call);
   opuntia::opencl::set_arguments(kernel, &params, sizeof params, call.arrays, CAKERNEL_Heat_Update_array_count);
+  // Each work-item owns rows_per_thread rows of y: a work-group covers `rows` of them.
+  const std::size_t rows = block_y * CAKERNEL_Heat_Update_3dblock_rows_per_thread;
   const std::size_t local[3] = {block_x, block_y, 1};
-  const std::size_t global[3] = {(points_x + block_x - 1) / block_x * block_x, (points_y + block_y - 1) / block_y * block_y,
+  const std::size_t global[3] = {(points_x + block_x - 1) / block_x * block_x, (points_y + rows - 1) / rows * block_y,
                                  (points_z + block_z - 1) / block_z};
   opuntia::opencl::enqueue(kernel, 3, global, local);
 }

@@ -4,67 +4,231 @@
 #include "HeatEquation_common.h"
 #include "Heat_Update_kernel.h"
 
-/* A work-group of TX x TY work-items computes a TX x TY tile of a plane and streams through TZ
-   planes (Micikevicius): each cached variable's current plane, halo included, sits in local
-   memory, and its z neighbours of the work-item's own column in private memory. The launcher
-   may shrink TY to fit the device's largest work-group. */
-#define CAKERNEL_Heat_Update_3dblock_block_x (64 < 128 ? 64 : 128)
-#define CAKERNEL_Heat_Update_3dblock_block_y \
-  (4 * CAKERNEL_Heat_Update_3dblock_block_x <= 1024 ? 4 : 1024 / CAKERNEL_Heat_Update_3dblock_block_x)
-#define CAKERNEL_Heat_Update_3dblock_block_z 4
+/* Every OpenCL 3D variant is this file, as every CUDA one is templates/cuda/3dblock.h.tpl, with
+   the same design; common.h says how each uses it (rows per work-item, whether I3D_l may leave
+   the axes, whether the current plane is staged in local memory).
 
-/* The OpenCL C macros of this variant. I3D_l(v, i, j, 0) reads the local tile,
-   I3D_l(v, 0, 0, k) the private column, other offsets global memory. */
-inline const char* const CAKERNEL_Heat_Update_3dblock_opencl_macros = R"opuntia_opencl(
-#define CAKERNEL_SX (CAKERNEL_TX + 1 + 1)
-#define CAKERNEL_SY (CAKERNEL_TY + 1 + 1)
-#define CAKERNEL_NZ (1 + 1 + 1)
-#define I3D_l(v, i, j, k)                                                       \
-  (CAKERNEL_Heat_Update_I3D_L_CHECK(v, i, j, k),                                \
-   ((k) == 0 ? cakernel_local_##v[cakernel_ty + 1 + (j)][cakernel_tx + 1 + (i)] \
-             : ((i) == 0 && (j) == 0 ? cakernel_z_##v[1 + (k)] : I3D(v, i, j, k))))
+   A work-group of TX x TY work-items covers TX points in x, TY x ROWS rows in y and TZ planes in
+   z. Each work-item owns ROWS consecutive rows of one x column and streams them through z
+   (Micikevicius), keeping for each row and cached variable a window of the planes that its z
+   neighbours need plus PF planes ahead, in private memory, so that the next plane's loads are in
+   flight while this one computes. I3D_l(v, 0, 0, k) is a register; so is a y neighbour that is
+   one of the work-item's own rows. With a local plane (3dblock), the work-group stages each
+   cached variable's current plane, halo included, in local memory (two buffers, one barrier per
+   plane; the centres come from the windows, only the halo from global memory) and
+   I3D_l(v, i, j, 0) reads it; every other offset is a plain global load (OpenCL has no __ldg).
+   A work-group whose points and windows are all inside the grid takes a path with no bounds
+   checks, unrolled over its TZ planes: the window indices become constants and the windows
+   registers. The launcher may shrink TY to fit the device's largest work-group. */
+#define CAKERNEL_Heat_Update_3dblock_ROWS CAKERNEL_ROWS_PER_THREAD_3dblock
+#define CAKERNEL_Heat_Update_3dblock_LOCAL CAKERNEL_LOCAL_PLANE_3dblock
+#define CAKERNEL_Heat_Update_3dblock_TX (64 < 128 ? 64 : 128)
+#define CAKERNEL_Heat_Update_3dblock_TY_WANTED \
+  (4 > CAKERNEL_Heat_Update_3dblock_ROWS ? 4 / CAKERNEL_Heat_Update_3dblock_ROWS : 1)
+#define CAKERNEL_Heat_Update_3dblock_TY \
+  (CAKERNEL_Heat_Update_3dblock_TY_WANTED * CAKERNEL_Heat_Update_3dblock_TX <= 1024 ? CAKERNEL_Heat_Update_3dblock_TY_WANTED : 1024 / CAKERNEL_Heat_Update_3dblock_TX)
+#define CAKERNEL_Heat_Update_3dblock_TZ 4
+#define CAKERNEL_Heat_Update_3dblock_block_x CAKERNEL_Heat_Update_3dblock_TX
+#define CAKERNEL_Heat_Update_3dblock_block_y CAKERNEL_Heat_Update_3dblock_TY
+#define CAKERNEL_Heat_Update_3dblock_block_z CAKERNEL_Heat_Update_3dblock_TZ
+#define CAKERNEL_Heat_Update_3dblock_rows_per_thread CAKERNEL_Heat_Update_3dblock_ROWS
 
-#define CAKERNEL_Heat_Update_Begin                                                                                    \
-  __kernel __attribute__((reqd_work_group_size(CAKERNEL_TX, CAKERNEL_TY, 1)))                                         \
-  void CAKERNEL_Heat_Update_3dblock_kernel(const CAKERNEL_Heat_Update_Params cakernel_params                          \
-      , __global CCTK_REAL* restrict u                                                                                \
-      , __global CCTK_REAL* restrict u_out                                                                            \
-  ) {                                                                                                                 \
-    CAKERNEL_SIZED_PARAMS(CAKERNEL_Heat_Update_Params)                                                                \
-    __local CCTK_REAL cakernel_local_u[CAKERNEL_SY][CAKERNEL_SX];                                                     \
-    CCTK_REAL cakernel_z_u[CAKERNEL_NZ];                                                                              \
-    const int cakernel_tx = (int)get_local_id(0), cakernel_ty = (int)get_local_id(1);                                 \
-    const int cakernel_i0 = (int)get_group_id(0) * CAKERNEL_TX, cakernel_j0 = (int)get_group_id(1) * CAKERNEL_TY;     \
-    const int gi = 1 + cakernel_i0 + cakernel_tx;                                                                     \
-    const int gj = 1 + cakernel_j0 + cakernel_ty;                                                                     \
-    const bool cakernel_in_plane = gi < CAKERNEL_NI - 1 && gj < CAKERNEL_NJ - 1;                                      \
-    const int cakernel_k0 = 1 + (int)get_group_id(2) * CAKERNEL_TZ;                                                   \
-    const int cakernel_k1 = min(cakernel_k0 + CAKERNEL_TZ, CAKERNEL_NK - 1);                                          \
-    int gk = cakernel_k0;                                                                                             \
-    /* The z column below the first plane, in private memory. */                                                      \
-    for (int cakernel_m = 0; cakernel_m < 1 + 1; ++cakernel_m)                                                        \
-      cakernel_z_u[cakernel_m + 1] = cakernel_in_plane ? I3D(u, 0, 0, cakernel_m - 1) : 0;                            \
-    for (; gk < cakernel_k1; ++gk) {                                                                                  \
-      for (int cakernel_m = 0; cakernel_m + 1 < CAKERNEL_NZ; ++cakernel_m)                                            \
-        cakernel_z_u[cakernel_m] = cakernel_z_u[cakernel_m + 1];                                                      \
-      cakernel_z_u[CAKERNEL_NZ - 1] = cakernel_in_plane ? I3D(u, 0, 0, 1) : 0;                                        \
-      for (int cakernel_s = cakernel_ty * CAKERNEL_TX + cakernel_tx; cakernel_s < CAKERNEL_SX * CAKERNEL_SY;          \
-           cakernel_s += CAKERNEL_TX * CAKERNEL_TY) {                                                                 \
-        const int cakernel_si = cakernel_s % CAKERNEL_SX, cakernel_sj = cakernel_s / CAKERNEL_SX;                     \
-        const int cakernel_i = cakernel_i0 + cakernel_si, cakernel_j = cakernel_j0 + cakernel_sj;                     \
-        cakernel_local_u[cakernel_sj][cakernel_si] =                                                                  \
-            cakernel_i < CAKERNEL_NI && cakernel_j < CAKERNEL_NJ ? u[CAKERNEL_INDEX(cakernel_i, cakernel_j, gk)] : 0; \
-      }                                                                                                               \
-      barrier(CLK_LOCAL_MEM_FENCE);                                                                                   \
-      {
+/* OpenCL C has no static_assert: the local planes (two buffers per cached variable, at the
+   largest TY; the launcher only shrinks it) are checked here. */
+static_assert(!CAKERNEL_Heat_Update_3dblock_LOCAL ||
+                  2 * (0 + sizeof(CCTK_REAL) ) *
+                          (CAKERNEL_Heat_Update_3dblock_TX + 1 + 1) *
+                          (CAKERNEL_Heat_Update_3dblock_TY * CAKERNEL_Heat_Update_3dblock_ROWS + 1 + 1) <=
+                      48 * 1024,
+              "the local planes of kernel Heat_Update (3dblock) exceed 48 KiB: make TILE's x or y smaller");
 
-#define CAKERNEL_Heat_Update_Computations_Begin if (cakernel_in_plane) {
+/* The OpenCL C text of this variant: its traits, then the macros and functions the body sees.
+
+   OpenCL C 1.2 has no lambdas, so the plane step cannot be a lambda called twice, once with
+   checked=false (unrolled) and once with checked=true, as CUDA's is. Instead the step is split in
+   two functions with explicit "captures" (parameters), always inlined and called with a constant
+   `checked`: CAKERNEL_<K>_<variant>_plane (slides the windows, stages the local plane, the
+   barrier, then the rows) is plain text below, and CAKERNEL_<K>_<variant>_point (the body at one
+   row) is opened by CAKERNEL_<K>_Begin and closed by CAKERNEL_<K>_End. The kernel, also plain
+   text, calls plane(t, false) in a loop over TZ with #pragma unroll when the work-group is
+   inside, else plane(t, true) in a bounded loop; both are defined before the body, which only
+   defines point, so the kernel forward-declares it. After inlining, each call site has a
+   constant `checked` and the compiler drops the bounds checks and unrolls, as with CUDA's
+   lambda: unlike unswitching a loop over a run-time `checked` (which LLVM will not do for loops
+   holding a barrier, a convergent call), this does not depend on a heuristic. */
+inline const char* const CAKERNEL_Heat_Update_3dblock_opencl_macros =
+    "#define CAKERNEL_ROWS " OPUNTIA_OPENCL_EXPANDED_TEXT(CAKERNEL_ROWS_PER_THREAD_3dblock) "\n"
+    "#define CAKERNEL_CARDINAL_ONLY " OPUNTIA_OPENCL_EXPANDED_TEXT(CAKERNEL_CARDINAL_ONLY_3dblock) "\n"
+    "#define CAKERNEL_LOCAL_PLANE " OPUNTIA_OPENCL_EXPANDED_TEXT(CAKERNEL_LOCAL_PLANE_3dblock) "\n"
+    R"opuntia_opencl(
+#define CAKERNEL_PF 1
+#define CAKERNEL_W (1 + 1 + 1 + CAKERNEL_PF)
+/* The local plane: the work-group's TX x (TY x ROWS) points and their halo. */
+#define CAKERNEL_TYR (CAKERNEL_TY * CAKERNEL_ROWS)
+#define CAKERNEL_SX (CAKERNEL_LOCAL_PLANE ? CAKERNEL_TX + 1 + 1 : 1)
+#define CAKERNEL_SY (CAKERNEL_LOCAL_PLANE ? CAKERNEL_TYR + 1 + 1 : 1)
+#define CAKERNEL_HALO ((1 + 1) * CAKERNEL_SX + (1 + 1) * CAKERNEL_TYR)
+#define CAKERNEL_INLINE static inline __attribute__((always_inline))
+
+/* The row (m + j) of a y neighbour, clamped so that the branch not taken indexes inside too. */
+#define CAKERNEL_ROW(j) \
+  (cakernel_m + (j) < 0 ? 0 : cakernel_m + (j) >= CAKERNEL_ROWS ? CAKERNEL_ROWS - 1 : cakernel_m + (j))
+#define I3D_l(v, i, j, k)                                                                             \
+  (CAKERNEL_Heat_Update_I3D_L_CHECK(v, i, j, k),                                                      \
+   CAKERNEL_Heat_Update_I3D_L_CARDINAL(v, CAKERNEL_CARDINAL_ONLY * (i), CAKERNEL_CARDINAL_ONLY * (j), \
+                                   CAKERNEL_CARDINAL_ONLY * (k)),                                     \
+   ((i) == 0 && (j) == 0 ? cakernel_w_##v[cakernel_m][1 + (k)]                                        \
+    : (i) == 0 && (k) == 0 && cakernel_m + (j) >= 0 && cakernel_m + (j) < CAKERNEL_ROWS               \
+        ? cakernel_w_##v[CAKERNEL_ROW(j)][1]                                                          \
+    : CAKERNEL_LOCAL_PLANE && (k) == 0                                                                \
+        ? cakernel_local_##v[cakernel_t & 1][cakernel_sj + cakernel_m + (j)][cakernel_si + (i)]       \
+        : I3D(v, i, j, k)))
+
+/* The arrays, and each cached variable's windows and local plane, as parameters and arguments. */
+#define CAKERNEL_ARRAY_PARAMETERS      \
+  , __global CCTK_REAL* restrict u     \
+  , __global CCTK_REAL* restrict u_out \
+
+#define CAKERNEL_ARRAY_ARGUMENTS , u  , u_out 
+#define CAKERNEL_WINDOW_PARAMETERS                                  \
+  , CCTK_REAL (*cakernel_w_u)[CAKERNEL_W]                           \
+  , __local CCTK_REAL (*cakernel_local_u)[CAKERNEL_SY][CAKERNEL_SX] \
+
+#define CAKERNEL_WINDOW_ARGUMENTS , cakernel_w_u, cakernel_local_u 
+#define CAKERNEL_POINT_PARAMETERS                                                                                       \
+  const CAKERNEL_Heat_Update_Params cakernel_params CAKERNEL_ARRAY_PARAMETERS CAKERNEL_WINDOW_PARAMETERS, const int gi, \
+      const int cakernel_j, const int cakernel_k0, const int cakernel_si, const int cakernel_sj,                        \
+      const bool cakernel_computes, const int cakernel_t, const int cakernel_m, const bool cakernel_checked
+
+/* The body at row m of plane t: CAKERNEL_Heat_Update_Begin opens it, after the kernel. */
+CAKERNEL_INLINE void CAKERNEL_Heat_Update_3dblock_point(CAKERNEL_POINT_PARAMETERS);
+
+#if CAKERNEL_LOCAL_PLANE
+/* The halo cell h of the local plane: the yn rows above the work-group's points, the yp rows
+   below, then the xn columns left and xp right of each of its rows. */
+CAKERNEL_INLINE void CAKERNEL_Heat_Update_3dblock_halo_cell(int h, int* si, int* sj) {
+  const int sx = CAKERNEL_SX, side = 1 + 1;
+  if (h < 1 * sx) {
+    *sj = h / sx, *si = h % sx;
+  } else if ((h -= 1 * sx) < 1 * sx) {
+    *sj = 1 + CAKERNEL_TYR + h / sx, *si = h % sx;
+  } else {
+    h -= 1 * sx;
+    const int c = h % (side > 0 ? side : 1);
+    *sj = 1 + h / (side > 0 ? side : 1), *si = c < 1 ? c : CAKERNEL_TX + c;
+  }
+}
+#endif
+
+/* One plane: slide each window by one plane and load the plane zp + PF above this one, stage
+   the local plane, then the body at each of the work-item's rows. */
+CAKERNEL_INLINE void CAKERNEL_Heat_Update_3dblock_plane(
+    const CAKERNEL_Heat_Update_Params cakernel_params CAKERNEL_ARRAY_PARAMETERS CAKERNEL_WINDOW_PARAMETERS, const int gi,
+    const int cakernel_j, const int cakernel_k0, const int cakernel_bi, const int cakernel_bj, const int cakernel_si,
+    const int cakernel_sj, const bool cakernel_column, const bool cakernel_computes, const int cakernel_t,
+    const bool cakernel_checked) {
+  const int gk = cakernel_k0 + cakernel_t;
+  /* u: its windows, then its local plane */
+#pragma unroll
+  for (int cakernel_m = 0; cakernel_m < CAKERNEL_ROWS; ++cakernel_m) {
+    /* Written out, slots 0 .. W - 2 (PF = 1): as a loop, LLVM may make the shift a memmove
+       before unrolling it, and the window then stays in memory. */
+    cakernel_w_u[cakernel_m][0] = cakernel_w_u[cakernel_m][0 + 1];
+    cakernel_w_u[cakernel_m][1] = cakernel_w_u[cakernel_m][1 + 1];
+    cakernel_w_u[cakernel_m][2] = cakernel_w_u[cakernel_m][2 + 1];
+    const int gj = cakernel_j + cakernel_m;
+    cakernel_w_u[cakernel_m][CAKERNEL_W - 1] =
+        !cakernel_checked || (cakernel_column && gj < CAKERNEL_NJ && gk + 1 + CAKERNEL_PF < CAKERNEL_NK)
+            ? I3D(u, 0, 0, 1 + CAKERNEL_PF) : 0;
+  }
+#if CAKERNEL_LOCAL_PLANE
+  {
+    /* This plane's buffer: the centres from the windows, the halo from global memory. */
+    __local CCTK_REAL (*cakernel_tile)[CAKERNEL_SX] = cakernel_local_u[cakernel_t & 1];
+#pragma unroll
+    for (int cakernel_m = 0; cakernel_m < CAKERNEL_ROWS; ++cakernel_m)
+      cakernel_tile[cakernel_sj + cakernel_m][cakernel_si] = cakernel_w_u[cakernel_m][1];
+    for (int cakernel_h = (int)get_local_id(1) * CAKERNEL_TX + (int)get_local_id(0); cakernel_h < CAKERNEL_HALO;
+         cakernel_h += CAKERNEL_TX * CAKERNEL_TY) {
+      int cakernel_hi, cakernel_hj;
+      CAKERNEL_Heat_Update_3dblock_halo_cell(cakernel_h, &cakernel_hi, &cakernel_hj);
+      const int cakernel_i = cakernel_bi + cakernel_hi, cakernel_jj = cakernel_bj + cakernel_hj;
+      cakernel_tile[cakernel_hj][cakernel_hi] = cakernel_i < CAKERNEL_NI && cakernel_jj < CAKERNEL_NJ
+          ? u[CAKERNEL_INDEX(cakernel_i, cakernel_jj, gk)] : 0;
+    }
+  }
+#endif
+#if CAKERNEL_LOCAL_PLANE
+  barrier(CLK_LOCAL_MEM_FENCE);
+#endif
+#pragma unroll
+  for (int cakernel_m = 0; cakernel_m < CAKERNEL_ROWS; ++cakernel_m)
+    CAKERNEL_Heat_Update_3dblock_point(cakernel_params CAKERNEL_ARRAY_ARGUMENTS CAKERNEL_WINDOW_ARGUMENTS, gi,
+                                      cakernel_j, cakernel_k0, cakernel_si, cakernel_sj, cakernel_computes,
+                                      cakernel_t, cakernel_m, cakernel_checked);
+}
+
+__kernel __attribute__((reqd_work_group_size(CAKERNEL_TX, CAKERNEL_TY, 1)))
+void CAKERNEL_Heat_Update_3dblock_kernel(const CAKERNEL_Heat_Update_Params cakernel_params CAKERNEL_ARRAY_PARAMETERS) {
+  __local CCTK_REAL cakernel_local_u[CAKERNEL_LOCAL_PLANE ? 2 : 1][CAKERNEL_SY][CAKERNEL_SX];
+  /* The work-group's first halo point, and this work-item's first point and its place in the plane. */
+  const int cakernel_bi = (int)get_group_id(0) * CAKERNEL_TX;
+  const int cakernel_bj = (int)get_group_id(1) * CAKERNEL_TYR;
+  const int cakernel_si = 1 + (int)get_local_id(0);
+  const int cakernel_sj = 1 + (int)get_local_id(1) * CAKERNEL_ROWS;
+  const int gi = cakernel_bi + cakernel_si, cakernel_j = cakernel_bj + cakernel_sj;
+#if !CAKERNEL_LOCAL_PLANE
+  /* Without a local plane nothing waits on a barrier: a work-item with nothing to compute leaves. */
+  if (gi >= CAKERNEL_NI - 1 || cakernel_j >= CAKERNEL_NJ - 1) return;
+#endif
+  /* Only a local plane keeps work-items outside the points: the others know they are inside. */
+  const bool cakernel_column = !CAKERNEL_LOCAL_PLANE || gi < CAKERNEL_NI;
+  const bool cakernel_computes = !CAKERNEL_LOCAL_PLANE || gi < CAKERNEL_NI - 1;
+  const int cakernel_k0 = 1 + (int)get_group_id(2) * CAKERNEL_TZ;
+  /* The windows before the first plane: planes k0 - zn .. k0 + zp + PF - 1 in slots 1..W-1. */
+  CCTK_REAL cakernel_w_u[CAKERNEL_ROWS][CAKERNEL_W];
+#pragma unroll
+  for (int cakernel_m = 0; cakernel_m < CAKERNEL_ROWS; ++cakernel_m) {
+#pragma unroll
+    for (int cakernel_d = 1; cakernel_d < CAKERNEL_W; ++cakernel_d) {
+      const int gj = cakernel_j + cakernel_m, gk = cakernel_k0 - 1 + cakernel_d - 1;
+      cakernel_w_u[cakernel_m][cakernel_d] =
+          cakernel_column && gj < CAKERNEL_NJ && gk < CAKERNEL_NK ? I3D(u, 0, 0, 0) : 0;
+    }
+  }
+  /* Decided per work-group, so that all its work-items meet the same barriers. */
+  const bool cakernel_inside_x = !CAKERNEL_LOCAL_PLANE || cakernel_bi + 1 + CAKERNEL_TX + 1 <= CAKERNEL_NI;
+  const bool cakernel_inside = cakernel_inside_x &&
+                               cakernel_k0 + CAKERNEL_TZ + 1 + CAKERNEL_PF <= CAKERNEL_NK &&
+                               cakernel_bj + 1 + CAKERNEL_TYR + 1 <= CAKERNEL_NJ;
+  if (cakernel_inside) {
+#pragma unroll
+    for (int cakernel_t = 0; cakernel_t < CAKERNEL_TZ; ++cakernel_t)
+      CAKERNEL_Heat_Update_3dblock_plane(cakernel_params CAKERNEL_ARRAY_ARGUMENTS CAKERNEL_WINDOW_ARGUMENTS, gi,
+                                        cakernel_j, cakernel_k0, cakernel_bi, cakernel_bj, cakernel_si, cakernel_sj,
+                                        cakernel_column, cakernel_computes, cakernel_t, false);
+  } else {
+    for (int cakernel_t = 0; cakernel_t < CAKERNEL_TZ && cakernel_k0 + cakernel_t < CAKERNEL_NK - 1;
+         ++cakernel_t)
+      CAKERNEL_Heat_Update_3dblock_plane(cakernel_params CAKERNEL_ARRAY_ARGUMENTS CAKERNEL_WINDOW_ARGUMENTS, gi,
+                                        cakernel_j, cakernel_k0, cakernel_bi, cakernel_bj, cakernel_si, cakernel_sj,
+                                        cakernel_column, cakernel_computes, cakernel_t, true);
+  }
+}
+
+#define CAKERNEL_Heat_Update_Begin                                                     \
+  CAKERNEL_INLINE void CAKERNEL_Heat_Update_3dblock_point(CAKERNEL_POINT_PARAMETERS) { \
+    CAKERNEL_SIZED_PARAMS(CAKERNEL_Heat_Update_Params)                                 \
+    const int gj = cakernel_j + cakernel_m, gk = cakernel_k0 + cakernel_t;             \
+    (void)params; (void)gi; (void)gj; (void)gk;                                        \
+    {
+
+#define CAKERNEL_Heat_Update_Computations_Begin \
+  if (!cakernel_checked || (cakernel_computes && gj < CAKERNEL_NJ - 1)) {
 
 #define CAKERNEL_Heat_Update_Computations_End }
 
-#define CAKERNEL_Heat_Update_End    \
-      }                             \
-      barrier(CLK_LOCAL_MEM_FENCE); \
-    }                               \
+#define CAKERNEL_Heat_Update_End \
+    }                            \
   }
 )opuntia_opencl";

@@ -19,8 +19,9 @@ struct CAKERNEL_Heat_Update_Params {
 
 /* The OpenCL C declarations of kernel Heat_Update: its Params, and the checks of I3D_l. I3D_l reads
    only cached variables, and only within the STENCIL: anything else fails to compile with an
-   identifier that names the variable and the rule (OpenCL C has no static_assert). Variants
-   that cache only the axes (3dstencil) also use the CARDINAL check. */
+   identifier that names the variable and the rule (OpenCL C has no static_assert). The 3D
+   variants also use the CARDINAL check, with the offsets times their CARDINAL_ONLY trait: it
+   fails only in 3dstencil, which reads only the axes through I3D_l. */
 inline const char* const CAKERNEL_Heat_Update_opencl_declarations =
     "typedef struct { " OPUNTIA_OPENCL_EXPANDED_TEXT(CAKERNEL_Heat_Update_PARAMS_MEMBERS) " } CAKERNEL_Heat_Update_Params;\n"
     R"opuntia_opencl(
