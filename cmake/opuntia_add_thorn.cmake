@@ -81,6 +81,9 @@ function(opuntia_add_thorn name)
   target_link_libraries(opuntia_thorn_${name} PRIVATE opuntia::warnings)  # C++ flags only
   if("cuda" IN_LIST arg_BACKENDS)
     target_link_libraries(opuntia_thorn_${name} PUBLIC CUDA::cudart)
+    # No fused multiply-adds in kernels, as OpenMP (fp-contract=off) and OpenCL (FP_CONTRACT
+    # OFF): a body gives the same bits on every backend.
+    target_compile_options(opuntia_thorn_${name} PRIVATE $<$<COMPILE_LANGUAGE:CUDA>:--fmad=false>)
   endif()
   if("opencl" IN_LIST arg_BACKENDS)
     # Generated OpenCL launchers get their programs and queue from CaKernel's OpenCL backend.

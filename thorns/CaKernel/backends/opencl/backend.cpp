@@ -15,6 +15,7 @@
 #include <vector>
 
 #include "../../src/program_cache.hpp"
+#include "build_log.hpp"
 #include "device_selection.hpp"
 #include "opuntia/opencl_launch.hpp"
 
@@ -175,7 +176,7 @@ class opencl_backend final : public backend {
     OPUNTIA_OPENCL_CHECK(status);
     status = clBuildProgram(program, 1, &device_, options.c_str(), nullptr, nullptr);
     if (status == CL_BUILD_PROGRAM_FAILURE) {
-      const std::string log = build_log(program);
+      const std::string log = opencl_build_log::with_body_lines(build_log(program), request.source);
       clReleaseProgram(program);
       throw std::runtime_error(failure_report(request, options, log));
     }
@@ -220,8 +221,9 @@ class opencl_backend final : public backend {
     return log;
   }
 
-  /// The compiler's log (the body's lines appear as `file:line` through the #line directives
-  /// the templates emit), with the full source and the log written next to each other.
+  /// The compiler's log (the body's lines as `file:line`: through the #line directives the
+  /// templates emit, or mapped back by with_body_lines), with the full source and the log
+  /// written next to each other.
   std::string failure_report(const opencl::program_request& request, const std::string& options,
                              const std::string& log) {
     const auto source_path = cache_.dir() / "build-errors" / (std::string(request.label) + ".cl");
