@@ -16,8 +16,8 @@
    halo included, in shared memory (two buffers, one barrier per plane; the centres come from the
    windows, only the halo from global memory) and I3D_l(v, i, j, 0) reads it; every other offset
    comes through the read-only cache (__ldg). A block whose points and windows are all inside the
-   grid takes a path with no bounds checks, unrolled over its TZ planes: the window indices
-   become constants and the windows registers. */
+   grid takes a path with no bounds checks, unrolled over its TZ planes (16 at most): the window
+   indices become constants and the windows registers. */
 #define CAKERNEL_%{name}_%{variant}_ROWS CAKERNEL_ROWS_PER_THREAD_%{variant}
 #define CAKERNEL_%{name}_%{variant}_SHARED CAKERNEL_SHARED_PLANE_%{variant}
 #define CAKERNEL_%{name}_%{variant}_TX (%{tile_x} < 128 ? %{tile_x} : 128)
@@ -129,8 +129,8 @@
 #define CAKERNEL_%{name}_End \
       } \
     }; \
-    if (cakernel_inside) { \
-      _Pragma("unroll") for (int cakernel_t = 0; cakernel_t < CAKERNEL_%{name}_%{variant}_TZ; ++cakernel_t) \
+    if (cakernel_inside) { /* at most 16 planes unrolled: the next planes' loads overlap, the code stays small */ \
+      _Pragma("unroll 16") for (int cakernel_t = 0; cakernel_t < CAKERNEL_%{name}_%{variant}_TZ; ++cakernel_t) \
         cakernel_plane(cakernel_t, false); \
     } else { \
       for (int cakernel_t = 0; cakernel_t < CAKERNEL_%{name}_%{variant}_TZ && \

@@ -16,8 +16,8 @@
    halo included, in shared memory (two buffers, one barrier per plane; the centres come from the
    windows, only the halo from global memory) and I3D_l(v, i, j, 0) reads it; every other offset
    comes through the read-only cache (__ldg). A block whose points and windows are all inside the
-   grid takes a path with no bounds checks, unrolled over its TZ planes: the window indices
-   become constants and the windows registers. */
+   grid takes a path with no bounds checks, unrolled over its TZ planes (16 at most): the window
+   indices become constants and the windows registers. */
 #define CAKERNEL_Heat_Update_3dblock_ROWS CAKERNEL_ROWS_PER_THREAD_3dblock
 #define CAKERNEL_Heat_Update_3dblock_SHARED CAKERNEL_SHARED_PLANE_3dblock
 #define CAKERNEL_Heat_Update_3dblock_TX (64 < 128 ? 64 : 128)
@@ -126,17 +126,17 @@
 
 #define CAKERNEL_Heat_Update_Computations_End }
 
-#define CAKERNEL_Heat_Update_End                                                                             \
-      }                                                                                                      \
-    };                                                                                                       \
-    if (cakernel_inside) {                                                                                   \
-      _Pragma("unroll") for (int cakernel_t = 0; cakernel_t < CAKERNEL_Heat_Update_3dblock_TZ; ++cakernel_t) \
-        cakernel_plane(cakernel_t, false);                                                                   \
-    } else {                                                                                                 \
-      for (int cakernel_t = 0; cakernel_t < CAKERNEL_Heat_Update_3dblock_TZ &&                               \
-                               cakernel_k0 + cakernel_t < params.cagh_nk - 1; ++cakernel_t)                  \
-        cakernel_plane(cakernel_t, true);                                                                    \
-    }                                                                                                        \
+#define CAKERNEL_Heat_Update_End                                                                                  \
+      }                                                                                                           \
+    };                                                                                                            \
+    if (cakernel_inside) { /* at most 16 planes unrolled: the next planes' loads overlap, the code stays small */ \
+      _Pragma("unroll 16") for (int cakernel_t = 0; cakernel_t < CAKERNEL_Heat_Update_3dblock_TZ; ++cakernel_t)   \
+        cakernel_plane(cakernel_t, false);                                                                        \
+    } else {                                                                                                      \
+      for (int cakernel_t = 0; cakernel_t < CAKERNEL_Heat_Update_3dblock_TZ &&                                    \
+                               cakernel_k0 + cakernel_t < params.cagh_nk - 1; ++cakernel_t)                       \
+        cakernel_plane(cakernel_t, true);                                                                         \
+    }                                                                                                             \
   }
 
 /* The halo cell h of the shared plane: the yn rows above the block's points, the yp rows below,

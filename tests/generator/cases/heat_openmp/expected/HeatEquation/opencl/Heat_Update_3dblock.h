@@ -202,7 +202,10 @@ void CAKERNEL_Heat_Update_3dblock_kernel(const CAKERNEL_Heat_Update_Params caker
                                cakernel_k0 + CAKERNEL_TZ + 1 + CAKERNEL_PF <= CAKERNEL_NK &&
                                cakernel_bj + 1 + CAKERNEL_TYR + 1 <= CAKERNEL_NJ;
   if (cakernel_inside) {
-#pragma unroll
+    /* At most 16 planes unrolled: enough to overlap the loads of the next planes, and a large
+       TILE z (the CPU bench's 256) neither bloats the code nor overflows the stack on pocl,
+       which keeps what lives across each unrolled barrier per work-item. */
+#pragma unroll 16
     for (int cakernel_t = 0; cakernel_t < CAKERNEL_TZ; ++cakernel_t)
       CAKERNEL_Heat_Update_3dblock_plane(cakernel_params CAKERNEL_ARRAY_ARGUMENTS CAKERNEL_WINDOW_ARGUMENTS, gi,
                                         cakernel_j, cakernel_k0, cakernel_bi, cakernel_bj, cakernel_si, cakernel_sj,
