@@ -104,16 +104,15 @@
       } \
       if (CAKERNEL_%{name}_%{variant}_SHARED) { \
         /* This plane's buffer: the centres from the windows, the halo from global memory. */ \
-        /* Indexed straight, not through a reference: the compiler then keeps shared-memory \
-           instructions instead of generic ones. */ \
+        auto& cakernel_tile = cakernel_shared_%{vname}[cakernel_t & 1]; \
         _Pragma("unroll") for (int cakernel_m = 0; cakernel_m < CAKERNEL_%{name}_%{variant}_ROWS; ++cakernel_m) \
-          cakernel_shared_%{vname}[cakernel_t & 1][cakernel_sj + cakernel_m][cakernel_si] = cakernel_w_%{vname}[cakernel_m][%{stencil_zn}]; \
+          cakernel_tile[cakernel_sj + cakernel_m][cakernel_si] = cakernel_w_%{vname}[cakernel_m][%{stencil_zn}]; \
         for (int cakernel_h = (int)(threadIdx.y * blockDim.x + threadIdx.x); cakernel_h < CAKERNEL_%{name}_%{variant}_HALO; \
              cakernel_h += CAKERNEL_%{name}_%{variant}_TX * CAKERNEL_%{name}_%{variant}_TY) { \
           int cakernel_hi, cakernel_hj; \
           CAKERNEL_%{name}_%{variant}_halo_cell(cakernel_h, cakernel_hi, cakernel_hj); \
           const int cakernel_i = cakernel_bi + cakernel_hi, cakernel_jj = cakernel_bj + cakernel_hj; \
-          cakernel_shared_%{vname}[cakernel_t & 1][cakernel_hj][cakernel_hi] = cakernel_i < params.cagh_ni && cakernel_jj < params.cagh_nj \
+          cakernel_tile[cakernel_hj][cakernel_hi] = cakernel_i < params.cagh_ni && cakernel_jj < params.cagh_nj \
               ? __ldg(&%{vname}[CAKERNEL_INDEX(cakernel_i, cakernel_jj, gk)]) : 0; \
         } \
       } \
