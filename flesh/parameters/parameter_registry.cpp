@@ -363,17 +363,30 @@ bool parameter_registry::was_set(std::string_view owner, std::string_view name) 
   return std::find(e->set.begin(), e->set.end(), true) != e->set.end();
 }
 
+std::optional<gen::diagnostic> parameter_registry::first_set(const entry& e, std::string message) const {
+  const auto set = std::find(e.set.begin(), e.set.end(), true);
+  if (set == e.set.end()) return std::nullopt;
+  const auto& where = e.set_at[static_cast<std::size_t>(set - e.set.begin())];
+  auto d = gen::error_at(where, std::move(message));
+  for (const auto& file : sources_) {
+    if (file.path == where.path) d.line_text = file.line_text(where.line);
+  }
+  return d;
+}
+
+std::optional<gen::diagnostic> parameter_registry::diagnostic_where_set(std::string_view owner, std::string_view name,
+                                                                        std::string message) const {
+  const auto* e = find(owner, name);
+  return e == nullptr ? std::nullopt : first_set(*e, std::move(message));
+}
+
 std::vector<gen::diagnostic> parameter_registry::unread() const {
   std::vector<gen::diagnostic> out;
   for (const auto& e : entries_) {
-    const auto set = std::find(e.set.begin(), e.set.end(), true);
-    if (set == e.set.end() || e.read) continue;
-    const auto& where = e.set_at[static_cast<std::size_t>(set - e.set.begin())];
-    auto d = gen::error_at(where, fmt::format("parameter '{}::{}' is set but never read", e.thorn, e.binding.name));
-    for (const auto& file : sources_) {
-      if (file.path == where.path) d.line_text = file.line_text(where.line);
+    if (e.read) continue;
+    if (auto d = first_set(e, fmt::format("parameter '{}::{}' is set but never read", e.thorn, e.binding.name))) {
+      out.push_back(std::move(*d));
     }
-    out.push_back(std::move(d));
   }
   std::stable_sort(out.begin(), out.end(), [](const gen::diagnostic& a, const gen::diagnostic& b) {
     return std::tie(a.where.path, a.where.line, a.where.column) < std::tie(b.where.path, b.where.line, b.where.column);

@@ -74,6 +74,10 @@ class parameter_registry final : public parameter_source {
   void reset_reads();
   /// Whether the parameter file set it (rather than the default).
   bool was_set(std::string_view owner, std::string_view name) const;
+  /// `message` as a diagnostic at the place where the parameter file set owner::name (its first
+  /// set element), with that line's text; nullopt when the file did not set it.
+  std::optional<gen::diagnostic> diagnostic_where_set(std::string_view owner, std::string_view name,
+                                                      std::string message) const;
 
   /// Strict mode: "path:line:column: error: parameter 'T::p' is set but never read" for each
   /// parameter the file set that no reader asked for since apply() (computed at any level;
@@ -114,6 +118,8 @@ class parameter_registry final : public parameter_source {
   const entry* owner_of(const entry& e) const;
   /// The entry a typed read asks for, checked and marked read; std::logic_error otherwise.
   const entry& readable(std::string_view owner, std::string_view name, int index, const char* as) const;
+  /// `message` at the first element of `e` that the parameter file set; nullopt when none.
+  std::optional<gen::diagnostic> first_set(const entry& e, std::string message) const;
   bool is_core(std::string_view thorn) const;
 
   parameter_level level_;

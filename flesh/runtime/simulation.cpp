@@ -1,5 +1,8 @@
 #include "flesh/runtime/simulation.hpp"
 
+#include <fmt/format.h>
+#include <fmt/ostream.h>
+
 #include <algorithm>
 #include <chrono>
 #include <cmath>
@@ -8,11 +11,9 @@
 #include <ostream>
 #include <stdexcept>
 
-#include <fmt/format.h>
-#include <fmt/ostream.h>
-
 #include "generator/model/common.hpp"
 #include "generator/parse.hpp"
+#include "opuntia/parameter_error.hpp"
 #include "opuntia/routine_context.hpp"
 
 namespace opuntia {
@@ -43,7 +44,7 @@ std::string value_text(const parameter_value& v) {
 
 /// Schedule conditions read parameters through the registry, as the thorn sees them.
 class registry_conditions final : public condition_evaluator {
-public:
+ public:
   explicit registry_conditions(const parameter_registry& registry) : registry_(registry) {}
   std::optional<std::string> parameter_text(std::string_view thorn, std::string_view name) const override {
     try {
@@ -53,7 +54,7 @@ public:
     }
   }
 
-private:
+ private:
   const parameter_registry& registry_;
 };
 
@@ -68,7 +69,7 @@ gen::generator_error with_lines(const gen::generator_error& e, const gen::source
 
 /// The routine_context a host routine of one thorn receives.
 class simulation::context final : public routine_context {
-public:
+ public:
   context(simulation& sim, std::string thorn) : sim_(sim), thorn_(std::move(thorn)) {}
   std::string_view thorn() const override { return thorn_; }
   const grid_layout& grid() const override { return sim_.driver_->layout(); }
@@ -95,15 +96,15 @@ public:
     if (sim_.driver_->rank() == 0) fmt::print(sim_.out_, "INFO ({}): {}\n", thorn_, message);
   }
 
-protected:
+ protected:
   const void* thorn_parameters() const override { return sim_.thorn_parameters(thorn_); }
 
-private:
+ private:
   std::span<CCTK_REAL> real_span(std::string_view name, int level, bool writing) {
     auto& v = sim_.store_.find(thorn_, name);
     if (v.data_type != "CCTK_REAL") {
-      throw std::invalid_argument(fmt::format("grid function {}::{} is {}, not CCTK_REAL", v.implementation, v.name,
-                                              v.data_type));
+      throw std::invalid_argument(
+          fmt::format("grid function {}::{} is {}, not CCTK_REAL", v.implementation, v.name, v.data_type));
     }
     sim_.runtime_->ensure_host(v, level);
     auto* data = static_cast<CCTK_REAL*>(sim_.store_.data(v, level));
@@ -125,51 +126,61 @@ simulation::simulation(std::vector<thorn_binding> thorns, const gen::source_file
   } catch (const gen::generator_error& e) {
     throw with_lines(e, parfile);
   }
-  for (const auto& name : registry_.active_thorns()) active_.push_back(&thorn(name));
-  for (const auto* t : active_) {
-    if (t->make_parameters) typed_parameters_.emplace_back(t->name, t->make_parameters(registry_));
-  }
-  // Building the structs read everything; from now on their fields report real reads.
-  registry_.reset_reads();
-  schedule_ = schedule_tree::build(active_, registry_conditions(registry_));
-
-  driver_ = parts.make_driver(registry_);
-  for (const auto* t : active_) store_.add_thorn(*t, driver_->layout());
-  // Storage for every group named by a STORAGE: statement, or by a scheduled item's STORAGE
-  // clause (kept on for the whole run rather than only during the routine).
-  std::vector<std::string> storage = schedule_.storage();
-  std::function<void(const std::vector<schedule_node>&)> collect = [&](const std::vector<schedule_node>& nodes) {
-    for (const auto& node : nodes) {
-      storage.insert(storage.end(), node.storage.begin(), node.storage.end());
-      collect(node.children);
-    }
-  };
-  for (const auto& bin : schedule_bins()) collect(schedule_.bin(bin));
-  // The schedule tree qualifies every group as impl::group, so no thorn's view is needed.
-  for (const auto& group : storage) store_.enable_storage("", group);
-  runtime_ = parts.make_runtime(registry_, store_);
-  variant_ = registry_.text("CaKernel", "variant");
-  if (!variant_.empty()) {
-    // CaKernel::variant picks among the variants generated for a kernel; it must name one.
-    std::vector<std::string> available;
+  // A value the parameter file gave that turns out wrong only now (no such device, no such
+  // variant) is reported where the file set it.
+  try {
+    for (const auto& name : registry_.active_thorns()) active_.push_back(&thorn(name));
     for (const auto* t : active_) {
-      for (const auto& k : t->kernels) {
-        for (const auto& v : k.variants) {
-          if (v.backend == runtime_->backend_name()) available.push_back(v.template_name);
+      if (t->make_parameters) typed_parameters_.emplace_back(t->name, t->make_parameters(registry_));
+    }
+    // Building the structs read everything; from now on their fields report real reads.
+    registry_.reset_reads();
+    schedule_ = schedule_tree::build(active_, registry_conditions(registry_));
+
+    driver_ = parts.make_driver(registry_);
+    for (const auto* t : active_) store_.add_thorn(*t, driver_->layout());
+    // Storage for every group named by a STORAGE: statement, or by a scheduled item's STORAGE
+    // clause (kept on for the whole run rather than only during the routine).
+    std::vector<std::string> storage = schedule_.storage();
+    std::function<void(const std::vector<schedule_node>&)> collect = [&](const std::vector<schedule_node>& nodes) {
+      for (const auto& node : nodes) {
+        storage.insert(storage.end(), node.storage.begin(), node.storage.end());
+        collect(node.children);
+      }
+    };
+    for (const auto& bin : schedule_bins()) collect(schedule_.bin(bin));
+    // The schedule tree qualifies every group as impl::group, so no thorn's view is needed.
+    for (const auto& group : storage) store_.enable_storage("", group);
+    runtime_ = parts.make_runtime(registry_, store_);
+    variant_ = registry_.text("CaKernel", "variant");
+    if (!variant_.empty()) {
+      // CaKernel::variant picks among the variants generated for a kernel; it must name one.
+      std::vector<std::string> available;
+      for (const auto* t : active_) {
+        for (const auto& k : t->kernels) {
+          for (const auto& v : k.variants) {
+            if (v.backend == runtime_->backend_name()) available.push_back(v.template_name);
+          }
         }
       }
+      if (std::find(available.begin(), available.end(), variant_) == available.end()) {
+        std::sort(available.begin(), available.end());
+        available.erase(std::unique(available.begin(), available.end()), available.end());
+        throw parameter_value_error("CaKernel", "variant",
+                                    fmt::format("CaKernel::variant = \"{}\": no kernel of the active thorns has a "
+                                                "variant of that name for backend {} (generated: {})",
+                                                variant_, runtime_->backend_name(), gen::join_names(available)));
+      }
     }
-    if (std::find(available.begin(), available.end(), variant_) == available.end()) {
-      std::sort(available.begin(), available.end());
-      available.erase(std::unique(available.begin(), available.end()), available.end());
-      throw std::invalid_argument(fmt::format("CaKernel::variant = \"{}\": no kernel of the active thorns has a "
-                                              "variant of that name for backend {} (generated: {})", variant_,
-                                              runtime_->backend_name(), gen::join_names(available)));
-    }
+    const auto& g = driver_->layout();
+    const double timestep = registry_.real("Time", "timestep");
+    dt_ = timestep > 0 ? timestep : registry_.real("Time", "dtfac") * std::min({g.delta[0], g.delta[1], g.delta[2]});
+
+  } catch (const parameter_value_error& e) {
+    if (auto d = registry_.diagnostic_where_set(e.owner(), e.name(), e.what()))
+      throw gen::generator_error(std::move(*d));
+    throw;
   }
-  const auto& g = driver_->layout();
-  const double timestep = registry_.real("Time", "timestep");
-  dt_ = timestep > 0 ? timestep : registry_.real("Time", "dtfac") * std::min({g.delta[0], g.delta[1], g.delta[2]});
 }
 
 simulation::~simulation() = default;

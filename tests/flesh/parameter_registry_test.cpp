@@ -557,6 +557,20 @@ TEST_F(parameter_registry_parfile, unread_lists_parameters_set_but_never_read) {
   EXPECT_TRUE(strict.unread().empty());
 }
 
+TEST_F(parameter_registry_parfile, a_value_found_wrong_later_is_reported_where_the_file_set_it) {
+  parameter_registry r;
+  for (const auto& t : {driver(), heat_equation()}) r.add_thorn(t);
+  run(r,
+      "ActiveThorns = \"HeatEquation\"\r\n"
+      "  driver::Global_NX = 10\r\n");
+  const auto d = r.diagnostic_where_set("Driver", "global_nx", "no such device");
+  ASSERT_TRUE(d.has_value());
+  EXPECT_EQ(gen::format_diagnostic(*d), "run.par:2:3: error: no such device\n  driver::Global_NX = 10\n  ^\n");
+  // Not set by the file (its default), or no such parameter: no place to point at.
+  EXPECT_FALSE(r.diagnostic_where_set("Driver", "global_ny", "x").has_value());
+  EXPECT_FALSE(r.diagnostic_where_set("Driver", "no_such", "x").has_value());
+}
+
 TEST_F(parameter_registry_parfile, errors_are_collected_in_file_order_with_places) {
   const std::string text =
       "HeatEquation::alpha = -1\n"

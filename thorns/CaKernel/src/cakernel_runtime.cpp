@@ -7,6 +7,8 @@
 #include <fmt/format.h>
 #include <fmt/ranges.h>
 
+#include "opuntia/parameter_error.hpp"
+
 namespace opuntia::thorns::CaKernel {
 
 cakernel_runtime::cakernel_runtime(std::unique_ptr<backend> device, grid_function_store& store)
@@ -112,10 +114,12 @@ std::unique_ptr<opuntia::kernel_runtime> make_kernel_runtime(const std::string& 
     chosen_options.gpu_only = backend_name == "auto" && std::string(factory.name) != "openmp";
     if (auto device = factory.make(chosen_options)) return std::make_unique<cakernel_runtime>(std::move(device), store);
     if (backend_name != "auto") {
-      throw std::runtime_error(fmt::format("CaKernel::backend = \"{}\": this machine has no device for it", backend_name));
+      throw parameter_value_error("CaKernel", "backend",
+                                  fmt::format("CaKernel::backend = \"{}\": this machine has no device for it", backend_name));
     }
   }
-  throw std::invalid_argument(fmt::format("CaKernel::backend = \"{}\": this build has no {} backend (it has: {})",
+  throw parameter_value_error("CaKernel", "backend",
+                              fmt::format("CaKernel::backend = \"{}\": this build has no {} backend (it has: {})",
                                           backend_name, backend_name, fmt::join(names, ", ")));
 }
 

@@ -1,10 +1,14 @@
 #include "device_selection.hpp"
 
+#include "opuntia/parameter_error.hpp"
+
 #include <fmt/format.h>
 
 #include <algorithm>
 #include <cctype>
 #include <stdexcept>
+
+#include "opuntia/parameter_error.hpp"
 
 namespace opuntia::thorns::CaKernel::opencl_selection {
 namespace {
@@ -43,7 +47,8 @@ device_choice choose(const std::vector<platform_info>& platforms, const std::str
     if (match) chosen_platforms.push_back(p);
   }
   if (chosen_platforms.empty()) {
-    throw std::invalid_argument(
+    throw parameter_value_error(
+        "CaKernel", "opencl_platform",
         fmt::format("CaKernel::opencl_platform = \"{}\": no OpenCL platform matches (platforms: {})", platform_selector,
                     platform_list(platforms)));
   }
@@ -71,7 +76,8 @@ device_choice choose(const std::vector<platform_info>& platforms, const std::str
   for (std::size_t i = 0; i < candidates.size(); ++i) {
     devices += fmt::format("{}{} \"{}\"", i ? ", " : "", i, device_of(candidates[i]).name);
   }
-  throw std::invalid_argument(
+  throw parameter_value_error(
+      "CaKernel", "opencl_device",
       fmt::format("CaKernel::opencl_device = \"{}\": no OpenCL device matches on {} (devices: {})", device_selector,
                   platform_selector.empty() ? std::string("any platform") : "platform \"" + platform_selector + "\"",
                   devices.empty() ? "none" : devices));
