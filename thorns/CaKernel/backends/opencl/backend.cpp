@@ -19,6 +19,23 @@
 #include "device_selection.hpp"
 #include "opuntia/opencl_launch.hpp"
 
+#if defined(__has_feature)
+#if __has_feature(address_sanitizer)
+#define OPUNTIA_ADDRESS_SANITIZER 1
+#endif
+#endif
+#if defined(__SANITIZE_ADDRESS__)
+#define OPUNTIA_ADDRESS_SANITIZER 1
+#endif
+#ifdef OPUNTIA_ADDRESS_SANITIZER
+/// OpenCL implementations (pocl and the LLVM it compiles with, NVIDIA's library) keep compiler
+/// state until the process ends, which LeakSanitizer reports as leaks. Only allocations made
+/// inside those libraries are suppressed; ours are still checked.
+extern "C" const char* __lsan_default_suppressions() {
+  return "leak:libpocl.so\nleak:libLLVM\nleak:libnvidia-opencl.so\n";
+}
+#endif
+
 namespace opuntia::thorns::CaKernel {
 namespace {
 
