@@ -9,39 +9,25 @@
 
 #include <algorithm>
 #include <cmath>
-#include <cstring>
-#include <random>
 #include <string>
 #include <vector>
 
 #include "VariantCheck_parameters.hpp"
 #include "opuntia/binding.hpp"
 #include "thorns/CaKernel/src/backend.hpp"
+#include "variant_check_grid.hpp"
 
 namespace {
 
 using namespace opuntia::thorns::VariantCheck;
 namespace ck = opuntia::thorns::CaKernel;
 
-constexpr int ni = 41, nj = 29, nk = 23;
-constexpr std::size_t points = static_cast<std::size_t>(ni) * nj * nk;
-constexpr std::size_t bytes = points * sizeof(CCTK_REAL);
+constexpr variant_check::grid_size grid{41, 29, 23};
+constexpr std::size_t bytes = grid.points() * sizeof(CCTK_REAL);
 
-using field = std::vector<CCTK_REAL>;
-
-field random_field(unsigned seed) {
-  std::mt19937_64 generator(seed);
-  std::uniform_real_distribution<double> uniform(-2.0, 2.0);
-  field f(points);
-  for (auto& x : f) x = static_cast<CCTK_REAL>(uniform(generator));
-  return f;
-}
-
-field poisoned() {
-  field f(points);
-  std::memset(f.data(), 0xff, bytes);  // NaN: a point nobody writes stays NaN
-  return f;
-}
+using variant_check::field;
+field random_field(unsigned seed) { return variant_check::random_field(grid, seed); }
+field poisoned() { return variant_check::poisoned(grid); }
 
 /// The initial arrays of a kernel: inputs random, outputs NaN; separateinout buffers last.
 std::vector<field> initial_arrays(const opuntia::kernel_binding& k) {
@@ -55,18 +41,7 @@ std::vector<field> initial_arrays(const opuntia::kernel_binding& k) {
 }
 
 opuntia::kernel_call make_call(void* const* arrays, const parameters& thorn_parameters) {
-  opuntia::kernel_call call;
-  call.grid.dx = 0.1;
-  call.grid.dy = 0.2;
-  call.grid.dz = 0.3;
-  call.grid.dt = 0.01;
-  call.grid.xmin = -1.5;
-  call.grid.ni = ni;
-  call.grid.nj = nj;
-  call.grid.nk = nk;
-  call.arrays = arrays;
-  call.parameters = &thorn_parameters;
-  return call;
+  return variant_check::make_call(grid, arrays, &thorn_parameters);
 }
 
 std::vector<field> run_openmp(const opuntia::kernel_binding& k, const parameters& p) {

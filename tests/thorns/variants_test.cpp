@@ -4,52 +4,31 @@
 
 #include <cmath>
 #include <cstring>
-#include <random>
 #include <string>
 #include <vector>
 
 #include "VariantCheck_parameters.hpp"
 #include "opuntia/binding.hpp"
+#include "variant_check_grid.hpp"
 
 namespace {
 
 using namespace opuntia::thorns::VariantCheck;
 
-constexpr int ni = 37, nj = 23, nk = 19;  // odd, and no multiple of any TILE or of the VVL
-constexpr std::size_t points = static_cast<std::size_t>(ni) * nj * nk;
+constexpr variant_check::grid_size grid{37, 23, 19};  // odd, and no multiple of any TILE or of the VVL
+constexpr int ni = grid.ni, nj = grid.nj, nk = grid.nk;
 
 std::size_t index(int i, int j, int k) { return static_cast<std::size_t>(i + ni * (j + nj * k)); }
 
-std::vector<CCTK_REAL> random_field(unsigned seed) {
-  std::mt19937_64 generator(seed);
-  std::uniform_real_distribution<CCTK_REAL> uniform(-2.0, 2.0);
-  std::vector<CCTK_REAL> field(points);
-  for (auto& x : field) x = uniform(generator);
-  return field;
-}
-
-std::vector<CCTK_REAL> poisoned() {
-  std::vector<CCTK_REAL> field(points);
-  std::memset(field.data(), 0xff, points * sizeof(CCTK_REAL));  // NaN: a point nobody writes stays NaN
-  return field;
-}
+variant_check::field random_field(unsigned seed) { return variant_check::random_field(grid, seed); }
+variant_check::field poisoned() { return variant_check::poisoned(grid); }
 
 bool same_bits(const std::vector<CCTK_REAL>& a, const std::vector<CCTK_REAL>& b) {
   return a.size() == b.size() && std::memcmp(a.data(), b.data(), a.size() * sizeof(CCTK_REAL)) == 0;
 }
 
 opuntia::kernel_call make_call(void* const* arrays, const parameters& thorn_parameters) {
-  opuntia::kernel_call call;
-  call.grid.dx = 0.1;
-  call.grid.dy = 0.2;
-  call.grid.dz = 0.3;
-  call.grid.xmin = -1.5;
-  call.grid.ni = ni;
-  call.grid.nj = nj;
-  call.grid.nk = nk;
-  call.arrays = arrays;
-  call.parameters = &thorn_parameters;
-  return call;
+  return variant_check::make_call(grid, arrays, &thorn_parameters);
 }
 
 const opuntia::kernel_binding& kernel(const opuntia::thorn_binding& b, const std::string& name) {
