@@ -162,12 +162,24 @@ int main(int argc, char** argv) {
     if (auto device = factory.make({})) devices.emplace_back(factory.name, std::move(device));
   }
   std::vector<std::pair<ck::backend*, void*>> device_buffers;  // released at the end
-  std::deque<std::array<void*, 2>> device_arrays;               // stable: the calls point into it
+  std::deque<std::array<void*, 2>> device_arrays;               // stable: the calls point into them
   std::vector<double> out_poisoned(count);
   std::memset(out_poisoned.data(), 0xff, count * sizeof(double));
 
   const auto binding = opuntia::thorns::StencilBench::binding();
   const opuntia::thorns::StencilBench::parameters thorn_parameters{};
+  // A launch of a kernel over the whole n^3 grid with `arrays` (u, u_out), kept for the timing.
+  const auto call_over = [&](void** call_arrays) -> opuntia::kernel_call& {
+    opuntia::kernel_call& call = calls.emplace_back();
+    call.grid.dx = call.grid.dy = call.grid.dz = 1.0;
+    call.grid.ni = call.grid.nj = call.grid.nk = n;
+    call.arrays = call_arrays;
+    call.parameters = &thorn_parameters;
+    return call;
+  };
+  const auto verdict = [&] {
+    return std::memcmp(out.data(), reference.data(), count * sizeof(double)) == 0 ? "bit-equal" : "DIFFERS";
+  };
   for (const auto& kernel : binding.kernels) {
     const int radius = kernel.stencil[0];
     const double interior = std::pow(static_cast<double>(n - 2 * radius), 3);
@@ -182,43 +194,31 @@ int main(int argc, char** argv) {
     }
     for (const auto& variant : kernel.variants) {
       if (variant.backend != "openmp") continue;  // the GPU variants: bench/gpu_stencil_bench.cu
-      opuntia::kernel_call& call = calls.emplace_back();
-      call.grid.dx = call.grid.dy = call.grid.dz = 1.0;
-      call.grid.ni = call.grid.nj = call.grid.nk = n;
-      call.arrays = arrays;
-      call.parameters = &thorn_parameters;
+      opuntia::kernel_call& call = call_over(arrays);
       std::memset(out.data(), 0xff, count * sizeof(double));
       variant.launch(call);
-      const bool exact = std::memcmp(out.data(), reference.data(), count * sizeof(double)) == 0;
       const std::string tile = std::to_string(kernel.tile[0]) + "," + std::to_string(kernel.tile[1]) + "," +
                                std::to_string(kernel.tile[2]);
-      row r{kernel.name + " generated", variant.template_name, tile, {}, 16.0 * interior, interior,
-            exact ? "bit-equal" : "DIFFERS"};
-      rows.push_back(r);
+      rows.push_back({kernel.name + " generated", variant.template_name, tile, {}, 16.0 * interior, interior, verdict()});
       cases.push_back([launch = variant.launch, &call] { launch(call); });
     }
     // The device backends that have a device here (OpenCL through pocl on a CPU machine): the
     // same kernels through the CaKernel backend interface, each launch ended by synchronize().
     for (auto& [name, device] : devices) {
-      void* const buffers[] = {device->allocate(count * sizeof(double)), device->allocate(count * sizeof(double))};
+      auto& buffers = device_arrays.emplace_back(
+          std::array<void*, 2>{device->allocate(count * sizeof(double)), device->allocate(count * sizeof(double))});
       device_buffers.push_back({device.get(), buffers[0]});
       device_buffers.push_back({device.get(), buffers[1]});
       device->copy_to_device(buffers[0], u.data(), count * sizeof(double));
       device->copy_to_device(buffers[1], out_poisoned.data(), count * sizeof(double));
       for (const auto& variant : kernel.variants) {
         if (variant.backend != name) continue;
-        device_arrays.push_back({buffers[0], buffers[1]});
-        opuntia::kernel_call& call = calls.emplace_back();
-        call.grid.dx = call.grid.dy = call.grid.dz = 1.0;
-        call.grid.ni = call.grid.nj = call.grid.nk = n;
-        call.arrays = device_arrays.back().data();
-        call.parameters = &thorn_parameters;
+        opuntia::kernel_call& call = call_over(buffers.data());
         variant.launch(call);
         device->synchronize();
         device->copy_to_host(out.data(), buffers[1], count * sizeof(double));
-        const bool exact = std::memcmp(out.data(), reference.data(), count * sizeof(double)) == 0;
         rows.push_back({kernel.name + " generated", name + "/" + variant.template_name, "-", {}, 16.0 * interior,
-                        interior, exact ? "bit-equal" : "DIFFERS"});
+                        interior, verdict()});
         cases.push_back([launch = variant.launch, &call, d = device.get()] {
           launch(call);
           d->synchronize();
