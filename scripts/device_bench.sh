@@ -6,9 +6,8 @@ set -uo pipefail
 source "$(dirname "$0")/device_env.sh"
 echo "== gpu_stencil_bench 512, CCTK_REAL = double"
 build/device/bench/gpu_stencil_bench 512 10
-cmake -S . -B build/device-float -G Ninja -DCMAKE_BUILD_TYPE=Release -DCMAKE_PREFIX_PATH=$PWD/.deps/usr \
-  -DCMAKE_CUDA_ARCHITECTURES=90 -DOPUNTIA_REAL_PRECISION=float >$OUT/configure-float.log 2>&1 &&
-  cmake --build build/device-float -j16 --target gpu_stencil_bench >$OUT/build-float.log 2>&1 ||
+configure build/device-float -DOPUNTIA_REAL_PRECISION=float || exit 1
+cmake --build build/device-float -j16 --target gpu_stencil_bench >$OUT/build-float.log 2>&1 ||
   { grep -E -A3 "error" $OUT/build-float.log | head -40; exit 1; }
 echo "== gpu_stencil_bench 512, CCTK_REAL = float (the generated rows are fp32)"
 build/device-float/bench/gpu_stencil_bench 512 10

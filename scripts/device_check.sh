@@ -5,9 +5,8 @@
 set -uo pipefail
 source "$(dirname "$0")/device_env.sh"
 nvidia-smi -L
-cmake -S . -B build/device -G Ninja -DCMAKE_BUILD_TYPE=Release -DCMAKE_PREFIX_PATH=$PWD/.deps/usr \
-  -DCMAKE_CUDA_ARCHITECTURES=90 >$OUT/configure.log 2>&1 || { tail -30 $OUT/configure.log; exit 1; }
-grep "opuntia:" $OUT/configure.log
+configure build/device || exit 1
+grep "opuntia:" $OUT/configure-device.log
 cmake --build build/device -j16 >$OUT/build.log 2>&1 || { grep -E -A3 "error" $OUT/build.log | head -40; exit 1; }
 build/device/opuntia --list-devices
 echo "== GPU tests"

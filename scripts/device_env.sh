@@ -9,3 +9,12 @@ if ! grep -qs nvidia /etc/OpenCL/vendors/*.icd &&
   echo libnvidia-opencl.so.1 > "$OCL_ICD_VENDORS/nvidia.icd"
   cp /etc/OpenCL/vendors/*.icd "$OCL_ICD_VENDORS/" 2>/dev/null || true
 fi
+
+# configure BUILD_DIR [CMAKE_ARGS...]: a Release build for Hopper against the carried prefix;
+# the log goes to $OUT/configure-<dir>.log, whose tail is shown on failure.
+configure() {
+  local dir=$1 log=$OUT/configure-$(basename "$1").log
+  shift
+  cmake -S . -B "$dir" -G Ninja -DCMAKE_BUILD_TYPE=Release -DCMAKE_PREFIX_PATH=$PWD/.deps/usr \
+    -DCMAKE_CUDA_ARCHITECTURES=90 "$@" >"$log" 2>&1 || { tail -30 "$log"; return 1; }
+}
