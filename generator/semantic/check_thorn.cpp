@@ -1,5 +1,6 @@
 // The semantic pass: what the grammars cannot check, each error at the offending node.
 #include <algorithm>
+#include <array>
 #include <cerrno>
 #include <cstdlib>
 #include <filesystem>
@@ -50,6 +51,19 @@ std::optional<std::vector<long long>> integer_list(const std::string& text) {
     begin = end + 1;
   }
   return values;
+}
+
+/// STENCIL and EXTERIOR: one width for every face, or six ("xn,xp,yn,yp,zn,zp"), each 0 to 64;
+/// nullopt otherwise.
+std::optional<std::array<int, 6>> face_widths(const std::string& text) {
+  const auto values = integer_list(text);
+  if (!values || (values->size() != 1 && values->size() != 6) ||
+      std::any_of(values->begin(), values->end(), [](long long v) { return v < 0 || v > 64; })) {
+    return std::nullopt;
+  }
+  std::array<int, 6> widths{};
+  for (std::size_t i = 0; i < 6; ++i) widths[i] = static_cast<int>((*values)[values->size() == 1 ? 0 : i]);
+  return widths;
 }
 
 /// Whether an integer literal fits CCTK_INT (32 bits), however many digits it has.
@@ -230,14 +244,13 @@ struct checker {
         kernel.type_pattern = kv.value.text;
         kernel.type_where = kv.value.where;
         has_type = !kv.value.text.empty();
-      } else if (key == "STENCIL") {
-        const auto values = integer_list(kv.value.text);
-        if (!values || (values->size() != 1 && values->size() != 6) ||
-            std::any_of(values->begin(), values->end(), [](long long v) { return v < 0 || v > 64; })) {
-          sink.add(error_at(kv.value.where, fmt::format("STENCIL must be 1 or 6 non-negative integers "
-                                                  "(\"xn,xp,yn,yp,zn,zp\", at most 64), not \"{}\"", kv.value.text)));
+      } else if (key == "STENCIL" || key == "EXTERIOR") {
+        if (const auto widths = face_widths(kv.value.text)) {
+          (key == "STENCIL" ? kernel.stencil : kernel.exterior) = *widths;
         } else {
-          for (std::size_t i = 0; i < 6; ++i) kernel.stencil[i] = static_cast<int>((*values)[values->size() == 1 ? 0 : i]);
+          sink.add(error_at(kv.value.where, fmt::format("{} must be 1 or 6 non-negative integers "
+                                                        "(\"xn,xp,yn,yp,zn,zp\", at most 64), not \"{}\"",
+                                                        key, kv.value.text)));
         }
       } else if (key == "TILE") {
         const auto values = integer_list(kv.value.text);
@@ -247,15 +260,6 @@ struct checker {
                                                   "not \"{}\"", kv.value.text)));
         } else {
           for (std::size_t i = 0; i < 3; ++i) kernel.tile[i] = static_cast<int>((*values)[i]);
-        }
-      } else if (key == "EXTERIOR") {
-        const auto values = integer_list(kv.value.text);
-        if (!values || (values->size() != 1 && values->size() != 6) ||
-            std::any_of(values->begin(), values->end(), [](long long v) { return v < 0 || v > 64; })) {
-          sink.add(error_at(kv.value.where, fmt::format("EXTERIOR must be 1 or 6 non-negative integers "
-                                                  "(\"xn,xp,yn,yp,zn,zp\", at most 64), not \"{}\"", kv.value.text)));
-        } else {
-          for (std::size_t i = 0; i < 6; ++i) kernel.exterior[i] = static_cast<int>((*values)[values->size() == 1 ? 0 : i]);
         }
       } else if (key == "SHARECODE") {
         const auto flag = boolean_word(kv.value.text);
