@@ -18,6 +18,7 @@
 #include "generator/diagnostic.hpp"
 #include "generator/grammar/common.hpp"
 #include "generator/grammar/template_language.hpp"
+#include "generator/model/common.hpp"
 
 namespace opuntia::gen {
 namespace {
@@ -421,12 +422,6 @@ private:
 };
 
 // --- rendering ----------------------------------------------------------------------
-
-bool iequals(std::string_view a, std::string_view b) {
-  return a.size() == b.size() && std::equal(a.begin(), a.end(), b.begin(), [](char x, char y) {
-           return std::tolower(static_cast<unsigned char>(x)) == std::tolower(static_cast<unsigned char>(y));
-         });
-}
 
 /// True when `value` equals one of the '|'-separated alternatives, ignoring case.
 bool matches_alternatives(std::string_view value, std::string_view alternatives) {

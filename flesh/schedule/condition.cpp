@@ -13,6 +13,7 @@
 
 #include "generator/diagnostic.hpp"
 #include "generator/grammar/common.hpp"
+#include "generator/model/common.hpp"
 
 namespace opuntia::detail::condition_grammar {
 
@@ -120,18 +121,12 @@ struct condition_failure {
   std::size_t offset = 0;
 };
 
-std::string lower(std::string_view s) {
-  std::string out(s);
-  std::transform(out.begin(), out.end(), out.begin(), [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
-  return out;
-}
-
 /// Numbers, and yes/no/true/false as 1/0 (parameter values are text); nullopt otherwise.
 std::optional<double> as_number(std::string_view text) {
   const auto first = text.find_first_not_of(" \t");
   if (first == std::string_view::npos) return std::nullopt;
   const auto last = text.find_last_not_of(" \t");
-  std::string t = lower(text.substr(first, last - first + 1));
+  std::string t = gen::to_lower(text.substr(first, last - first + 1));
   if (t == "yes" || t == "true") return 1.0;
   if (t == "no" || t == "false") return 0.0;
   std::replace(t.begin(), t.end(), 'd', 'e');  // Fortran exponents: 1.d-3
@@ -201,7 +196,7 @@ struct action<cg::equals_call> {
   static void apply(const ActionInput&, state& s) {
     const std::string b = s.pop();
     const std::string a = s.pop();
-    s.push(lower(a) == lower(b));
+    s.push(gen::iequals(a, b));
   }
 };
 template <>
@@ -229,7 +224,7 @@ struct action<cg::comparison_tail> {
     const auto x = as_number(a);
     const auto y = as_number(b);
     if (op == "==" || op == "!=") {
-      const bool equal = x && y ? *x == *y : lower(a) == lower(b);
+      const bool equal = x && y ? *x == *y : gen::iequals(a, b);
       s.push(op == "==" ? equal : !equal);
       return;
     }

@@ -1,13 +1,12 @@
 #include "device_selection.hpp"
 
-#include "opuntia/parameter_error.hpp"
-
 #include <fmt/format.h>
 
 #include <algorithm>
 #include <cctype>
 #include <stdexcept>
 
+#include "generator/model/common.hpp"
 #include "opuntia/parameter_error.hpp"
 
 namespace opuntia::thorns::CaKernel::opencl_selection {
@@ -17,13 +16,8 @@ bool is_index(const std::string& s) {
   return !s.empty() && s.size() < 9 && std::all_of(s.begin(), s.end(), [](unsigned char c) { return std::isdigit(c); });
 }
 
-std::string lower(std::string s) {
-  for (auto& c : s) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
-  return s;
-}
-
 bool contains(const std::string& text, const std::string& part) {
-  return lower(text).find(lower(part)) != std::string::npos;
+  return gen::to_lower(text).find(gen::to_lower(part)) != std::string::npos;
 }
 
 std::string platform_list(const std::vector<platform_info>& platforms) {
