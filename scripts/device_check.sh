@@ -16,7 +16,7 @@ ctest --test-dir build/device -R opencl --output-on-failure 2>&1 | grep -E "Test
 echo "== whole suite"
 ctest --test-dir build/device -j8 2>&1 | grep -E "tests passed|\(Failed\)"
 echo "== compute-sanitizer on the conformance suite (CUDA)"
-t="build/device/tests/thorns/backend_conformance_tests --gtest_filter=*/cuda"
+t="build/device/tests/thorns/backend_conformance_tests --gtest_filter=*/cuda_*"
 compute-sanitizer --tool memcheck $t 2>&1 | tail -1
 compute-sanitizer --tool racecheck $t 2>&1 | tail -1
 echo "== runs"

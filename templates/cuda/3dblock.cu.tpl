@@ -3,6 +3,8 @@
 %include_loop() %[#include "%{include_file}"
 ]%#include "%{code}"
 
+#include <cstdint>
+
 // The macros belong to this variant: another variant of the same kernel may follow in the
 // same translation unit with its own.
 #undef I3D_l
@@ -15,20 +17,39 @@
 
 namespace opuntia::thorns::%{thorn} {
 
-/// Runs kernel %{name} over every point its STENCIL allows.
-void CAKERNEL_Launch_%{name}_cuda_%{variant}(const opuntia::kernel_call& call) {
-  const int points_x = call.grid.ni - %{stencil_xn} - %{stencil_xp};
-  const int points_y = call.grid.nj - %{stencil_yn} - %{stencil_yp};
-  const int points_z = call.grid.nk - %{stencil_zn} - %{stencil_zp};
-  if (points_x <= 0 || points_y <= 0 || points_z <= 0) return;
+/// Launches kernel %{name} with `lanes` x points per thread.
+template <int lanes>
+static void CAKERNEL_%{name}_cuda_%{variant}_launch(const opuntia::kernel_call& call) {
   const dim3 block(CAKERNEL_%{name}_%{variant}_block_x, CAKERNEL_%{name}_%{variant}_block_y);
-  const unsigned rows = block.y * CAKERNEL_%{name}_%{variant}_rows_per_thread;
-  const dim3 grid(static_cast<unsigned>((points_x + block.x - 1) / block.x),
-                  static_cast<unsigned>((points_y + rows - 1) / rows),
-                  static_cast<unsigned>((points_z + CAKERNEL_%{name}_%{variant}_block_z - 1) /
+  const int points_x = block.x * lanes;  // threads start at x = 0, aligned to their lanes
+  const int rows = block.y * CAKERNEL_%{name}_%{variant}_rows_per_thread;
+  const dim3 grid(static_cast<unsigned>((call.grid.ni - %{stencil_xp} + points_x - 1) / points_x),
+                  static_cast<unsigned>((call.grid.nj - %{stencil_yn} - %{stencil_yp} + rows - 1) / rows),
+                  static_cast<unsigned>((call.grid.nk - %{stencil_zn} - %{stencil_zp} + CAKERNEL_%{name}_%{variant}_block_z - 1) /
                                         CAKERNEL_%{name}_%{variant}_block_z));
-  CAKERNEL_%{name}_%{variant}_kernel<<<grid, block>>>(CAKERNEL_%{name}_params_of(call), CAKERNEL_%{name}_arrays_of(call));
+  const CAKERNEL_%{name}_Arrays arrays = CAKERNEL_%{name}_arrays_of(call);
+  (void)arrays;
+  CAKERNEL_%{name}_%{variant}_kernel<lanes><<<grid, block>>>(
+      CAKERNEL_%{name}_params_of(call)%var_loop() %[, arrays.%{vname}]% %var_loop("intent=separateinout") %[, arrays.%{vname}_out]%);
   OPUNTIA_CUDA_CHECK(cudaGetLastError());
+}
+
+/// Runs kernel %{name} over every point its STENCIL allows: with several x points per thread
+/// where every row starts on a 16-byte boundary (an x size that is a multiple of the lanes, and
+/// aligned arrays), one point per thread otherwise.
+void CAKERNEL_Launch_%{name}_cuda_%{variant}(const opuntia::kernel_call& call) {
+  if (call.grid.ni - %{stencil_xn} - %{stencil_xp} <= 0 || call.grid.nj - %{stencil_yn} - %{stencil_yp} <= 0 ||
+      call.grid.nk - %{stencil_zn} - %{stencil_zp} <= 0)
+    return;
+  constexpr int lanes = CAKERNEL_%{name}_%{variant}_lanes;
+  const auto aligned_16 = [&](int a) { return reinterpret_cast<std::uintptr_t>(call.arrays[a]) % 16 == 0; };
+  bool aligned = lanes > 1 && call.grid.ni % lanes == 0;
+%var_loop() %[  aligned = aligned && aligned_16(%{vindex});
+]% %var_loop("intent=separateinout") %[ aligned = aligned && aligned_16(%{vout_index});
+]%  if (aligned)
+    CAKERNEL_%{name}_cuda_%{variant}_launch<lanes>(call);
+  else
+    CAKERNEL_%{name}_cuda_%{variant}_launch<1>(call);
 }
 
 }  // namespace opuntia::thorns::%{thorn}

@@ -7,149 +7,247 @@
 /* Every CUDA 3D variant is this file; common.h says how each uses it (rows per thread, whether
    I3D_l may leave the axes, whether the current plane is staged in shared memory).
 
-   A block of TX x TY threads covers TX points in x, TY x ROWS rows in y and TZ planes in z. Each
-   thread owns ROWS consecutive rows of one x column and streams them through z (Micikevicius),
-   keeping for each row and cached variable a window of the planes that its z neighbours need
-   plus PF planes ahead, in registers, so that the next plane's loads are in flight while this one
-   computes. I3D_l(v, 0, 0, k) is a register; so is a y neighbour that is one of the thread's own
-   rows. With a shared plane (3dblock), the block stages each cached variable's current plane,
-   halo included, in shared memory (two buffers, one barrier per plane; the centres come from the
-   windows, only the halo from global memory) and I3D_l(v, i, j, 0) reads it; every other offset
-   comes through the read-only cache (__ldg). A block whose points and windows are all inside the
-   grid takes a path with no bounds checks, unrolled over its TZ planes (16 at most): the window
-   indices become constants and the windows registers. */
+   A thread owns `lanes` consecutive x points (as many as fill 16 bytes of CCTK_REAL, aligned, so
+   that each row moves with one double2 or float4 access; one point where the grid's x size or
+   an array's alignment does not allow it: the launcher picks) of ROWS consecutive rows, and
+   streams them through z (Micikevicius), keeping for each row and cached variable a window of
+   the planes that its z neighbours need plus PF planes ahead, in registers, so that the next
+   plane's loads are in flight while this one computes. A block of TX x TY threads covers
+   TX x lanes points in x, TY x ROWS rows in y and TZ planes in z. I3D_l(v, 0, 0, k) is a
+   register; so is an x or y neighbour that is one of the thread's own points. With a shared
+   plane (3dblock), the block stages each cached variable's current plane, halo included, in
+   shared memory (two buffers, one barrier per plane; the centres come from the windows, only the
+   halo from global memory) and I3D_l(v, i, j, 0) reads it; without one, the aligned groups of
+   the plane around the thread's points are loaded (through the read-only cache) before its
+   points compute, once for all of them. Other offsets load their group when read. A block whose
+   rows and windows are all inside the grid in y and z takes a path with no bounds checks there
+   (window, row and lane indices are constants, so the windows are registers); a warp (a block, with a shared plane) holding an x edge takes the same
+   path with each point checked in x. The body runs once per point, lanes in order, so every
+   backend computes the same bits. */
 #define CAKERNEL_%{name}_%{variant}_ROWS CAKERNEL_ROWS_PER_THREAD_%{variant}
 #define CAKERNEL_%{name}_%{variant}_SHARED CAKERNEL_SHARED_PLANE_%{variant}
-#define CAKERNEL_%{name}_%{variant}_TX (%{tile_x} < 128 ? %{tile_x} : 128)
+#define CAKERNEL_%{name}_%{variant}_LANES opuntia::cuda::lanes_per_16_bytes<CCTK_REAL>
+/* TILE's x points (128 at most) over the lanes: the threads of a block in x. */
+#define CAKERNEL_%{name}_%{variant}_TILE_X (%{tile_x} < 128 ? %{tile_x} : 128)
+#define CAKERNEL_%{name}_%{variant}_TX \
+  (CAKERNEL_%{name}_%{variant}_TILE_X >= CAKERNEL_%{name}_%{variant}_LANES ? CAKERNEL_%{name}_%{variant}_TILE_X / CAKERNEL_%{name}_%{variant}_LANES : 1)
 #define CAKERNEL_%{name}_%{variant}_TY_WANTED \
   (%{tile_y} > CAKERNEL_%{name}_%{variant}_ROWS ? %{tile_y} / CAKERNEL_%{name}_%{variant}_ROWS : 1)
+/* At most 512 threads a block: with the registers a streaming thread holds, more would not fit. */
 #define CAKERNEL_%{name}_%{variant}_TY \
-  (CAKERNEL_%{name}_%{variant}_TY_WANTED * CAKERNEL_%{name}_%{variant}_TX <= 1024 ? CAKERNEL_%{name}_%{variant}_TY_WANTED : 1024 / CAKERNEL_%{name}_%{variant}_TX)
+  (CAKERNEL_%{name}_%{variant}_TY_WANTED * CAKERNEL_%{name}_%{variant}_TX <= 512 ? CAKERNEL_%{name}_%{variant}_TY_WANTED : 512 / CAKERNEL_%{name}_%{variant}_TX)
 #define CAKERNEL_%{name}_%{variant}_TZ %{tile_z}
 #define CAKERNEL_%{name}_%{variant}_PF 1
 #define CAKERNEL_%{name}_%{variant}_W (%{stencil_zn} + %{stencil_zp} + 1 + CAKERNEL_%{name}_%{variant}_PF)
-/* The shared plane: the block's TX x (TY x ROWS) points and their halo. */
 #define CAKERNEL_%{name}_%{variant}_TYR (CAKERNEL_%{name}_%{variant}_TY * CAKERNEL_%{name}_%{variant}_ROWS)
-#define CAKERNEL_%{name}_%{variant}_SX (CAKERNEL_%{name}_%{variant}_SHARED ? CAKERNEL_%{name}_%{variant}_TX + %{stencil_xn} + %{stencil_xp} : 1)
-#define CAKERNEL_%{name}_%{variant}_SY (CAKERNEL_%{name}_%{variant}_SHARED ? CAKERNEL_%{name}_%{variant}_TYR + %{stencil_yn} + %{stencil_yp} : 1)
-#define CAKERNEL_%{name}_%{variant}_HALO \
-  ((%{stencil_yn} + %{stencil_yp}) * CAKERNEL_%{name}_%{variant}_SX + (%{stencil_xn} + %{stencil_xp}) * CAKERNEL_%{name}_%{variant}_TYR)
 #define CAKERNEL_%{name}_%{variant}_block_x CAKERNEL_%{name}_%{variant}_TX
 #define CAKERNEL_%{name}_%{variant}_block_y CAKERNEL_%{name}_%{variant}_TY
 #define CAKERNEL_%{name}_%{variant}_block_z CAKERNEL_%{name}_%{variant}_TZ
 #define CAKERNEL_%{name}_%{variant}_rows_per_thread CAKERNEL_%{name}_%{variant}_ROWS
+#define CAKERNEL_%{name}_%{variant}_lanes CAKERNEL_%{name}_%{variant}_LANES
 
 #define CAKERNEL_INDEX(i, j, k) \
   ((ptrdiff_t)(i) + (ptrdiff_t)params.cagh_ni * ((ptrdiff_t)(j) + (ptrdiff_t)params.cagh_nj * (ptrdiff_t)(k)))
 #define I3D(v, i, j, k) v[CAKERNEL_INDEX(gi + (i), gj + (j), gk + (k))]
-/* The row (m + j) of a y neighbour, clamped so that the branch not taken indexes inside too. */
+/* The row (m + j) of a y neighbour and the lane (l + i) of an x neighbour, clamped so that the
+   branch not taken indexes inside too; the first point of the aligned group holding lane l + i. */
 #define CAKERNEL_%{name}_%{variant}_ROW(j) \
   (cakernel_m + (j) < 0 ? 0 : cakernel_m + (j) >= CAKERNEL_%{name}_%{variant}_ROWS ? CAKERNEL_%{name}_%{variant}_ROWS - 1 : cakernel_m + (j))
+#define CAKERNEL_%{name}_%{variant}_LANE(i) \
+  (cakernel_lane + (i) < 0 ? 0 : cakernel_lane + (i) >= cakernel_lanes ? cakernel_lanes - 1 : cakernel_lane + (i))
+#define CAKERNEL_%{name}_%{variant}_GROUP(i) opuntia::cuda::align_down(cakernel_lane + (i), cakernel_lanes)
 #define I3D_l(v, i, j, k) \
   (CAKERNEL_%{name}_cached_##v::template at<(i), (j), (k)>(), \
    CAKERNEL_%{name}_cached_##v::template cardinal<CAKERNEL_CARDINAL_ONLY_%{variant} * (i), \
                                                   CAKERNEL_CARDINAL_ONLY_%{variant} * (j), \
                                                   CAKERNEL_CARDINAL_ONLY_%{variant} * (k)>(), \
-   ((i) == 0 && (j) == 0 ? cakernel_w_##v[cakernel_m][%{stencil_zn} + (k)] \
-    : (i) == 0 && (k) == 0 && cakernel_m + (j) >= 0 && cakernel_m + (j) < CAKERNEL_%{name}_%{variant}_ROWS \
-        ? cakernel_w_##v[CAKERNEL_%{name}_%{variant}_ROW(j)][%{stencil_zn}] \
+   ((i) == 0 && (j) == 0 ? cakernel_w_##v[cakernel_m][%{stencil_zn} + (k)][cakernel_lane] \
+    : (k) == 0 && cakernel_m + (j) >= 0 && cakernel_m + (j) < CAKERNEL_%{name}_%{variant}_ROWS && \
+          cakernel_lane + (i) >= 0 && cakernel_lane + (i) < cakernel_lanes \
+        ? cakernel_w_##v[CAKERNEL_%{name}_%{variant}_ROW(j)][%{stencil_zn}][CAKERNEL_%{name}_%{variant}_LANE(i)] \
     : CAKERNEL_%{name}_%{variant}_SHARED && (k) == 0 \
-        ? cakernel_shared_##v[cakernel_t & 1][cakernel_sj + cakernel_m + (j)][cakernel_si + (i)] \
-        : __ldg(&I3D(v, i, j, k))))
+        ? cakernel_shared_##v[cakernel_t & 1][cakernel_sj + cakernel_m + (j)][cakernel_si + cakernel_lane + (i)] \
+    : (k) == 0 \
+        ? cakernel_nb_##v[cakernel_m + (j) + %{stencil_yn}][CAKERNEL_%{name}_%{variant}_GROUP(i) / cakernel_lanes - cakernel_g0] \
+              .e[cakernel_lane + (i) - CAKERNEL_%{name}_%{variant}_GROUP(i)] \
+        : opuntia::cuda::load_lanes<cakernel_lanes>( \
+              &v[CAKERNEL_INDEX(cakernel_x0 + CAKERNEL_%{name}_%{variant}_GROUP(i), gj + (j), gk + (k))]) \
+              .e[cakernel_lane + (i) - CAKERNEL_%{name}_%{variant}_GROUP(i)]))
 
 #define CAKERNEL_%{name}_Begin \
+  template <int cakernel_lanes> \
   static __global__ void __launch_bounds__(CAKERNEL_%{name}_%{variant}_TX * CAKERNEL_%{name}_%{variant}_TY) \
-  CAKERNEL_%{name}_%{variant}_kernel(const CAKERNEL_%{name}_Params params, const CAKERNEL_%{name}_Arrays arrays) { \
-%var_loop() %[    %{vtype}* const __restrict__ %{vname} = arrays.%{vname}; (void)%{vname}; \
-]% %var_loop("intent=separateinout") %[   %{vtype}* const __restrict__ %{vname}_out = arrays.%{vname}_out; (void)%{vname}_out; \
-]%    /* The block's first halo point, and this thread's first point and its place in the plane. */ \
-    const int cakernel_bi = (int)blockIdx.x * CAKERNEL_%{name}_%{variant}_TX; \
-    const int cakernel_bj = (int)blockIdx.y * CAKERNEL_%{name}_%{variant}_TYR; \
-    const int cakernel_si = %{stencil_xn} + (int)threadIdx.x; \
+  CAKERNEL_%{name}_%{variant}_kernel(const CAKERNEL_%{name}_Params params \
+%var_loop() %[      , %{vtype}* const __restrict__ %{vname} \
+]% %var_loop("intent=separateinout") %[     , %{vtype}* const __restrict__ %{vname}_out \
+]%  ) { \
+    /* The arrays are restrict parameters (not members of a struct) so that the compiler knows \
+       that the body's stores leave the loads of the other arrays valid: the lanes of a thread \
+       share their neighbours' loads. */ \
+%var_loop() %[    (void)%{vname}; \
+]% %var_loop("intent=separateinout") %[   (void)%{vname}_out; \
+]%    constexpr int cakernel_tx = CAKERNEL_%{name}_%{variant}_TX, cakernel_tyr = CAKERNEL_%{name}_%{variant}_TYR; \
+    /* The shared plane: the block's points and their halo, the x halo in whole lane groups. */ \
+    constexpr int cakernel_xa = opuntia::cuda::align_up(%{stencil_xn}, cakernel_lanes); \
+    constexpr int cakernel_sx = CAKERNEL_%{name}_%{variant}_SHARED \
+        ? cakernel_xa + cakernel_tx * cakernel_lanes + opuntia::cuda::align_up(%{stencil_xp}, cakernel_lanes) : 1; \
+    constexpr int cakernel_sy = CAKERNEL_%{name}_%{variant}_SHARED ? cakernel_tyr + %{stencil_yn} + %{stencil_yp} : 1; \
+    /* The neighbourhood of a thread's points in a plane: its rows and yn + yp more, in aligned \
+       groups of lanes from the one holding x0 - xn (g0 groups from x0) to the one holding the \
+       last point + xp. */ \
+    constexpr int cakernel_nr = CAKERNEL_%{name}_%{variant}_ROWS + %{stencil_yn} + %{stencil_yp}; \
+    constexpr int cakernel_g0 = opuntia::cuda::align_down(-%{stencil_xn}, cakernel_lanes) / cakernel_lanes; \
+    constexpr int cakernel_ng = opuntia::cuda::align_down(cakernel_lanes - 1 + %{stencil_xp}, cakernel_lanes) / cakernel_lanes - cakernel_g0 + 1; \
+    /* The block's first point (x aligned to the lanes, y at its first halo row), this thread's \
+       first point and its place in the plane. */ \
+    const int cakernel_bi = (int)blockIdx.x * cakernel_tx * cakernel_lanes; \
+    const int cakernel_bj = (int)blockIdx.y * cakernel_tyr; \
+    const int cakernel_x0 = cakernel_bi + (int)threadIdx.x * cakernel_lanes; \
+    const int cakernel_si = cakernel_xa + (int)threadIdx.x * cakernel_lanes; \
     const int cakernel_sj = %{stencil_yn} + (int)threadIdx.y * CAKERNEL_%{name}_%{variant}_ROWS; \
-    const int gi = cakernel_bi + cakernel_si, cakernel_j = cakernel_bj + cakernel_sj; \
+    const int cakernel_j = cakernel_bj + cakernel_sj; \
+    (void)cakernel_sx, (void)cakernel_sy, (void)cakernel_si, (void)cakernel_nr, (void)cakernel_g0, (void)cakernel_ng; \
     /* Without a shared plane nothing waits on a barrier: a thread with nothing to compute leaves. */ \
     if (!CAKERNEL_%{name}_%{variant}_SHARED && \
-        (gi >= params.cagh_ni - %{stencil_xp} || cakernel_j >= params.cagh_nj - %{stencil_yp})) return; \
-    /* Only a shared plane keeps threads outside the points: the others know they are inside. */ \
-    const bool cakernel_column = !CAKERNEL_%{name}_%{variant}_SHARED || gi < params.cagh_ni; \
-    const bool cakernel_computes = !CAKERNEL_%{name}_%{variant}_SHARED || gi < params.cagh_ni - %{stencil_xp}; \
+        (cakernel_x0 + cakernel_lanes <= %{stencil_xn} || cakernel_x0 >= params.cagh_ni - %{stencil_xp} || \
+         cakernel_j >= params.cagh_nj - %{stencil_yp})) return; \
+    const bool cakernel_column = cakernel_x0 < params.cagh_ni; \
+    (void)cakernel_column; \
     const int cakernel_k0 = %{stencil_zn} + (int)blockIdx.z * CAKERNEL_%{name}_%{variant}_TZ; \
     /* The windows before the first plane: planes k0 - zn .. k0 + zp + PF - 1 in slots 1..W-1. */ \
-%var_loop("cached=yes") %[    %{vtype} cakernel_w_%{vname}[CAKERNEL_%{name}_%{variant}_ROWS][CAKERNEL_%{name}_%{variant}_W]; \
-    __shared__ %{vtype} cakernel_shared_%{vname}[CAKERNEL_%{name}_%{variant}_SHARED ? 2 : 1][CAKERNEL_%{name}_%{variant}_SY][CAKERNEL_%{name}_%{variant}_SX]; \
+%var_loop("cached=yes") %[    %{vtype} cakernel_w_%{vname}[CAKERNEL_%{name}_%{variant}_ROWS][CAKERNEL_%{name}_%{variant}_W][cakernel_lanes]; \
+    __shared__ __align__(16) %{vtype} cakernel_shared_%{vname}[CAKERNEL_%{name}_%{variant}_SHARED ? 2 : 1][cakernel_sy][cakernel_sx]; \
     static_assert(sizeof(cakernel_shared_%{vname}) <= 48 * 1024, \
                   "the shared plane of %{vname} in kernel %{name} (%{variant}) exceeds 48 KiB: make TILE's x or y smaller"); \
     _Pragma("unroll") for (int cakernel_m = 0; cakernel_m < CAKERNEL_%{name}_%{variant}_ROWS; ++cakernel_m) \
       _Pragma("unroll") for (int cakernel_d = 1; cakernel_d < CAKERNEL_%{name}_%{variant}_W; ++cakernel_d) { \
         const int gj = cakernel_j + cakernel_m, gk = cakernel_k0 - %{stencil_zn} + cakernel_d - 1; \
-        cakernel_w_%{vname}[cakernel_m][cakernel_d] = \
-            cakernel_column && gj < params.cagh_nj && gk < params.cagh_nk ? I3D(%{vname}, 0, 0, 0) : 0; \
+        const bool cakernel_in = cakernel_column && gj < params.cagh_nj && gk < params.cagh_nk; \
+        const auto cakernel_v = cakernel_in ? opuntia::cuda::load_lanes<cakernel_lanes>(&%{vname}[CAKERNEL_INDEX(cakernel_x0, gj, gk)]) \
+                                            : opuntia::cuda::lanes<%{vtype}, cakernel_lanes>{}; \
+        _Pragma("unroll") for (int cakernel_l = 0; cakernel_l < cakernel_lanes; ++cakernel_l) \
+          cakernel_w_%{vname}[cakernel_m][cakernel_d][cakernel_l] = cakernel_v.e[cakernel_l]; \
       } \
-]%    /* Decided per block, so that all its threads meet the same barriers. */ \
+]% %var_loop("cached=no") %[   /* Never read: I3D_l on %{vname} stops at the static_assert that names it. */ \
+    [[maybe_unused]] %{vtype} cakernel_w_%{vname}[1][1][1], cakernel_shared_%{vname}[1][1][1]; \
+    [[maybe_unused]] opuntia::cuda::lanes<%{vtype}, 1> cakernel_nb_%{vname}[1][1]; \
+]%    /* Whether the block's rows and planes are all inside the grid, and whether every point of \
+       the warp (with a shared plane: of the block) computes in x; decided for a whole warp or \
+       block, so that its threads take the same path: an x edge in one thread would otherwise \
+       run its warp through both (and a shared plane needs the same barriers in every thread). */ \
     const bool cakernel_inside = \
         cakernel_k0 + CAKERNEL_%{name}_%{variant}_TZ + %{stencil_zp} + CAKERNEL_%{name}_%{variant}_PF <= params.cagh_nk && \
-        cakernel_bj + %{stencil_yn} + CAKERNEL_%{name}_%{variant}_TYR + %{stencil_yp} <= params.cagh_nj && \
-        (!CAKERNEL_%{name}_%{variant}_SHARED || cakernel_bi + %{stencil_xn} + CAKERNEL_%{name}_%{variant}_TX + %{stencil_xp} <= params.cagh_ni); \
-    const auto cakernel_plane = [&](const int cakernel_t, const bool cakernel_checked) { \
+        cakernel_bj + %{stencil_yn} + cakernel_tyr + %{stencil_yp} <= params.cagh_nj; \
+    const bool cakernel_thread_x_inside = \
+        cakernel_x0 >= %{stencil_xn} && cakernel_x0 + cakernel_lanes + %{stencil_xp} <= params.cagh_ni; \
+    const bool cakernel_x_inside = CAKERNEL_%{name}_%{variant}_SHARED ? __syncthreads_and(cakernel_thread_x_inside) != 0 \
+                                                                      : __all_sync(__activemask(), cakernel_thread_x_inside) != 0; \
+    const auto cakernel_plane = [&](const int cakernel_t, const bool cakernel_checked, const bool cakernel_x_checked) { \
       const int gk = cakernel_k0 + cakernel_t; \
       /* Slide each window by one plane and load the plane zp + PF above this one. */ \
 %var_loop("cached=yes") %[      _Pragma("unroll") for (int cakernel_m = 0; cakernel_m < CAKERNEL_%{name}_%{variant}_ROWS; ++cakernel_m) { \
         _Pragma("unroll") for (int cakernel_d = 0; cakernel_d + 1 < CAKERNEL_%{name}_%{variant}_W; ++cakernel_d) \
-          cakernel_w_%{vname}[cakernel_m][cakernel_d] = cakernel_w_%{vname}[cakernel_m][cakernel_d + 1]; \
-        const int gj = cakernel_j + cakernel_m; \
-        cakernel_w_%{vname}[cakernel_m][CAKERNEL_%{name}_%{variant}_W - 1] = \
-            !cakernel_checked || (cakernel_column && gj < params.cagh_nj && gk + %{stencil_zp} + CAKERNEL_%{name}_%{variant}_PF < params.cagh_nk) \
-                ? I3D(%{vname}, 0, 0, %{stencil_zp} + CAKERNEL_%{name}_%{variant}_PF) : 0; \
+          _Pragma("unroll") for (int cakernel_l = 0; cakernel_l < cakernel_lanes; ++cakernel_l) \
+            cakernel_w_%{vname}[cakernel_m][cakernel_d][cakernel_l] = cakernel_w_%{vname}[cakernel_m][cakernel_d + 1][cakernel_l]; \
+        const int gj = cakernel_j + cakernel_m, cakernel_k = gk + %{stencil_zp} + CAKERNEL_%{name}_%{variant}_PF; \
+        const bool cakernel_in = !cakernel_checked || (cakernel_column && gj < params.cagh_nj && cakernel_k < params.cagh_nk); \
+        const auto cakernel_v = cakernel_in ? opuntia::cuda::load_lanes<cakernel_lanes>(&%{vname}[CAKERNEL_INDEX(cakernel_x0, gj, cakernel_k)]) \
+                                            : opuntia::cuda::lanes<%{vtype}, cakernel_lanes>{}; \
+        _Pragma("unroll") for (int cakernel_l = 0; cakernel_l < cakernel_lanes; ++cakernel_l) \
+          cakernel_w_%{vname}[cakernel_m][CAKERNEL_%{name}_%{variant}_W - 1][cakernel_l] = cakernel_v.e[cakernel_l]; \
       } \
       if (CAKERNEL_%{name}_%{variant}_SHARED) { \
-        /* This plane's buffer: the centres from the windows, the halo from global memory. */ \
+        /* This plane's buffer: the centres from the windows, the halo from global memory, in \
+           aligned groups of lanes. */ \
         auto& cakernel_tile = cakernel_shared_%{vname}[cakernel_t & 1]; \
         _Pragma("unroll") for (int cakernel_m = 0; cakernel_m < CAKERNEL_%{name}_%{variant}_ROWS; ++cakernel_m) \
-          cakernel_tile[cakernel_sj + cakernel_m][cakernel_si] = cakernel_w_%{vname}[cakernel_m][%{stencil_zn}]; \
-        for (int cakernel_h = (int)(threadIdx.y * blockDim.x + threadIdx.x); cakernel_h < CAKERNEL_%{name}_%{variant}_HALO; \
-             cakernel_h += CAKERNEL_%{name}_%{variant}_TX * CAKERNEL_%{name}_%{variant}_TY) { \
+          opuntia::cuda::store_lanes_shared(&cakernel_tile[cakernel_sj + cakernel_m][cakernel_si], \
+                                            cakernel_w_%{vname}[cakernel_m][%{stencil_zn}]); \
+        for (int cakernel_h = (int)(threadIdx.y * blockDim.x + threadIdx.x); \
+             cakernel_h < CAKERNEL_%{name}_%{variant}_halo_groups<cakernel_lanes>(); \
+             cakernel_h += cakernel_tx * CAKERNEL_%{name}_%{variant}_TY) { \
           int cakernel_hi, cakernel_hj; \
-          CAKERNEL_%{name}_%{variant}_halo_cell(cakernel_h, cakernel_hi, cakernel_hj); \
-          const int cakernel_i = cakernel_bi + cakernel_hi, cakernel_jj = cakernel_bj + cakernel_hj; \
-          cakernel_tile[cakernel_hj][cakernel_hi] = cakernel_i < params.cagh_ni && cakernel_jj < params.cagh_nj \
-              ? __ldg(&%{vname}[CAKERNEL_INDEX(cakernel_i, cakernel_jj, gk)]) : 0; \
+          CAKERNEL_%{name}_%{variant}_halo_cell<cakernel_lanes>(cakernel_h, cakernel_hi, cakernel_hj); \
+          const int cakernel_i = cakernel_bi - cakernel_xa + cakernel_hi, cakernel_jj = cakernel_bj + cakernel_hj; \
+          const auto cakernel_v = cakernel_i >= 0 && cakernel_i < params.cagh_ni && cakernel_jj < params.cagh_nj \
+              ? opuntia::cuda::load_lanes<cakernel_lanes>(&%{vname}[CAKERNEL_INDEX(cakernel_i, cakernel_jj, gk)]) \
+              : opuntia::cuda::lanes<%{vtype}, cakernel_lanes>{}; \
+          opuntia::cuda::store_lanes_shared(&cakernel_tile[cakernel_hj][cakernel_hi], cakernel_v.e); \
         } \
       } \
+]%      /* Without a shared plane: the groups of this plane that the thread's points may read, \
+         loaded before any of them is computed, so that the body's stores do not make the \
+         compiler load them again for the next point; those the body does not read are never \
+         loaded (the compiler drops them). Off the grid (only points that compute nothing would \
+         read them) the indices are clamped into it. */ \
+%var_loop("cached=yes") %[      opuntia::cuda::lanes<%{vtype}, cakernel_lanes> cakernel_nb_%{vname}[cakernel_nr][cakernel_ng]; \
+      if (!CAKERNEL_%{name}_%{variant}_SHARED) \
+        _Pragma("unroll") for (int cakernel_r = 0; cakernel_r < cakernel_nr; ++cakernel_r) \
+          _Pragma("unroll") for (int cakernel_g = 0; cakernel_g < cakernel_ng; ++cakernel_g) { \
+            const int cakernel_y = cakernel_j - %{stencil_yn} + cakernel_r, \
+                      cakernel_x = cakernel_x0 + (cakernel_g0 + cakernel_g) * cakernel_lanes; \
+            cakernel_nb_%{vname}[cakernel_r][cakernel_g] = opuntia::cuda::load_lanes<cakernel_lanes>(&%{vname}[CAKERNEL_INDEX( \
+                !cakernel_x_checked ? cakernel_x : cakernel_x < 0 ? 0 : cakernel_x > params.cagh_ni - cakernel_lanes ? params.cagh_ni - cakernel_lanes : cakernel_x, \
+                !cakernel_checked ? cakernel_y : cakernel_y >= params.cagh_nj ? params.cagh_nj - 1 : cakernel_y, gk)]); \
+          } \
 ]%      if (CAKERNEL_%{name}_%{variant}_SHARED) __syncthreads(); \
       _Pragma("unroll") for (int cakernel_m = 0; cakernel_m < CAKERNEL_%{name}_%{variant}_ROWS; ++cakernel_m) { \
         const int gj = cakernel_j + cakernel_m; \
-        (void)gj; (void)gk;
+        _Pragma("unroll") for (int cakernel_lane = 0; cakernel_lane < cakernel_lanes; ++cakernel_lane) { \
+          const int gi = cakernel_x0 + cakernel_lane; \
+          (void)gi; (void)gj; (void)gk;
 
 #define CAKERNEL_%{name}_Computations_Begin \
-  if (!cakernel_checked || (cakernel_computes && gj < params.cagh_nj - %{stencil_yp})) {
+  if ((!cakernel_x_checked || (gi >= %{stencil_xn} && gi < params.cagh_ni - %{stencil_xp})) && \
+      (!cakernel_checked || gj < params.cagh_nj - %{stencil_yp})) {
 
 #define CAKERNEL_%{name}_Computations_End }
 
 #define CAKERNEL_%{name}_End \
+        } \
       } \
     }; \
-    if (cakernel_inside) { /* at most 16 planes unrolled: the next planes' loads overlap, the code stays small */ \
-      _Pragma("unroll 16") for (int cakernel_t = 0; cakernel_t < CAKERNEL_%{name}_%{variant}_TZ; ++cakernel_t) \
-        cakernel_plane(cakernel_t, false); \
+    /* Planes are not unrolled: the window shifts are a few register moves, and unrolled planes \
+       let the compiler hoist every plane's loads to the top, which took 2-3x the registers \
+       and cost 10-20% (H100, 512^3). */ \
+    if (cakernel_inside && cakernel_x_inside) { \
+      _Pragma("unroll 1") for (int cakernel_t = 0; cakernel_t < CAKERNEL_%{name}_%{variant}_TZ; ++cakernel_t) \
+        cakernel_plane(cakernel_t, false, false); \
+    } else if (cakernel_inside) { \
+      _Pragma("unroll 1") for (int cakernel_t = 0; cakernel_t < CAKERNEL_%{name}_%{variant}_TZ; ++cakernel_t) \
+        cakernel_plane(cakernel_t, false, true); \
     } else { \
       for (int cakernel_t = 0; cakernel_t < CAKERNEL_%{name}_%{variant}_TZ && \
                                cakernel_k0 + cakernel_t < params.cagh_nk - %{stencil_zp}; ++cakernel_t) \
-        cakernel_plane(cakernel_t, true); \
+        cakernel_plane(cakernel_t, true, true); \
     } \
   }
 
-/* The halo cell h of the shared plane: the yn rows above the block's points, the yp rows below,
-   then the xn columns left and xp right of each of its rows. */
+/* The shared plane in aligned groups of `lanes` points: its sx / lanes columns of the yn rows
+   above the block's points and the yp rows below, then the groups left and right of each of its
+   rows. */
+template <int lanes>
+static __device__ __host__ constexpr int CAKERNEL_%{name}_%{variant}_halo_groups() {
+  constexpr int left = opuntia::cuda::align_up(%{stencil_xn}, lanes) / lanes;
+  constexpr int right = opuntia::cuda::align_up(%{stencil_xp}, lanes) / lanes;
+  constexpr int columns = left + CAKERNEL_%{name}_%{variant}_TX + right;
+  return (%{stencil_yn} + %{stencil_yp}) * columns + (left + right) * CAKERNEL_%{name}_%{variant}_TYR;
+}
+
+/* The first point (si, sj) of halo group h of the shared plane. */
+template <int lanes>
 static __device__ __forceinline__ void CAKERNEL_%{name}_%{variant}_halo_cell(int h, int& si, int& sj) {
-  constexpr int sx = CAKERNEL_%{name}_%{variant}_SX, side = %{stencil_xn} + %{stencil_xp};
-  if (h < %{stencil_yn} * sx) {
-    sj = h / sx, si = h % sx;
-  } else if ((h -= %{stencil_yn} * sx) < %{stencil_yp} * sx) {
-    sj = %{stencil_yn} + CAKERNEL_%{name}_%{variant}_TYR + h / sx, si = h % sx;
+  constexpr int left = opuntia::cuda::align_up(%{stencil_xn}, lanes) / lanes;
+  constexpr int right = opuntia::cuda::align_up(%{stencil_xp}, lanes) / lanes;
+  constexpr int columns = left + CAKERNEL_%{name}_%{variant}_TX + right, side = left + right;
+  if (h < %{stencil_yn} * columns) {
+    sj = h / columns, si = h % columns * lanes;
+  } else if ((h -= %{stencil_yn} * columns) < %{stencil_yp} * columns) {
+    sj = %{stencil_yn} + CAKERNEL_%{name}_%{variant}_TYR + h / columns, si = h % columns * lanes;
   } else {
-    h -= %{stencil_yp} * sx;
+    h -= %{stencil_yp} * columns;
     const int c = h % (side > 0 ? side : 1);
-    sj = %{stencil_yn} + h / (side > 0 ? side : 1), si = c < %{stencil_xn} ? c : CAKERNEL_%{name}_%{variant}_TX + c;
+    sj = %{stencil_yn} + h / (side > 0 ? side : 1);
+    si = (c < left ? c : CAKERNEL_%{name}_%{variant}_TX + c) * lanes;
   }
 }

@@ -1,10 +1,12 @@
 // The backend conformance suite: every kernel of tests/thorns/VariantCheck (off-axis and
 // cardinal stencils, a radius-8 star, a boundary kernel with uneven EXTERIOR; intents in, out,
-// inout, separateinout; an odd grid no TILE divides) runs on every device backend of the build
-// and must give the OpenMP backend's results to 1e-12 relative, point for point, and leave the
-// same points unwritten. One test per device backend of the build (backend_conformance/cuda,
-// /opencl); each skips when the machine has no device for it. CUDA's is labelled gpu; OpenCL's
-// runs everywhere (pocl on the CPU).
+// inout, separateinout) runs on every device backend of the build and must give the OpenMP
+// backend's results to 1e-12 relative, point for point, and leave the same points unwritten.
+// Two grids that no TILE divides: an odd x size (one x point per GPU thread) and an x size that
+// is a multiple of 4 (the CUDA kernels' several aligned x points per thread, fp64 and fp32).
+// One test per device backend of the build and grid (backend_conformance/cuda_41x29x23, ...);
+// each skips when the machine has no device for it. CUDA's are labelled gpu; OpenCL's run
+// everywhere (pocl on the CPU).
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -22,48 +24,43 @@ namespace {
 using namespace opuntia::thorns::VariantCheck;
 namespace ck = opuntia::thorns::CaKernel;
 
-constexpr variant_check::grid_size grid{41, 29, 23};
-constexpr std::size_t bytes = grid.points() * sizeof(CCTK_REAL);
-
 using variant_check::field;
-field random_field(unsigned seed) { return variant_check::random_field(grid, seed); }
-field poisoned() { return variant_check::poisoned(grid); }
+using variant_check::grid_size;
 
 /// The initial arrays of a kernel: inputs random, outputs NaN; separateinout buffers last.
-std::vector<field> initial_arrays(const opuntia::kernel_binding& k) {
+std::vector<field> initial_arrays(const grid_size& grid, const opuntia::kernel_binding& k) {
   std::vector<field> arrays;
   unsigned seed = 1;
-  for (const auto& v : k.variables) arrays.push_back(v.intent == "out" ? poisoned() : random_field(seed++));
   for (const auto& v : k.variables) {
-    if (v.intent == "separateinout") arrays.push_back(poisoned());
+    arrays.push_back(v.intent == "out" ? variant_check::poisoned(grid) : variant_check::random_field(grid, seed++));
+  }
+  for (const auto& v : k.variables) {
+    if (v.intent == "separateinout") arrays.push_back(variant_check::poisoned(grid));
   }
   return arrays;
 }
 
-opuntia::kernel_call make_call(void* const* arrays, const parameters& thorn_parameters) {
-  return variant_check::make_call(grid, arrays, &thorn_parameters);
-}
-
-std::vector<field> run_openmp(const opuntia::kernel_binding& k, const parameters& p) {
-  auto arrays = initial_arrays(k);
+std::vector<field> run_openmp(const grid_size& grid, const opuntia::kernel_binding& k, const parameters& p) {
+  auto arrays = initial_arrays(grid, k);
   std::vector<void*> pointers;
   for (auto& a : arrays) pointers.push_back(a.data());
   const auto variant = std::find_if(k.variants.begin(), k.variants.end(), [](const auto& v) { return v.backend == "openmp"; });
   if (variant == k.variants.end()) throw std::runtime_error("no openmp variant of " + k.name);
-  variant->launch(make_call(pointers.data(), p));
+  variant->launch(variant_check::make_call(grid, pointers.data(), &p));
   return arrays;
 }
 
-std::vector<field> run_on(ck::backend& device, const opuntia::kernel_variant_binding& variant,
+std::vector<field> run_on(const grid_size& grid, ck::backend& device, const opuntia::kernel_variant_binding& variant,
                           const opuntia::kernel_binding& k, const parameters& p) {
-  auto arrays = initial_arrays(k);
+  const std::size_t bytes = grid.points() * sizeof(CCTK_REAL);
+  auto arrays = initial_arrays(grid, k);
   std::vector<void*> pointers;
   for (auto& a : arrays) {
     void* d = device.allocate(bytes);
     device.copy_to_device(d, a.data(), bytes);
     pointers.push_back(d);
   }
-  variant.launch(make_call(pointers.data(), p));
+  variant.launch(variant_check::make_call(grid, pointers.data(), &p));
   device.synchronize();
   for (std::size_t a = 0; a < arrays.size(); ++a) {
     device.copy_to_host(arrays[a].data(), pointers[a], bytes);
@@ -84,36 +81,44 @@ std::size_t mismatches(const field& a, const field& b, std::string& first) {
   return count;
 }
 
-/// The device backends of this build (every one but OpenMP): one test each.
-std::vector<std::string> device_backends() {
-  std::vector<std::string> names;
+struct conformance_case {
+  std::string backend;
+  grid_size grid;
+};
+
+/// The device backends of this build (every one but OpenMP), each on both grids.
+std::vector<conformance_case> conformance_cases() {
+  std::vector<conformance_case> cases;
   for (const auto& factory : ck::compiled_backends()) {
-    if (std::string(factory.name) != "openmp") names.push_back(factory.name);
+    if (std::string(factory.name) == "openmp") continue;
+    for (const grid_size grid : {grid_size{41, 29, 23}, grid_size{44, 29, 23}}) cases.push_back({factory.name, grid});
   }
-  return names;
+  return cases;
 }
 
-class backend_conformance : public ::testing::TestWithParam<std::string> {};
+class backend_conformance : public ::testing::TestWithParam<conformance_case> {};
 
 TEST_P(backend_conformance, every_kernel_matches_openmp) {
+  const std::string& backend = GetParam().backend;
+  const grid_size& grid = GetParam().grid;
   const auto factory = std::find_if(ck::compiled_backends().begin(), ck::compiled_backends().end(),
-                                    [](const auto& f) { return f.name == GetParam(); });
+                                    [&](const auto& f) { return f.name == backend; });
   ASSERT_NE(factory, ck::compiled_backends().end());
   auto device = factory->make({});
-  if (!device) GTEST_SKIP() << "the build has " << GetParam() << ", the machine no device for it";
+  if (!device) GTEST_SKIP() << "the build has " << backend << ", the machine no device for it";
   const auto b = binding();
   const parameters p{};
   int variants = 0;
   for (const auto& k : b.kernels) {
-    const auto reference = run_openmp(k, p);
+    const auto reference = run_openmp(grid, k, p);
     for (const auto& variant : k.variants) {
-      if (variant.backend != GetParam()) continue;
+      if (variant.backend != backend) continue;
       ++variants;
-      const auto result = run_on(*device, variant, k, p);
+      const auto result = run_on(grid, *device, variant, k, p);
       for (std::size_t a = 0; a < result.size(); ++a) {
         std::string first;
         EXPECT_EQ(mismatches(reference[a], result[a], first), 0u)
-            << GetParam() << "/" << variant.template_name << " kernel " << k.name << ", array " << a << ": " << first;
+            << backend << "/" << variant.template_name << " kernel " << k.name << ", array " << a << ": " << first;
       }
     }
   }
@@ -121,8 +126,10 @@ TEST_P(backend_conformance, every_kernel_matches_openmp) {
   EXPECT_EQ(variants, 8) << "every GPU template of VariantCheck's TYPEs";
 }
 
-INSTANTIATE_TEST_SUITE_P(device, backend_conformance, ::testing::ValuesIn(device_backends()),
-                         [](const auto& info) { return info.param; });
+INSTANTIATE_TEST_SUITE_P(device, backend_conformance, ::testing::ValuesIn(conformance_cases()), [](const auto& info) {
+  const grid_size& g = info.param.grid;
+  return info.param.backend + "_" + std::to_string(g.ni) + "x" + std::to_string(g.nj) + "x" + std::to_string(g.nk);
+});
 GTEST_ALLOW_UNINSTANTIATED_PARAMETERIZED_TEST(backend_conformance);
 
 }  // namespace

@@ -3,6 +3,8 @@
 #include "Heat_Update_3dblock.h"
 #include "src/Heat_Update.kernel"
 
+#include <cstdint>
+
 // The macros belong to this variant: another variant of the same kernel may follow in the
 // same translation unit with its own.
 #undef I3D_l
@@ -15,20 +17,39 @@
 
 namespace opuntia::thorns::HeatEquation {
 
-/// Runs kernel Heat_Update over every point its STENCIL allows.
-void CAKERNEL_Launch_Heat_Update_cuda_3dblock(const opuntia::kernel_call& call) {
-  const int points_x = call.grid.ni - 1 - 1;
-  const int points_y = call.grid.nj - 1 - 1;
-  const int points_z = call.grid.nk - 1 - 1;
-  if (points_x <= 0 || points_y <= 0 || points_z <= 0) return;
+/// Launches kernel Heat_Update with `lanes` x points per thread.
+template <int lanes>
+static void CAKERNEL_Heat_Update_cuda_3dblock_launch(const opuntia::kernel_call& call) {
   const dim3 block(CAKERNEL_Heat_Update_3dblock_block_x, CAKERNEL_Heat_Update_3dblock_block_y);
-  const unsigned rows = block.y * CAKERNEL_Heat_Update_3dblock_rows_per_thread;
-  const dim3 grid(static_cast<unsigned>((points_x + block.x - 1) / block.x),
-                  static_cast<unsigned>((points_y + rows - 1) / rows),
-                  static_cast<unsigned>((points_z + CAKERNEL_Heat_Update_3dblock_block_z - 1) /
+  const int points_x = block.x * lanes;  // threads start at x = 0, aligned to their lanes
+  const int rows = block.y * CAKERNEL_Heat_Update_3dblock_rows_per_thread;
+  const dim3 grid(static_cast<unsigned>((call.grid.ni - 1 + points_x - 1) / points_x),
+                  static_cast<unsigned>((call.grid.nj - 1 - 1 + rows - 1) / rows),
+                  static_cast<unsigned>((call.grid.nk - 1 - 1 + CAKERNEL_Heat_Update_3dblock_block_z - 1) /
                                         CAKERNEL_Heat_Update_3dblock_block_z));
-  CAKERNEL_Heat_Update_3dblock_kernel<<<grid, block>>>(CAKERNEL_Heat_Update_params_of(call), CAKERNEL_Heat_Update_arrays_of(call));
+  const CAKERNEL_Heat_Update_Arrays arrays = CAKERNEL_Heat_Update_arrays_of(call);
+  (void)arrays;
+  CAKERNEL_Heat_Update_3dblock_kernel<lanes><<<grid, block>>>(
+      CAKERNEL_Heat_Update_params_of(call), arrays.u , arrays.u_out);
   OPUNTIA_CUDA_CHECK(cudaGetLastError());
+}
+
+/// Runs kernel Heat_Update over every point its STENCIL allows: with several x points per thread
+/// where every row starts on a 16-byte boundary (an x size that is a multiple of the lanes, and
+/// aligned arrays), one point per thread otherwise.
+void CAKERNEL_Launch_Heat_Update_cuda_3dblock(const opuntia::kernel_call& call) {
+  if (call.grid.ni - 1 - 1 <= 0 || call.grid.nj - 1 - 1 <= 0 ||
+      call.grid.nk - 1 - 1 <= 0)
+    return;
+  constexpr int lanes = CAKERNEL_Heat_Update_3dblock_lanes;
+  const auto aligned_16 = [&](int a) { return reinterpret_cast<std::uintptr_t>(call.arrays[a]) % 16 == 0; };
+  bool aligned = lanes > 1 && call.grid.ni % lanes == 0;
+  aligned = aligned && aligned_16(0);
+  aligned = aligned && aligned_16(1);
+  if (aligned)
+    CAKERNEL_Heat_Update_cuda_3dblock_launch<lanes>(call);
+  else
+    CAKERNEL_Heat_Update_cuda_3dblock_launch<1>(call);
 }
 
 }  // namespace opuntia::thorns::HeatEquation

@@ -1,0 +1,84 @@
+#pragma once
+// Several consecutive x points per thread, moved as one access: the generated CUDA kernels
+// (templates/cuda/3dblock.h.tpl) give each thread N aligned points of a row and load them with
+// one 16-byte instruction where the type allows (double2, float4), which is what lets a stencil
+// reach the device's copy bandwidth. Elements are copied member by member: reinterpreting the
+// array's bytes would put it in local memory instead of registers.
+#include <type_traits>
+
+#include <cuda_runtime.h>
+
+namespace opuntia::cuda {
+
+/// N consecutive elements of one row, kept in registers when indexed by constants.
+template <typename T, int N>
+struct lanes {
+  T e[N];
+};
+
+/// The N elements at p, which is aligned to N * sizeof(T), through the read-only data cache, as
+/// one instruction. Written as inline PTX without side effects: the compiler drops the load when
+/// its values are not used and loads once what several points read, even across the stores
+/// between them (it keeps every __ldg, and reloads after each store). The arrays read this way
+/// are not written by the same kernel (the body's I3D_l reads cached variables only).
+template <int N, typename T>
+__device__ __forceinline__ lanes<T, N> load_lanes(const T* p) {
+  lanes<T, N> r;
+  if constexpr (N == 2 && std::is_same_v<T, double>) {
+    asm("ld.global.nc.v2.f64 {%0, %1}, [%2];" : "=d"(r.e[0]), "=d"(r.e[1]) : "l"(p));
+  } else if constexpr (N == 1 && std::is_same_v<T, double>) {
+    asm("ld.global.nc.f64 %0, [%1];" : "=d"(r.e[0]) : "l"(p));
+  } else if constexpr (N == 4 && std::is_same_v<T, float>) {
+    asm("ld.global.nc.v4.f32 {%0, %1, %2, %3}, [%4];" : "=f"(r.e[0]), "=f"(r.e[1]), "=f"(r.e[2]), "=f"(r.e[3]) : "l"(p));
+  } else if constexpr (N == 2 && std::is_same_v<T, float>) {
+    asm("ld.global.nc.v2.f32 {%0, %1}, [%2];" : "=f"(r.e[0]), "=f"(r.e[1]) : "l"(p));
+  } else if constexpr (N == 1 && std::is_same_v<T, float>) {
+    asm("ld.global.nc.f32 %0, [%1];" : "=f"(r.e[0]) : "l"(p));
+  } else {
+#pragma unroll
+    for (int q = 0; q < N; ++q) r.e[q] = __ldg(p + q);
+  }
+  return r;
+}
+
+/// The N elements at p in shared memory, aligned to N * sizeof(T).
+template <int N, typename T>
+__device__ __forceinline__ lanes<T, N> load_lanes_shared(const T* p) {
+  lanes<T, N> r;
+  if constexpr (N == 2 && std::is_same_v<T, double>) {
+    const double2 v = *reinterpret_cast<const double2*>(p);
+    r.e[0] = v.x, r.e[1] = v.y;
+  } else if constexpr (N == 4 && std::is_same_v<T, float>) {
+    const float4 v = *reinterpret_cast<const float4*>(p);
+    r.e[0] = v.x, r.e[1] = v.y, r.e[2] = v.z, r.e[3] = v.w;
+  } else {
+#pragma unroll
+    for (int q = 0; q < N; ++q) r.e[q] = p[q];
+  }
+  return r;
+}
+
+/// Stores N elements at p in shared memory, aligned to N * sizeof(T).
+template <typename T, int N>
+__device__ __forceinline__ void store_lanes_shared(T* p, const T (&v)[N]) {
+  if constexpr (N == 2 && std::is_same_v<T, double>) {
+    *reinterpret_cast<double2*>(p) = make_double2(v[0], v[1]);
+  } else if constexpr (N == 4 && std::is_same_v<T, float>) {
+    *reinterpret_cast<float4*>(p) = make_float4(v[0], v[1], v[2], v[3]);
+  } else {
+#pragma unroll
+    for (int q = 0; q < N; ++q) p[q] = v[q];
+  }
+}
+
+/// The lanes per thread for a grid function of type T: as many as fill 16 bytes.
+template <typename T>
+inline constexpr int lanes_per_16_bytes = 16 / sizeof(T) > 0 ? static_cast<int>(16 / sizeof(T)) : 1;
+
+/// floor(a / n) * n for any sign of a: the first element of the aligned group holding a.
+__host__ __device__ constexpr int align_down(int a, int n) { return (a >= 0 ? a / n : -((-a + n - 1) / n)) * n; }
+
+/// a rounded up to a multiple of n (a >= 0).
+__host__ __device__ constexpr int align_up(int a, int n) { return (a + n - 1) / n * n; }
+
+}  // namespace opuntia::cuda
