@@ -170,7 +170,11 @@
           _Pragma("unroll") for (int cakernel_l = 0; cakernel_l < cakernel_lanes; ++cakernel_l)                                                                      \
             cakernel_w_u[cakernel_m][cakernel_d][cakernel_l] = cakernel_w_u[cakernel_m][cakernel_d + 1][cakernel_l];                                                 \
         const int gj = cakernel_j + cakernel_m, cakernel_k = gk + 1 + CAKERNEL_Heat_Update_3dblock_PF;                                                               \
-        const bool cakernel_in = !cakernel_checked || (cakernel_column && gj < params.cagh_nj && cakernel_k < params.cagh_nk);                                       \
+        /* With a shared plane, a thread past the x edge stays for the barriers, on an x-checked                                                                     \
+           path; its column must not be read: past the last row of the last plane it would lie                                                                       \
+           beyond the array. (Without one, such a thread has returned.) */                                                                                           \
+        const bool cakernel_in = (!CAKERNEL_Heat_Update_3dblock_SHARED || !cakernel_x_checked || cakernel_column) &&                                                 \
+                                 (!cakernel_checked || (cakernel_column && gj < params.cagh_nj && cakernel_k < params.cagh_nk));                                     \
         const auto cakernel_v = cakernel_in ? opuntia::cuda::load_lanes<cakernel_lanes>(&u[CAKERNEL_INDEX(cakernel_x0, gj, cakernel_k)])                             \
                                             : opuntia::cuda::lanes<CCTK_REAL, cakernel_lanes>{};                                                                     \
         _Pragma("unroll") for (int cakernel_l = 0; cakernel_l < cakernel_lanes; ++cakernel_l)                                                                        \
