@@ -121,6 +121,10 @@ struct row {
   timing t;
   double bytes = 0, points = 0;
   std::string check;
+  // A row of another device (pocl's OpenCL threads) is timed in rounds of its own, after the
+  // OpenMP rows: its worker threads stay busy between launches and would slow the OpenMP rows
+  // that follow them in a shared round (the copy measured 6x slower that way).
+  bool on_device = false;
 };
 
 }  // namespace
@@ -144,10 +148,6 @@ int main(int argc, char** argv) {
   }
   std::vector<row> rows;
   std::vector<std::function<void()>> cases;  // one per row
-  // Which rows run on another device (pocl's OpenCL threads): timed in rounds of their own, after
-  // the OpenMP rows, because their worker threads stay busy between launches and would slow the
-  // OpenMP rows that follow them in a shared round (the copy measured 6x slower that way).
-  std::vector<bool> on_device;
   std::deque<opuntia::kernel_call> calls;  // stable addresses: the cases refer to them
   void* arrays[] = {u.data(), out.data()};
 
@@ -157,7 +157,6 @@ int main(int argc, char** argv) {
     r.check = std::memcmp(out.data(), u.data(), count * sizeof(double)) == 0 ? "exact" : "WRONG";
     rows.push_back(r);
     cases.push_back([&] { copy(out.data(), u.data(), count); });
-    on_device.push_back(false);
   }
 
   // Every device backend of this build that finds a device on this machine.
@@ -196,7 +195,6 @@ int main(int argc, char** argv) {
       row r{kernel.name + " plain loop", "plain", "-", {}, 16.0 * interior, interior, "reference"};
       rows.push_back(r);
       cases.push_back([&, plain] { plain(u.data(), out.data(), n); });
-      on_device.push_back(false);
     }
     for (const auto& variant : kernel.variants) {
       if (variant.backend != "openmp") continue;  // the GPU variants: bench/gpu_stencil_bench.cu
@@ -207,7 +205,6 @@ int main(int argc, char** argv) {
                                std::to_string(kernel.tile[2]);
       rows.push_back({kernel.name + " generated", variant.template_name, tile, {}, 16.0 * interior, interior, verdict()});
       cases.push_back([launch = variant.launch, &call] { launch(call); });
-      on_device.push_back(false);
     }
     // The device backends that have a device here (OpenCL through pocl on a CPU machine): the
     // same kernels through the CaKernel backend interface, each launch ended by synchronize().
@@ -225,12 +222,11 @@ int main(int argc, char** argv) {
         device->synchronize();
         device->copy_to_host(out.data(), buffers[1], count * sizeof(double));
         rows.push_back({kernel.name + " generated", name + "/" + variant.template_name, "-", {}, 16.0 * interior,
-                        interior, verdict()});
+                        interior, verdict(), true});
         cases.push_back([launch = variant.launch, &call, d = device.get()] {
           launch(call);
           d->synchronize();
         });
-        on_device.push_back(true);
       }
     }
   }
@@ -239,7 +235,7 @@ int main(int argc, char** argv) {
     std::vector<std::size_t> members;
     std::vector<std::function<void()>> group;
     for (std::size_t c = 0; c < rows.size(); ++c) {
-      if (on_device[c] != device_group) continue;
+      if (rows[c].on_device != device_group) continue;
       members.push_back(c);
       group.push_back(cases[c]);
     }

@@ -2,8 +2,9 @@
 // Several consecutive x points per thread, moved as one access: the generated CUDA kernels
 // (templates/cuda/3dblock.h.tpl) give each thread N aligned points of a row and load them with
 // one 16-byte instruction where the type allows (double2, float4): on an H100 this took the
-// generated 7-point star from 80% to 92-95% of the copy bandwidth (bench/RESULTS.md). Elements are copied member by member: reinterpreting the
-// array's bytes would put it in local memory instead of registers.
+// generated 7-point star from 80% to 92-95% of the copy bandwidth (bench/RESULTS.md). Elements
+// are copied member by member: reinterpreting the array's bytes would put it in local memory
+// instead of registers.
 #include <type_traits>
 
 #include <cuda_runtime.h>
