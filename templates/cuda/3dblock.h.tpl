@@ -48,7 +48,16 @@
 
 #define CAKERNEL_INDEX(i, j, k) \
   ((ptrdiff_t)(i) + (ptrdiff_t)params.cagh_ni * ((ptrdiff_t)(j) + (ptrdiff_t)params.cagh_nj * (ptrdiff_t)(k)))
-#define I3D(v, i, j, k) v[CAKERNEL_INDEX(gi + (i), gj + (j), gk + (k))]
+/* I3D(v, i, j, k) is the element in global memory, except the current point of a variable the
+   kernel writes: that is the thread's register copy of it (staged_lanes in cuda_lanes.cuh), so
+   that the row's points leave together as one 16-byte store. */
+#define I3D(v, i, j, k) CAKERNEL_%{name}_%{variant}_I3D_##v(i, j, k)
+%var_loop("intent=in|separateinout") %[#define CAKERNEL_%{name}_%{variant}_I3D_%{vname}(i, j, k) %{vname}[CAKERNEL_INDEX(gi + (i), gj + (j), gk + (k))]
+]% %var_loop("intent=out|inout") %[#define CAKERNEL_%{name}_%{variant}_I3D_%{vname}(i, j, k) CAKERNEL_%{name}_%{variant}_STAGED(%{vname}, i, j, k)
+]% %var_loop("intent=separateinout") %[#define CAKERNEL_%{name}_%{variant}_I3D_%{vname}_out(i, j, k) CAKERNEL_%{name}_%{variant}_STAGED(%{vname}_out, i, j, k)
+]%#define CAKERNEL_%{name}_%{variant}_STAGED(v, i, j, k)                                                  \
+  (*((i) == 0 && (j) == 0 && (k) == 0 ? cakernel_staged_##v.point(cakernel_lane, &v[CAKERNEL_INDEX(gi, gj, gk)]) \
+                                      : &v[CAKERNEL_INDEX(gi + (i), gj + (j), gk + (k))]))
 /* The row (m + j) of a y neighbour and the lane (l + i) of an x neighbour, clamped so that the
    branch not taken indexes inside too; the first point of the aligned group holding lane l + i. */
 #define CAKERNEL_%{name}_%{variant}_ROW(j) \
@@ -191,14 +200,14 @@
            buffer written here was last read two planes ago, before the previous barrier. */ \
         auto& cakernel_tile = cakernel_shared_%{vname}[cakernel_t & 1]; \
         _Pragma("unroll") for (int cakernel_m = 0; cakernel_m < CAKERNEL_%{name}_%{variant}_ROWS; ++cakernel_m) \
-          opuntia::cuda::store_lanes_shared(&cakernel_tile[cakernel_sj + cakernel_m][cakernel_si], \
+          opuntia::cuda::store_lanes(&cakernel_tile[cakernel_sj + cakernel_m][cakernel_si], \
                                             cakernel_w_%{vname}[cakernel_m][%{stencil_zn}]); \
         _Pragma("unroll") for (int cakernel_q = 0; cakernel_q < cakernel_hmax; ++cakernel_q) { \
           const int cakernel_h = cakernel_tid + cakernel_q * cakernel_threads; \
           if (cakernel_h < cakernel_halo_groups) { \
             int cakernel_hi, cakernel_hj; \
             CAKERNEL_%{name}_%{variant}_halo_cell<cakernel_lanes>(cakernel_h, cakernel_hi, cakernel_hj); \
-            opuntia::cuda::store_lanes_shared(&cakernel_tile[cakernel_hj][cakernel_hi], cakernel_halo_%{vname}[cakernel_q].e); \
+            opuntia::cuda::store_lanes(&cakernel_tile[cakernel_hj][cakernel_hi], cakernel_halo_%{vname}[cakernel_q].e); \
           } \
         } \
         if (cakernel_t + 1 < CAKERNEL_%{name}_%{variant}_TZ) cakernel_load_halo_%{vname}(gk + 1); \
@@ -221,7 +230,9 @@
 ]%      if (CAKERNEL_%{name}_%{variant}_SHARED) __syncthreads(); \
       _Pragma("unroll") for (int cakernel_m = 0; cakernel_m < CAKERNEL_%{name}_%{variant}_ROWS; ++cakernel_m) { \
         const int gj = cakernel_j + cakernel_m; \
-        _Pragma("unroll") for (int cakernel_lane = 0; cakernel_lane < cakernel_lanes; ++cakernel_lane) { \
+%var_loop("intent=out|inout") %[        opuntia::cuda::staged_lanes<%{vtype}, cakernel_lanes> cakernel_staged_%{vname}; \
+]% %var_loop("intent=separateinout") %[        opuntia::cuda::staged_lanes<%{vtype}, cakernel_lanes> cakernel_staged_%{vname}_out; \
+]%        _Pragma("unroll") for (int cakernel_lane = 0; cakernel_lane < cakernel_lanes; ++cakernel_lane) { \
           const int gi = cakernel_x0 + cakernel_lane; \
           (void)gi; (void)gj; (void)gk;
 
@@ -233,7 +244,9 @@
 
 #define CAKERNEL_%{name}_End \
         } \
-      } \
+%var_loop("intent=out|inout") %[        cakernel_staged_%{vname}.store(&%{vname}[CAKERNEL_INDEX(cakernel_x0, gj, gk)]); \
+]% %var_loop("intent=separateinout") %[        cakernel_staged_%{vname}_out.store(&%{vname}_out[CAKERNEL_INDEX(cakernel_x0, gj, gk)]); \
+]%      } \
     }; \
     /* Planes are not unrolled: the window shifts are a few register moves, and unrolled planes \
        let the compiler hoist every plane's loads to the top, which took 2-3x the registers \

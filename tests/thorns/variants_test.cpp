@@ -64,7 +64,7 @@ TEST(generated_variants, box_kernel_is_bit_equal_in_3dblock_and_3dblock_vvl_and_
         const CCTK_REAL corner = u[index(i - 1, j + 2, k + 1)] + u[index(i + 2, j - 1, k - 2)] + u[index(i + 1, j - 1, k - 2)];
         const CCTK_REAL x = xmin + i * dx;
         w_ref[index(i, j, k)] = c * corner - x * u[index(i, j, k)] + static_cast<CCTK_REAL>(j - 2 * k);
-        v_ref[index(i, j, k)] = v_ref[index(i, j, k)] * 0.5 + corner;
+        if ((i + j + k) % 3 != 0) v_ref[index(i, j, k)] = v_ref[index(i, j, k)] * 0.5 + corner;
       }
     }
   }

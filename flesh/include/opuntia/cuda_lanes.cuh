@@ -42,9 +42,10 @@ __device__ __forceinline__ lanes<T, N> load_lanes(const T* p) {
   return r;
 }
 
-/// Stores N elements at p in shared memory, aligned to N * sizeof(T).
+/// Stores N elements at p (shared or global memory), aligned to N * sizeof(T), as one
+/// instruction where the type allows.
 template <typename T, int N>
-__device__ __forceinline__ void store_lanes_shared(T* p, const T (&v)[N]) {
+__device__ __forceinline__ void store_lanes(T* p, const T (&v)[N]) {
   if constexpr (N == 2 && std::is_same_v<T, double>) {
     *reinterpret_cast<double2*>(p) = make_double2(v[0], v[1]);
   } else if constexpr (N == 4 && std::is_same_v<T, float>) {
@@ -54,6 +55,40 @@ __device__ __forceinline__ void store_lanes_shared(T* p, const T (&v)[N]) {
     for (int q = 0; q < N; ++q) p[q] = v[q];
   }
 }
+
+/// A thread's N points of a row in a variable the kernel writes, as the body sees them: its
+/// I3D(v, 0, 0, 0) reads and writes them here, in registers (a point is read from memory at its
+/// first use, a load the compiler drops when the body only writes it), and they leave together
+/// after the row's last point, as one 16-byte store when the body touched every point. Stored
+/// point by point, a warp's N scalar stores each reach 16 sectors (a quarter or half of each
+/// written), which kept the L2 cache at 95-98% of its throughput on the H100 (Nsight Compute).
+/// Points the body never touched (past an edge, or under a condition of its own) keep their
+/// memory.
+template <typename T, int N>
+struct staged_lanes {
+  T e[N];
+  unsigned touched = 0;
+
+  /// Point `lane` of the row; p is its place in memory.
+  __device__ __forceinline__ T* point(int lane, const T* p) {
+    if (!(touched >> lane & 1u)) {
+      e[lane] = *p;
+      touched |= 1u << lane;
+    }
+    return &e[lane];
+  }
+
+  /// Writes the touched points to the row at p, aligned to N * sizeof(T).
+  __device__ __forceinline__ void store(T* p) const {
+    if (touched == (1u << N) - 1u) {
+      store_lanes(p, e);
+    } else {
+#pragma unroll
+      for (int q = 0; q < N; ++q)
+        if (touched >> q & 1u) p[q] = e[q];
+    }
+  }
+};
 
 /// The lanes per thread for a grid function of type T: as many as fill 16 bytes.
 template <typename T>

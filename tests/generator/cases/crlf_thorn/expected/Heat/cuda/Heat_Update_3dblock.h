@@ -48,7 +48,15 @@
 
 #define CAKERNEL_INDEX(i, j, k) \
   ((ptrdiff_t)(i) + (ptrdiff_t)params.cagh_ni * ((ptrdiff_t)(j) + (ptrdiff_t)params.cagh_nj * (ptrdiff_t)(k)))
-#define I3D(v, i, j, k) v[CAKERNEL_INDEX(gi + (i), gj + (j), gk + (k))]
+/* I3D(v, i, j, k) is the element in global memory, except the current point of a variable the
+   kernel writes: that is the thread's register copy of it (staged_lanes in cuda_lanes.cuh), so
+   that the row's points leave together as one 16-byte store. */
+#define I3D(v, i, j, k) CAKERNEL_Heat_Update_3dblock_I3D_##v(i, j, k)
+#define CAKERNEL_Heat_Update_3dblock_I3D_u(i, j, k) u[CAKERNEL_INDEX(gi + (i), gj + (j), gk + (k))]
+  #define CAKERNEL_Heat_Update_3dblock_I3D_u_out(i, j, k) CAKERNEL_Heat_Update_3dblock_STAGED(u_out, i, j, k)
+#define CAKERNEL_Heat_Update_3dblock_STAGED(v, i, j, k)                                                          \
+  (*((i) == 0 && (j) == 0 && (k) == 0 ? cakernel_staged_##v.point(cakernel_lane, &v[CAKERNEL_INDEX(gi, gj, gk)]) \
+                                      : &v[CAKERNEL_INDEX(gi + (i), gj + (j), gk + (k))]))
 /* The row (m + j) of a y neighbour and the lane (l + i) of an x neighbour, clamped so that the
    branch not taken indexes inside too; the first point of the aligned group holding lane l + i. */
 #define CAKERNEL_Heat_Update_3dblock_ROW(j) \
@@ -188,14 +196,14 @@
            buffer written here was last read two planes ago, before the previous barrier. */                                                                         \
         auto& cakernel_tile = cakernel_shared_u[cakernel_t & 1];                                                                                                     \
         _Pragma("unroll") for (int cakernel_m = 0; cakernel_m < CAKERNEL_Heat_Update_3dblock_ROWS; ++cakernel_m)                                                     \
-          opuntia::cuda::store_lanes_shared(&cakernel_tile[cakernel_sj + cakernel_m][cakernel_si],                                                                   \
+          opuntia::cuda::store_lanes(&cakernel_tile[cakernel_sj + cakernel_m][cakernel_si],                                                                          \
                                             cakernel_w_u[cakernel_m][1]);                                                                                            \
         _Pragma("unroll") for (int cakernel_q = 0; cakernel_q < cakernel_hmax; ++cakernel_q) {                                                                       \
           const int cakernel_h = cakernel_tid + cakernel_q * cakernel_threads;                                                                                       \
           if (cakernel_h < cakernel_halo_groups) {                                                                                                                   \
             int cakernel_hi, cakernel_hj;                                                                                                                            \
             CAKERNEL_Heat_Update_3dblock_halo_cell<cakernel_lanes>(cakernel_h, cakernel_hi, cakernel_hj);                                                            \
-            opuntia::cuda::store_lanes_shared(&cakernel_tile[cakernel_hj][cakernel_hi], cakernel_halo_u[cakernel_q].e);                                              \
+            opuntia::cuda::store_lanes(&cakernel_tile[cakernel_hj][cakernel_hi], cakernel_halo_u[cakernel_q].e);                                                     \
           }                                                                                                                                                          \
         }                                                                                                                                                            \
         if (cakernel_t + 1 < CAKERNEL_Heat_Update_3dblock_TZ) cakernel_load_halo_u(gk + 1);                                                                          \
@@ -218,6 +226,7 @@
       if (CAKERNEL_Heat_Update_3dblock_SHARED) __syncthreads();                                                                                                      \
       _Pragma("unroll") for (int cakernel_m = 0; cakernel_m < CAKERNEL_Heat_Update_3dblock_ROWS; ++cakernel_m) {                                                     \
         const int gj = cakernel_j + cakernel_m;                                                                                                                      \
+         opuntia::cuda::staged_lanes<CCTK_REAL, cakernel_lanes> cakernel_staged_u_out;                                                                               \
         _Pragma("unroll") for (int cakernel_lane = 0; cakernel_lane < cakernel_lanes; ++cakernel_lane) {                                                             \
           const int gi = cakernel_x0 + cakernel_lane;                                                                                                                \
           (void)gi; (void)gj; (void)gk;
@@ -230,6 +239,7 @@
 
 #define CAKERNEL_Heat_Update_End                                                                               \
         }                                                                                                      \
+         cakernel_staged_u_out.store(&u_out[CAKERNEL_INDEX(cakernel_x0, gj, gk)]);                             \
       }                                                                                                        \
     };                                                                                                         \
     /* Planes are not unrolled: the window shifts are a few register moves, and unrolled planes                \
