@@ -53,9 +53,12 @@
    that the row's points leave together as one 16-byte store. */
 #define I3D(v, i, j, k) CAKERNEL_%{name}_%{variant}_I3D_##v(i, j, k)
 %var_loop("intent=in|separateinout") %[#define CAKERNEL_%{name}_%{variant}_I3D_%{vname}(i, j, k) %{vname}[CAKERNEL_INDEX(gi + (i), gj + (j), gk + (k))]
-]% %var_loop("intent=out|inout") %[#define CAKERNEL_%{name}_%{variant}_I3D_%{vname}(i, j, k) CAKERNEL_%{name}_%{variant}_STAGED(%{vname}, i, j, k)
-]% %var_loop("intent=separateinout") %[#define CAKERNEL_%{name}_%{variant}_I3D_%{vname}_out(i, j, k) CAKERNEL_%{name}_%{variant}_STAGED(%{vname}_out, i, j, k)
-]%#define CAKERNEL_%{name}_%{variant}_STAGED(v, i, j, k)                                                  \
+]%
+%var_loop("intent=out|inout") %[#define CAKERNEL_%{name}_%{variant}_I3D_%{vname}(i, j, k) CAKERNEL_%{name}_%{variant}_STAGED(%{vname}, i, j, k)
+]%
+%var_loop("intent=separateinout") %[#define CAKERNEL_%{name}_%{variant}_I3D_%{vname}_out(i, j, k) CAKERNEL_%{name}_%{variant}_STAGED(%{vname}_out, i, j, k)
+]%
+#define CAKERNEL_%{name}_%{variant}_STAGED(v, i, j, k)                                                  \
   (*((i) == 0 && (j) == 0 && (k) == 0 ? cakernel_staged_##v.point(cakernel_lane, &v[CAKERNEL_INDEX(gi, gj, gk)]) \
                                       : &v[CAKERNEL_INDEX(gi + (i), gj + (j), gk + (k))]))
 /* The row (m + j) of a y neighbour and the lane (l + i) of an x neighbour, clamped so that the

@@ -53,7 +53,10 @@
    that the row's points leave together as one 16-byte store. */
 #define I3D(v, i, j, k) CAKERNEL_Heat_Update_3dblock_I3D_##v(i, j, k)
 #define CAKERNEL_Heat_Update_3dblock_I3D_u(i, j, k) u[CAKERNEL_INDEX(gi + (i), gj + (j), gk + (k))]
-  #define CAKERNEL_Heat_Update_3dblock_I3D_u_out(i, j, k) CAKERNEL_Heat_Update_3dblock_STAGED(u_out, i, j, k)
+
+
+#define CAKERNEL_Heat_Update_3dblock_I3D_u_out(i, j, k) CAKERNEL_Heat_Update_3dblock_STAGED(u_out, i, j, k)
+
 #define CAKERNEL_Heat_Update_3dblock_STAGED(v, i, j, k)                                                          \
   (*((i) == 0 && (j) == 0 && (k) == 0 ? cakernel_staged_##v.point(cakernel_lane, &v[CAKERNEL_INDEX(gi, gj, gk)]) \
                                       : &v[CAKERNEL_INDEX(gi + (i), gj + (j), gk + (k))]))
