@@ -27,7 +27,8 @@
 #define CAKERNEL_%{name}_Computations_End }
 
 /* Tiles of TILE=%{tile_x},%{tile_y},%{tile_z} points, shared out over the threads; in each, x
-   innermost, contiguous and vectorised. */
+   innermost, contiguous and vectorised from the first point that starts a cache line
+   (opuntia/openmp_rows.hpp), the points before it one by one. */
 #define CAKERNEL_%{name}_End \
     }; \
     const int cakernel_ilo = %{stencil_xn}, cakernel_ihi = params.cagh_ni - %{stencil_xp}; \
@@ -42,8 +43,12 @@
       const int cakernel_kend = cakernel_khi - cakernel_tk < %{tile_z} ? cakernel_khi : cakernel_tk + %{tile_z}; \
       for (int cakernel_k = cakernel_tk; cakernel_k < cakernel_kend; ++cakernel_k) \
       for (int cakernel_j = cakernel_tj; cakernel_j < cakernel_jend; ++cakernel_j) { \
+        const int cakernel_ia = \
+            opuntia::openmp::first_on_line<CCTK_REAL>(cakernel_ti, cakernel_iend, CAKERNEL_INDEX(0, cakernel_j, cakernel_k)); \
+        for (int cakernel_i = cakernel_ti; cakernel_i < cakernel_ia; ++cakernel_i) \
+          cakernel_point(cakernel_i, cakernel_j, cakernel_k); \
         _Pragma("omp simd") \
-        for (int cakernel_i = cakernel_ti; cakernel_i < cakernel_iend; ++cakernel_i) \
+        for (int cakernel_i = cakernel_ia; cakernel_i < cakernel_iend; ++cakernel_i) \
           cakernel_point(cakernel_i, cakernel_j, cakernel_k); \
       } \
     } \

@@ -28,8 +28,9 @@
 
 /* 3dblock with targetDP's vector-length blocking: the tiles of TILE=%{tile_x},%{tile_y},%{tile_z}
    are shared out over the threads (TLP); each x run is cut into chunks of OPUNTIA_OPENMP_VVL
-   points, each one omp simd loop of that fixed length (ILP), and the last partial chunk runs
-   point by point. */
+   points from the first point that starts a cache line (opuntia/openmp_rows.hpp), each one omp
+   simd loop of that fixed length (ILP); the points before the first chunk and after the last
+   whole one run point by point. */
 #define CAKERNEL_%{name}_End \
     }; \
     const int cakernel_ilo = %{stencil_xn}, cakernel_ihi = params.cagh_ni - %{stencil_xp}; \
@@ -44,7 +45,10 @@
       const int cakernel_kend = cakernel_khi - cakernel_tk < %{tile_z} ? cakernel_khi : cakernel_tk + %{tile_z}; \
       for (int cakernel_k = cakernel_tk; cakernel_k < cakernel_kend; ++cakernel_k) \
       for (int cakernel_j = cakernel_tj; cakernel_j < cakernel_jend; ++cakernel_j) { \
+        const int cakernel_ia = \
+            opuntia::openmp::first_on_line<CCTK_REAL>(cakernel_ti, cakernel_iend, CAKERNEL_INDEX(0, cakernel_j, cakernel_k)); \
         int cakernel_base = cakernel_ti; \
+        for (; cakernel_base < cakernel_ia; ++cakernel_base) cakernel_point(cakernel_base, cakernel_j, cakernel_k); \
         for (; cakernel_base + OPUNTIA_OPENMP_VVL <= cakernel_iend; cakernel_base += OPUNTIA_OPENMP_VVL) { \
           _Pragma("omp simd") \
           for (int cakernel_v = 0; cakernel_v < OPUNTIA_OPENMP_VVL; ++cakernel_v) \

@@ -31,7 +31,8 @@
 
 /* Columns of TILE=%{tile_x},%{tile_y} points in x and y, shared out over the threads; each
    streams through every z plane, so the planes its cardinal z neighbours need stay in cache
-   (the CPU form of the GPU's z in registers). TILE's z (%{tile_z}) is not used. */
+   (the CPU form of the GPU's z in registers). TILE's z (%{tile_z}) is not used. Each x run is
+   vectorised from its first point that starts a cache line, as in 3dblock. */
 #define CAKERNEL_%{name}_End \
     }; \
     const int cakernel_ilo = %{stencil_xn}, cakernel_ihi = params.cagh_ni - %{stencil_xp}; \
@@ -44,8 +45,12 @@
       const int cakernel_jend = cakernel_jhi - cakernel_tj < %{tile_y} ? cakernel_jhi : cakernel_tj + %{tile_y}; \
       for (int cakernel_k = cakernel_klo; cakernel_k < cakernel_khi; ++cakernel_k) \
       for (int cakernel_j = cakernel_tj; cakernel_j < cakernel_jend; ++cakernel_j) { \
+        const int cakernel_ia = \
+            opuntia::openmp::first_on_line<CCTK_REAL>(cakernel_ti, cakernel_iend, CAKERNEL_INDEX(0, cakernel_j, cakernel_k)); \
+        for (int cakernel_i = cakernel_ti; cakernel_i < cakernel_ia; ++cakernel_i) \
+          cakernel_point(cakernel_i, cakernel_j, cakernel_k); \
         _Pragma("omp simd") \
-        for (int cakernel_i = cakernel_ti; cakernel_i < cakernel_iend; ++cakernel_i) \
+        for (int cakernel_i = cakernel_ia; cakernel_i < cakernel_iend; ++cakernel_i) \
           cakernel_point(cakernel_i, cakernel_j, cakernel_k); \
       } \
     } \

@@ -27,24 +27,29 @@
 #define CAKERNEL_Heat_Update_Computations_End }
 
 /* Tiles of TILE=64,4,4 points, shared out over the threads; in each, x
-   innermost, contiguous and vectorised. */
-#define CAKERNEL_Heat_Update_End                                                                   \
-    };                                                                                             \
-    const int cakernel_ilo = 1, cakernel_ihi = params.cagh_ni - 1;                                 \
-    const int cakernel_jlo = 1, cakernel_jhi = params.cagh_nj - 1;                                 \
-    const int cakernel_klo = 1, cakernel_khi = params.cagh_nk - 1;                                 \
-    _Pragma("omp parallel for collapse(3) schedule(static)")                                       \
-    for (int cakernel_tk = cakernel_klo; cakernel_tk < cakernel_khi; cakernel_tk += 4)             \
-    for (int cakernel_tj = cakernel_jlo; cakernel_tj < cakernel_jhi; cakernel_tj += 4)             \
-    for (int cakernel_ti = cakernel_ilo; cakernel_ti < cakernel_ihi; cakernel_ti += 64) {          \
-      const int cakernel_iend = cakernel_ihi - cakernel_ti < 64 ? cakernel_ihi : cakernel_ti + 64; \
-      const int cakernel_jend = cakernel_jhi - cakernel_tj < 4 ? cakernel_jhi : cakernel_tj + 4;   \
-      const int cakernel_kend = cakernel_khi - cakernel_tk < 4 ? cakernel_khi : cakernel_tk + 4;   \
-      for (int cakernel_k = cakernel_tk; cakernel_k < cakernel_kend; ++cakernel_k)                 \
-      for (int cakernel_j = cakernel_tj; cakernel_j < cakernel_jend; ++cakernel_j) {               \
-        _Pragma("omp simd")                                                                        \
-        for (int cakernel_i = cakernel_ti; cakernel_i < cakernel_iend; ++cakernel_i)               \
-          cakernel_point(cakernel_i, cakernel_j, cakernel_k);                                      \
-      }                                                                                            \
-    }                                                                                              \
+   innermost, contiguous and vectorised from the first point that starts a cache line
+   (opuntia/openmp_rows.hpp), the points before it one by one. */
+#define CAKERNEL_Heat_Update_End                                                                                              \
+    };                                                                                                                        \
+    const int cakernel_ilo = 1, cakernel_ihi = params.cagh_ni - 1;                                                            \
+    const int cakernel_jlo = 1, cakernel_jhi = params.cagh_nj - 1;                                                            \
+    const int cakernel_klo = 1, cakernel_khi = params.cagh_nk - 1;                                                            \
+    _Pragma("omp parallel for collapse(3) schedule(static)")                                                                  \
+    for (int cakernel_tk = cakernel_klo; cakernel_tk < cakernel_khi; cakernel_tk += 4)                                        \
+    for (int cakernel_tj = cakernel_jlo; cakernel_tj < cakernel_jhi; cakernel_tj += 4)                                        \
+    for (int cakernel_ti = cakernel_ilo; cakernel_ti < cakernel_ihi; cakernel_ti += 64) {                                     \
+      const int cakernel_iend = cakernel_ihi - cakernel_ti < 64 ? cakernel_ihi : cakernel_ti + 64;                            \
+      const int cakernel_jend = cakernel_jhi - cakernel_tj < 4 ? cakernel_jhi : cakernel_tj + 4;                              \
+      const int cakernel_kend = cakernel_khi - cakernel_tk < 4 ? cakernel_khi : cakernel_tk + 4;                              \
+      for (int cakernel_k = cakernel_tk; cakernel_k < cakernel_kend; ++cakernel_k)                                            \
+      for (int cakernel_j = cakernel_tj; cakernel_j < cakernel_jend; ++cakernel_j) {                                          \
+        const int cakernel_ia =                                                                                               \
+            opuntia::openmp::first_on_line<CCTK_REAL>(cakernel_ti, cakernel_iend, CAKERNEL_INDEX(0, cakernel_j, cakernel_k)); \
+        for (int cakernel_i = cakernel_ti; cakernel_i < cakernel_ia; ++cakernel_i)                                            \
+          cakernel_point(cakernel_i, cakernel_j, cakernel_k);                                                                 \
+        _Pragma("omp simd")                                                                                                   \
+        for (int cakernel_i = cakernel_ia; cakernel_i < cakernel_iend; ++cakernel_i)                                          \
+          cakernel_point(cakernel_i, cakernel_j, cakernel_k);                                                                 \
+      }                                                                                                                       \
+    }                                                                                                                         \
   }

@@ -3,6 +3,7 @@
 #include <stddef.h>
 
 #include "opuntia/cctk_types.h"
+#include "opuntia/openmp_rows.hpp"
 
 /* The grid as every kernel body sees it through params.cagh_*. */
 #define CAKERNEL_HEATEQUATION_GRID_PARAMS                  \

@@ -1,0 +1,25 @@
+#pragma once
+// Where the generated OpenMP kernels (templates/openmp/) start the vector loop of an x run.
+#include <cstddef>
+
+namespace opuntia::openmp {
+
+/// The points of T in one 64-byte cache line.
+template <typename T>
+inline constexpr int line_points = sizeof(T) < 64 ? static_cast<int>(64 / sizeof(T)) : 1;
+
+/// The first x index in [begin, end] whose point starts a 64-byte line, for an array that starts
+/// on one (the runtime's and the flesh's allocations do) and a row whose x = 0 point has flat
+/// index `row`; `end` where no point of [begin, end) does. The points before it run one by one,
+/// and the x run's omp simd loop starts there: its vector loads and stores of the row's own points
+/// then never straddle two lines, which would cost two accesses each (AMD EPYC with AVX-512: the
+/// radius-4 star 14-15% of copy unaligned, 20-21% aligned; bench/RESULTS.md).
+template <typename T>
+constexpr int first_on_line(int begin, int end, std::ptrdiff_t row) {
+  constexpr std::ptrdiff_t line = line_points<T>;
+  const std::ptrdiff_t offset = (begin + row) % line;
+  const std::ptrdiff_t skip = offset < 0 ? -offset : offset == 0 ? 0 : line - offset;
+  return end - begin < skip ? end : begin + static_cast<int>(skip);
+}
+
+}  // namespace opuntia::openmp
