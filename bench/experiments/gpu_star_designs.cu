@@ -1,0 +1,633 @@
+// Standalone GPU experiment behind bench/RESULTS.md: hand-written designs of the 7-point (R=1)
+// and radius-4 (R=4) star stencils, each checked to the bit against a plain kernel and timed
+// against the copy bandwidth in the same run, in fp64 and fp32. It is where a kernel design is
+// tried before it becomes a template (templates/cuda/); nothing here is generated.
+//   build/<preset>/bench/gpu_star_designs [n = 512] [repetitions = 10]   (R4ONLY=1: skip R=1)
+// Designs: plain (a thread a point), zwin (a z window in registers), cpa (a cp.async ring of
+// shared planes, a point a thread), pz / pv / zv / zvr (points in z, vector loads, rows per
+// thread), and cpl: a cp.async ring of shared planes copied in 16-byte groups, 16 bytes of x
+// points a thread, the z window in registers fed from the ring, one 16-byte store a thread and
+// plane (2026-11-23: radius 4 at 79% of copy in fp64 and 73% in fp32 on an H100, where the
+// generated kernels reach 64% and 65%).
+#include <cuda_pipeline.h>
+#include <cuda_runtime.h>
+
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <functional>
+#include <string>
+#include <vector>
+
+#define CK(x)                                                                   \
+  do {                                                                          \
+    cudaError_t e = (x);                                                        \
+    if (e != cudaSuccess) {                                                     \
+      std::printf("%s:%d %s: %s\n", __FILE__, __LINE__, #x, cudaGetErrorString(e)); \
+      std::exit(1);                                                             \
+    }                                                                           \
+  } while (0)
+
+template <typename T, int R>
+struct coef;
+template <typename T>
+struct coef<T, 1> {
+  static __device__ __forceinline__ T w(int r) { return r == 0 ? T(-6.0) : T(1.0); }
+};
+template <typename T>
+struct coef<T, 4> {
+  static __device__ __forceinline__ T w(int r) {
+    return r == 0 ? T(-3 * (205.0 / 72.0)) : r == 1 ? T(8.0 / 5.0) : r == 2 ? T(-1.0 / 5.0) : r == 3 ? T(8.0 / 315.0) : T(-1.0 / 560.0);
+  }
+};
+
+// plain: one thread per point.
+template <typename T, int R>
+__global__ void plain(const T* __restrict__ u, T* __restrict__ out, int n) {
+  const int i = R + blockIdx.x * blockDim.x + threadIdx.x, j = R + blockIdx.y * blockDim.y + threadIdx.y;
+  const int k = R + blockIdx.z;
+  if (i >= n - R || j >= n - R) return;
+  const long long s = n, p = (long long)n * n, c = i + s * j + p * k;
+  T sum = coef<T, R>::w(0) * u[c];
+#pragma unroll
+  for (int r = 1; r <= R; ++r)
+    sum += coef<T, R>::w(r) * ((u[c - r] + u[c + r]) + (u[c - r * s] + u[c + r * s]) + (u[c - r * p] + u[c + r * p]));
+  out[c] = sum;
+}
+
+// zwin: one thread per (x, y) column, TZ planes, register window of 2R+1+PF planes.
+template <typename T, int R, int TZ, int PF>
+__global__ void zwin(const T* __restrict__ u, T* __restrict__ out, int n) {
+  const int i = R + blockIdx.x * blockDim.x + threadIdx.x, j = R + blockIdx.y * blockDim.y + threadIdx.y;
+  const int k0 = R + blockIdx.z * TZ;
+  if (i >= n - R || j >= n - R) return;
+  const long long s = n, p = (long long)n * n;
+  constexpr int W = 2 * R + 1 + PF;
+  T w[W];
+  const T* col = u + i + s * j;
+#pragma unroll
+  for (int d = 0; d < W - 1; ++d) {
+    const int k = k0 - R + d;
+    w[d + 1] = k < n ? __ldg(col + p * k) : T(0);
+  }
+#pragma unroll
+  for (int t = 0; t < TZ; ++t) {
+    const int k = k0 + t;
+    if (k >= n - R) break;
+#pragma unroll
+    for (int d = 0; d + 1 < W; ++d) w[d] = w[d + 1];
+    const int kl = k + R + PF;
+    w[W - 1] = kl < n ? __ldg(col + p * kl) : T(0);
+    const long long c = i + s * j + p * k;
+    T sum = coef<T, R>::w(0) * w[R];
+#pragma unroll
+    for (int r = 1; r <= R; ++r)
+      sum += coef<T, R>::w(r) * ((__ldg(u + c - r) + __ldg(u + c + r)) + (__ldg(u + c - r * s) + __ldg(u + c + r * s)) + (w[R - r] + w[R + r]));
+    out[c] = sum;
+  }
+}
+
+// cpa: cp.async pipeline. Block TX x TY threads owns a TX x TY tile and TZ planes; a ring of NB
+// shared planes (tile + halo), S planes in flight ahead of plane k+R; z window in registers.
+template <typename T, int R, int TX, int TY, int TZ, int S>
+__global__ void __launch_bounds__(TX* TY) cpa(const T* __restrict__ u, T* __restrict__ out, int n) {
+  constexpr int SX = TX + 2 * R, SY = TY + 2 * R, NB = R + S + 1, PLANE = SX * SY;
+  extern __shared__ unsigned char smem_raw[];
+  T* sh = reinterpret_cast<T*>(smem_raw);
+  const int tx = threadIdx.x, ty = threadIdx.y, tid = ty * TX + tx;
+  const int bi = R + blockIdx.x * TX, bj = R + blockIdx.y * TY;  // first interior point of the tile
+  const int k0 = R + blockIdx.z * TZ;
+  const long long s = n, p = (long long)n * n;
+  const int i = bi + tx, j = bj + ty;
+  const bool computes = i < n - R && j < n - R;
+  const int kend = min(k0 + TZ, n - R);
+  // Issue the copies of plane k (global) into its ring slot.
+  auto issue = [&](int k) {
+    if (k < n) {
+      T* dst = sh + (k % NB) * PLANE;
+      const T* src = u + p * k;
+      for (int h = tid; h < PLANE; h += TX * TY) {
+        const int hy = h / SX, hx = h - hy * SX;
+        const int gx = min(bi - R + hx, n - 1), gy = min(bj - R + hy, n - 1);
+        __pipeline_memcpy_async(dst + h, src + gx + s * gy, sizeof(T));
+      }
+    }
+    __pipeline_commit();
+  };
+  // Prologue: the window's first 2R planes straight from global memory; planes k0 .. k0+R+S-1
+  // issued into the ring.
+  T w[2 * R + 1];
+  const T* col = u + min(i, n - 1) + s * min(j, n - 1);
+#pragma unroll
+  for (int d = 0; d < 2 * R; ++d) w[d + 1] = __ldg(col + p * (k0 - R + d));
+  for (int k = k0; k < k0 + R + S; ++k) issue(k);
+  for (int k = k0; k < kend; ++k) {
+    // plane k+R must have landed: issued groups up to k+R+S-1, so S-1 may stay pending.
+    __pipeline_wait_prior(S - 1);
+    __syncthreads();
+    issue(k + R + S);  // into the slot of plane k-1, which every thread has finished with
+#pragma unroll
+    for (int d = 0; d < 2 * R; ++d) w[d] = w[d + 1];
+    const T* pl = sh + (k % NB) * PLANE + (ty + R) * SX + tx + R;
+    w[2 * R] = sh[((k + R) % NB) * PLANE + (ty + R) * SX + tx + R];
+    if (computes) {
+      T sum = coef<T, R>::w(0) * w[R];
+#pragma unroll
+      for (int r = 1; r <= R; ++r) sum += coef<T, R>::w(r) * ((pl[-r] + pl[r]) + (pl[-r * SX] + pl[r * SX]) + (w[R - r] + w[R + r]));
+      out[i + s * j + p * k] = sum;
+    }
+  }
+  __pipeline_wait_prior(0);
+}
+
+
+// cpl: cp.async ring of shared planes in 16-byte groups, L = 16/sizeof(T) x points per thread,
+// z window in registers fed from the ring, one vector store per thread and plane.
+template <typename T> struct vec16;
+template <> struct vec16<double> { using type = double2; };
+template <> struct vec16<float> { using type = float4; };
+template <typename T, int L>
+__device__ __forceinline__ void ld16(T (&d)[L], const T* p) {
+  const auto v = *reinterpret_cast<const typename vec16<T>::type*>(p);
+  if constexpr (L == 2) { d[0] = v.x; d[1] = v.y; } else { d[0] = v.x; d[1] = v.y; d[2] = v.z; d[3] = v.w; }
+}
+template <typename T, int L>
+__device__ __forceinline__ void st16(T* p, const T (&d)[L]) {
+  typename vec16<T>::type v;
+  if constexpr (L == 2) { v.x = d[0]; v.y = d[1]; } else { v.x = d[0]; v.y = d[1]; v.z = d[2]; v.w = d[3]; }
+  *reinterpret_cast<typename vec16<T>::type*>(p) = v;
+}
+template <typename T, int R, int TX, int TY, int TZ, int S>
+__global__ void __launch_bounds__(TX* TY) cpl(const T* __restrict__ u, T* __restrict__ out, int n) {
+  constexpr int L = 16 / sizeof(T), RA = (R + L - 1) / L * L;
+  constexpr int SX = TX * L + 2 * RA, SY = TY + 2 * R, GX = SX / L, PLANE = SX * SY, GROUPS = GX * SY;
+  constexpr int NB = R + S + 1, NG = 2 * RA / L + 1;
+  extern __shared__ __align__(16) unsigned char smem_raw[];
+  T* sh = reinterpret_cast<T*>(smem_raw);
+  const int tx = threadIdx.x, ty = threadIdx.y, tid = ty * TX + tx;
+  const int x0 = (blockIdx.x * TX + tx) * L;
+  const int bx = blockIdx.x * TX * L - RA, by = blockIdx.y * TY;
+  const int j = R + by + ty;
+  const int k0 = R + blockIdx.z * TZ, kend = min(k0 + TZ, n - R);
+  const long long s = n, p = (long long)n * n;
+  const auto issue = [&](int k, int slot) {
+    if (k < n) {
+      T* dst = sh + slot * PLANE;
+      const T* src = u + p * k;
+#pragma unroll
+      for (int q = 0; q < (GROUPS + TX * TY - 1) / (TX * TY); ++q) {
+        const int g = tid + q * TX * TY;
+        if (g < GROUPS) {
+          const int gy = g / GX, gx = g - gy * GX;
+          int x = bx + gx * L;
+          x = x < 0 ? 0 : x > n - L ? n - L : x;
+          const int y = min(by + gy, n - 1);
+          __pipeline_memcpy_async(dst + gy * SX + gx * L, src + x + s * y, 16);
+        }
+      }
+    }
+    __pipeline_commit();
+  };
+  T w[2 * R + 1][L];
+  {
+    const T* col = u + min(x0, n - L) + s * min(j, n - 1);
+#pragma unroll
+    for (int d = 0; d < 2 * R; ++d) ld16<T, L>(w[d + 1], col + p * (k0 - R + d));
+  }
+#pragma unroll
+  for (int q = 0; q < R + S; ++q) issue(k0 + q, q);
+  bool lane_in[L];
+#pragma unroll
+  for (int l = 0; l < L; ++l) lane_in[l] = x0 + l >= R && x0 + l < n - R && j < n - R;
+  bool all_in = true;
+#pragma unroll
+  for (int l = 0; l < L; ++l) all_in = all_in && lane_in[l];
+  int slot = 0;
+  const int row = (ty + R) * SX + RA + tx * L;
+#pragma unroll 1
+  for (int k = k0; k < kend; ++k) {
+    __pipeline_wait_prior(S - 1);
+    __syncthreads();
+    issue(k + R + S, slot == 0 ? NB - 1 : slot - 1);
+#pragma unroll
+    for (int d = 0; d < 2 * R; ++d)
+#pragma unroll
+      for (int l = 0; l < L; ++l) w[d][l] = w[d + 1][l];
+    int sR = slot + R; sR = sR >= NB ? sR - NB : sR;
+    ld16<T, L>(w[2 * R], sh + sR * PLANE + row);
+    const T* pl = sh + slot * PLANE + row;
+    T xr[NG][L];
+#pragma unroll
+    for (int g = 0; g < NG; ++g) if (g != RA / L) ld16<T, L>(xr[g], pl + (g - RA / L) * L);
+#pragma unroll
+    for (int l = 0; l < L; ++l) xr[RA / L][l] = w[R][l];
+    T yr[2 * R + 1][L];
+#pragma unroll
+    for (int r = 1; r <= R; ++r) { ld16<T, L>(yr[R - r], pl - r * SX); ld16<T, L>(yr[R + r], pl + r * SX); }
+    T o[L];
+#pragma unroll
+    for (int l = 0; l < L; ++l) {
+      T sum = coef<T, R>::w(0) * w[R][l];
+#pragma unroll
+      for (int r = 1; r <= R; ++r) {
+        const int a = RA + l - r, b = RA + l + r;
+        sum += coef<T, R>::w(r) * ((xr[a / L][a % L] + xr[b / L][b % L]) + (yr[R - r][l] + yr[R + r][l]) + (w[R - r][l] + w[R + r][l]));
+      }
+      o[l] = sum;
+    }
+    T* dst = out + x0 + s * j + p * k;
+    if (all_in) st16<T, L>(dst, o);
+    else {
+#pragma unroll
+      for (int l = 0; l < L; ++l) if (lane_in[l]) dst[l] = o[l];
+    }
+    slot = slot + 1 == NB ? 0 : slot + 1;
+  }
+  __pipeline_wait_prior(0);
+}
+
+// pz: plain-style 3D blocks, each thread NZ consecutive z points, all column loads issued first.
+template <typename T, int R, int NZ>
+__global__ void pz(const T* __restrict__ u, T* __restrict__ out, int n) {
+  const int i = R + blockIdx.x * blockDim.x + threadIdx.x, j = R + blockIdx.y * blockDim.y + threadIdx.y;
+  const int k0 = R + (blockIdx.z * blockDim.z + threadIdx.z) * NZ;
+  if (i >= n - R || j >= n - R || k0 >= n - R) return;
+  const long long s = n, p = (long long)n * n;
+  const T* col = u + i + s * j;
+  T w[NZ + 2 * R];
+#pragma unroll
+  for (int d = 0; d < NZ + 2 * R; ++d) {
+    const int k = min(k0 - R + d, n - 1);
+    w[d] = __ldg(col + p * k);
+  }
+#pragma unroll
+  for (int t = 0; t < NZ; ++t) {
+    const int k = k0 + t;
+    if (k >= n - R) break;
+    const long long c = i + s * j + p * k;
+    T sum = coef<T, R>::w(0) * w[t + R];
+#pragma unroll
+    for (int r = 1; r <= R; ++r)
+      sum += coef<T, R>::w(r) * ((__ldg(u + c - r) + __ldg(u + c + r)) + (__ldg(u + c - r * s) + __ldg(u + c + r * s)) + (w[t + R - r] + w[t + R + r]));
+    out[c] = sum;
+  }
+}
+
+
+// Vector helpers: VEC consecutive elements, aligned, in 16-byte pieces (component-wise, so that
+// the arrays stay in registers).
+template <typename T, int VEC>
+__device__ __forceinline__ void vload(T (&d)[VEC], const T* p) {
+  if constexpr (sizeof(T) == 8 && VEC % 2 == 0) {
+#pragma unroll
+    for (int q = 0; q < VEC / 2; ++q) {
+      const double2 v = __ldg(reinterpret_cast<const double2*>(p) + q);
+      d[2 * q] = v.x, d[2 * q + 1] = v.y;
+    }
+  } else if constexpr (sizeof(T) == 4 && VEC % 4 == 0) {
+#pragma unroll
+    for (int q = 0; q < VEC / 4; ++q) {
+      const float4 v = __ldg(reinterpret_cast<const float4*>(p) + q);
+      d[4 * q] = v.x, d[4 * q + 1] = v.y, d[4 * q + 2] = v.z, d[4 * q + 3] = v.w;
+    }
+  } else if constexpr (sizeof(T) == 4 && VEC == 2) {
+    const float2 v = __ldg(reinterpret_cast<const float2*>(p));
+    d[0] = v.x, d[1] = v.y;
+  } else {
+#pragma unroll
+    for (int q = 0; q < VEC; ++q) d[q] = __ldg(p + q);
+  }
+}
+template <typename T, int VEC>
+__device__ __forceinline__ void vstore(T* p, const T (&d)[VEC]) {
+  if constexpr (sizeof(T) == 8 && VEC % 2 == 0) {
+#pragma unroll
+    for (int q = 0; q < VEC / 2; ++q) reinterpret_cast<double2*>(p)[q] = make_double2(d[2 * q], d[2 * q + 1]);
+  } else if constexpr (sizeof(T) == 4 && VEC % 4 == 0) {
+#pragma unroll
+    for (int q = 0; q < VEC / 4; ++q) reinterpret_cast<float4*>(p)[q] = make_float4(d[4 * q], d[4 * q + 1], d[4 * q + 2], d[4 * q + 3]);
+  } else if constexpr (sizeof(T) == 4 && VEC == 2) {
+    *reinterpret_cast<float2*>(p) = make_float2(d[0], d[1]);
+  } else {
+#pragma unroll
+    for (int q = 0; q < VEC; ++q) p[q] = d[q];
+  }
+}
+
+// The VEC points from x0 of a row at p: one vector store where all lie inside [R, n - R).
+template <typename T, int VEC>
+__device__ __forceinline__ void store_row(T* p, const T (&d)[VEC], int x0, int n, int R) {
+  if (x0 >= R && x0 + VEC <= n - R) {
+    vstore<T, VEC>(p, d);
+  } else {
+#pragma unroll
+    for (int v = 0; v < VEC; ++v)
+      if (x0 + v >= R && x0 + v < n - R) p[v] = d[v];
+  }
+}
+
+// pv: plain 3D grid, each thread VEC aligned consecutive x points, vector loads.
+template <typename T, int R, int VEC>
+__global__ void pv(const T* __restrict__ u, T* __restrict__ out, int n) {
+  constexpr int A = (R + VEC - 1) / VEC * VEC;  // x halo rounded to whole vectors
+  const int x0 = VEC * (blockIdx.x * blockDim.x + threadIdx.x), j = R + blockIdx.y * blockDim.y + threadIdx.y;
+  const int k = R + blockIdx.z;
+  if (x0 >= n || j >= n - R) return;
+  const long long s = n, p = (long long)n * n, c = x0 + s * j + p * k;
+  T xs[VEC + 2 * A];
+#pragma unroll
+  for (int q = 0; q < (VEC + 2 * A) / VEC; ++q) {
+    T t[VEC];
+    const int x = x0 - A + q * VEC;
+    if (x >= 0 && x < n) vload<T, VEC>(t, u + c - A + q * VEC);
+    else
+#pragma unroll
+      for (int v = 0; v < VEC; ++v) t[v] = 0;
+#pragma unroll
+    for (int v = 0; v < VEC; ++v) xs[q * VEC + v] = t[v];
+  }
+  T ym[R][VEC], yp[R][VEC], zm[R][VEC], zp[R][VEC];
+#pragma unroll
+  for (int r = 1; r <= R; ++r) {
+    vload<T, VEC>(ym[r - 1], u + c - r * s);
+    vload<T, VEC>(yp[r - 1], u + c + r * s);
+    vload<T, VEC>(zm[r - 1], u + c - r * p);
+    vload<T, VEC>(zp[r - 1], u + c + r * p);
+  }
+  T res[VEC];
+#pragma unroll
+  for (int v = 0; v < VEC; ++v) {
+    T sum = coef<T, R>::w(0) * xs[A + v];
+#pragma unroll
+    for (int r = 1; r <= R; ++r)
+      sum += coef<T, R>::w(r) * ((xs[A + v - r] + xs[A + v + r]) + (ym[r - 1][v] + yp[r - 1][v]) + (zm[r - 1][v] + zp[r - 1][v]));
+    res[v] = sum;
+  }
+  store_row<T, VEC>(out + c, res, x0, n, R);
+}
+
+// zv: z streamed through a register window of vectors, TZ planes, VEC x points per thread.
+template <typename T, int R, int VEC, int TZ>
+__global__ void zv(const T* __restrict__ u, T* __restrict__ out, int n) {
+  constexpr int A = (R + VEC - 1) / VEC * VEC, W = 2 * R + 2;
+  const int x0 = VEC * (blockIdx.x * blockDim.x + threadIdx.x), j = R + blockIdx.y * blockDim.y + threadIdx.y;
+  const int k0 = R + blockIdx.z * TZ;
+  if (x0 >= n || j >= n - R) return;
+  const long long s = n, p = (long long)n * n;
+  const T* col = u + x0 + s * j;
+  T w[W][VEC];
+#pragma unroll
+  for (int d = 1; d < W; ++d) {
+    const int k = k0 - R + d - 1;
+    if (k < n) vload<T, VEC>(w[d], col + p * k);
+  }
+#pragma unroll
+  for (int t = 0; t < TZ; ++t) {
+    const int k = k0 + t;
+    if (k >= n - R) break;
+#pragma unroll
+    for (int d = 0; d + 1 < W; ++d)
+#pragma unroll
+      for (int v = 0; v < VEC; ++v) w[d][v] = w[d + 1][v];
+    if (k + R + 1 < n) vload<T, VEC>(w[W - 1], col + p * (k + R + 1));
+    const long long c = x0 + s * j + p * k;
+    T xs[VEC + 2 * A];
+#pragma unroll
+    for (int q = 0; q < (VEC + 2 * A) / VEC; ++q) {
+      T tt[VEC];
+      const int x = x0 - A + q * VEC;
+      if (q == A / VEC) {
+#pragma unroll
+        for (int v = 0; v < VEC; ++v) tt[v] = w[R][v];
+      } else if (x >= 0 && x < n) vload<T, VEC>(tt, u + c - A + q * VEC);
+      else
+#pragma unroll
+        for (int v = 0; v < VEC; ++v) tt[v] = 0;
+#pragma unroll
+      for (int v = 0; v < VEC; ++v) xs[q * VEC + v] = tt[v];
+    }
+    T ym[R][VEC], yp[R][VEC];
+#pragma unroll
+    for (int r = 1; r <= R; ++r) {
+      vload<T, VEC>(ym[r - 1], u + c - r * s);
+      vload<T, VEC>(yp[r - 1], u + c + r * s);
+    }
+    T res[VEC];
+#pragma unroll
+    for (int v = 0; v < VEC; ++v) {
+      T sum = coef<T, R>::w(0) * w[R][v];
+#pragma unroll
+      for (int r = 1; r <= R; ++r)
+        sum += coef<T, R>::w(r) * ((xs[A + v - r] + xs[A + v + r]) + (ym[r - 1][v] + yp[r - 1][v]) + (w[R - r][v] + w[R + r][v]));
+      res[v] = sum;
+    }
+    store_row<T, VEC>(out + c, res, x0, n, R);
+  }
+}
+
+
+// zvr: zv with ROWS consecutive y rows per thread (the y neighbourhood loaded once per plane for
+// all rows) and optionally per-lane scalar stores (SST).
+template <typename T, int R, int VEC, int TZ, int ROWS, bool SST>
+__global__ void zvr(const T* __restrict__ u, T* __restrict__ out, int n) {
+  constexpr int A = (R + VEC - 1) / VEC * VEC, W = 2 * R + 2, NR = ROWS + 2 * R, NX = VEC + 2 * A;
+  const int x0 = VEC * (blockIdx.x * blockDim.x + threadIdx.x), j0 = R + (blockIdx.y * blockDim.y + threadIdx.y) * ROWS;
+  const int k0 = R + blockIdx.z * TZ;
+  if (x0 >= n || j0 >= n - R) return;
+  const long long s = n, p = (long long)n * n;
+  T w[ROWS][W][VEC];
+#pragma unroll
+  for (int m = 0; m < ROWS; ++m)
+#pragma unroll
+    for (int d = 1; d < W; ++d) {
+      const int k = k0 - R + d - 1, j = min(j0 + m, n - 1);
+      if (k < n) vload<T, VEC>(w[m][d], u + x0 + s * j + p * k);
+    }
+#pragma unroll
+  for (int t = 0; t < TZ; ++t) {
+    const int k = k0 + t;
+    if (k >= n - R) break;
+    T nb[NR][NX];
+#pragma unroll
+    for (int m = 0; m < ROWS; ++m) {
+#pragma unroll
+      for (int d = 0; d + 1 < W; ++d)
+#pragma unroll
+        for (int v = 0; v < VEC; ++v) w[m][d][v] = w[m][d + 1][v];
+      const int j = min(j0 + m, n - 1);
+      if (k + R + 1 < n) vload<T, VEC>(w[m][W - 1], u + x0 + s * j + p * (k + R + 1));
+    }
+#pragma unroll
+    for (int r = 0; r < NR; ++r) {
+      const int j = min(j0 - R + r, n - 1);
+#pragma unroll
+      for (int q = 0; q < NX / VEC; ++q) {
+        T tt[VEC];
+        const int x = x0 - A + q * VEC;
+        if (q == A / VEC && r >= R && r < R + ROWS) {
+#pragma unroll
+          for (int v = 0; v < VEC; ++v) tt[v] = w[r - R][R][v];
+        } else if (x >= 0 && x < n) vload<T, VEC>(tt, u + x + s * j + p * k);
+        else
+#pragma unroll
+          for (int v = 0; v < VEC; ++v) tt[v] = 0;
+#pragma unroll
+        for (int v = 0; v < VEC; ++v) nb[r][q * VEC + v] = tt[v];
+      }
+    }
+#pragma unroll
+    for (int m = 0; m < ROWS; ++m) {
+      const int j = j0 + m;
+      if (j >= n - R) break;
+      const long long c = x0 + s * j + p * k;
+      T res[VEC];
+#pragma unroll
+      for (int v = 0; v < VEC; ++v) {
+        T sum = coef<T, R>::w(0) * w[m][R][v];
+#pragma unroll
+        for (int r = 1; r <= R; ++r)
+          sum += coef<T, R>::w(r) * ((nb[R + m][A + v - r] + nb[R + m][A + v + r]) + (nb[R + m - r][A + v] + nb[R + m + r][A + v]) +
+                                     (w[m][R - r][v] + w[m][R + r][v]));
+        res[v] = sum;
+      }
+      if (!SST && x0 >= R && x0 + VEC <= n - R) vstore<T, VEC>(out + c, res);
+      else
+#pragma unroll
+        for (int v = 0; v < VEC; ++v)
+          if (x0 + v >= R && x0 + v < n - R) out[c + v] = res[v];
+    }
+  }
+}
+
+template <typename T>
+__global__ void copyk(const T* __restrict__ a, T* __restrict__ b, long long count) {
+  for (long long x = blockIdx.x * (long long)blockDim.x + threadIdx.x; x < count; x += (long long)gridDim.x * blockDim.x) b[x] = a[x];
+}
+
+float time_best(const std::function<void()>& f, int reps) {
+  cudaEvent_t a, b;
+  CK(cudaEventCreate(&a));
+  CK(cudaEventCreate(&b));
+  f();
+  CK(cudaDeviceSynchronize());
+  CK(cudaGetLastError());
+  float best = 1e30f;
+  for (int r = 0; r < reps; ++r) {
+    CK(cudaEventRecord(a));
+    f();
+    CK(cudaEventRecord(b));
+    CK(cudaEventSynchronize(b));
+    float ms;
+    CK(cudaEventElapsedTime(&ms, a, b));
+    best = std::min(best, ms);
+  }
+  return best;
+}
+
+template <typename T>
+void run_precision(int n, int reps, const char* prec) {
+  const size_t count = (size_t)n * n * n, bytes = count * sizeof(T);
+  T *u, *out, *ref;
+  CK(cudaMalloc(&u, bytes));
+  CK(cudaMalloc(&out, bytes));
+  CK(cudaMalloc(&ref, bytes));
+  std::vector<T> h(count);
+  unsigned x = 12345;
+  for (auto& v : h) {
+    x = x * 1664525u + 1013904223u;
+    v = T((x >> 8) * (1.0 / 16777216.0));
+  }
+  CK(cudaMemcpy(u, h.data(), bytes, cudaMemcpyHostToDevice));
+  std::vector<T> hr(count), ho(count);
+  const float copy_ms = time_best([&] { CK(cudaMemcpyAsync(out, u, bytes, cudaMemcpyDeviceToDevice)); }, reps);
+  const double copy_bw = 2.0 * bytes / (copy_ms * 1e-3) / 1e9;
+  std::printf("%s copy cudaMemcpy %.3f ms %.0f GB/s\n", prec, copy_ms, copy_bw);
+  const float ck_ms = time_best([&] { copyk<T><<<132 * 16, 256>>>(u, out, (long long)count); }, reps);
+  std::printf("%s copy kernel     %.3f ms %.0f GB/s (%.0f%%)\n", prec, ck_ms, 2.0 * bytes / (ck_ms * 1e-3) / 1e9,
+              100 * (2.0 * bytes / (ck_ms * 1e-3) / 1e9) / copy_bw);
+
+  auto report = [&](const char* name, int R, const std::function<void()>& f) {
+    CK(cudaMemset(out, 0, bytes));
+    const float ms = time_best(f, reps);
+    CK(cudaMemcpy(ho.data(), out, bytes, cudaMemcpyDeviceToHost));
+    size_t bad = 0;
+    for (int k = R; k < n - R; ++k)
+      for (int j = R; j < n - R; ++j) {
+        const size_t c = (size_t)k * n * n + (size_t)j * n;
+        if (std::memcmp(&ho[c + R], &hr[c + R], sizeof(T) * (n - 2 * R)) != 0) ++bad;
+      }
+    const double pts = double(n - 2 * R) * (n - 2 * R) * (n - 2 * R);
+    const double bw = 2.0 * sizeof(T) * pts / (ms * 1e-3) / 1e9;
+    std::printf("%s R=%d %-28s %.3f ms %6.0f GB/s %5.1f GLUP/s %5.1f%% of copy %s\n", prec, R, name, ms, bw, pts / (ms * 1e-3) / 1e9,
+                100 * bw / copy_bw, bad ? "MISMATCH" : "bit-equal");
+  };
+  auto make_ref = [&](int R, const std::function<void()>& f) {
+    CK(cudaMemset(out, 0, bytes));
+    f();
+    CK(cudaDeviceSynchronize());
+    CK(cudaMemcpy(hr.data(), out, bytes, cudaMemcpyDeviceToHost));
+  };
+  auto cpa_launch = [&](auto kernel, int R, int TX, int TY, int TZ, int S) {
+    const int NB = R + S + 1;
+    const size_t sm = (size_t)NB * (TX + 2 * R) * (TY + 2 * R) * sizeof(T);
+    CK(cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, (int)sm));
+    const int m = n - 2 * R;
+    return [=] { kernel<<<dim3((m + TX - 1) / TX, (m + TY - 1) / TY, (m + TZ - 1) / TZ), dim3(TX, TY), sm>>>(u, out, n); };
+  };
+  auto cpl_launch = [&](auto kernel, int R, int TX, int TY, int TZ, int S) {
+    constexpr int L = 16 / sizeof(T);
+    const int RA = (R + L - 1) / L * L, NB = R + S + 1;
+    const size_t sm = (size_t)NB * (TX * L + 2 * RA) * (TY + 2 * R) * sizeof(T);
+    CK(cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, (int)sm));
+    const int m = n - 2 * R;
+    return [=] { kernel<<<dim3((n + TX * L - 1) / (TX * L), (m + TY - 1) / TY, (m + TZ - 1) / TZ), dim3(TX, TY), sm>>>(u, out, n); };
+  };
+#define CPL(R, TX, TY, TZ, S) report("cpl " #TX "x" #TY " TZ" #TZ " S" #S, R, cpl_launch(cpl<T, R, TX, TY, TZ, S>, R, TX, TY, TZ, S))
+#define PLAIN(R) [&] { plain<T, R><<<dim3((n - 2 * R + 31) / 32, (n - 2 * R + 7) / 8, n - 2 * R), dim3(32, 8)>>>(u, out, n); }
+#define ZWIN(R, BX, BY, TZ, PF) \
+  report("zwin " #BX "x" #BY " TZ" #TZ " PF" #PF, R, [&] { const int m = n - 2 * R; zwin<T, R, TZ, PF><<<dim3((m + BX - 1) / BX, (m + BY - 1) / BY, (m + TZ - 1) / TZ), dim3(BX, BY)>>>(u, out, n); })
+#define PZ(R, BX, BY, BZ, NZ) \
+  report("pz " #BX "x" #BY "x" #BZ " NZ" #NZ, R, [&] { const int m = n - 2 * R; pz<T, R, NZ><<<dim3((m + BX - 1) / BX, (m + BY - 1) / BY, (m + BZ * NZ - 1) / (BZ * NZ)), dim3(BX, BY, BZ)>>>(u, out, n); })
+#define CPA(R, TX, TY, TZ, S) report("cpa " #TX "x" #TY " TZ" #TZ " S" #S, R, cpa_launch(cpa<T, R, TX, TY, TZ, S>, R, TX, TY, TZ, S))
+#define PV(R, BX, BY, VEC) \
+  report("pv " #BX "x" #BY " VEC" #VEC, R, [&] { pv<T, R, VEC><<<dim3((n / VEC + BX - 1) / BX, (n - 2 * R + BY - 1) / BY, n - 2 * R), dim3(BX, BY)>>>(u, out, n); })
+#define ZV(R, BX, BY, VEC, TZ) \
+  report("zv " #BX "x" #BY " VEC" #VEC " TZ" #TZ, R, [&] { const int m = n - 2 * R; zv<T, R, VEC, TZ><<<dim3((n / VEC + BX - 1) / BX, (m + BY - 1) / BY, (m + TZ - 1) / TZ), dim3(BX, BY)>>>(u, out, n); })
+  constexpr int V16 = 16 / sizeof(T);
+#define ZVR(R, BX, BY, VEC, TZ, ROWS, SST) \
+  report("zvr " #BX "x" #BY " V" #VEC " TZ" #TZ " ROWS" #ROWS " SST" #SST, R, [&] { const int m = n - 2 * R; zvr<T, R, VEC, TZ, ROWS, SST><<<dim3((n / VEC + BX - 1) / BX, (m + BY * ROWS - 1) / (BY * ROWS), (m + TZ - 1) / TZ), dim3(BX, BY)>>>(u, out, n); })
+  if (!getenv("R4ONLY")) {
+    make_ref(1, PLAIN(1));
+    report("plain 32x8", 1, PLAIN(1));
+    CPL(1, 32, 8, 64, 1);
+    CPL(1, 32, 8, 64, 2);
+    CPL(1, 16, 16, 64, 2);
+  }
+  {
+    make_ref(4, PLAIN(4));
+    report("plain 32x8", 4, PLAIN(4));
+    ZVR(4, 32, 8, V16, 32, 1, false);
+    CPA(4, 32, 8, 64, 2);
+    CPL(4, 32, 8, 63, 1);
+    CPL(4, 32, 8, 63, 2);
+    CPL(4, 32, 8, 63, 3);
+    CPL(4, 32, 8, 126, 2);
+    CPL(4, 16, 16, 63, 2);
+    CPL(4, 16, 8, 63, 2);
+    CPL(4, 32, 4, 63, 2);
+    CPL(4, 64, 4, 63, 2);
+    CPL(4, 32, 16, 63, 2);
+  }
+  CK(cudaFree(u));
+  CK(cudaFree(out));
+  CK(cudaFree(ref));
+}
+
+int main(int argc, char** argv) {
+  const int n = argc > 1 ? std::atoi(argv[1]) : 512, reps = argc > 2 ? std::atoi(argv[2]) : 10;
+  cudaDeviceProp prop;
+  CK(cudaGetDeviceProperties(&prop, 0));
+  std::printf("%s, %d SMs, L2 %d MB, n=%d\n", prop.name, prop.multiProcessorCount, prop.l2CacheSize >> 20, n);
+  run_precision<double>(n, reps, "fp64");
+  run_precision<float>(n, reps, "fp32");
+}
