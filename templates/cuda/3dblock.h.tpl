@@ -234,7 +234,7 @@
       _Pragma("unroll") for (int cakernel_m = 0; cakernel_m < CAKERNEL_%{name}_%{variant}_ROWS; ++cakernel_m) { \
         const int gj = cakernel_j + cakernel_m; \
 %var_loop("intent=out|inout") %[        opuntia::cuda::staged_lanes<%{vtype}, cakernel_lanes> cakernel_staged_%{vname}; \
-]% %var_loop("intent=separateinout") %[        opuntia::cuda::staged_lanes<%{vtype}, cakernel_lanes> cakernel_staged_%{vname}_out; \
+]% %var_loop("intent=separateinout") %[       opuntia::cuda::staged_lanes<%{vtype}, cakernel_lanes> cakernel_staged_%{vname}_out; \
 ]%        _Pragma("unroll") for (int cakernel_lane = 0; cakernel_lane < cakernel_lanes; ++cakernel_lane) { \
           const int gi = cakernel_x0 + cakernel_lane; \
           (void)gi; (void)gj; (void)gk;
@@ -248,7 +248,7 @@
 #define CAKERNEL_%{name}_End \
         } \
 %var_loop("intent=out|inout") %[        cakernel_staged_%{vname}.store(&%{vname}[CAKERNEL_INDEX(cakernel_x0, gj, gk)]); \
-]% %var_loop("intent=separateinout") %[        cakernel_staged_%{vname}_out.store(&%{vname}_out[CAKERNEL_INDEX(cakernel_x0, gj, gk)]); \
+]% %var_loop("intent=separateinout") %[       cakernel_staged_%{vname}_out.store(&%{vname}_out[CAKERNEL_INDEX(cakernel_x0, gj, gk)]); \
 ]%      } \
     }; \
     /* Planes are not unrolled: the window shifts are a few register moves, and unrolled planes \

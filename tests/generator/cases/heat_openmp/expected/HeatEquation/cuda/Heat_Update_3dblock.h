@@ -229,7 +229,7 @@
       if (CAKERNEL_Heat_Update_3dblock_SHARED) __syncthreads();                                                                                                      \
       _Pragma("unroll") for (int cakernel_m = 0; cakernel_m < CAKERNEL_Heat_Update_3dblock_ROWS; ++cakernel_m) {                                                     \
         const int gj = cakernel_j + cakernel_m;                                                                                                                      \
-         opuntia::cuda::staged_lanes<CCTK_REAL, cakernel_lanes> cakernel_staged_u_out;                                                                               \
+        opuntia::cuda::staged_lanes<CCTK_REAL, cakernel_lanes> cakernel_staged_u_out;                                                                                \
         _Pragma("unroll") for (int cakernel_lane = 0; cakernel_lane < cakernel_lanes; ++cakernel_lane) {                                                             \
           const int gi = cakernel_x0 + cakernel_lane;                                                                                                                \
           (void)gi; (void)gj; (void)gk;
@@ -242,7 +242,7 @@
 
 #define CAKERNEL_Heat_Update_End                                                                               \
         }                                                                                                      \
-         cakernel_staged_u_out.store(&u_out[CAKERNEL_INDEX(cakernel_x0, gj, gk)]);                             \
+        cakernel_staged_u_out.store(&u_out[CAKERNEL_INDEX(cakernel_x0, gj, gk)]);                              \
       }                                                                                                        \
     };                                                                                                         \
     /* Planes are not unrolled: the window shifts are a few register moves, and unrolled planes                \
