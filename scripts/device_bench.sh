@@ -1,16 +1,21 @@
 #!/usr/bin/env bash
 # On the GPU machine after scripts/device_check.sh: gpu_stencil_bench at 512^3 in the fp64 build
-# and in a float build (CCTK_REAL = float), then HeatEquation and WaveToy at 256^3 on every
-# backend, timing the kernel launches (timer report).
+# and in a float build (CCTK_REAL = float), the CUDA conformance suite and memcheck in the float
+# build, then HeatEquation and WaveToy at 256^3 on every backend, timing the kernel launches
+# (timer report).
 set -uo pipefail
 source "$(dirname "$0")/device_env.sh"
 echo "== gpu_stencil_bench 512, CCTK_REAL = double"
 build/device/bench/gpu_stencil_bench 512 10
 configure build/device-float -DOPUNTIA_REAL_PRECISION=float || exit 1
-cmake --build build/device-float -j16 --target gpu_stencil_bench >$OUT/build-float.log 2>&1 ||
+cmake --build build/device-float -j16 --target gpu_stencil_bench backend_conformance_tests >$OUT/build-float.log 2>&1 ||
   { grep -E -A3 "error" $OUT/build-float.log | head -40; exit 1; }
 echo "== gpu_stencil_bench 512, CCTK_REAL = float (the generated rows are fp32)"
 build/device-float/bench/gpu_stencil_bench 512 10
+echo "== CUDA conformance suite and memcheck, CCTK_REAL = float"
+t="build/device-float/tests/thorns/backend_conformance_tests --gtest_filter=*/cuda_*"
+$t 2>&1 | grep -E "PASSED|FAILED|Failure" | head -5
+compute-sanitizer --tool memcheck $t 2>&1 | tail -1
 cd build/device && mkdir -p bench && cd bench
 for thorn in HeatEquation WaveToy; do
   for backend in openmp cuda opencl; do
