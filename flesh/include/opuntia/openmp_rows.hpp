@@ -17,8 +17,7 @@ inline constexpr int line_points = sizeof(T) < 64 ? static_cast<int>(64 / sizeof
 template <typename T>
 constexpr int first_on_line(int begin, int end, std::ptrdiff_t row) {
   constexpr std::ptrdiff_t line = line_points<T>;
-  const std::ptrdiff_t offset = (begin + row) % line;
-  const std::ptrdiff_t skip = offset < 0 ? -offset : offset == 0 ? 0 : line - offset;
+  const std::ptrdiff_t skip = (line - (begin + row) % line) % line;  // indices are never negative
   return end - begin < skip ? end : begin + static_cast<int>(skip);
 }
 
