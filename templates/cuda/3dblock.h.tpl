@@ -11,19 +11,25 @@
    that each row moves with one double2 or float4 access; one point where the grid's x size or
    an array's alignment does not allow it: the launcher picks) of ROWS consecutive rows, and
    streams them through z (Micikevicius), keeping for each row and cached variable a window of
-   the planes that its z neighbours need plus PF planes ahead, in registers, so that the next
-   plane's loads are in flight while this one computes. A block of TX x TY threads covers
+   the planes that its z neighbours need, in registers. A block of TX x TY threads covers
    TX x lanes points in x, TY x ROWS rows in y and TZ planes in z. I3D_l(v, 0, 0, k) is a
-   register; so is an x or y neighbour that is one of the thread's own points. With a shared
-   plane (3dblock), the block stages each cached variable's current plane, halo included, in
-   shared memory (two buffers, one barrier per plane; the centres come from the windows, only the
-   halo from global memory) and I3D_l(v, i, j, 0) reads it; without one, the aligned groups of
-   the plane around the thread's points are loaded (through the read-only cache) before its
-   points compute, once for all of them. Other offsets load their group when read. A block whose
-   rows and windows are all inside the grid in y and z takes a path with no bounds checks there
-   (window, row and lane indices are constants, so the windows are registers); a warp (a block, with a shared plane) holding an x edge takes the same
-   path with each point checked in x. The body runs once per point, lanes in order, so every
-   backend computes the same bits. */
+   register; so is an x or y neighbour that is one of the thread's own points.
+
+   With a shared plane (3dblock), the block keeps for each cached variable a ring of NB planes
+   (its points and their halo) in dynamic shared memory, which cp.async fills in 16-byte groups
+   AHEAD planes beyond the windows' newest, without registers: the copies in flight no longer
+   depend on how many threads an SM holds (bench/experiments/gpu_star_designs.cu, design cpl).
+   One barrier a plane; the windows take their newest plane from the ring, and I3D_l(v, i, j, 0)
+   reads the current plane there. Without a shared plane, each window loads PF = 1 plane ahead
+   from global memory, and the aligned groups of the plane around the thread's points are loaded
+   (through the read-only cache) before its points compute, once for all of them. Other offsets
+   load their group when read.
+
+   A block whose rows and windows are all inside the grid in y and z takes a path with no bounds
+   checks there (window, row and lane indices are constants, so the windows are registers); a
+   warp (a block, with a shared plane) holding an x edge takes the same path with each point
+   checked in x. The body runs once per point, lanes in order, so every backend computes the
+   same bits. */
 #define CAKERNEL_%{name}_%{variant}_ROWS CAKERNEL_ROWS_PER_THREAD_%{variant}
 #define CAKERNEL_%{name}_%{variant}_SHARED CAKERNEL_SHARED_PLANE_%{variant}
 #define CAKERNEL_%{name}_%{variant}_LANES opuntia::cuda::lanes_per_16_bytes<CCTK_REAL>
@@ -37,7 +43,12 @@
 #define CAKERNEL_%{name}_%{variant}_TY \
   (CAKERNEL_%{name}_%{variant}_TY_WANTED * CAKERNEL_%{name}_%{variant}_TX <= 512 ? CAKERNEL_%{name}_%{variant}_TY_WANTED : 512 / CAKERNEL_%{name}_%{variant}_TX)
 #define CAKERNEL_%{name}_%{variant}_TZ %{tile_z}
-#define CAKERNEL_%{name}_%{variant}_PF 1
+/* Planes each window loads ahead from global memory; with a shared plane (3dblock) the windows
+   take their newest plane from the ring instead, which the block copies AHEAD planes ahead with
+   cp.async into NB slots. */
+#define CAKERNEL_%{name}_%{variant}_PF (CAKERNEL_%{name}_%{variant}_SHARED ? 0 : 1)
+#define CAKERNEL_%{name}_%{variant}_AHEAD 2
+#define CAKERNEL_%{name}_%{variant}_NB (%{stencil_zp} + CAKERNEL_%{name}_%{variant}_AHEAD + 1)
 #define CAKERNEL_%{name}_%{variant}_W (%{stencil_zn} + %{stencil_zp} + 1 + CAKERNEL_%{name}_%{variant}_PF)
 #define CAKERNEL_%{name}_%{variant}_TYR (CAKERNEL_%{name}_%{variant}_TY * CAKERNEL_%{name}_%{variant}_ROWS)
 #define CAKERNEL_%{name}_%{variant}_block_x CAKERNEL_%{name}_%{variant}_TX
@@ -78,7 +89,7 @@
           cakernel_lane + (i) >= 0 && cakernel_lane + (i) < cakernel_lanes \
         ? cakernel_w_##v[CAKERNEL_%{name}_%{variant}_ROW(j)][%{stencil_zn}][CAKERNEL_%{name}_%{variant}_LANE(i)] \
     : CAKERNEL_%{name}_%{variant}_SHARED && (k) == 0 \
-        ? cakernel_shared_##v[cakernel_t & 1][cakernel_sj + cakernel_m + (j)][cakernel_si + cakernel_lane + (i)] \
+        ? cakernel_ring_##v[cakernel_slot][cakernel_sj + cakernel_m + (j)][cakernel_si + cakernel_lane + (i)] \
     : (k) == 0 \
         ? cakernel_nb_##v[cakernel_m + (j) + %{stencil_yn}][CAKERNEL_%{name}_%{variant}_GROUP(i) / cakernel_lanes - cakernel_g0] \
               .e[cakernel_lane + (i) - CAKERNEL_%{name}_%{variant}_GROUP(i)] \
@@ -99,11 +110,12 @@
 %var_loop() %[    (void)%{vname}; \
 ]% %var_loop("intent=separateinout") %[   (void)%{vname}_out; \
 ]%    constexpr int cakernel_tx = CAKERNEL_%{name}_%{variant}_TX, cakernel_tyr = CAKERNEL_%{name}_%{variant}_TYR; \
-    /* The shared plane: the block's points and their halo, the x halo in whole lane groups. */ \
+    /* A shared plane: the block's points and their halo, the x halo in whole lane groups, gx \
+       groups a row. */ \
     constexpr int cakernel_xa = opuntia::cuda::align_up(%{stencil_xn}, cakernel_lanes); \
-    constexpr int cakernel_sx = CAKERNEL_%{name}_%{variant}_SHARED \
-        ? cakernel_xa + cakernel_tx * cakernel_lanes + opuntia::cuda::align_up(%{stencil_xp}, cakernel_lanes) : 1; \
-    constexpr int cakernel_sy = CAKERNEL_%{name}_%{variant}_SHARED ? cakernel_tyr + %{stencil_yn} + %{stencil_yp} : 1; \
+    constexpr int cakernel_sx = CAKERNEL_%{name}_%{variant}_SHARED ? CAKERNEL_%{name}_%{variant}_sx<cakernel_lanes>() : cakernel_lanes; \
+    constexpr int cakernel_sy = CAKERNEL_%{name}_%{variant}_SHARED ? CAKERNEL_%{name}_%{variant}_sy : 1; \
+    constexpr int cakernel_gx = cakernel_sx / cakernel_lanes, cakernel_groups = cakernel_gx * cakernel_sy; \
     /* The neighbourhood of a thread's points in a plane: its rows and yn + yp more, in aligned \
        groups of lanes from the one holding x0 - xn (g0 groups from x0) to the one holding the \
        last point + xp. */ \
@@ -118,13 +130,14 @@
     const int cakernel_si = cakernel_xa + (int)threadIdx.x * cakernel_lanes; \
     const int cakernel_sj = %{stencil_yn} + (int)threadIdx.y * CAKERNEL_%{name}_%{variant}_ROWS; \
     const int cakernel_j = cakernel_bj + cakernel_sj; \
-    /* The halo groups of the shared plane, shared out over the block's threads: at most hmax each. */ \
     constexpr int cakernel_threads = cakernel_tx * CAKERNEL_%{name}_%{variant}_TY; \
-    constexpr int cakernel_halo_groups = CAKERNEL_%{name}_%{variant}_halo_groups<cakernel_lanes>(); \
-    constexpr int cakernel_hmax = CAKERNEL_%{name}_%{variant}_SHARED && cakernel_halo_groups > 0 \
-        ? (cakernel_halo_groups + cakernel_threads - 1) / cakernel_threads : 1; \
     const int cakernel_tid = (int)(threadIdx.y * blockDim.x + threadIdx.x); \
-    (void)cakernel_sx, (void)cakernel_sy, (void)cakernel_si, (void)cakernel_nr, (void)cakernel_g0, (void)cakernel_ng, (void)cakernel_tid, (void)cakernel_hmax; \
+    (void)cakernel_sx, (void)cakernel_sy, (void)cakernel_si, (void)cakernel_nr, (void)cakernel_g0, (void)cakernel_ng, (void)cakernel_tid; \
+    /* The rings of shared planes, one per cached variable, in the launch's dynamic shared memory \
+       (CAKERNEL_<K>_<variant>_shared_bytes). */ \
+    extern __shared__ __align__(16) unsigned char cakernel_dynamic_shared[]; \
+    unsigned char* cakernel_ring_next = cakernel_dynamic_shared; \
+    (void)cakernel_ring_next; \
     /* Without a shared plane nothing waits on a barrier: a thread with nothing to compute leaves. */ \
     if (!CAKERNEL_%{name}_%{variant}_SHARED && \
         (cakernel_x0 + cakernel_lanes <= %{stencil_xn} || cakernel_x0 >= params.cagh_ni - %{stencil_xp} || \
@@ -134,26 +147,27 @@
     const int cakernel_k0 = %{stencil_zn} + (int)blockIdx.z * CAKERNEL_%{name}_%{variant}_TZ; \
     /* The windows before the first plane: planes k0 - zn .. k0 + zp + PF - 1 in slots 1..W-1. */ \
 %var_loop("cached=yes") %[    %{vtype} cakernel_w_%{vname}[CAKERNEL_%{name}_%{variant}_ROWS][CAKERNEL_%{name}_%{variant}_W][cakernel_lanes]; \
-    __shared__ __align__(16) %{vtype} cakernel_shared_%{vname}[CAKERNEL_%{name}_%{variant}_SHARED ? 2 : 1][cakernel_sy][cakernel_sx]; \
-    static_assert(sizeof(cakernel_shared_%{vname}) <= 48 * 1024, \
-                  "the shared plane of %{vname} in kernel %{name} (%{variant}) exceeds 48 KiB: make TILE's x or y smaller"); \
-    /* The halo groups of the next plane that this thread stages, loaded while this plane \
-       computes (a shared plane only). */ \
-    opuntia::cuda::lanes<%{vtype}, cakernel_lanes> cakernel_halo_%{vname}[cakernel_hmax]; \
-    const auto cakernel_load_halo_%{vname} = [&](const int cakernel_kk) { \
-      _Pragma("unroll") for (int cakernel_q = 0; cakernel_q < cakernel_hmax; ++cakernel_q) { \
-        const int cakernel_h = cakernel_tid + cakernel_q * cakernel_threads; \
-        int cakernel_hi = 0, cakernel_hj = 0; \
-        if (cakernel_h < cakernel_halo_groups) CAKERNEL_%{name}_%{variant}_halo_cell<cakernel_lanes>(cakernel_h, cakernel_hi, cakernel_hj); \
-        const int cakernel_i = cakernel_bi - cakernel_xa + cakernel_hi, cakernel_jj = cakernel_bj + cakernel_hj; \
-        cakernel_halo_%{vname}[cakernel_q] = \
-            cakernel_h < cakernel_halo_groups && cakernel_i >= 0 && cakernel_i < params.cagh_ni && cakernel_jj < params.cagh_nj && \
-                    cakernel_kk < params.cagh_nk \
-                ? opuntia::cuda::load_lanes<cakernel_lanes>(&%{vname}[CAKERNEL_INDEX(cakernel_i, cakernel_jj, cakernel_kk)]) \
-                : opuntia::cuda::lanes<%{vtype}, cakernel_lanes>{}; \
+    /* The ring of %{vname} (3dblock): plane k0 + t in slot t % NB. */ \
+    %{vtype}(*const cakernel_ring_%{vname})[cakernel_sy][cakernel_sx] = \
+        reinterpret_cast<%{vtype}(*)[cakernel_sy][cakernel_sx]>(cakernel_ring_next); \
+    cakernel_ring_next += CAKERNEL_%{name}_%{variant}_ring_bytes<%{vtype}, cakernel_lanes>(); \
+    /* Starts copying plane kk of %{vname} into a slot of its ring: the block's threads share out \
+       its lane groups; a group off the grid becomes zeros (only points that compute nothing read \
+       it). */ \
+    const auto cakernel_copy_plane_%{vname} = [&](const int cakernel_kk, const int cakernel_slot) { \
+      _Pragma("unroll") for (int cakernel_q = 0; cakernel_q < (cakernel_groups + cakernel_threads - 1) / cakernel_threads; ++cakernel_q) { \
+        const int cakernel_g = cakernel_tid + cakernel_q * cakernel_threads; \
+        if (cakernel_g < cakernel_groups) { \
+          const int cakernel_gy = cakernel_g / cakernel_gx, cakernel_gi = cakernel_g - cakernel_gy * cakernel_gx; \
+          const int cakernel_i = cakernel_bi - cakernel_xa + cakernel_gi * cakernel_lanes, cakernel_jj = cakernel_bj + cakernel_gy; \
+          const bool cakernel_in = cakernel_i >= 0 && cakernel_i + cakernel_lanes <= params.cagh_ni && \
+                                   cakernel_jj < params.cagh_nj && cakernel_kk < params.cagh_nk; \
+          opuntia::cuda::copy_lanes_async<cakernel_lanes>( \
+              &cakernel_ring_%{vname}[cakernel_slot][cakernel_gy][cakernel_gi * cakernel_lanes], \
+              cakernel_in ? &%{vname}[CAKERNEL_INDEX(cakernel_i, cakernel_jj, cakernel_kk)] : %{vname}, cakernel_in); \
+        } \
       } \
     }; \
-    if (CAKERNEL_%{name}_%{variant}_SHARED) cakernel_load_halo_%{vname}(cakernel_k0); \
     _Pragma("unroll") for (int cakernel_m = 0; cakernel_m < CAKERNEL_%{name}_%{variant}_ROWS; ++cakernel_m) \
       _Pragma("unroll") for (int cakernel_d = 1; cakernel_d < CAKERNEL_%{name}_%{variant}_W; ++cakernel_d) { \
         const int gj = cakernel_j + cakernel_m, gk = cakernel_k0 - %{stencil_zn} + cakernel_d - 1; \
@@ -164,9 +178,19 @@
           cakernel_w_%{vname}[cakernel_m][cakernel_d][cakernel_l] = cakernel_v.e[cakernel_l]; \
       } \
 ]% %var_loop("cached=no") %[   /* Never read: I3D_l on %{vname} stops at the static_assert that names it. */ \
-    [[maybe_unused]] %{vtype} cakernel_w_%{vname}[1][1][1], cakernel_shared_%{vname}[1][1][1]; \
+    [[maybe_unused]] %{vtype} cakernel_w_%{vname}[1][1][1], cakernel_ring_%{vname}[1][1][1]; \
     [[maybe_unused]] opuntia::cuda::lanes<%{vtype}, 1> cakernel_nb_%{vname}[1][1]; \
-]%    /* Whether the block's rows and planes are all inside the grid, and whether every point of \
+]%    /* Starts copying plane kk of every cached variable into slot `slot`: one cp.async group. */ \
+    const auto cakernel_copy_plane = [&](const int cakernel_kk, const int cakernel_slot) { \
+      (void)cakernel_kk, (void)cakernel_slot; \
+%var_loop("cached=yes") %[      cakernel_copy_plane_%{vname}(cakernel_kk, cakernel_slot); \
+]%      __pipeline_commit(); \
+    }; \
+    /* The ring's first planes, k0 .. k0 + zp + AHEAD - 1. */ \
+    if (CAKERNEL_%{name}_%{variant}_SHARED) \
+      _Pragma("unroll 1") for (int cakernel_q = 0; cakernel_q < %{stencil_zp} + CAKERNEL_%{name}_%{variant}_AHEAD; ++cakernel_q) \
+        cakernel_copy_plane(cakernel_k0 + cakernel_q, cakernel_q); \
+    /* Whether the block's rows and planes are all inside the grid, and whether every point of \
        the warp (with a shared plane: of the block) computes in x; decided for a whole warp or \
        block, so that its threads take the same path: an x edge in one thread would otherwise \
        run its warp through both (and a shared plane needs the same barriers in every thread). */ \
@@ -179,41 +203,34 @@
                                                                       : __all_sync(__activemask(), cakernel_thread_x_inside) != 0; \
     const auto cakernel_plane = [&](const int cakernel_t, const bool cakernel_checked, const bool cakernel_x_checked) { \
       const int gk = cakernel_k0 + cakernel_t; \
-      /* Slide each window by one plane and load the plane zp + PF above this one. */ \
+      /* This plane's slot in the rings. */ \
+      const int cakernel_slot = cakernel_t % CAKERNEL_%{name}_%{variant}_NB; \
+      (void)cakernel_slot; \
+      if (CAKERNEL_%{name}_%{variant}_SHARED) { \
+        /* Planes up to gk + zp have landed (the AHEAD - 1 newest copies may still run), in every \
+           thread's copies: then the slot of the plane before this one, which every thread has \
+           finished with, takes the plane AHEAD beyond the windows' newest. One barrier a plane. */ \
+        __pipeline_wait_prior(CAKERNEL_%{name}_%{variant}_AHEAD - 1); \
+        __syncthreads(); \
+        cakernel_copy_plane(gk + %{stencil_zp} + CAKERNEL_%{name}_%{variant}_AHEAD, \
+                            (cakernel_slot + CAKERNEL_%{name}_%{variant}_NB - 1) % CAKERNEL_%{name}_%{variant}_NB); \
+      } \
+      /* Slide each window by one plane and take the plane zp + PF above this one: from the ring \
+         with a shared plane, from global memory without. */ \
 %var_loop("cached=yes") %[      _Pragma("unroll") for (int cakernel_m = 0; cakernel_m < CAKERNEL_%{name}_%{variant}_ROWS; ++cakernel_m) { \
         _Pragma("unroll") for (int cakernel_d = 0; cakernel_d + 1 < CAKERNEL_%{name}_%{variant}_W; ++cakernel_d) \
           _Pragma("unroll") for (int cakernel_l = 0; cakernel_l < cakernel_lanes; ++cakernel_l) \
             cakernel_w_%{vname}[cakernel_m][cakernel_d][cakernel_l] = cakernel_w_%{vname}[cakernel_m][cakernel_d + 1][cakernel_l]; \
         const int gj = cakernel_j + cakernel_m, cakernel_k = gk + %{stencil_zp} + CAKERNEL_%{name}_%{variant}_PF; \
-        /* With a shared plane, a thread past the x edge stays for the barriers, on an x-checked \
-           path; its column must not be read: past the last row of the last plane it would lie \
-           beyond the array. (Without one, such a thread has returned.) */ \
-        const bool cakernel_in = (!CAKERNEL_%{name}_%{variant}_SHARED || !cakernel_x_checked || cakernel_column) && \
-                                 (!cakernel_checked || (cakernel_column && gj < params.cagh_nj && cakernel_k < params.cagh_nk)); \
-        const auto cakernel_v = cakernel_in ? opuntia::cuda::load_lanes<cakernel_lanes>(&%{vname}[CAKERNEL_INDEX(cakernel_x0, gj, cakernel_k)]) \
-                                            : opuntia::cuda::lanes<%{vtype}, cakernel_lanes>{}; \
+        const bool cakernel_in = !cakernel_checked || (cakernel_column && gj < params.cagh_nj && cakernel_k < params.cagh_nk); \
+        const auto cakernel_v = \
+            CAKERNEL_%{name}_%{variant}_SHARED \
+                ? opuntia::cuda::load_lanes_shared<cakernel_lanes>( \
+                      &cakernel_ring_%{vname}[(cakernel_slot + %{stencil_zp}) % CAKERNEL_%{name}_%{variant}_NB][cakernel_sj + cakernel_m][cakernel_si]) \
+            : cakernel_in ? opuntia::cuda::load_lanes<cakernel_lanes>(&%{vname}[CAKERNEL_INDEX(cakernel_x0, gj, cakernel_k)]) \
+                          : opuntia::cuda::lanes<%{vtype}, cakernel_lanes>{}; \
         _Pragma("unroll") for (int cakernel_l = 0; cakernel_l < cakernel_lanes; ++cakernel_l) \
           cakernel_w_%{vname}[cakernel_m][CAKERNEL_%{name}_%{variant}_W - 1][cakernel_l] = cakernel_v.e[cakernel_l]; \
-      } \
-      if (CAKERNEL_%{name}_%{variant}_SHARED) { \
-        /* This plane's buffer: the centres from the windows, the halo from the registers loaded \
-           during the previous plane; then the next plane's halo is loaded, to arrive while this \
-           one computes (a halo loaded here and stored at once would stall every plane on the \
-           memory's latency before the barrier: 33-42% of copy for radius 4 on the H100). The \
-           buffer written here was last read two planes ago, before the previous barrier. */ \
-        auto& cakernel_tile = cakernel_shared_%{vname}[cakernel_t & 1]; \
-        _Pragma("unroll") for (int cakernel_m = 0; cakernel_m < CAKERNEL_%{name}_%{variant}_ROWS; ++cakernel_m) \
-          opuntia::cuda::store_lanes(&cakernel_tile[cakernel_sj + cakernel_m][cakernel_si], \
-                                            cakernel_w_%{vname}[cakernel_m][%{stencil_zn}]); \
-        _Pragma("unroll") for (int cakernel_q = 0; cakernel_q < cakernel_hmax; ++cakernel_q) { \
-          const int cakernel_h = cakernel_tid + cakernel_q * cakernel_threads; \
-          if (cakernel_h < cakernel_halo_groups) { \
-            int cakernel_hi, cakernel_hj; \
-            CAKERNEL_%{name}_%{variant}_halo_cell<cakernel_lanes>(cakernel_h, cakernel_hi, cakernel_hj); \
-            opuntia::cuda::store_lanes(&cakernel_tile[cakernel_hj][cakernel_hi], cakernel_halo_%{vname}[cakernel_q].e); \
-          } \
-        } \
-        if (cakernel_t + 1 < CAKERNEL_%{name}_%{variant}_TZ) cakernel_load_halo_%{vname}(gk + 1); \
       } \
 ]%      /* Without a shared plane: the groups of this plane that the thread's points may read, \
          loaded before any of them is computed, so that the body's stores do not make the \
@@ -230,8 +247,7 @@
                 !cakernel_x_checked ? cakernel_x : cakernel_x < 0 ? 0 : cakernel_x > params.cagh_ni - cakernel_lanes ? params.cagh_ni - cakernel_lanes : cakernel_x, \
                 !cakernel_checked ? cakernel_y : cakernel_y >= params.cagh_nj ? params.cagh_nj - 1 : cakernel_y, gk)]); \
           } \
-]%      if (CAKERNEL_%{name}_%{variant}_SHARED) __syncthreads(); \
-      _Pragma("unroll") for (int cakernel_m = 0; cakernel_m < CAKERNEL_%{name}_%{variant}_ROWS; ++cakernel_m) { \
+]%      _Pragma("unroll") for (int cakernel_m = 0; cakernel_m < CAKERNEL_%{name}_%{variant}_ROWS; ++cakernel_m) { \
         const int gj = cakernel_j + cakernel_m; \
 %var_loop("intent=out|inout") %[        opuntia::cuda::staged_lanes<%{vtype}, cakernel_lanes> cakernel_staged_%{vname}; \
 ]% %var_loop("intent=separateinout") %[       opuntia::cuda::staged_lanes<%{vtype}, cakernel_lanes> cakernel_staged_%{vname}_out; \
@@ -265,33 +281,32 @@
                                cakernel_k0 + cakernel_t < params.cagh_nk - %{stencil_zp}; ++cakernel_t) \
         cakernel_plane(cakernel_t, true, true); \
     } \
+    /* No block leaves with copies into its shared memory still running. */ \
+    if (CAKERNEL_%{name}_%{variant}_SHARED) __pipeline_wait_prior(0); \
   }
 
-/* The shared plane in aligned groups of `lanes` points: its sx / lanes columns of the yn rows
-   above the block's points and the yp rows below, then the groups left and right of each of its
-   rows. */
+/* A shared plane (3dblock): sy rows of sx points, the block's points and their halo, the x halo
+   in whole lane groups. */
 template <int lanes>
-static __device__ __host__ constexpr int CAKERNEL_%{name}_%{variant}_halo_groups() {
-  constexpr int left = opuntia::cuda::align_up(%{stencil_xn}, lanes) / lanes;
-  constexpr int right = opuntia::cuda::align_up(%{stencil_xp}, lanes) / lanes;
-  constexpr int columns = left + CAKERNEL_%{name}_%{variant}_TX + right;
-  return (%{stencil_yn} + %{stencil_yp}) * columns + (left + right) * CAKERNEL_%{name}_%{variant}_TYR;
+static __device__ __host__ constexpr int CAKERNEL_%{name}_%{variant}_sx() {
+  return opuntia::cuda::align_up(%{stencil_xn}, lanes) + CAKERNEL_%{name}_%{variant}_TX * lanes +
+         opuntia::cuda::align_up(%{stencil_xp}, lanes);
+}
+constexpr int CAKERNEL_%{name}_%{variant}_sy = CAKERNEL_%{name}_%{variant}_TYR + %{stencil_yn} + %{stencil_yp};
+
+/* The bytes of one cached variable's ring, NB planes, rounded up to 16 so that the next ring
+   starts aligned; none without a shared plane. */
+template <typename T, int lanes>
+static __device__ __host__ constexpr int CAKERNEL_%{name}_%{variant}_ring_bytes() {
+  return CAKERNEL_%{name}_%{variant}_SHARED
+             ? opuntia::cuda::align_up(CAKERNEL_%{name}_%{variant}_NB * CAKERNEL_%{name}_%{variant}_sy *
+                                           CAKERNEL_%{name}_%{variant}_sx<lanes>() * static_cast<int>(sizeof(T)),
+                                       16)
+             : 0;
 }
 
-/* The first point (si, sj) of halo group h of the shared plane. */
+/* The dynamic shared memory of a block: the rings of its cached variables. */
 template <int lanes>
-static __device__ __forceinline__ void CAKERNEL_%{name}_%{variant}_halo_cell(int h, int& si, int& sj) {
-  constexpr int left = opuntia::cuda::align_up(%{stencil_xn}, lanes) / lanes;
-  constexpr int right = opuntia::cuda::align_up(%{stencil_xp}, lanes) / lanes;
-  constexpr int columns = left + CAKERNEL_%{name}_%{variant}_TX + right, side = left + right;
-  if (h < %{stencil_yn} * columns) {
-    sj = h / columns, si = h % columns * lanes;
-  } else if ((h -= %{stencil_yn} * columns) < %{stencil_yp} * columns) {
-    sj = %{stencil_yn} + CAKERNEL_%{name}_%{variant}_TYR + h / columns, si = h % columns * lanes;
-  } else {
-    h -= %{stencil_yp} * columns;
-    const int c = h % (side > 0 ? side : 1);
-    sj = %{stencil_yn} + h / (side > 0 ? side : 1);
-    si = (c < left ? c : CAKERNEL_%{name}_%{variant}_TX + c) * lanes;
-  }
+static __host__ __device__ constexpr int CAKERNEL_%{name}_%{variant}_shared_bytes() {
+  return 0%var_loop("cached=yes") %[ + CAKERNEL_%{name}_%{variant}_ring_bytes<%{vtype}, lanes>()]%;
 }

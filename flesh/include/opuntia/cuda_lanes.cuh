@@ -7,6 +7,7 @@
 // instead of registers.
 #include <type_traits>
 
+#include <cuda_pipeline.h>
 #include <cuda_runtime.h>
 
 namespace opuntia::cuda {
@@ -54,6 +55,35 @@ __device__ __forceinline__ void store_lanes(T* p, const T (&v)[N]) {
 #pragma unroll
     for (int q = 0; q < N; ++q) p[q] = v[q];
   }
+}
+
+/// The N elements at p in shared memory, aligned to N * sizeof(T), as one instruction where the
+/// type allows.
+template <int N, typename T>
+__device__ __forceinline__ lanes<T, N> load_lanes_shared(const T* p) {
+  lanes<T, N> r;
+  if constexpr (N == 2 && std::is_same_v<T, double>) {
+    const double2 v = *reinterpret_cast<const double2*>(p);
+    r.e[0] = v.x, r.e[1] = v.y;
+  } else if constexpr (N == 4 && std::is_same_v<T, float>) {
+    const float4 v = *reinterpret_cast<const float4*>(p);
+    r.e[0] = v.x, r.e[1] = v.y, r.e[2] = v.z, r.e[3] = v.w;
+  } else {
+#pragma unroll
+    for (int q = 0; q < N; ++q) r.e[q] = p[q];
+  }
+  return r;
+}
+
+/// Starts copying the N elements at src (global memory) to dst (shared memory), both aligned to
+/// N * sizeof(T) (4, 8 or 16 bytes), without registers (cp.async): the copy completes at a later
+/// __pipeline_wait_prior. Where !valid, dst is filled with zeros instead; src must still be an
+/// address in the array.
+template <int N, typename T>
+__device__ __forceinline__ void copy_lanes_async(T* dst, const T* src, bool valid) {
+  static_assert(N * sizeof(T) == 4 || N * sizeof(T) == 8 || N * sizeof(T) == 16,
+                "cp.async copies 4, 8 or 16 bytes");
+  __pipeline_memcpy_async(dst, src, N * sizeof(T), valid ? 0 : N * sizeof(T));
 }
 
 /// A thread's N points of a row in a variable the kernel writes, as the body sees them: its
