@@ -4,6 +4,8 @@
 #include "src/Heat_Update.kernel"
 
 #include <cstdint>
+#include <stdexcept>
+#include <string>
 
 // The macros belong to this variant: another variant of the same kernel may follow in the
 // same translation unit with its own.
@@ -27,9 +29,27 @@ static void CAKERNEL_Heat_Update_cuda_3dblock_launch(const opuntia::kernel_call&
                   static_cast<unsigned>((call.grid.nj - 1 - 1 + rows - 1) / rows),
                   static_cast<unsigned>((call.grid.nk - 1 - 1 + CAKERNEL_Heat_Update_3dblock_block_z - 1) /
                                         CAKERNEL_Heat_Update_3dblock_block_z));
+  // The rings of shared planes (3dblock) live in dynamic shared memory; above 48 KiB a kernel
+  // must ask for it, once.
+  constexpr int shared_bytes = CAKERNEL_Heat_Update_3dblock_shared_bytes<lanes>();
+  if constexpr (shared_bytes > 48 * 1024) {
+    static const bool allowed = [] {
+      int device = 0, most = 0;
+      OPUNTIA_CUDA_CHECK(cudaGetDevice(&device));
+      OPUNTIA_CUDA_CHECK(cudaDeviceGetAttribute(&most, cudaDevAttrMaxSharedMemoryPerBlockOptin, device));
+      if (shared_bytes > most)
+        throw std::runtime_error("kernel Heat_Update (cuda/3dblock): its shared planes need " + std::to_string(shared_bytes) +
+                                 " bytes of shared memory a block, the GPU allows " + std::to_string(most) +
+                                 ": make TILE's x or y smaller in its cakernel.ccl");
+      OPUNTIA_CUDA_CHECK(cudaFuncSetAttribute(CAKERNEL_Heat_Update_3dblock_kernel<lanes>,
+                                              cudaFuncAttributeMaxDynamicSharedMemorySize, shared_bytes));
+      return true;
+    }();
+    (void)allowed;
+  }
   const CAKERNEL_Heat_Update_Arrays arrays = CAKERNEL_Heat_Update_arrays_of(call);
   (void)arrays;
-  CAKERNEL_Heat_Update_3dblock_kernel<lanes><<<grid, block>>>(
+  CAKERNEL_Heat_Update_3dblock_kernel<lanes><<<grid, block, shared_bytes>>>(
       CAKERNEL_Heat_Update_params_of(call), arrays.u , arrays.u_out);
   OPUNTIA_CUDA_CHECK(cudaGetLastError());
 }

@@ -11,19 +11,25 @@
    that each row moves with one double2 or float4 access; one point where the grid's x size or
    an array's alignment does not allow it: the launcher picks) of ROWS consecutive rows, and
    streams them through z (Micikevicius), keeping for each row and cached variable a window of
-   the planes that its z neighbours need plus PF planes ahead, in registers, so that the next
-   plane's loads are in flight while this one computes. A block of TX x TY threads covers
+   the planes that its z neighbours need, in registers. A block of TX x TY threads covers
    TX x lanes points in x, TY x ROWS rows in y and TZ planes in z. I3D_l(v, 0, 0, k) is a
-   register; so is an x or y neighbour that is one of the thread's own points. With a shared
-   plane (3dblock), the block stages each cached variable's current plane, halo included, in
-   shared memory (two buffers, one barrier per plane; the centres come from the windows, only the
-   halo from global memory) and I3D_l(v, i, j, 0) reads it; without one, the aligned groups of
-   the plane around the thread's points are loaded (through the read-only cache) before its
-   points compute, once for all of them. Other offsets load their group when read. A block whose
-   rows and windows are all inside the grid in y and z takes a path with no bounds checks there
-   (window, row and lane indices are constants, so the windows are registers); a warp (a block, with a shared plane) holding an x edge takes the same
-   path with each point checked in x. The body runs once per point, lanes in order, so every
-   backend computes the same bits. */
+   register; so is an x or y neighbour that is one of the thread's own points.
+
+   With a shared plane (3dblock), the block keeps for each cached variable a ring of NB planes
+   (its points and their halo) in dynamic shared memory, which cp.async fills in 16-byte groups
+   AHEAD planes beyond the windows' newest, without registers: the copies in flight no longer
+   depend on how many threads an SM holds (bench/experiments/gpu_star_designs.cu, design cpl).
+   One barrier a plane; the windows take their newest plane from the ring, and I3D_l(v, i, j, 0)
+   reads the current plane there. Without a shared plane, each window loads PF = 1 plane ahead
+   from global memory, and the aligned groups of the plane around the thread's points are loaded
+   (through the read-only cache) before its points compute, once for all of them. Other offsets
+   load their group when read.
+
+   A block whose rows and windows are all inside the grid in y and z takes a path with no bounds
+   checks there (window, row and lane indices are constants, so the windows are registers); a
+   warp (a block, with a shared plane) holding an x edge takes the same path with each point
+   checked in x. The body runs once per point, lanes in order, so every backend computes the
+   same bits. */
 #define CAKERNEL_Heat_Update_3dblock_ROWS CAKERNEL_ROWS_PER_THREAD_3dblock
 #define CAKERNEL_Heat_Update_3dblock_SHARED CAKERNEL_SHARED_PLANE_3dblock
 #define CAKERNEL_Heat_Update_3dblock_LANES opuntia::cuda::lanes_per_16_bytes<CCTK_REAL>
@@ -37,7 +43,12 @@
 #define CAKERNEL_Heat_Update_3dblock_TY \
   (CAKERNEL_Heat_Update_3dblock_TY_WANTED * CAKERNEL_Heat_Update_3dblock_TX <= 512 ? CAKERNEL_Heat_Update_3dblock_TY_WANTED : 512 / CAKERNEL_Heat_Update_3dblock_TX)
 #define CAKERNEL_Heat_Update_3dblock_TZ 4
-#define CAKERNEL_Heat_Update_3dblock_PF 1
+/* Planes each window loads ahead from global memory; with a shared plane (3dblock) the windows
+   take their newest plane from the ring instead, which the block copies AHEAD planes ahead with
+   cp.async into NB slots. */
+#define CAKERNEL_Heat_Update_3dblock_PF (CAKERNEL_Heat_Update_3dblock_SHARED ? 0 : 1)
+#define CAKERNEL_Heat_Update_3dblock_AHEAD 2
+#define CAKERNEL_Heat_Update_3dblock_NB (1 + CAKERNEL_Heat_Update_3dblock_AHEAD + 1)
 #define CAKERNEL_Heat_Update_3dblock_W (1 + 1 + 1 + CAKERNEL_Heat_Update_3dblock_PF)
 #define CAKERNEL_Heat_Update_3dblock_TYR (CAKERNEL_Heat_Update_3dblock_TY * CAKERNEL_Heat_Update_3dblock_ROWS)
 #define CAKERNEL_Heat_Update_3dblock_block_x CAKERNEL_Heat_Update_3dblock_TX
@@ -77,7 +88,7 @@
           cakernel_lane + (i) >= 0 && cakernel_lane + (i) < cakernel_lanes                                            \
         ? cakernel_w_##v[CAKERNEL_Heat_Update_3dblock_ROW(j)][1][CAKERNEL_Heat_Update_3dblock_LANE(i)]                \
     : CAKERNEL_Heat_Update_3dblock_SHARED && (k) == 0                                                                 \
-        ? cakernel_shared_##v[cakernel_t & 1][cakernel_sj + cakernel_m + (j)][cakernel_si + cakernel_lane + (i)]      \
+        ? cakernel_ring_##v[cakernel_slot][cakernel_sj + cakernel_m + (j)][cakernel_si + cakernel_lane + (i)]         \
     : (k) == 0                                                                                                        \
         ? cakernel_nb_##v[cakernel_m + (j) + 1][CAKERNEL_Heat_Update_3dblock_GROUP(i) / cakernel_lanes - cakernel_g0] \
               .e[cakernel_lane + (i) - CAKERNEL_Heat_Update_3dblock_GROUP(i)]                                         \
@@ -98,11 +109,12 @@
     (void)u;                                                                                                                                                         \
     (void)u_out;                                                                                                                                                     \
     constexpr int cakernel_tx = CAKERNEL_Heat_Update_3dblock_TX, cakernel_tyr = CAKERNEL_Heat_Update_3dblock_TYR;                                                    \
-    /* The shared plane: the block's points and their halo, the x halo in whole lane groups. */                                                                      \
+    /* A shared plane: the block's points and their halo, the x halo in whole lane groups, gx                                                                        \
+       groups a row. */                                                                                                                                              \
     constexpr int cakernel_xa = opuntia::cuda::align_up(1, cakernel_lanes);                                                                                          \
-    constexpr int cakernel_sx = CAKERNEL_Heat_Update_3dblock_SHARED                                                                                                  \
-        ? cakernel_xa + cakernel_tx * cakernel_lanes + opuntia::cuda::align_up(1, cakernel_lanes) : 1;                                                               \
-    constexpr int cakernel_sy = CAKERNEL_Heat_Update_3dblock_SHARED ? cakernel_tyr + 1 + 1 : 1;                                                                      \
+    constexpr int cakernel_sx = CAKERNEL_Heat_Update_3dblock_SHARED ? CAKERNEL_Heat_Update_3dblock_sx<cakernel_lanes>() : cakernel_lanes;                            \
+    constexpr int cakernel_sy = CAKERNEL_Heat_Update_3dblock_SHARED ? CAKERNEL_Heat_Update_3dblock_sy : 1;                                                           \
+    constexpr int cakernel_gx = cakernel_sx / cakernel_lanes, cakernel_groups = cakernel_gx * cakernel_sy;                                                           \
     /* The neighbourhood of a thread's points in a plane: its rows and yn + yp more, in aligned                                                                      \
        groups of lanes from the one holding x0 - xn (g0 groups from x0) to the one holding the                                                                       \
        last point + xp. */                                                                                                                                           \
@@ -117,13 +129,14 @@
     const int cakernel_si = cakernel_xa + (int)threadIdx.x * cakernel_lanes;                                                                                         \
     const int cakernel_sj = 1 + (int)threadIdx.y * CAKERNEL_Heat_Update_3dblock_ROWS;                                                                                \
     const int cakernel_j = cakernel_bj + cakernel_sj;                                                                                                                \
-    /* The halo groups of the shared plane, shared out over the block's threads: at most hmax each. */                                                               \
     constexpr int cakernel_threads = cakernel_tx * CAKERNEL_Heat_Update_3dblock_TY;                                                                                  \
-    constexpr int cakernel_halo_groups = CAKERNEL_Heat_Update_3dblock_halo_groups<cakernel_lanes>();                                                                 \
-    constexpr int cakernel_hmax = CAKERNEL_Heat_Update_3dblock_SHARED && cakernel_halo_groups > 0                                                                    \
-        ? (cakernel_halo_groups + cakernel_threads - 1) / cakernel_threads : 1;                                                                                      \
     const int cakernel_tid = (int)(threadIdx.y * blockDim.x + threadIdx.x);                                                                                          \
-    (void)cakernel_sx, (void)cakernel_sy, (void)cakernel_si, (void)cakernel_nr, (void)cakernel_g0, (void)cakernel_ng, (void)cakernel_tid, (void)cakernel_hmax;       \
+    (void)cakernel_sx, (void)cakernel_sy, (void)cakernel_si, (void)cakernel_nr, (void)cakernel_g0, (void)cakernel_ng, (void)cakernel_tid;                            \
+    /* The rings of shared planes, one per cached variable, in the launch's dynamic shared memory                                                                    \
+       (CAKERNEL_<K>_<variant>_shared_bytes). */                                                                                                                     \
+    extern __shared__ __align__(16) unsigned char cakernel_dynamic_shared[];                                                                                         \
+    unsigned char* cakernel_ring_next = cakernel_dynamic_shared;                                                                                                     \
+    (void)cakernel_ring_next;                                                                                                                                        \
     /* Without a shared plane nothing waits on a barrier: a thread with nothing to compute leaves. */                                                                \
     if (!CAKERNEL_Heat_Update_3dblock_SHARED &&                                                                                                                      \
         (cakernel_x0 + cakernel_lanes <= 1 || cakernel_x0 >= params.cagh_ni - 1 ||                                                                                   \
@@ -133,26 +146,27 @@
     const int cakernel_k0 = 1 + (int)blockIdx.z * CAKERNEL_Heat_Update_3dblock_TZ;                                                                                   \
     /* The windows before the first plane: planes k0 - zn .. k0 + zp + PF - 1 in slots 1..W-1. */                                                                    \
     CCTK_REAL cakernel_w_u[CAKERNEL_Heat_Update_3dblock_ROWS][CAKERNEL_Heat_Update_3dblock_W][cakernel_lanes];                                                       \
-    __shared__ __align__(16) CCTK_REAL cakernel_shared_u[CAKERNEL_Heat_Update_3dblock_SHARED ? 2 : 1][cakernel_sy][cakernel_sx];                                     \
-    static_assert(sizeof(cakernel_shared_u) <= 48 * 1024,                                                                                                            \
-                  "the shared plane of u in kernel Heat_Update (3dblock) exceeds 48 KiB: make TILE's x or y smaller");                                               \
-    /* The halo groups of the next plane that this thread stages, loaded while this plane                                                                            \
-       computes (a shared plane only). */                                                                                                                            \
-    opuntia::cuda::lanes<CCTK_REAL, cakernel_lanes> cakernel_halo_u[cakernel_hmax];                                                                                  \
-    const auto cakernel_load_halo_u = [&](const int cakernel_kk) {                                                                                                   \
-      _Pragma("unroll") for (int cakernel_q = 0; cakernel_q < cakernel_hmax; ++cakernel_q) {                                                                         \
-        const int cakernel_h = cakernel_tid + cakernel_q * cakernel_threads;                                                                                         \
-        int cakernel_hi = 0, cakernel_hj = 0;                                                                                                                        \
-        if (cakernel_h < cakernel_halo_groups) CAKERNEL_Heat_Update_3dblock_halo_cell<cakernel_lanes>(cakernel_h, cakernel_hi, cakernel_hj);                         \
-        const int cakernel_i = cakernel_bi - cakernel_xa + cakernel_hi, cakernel_jj = cakernel_bj + cakernel_hj;                                                     \
-        cakernel_halo_u[cakernel_q] =                                                                                                                                \
-            cakernel_h < cakernel_halo_groups && cakernel_i >= 0 && cakernel_i < params.cagh_ni && cakernel_jj < params.cagh_nj &&                                   \
-                    cakernel_kk < params.cagh_nk                                                                                                                     \
-                ? opuntia::cuda::load_lanes<cakernel_lanes>(&u[CAKERNEL_INDEX(cakernel_i, cakernel_jj, cakernel_kk)])                                                \
-                : opuntia::cuda::lanes<CCTK_REAL, cakernel_lanes>{};                                                                                                 \
+    /* The ring of u (3dblock): plane k0 + t in slot t % NB. */                                                                                                      \
+    CCTK_REAL(*const cakernel_ring_u)[cakernel_sy][cakernel_sx] =                                                                                                    \
+        reinterpret_cast<CCTK_REAL(*)[cakernel_sy][cakernel_sx]>(cakernel_ring_next);                                                                                \
+    cakernel_ring_next += CAKERNEL_Heat_Update_3dblock_ring_bytes<CCTK_REAL, cakernel_lanes>();                                                                      \
+    /* Starts copying plane kk of u into a slot of its ring: the block's threads share out                                                                           \
+       its lane groups; a group off the grid becomes zeros (only points that compute nothing read                                                                    \
+       it). */                                                                                                                                                       \
+    const auto cakernel_copy_plane_u = [&](const int cakernel_kk, const int cakernel_slot) {                                                                         \
+      _Pragma("unroll") for (int cakernel_q = 0; cakernel_q < (cakernel_groups + cakernel_threads - 1) / cakernel_threads; ++cakernel_q) {                           \
+        const int cakernel_g = cakernel_tid + cakernel_q * cakernel_threads;                                                                                         \
+        if (cakernel_g < cakernel_groups) {                                                                                                                          \
+          const int cakernel_gy = cakernel_g / cakernel_gx, cakernel_gi = cakernel_g - cakernel_gy * cakernel_gx;                                                    \
+          const int cakernel_i = cakernel_bi - cakernel_xa + cakernel_gi * cakernel_lanes, cakernel_jj = cakernel_bj + cakernel_gy;                                  \
+          const bool cakernel_in = cakernel_i >= 0 && cakernel_i + cakernel_lanes <= params.cagh_ni &&                                                               \
+                                   cakernel_jj < params.cagh_nj && cakernel_kk < params.cagh_nk;                                                                     \
+          opuntia::cuda::copy_lanes_async<cakernel_lanes>(                                                                                                           \
+              &cakernel_ring_u[cakernel_slot][cakernel_gy][cakernel_gi * cakernel_lanes],                                                                            \
+              cakernel_in ? &u[CAKERNEL_INDEX(cakernel_i, cakernel_jj, cakernel_kk)] : u, cakernel_in);                                                              \
+        }                                                                                                                                                            \
       }                                                                                                                                                              \
     };                                                                                                                                                               \
-    if (CAKERNEL_Heat_Update_3dblock_SHARED) cakernel_load_halo_u(cakernel_k0);                                                                                      \
     _Pragma("unroll") for (int cakernel_m = 0; cakernel_m < CAKERNEL_Heat_Update_3dblock_ROWS; ++cakernel_m)                                                         \
       _Pragma("unroll") for (int cakernel_d = 1; cakernel_d < CAKERNEL_Heat_Update_3dblock_W; ++cakernel_d) {                                                        \
         const int gj = cakernel_j + cakernel_m, gk = cakernel_k0 - 1 + cakernel_d - 1;                                                                               \
@@ -162,7 +176,17 @@
         _Pragma("unroll") for (int cakernel_l = 0; cakernel_l < cakernel_lanes; ++cakernel_l)                                                                        \
           cakernel_w_u[cakernel_m][cakernel_d][cakernel_l] = cakernel_v.e[cakernel_l];                                                                               \
       }                                                                                                                                                              \
-     /* Whether the block's rows and planes are all inside the grid, and whether every point of                                                                      \
+     /* Starts copying plane kk of every cached variable into slot `slot`: one cp.async group. */                                                                    \
+    const auto cakernel_copy_plane = [&](const int cakernel_kk, const int cakernel_slot) {                                                                           \
+      (void)cakernel_kk, (void)cakernel_slot;                                                                                                                        \
+      cakernel_copy_plane_u(cakernel_kk, cakernel_slot);                                                                                                             \
+      __pipeline_commit();                                                                                                                                           \
+    };                                                                                                                                                               \
+    /* The ring's first planes, k0 .. k0 + zp + AHEAD - 1. */                                                                                                        \
+    if (CAKERNEL_Heat_Update_3dblock_SHARED)                                                                                                                         \
+      _Pragma("unroll 1") for (int cakernel_q = 0; cakernel_q < 1 + CAKERNEL_Heat_Update_3dblock_AHEAD; ++cakernel_q)                                                \
+        cakernel_copy_plane(cakernel_k0 + cakernel_q, cakernel_q);                                                                                                   \
+    /* Whether the block's rows and planes are all inside the grid, and whether every point of                                                                       \
        the warp (with a shared plane: of the block) computes in x; decided for a whole warp or                                                                       \
        block, so that its threads take the same path: an x edge in one thread would otherwise                                                                        \
        run its warp through both (and a shared plane needs the same barriers in every thread). */                                                                    \
@@ -175,41 +199,34 @@
                                                                       : __all_sync(__activemask(), cakernel_thread_x_inside) != 0;                                   \
     const auto cakernel_plane = [&](const int cakernel_t, const bool cakernel_checked, const bool cakernel_x_checked) {                                              \
       const int gk = cakernel_k0 + cakernel_t;                                                                                                                       \
-      /* Slide each window by one plane and load the plane zp + PF above this one. */                                                                                \
+      /* This plane's slot in the rings. */                                                                                                                          \
+      const int cakernel_slot = cakernel_t % CAKERNEL_Heat_Update_3dblock_NB;                                                                                        \
+      (void)cakernel_slot;                                                                                                                                           \
+      if (CAKERNEL_Heat_Update_3dblock_SHARED) {                                                                                                                     \
+        /* Planes up to gk + zp have landed (the AHEAD - 1 newest copies may still run), in every                                                                    \
+           thread's copies: then the slot of the plane before this one, which every thread has                                                                       \
+           finished with, takes the plane AHEAD beyond the windows' newest. One barrier a plane. */                                                                  \
+        __pipeline_wait_prior(CAKERNEL_Heat_Update_3dblock_AHEAD - 1);                                                                                               \
+        __syncthreads();                                                                                                                                             \
+        cakernel_copy_plane(gk + 1 + CAKERNEL_Heat_Update_3dblock_AHEAD,                                                                                             \
+                            (cakernel_slot + CAKERNEL_Heat_Update_3dblock_NB - 1) % CAKERNEL_Heat_Update_3dblock_NB);                                                \
+      }                                                                                                                                                              \
+      /* Slide each window by one plane and take the plane zp + PF above this one: from the ring                                                                     \
+         with a shared plane, from global memory without. */                                                                                                         \
       _Pragma("unroll") for (int cakernel_m = 0; cakernel_m < CAKERNEL_Heat_Update_3dblock_ROWS; ++cakernel_m) {                                                     \
         _Pragma("unroll") for (int cakernel_d = 0; cakernel_d + 1 < CAKERNEL_Heat_Update_3dblock_W; ++cakernel_d)                                                    \
           _Pragma("unroll") for (int cakernel_l = 0; cakernel_l < cakernel_lanes; ++cakernel_l)                                                                      \
             cakernel_w_u[cakernel_m][cakernel_d][cakernel_l] = cakernel_w_u[cakernel_m][cakernel_d + 1][cakernel_l];                                                 \
         const int gj = cakernel_j + cakernel_m, cakernel_k = gk + 1 + CAKERNEL_Heat_Update_3dblock_PF;                                                               \
-        /* With a shared plane, a thread past the x edge stays for the barriers, on an x-checked                                                                     \
-           path; its column must not be read: past the last row of the last plane it would lie                                                                       \
-           beyond the array. (Without one, such a thread has returned.) */                                                                                           \
-        const bool cakernel_in = (!CAKERNEL_Heat_Update_3dblock_SHARED || !cakernel_x_checked || cakernel_column) &&                                                 \
-                                 (!cakernel_checked || (cakernel_column && gj < params.cagh_nj && cakernel_k < params.cagh_nk));                                     \
-        const auto cakernel_v = cakernel_in ? opuntia::cuda::load_lanes<cakernel_lanes>(&u[CAKERNEL_INDEX(cakernel_x0, gj, cakernel_k)])                             \
-                                            : opuntia::cuda::lanes<CCTK_REAL, cakernel_lanes>{};                                                                     \
+        const bool cakernel_in = !cakernel_checked || (cakernel_column && gj < params.cagh_nj && cakernel_k < params.cagh_nk);                                       \
+        const auto cakernel_v =                                                                                                                                      \
+            CAKERNEL_Heat_Update_3dblock_SHARED                                                                                                                      \
+                ? opuntia::cuda::load_lanes_shared<cakernel_lanes>(                                                                                                  \
+                      &cakernel_ring_u[(cakernel_slot + 1) % CAKERNEL_Heat_Update_3dblock_NB][cakernel_sj + cakernel_m][cakernel_si])                                \
+            : cakernel_in ? opuntia::cuda::load_lanes<cakernel_lanes>(&u[CAKERNEL_INDEX(cakernel_x0, gj, cakernel_k)])                                               \
+                          : opuntia::cuda::lanes<CCTK_REAL, cakernel_lanes>{};                                                                                       \
         _Pragma("unroll") for (int cakernel_l = 0; cakernel_l < cakernel_lanes; ++cakernel_l)                                                                        \
           cakernel_w_u[cakernel_m][CAKERNEL_Heat_Update_3dblock_W - 1][cakernel_l] = cakernel_v.e[cakernel_l];                                                       \
-      }                                                                                                                                                              \
-      if (CAKERNEL_Heat_Update_3dblock_SHARED) {                                                                                                                     \
-        /* This plane's buffer: the centres from the windows, the halo from the registers loaded                                                                     \
-           during the previous plane; then the next plane's halo is loaded, to arrive while this                                                                     \
-           one computes (a halo loaded here and stored at once would stall every plane on the                                                                        \
-           memory's latency before the barrier: 33-42% of copy for radius 4 on the H100). The                                                                        \
-           buffer written here was last read two planes ago, before the previous barrier. */                                                                         \
-        auto& cakernel_tile = cakernel_shared_u[cakernel_t & 1];                                                                                                     \
-        _Pragma("unroll") for (int cakernel_m = 0; cakernel_m < CAKERNEL_Heat_Update_3dblock_ROWS; ++cakernel_m)                                                     \
-          opuntia::cuda::store_lanes(&cakernel_tile[cakernel_sj + cakernel_m][cakernel_si],                                                                          \
-                                            cakernel_w_u[cakernel_m][1]);                                                                                            \
-        _Pragma("unroll") for (int cakernel_q = 0; cakernel_q < cakernel_hmax; ++cakernel_q) {                                                                       \
-          const int cakernel_h = cakernel_tid + cakernel_q * cakernel_threads;                                                                                       \
-          if (cakernel_h < cakernel_halo_groups) {                                                                                                                   \
-            int cakernel_hi, cakernel_hj;                                                                                                                            \
-            CAKERNEL_Heat_Update_3dblock_halo_cell<cakernel_lanes>(cakernel_h, cakernel_hi, cakernel_hj);                                                            \
-            opuntia::cuda::store_lanes(&cakernel_tile[cakernel_hj][cakernel_hi], cakernel_halo_u[cakernel_q].e);                                                     \
-          }                                                                                                                                                          \
-        }                                                                                                                                                            \
-        if (cakernel_t + 1 < CAKERNEL_Heat_Update_3dblock_TZ) cakernel_load_halo_u(gk + 1);                                                                          \
       }                                                                                                                                                              \
       /* Without a shared plane: the groups of this plane that the thread's points may read,                                                                         \
          loaded before any of them is computed, so that the body's stores do not make the                                                                            \
@@ -226,7 +243,6 @@
                 !cakernel_x_checked ? cakernel_x : cakernel_x < 0 ? 0 : cakernel_x > params.cagh_ni - cakernel_lanes ? params.cagh_ni - cakernel_lanes : cakernel_x, \
                 !cakernel_checked ? cakernel_y : cakernel_y >= params.cagh_nj ? params.cagh_nj - 1 : cakernel_y, gk)]);                                              \
           }                                                                                                                                                          \
-      if (CAKERNEL_Heat_Update_3dblock_SHARED) __syncthreads();                                                                                                      \
       _Pragma("unroll") for (int cakernel_m = 0; cakernel_m < CAKERNEL_Heat_Update_3dblock_ROWS; ++cakernel_m) {                                                     \
         const int gj = cakernel_j + cakernel_m;                                                                                                                      \
         opuntia::cuda::staged_lanes<CCTK_REAL, cakernel_lanes> cakernel_staged_u_out;                                                                                \
@@ -259,33 +275,32 @@
                                cakernel_k0 + cakernel_t < params.cagh_nk - 1; ++cakernel_t)                    \
         cakernel_plane(cakernel_t, true, true);                                                                \
     }                                                                                                          \
+    /* No block leaves with copies into its shared memory still running. */                                    \
+    if (CAKERNEL_Heat_Update_3dblock_SHARED) __pipeline_wait_prior(0);                                         \
   }
 
-/* The shared plane in aligned groups of `lanes` points: its sx / lanes columns of the yn rows
-   above the block's points and the yp rows below, then the groups left and right of each of its
-   rows. */
+/* A shared plane (3dblock): sy rows of sx points, the block's points and their halo, the x halo
+   in whole lane groups. */
 template <int lanes>
-static __device__ __host__ constexpr int CAKERNEL_Heat_Update_3dblock_halo_groups() {
-  constexpr int left = opuntia::cuda::align_up(1, lanes) / lanes;
-  constexpr int right = opuntia::cuda::align_up(1, lanes) / lanes;
-  constexpr int columns = left + CAKERNEL_Heat_Update_3dblock_TX + right;
-  return (1 + 1) * columns + (left + right) * CAKERNEL_Heat_Update_3dblock_TYR;
+static __device__ __host__ constexpr int CAKERNEL_Heat_Update_3dblock_sx() {
+  return opuntia::cuda::align_up(1, lanes) + CAKERNEL_Heat_Update_3dblock_TX * lanes +
+         opuntia::cuda::align_up(1, lanes);
+}
+constexpr int CAKERNEL_Heat_Update_3dblock_sy = CAKERNEL_Heat_Update_3dblock_TYR + 1 + 1;
+
+/* The bytes of one cached variable's ring, NB planes, rounded up to 16 so that the next ring
+   starts aligned; none without a shared plane. */
+template <typename T, int lanes>
+static __device__ __host__ constexpr int CAKERNEL_Heat_Update_3dblock_ring_bytes() {
+  return CAKERNEL_Heat_Update_3dblock_SHARED
+             ? opuntia::cuda::align_up(CAKERNEL_Heat_Update_3dblock_NB * CAKERNEL_Heat_Update_3dblock_sy *
+                                           CAKERNEL_Heat_Update_3dblock_sx<lanes>() * static_cast<int>(sizeof(T)),
+                                       16)
+             : 0;
 }
 
-/* The first point (si, sj) of halo group h of the shared plane. */
+/* The dynamic shared memory of a block: the rings of its cached variables. */
 template <int lanes>
-static __device__ __forceinline__ void CAKERNEL_Heat_Update_3dblock_halo_cell(int h, int& si, int& sj) {
-  constexpr int left = opuntia::cuda::align_up(1, lanes) / lanes;
-  constexpr int right = opuntia::cuda::align_up(1, lanes) / lanes;
-  constexpr int columns = left + CAKERNEL_Heat_Update_3dblock_TX + right, side = left + right;
-  if (h < 1 * columns) {
-    sj = h / columns, si = h % columns * lanes;
-  } else if ((h -= 1 * columns) < 1 * columns) {
-    sj = 1 + CAKERNEL_Heat_Update_3dblock_TYR + h / columns, si = h % columns * lanes;
-  } else {
-    h -= 1 * columns;
-    const int c = h % (side > 0 ? side : 1);
-    sj = 1 + h / (side > 0 ? side : 1);
-    si = (c < left ? c : CAKERNEL_Heat_Update_3dblock_TX + c) * lanes;
-  }
+static __host__ __device__ constexpr int CAKERNEL_Heat_Update_3dblock_shared_bytes() {
+  return 0 + CAKERNEL_Heat_Update_3dblock_ring_bytes<CCTK_REAL, lanes>();
 }
