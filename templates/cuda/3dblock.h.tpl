@@ -16,7 +16,7 @@
    register; so is an x or y neighbour that is one of the thread's own points.
 
    With a shared plane (3dblock), the block keeps for each cached variable a ring of NB planes
-   (its points and their halo) in dynamic shared memory, which cp.async fills in 16-byte groups
+   (its points and their halo) in dynamic shared memory, which cp.async fills in lane groups
    AHEAD planes beyond the windows' newest, without registers: the copies in flight no longer
    depend on how many threads an SM holds (bench/experiments/gpu_star_designs.cu, design cpl).
    One barrier a plane; the windows take their newest plane from the ring, and I3D_l(v, i, j, 0)
@@ -133,6 +133,7 @@
     constexpr int cakernel_threads = cakernel_tx * CAKERNEL_%{name}_%{variant}_TY; \
     const int cakernel_tid = (int)(threadIdx.y * blockDim.x + threadIdx.x); \
     (void)cakernel_sx, (void)cakernel_sy, (void)cakernel_si, (void)cakernel_nr, (void)cakernel_g0, (void)cakernel_ng, (void)cakernel_tid; \
+    (void)cakernel_groups, (void)cakernel_threads; \
     /* The rings of shared planes, one per cached variable, in the launch's dynamic shared memory \
        (CAKERNEL_<K>_<variant>_shared_bytes). */ \
     extern __shared__ __align__(16) unsigned char cakernel_dynamic_shared[]; \
@@ -155,16 +156,18 @@
        its lane groups; a group off the grid becomes zeros (only points that compute nothing read \
        it). */ \
     const auto cakernel_copy_plane_%{vname} = [&](const int cakernel_kk, const int cakernel_slot) { \
-      _Pragma("unroll") for (int cakernel_q = 0; cakernel_q < (cakernel_groups + cakernel_threads - 1) / cakernel_threads; ++cakernel_q) { \
-        const int cakernel_g = cakernel_tid + cakernel_q * cakernel_threads; \
-        if (cakernel_g < cakernel_groups) { \
-          const int cakernel_gy = cakernel_g / cakernel_gx, cakernel_gi = cakernel_g - cakernel_gy * cakernel_gx; \
-          const int cakernel_i = cakernel_bi - cakernel_xa + cakernel_gi * cakernel_lanes, cakernel_jj = cakernel_bj + cakernel_gy; \
-          const bool cakernel_in = cakernel_i >= 0 && cakernel_i + cakernel_lanes <= params.cagh_ni && \
-                                   cakernel_jj < params.cagh_nj && cakernel_kk < params.cagh_nk; \
-          opuntia::cuda::copy_lanes_async<cakernel_lanes>( \
-              &cakernel_ring_%{vname}[cakernel_slot][cakernel_gy][cakernel_gi * cakernel_lanes], \
-              cakernel_in ? &%{vname}[CAKERNEL_INDEX(cakernel_i, cakernel_jj, cakernel_kk)] : %{vname}, cakernel_in); \
+      if constexpr (CAKERNEL_%{name}_%{variant}_SHARED) { \
+        _Pragma("unroll") for (int cakernel_q = 0; cakernel_q < (cakernel_groups + cakernel_threads - 1) / cakernel_threads; ++cakernel_q) { \
+          const int cakernel_g = cakernel_tid + cakernel_q * cakernel_threads; \
+          if (cakernel_g < cakernel_groups) { \
+            const int cakernel_gy = cakernel_g / cakernel_gx, cakernel_gi = cakernel_g - cakernel_gy * cakernel_gx; \
+            const int cakernel_i = cakernel_bi - cakernel_xa + cakernel_gi * cakernel_lanes, cakernel_jj = cakernel_bj + cakernel_gy; \
+            const bool cakernel_in = cakernel_i >= 0 && cakernel_i + cakernel_lanes <= params.cagh_ni && \
+                                     cakernel_jj < params.cagh_nj && cakernel_kk < params.cagh_nk; \
+            opuntia::cuda::copy_lanes_async<cakernel_lanes>( \
+                &cakernel_ring_%{vname}[cakernel_slot][cakernel_gy][cakernel_gi * cakernel_lanes], \
+                cakernel_in ? &%{vname}[CAKERNEL_INDEX(cakernel_i, cakernel_jj, cakernel_kk)] : %{vname}, cakernel_in); \
+          } \
         } \
       } \
     }; \
@@ -180,11 +183,15 @@
 ]% %var_loop("cached=no") %[   /* Never read: I3D_l on %{vname} stops at the static_assert that names it. */ \
     [[maybe_unused]] %{vtype} cakernel_w_%{vname}[1][1][1], cakernel_ring_%{vname}[1][1][1]; \
     [[maybe_unused]] opuntia::cuda::lanes<%{vtype}, 1> cakernel_nb_%{vname}[1][1]; \
-]%    /* Starts copying plane kk of every cached variable into slot `slot`: one cp.async group. */ \
+]%    /* Starts copying plane kk of every cached variable into slot `slot`: one cp.async group, \
+       empty for a plane past the block's last (k0 + TZ + zp - 1) or the grid's, which nothing \
+       reads (the group is still committed, so every plane step counts the same). */ \
     const auto cakernel_copy_plane = [&](const int cakernel_kk, const int cakernel_slot) { \
-      (void)cakernel_kk, (void)cakernel_slot; \
-%var_loop("cached=yes") %[      cakernel_copy_plane_%{vname}(cakernel_kk, cakernel_slot); \
-]%      __pipeline_commit(); \
+      (void)cakernel_slot; \
+      if (cakernel_kk < cakernel_k0 + CAKERNEL_%{name}_%{variant}_TZ + %{stencil_zp} && cakernel_kk < params.cagh_nk) { \
+%var_loop("cached=yes") %[        cakernel_copy_plane_%{vname}(cakernel_kk, cakernel_slot); \
+]%      } \
+      __pipeline_commit(); \
     }; \
     /* The ring's first planes, k0 .. k0 + zp + AHEAD - 1. */ \
     if (CAKERNEL_%{name}_%{variant}_SHARED) \
@@ -305,8 +312,13 @@ static __device__ __host__ constexpr int CAKERNEL_%{name}_%{variant}_ring_bytes(
              : 0;
 }
 
-/* The dynamic shared memory of a block: the rings of its cached variables. */
+/* The dynamic shared memory of a block: the rings of its cached variables. 227 KiB is the most
+   any GPU lets a block have (sm_90); the launcher checks the GPU it runs on. */
 template <int lanes>
 static __host__ __device__ constexpr int CAKERNEL_%{name}_%{variant}_shared_bytes() {
-  return 0%var_loop("cached=yes") %[ + CAKERNEL_%{name}_%{variant}_ring_bytes<%{vtype}, lanes>()]%;
+  constexpr int bytes = 0%var_loop("cached=yes") %[ + CAKERNEL_%{name}_%{variant}_ring_bytes<%{vtype}, lanes>()]%;
+  static_assert(bytes <= 227 * 1024,
+                "the shared planes of kernel %{name} (%{variant}) need more than 227 KiB a block: each cached "
+                "variable keeps STENCIL's zp + 3 planes of TILE's x and y plus the halo; make TILE's x or y smaller");
+  return bytes;
 }
