@@ -29,7 +29,7 @@ static void CAKERNEL_%{name}_cuda_%{variant}_launch(const opuntia::kernel_call& 
                   static_cast<unsigned>((call.grid.nj - %{stencil_yn} - %{stencil_yp} + rows - 1) / rows),
                   static_cast<unsigned>((call.grid.nk - %{stencil_zn} - %{stencil_zp} + CAKERNEL_%{name}_%{variant}_block_z - 1) /
                                         CAKERNEL_%{name}_%{variant}_block_z));
-  // The rings of shared planes (3dblock) live in dynamic shared memory; above 48 KiB a kernel
+  // The shared planes (3dblock, 3dblock_ring) live in dynamic shared memory; above 48 KiB a kernel
   // must ask for it, on the device it runs on (cheap enough to do at each launch).
   constexpr int shared_bytes = CAKERNEL_%{name}_%{variant}_shared_bytes<lanes>();
   if constexpr (shared_bytes > 48 * 1024) {
@@ -39,8 +39,8 @@ static void CAKERNEL_%{name}_cuda_%{variant}_launch(const opuntia::kernel_call& 
     if (shared_bytes > most)
       throw std::runtime_error("kernel %{name} (cuda/%{variant}): its shared planes need " + std::to_string(shared_bytes) +
                                " bytes of shared memory a block, this GPU allows " + std::to_string(most) +
-                               " (each cached variable keeps STENCIL's zp + 3 planes of TILE's x and y plus the "
-                               "halo): make TILE's x or y smaller in its cakernel.ccl");
+                               " (each cached variable keeps " + std::to_string(CAKERNEL_%{name}_%{variant}_NB) +
+                               " planes of TILE's x and y plus the halo): make TILE's x or y smaller in its cakernel.ccl");
     OPUNTIA_CUDA_CHECK(cudaFuncSetAttribute(CAKERNEL_%{name}_%{variant}_kernel<lanes>,
                                             cudaFuncAttributeMaxDynamicSharedMemorySize, shared_bytes));
   }

@@ -15,15 +15,19 @@
    TX x lanes points in x, TY x ROWS rows in y and TZ planes in z. I3D_l(v, 0, 0, k) is a
    register; so is an x or y neighbour that is one of the thread's own points.
 
-   With a shared plane (3dblock), the block keeps for each cached variable a ring of NB planes
-   (its points and their halo) in dynamic shared memory, which cp.async fills in lane groups
-   AHEAD planes beyond the windows' newest, without registers: the copies in flight no longer
-   depend on how many threads an SM holds (bench/experiments/gpu_star_designs.cu, design cpl).
-   One barrier a plane; the windows take their newest plane from the ring, and I3D_l(v, i, j, 0)
-   reads the current plane there. Without a shared plane, each window loads PF = 1 plane ahead
-   from global memory, and the aligned groups of the plane around the thread's points are loaded
-   (through the read-only cache) before its points compute, once for all of them. Other offsets
-   load their group when read.
+   With a shared plane, I3D_l(v, i, j, 0) reads the current plane of each cached variable, its
+   points and their halo, in the launch's dynamic shared memory; one barrier a plane. 3dblock
+   stages it: two slots written in turn, the centres from the windows (which load PF = 1 plane
+   ahead from global memory), the halo from registers loaded while the previous plane computed.
+   3dblock_ring keeps a ring of NB planes that cp.async fills in lane groups AHEAD planes beyond
+   the windows' newest, without registers, so the copies in flight do not depend on how many
+   threads an SM holds (bench/experiments/gpu_star_designs.cu, design cpl); the windows take
+   their newest plane from the ring. The ring pays where the halo is wide (radius 4: 72-75% of
+   copy against 64%, H100), the staged plane where it is narrow (7-point: 90% against 81%).
+   Without a shared plane, each window loads PF = 1 plane ahead from global memory, and the
+   aligned groups of the plane around the thread's points are loaded (through the read-only
+   cache) before its points compute, once for all of them. Other offsets load their group when
+   read.
 
    A block whose rows and windows are all inside the grid in y and z takes a path with no bounds
    checks there (window, row and lane indices are constants, so the windows are registers); a
@@ -31,7 +35,12 @@
    checked in x. The body runs once per point, lanes in order, so every backend computes the
    same bits. */
 #define CAKERNEL_%{name}_%{variant}_ROWS CAKERNEL_ROWS_PER_THREAD_%{variant}
-#define CAKERNEL_%{name}_%{variant}_SHARED CAKERNEL_SHARED_PLANE_%{variant}
+/* A shared plane (CAKERNEL_SHARED_PLANE_<variant> 1 or 2), and how it is filled: from the
+   windows' registers and the halo loaded a plane ahead into registers (1, 3dblock), or by
+   cp.async copies into a ring of planes (2, 3dblock_ring). */
+#define CAKERNEL_%{name}_%{variant}_SHARED (CAKERNEL_SHARED_PLANE_%{variant} != 0)
+#define CAKERNEL_%{name}_%{variant}_RING (CAKERNEL_SHARED_PLANE_%{variant} == 2)
+#define CAKERNEL_%{name}_%{variant}_STAGED_PLANE (CAKERNEL_SHARED_PLANE_%{variant} == 1)
 #define CAKERNEL_%{name}_%{variant}_LANES opuntia::cuda::lanes_per_16_bytes<CCTK_REAL>
 /* TILE's x points (128 at most) over the lanes: the threads of a block in x. */
 #define CAKERNEL_%{name}_%{variant}_TILE_X (%{tile_x} < 128 ? %{tile_x} : 128)
@@ -43,12 +52,12 @@
 #define CAKERNEL_%{name}_%{variant}_TY \
   (CAKERNEL_%{name}_%{variant}_TY_WANTED * CAKERNEL_%{name}_%{variant}_TX <= 512 ? CAKERNEL_%{name}_%{variant}_TY_WANTED : 512 / CAKERNEL_%{name}_%{variant}_TX)
 #define CAKERNEL_%{name}_%{variant}_TZ %{tile_z}
-/* Planes each window loads ahead from global memory; with a shared plane (3dblock) the windows
+/* Planes each window loads ahead from global memory; with a ring (3dblock_ring) the windows
    take their newest plane from the ring instead, which the block copies AHEAD planes ahead with
-   cp.async into NB slots. */
-#define CAKERNEL_%{name}_%{variant}_PF (CAKERNEL_%{name}_%{variant}_SHARED ? 0 : 1)
+   cp.async into NB slots. A staged plane (3dblock) has two slots, written and read in turn. */
+#define CAKERNEL_%{name}_%{variant}_PF (CAKERNEL_%{name}_%{variant}_RING ? 0 : 1)
 #define CAKERNEL_%{name}_%{variant}_AHEAD 2
-#define CAKERNEL_%{name}_%{variant}_NB (%{stencil_zp} + CAKERNEL_%{name}_%{variant}_AHEAD + 1)
+#define CAKERNEL_%{name}_%{variant}_NB (CAKERNEL_%{name}_%{variant}_RING ? %{stencil_zp} + CAKERNEL_%{name}_%{variant}_AHEAD + 1 : 2)
 #define CAKERNEL_%{name}_%{variant}_W (%{stencil_zn} + %{stencil_zp} + 1 + CAKERNEL_%{name}_%{variant}_PF)
 #define CAKERNEL_%{name}_%{variant}_TYR (CAKERNEL_%{name}_%{variant}_TY * CAKERNEL_%{name}_%{variant}_ROWS)
 #define CAKERNEL_%{name}_%{variant}_block_x CAKERNEL_%{name}_%{variant}_TX
@@ -131,8 +140,12 @@
     const int cakernel_sj = %{stencil_yn} + (int)threadIdx.y * CAKERNEL_%{name}_%{variant}_ROWS; \
     const int cakernel_j = cakernel_bj + cakernel_sj; \
     constexpr int cakernel_threads = cakernel_tx * CAKERNEL_%{name}_%{variant}_TY; \
+    /* A staged plane's halo groups, shared out over the block's threads: at most hmax each. */ \
+    constexpr int cakernel_halo_groups = CAKERNEL_%{name}_%{variant}_halo_groups<cakernel_lanes>(); \
+    constexpr int cakernel_hmax = CAKERNEL_%{name}_%{variant}_STAGED_PLANE && cakernel_halo_groups > 0 \
+        ? (cakernel_halo_groups + cakernel_threads - 1) / cakernel_threads : 1; \
     const int cakernel_tid = (int)(threadIdx.y * blockDim.x + threadIdx.x); \
-    (void)cakernel_sx, (void)cakernel_sy, (void)cakernel_si, (void)cakernel_nr, (void)cakernel_g0, (void)cakernel_ng, (void)cakernel_tid; \
+    (void)cakernel_sx, (void)cakernel_sy, (void)cakernel_si, (void)cakernel_nr, (void)cakernel_g0, (void)cakernel_ng, (void)cakernel_tid, (void)cakernel_hmax; \
     (void)cakernel_groups, (void)cakernel_threads; \
     /* The rings of shared planes, one per cached variable, in the launch's dynamic shared memory \
        (CAKERNEL_<K>_<variant>_shared_bytes). */ \
@@ -148,7 +161,7 @@
     const int cakernel_k0 = %{stencil_zn} + (int)blockIdx.z * CAKERNEL_%{name}_%{variant}_TZ; \
     /* The windows before the first plane: planes k0 - zn .. k0 + zp + PF - 1 in slots 1..W-1. */ \
 %var_loop("cached=yes") %[    %{vtype} cakernel_w_%{vname}[CAKERNEL_%{name}_%{variant}_ROWS][CAKERNEL_%{name}_%{variant}_W][cakernel_lanes]; \
-    /* The ring of %{vname} (3dblock): plane k0 + t in slot t % NB. */ \
+    /* The shared plane of %{vname}: plane k0 + t in slot t % NB. */ \
     %{vtype}(*const cakernel_ring_%{vname})[cakernel_sy][cakernel_sx] = \
         reinterpret_cast<%{vtype}(*)[cakernel_sy][cakernel_sx]>(cakernel_ring_next); \
     cakernel_ring_next += CAKERNEL_%{name}_%{variant}_ring_bytes<%{vtype}, cakernel_lanes>(); \
@@ -156,7 +169,7 @@
        its lane groups; a group off the grid becomes zeros (only points that compute nothing read \
        it). */ \
     const auto cakernel_copy_plane_%{vname} = [&](const int cakernel_kk, const int cakernel_slot) { \
-      if constexpr (CAKERNEL_%{name}_%{variant}_SHARED) { \
+      if constexpr (CAKERNEL_%{name}_%{variant}_RING) { \
         _Pragma("unroll") for (int cakernel_q = 0; cakernel_q < (cakernel_groups + cakernel_threads - 1) / cakernel_threads; ++cakernel_q) { \
           const int cakernel_g = cakernel_tid + cakernel_q * cakernel_threads; \
           if (cakernel_g < cakernel_groups) { \
@@ -171,6 +184,23 @@
         } \
       } \
     }; \
+    /* The halo groups of the next plane that this thread stages, loaded while this plane \
+       computes (a staged plane only). */ \
+    opuntia::cuda::lanes<%{vtype}, cakernel_lanes> cakernel_halo_%{vname}[cakernel_hmax]; \
+    const auto cakernel_load_halo_%{vname} = [&](const int cakernel_kk) { \
+      _Pragma("unroll") for (int cakernel_q = 0; cakernel_q < cakernel_hmax; ++cakernel_q) { \
+        const int cakernel_h = cakernel_tid + cakernel_q * cakernel_threads; \
+        int cakernel_hi = 0, cakernel_hj = 0; \
+        if (cakernel_h < cakernel_halo_groups) CAKERNEL_%{name}_%{variant}_halo_cell<cakernel_lanes>(cakernel_h, cakernel_hi, cakernel_hj); \
+        const int cakernel_i = cakernel_bi - cakernel_xa + cakernel_hi, cakernel_jj = cakernel_bj + cakernel_hj; \
+        cakernel_halo_%{vname}[cakernel_q] = \
+            cakernel_h < cakernel_halo_groups && cakernel_i >= 0 && cakernel_i < params.cagh_ni && cakernel_jj < params.cagh_nj && \
+                    cakernel_kk < params.cagh_nk \
+                ? opuntia::cuda::load_lanes<cakernel_lanes>(&%{vname}[CAKERNEL_INDEX(cakernel_i, cakernel_jj, cakernel_kk)]) \
+                : opuntia::cuda::lanes<%{vtype}, cakernel_lanes>{}; \
+      } \
+    }; \
+    if (CAKERNEL_%{name}_%{variant}_STAGED_PLANE) cakernel_load_halo_%{vname}(cakernel_k0); \
     _Pragma("unroll") for (int cakernel_m = 0; cakernel_m < CAKERNEL_%{name}_%{variant}_ROWS; ++cakernel_m) \
       _Pragma("unroll") for (int cakernel_d = 1; cakernel_d < CAKERNEL_%{name}_%{variant}_W; ++cakernel_d) { \
         const int gj = cakernel_j + cakernel_m, gk = cakernel_k0 - %{stencil_zn} + cakernel_d - 1; \
@@ -194,7 +224,7 @@
       __pipeline_commit(); \
     }; \
     /* The ring's first planes, k0 .. k0 + zp + AHEAD - 1. */ \
-    if (CAKERNEL_%{name}_%{variant}_SHARED) \
+    if (CAKERNEL_%{name}_%{variant}_RING) \
       _Pragma("unroll 1") for (int cakernel_q = 0; cakernel_q < %{stencil_zp} + CAKERNEL_%{name}_%{variant}_AHEAD; ++cakernel_q) \
         cakernel_copy_plane(cakernel_k0 + cakernel_q, cakernel_q); \
     /* Whether the block's rows and planes are all inside the grid, and whether every point of \
@@ -213,7 +243,7 @@
       /* This plane's slot in the rings. */ \
       const int cakernel_slot = cakernel_t % CAKERNEL_%{name}_%{variant}_NB; \
       (void)cakernel_slot; \
-      if (CAKERNEL_%{name}_%{variant}_SHARED) { \
+      if (CAKERNEL_%{name}_%{variant}_RING) { \
         /* Planes up to gk + zp have landed (the AHEAD - 1 newest copies may still run), in every \
            thread's copies: then the slot of the plane before this one, which every thread has \
            finished with, takes the plane AHEAD beyond the windows' newest. One barrier a plane. */ \
@@ -223,21 +253,45 @@
                             (cakernel_slot + CAKERNEL_%{name}_%{variant}_NB - 1) % CAKERNEL_%{name}_%{variant}_NB); \
       } \
       /* Slide each window by one plane and take the plane zp + PF above this one: from the ring \
-         with a shared plane, from global memory without. */ \
+         (3dblock_ring), from global memory otherwise. */ \
 %var_loop("cached=yes") %[      _Pragma("unroll") for (int cakernel_m = 0; cakernel_m < CAKERNEL_%{name}_%{variant}_ROWS; ++cakernel_m) { \
         _Pragma("unroll") for (int cakernel_d = 0; cakernel_d + 1 < CAKERNEL_%{name}_%{variant}_W; ++cakernel_d) \
           _Pragma("unroll") for (int cakernel_l = 0; cakernel_l < cakernel_lanes; ++cakernel_l) \
             cakernel_w_%{vname}[cakernel_m][cakernel_d][cakernel_l] = cakernel_w_%{vname}[cakernel_m][cakernel_d + 1][cakernel_l]; \
         const int gj = cakernel_j + cakernel_m, cakernel_k = gk + %{stencil_zp} + CAKERNEL_%{name}_%{variant}_PF; \
-        const bool cakernel_in = !cakernel_checked || (cakernel_column && gj < params.cagh_nj && cakernel_k < params.cagh_nk); \
+        /* With a staged plane, a thread past the x edge stays for the barriers, on an x-checked \
+           path; its column must not be read: past the last row of the last plane it would lie \
+           beyond the array. (Without a shared plane, such a thread has returned.) */ \
+        const bool cakernel_in = (!CAKERNEL_%{name}_%{variant}_STAGED_PLANE || !cakernel_x_checked || cakernel_column) && \
+                                 (!cakernel_checked || (cakernel_column && gj < params.cagh_nj && cakernel_k < params.cagh_nk)); \
         const auto cakernel_v = \
-            CAKERNEL_%{name}_%{variant}_SHARED \
+            CAKERNEL_%{name}_%{variant}_RING \
                 ? opuntia::cuda::load_lanes_shared<cakernel_lanes>( \
                       &cakernel_ring_%{vname}[(cakernel_slot + %{stencil_zp}) % CAKERNEL_%{name}_%{variant}_NB][cakernel_sj + cakernel_m][cakernel_si]) \
             : cakernel_in ? opuntia::cuda::load_lanes<cakernel_lanes>(&%{vname}[CAKERNEL_INDEX(cakernel_x0, gj, cakernel_k)]) \
                           : opuntia::cuda::lanes<%{vtype}, cakernel_lanes>{}; \
         _Pragma("unroll") for (int cakernel_l = 0; cakernel_l < cakernel_lanes; ++cakernel_l) \
           cakernel_w_%{vname}[cakernel_m][CAKERNEL_%{name}_%{variant}_W - 1][cakernel_l] = cakernel_v.e[cakernel_l]; \
+      } \
+      if (CAKERNEL_%{name}_%{variant}_STAGED_PLANE) { \
+        /* This plane's slot: the centres from the windows, the halo from the registers loaded \
+           during the previous plane; then the next plane's halo is loaded, to arrive while this \
+           one computes (a halo loaded here and stored at once would stall every plane on the \
+           memory's latency before the barrier: 33-42% of copy for radius 4 on the H100). The \
+           slot written here was last read two planes ago, before the previous barrier. */ \
+        auto& cakernel_tile = cakernel_ring_%{vname}[cakernel_slot]; \
+        _Pragma("unroll") for (int cakernel_m = 0; cakernel_m < CAKERNEL_%{name}_%{variant}_ROWS; ++cakernel_m) \
+          opuntia::cuda::store_lanes(&cakernel_tile[cakernel_sj + cakernel_m][cakernel_si], \
+                                     cakernel_w_%{vname}[cakernel_m][%{stencil_zn}]); \
+        _Pragma("unroll") for (int cakernel_q = 0; cakernel_q < cakernel_hmax; ++cakernel_q) { \
+          const int cakernel_h = cakernel_tid + cakernel_q * cakernel_threads; \
+          if (cakernel_h < cakernel_halo_groups) { \
+            int cakernel_hi, cakernel_hj; \
+            CAKERNEL_%{name}_%{variant}_halo_cell<cakernel_lanes>(cakernel_h, cakernel_hi, cakernel_hj); \
+            opuntia::cuda::store_lanes(&cakernel_tile[cakernel_hj][cakernel_hi], cakernel_halo_%{vname}[cakernel_q].e); \
+          } \
+        } \
+        if (cakernel_t + 1 < CAKERNEL_%{name}_%{variant}_TZ) cakernel_load_halo_%{vname}(gk + 1); \
       } \
 ]%      /* Without a shared plane: the groups of this plane that the thread's points may read, \
          loaded before any of them is computed, so that the body's stores do not make the \
@@ -254,7 +308,8 @@
                 !cakernel_x_checked ? cakernel_x : cakernel_x < 0 ? 0 : cakernel_x > params.cagh_ni - cakernel_lanes ? params.cagh_ni - cakernel_lanes : cakernel_x, \
                 !cakernel_checked ? cakernel_y : cakernel_y >= params.cagh_nj ? params.cagh_nj - 1 : cakernel_y, gk)]); \
           } \
-]%      _Pragma("unroll") for (int cakernel_m = 0; cakernel_m < CAKERNEL_%{name}_%{variant}_ROWS; ++cakernel_m) { \
+]%      if (CAKERNEL_%{name}_%{variant}_STAGED_PLANE) __syncthreads(); \
+      _Pragma("unroll") for (int cakernel_m = 0; cakernel_m < CAKERNEL_%{name}_%{variant}_ROWS; ++cakernel_m) { \
         const int gj = cakernel_j + cakernel_m; \
 %var_loop("intent=out|inout") %[        opuntia::cuda::staged_lanes<%{vtype}, cakernel_lanes> cakernel_staged_%{vname}; \
 ]% %var_loop("intent=separateinout") %[       opuntia::cuda::staged_lanes<%{vtype}, cakernel_lanes> cakernel_staged_%{vname}_out; \
@@ -289,11 +344,11 @@
         cakernel_plane(cakernel_t, true, true); \
     } \
     /* No block leaves with copies into its shared memory still running. */ \
-    if (CAKERNEL_%{name}_%{variant}_SHARED) __pipeline_wait_prior(0); \
+    if (CAKERNEL_%{name}_%{variant}_RING) __pipeline_wait_prior(0); \
   }
 
-/* A shared plane (3dblock): sy rows of sx points, the block's points and their halo, the x halo
-   in whole lane groups. */
+/* A shared plane: sy rows of sx points, the block's points and their halo, the x halo in whole
+   lane groups. */
 template <int lanes>
 static __device__ __host__ constexpr int CAKERNEL_%{name}_%{variant}_sx() {
   return opuntia::cuda::align_up(%{stencil_xn}, lanes) + CAKERNEL_%{name}_%{variant}_TX * lanes +
@@ -301,8 +356,8 @@ static __device__ __host__ constexpr int CAKERNEL_%{name}_%{variant}_sx() {
 }
 constexpr int CAKERNEL_%{name}_%{variant}_sy = CAKERNEL_%{name}_%{variant}_TYR + %{stencil_yn} + %{stencil_yp};
 
-/* The bytes of one cached variable's ring, NB planes, rounded up to 16 so that the next ring
-   starts aligned; none without a shared plane. */
+/* The bytes of one cached variable's shared planes, NB of them, rounded up to 16 so that the
+   next variable's start aligned; none without a shared plane. */
 template <typename T, int lanes>
 static __device__ __host__ constexpr int CAKERNEL_%{name}_%{variant}_ring_bytes() {
   return CAKERNEL_%{name}_%{variant}_SHARED
@@ -312,13 +367,43 @@ static __device__ __host__ constexpr int CAKERNEL_%{name}_%{variant}_ring_bytes(
              : 0;
 }
 
-/* The dynamic shared memory of a block: the rings of its cached variables. 227 KiB is the most
+/* The dynamic shared memory of a block: the shared planes of its cached variables. 227 KiB is the most
    any GPU lets a block have (sm_90); the launcher checks the GPU it runs on. */
 template <int lanes>
 static __host__ __device__ constexpr int CAKERNEL_%{name}_%{variant}_shared_bytes() {
   constexpr int bytes = 0%var_loop("cached=yes") %[ + CAKERNEL_%{name}_%{variant}_ring_bytes<%{vtype}, lanes>()]%;
   static_assert(bytes <= 227 * 1024,
                 "the shared planes of kernel %{name} (%{variant}) need more than 227 KiB a block: each cached "
-                "variable keeps STENCIL's zp + 3 planes of TILE's x and y plus the halo; make TILE's x or y smaller");
+                "variable keeps 2 planes (3dblock_ring: STENCIL's zp + 3) of TILE's x and y plus the halo; "
+                "make TILE's x or y smaller");
   return bytes;
+}
+
+/* A staged plane's halo in aligned groups of `lanes` points: its sx / lanes columns of the yn
+   rows above the block's points and the yp rows below, then the groups left and right of each
+   of its rows. */
+template <int lanes>
+static __device__ __host__ constexpr int CAKERNEL_%{name}_%{variant}_halo_groups() {
+  constexpr int left = opuntia::cuda::align_up(%{stencil_xn}, lanes) / lanes;
+  constexpr int right = opuntia::cuda::align_up(%{stencil_xp}, lanes) / lanes;
+  constexpr int columns = left + CAKERNEL_%{name}_%{variant}_TX + right;
+  return (%{stencil_yn} + %{stencil_yp}) * columns + (left + right) * CAKERNEL_%{name}_%{variant}_TYR;
+}
+
+/* The first point (si, sj) of halo group h of a staged plane. */
+template <int lanes>
+static __device__ __forceinline__ void CAKERNEL_%{name}_%{variant}_halo_cell(int h, int& si, int& sj) {
+  constexpr int left = opuntia::cuda::align_up(%{stencil_xn}, lanes) / lanes;
+  constexpr int right = opuntia::cuda::align_up(%{stencil_xp}, lanes) / lanes;
+  constexpr int columns = left + CAKERNEL_%{name}_%{variant}_TX + right, side = left + right;
+  if (h < %{stencil_yn} * columns) {
+    sj = h / columns, si = h % columns * lanes;
+  } else if ((h -= %{stencil_yn} * columns) < %{stencil_yp} * columns) {
+    sj = %{stencil_yn} + CAKERNEL_%{name}_%{variant}_TYR + h / columns, si = h % columns * lanes;
+  } else {
+    h -= %{stencil_yp} * columns;
+    const int c = h % (side > 0 ? side : 1);
+    sj = %{stencil_yn} + h / (side > 0 ? side : 1);
+    si = (c < left ? c : CAKERNEL_%{name}_%{variant}_TX + c) * lanes;
+  }
 }

@@ -17,10 +17,14 @@
   CCTK_INT cagh_face; /* boundary kernels: the face being updated, 0..5 */
 
 /* The 3D variants share 3dblock.h: the rows of y that each thread owns, whether I3D_l may leave
-   the axes, and whether the block stages the current plane in shared memory. */
+   the axes, and whether the block keeps the current plane in shared memory (0: no; 1: staged
+   from registers; 2: copied ahead into a ring of planes by cp.async). */
 #define CAKERNEL_ROWS_PER_THREAD_3dblock 1
 #define CAKERNEL_CARDINAL_ONLY_3dblock 0
 #define CAKERNEL_SHARED_PLANE_3dblock 1
+#define CAKERNEL_ROWS_PER_THREAD_3dblock_ring 1
+#define CAKERNEL_CARDINAL_ONLY_3dblock_ring 0
+#define CAKERNEL_SHARED_PLANE_3dblock_ring 2
 #define CAKERNEL_ROWS_PER_THREAD_3dstencil 1
 #define CAKERNEL_CARDINAL_ONLY_3dstencil 1
 #define CAKERNEL_SHARED_PLANE_3dstencil 0

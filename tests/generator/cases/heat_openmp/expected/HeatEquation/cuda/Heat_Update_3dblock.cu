@@ -29,7 +29,7 @@ static void CAKERNEL_Heat_Update_cuda_3dblock_launch(const opuntia::kernel_call&
                   static_cast<unsigned>((call.grid.nj - 1 - 1 + rows - 1) / rows),
                   static_cast<unsigned>((call.grid.nk - 1 - 1 + CAKERNEL_Heat_Update_3dblock_block_z - 1) /
                                         CAKERNEL_Heat_Update_3dblock_block_z));
-  // The rings of shared planes (3dblock) live in dynamic shared memory; above 48 KiB a kernel
+  // The shared planes (3dblock, 3dblock_ring) live in dynamic shared memory; above 48 KiB a kernel
   // must ask for it, on the device it runs on (cheap enough to do at each launch).
   constexpr int shared_bytes = CAKERNEL_Heat_Update_3dblock_shared_bytes<lanes>();
   if constexpr (shared_bytes > 48 * 1024) {
@@ -39,8 +39,8 @@ static void CAKERNEL_Heat_Update_cuda_3dblock_launch(const opuntia::kernel_call&
     if (shared_bytes > most)
       throw std::runtime_error("kernel Heat_Update (cuda/3dblock): its shared planes need " + std::to_string(shared_bytes) +
                                " bytes of shared memory a block, this GPU allows " + std::to_string(most) +
-                               " (each cached variable keeps STENCIL's zp + 3 planes of TILE's x and y plus the "
-                               "halo): make TILE's x or y smaller in its cakernel.ccl");
+                               " (each cached variable keeps " + std::to_string(CAKERNEL_Heat_Update_3dblock_NB) +
+                               " planes of TILE's x and y plus the halo): make TILE's x or y smaller in its cakernel.ccl");
     OPUNTIA_CUDA_CHECK(cudaFuncSetAttribute(CAKERNEL_Heat_Update_3dblock_kernel<lanes>,
                                             cudaFuncAttributeMaxDynamicSharedMemorySize, shared_bytes));
   }
