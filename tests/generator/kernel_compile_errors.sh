@@ -24,9 +24,10 @@ compile_openmp() {
     "$work/$1/out/Heat/openmp/Heat_Update_3dblock.cpp" >"$work/$1/openmp.log" 2>&1
 }
 
+# compile_cuda CASE [VARIANT]
 compile_cuda() {
   nvcc -std=c++17 -arch=sm_90 -c -o "$work/$1/cuda.o" -I "$work/$1/out/Heat/bindings" -I "$work/$1/Heat" \
-    -I "$src/flesh/include" "$work/$1/out/Heat/cuda/Heat_Update_3dblock.cu" >"$work/$1/cuda.log" 2>&1
+    -I "$src/flesh/include" "$work/$1/out/Heat/cuda/Heat_Update_${2:-3dblock}.cu" >"$work/$1/cuda.log" 2>&1
 }
 
 # The unchanged thorn compiles: the checks below fail for the reason they name.
@@ -53,6 +54,13 @@ if command -v nvcc >/dev/null && [ -f "$work/good/out/Heat/cuda/Heat_Update_3dbl
   compile_cuda beyond
   check "I3D_l beyond the STENCIL fails (CUDA)" test $? -ne 0
   check "... naming the variable (CUDA)" grep -q "I3D_l(u, ...) reaches beyond the STENCIL of kernel Heat_Update" "$work/beyond/cuda.log"
+  # A ring of 11 planes (STENCIL 8) of 18 x 528 points (TILE 2 x 512) is 836 KB a block.
+  make_case huge_ring 's/TYPE=\*\/3dblock/TYPE="*\/3dblock_ring"/; s/STENCIL=.*/STENCIL=8/; s/TILE=.*/TILE="2,512,4"/' "s/x/x/"
+  compile_cuda huge_ring 3dblock_ring
+  check "shared planes larger than any GPU allows fail (CUDA)" test $? -ne 0
+  check "... naming the kernel and what to change" \
+    grep -q "the shared planes of kernel Heat_Update (3dblock_ring) need more than 227 KiB a block.*make TILE's x or y smaller" \
+    "$work/huge_ring/cuda.log"
 else
   echo "no nvcc or no CUDA templates: CUDA compile checks skipped"
 fi
