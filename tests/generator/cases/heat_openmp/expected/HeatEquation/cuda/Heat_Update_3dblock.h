@@ -22,8 +22,8 @@
    3dblock_ring keeps a ring of NB planes that cp.async fills in lane groups AHEAD planes beyond
    the windows' newest, without registers, so the copies in flight do not depend on how many
    threads an SM holds (bench/experiments/gpu_star_designs.cu, design cpl); the windows take
-   their newest plane from the ring. The ring pays where the halo is wide (radius 4: 72-75% of
-   copy against 64%, H100), the staged plane where it is narrow (7-point: 90% against 81%).
+   their newest plane from the ring. The ring pays where the halo is wide (radius 4: 76% of copy
+   against 64% in fp64, H100), the staged plane where it is narrow (7-point: 90% against 81%).
    Without a shared plane, each window loads PF = 1 plane ahead from global memory, and the
    aligned groups of the plane around the thread's points are loaded (through the read-only
    cache) before its points compute, once for all of them. Other offsets load their group when
