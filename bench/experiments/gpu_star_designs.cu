@@ -161,8 +161,8 @@ __device__ __forceinline__ void st16(T* p, const T (&d)[L]) {
   if constexpr (L == 2) { v.x = d[0]; v.y = d[1]; } else { v.x = d[0]; v.y = d[1]; v.z = d[2]; v.w = d[3]; }
   *reinterpret_cast<typename vec16<T>::type*>(p) = v;
 }
-template <typename T, int R, int TX, int TY, int TZ, int S>
-__global__ void __launch_bounds__(TX* TY) cpl(const T* __restrict__ u, T* __restrict__ out, int n) {
+template <typename T, int R, int TX, int TY, int TZ, int S, int MINB = 1>
+__global__ void __launch_bounds__(TX* TY, MINB) cpl(const T* __restrict__ u, T* __restrict__ out, int n) {
   constexpr int L = 16 / sizeof(T), RA = (R + L - 1) / L * L;
   constexpr int SX = TX * L + 2 * RA, SY = TY + 2 * R, GX = SX / L, PLANE = SX * SY, GROUPS = GX * SY;
   constexpr int NB = R + S + 1, NG = 2 * RA / L + 1;
@@ -735,6 +735,8 @@ void run_precision(int n, int reps, const char* prec) {
   };
 #define CPC(R, TX, TY, TZ, S, C, MINB) \
   report("cpc " #TX "x" #TY " TZ" #TZ " S" #S " C" #C " B" #MINB, R, cpc_launch(cpc<T, R, TX, TY, TZ, S, C, MINB>, R, TX, TY, TZ, S, C))
+#define CPLB(R, TX, TY, TZ, S, MINB) \
+  report("cpl " #TX "x" #TY " TZ" #TZ " S" #S " B" #MINB, R, cpl_launch(cpl<T, R, TX, TY, TZ, S, MINB>, R, TX, TY, TZ, S))
 #define CPL(R, TX, TY, TZ, S) report("cpl " #TX "x" #TY " TZ" #TZ " S" #S, R, cpl_launch(cpl<T, R, TX, TY, TZ, S>, R, TX, TY, TZ, S))
 #define PLAIN(R) [&] { plain<T, R><<<dim3((n - 2 * R + 31) / 32, (n - 2 * R + 7) / 8, n - 2 * R), dim3(32, 8)>>>(u, out, n); }
 #define ZWIN(R, BX, BY, TZ, PF) \
@@ -755,6 +757,21 @@ void run_precision(int n, int reps, const char* prec) {
     CPL(1, 32, 8, 64, 1);
     CPL(1, 32, 8, 64, 2);
     CPL(1, 16, 16, 64, 2);
+  }
+  if (getenv("CPLB")) {  // 2026-11-23: larger tiles with a register cap (blocks an SM)
+    make_ref(4, PLAIN(4));
+    CPL(4, 32, 8, 63, 2);
+    CPLB(4, 32, 8, 63, 2, 4);
+    CPLB(4, 32, 16, 63, 2, 2);
+    CPLB(4, 16, 32, 63, 2, 1);
+    CPLB(4, 16, 32, 63, 2, 2);
+    CPLB(4, 16, 16, 63, 2, 4);
+    CPLB(4, 8, 32, 63, 2, 4);
+    CPLB(4, 16, 24, 63, 2, 2);
+    CK(cudaFree(u));
+    CK(cudaFree(out));
+    CK(cudaFree(ref));
+    return;
   }
   {
     make_ref(4, PLAIN(4));
