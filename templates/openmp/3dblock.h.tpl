@@ -8,7 +8,18 @@
 #define CAKERNEL_INDEX(i, j, k) \
   ((ptrdiff_t)(i) + (ptrdiff_t)params.cagh_ni * ((ptrdiff_t)(j) + (ptrdiff_t)params.cagh_nj * (ptrdiff_t)(k)))
 #define I3D(v, i, j, k) v[CAKERNEL_INDEX(gi + (i), gj + (j), gk + (k))]
-#define I3D_l(v, i, j, k) (CAKERNEL_%{name}_cached_##v::template at<(i), (j), (k)>(), I3D(v, i, j, k))
+/* 3dstencil is for cardinal stencils: there I3D_l reads a cached variable only along the axes
+   (di, dj or dk alone). A variant that common.h says nothing about (one made from a copy of
+   this file) may leave them. */
+#ifndef CAKERNEL_CARDINAL_ONLY_%{variant}
+#define CAKERNEL_CARDINAL_ONLY_%{variant} 0
+#endif
+#define I3D_l(v, i, j, k)                                                                        \
+  (CAKERNEL_%{name}_cached_##v::template at<(i), (j), (k)>(),                                    \
+   CAKERNEL_%{name}_cached_##v::template cardinal<CAKERNEL_CARDINAL_ONLY_%{variant} * (i),        \
+                                                  CAKERNEL_CARDINAL_ONLY_%{variant} * (j),        \
+                                                  CAKERNEL_CARDINAL_ONLY_%{variant} * (k)>(),     \
+   I3D(v, i, j, k))
 
 /* The body is one point. _Begin opens a lambda of (gi, gj, gk), so the declarations between
    _Begin and _Computations_Begin belong to one point: private to each thread and each SIMD
@@ -28,7 +39,12 @@
 
 /* Tiles of TILE=%{tile_x},%{tile_y},%{tile_z} points, shared out over the threads; in each, x
    innermost, contiguous and vectorised from the first point that starts a cache line
-   (opuntia/openmp_rows.hpp), the points before it one by one. */
+   (opuntia/openmp_rows.hpp), the points before it one by one. For 3dstencil each tile is a run
+   of TILE's z planes of a column of TILE's x and y, streamed through z so that the planes its
+   z neighbours need stay in cache (the CPU form of the GPU's z in registers): the same loops.
+   A TILE of whole planes (TILE's x and y the grid's) reads memory in the order the hardware
+   prefetches best: the 7-point star ran 7-15% faster with TILE 256,256,8 than with 256,32,256
+   at 256^3 (bench/RESULTS.md), a radius-4 star slower. */
 #define CAKERNEL_%{name}_End \
     }; \
     const int cakernel_ilo = %{stencil_xn}, cakernel_ihi = params.cagh_ni - %{stencil_xp}; \

@@ -32,6 +32,10 @@
 #endif
 #endif
 
+/* 3dblock and 3dstencil share 3dblock.h: whether I3D_l may leave the axes. */
+#define CAKERNEL_CARDINAL_ONLY_3dblock 0
+#define CAKERNEL_CARDINAL_ONLY_3dstencil 1
+
 /* 3dblock_vvl: the virtual vector length (targetDP's VVL), the points of one x chunk that
    form one fixed-length omp simd loop. Override with -DOPUNTIA_OPENMP_VVL=n. */
 #ifndef OPUNTIA_OPENMP_VVL

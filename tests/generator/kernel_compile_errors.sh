@@ -19,9 +19,10 @@ make_case() {
   "$gen" generate --thorn "$work/$name/Heat" --templates "$src/templates" --out "$work/$name/out" >"$work/$name/gen.log" 2>&1
 }
 
+# compile_openmp CASE [VARIANT]
 compile_openmp() {
   "$cxx" -std=c++20 -fopenmp -fsyntax-only -I "$work/$1/out/Heat/bindings" -I "$work/$1/Heat" -I "$src/flesh/include" \
-    "$work/$1/out/Heat/openmp/Heat_Update_3dblock.cpp" >"$work/$1/openmp.log" 2>&1
+    "$work/$1/out/Heat/openmp/Heat_Update_${2:-3dblock}.cpp" >"$work/$1/openmp.log" 2>&1
 }
 
 # compile_cuda CASE [VARIANT]
@@ -45,12 +46,23 @@ compile_openmp beyond
 check "I3D_l beyond the STENCIL fails (OpenMP)" test $? -ne 0
 check "... naming the variable (OpenMP)" grep -q "I3D_l(u, ...) reaches beyond the STENCIL of kernel Heat_Update" "$work/beyond/openmp.log"
 
+# 3dstencil is for cardinal stencils: I3D_l off the axes does not compile there, in 3dblock it does.
+make_case off_axes 's/TYPE=\*\/3dblock/TYPE="*\/3dblock|3dstencil"/' "s/I3D_l(u, 1, 0, 0)/I3D_l(u, 1, 1, 0)/"
+compile_openmp off_axes 3dblock
+check "I3D_l off the axes compiles in 3dblock (OpenMP)" test $? -eq 0
+compile_openmp off_axes 3dstencil
+check "I3D_l off the axes fails in 3dstencil (OpenMP)" test $? -ne 0
+check "... naming the variable (OpenMP)" grep -q "I3D_l(u, ...) is off the axes: a 3dstencil kernel (Heat_Update)" "$work/off_axes/openmp.log"
+
 if command -v nvcc >/dev/null && [ -f "$work/good/out/Heat/cuda/Heat_Update_3dblock.cu" ]; then
   compile_cuda good
   check "the unchanged body compiles (CUDA)" test $? -eq 0
   compile_cuda not_cached
   check "I3D_l on a variable that is not cached fails (CUDA)" test $? -ne 0
   check "... naming the variable (CUDA)" grep -q "u is not cached=yes in kernel Heat_Update" "$work/not_cached/cuda.log"
+  compile_cuda off_axes 3dstencil
+  check "I3D_l off the axes fails in 3dstencil (CUDA)" test $? -ne 0
+  check "... naming the variable (CUDA)" grep -q "is off the axes: a 3dstencil kernel (Heat_Update)" "$work/off_axes/cuda.log"
   compile_cuda beyond
   check "I3D_l beyond the STENCIL fails (CUDA)" test $? -ne 0
   check "... naming the variable (CUDA)" grep -q "I3D_l(u, ...) reaches beyond the STENCIL of kernel Heat_Update" "$work/beyond/cuda.log"
