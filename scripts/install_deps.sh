@@ -4,7 +4,7 @@
 set -euo pipefail
 
 required_packages=(
-  build-essential cmake ninja-build pkg-config
+  build-essential cmake ninja-build pkg-config python3
   tao-pegtl-dev libcli11-dev libfmt-dev
   libgtest-dev libgmock-dev libbenchmark-dev
   clang libclang-rt-14-dev libomp-14-dev
