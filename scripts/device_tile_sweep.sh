@@ -4,7 +4,9 @@
 # the source tree (build/tile-sweep/src), so the repository's thorn is left as it is.
 #   bash scripts/device_tile_sweep.sh "Star25:64_8_63 Star25:64_16_63 Star7:32_8_8" [n]
 # Each argument word is KERNEL:TILE with TILE's x_y_z; the copy is named KERNEL_x_y_z and has the
-# original's STENCIL, TYPE and body.
+# original's STENCIL, TYPE and body. CUDA_DEFINES (environment) goes into both builds' CUDA
+# flags, e.g. CUDA_DEFINES="-DCAKERNEL_Star25_32_16_32_3dblock_ring_MIN_BLOCKS=4" (a register cap
+# for one copy: templates/cuda/common.h.tpl, OPUNTIA_CUDA_MIN_BLOCKS).
 set -uo pipefail
 source "$(dirname "$0")/device_env.sh"
 specs=${1:?usage: device_tile_sweep.sh "KERNEL:X_Y_Z ..." [n]}
@@ -27,7 +29,7 @@ for spec in $specs; do
 done
 for p in double float; do
   ( cmake -S "$root/src" -B "$root/$p" -G Ninja -DCMAKE_BUILD_TYPE=Release -DCMAKE_PREFIX_PATH=$PWD/.deps/usr \
-      -DCMAKE_CUDA_ARCHITECTURES=90 -DOPUNTIA_REAL_PRECISION=$p >"$OUT/tile-sweep-configure-$p.log" 2>&1 &&
+      -DCMAKE_CUDA_ARCHITECTURES=90 -DOPUNTIA_REAL_PRECISION=$p -DCMAKE_CUDA_FLAGS="${CUDA_DEFINES:-}" >"$OUT/tile-sweep-configure-$p.log" 2>&1 &&
     cmake --build "$root/$p" -j8 --target gpu_stencil_bench >"$OUT/tile-sweep-build-$p.log" 2>&1 ||
     echo "build failed ($p): see tile-sweep-*-$p.log" ) &
 done

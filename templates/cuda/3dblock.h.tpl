@@ -52,6 +52,17 @@
 #define CAKERNEL_%{name}_%{variant}_TY \
   (CAKERNEL_%{name}_%{variant}_TY_WANTED * CAKERNEL_%{name}_%{variant}_TX <= 512 ? CAKERNEL_%{name}_%{variant}_TY_WANTED : 512 / CAKERNEL_%{name}_%{variant}_TX)
 #define CAKERNEL_%{name}_%{variant}_TZ %{tile_z}
+/* The kernel's __launch_bounds__: its threads, and the blocks an SM must hold at once where the
+   build says (common.h: OPUNTIA_CUDA_MIN_BLOCKS). */
+#if !defined(CAKERNEL_%{name}_%{variant}_MIN_BLOCKS) && defined(OPUNTIA_CUDA_MIN_BLOCKS)
+#define CAKERNEL_%{name}_%{variant}_MIN_BLOCKS OPUNTIA_CUDA_MIN_BLOCKS
+#endif
+#ifdef CAKERNEL_%{name}_%{variant}_MIN_BLOCKS
+#define CAKERNEL_%{name}_%{variant}_LAUNCH_BOUNDS \
+  __launch_bounds__(CAKERNEL_%{name}_%{variant}_TX * CAKERNEL_%{name}_%{variant}_TY, CAKERNEL_%{name}_%{variant}_MIN_BLOCKS)
+#else
+#define CAKERNEL_%{name}_%{variant}_LAUNCH_BOUNDS __launch_bounds__(CAKERNEL_%{name}_%{variant}_TX * CAKERNEL_%{name}_%{variant}_TY)
+#endif
 /* Planes each window loads ahead from global memory; with a ring (3dblock_ring) the windows
    take their newest plane from the ring instead, which the block copies AHEAD planes ahead with
    cp.async into NB slots. A staged plane (3dblock) has two slots, written and read in turn. */
@@ -108,7 +119,7 @@
 
 #define CAKERNEL_%{name}_Begin \
   template <int cakernel_lanes> \
-  static __global__ void __launch_bounds__(CAKERNEL_%{name}_%{variant}_TX * CAKERNEL_%{name}_%{variant}_TY) \
+  static __global__ void CAKERNEL_%{name}_%{variant}_LAUNCH_BOUNDS \
   CAKERNEL_%{name}_%{variant}_kernel(const CAKERNEL_%{name}_Params params \
 %var_loop() %[      , %{vtype}* const __restrict__ %{vname} \
 ]% %var_loop("intent=separateinout") %[     , %{vtype}* const __restrict__ %{vname}_out \

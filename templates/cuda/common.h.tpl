@@ -32,6 +32,14 @@
 #define CAKERNEL_CARDINAL_ONLY_3dblock_rows 0
 #define CAKERNEL_SHARED_PLANE_3dblock_rows 0
 
+/* The blocks of a 3D kernel that an SM must be able to hold at once, __launch_bounds__' second
+   argument, when the build gives it: -DOPUNTIA_CUDA_MIN_BLOCKS=n for every 3D kernel,
+   -DCAKERNEL_<Kernel>_<variant>_MIN_BLOCKS=n for one. The compiler then caps each thread's
+   registers at 65536 / (threads x n), spilling what does not fit (bench/RESULTS.md: a cap of 64
+   registers took a hand-written radius-4 ring from 73% to 78-80% of copy in fp64, and cost 12-16
+   points in fp32). Without it the compiler chooses: not the same as n = 1, with which it took
+   more registers (the radius-4 3dblock_ring 106 instead of 80 in fp64). */
+
 #ifndef COPYSIGN
 #define COPYSIGN copysign
 #define FABS fabs

@@ -66,6 +66,15 @@ if command -v nvcc >/dev/null && [ -f "$work/good/out/Heat/cuda/Heat_Update_3dbl
   compile_cuda beyond
   check "I3D_l beyond the STENCIL fails (CUDA)" test $? -ne 0
   check "... naming the variable (CUDA)" grep -q "I3D_l(u, ...) reaches beyond the STENCIL of kernel Heat_Update" "$work/beyond/cuda.log"
+  # The build's register cap reaches the kernels: HeatEquation's TILE 64,4,4 is 32 x 4 threads in
+  # fp64, so 8 blocks an SM leave each thread 65536 / (128 x 8) = 64 registers.
+  nvcc -std=c++17 -arch=sm_90 -c -o "$work/good/cap.o" -DOPUNTIA_CUDA_MIN_BLOCKS=8 -Xptxas -v \
+    -I "$work/good/out/Heat/bindings" -I "$work/good/Heat" -I "$src/flesh/include" \
+    "$work/good/out/Heat/cuda/Heat_Update_3dblock.cu" >"$work/good/cap.log" 2>&1
+  check "OPUNTIA_CUDA_MIN_BLOCKS compiles (CUDA)" test $? -eq 0
+  check "... and caps the registers at 65536 / (threads x blocks)" \
+    awk '/Used [0-9]+ registers/ { for (i = 1; i < NF; ++i) if ($(i + 1) == "registers") n = $i; if (n > 64) bad = 1; seen = 1 }
+         END { exit !(seen && !bad) }' "$work/good/cap.log"
   # A ring of 11 planes (STENCIL 8) of 18 x 528 points (TILE 2 x 512) is 836 KB a block.
   make_case huge_ring 's/TYPE=\*\/3dblock/TYPE="*\/3dblock_ring"/; s/STENCIL=.*/STENCIL=8/; s/TILE=.*/TILE="2,512,4"/' "s/x/x/"
   compile_cuda huge_ring 3dblock_ring

@@ -52,6 +52,17 @@
 #define CAKERNEL_Heat_Update_3dblock_TY \
   (CAKERNEL_Heat_Update_3dblock_TY_WANTED * CAKERNEL_Heat_Update_3dblock_TX <= 512 ? CAKERNEL_Heat_Update_3dblock_TY_WANTED : 512 / CAKERNEL_Heat_Update_3dblock_TX)
 #define CAKERNEL_Heat_Update_3dblock_TZ 4
+/* The kernel's __launch_bounds__: its threads, and the blocks an SM must hold at once where the
+   build says (common.h: OPUNTIA_CUDA_MIN_BLOCKS). */
+#if !defined(CAKERNEL_Heat_Update_3dblock_MIN_BLOCKS) && defined(OPUNTIA_CUDA_MIN_BLOCKS)
+#define CAKERNEL_Heat_Update_3dblock_MIN_BLOCKS OPUNTIA_CUDA_MIN_BLOCKS
+#endif
+#ifdef CAKERNEL_Heat_Update_3dblock_MIN_BLOCKS
+#define CAKERNEL_Heat_Update_3dblock_LAUNCH_BOUNDS \
+  __launch_bounds__(CAKERNEL_Heat_Update_3dblock_TX * CAKERNEL_Heat_Update_3dblock_TY, CAKERNEL_Heat_Update_3dblock_MIN_BLOCKS)
+#else
+#define CAKERNEL_Heat_Update_3dblock_LAUNCH_BOUNDS __launch_bounds__(CAKERNEL_Heat_Update_3dblock_TX * CAKERNEL_Heat_Update_3dblock_TY)
+#endif
 /* Planes each window loads ahead from global memory; with a ring (3dblock_ring) the windows
    take their newest plane from the ring instead, which the block copies AHEAD planes ahead with
    cp.async into NB slots. A staged plane (3dblock) has two slots, written and read in turn. */
@@ -107,7 +118,7 @@
 
 #define CAKERNEL_Heat_Update_Begin                                                                                                                                   \
   template <int cakernel_lanes>                                                                                                                                      \
-  static __global__ void __launch_bounds__(CAKERNEL_Heat_Update_3dblock_TX * CAKERNEL_Heat_Update_3dblock_TY)                                                        \
+  static __global__ void CAKERNEL_Heat_Update_3dblock_LAUNCH_BOUNDS                                                                                                  \
   CAKERNEL_Heat_Update_3dblock_kernel(const CAKERNEL_Heat_Update_Params params                                                                                       \
       , CCTK_REAL* const __restrict__ u                                                                                                                              \
       , CCTK_REAL* const __restrict__ u_out                                                                                                                          \
