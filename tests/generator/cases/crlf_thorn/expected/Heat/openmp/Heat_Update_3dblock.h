@@ -43,7 +43,7 @@
    of TILE's z planes of a column of TILE's x and y, streamed through z so that the planes its
    z neighbours need stay in cache (the CPU form of the GPU's z in registers): the same loops.
    A TILE of whole planes (TILE's x and y the grid's) reads memory in the order the hardware
-   prefetches best: the 7-point star ran 7-15% faster with TILE 256,256,8 than with 256,32,256
+   prefetches best: the 7-point star ran 8-15% faster with TILE 256,256,8 than with 256,32,256
    at 256^3 (bench/RESULTS.md), a radius-4 star slower. */
 #define CAKERNEL_Heat_Update_End                                                                                              \
     };                                                                                                                        \
