@@ -109,7 +109,7 @@
           cakernel_lane + (i) >= 0 && cakernel_lane + (i) < cakernel_lanes \
         ? cakernel_w_##v[CAKERNEL_%{name}_%{variant}_ROW(j)][%{stencil_zn}][CAKERNEL_%{name}_%{variant}_LANE(i)] \
     : CAKERNEL_%{name}_%{variant}_SHARED && (k) == 0 \
-        ? cakernel_ring_##v[cakernel_slot][cakernel_sj + cakernel_m + (j)][cakernel_si + cakernel_lane + (i)] \
+        ? cakernel_planes_##v[cakernel_slot][cakernel_sj + cakernel_m + (j)][cakernel_si + cakernel_lane + (i)] \
     : (k) == 0 \
         ? cakernel_nb_##v[cakernel_m + (j) + %{stencil_yn}][CAKERNEL_%{name}_%{variant}_GROUP(i) / cakernel_lanes - cakernel_g0] \
               .e[cakernel_lane + (i) - CAKERNEL_%{name}_%{variant}_GROUP(i)] \
@@ -161,8 +161,8 @@
     /* The shared planes of each cached variable (two slots in 3dblock, the ring in \
        3dblock_ring), in the launch's dynamic shared memory (CAKERNEL_<K>_<variant>_shared_bytes). */ \
     extern __shared__ __align__(16) unsigned char cakernel_dynamic_shared[]; \
-    unsigned char* cakernel_ring_next = cakernel_dynamic_shared; \
-    (void)cakernel_ring_next; \
+    unsigned char* cakernel_planes_next = cakernel_dynamic_shared; \
+    (void)cakernel_planes_next; \
     /* Without a shared plane nothing waits on a barrier: a thread with nothing to compute leaves. */ \
     if (!CAKERNEL_%{name}_%{variant}_SHARED && \
         (cakernel_x0 + cakernel_lanes <= %{stencil_xn} || cakernel_x0 >= params.cagh_ni - %{stencil_xp} || \
@@ -190,15 +190,15 @@
     /* The windows before the first plane: planes k0 - zn .. k0 + zp + PF - 1 in slots 1..W-1. */ \
 %var_loop("cached=yes") %[    %{vtype} cakernel_w_%{vname}[CAKERNEL_%{name}_%{variant}_ROWS][CAKERNEL_%{name}_%{variant}_W][cakernel_lanes]; \
     /* The shared plane of %{vname}: plane k0 + t in slot t % NB. */ \
-    %{vtype}(*const cakernel_ring_%{vname})[cakernel_sy][cakernel_sx] = \
-        reinterpret_cast<%{vtype}(*)[cakernel_sy][cakernel_sx]>(cakernel_ring_next); \
-    cakernel_ring_next += CAKERNEL_%{name}_%{variant}_ring_bytes<%{vtype}, cakernel_lanes>(); \
+    %{vtype}(*const cakernel_planes_%{vname})[cakernel_sy][cakernel_sx] = \
+        reinterpret_cast<%{vtype}(*)[cakernel_sy][cakernel_sx]>(cakernel_planes_next); \
+    cakernel_planes_next += CAKERNEL_%{name}_%{variant}_planes_bytes<%{vtype}, cakernel_lanes>(); \
     /* Starts copying plane kk (inside the grid) of %{vname} into a slot of its ring: the block's \
        threads share out its lane groups; a group off the grid becomes zeros (only points that \
        compute nothing read it). */ \
     const auto cakernel_copy_plane_%{vname} = [&](const int cakernel_kk, const int cakernel_slot) { \
       if constexpr (CAKERNEL_%{name}_%{variant}_RING) { \
-        %{vtype}* const cakernel_to = &cakernel_ring_%{vname}[cakernel_slot][0][0]; \
+        %{vtype}* const cakernel_to = &cakernel_planes_%{vname}[cakernel_slot][0][0]; \
         const %{vtype}* const cakernel_from = &%{vname}[CAKERNEL_INDEX(0, 0, cakernel_kk)]; \
         _Pragma("unroll") for (int cakernel_q = 0; cakernel_q < cakernel_nq; ++cakernel_q) \
           if (cakernel_group_dst[cakernel_q] >= 0) \
@@ -233,7 +233,7 @@
           cakernel_w_%{vname}[cakernel_m][cakernel_d][cakernel_l] = cakernel_v.e[cakernel_l]; \
       } \
 ]% %var_loop("cached=no") %[   /* Never read: I3D_l on %{vname} stops at the static_assert that names it. */ \
-    [[maybe_unused]] %{vtype} cakernel_w_%{vname}[1][1][1], cakernel_ring_%{vname}[1][1][1]; \
+    [[maybe_unused]] %{vtype} cakernel_w_%{vname}[1][1][1], cakernel_planes_%{vname}[1][1][1]; \
     [[maybe_unused]] opuntia::cuda::lanes<%{vtype}, 1> cakernel_nb_%{vname}[1][1]; \
 ]%    /* Starts copying plane kk of every cached variable into slot `slot`: one cp.async group, \
        empty for a plane past the block's last (k0 + TZ + zp - 1) or the grid's, which nothing \
@@ -262,7 +262,7 @@
                                                                       : __all_sync(__activemask(), cakernel_thread_x_inside) != 0; \
     const auto cakernel_plane = [&](const int cakernel_t, const bool cakernel_checked, const bool cakernel_x_checked) { \
       const int gk = cakernel_k0 + cakernel_t; \
-      /* This plane's slot in the rings. */ \
+      /* This plane's slot in the shared planes. */ \
       const int cakernel_slot = cakernel_t % CAKERNEL_%{name}_%{variant}_NB; \
       (void)cakernel_slot; \
       if (CAKERNEL_%{name}_%{variant}_RING) { \
@@ -289,7 +289,7 @@
         const auto cakernel_v = \
             CAKERNEL_%{name}_%{variant}_RING \
                 ? opuntia::cuda::load_lanes_shared<cakernel_lanes>( \
-                      &cakernel_ring_%{vname}[(cakernel_slot + %{stencil_zp}) % CAKERNEL_%{name}_%{variant}_NB][cakernel_sj + cakernel_m][cakernel_si]) \
+                      &cakernel_planes_%{vname}[(cakernel_slot + %{stencil_zp}) % CAKERNEL_%{name}_%{variant}_NB][cakernel_sj + cakernel_m][cakernel_si]) \
             : cakernel_in ? opuntia::cuda::load_lanes<cakernel_lanes>(&%{vname}[CAKERNEL_INDEX(cakernel_x0, gj, cakernel_k)]) \
                           : opuntia::cuda::lanes<%{vtype}, cakernel_lanes>{}; \
         _Pragma("unroll") for (int cakernel_l = 0; cakernel_l < cakernel_lanes; ++cakernel_l) \
@@ -301,7 +301,7 @@
            one computes (a halo loaded here and stored at once would stall every plane on the \
            memory's latency before the barrier: 33-42% of copy for radius 4 on the H100). The \
            slot written here was last read two planes ago, before the previous barrier. */ \
-        auto& cakernel_tile = cakernel_ring_%{vname}[cakernel_slot]; \
+        auto& cakernel_tile = cakernel_planes_%{vname}[cakernel_slot]; \
         _Pragma("unroll") for (int cakernel_m = 0; cakernel_m < CAKERNEL_%{name}_%{variant}_ROWS; ++cakernel_m) \
           opuntia::cuda::store_lanes(&cakernel_tile[cakernel_sj + cakernel_m][cakernel_si], \
                                      cakernel_w_%{vname}[cakernel_m][%{stencil_zn}]); \
@@ -381,7 +381,7 @@ constexpr int CAKERNEL_%{name}_%{variant}_sy = CAKERNEL_%{name}_%{variant}_TYR +
 /* The bytes of one cached variable's shared planes, NB of them, rounded up to 16 so that the
    next variable's start aligned; none without a shared plane. */
 template <typename T, int lanes>
-static __device__ __host__ constexpr int CAKERNEL_%{name}_%{variant}_ring_bytes() {
+static __device__ __host__ constexpr int CAKERNEL_%{name}_%{variant}_planes_bytes() {
   return CAKERNEL_%{name}_%{variant}_SHARED
              ? opuntia::cuda::align_up(CAKERNEL_%{name}_%{variant}_NB * CAKERNEL_%{name}_%{variant}_sy *
                                            CAKERNEL_%{name}_%{variant}_sx<lanes>() * static_cast<int>(sizeof(T)),
@@ -393,7 +393,7 @@ static __device__ __host__ constexpr int CAKERNEL_%{name}_%{variant}_ring_bytes(
    any GPU lets a block have (sm_90); the launcher checks the GPU it runs on. */
 template <int lanes>
 static __host__ __device__ constexpr int CAKERNEL_%{name}_%{variant}_shared_bytes() {
-  constexpr int bytes = 0%var_loop("cached=yes") %[ + CAKERNEL_%{name}_%{variant}_ring_bytes<%{vtype}, lanes>()]%;
+  constexpr int bytes = 0%var_loop("cached=yes") %[ + CAKERNEL_%{name}_%{variant}_planes_bytes<%{vtype}, lanes>()]%;
   static_assert(bytes <= 227 * 1024,
                 "the shared planes of kernel %{name} (%{variant}) need more than 227 KiB a block: each cached "
                 "variable keeps 2 planes (3dblock_ring: STENCIL's zp + 3) of TILE's x and y plus the halo; "

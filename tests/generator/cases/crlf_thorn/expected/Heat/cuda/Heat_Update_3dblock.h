@@ -108,7 +108,7 @@
           cakernel_lane + (i) >= 0 && cakernel_lane + (i) < cakernel_lanes                                            \
         ? cakernel_w_##v[CAKERNEL_Heat_Update_3dblock_ROW(j)][1][CAKERNEL_Heat_Update_3dblock_LANE(i)]                \
     : CAKERNEL_Heat_Update_3dblock_SHARED && (k) == 0                                                                 \
-        ? cakernel_ring_##v[cakernel_slot][cakernel_sj + cakernel_m + (j)][cakernel_si + cakernel_lane + (i)]         \
+        ? cakernel_planes_##v[cakernel_slot][cakernel_sj + cakernel_m + (j)][cakernel_si + cakernel_lane + (i)]       \
     : (k) == 0                                                                                                        \
         ? cakernel_nb_##v[cakernel_m + (j) + 1][CAKERNEL_Heat_Update_3dblock_GROUP(i) / cakernel_lanes - cakernel_g0] \
               .e[cakernel_lane + (i) - CAKERNEL_Heat_Update_3dblock_GROUP(i)]                                         \
@@ -160,8 +160,8 @@
     /* The shared planes of each cached variable (two slots in 3dblock, the ring in                                                                                  \
        3dblock_ring), in the launch's dynamic shared memory (CAKERNEL_<K>_<variant>_shared_bytes). */                                                                \
     extern __shared__ __align__(16) unsigned char cakernel_dynamic_shared[];                                                                                         \
-    unsigned char* cakernel_ring_next = cakernel_dynamic_shared;                                                                                                     \
-    (void)cakernel_ring_next;                                                                                                                                        \
+    unsigned char* cakernel_planes_next = cakernel_dynamic_shared;                                                                                                   \
+    (void)cakernel_planes_next;                                                                                                                                      \
     /* Without a shared plane nothing waits on a barrier: a thread with nothing to compute leaves. */                                                                \
     if (!CAKERNEL_Heat_Update_3dblock_SHARED &&                                                                                                                      \
         (cakernel_x0 + cakernel_lanes <= 1 || cakernel_x0 >= params.cagh_ni - 1 ||                                                                                   \
@@ -189,15 +189,15 @@
     /* The windows before the first plane: planes k0 - zn .. k0 + zp + PF - 1 in slots 1..W-1. */                                                                    \
     CCTK_REAL cakernel_w_u[CAKERNEL_Heat_Update_3dblock_ROWS][CAKERNEL_Heat_Update_3dblock_W][cakernel_lanes];                                                       \
     /* The shared plane of u: plane k0 + t in slot t % NB. */                                                                                                        \
-    CCTK_REAL(*const cakernel_ring_u)[cakernel_sy][cakernel_sx] =                                                                                                    \
-        reinterpret_cast<CCTK_REAL(*)[cakernel_sy][cakernel_sx]>(cakernel_ring_next);                                                                                \
-    cakernel_ring_next += CAKERNEL_Heat_Update_3dblock_ring_bytes<CCTK_REAL, cakernel_lanes>();                                                                      \
+    CCTK_REAL(*const cakernel_planes_u)[cakernel_sy][cakernel_sx] =                                                                                                  \
+        reinterpret_cast<CCTK_REAL(*)[cakernel_sy][cakernel_sx]>(cakernel_planes_next);                                                                              \
+    cakernel_planes_next += CAKERNEL_Heat_Update_3dblock_planes_bytes<CCTK_REAL, cakernel_lanes>();                                                                  \
     /* Starts copying plane kk (inside the grid) of u into a slot of its ring: the block's                                                                           \
        threads share out its lane groups; a group off the grid becomes zeros (only points that                                                                       \
        compute nothing read it). */                                                                                                                                  \
     const auto cakernel_copy_plane_u = [&](const int cakernel_kk, const int cakernel_slot) {                                                                         \
       if constexpr (CAKERNEL_Heat_Update_3dblock_RING) {                                                                                                             \
-        CCTK_REAL* const cakernel_to = &cakernel_ring_u[cakernel_slot][0][0];                                                                                        \
+        CCTK_REAL* const cakernel_to = &cakernel_planes_u[cakernel_slot][0][0];                                                                                      \
         const CCTK_REAL* const cakernel_from = &u[CAKERNEL_INDEX(0, 0, cakernel_kk)];                                                                                \
         _Pragma("unroll") for (int cakernel_q = 0; cakernel_q < cakernel_nq; ++cakernel_q)                                                                           \
           if (cakernel_group_dst[cakernel_q] >= 0)                                                                                                                   \
@@ -258,7 +258,7 @@
                                                                       : __all_sync(__activemask(), cakernel_thread_x_inside) != 0;                                   \
     const auto cakernel_plane = [&](const int cakernel_t, const bool cakernel_checked, const bool cakernel_x_checked) {                                              \
       const int gk = cakernel_k0 + cakernel_t;                                                                                                                       \
-      /* This plane's slot in the rings. */                                                                                                                          \
+      /* This plane's slot in the shared planes. */                                                                                                                  \
       const int cakernel_slot = cakernel_t % CAKERNEL_Heat_Update_3dblock_NB;                                                                                        \
       (void)cakernel_slot;                                                                                                                                           \
       if (CAKERNEL_Heat_Update_3dblock_RING) {                                                                                                                       \
@@ -285,7 +285,7 @@
         const auto cakernel_v =                                                                                                                                      \
             CAKERNEL_Heat_Update_3dblock_RING                                                                                                                        \
                 ? opuntia::cuda::load_lanes_shared<cakernel_lanes>(                                                                                                  \
-                      &cakernel_ring_u[(cakernel_slot + 1) % CAKERNEL_Heat_Update_3dblock_NB][cakernel_sj + cakernel_m][cakernel_si])                                \
+                      &cakernel_planes_u[(cakernel_slot + 1) % CAKERNEL_Heat_Update_3dblock_NB][cakernel_sj + cakernel_m][cakernel_si])                              \
             : cakernel_in ? opuntia::cuda::load_lanes<cakernel_lanes>(&u[CAKERNEL_INDEX(cakernel_x0, gj, cakernel_k)])                                               \
                           : opuntia::cuda::lanes<CCTK_REAL, cakernel_lanes>{};                                                                                       \
         _Pragma("unroll") for (int cakernel_l = 0; cakernel_l < cakernel_lanes; ++cakernel_l)                                                                        \
@@ -297,7 +297,7 @@
            one computes (a halo loaded here and stored at once would stall every plane on the                                                                        \
            memory's latency before the barrier: 33-42% of copy for radius 4 on the H100). The                                                                        \
            slot written here was last read two planes ago, before the previous barrier. */                                                                           \
-        auto& cakernel_tile = cakernel_ring_u[cakernel_slot];                                                                                                        \
+        auto& cakernel_tile = cakernel_planes_u[cakernel_slot];                                                                                                      \
         _Pragma("unroll") for (int cakernel_m = 0; cakernel_m < CAKERNEL_Heat_Update_3dblock_ROWS; ++cakernel_m)                                                     \
           opuntia::cuda::store_lanes(&cakernel_tile[cakernel_sj + cakernel_m][cakernel_si],                                                                          \
                                      cakernel_w_u[cakernel_m][1]);                                                                                                   \
@@ -375,7 +375,7 @@ constexpr int CAKERNEL_Heat_Update_3dblock_sy = CAKERNEL_Heat_Update_3dblock_TYR
 /* The bytes of one cached variable's shared planes, NB of them, rounded up to 16 so that the
    next variable's start aligned; none without a shared plane. */
 template <typename T, int lanes>
-static __device__ __host__ constexpr int CAKERNEL_Heat_Update_3dblock_ring_bytes() {
+static __device__ __host__ constexpr int CAKERNEL_Heat_Update_3dblock_planes_bytes() {
   return CAKERNEL_Heat_Update_3dblock_SHARED
              ? opuntia::cuda::align_up(CAKERNEL_Heat_Update_3dblock_NB * CAKERNEL_Heat_Update_3dblock_sy *
                                            CAKERNEL_Heat_Update_3dblock_sx<lanes>() * static_cast<int>(sizeof(T)),
@@ -387,7 +387,7 @@ static __device__ __host__ constexpr int CAKERNEL_Heat_Update_3dblock_ring_bytes
    any GPU lets a block have (sm_90); the launcher checks the GPU it runs on. */
 template <int lanes>
 static __host__ __device__ constexpr int CAKERNEL_Heat_Update_3dblock_shared_bytes() {
-  constexpr int bytes = 0 + CAKERNEL_Heat_Update_3dblock_ring_bytes<CCTK_REAL, lanes>();
+  constexpr int bytes = 0 + CAKERNEL_Heat_Update_3dblock_planes_bytes<CCTK_REAL, lanes>();
   static_assert(bytes <= 227 * 1024,
                 "the shared planes of kernel Heat_Update (3dblock) need more than 227 KiB a block: each cached "
                 "variable keeps 2 planes (3dblock_ring: STENCIL's zp + 3) of TILE's x and y plus the halo; "
