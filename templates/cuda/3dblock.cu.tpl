@@ -3,6 +3,7 @@
 %include_loop() %[#include "%{include_file}"
 ]%#include "%{code}"
 
+#include <atomic>
 #include <cstdint>
 #include <stdexcept>
 #include <string>
@@ -30,19 +31,25 @@ static void CAKERNEL_%{name}_cuda_%{variant}_launch(const opuntia::kernel_call& 
                   static_cast<unsigned>((call.grid.nk - %{stencil_zn} - %{stencil_zp} + CAKERNEL_%{name}_%{variant}_block_z - 1) /
                                         CAKERNEL_%{name}_%{variant}_block_z));
   // The shared planes (3dblock, 3dblock_ring) live in dynamic shared memory; above 48 KiB a kernel
-  // must ask for it, on the device it runs on (cheap enough to do at each launch).
+  // must ask for it, once on each device it runs on (a bit per device, 64 at most: past that,
+  // at every launch).
   constexpr int shared_bytes = CAKERNEL_%{name}_%{variant}_shared_bytes<lanes>();
   if constexpr (shared_bytes > 48 * 1024) {
+    static std::atomic<std::uint64_t> asked_on_devices{0};
     int device = 0, most = 0;
     OPUNTIA_CUDA_CHECK(cudaGetDevice(&device));
-    OPUNTIA_CUDA_CHECK(cudaDeviceGetAttribute(&most, cudaDevAttrMaxSharedMemoryPerBlockOptin, device));
-    if (shared_bytes > most)
-      throw std::runtime_error("kernel %{name} (cuda/%{variant}): its shared planes need " + std::to_string(shared_bytes) +
-                               " bytes of shared memory a block, this GPU allows " + std::to_string(most) +
-                               " (each cached variable keeps " + std::to_string(CAKERNEL_%{name}_%{variant}_NB) +
-                               " planes of TILE's x and y plus the halo): make TILE's x or y smaller in its cakernel.ccl");
-    OPUNTIA_CUDA_CHECK(cudaFuncSetAttribute(CAKERNEL_%{name}_%{variant}_kernel<lanes>,
-                                            cudaFuncAttributeMaxDynamicSharedMemorySize, shared_bytes));
+    const std::uint64_t device_bit = device < 64 ? std::uint64_t{1} << device : 0;
+    if (device_bit == 0 || (asked_on_devices.load(std::memory_order_relaxed) & device_bit) == 0) {
+      OPUNTIA_CUDA_CHECK(cudaDeviceGetAttribute(&most, cudaDevAttrMaxSharedMemoryPerBlockOptin, device));
+      if (shared_bytes > most)
+        throw std::runtime_error("kernel %{name} (cuda/%{variant}): its shared planes need " + std::to_string(shared_bytes) +
+                                 " bytes of shared memory a block, this GPU allows " + std::to_string(most) +
+                                 " (each cached variable keeps " + std::to_string(CAKERNEL_%{name}_%{variant}_NB) +
+                                 " planes of TILE's x and y plus the halo): make TILE's x or y smaller in its cakernel.ccl");
+      OPUNTIA_CUDA_CHECK(cudaFuncSetAttribute(CAKERNEL_%{name}_%{variant}_kernel<lanes>,
+                                              cudaFuncAttributeMaxDynamicSharedMemorySize, shared_bytes));
+      asked_on_devices.fetch_or(device_bit, std::memory_order_relaxed);
+    }
   }
   const CAKERNEL_%{name}_Arrays arrays = CAKERNEL_%{name}_arrays_of(call);
   (void)arrays;

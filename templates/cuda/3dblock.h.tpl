@@ -151,12 +151,8 @@
     const int cakernel_sj = %{stencil_yn} + (int)threadIdx.y * CAKERNEL_%{name}_%{variant}_ROWS; \
     const int cakernel_j = cakernel_bj + cakernel_sj; \
     constexpr int cakernel_threads = cakernel_tx * CAKERNEL_%{name}_%{variant}_TY; \
-    /* A staged plane's halo groups, shared out over the block's threads: at most hmax each. */ \
-    constexpr int cakernel_halo_groups = CAKERNEL_%{name}_%{variant}_halo_groups<cakernel_lanes>(); \
-    constexpr int cakernel_hmax = CAKERNEL_%{name}_%{variant}_STAGED_PLANE && cakernel_halo_groups > 0 \
-        ? (cakernel_halo_groups + cakernel_threads - 1) / cakernel_threads : 1; \
     const int cakernel_tid = (int)(threadIdx.y * blockDim.x + threadIdx.x); \
-    (void)cakernel_sx, (void)cakernel_sy, (void)cakernel_si, (void)cakernel_nr, (void)cakernel_g0, (void)cakernel_ng, (void)cakernel_tid, (void)cakernel_hmax; \
+    (void)cakernel_sx, (void)cakernel_sy, (void)cakernel_si, (void)cakernel_nr, (void)cakernel_g0, (void)cakernel_ng, (void)cakernel_tid; \
     (void)cakernel_groups, (void)cakernel_threads; \
     /* The shared planes of each cached variable (two slots in 3dblock, the ring in \
        3dblock_ring), in the launch's dynamic shared memory (CAKERNEL_<K>_<variant>_shared_bytes). */ \
@@ -170,20 +166,28 @@
     const bool cakernel_column = cakernel_x0 < params.cagh_ni; \
     (void)cakernel_column; \
     const int cakernel_k0 = %{stencil_zn} + (int)blockIdx.z * CAKERNEL_%{name}_%{variant}_TZ; \
-    /* The lane groups of a ring plane that this thread copies (3dblock_ring), the same in every \
-       plane and variable, found once: where each lies in a ring plane (-1: none, past the \
-       plane's last group) and in a plane of the grid, and whether it lies inside the grid. \
-       Found at each plane, they made the radius-4 ring execute 14% more instructions and run \
-       at 72% of copy instead of 76% (fp64, H100). */ \
-    constexpr int cakernel_nq = CAKERNEL_%{name}_%{variant}_RING ? (cakernel_groups + cakernel_threads - 1) / cakernel_threads : 1; \
+    /* The lane groups of a shared plane that this thread fills at every plane: a ring \
+       (3dblock_ring) copies the whole plane, a staged plane (3dblock) loads the halo (its centres \
+       come from the windows); the block's threads share them out, nq at most each. The same in \
+       every plane and variable, so found once: where each lies in the shared plane (-1: none), \
+       in a plane of the grid, and whether inside the grid. Found at each plane, they made the \
+       radius-4 ring execute 14% more instructions and run at 72% of copy instead of 76% (fp64, \
+       H100). */ \
+    constexpr int cakernel_fill_groups = CAKERNEL_%{name}_%{variant}_RING ? cakernel_groups \
+                                       : CAKERNEL_%{name}_%{variant}_STAGED_PLANE ? CAKERNEL_%{name}_%{variant}_halo_groups<cakernel_lanes>() : 0; \
+    constexpr int cakernel_nq = cakernel_fill_groups > 0 ? (cakernel_fill_groups + cakernel_threads - 1) / cakernel_threads : 1; \
     int cakernel_group_dst[cakernel_nq]; \
     ptrdiff_t cakernel_group_src[cakernel_nq]; \
     bool cakernel_group_in[cakernel_nq]; \
     _Pragma("unroll") for (int cakernel_q = 0; cakernel_q < cakernel_nq; ++cakernel_q) { \
       const int cakernel_g = cakernel_tid + cakernel_q * cakernel_threads; \
-      const int cakernel_gy = cakernel_g / cakernel_gx, cakernel_gi = cakernel_g - cakernel_gy * cakernel_gx; \
-      const int cakernel_i = cakernel_bi - cakernel_xa + cakernel_gi * cakernel_lanes, cakernel_jj = cakernel_bj + cakernel_gy; \
-      cakernel_group_dst[cakernel_q] = cakernel_g < cakernel_groups ? cakernel_gy * cakernel_sx + cakernel_gi * cakernel_lanes : -1; \
+      int cakernel_gi = 0, cakernel_gj = 0; /* the group's first point in the shared plane */ \
+      if constexpr (CAKERNEL_%{name}_%{variant}_RING) \
+        cakernel_gj = cakernel_g / cakernel_gx, cakernel_gi = (cakernel_g - cakernel_gj * cakernel_gx) * cakernel_lanes; \
+      else if (cakernel_g < cakernel_fill_groups) \
+        CAKERNEL_%{name}_%{variant}_halo_cell<cakernel_lanes>(cakernel_g, cakernel_gi, cakernel_gj); \
+      const int cakernel_i = cakernel_bi - cakernel_xa + cakernel_gi, cakernel_jj = cakernel_bj + cakernel_gj; \
+      cakernel_group_dst[cakernel_q] = cakernel_g < cakernel_fill_groups ? cakernel_gj * cakernel_sx + cakernel_gi : -1; \
       cakernel_group_in[cakernel_q] = cakernel_i >= 0 && cakernel_i + cakernel_lanes <= params.cagh_ni && cakernel_jj < params.cagh_nj; \
       cakernel_group_src[cakernel_q] = cakernel_group_in[cakernel_q] ? CAKERNEL_INDEX(cakernel_i, cakernel_jj, 0) : 0; \
     } \
@@ -208,19 +212,14 @@
     }; \
     /* The halo groups of the next plane that this thread stages, loaded while this plane \
        computes (a staged plane only). */ \
-    opuntia::cuda::lanes<%{vtype}, cakernel_lanes> cakernel_halo_%{vname}[cakernel_hmax]; \
+    opuntia::cuda::lanes<%{vtype}, cakernel_lanes> cakernel_halo_%{vname}[cakernel_nq]; \
     const auto cakernel_load_halo_%{vname} = [&](const int cakernel_kk) { \
-      _Pragma("unroll") for (int cakernel_q = 0; cakernel_q < cakernel_hmax; ++cakernel_q) { \
-        const int cakernel_h = cakernel_tid + cakernel_q * cakernel_threads; \
-        int cakernel_hi = 0, cakernel_hj = 0; \
-        if (cakernel_h < cakernel_halo_groups) CAKERNEL_%{name}_%{variant}_halo_cell<cakernel_lanes>(cakernel_h, cakernel_hi, cakernel_hj); \
-        const int cakernel_i = cakernel_bi - cakernel_xa + cakernel_hi, cakernel_jj = cakernel_bj + cakernel_hj; \
+      const %{vtype}* const cakernel_from = &%{vname}[cakernel_kk < params.cagh_nk ? CAKERNEL_INDEX(0, 0, cakernel_kk) : 0]; \
+      _Pragma("unroll") for (int cakernel_q = 0; cakernel_q < cakernel_nq; ++cakernel_q) \
         cakernel_halo_%{vname}[cakernel_q] = \
-            cakernel_h < cakernel_halo_groups && cakernel_i >= 0 && cakernel_i < params.cagh_ni && cakernel_jj < params.cagh_nj && \
-                    cakernel_kk < params.cagh_nk \
-                ? opuntia::cuda::load_lanes<cakernel_lanes>(&%{vname}[CAKERNEL_INDEX(cakernel_i, cakernel_jj, cakernel_kk)]) \
+            cakernel_group_dst[cakernel_q] >= 0 && cakernel_group_in[cakernel_q] && cakernel_kk < params.cagh_nk \
+                ? opuntia::cuda::load_lanes<cakernel_lanes>(cakernel_from + cakernel_group_src[cakernel_q]) \
                 : opuntia::cuda::lanes<%{vtype}, cakernel_lanes>{}; \
-      } \
     }; \
     if (CAKERNEL_%{name}_%{variant}_STAGED_PLANE) cakernel_load_halo_%{vname}(cakernel_k0); \
     _Pragma("unroll") for (int cakernel_m = 0; cakernel_m < CAKERNEL_%{name}_%{variant}_ROWS; ++cakernel_m) \
@@ -305,14 +304,9 @@
         _Pragma("unroll") for (int cakernel_m = 0; cakernel_m < CAKERNEL_%{name}_%{variant}_ROWS; ++cakernel_m) \
           opuntia::cuda::store_lanes(&cakernel_tile[cakernel_sj + cakernel_m][cakernel_si], \
                                      cakernel_w_%{vname}[cakernel_m][%{stencil_zn}]); \
-        _Pragma("unroll") for (int cakernel_q = 0; cakernel_q < cakernel_hmax; ++cakernel_q) { \
-          const int cakernel_h = cakernel_tid + cakernel_q * cakernel_threads; \
-          if (cakernel_h < cakernel_halo_groups) { \
-            int cakernel_hi, cakernel_hj; \
-            CAKERNEL_%{name}_%{variant}_halo_cell<cakernel_lanes>(cakernel_h, cakernel_hi, cakernel_hj); \
-            opuntia::cuda::store_lanes(&cakernel_tile[cakernel_hj][cakernel_hi], cakernel_halo_%{vname}[cakernel_q].e); \
-          } \
-        } \
+        _Pragma("unroll") for (int cakernel_q = 0; cakernel_q < cakernel_nq; ++cakernel_q) \
+          if (cakernel_group_dst[cakernel_q] >= 0) \
+            opuntia::cuda::store_lanes(&cakernel_tile[0][0] + cakernel_group_dst[cakernel_q], cakernel_halo_%{vname}[cakernel_q].e); \
         if (cakernel_t + 1 < CAKERNEL_%{name}_%{variant}_TZ) cakernel_load_halo_%{vname}(gk + 1); \
       } \
 ]%      /* Without a shared plane: the groups of this plane that the thread's points may read, \

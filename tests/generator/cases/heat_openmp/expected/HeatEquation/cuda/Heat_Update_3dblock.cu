@@ -3,6 +3,7 @@
 #include "Heat_Update_3dblock.h"
 #include "src/Heat_Update.kernel"
 
+#include <atomic>
 #include <cstdint>
 #include <stdexcept>
 #include <string>
@@ -30,19 +31,25 @@ static void CAKERNEL_Heat_Update_cuda_3dblock_launch(const opuntia::kernel_call&
                   static_cast<unsigned>((call.grid.nk - 1 - 1 + CAKERNEL_Heat_Update_3dblock_block_z - 1) /
                                         CAKERNEL_Heat_Update_3dblock_block_z));
   // The shared planes (3dblock, 3dblock_ring) live in dynamic shared memory; above 48 KiB a kernel
-  // must ask for it, on the device it runs on (cheap enough to do at each launch).
+  // must ask for it, once on each device it runs on (a bit per device, 64 at most: past that,
+  // at every launch).
   constexpr int shared_bytes = CAKERNEL_Heat_Update_3dblock_shared_bytes<lanes>();
   if constexpr (shared_bytes > 48 * 1024) {
+    static std::atomic<std::uint64_t> asked_on_devices{0};
     int device = 0, most = 0;
     OPUNTIA_CUDA_CHECK(cudaGetDevice(&device));
-    OPUNTIA_CUDA_CHECK(cudaDeviceGetAttribute(&most, cudaDevAttrMaxSharedMemoryPerBlockOptin, device));
-    if (shared_bytes > most)
-      throw std::runtime_error("kernel Heat_Update (cuda/3dblock): its shared planes need " + std::to_string(shared_bytes) +
-                               " bytes of shared memory a block, this GPU allows " + std::to_string(most) +
-                               " (each cached variable keeps " + std::to_string(CAKERNEL_Heat_Update_3dblock_NB) +
-                               " planes of TILE's x and y plus the halo): make TILE's x or y smaller in its cakernel.ccl");
-    OPUNTIA_CUDA_CHECK(cudaFuncSetAttribute(CAKERNEL_Heat_Update_3dblock_kernel<lanes>,
-                                            cudaFuncAttributeMaxDynamicSharedMemorySize, shared_bytes));
+    const std::uint64_t device_bit = device < 64 ? std::uint64_t{1} << device : 0;
+    if (device_bit == 0 || (asked_on_devices.load(std::memory_order_relaxed) & device_bit) == 0) {
+      OPUNTIA_CUDA_CHECK(cudaDeviceGetAttribute(&most, cudaDevAttrMaxSharedMemoryPerBlockOptin, device));
+      if (shared_bytes > most)
+        throw std::runtime_error("kernel Heat_Update (cuda/3dblock): its shared planes need " + std::to_string(shared_bytes) +
+                                 " bytes of shared memory a block, this GPU allows " + std::to_string(most) +
+                                 " (each cached variable keeps " + std::to_string(CAKERNEL_Heat_Update_3dblock_NB) +
+                                 " planes of TILE's x and y plus the halo): make TILE's x or y smaller in its cakernel.ccl");
+      OPUNTIA_CUDA_CHECK(cudaFuncSetAttribute(CAKERNEL_Heat_Update_3dblock_kernel<lanes>,
+                                              cudaFuncAttributeMaxDynamicSharedMemorySize, shared_bytes));
+      asked_on_devices.fetch_or(device_bit, std::memory_order_relaxed);
+    }
   }
   const CAKERNEL_Heat_Update_Arrays arrays = CAKERNEL_Heat_Update_arrays_of(call);
   (void)arrays;
