@@ -14,8 +14,8 @@
 // a plane (bit-equal, but 27-42% of copy: the cluster barrier a plane costs more than the L2
 // reads it saves); cpm: cpl with an mbarrier pair per ring slot instead of a block barrier a
 // plane (bit-equal, 66-78% in fp64 and 69-76% in fp32 against cpl's 72-74% in the same run:
-// within the runs' spread; compute-sanitizer's racecheck, which does not follow the mbarriers,
-// reports hazards on it).
+// within the runs' spread; compute-sanitizer's racecheck reports shared-memory hazards on it,
+// not yet settled as real or as synchronisation through mbarriers that the tool misses).
 #include <cooperative_groups.h>
 #include <cuda_pipeline.h>
 #include <cuda_runtime.h>
