@@ -165,10 +165,90 @@ __device__ __forceinline__ void st16(T* p, const T (&d)[L]) {
   if constexpr (L == 2) { v.x = d[0]; v.y = d[1]; } else { v.x = d[0]; v.y = d[1]; v.z = d[2]; v.w = d[3]; }
   *reinterpret_cast<typename vec16<T>::type*>(p) = v;
 }
+// What cpl, cpm and cpc share. A thread owns L x points of row j (x0 the first) and streams the
+// planes through a z window w of 2R + 1 planes in registers; pl is its row in a ring plane.
+template <typename T, int L, int THREADS, int SX, int SY>
+__device__ __forceinline__ void copy_ring_plane(T* dst, const T* src, int tid, int bx, int by, int n) {
+  constexpr int GX = SX / L, GROUPS = GX * SY;
+  const long long s = n;
+#pragma unroll
+  for (int q = 0; q < (GROUPS + THREADS - 1) / THREADS; ++q) {
+    const int g = tid + q * THREADS;
+    if (g < GROUPS) {
+      const int gy = g / GX, gx = g - gy * GX;
+      int x = bx + gx * L;
+      x = x < 0 ? 0 : x > n - L ? n - L : x;
+      const int y = min(by + gy, n - 1);
+      __pipeline_memcpy_async(dst + gy * SX + gx * L, src + x + s * y, 16);
+    }
+  }
+}
+// The window's first 2R planes, k0 - R .. k0 + R - 1, from global memory into w[1 .. 2R].
+template <typename T, int R, int L>
+__device__ __forceinline__ void load_window(T (&w)[2 * R + 1][L], const T* u, int x0, int j, int k0, int n) {
+  const long long s = n, p = (long long)n * n;
+  const T* col = u + min(x0, n - L) + s * min(j, n - 1);
+#pragma unroll
+  for (int d = 0; d < 2 * R; ++d) ld16<T, L>(w[d + 1], col + p * (k0 - R + d));
+}
+// Which of the thread's points compute (lane_in), and whether all do.
+template <int R, int L>
+__device__ __forceinline__ bool lanes_inside(bool (&lane_in)[L], int x0, int j, int n) {
+#pragma unroll
+  for (int l = 0; l < L; ++l) lane_in[l] = x0 + l >= R && x0 + l < n - R && j < n - R;
+  bool all_in = true;
+#pragma unroll
+  for (int l = 0; l < L; ++l) all_in = all_in && lane_in[l];
+  return all_in;
+}
+// Slides the window down one plane and takes its newest from `newest`.
+template <typename T, int R, int L>
+__device__ __forceinline__ void slide_window(T (&w)[2 * R + 1][L], const T* newest) {
+#pragma unroll
+  for (int d = 0; d < 2 * R; ++d)
+#pragma unroll
+    for (int l = 0; l < L; ++l) w[d][l] = w[d + 1][l];
+  ld16<T, L>(w[2 * R], newest);
+}
+// The 16-byte groups of the row around the thread's points; its own group from the window.
+template <typename T, int R, int L>
+__device__ __forceinline__ void load_x_neighbours(T (&xr)[2 * ((R + L - 1) / L) + 1][L], const T* pl,
+                                                  const T (&w)[2 * R + 1][L]) {
+  constexpr int C = (R + L - 1) / L;
+#pragma unroll
+  for (int g = 0; g < 2 * C + 1; ++g) if (g != C) ld16<T, L>(xr[g], pl + (g - C) * L);
+#pragma unroll
+  for (int l = 0; l < L; ++l) xr[C][l] = w[R][l];
+}
+// The thread's points from the window, the row groups xr and the y neighbours yr.
+template <typename T, int R, int L>
+__device__ __forceinline__ void star_points(T (&o)[L], const T (&w)[2 * R + 1][L], const T (&xr)[2 * ((R + L - 1) / L) + 1][L],
+                                            const T (&yr)[2 * R + 1][L]) {
+  constexpr int RA = (R + L - 1) / L * L;
+#pragma unroll
+  for (int l = 0; l < L; ++l) {
+    T sum = coef<T, R>::w(0) * w[R][l];
+#pragma unroll
+    for (int r = 1; r <= R; ++r) {
+      const int a = RA + l - r, b = RA + l + r;
+      sum += coef<T, R>::w(r) * ((xr[a / L][a % L] + xr[b / L][b % L]) + (yr[R - r][l] + yr[R + r][l]) + (w[R - r][l] + w[R + r][l]));
+    }
+    o[l] = sum;
+  }
+}
+// The points that compute, stored at dst: one 16-byte store where all do.
+template <typename T, int L>
+__device__ __forceinline__ void store_points(T* dst, const T (&o)[L], const bool (&lane_in)[L], bool all_in) {
+  if (all_in) st16<T, L>(dst, o);
+  else {
+#pragma unroll
+    for (int l = 0; l < L; ++l) if (lane_in[l]) dst[l] = o[l];
+  }
+}
 template <typename T, int R, int TX, int TY, int TZ, int S, int MINB = 1>
 __global__ void __launch_bounds__(TX* TY, MINB) cpl(const T* __restrict__ u, T* __restrict__ out, int n) {
   constexpr int L = 16 / sizeof(T), RA = (R + L - 1) / L * L;
-  constexpr int SX = TX * L + 2 * RA, SY = TY + 2 * R, GX = SX / L, PLANE = SX * SY, GROUPS = GX * SY;
+  constexpr int SX = TX * L + 2 * RA, SY = TY + 2 * R, PLANE = SX * SY;
   constexpr int NB = R + S + 1, NG = 2 * RA / L + 1;
   extern __shared__ __align__(16) unsigned char smem_raw[];
   T* sh = reinterpret_cast<T*>(smem_raw);
@@ -179,37 +259,15 @@ __global__ void __launch_bounds__(TX* TY, MINB) cpl(const T* __restrict__ u, T* 
   const int k0 = R + blockIdx.z * TZ, kend = min(k0 + TZ, n - R);
   const long long s = n, p = (long long)n * n;
   const auto issue = [&](int k, int slot) {
-    if (k < n) {
-      T* dst = sh + slot * PLANE;
-      const T* src = u + p * k;
-#pragma unroll
-      for (int q = 0; q < (GROUPS + TX * TY - 1) / (TX * TY); ++q) {
-        const int g = tid + q * TX * TY;
-        if (g < GROUPS) {
-          const int gy = g / GX, gx = g - gy * GX;
-          int x = bx + gx * L;
-          x = x < 0 ? 0 : x > n - L ? n - L : x;
-          const int y = min(by + gy, n - 1);
-          __pipeline_memcpy_async(dst + gy * SX + gx * L, src + x + s * y, 16);
-        }
-      }
-    }
+    if (k < n) copy_ring_plane<T, L, TX * TY, SX, SY>(sh + slot * PLANE, u + p * k, tid, bx, by, n);
     __pipeline_commit();
   };
   T w[2 * R + 1][L];
-  {
-    const T* col = u + min(x0, n - L) + s * min(j, n - 1);
-#pragma unroll
-    for (int d = 0; d < 2 * R; ++d) ld16<T, L>(w[d + 1], col + p * (k0 - R + d));
-  }
+  load_window<T, R, L>(w, u, x0, j, k0, n);
 #pragma unroll
   for (int q = 0; q < R + S; ++q) issue(k0 + q, q);
   bool lane_in[L];
-#pragma unroll
-  for (int l = 0; l < L; ++l) lane_in[l] = x0 + l >= R && x0 + l < n - R && j < n - R;
-  bool all_in = true;
-#pragma unroll
-  for (int l = 0; l < L; ++l) all_in = all_in && lane_in[l];
+  const bool all_in = lanes_inside<R, L>(lane_in, x0, j, n);
   int slot = 0;
   const int row = (ty + R) * SX + RA + tx * L;
 #pragma unroll 1
@@ -217,38 +275,17 @@ __global__ void __launch_bounds__(TX* TY, MINB) cpl(const T* __restrict__ u, T* 
     __pipeline_wait_prior(S - 1);
     __syncthreads();
     issue(k + R + S, slot == 0 ? NB - 1 : slot - 1);
-#pragma unroll
-    for (int d = 0; d < 2 * R; ++d)
-#pragma unroll
-      for (int l = 0; l < L; ++l) w[d][l] = w[d + 1][l];
     int sR = slot + R; sR = sR >= NB ? sR - NB : sR;
-    ld16<T, L>(w[2 * R], sh + sR * PLANE + row);
+    slide_window<T, R, L>(w, sh + sR * PLANE + row);
     const T* pl = sh + slot * PLANE + row;
     T xr[NG][L];
-#pragma unroll
-    for (int g = 0; g < NG; ++g) if (g != RA / L) ld16<T, L>(xr[g], pl + (g - RA / L) * L);
-#pragma unroll
-    for (int l = 0; l < L; ++l) xr[RA / L][l] = w[R][l];
+    load_x_neighbours<T, R, L>(xr, pl, w);
     T yr[2 * R + 1][L];
 #pragma unroll
     for (int r = 1; r <= R; ++r) { ld16<T, L>(yr[R - r], pl - r * SX); ld16<T, L>(yr[R + r], pl + r * SX); }
     T o[L];
-#pragma unroll
-    for (int l = 0; l < L; ++l) {
-      T sum = coef<T, R>::w(0) * w[R][l];
-#pragma unroll
-      for (int r = 1; r <= R; ++r) {
-        const int a = RA + l - r, b = RA + l + r;
-        sum += coef<T, R>::w(r) * ((xr[a / L][a % L] + xr[b / L][b % L]) + (yr[R - r][l] + yr[R + r][l]) + (w[R - r][l] + w[R + r][l]));
-      }
-      o[l] = sum;
-    }
-    T* dst = out + x0 + s * j + p * k;
-    if (all_in) st16<T, L>(dst, o);
-    else {
-#pragma unroll
-      for (int l = 0; l < L; ++l) if (lane_in[l]) dst[l] = o[l];
-    }
+    star_points<T, R, L>(o, w, xr, yr);
+    store_points<T, L>(out + x0 + s * j + p * k, o, lane_in, all_in);
     slot = slot + 1 == NB ? 0 : slot + 1;
   }
   __pipeline_wait_prior(0);
@@ -279,7 +316,7 @@ __device__ __forceinline__ void mbar_wait(unsigned long long* b, unsigned parity
 template <typename T, int R, int TX, int TY, int TZ, int S, int D>
 __global__ void __launch_bounds__(TX* TY) cpm(const T* __restrict__ u, T* __restrict__ out, int n) {
   constexpr int L = 16 / sizeof(T), RA = (R + L - 1) / L * L;
-  constexpr int SX = TX * L + 2 * RA, SY = TY + 2 * R, GX = SX / L, PLANE = SX * SY, GROUPS = GX * SY;
+  constexpr int SX = TX * L + 2 * RA, SY = TY + 2 * R, PLANE = SX * SY;
   constexpr int NB = R + S + 1 + D, NG = 2 * RA / L + 1, THREADS = TX * TY, WARPS = THREADS / 32;
   static_assert(THREADS % 32 == 0, "whole warps");
   extern __shared__ __align__(16) unsigned char smem_raw[];
@@ -296,81 +333,38 @@ __global__ void __launch_bounds__(TX* TY) cpm(const T* __restrict__ u, T* __rest
   int issue_slot = 0, issue_fill = 0, k_issue = k0;
   const auto issue = [&] {
     if (issue_fill > 0) mbar_wait(&empty[issue_slot], (issue_fill - 1) & 1);
-    if (k_issue < n) {
-      T* dst = sh + issue_slot * PLANE;
-      const T* src = u + p * k_issue;
-#pragma unroll
-      for (int q = 0; q < (GROUPS + THREADS - 1) / THREADS; ++q) {
-        const int g = tid + q * THREADS;
-        if (g < GROUPS) {
-          const int gy = g / GX, gx = g - gy * GX;
-          int x = bx + gx * L;
-          x = x < 0 ? 0 : x > n - L ? n - L : x;
-          const int y = min(by + gy, n - 1);
-          __pipeline_memcpy_async(dst + gy * SX + gx * L, src + x + s * y, 16);
-        }
-      }
-    }
+    if (k_issue < n) copy_ring_plane<T, L, THREADS, SX, SY>(sh + issue_slot * PLANE, u + p * k_issue, tid, bx, by, n);
     mbar_arrive_copies(&full[issue_slot]);
     ++k_issue;
     if (++issue_slot == NB) issue_slot = 0, ++issue_fill;
   };
   T w[2 * R + 1][L];
-  {
-    const T* col = u + min(x0, n - L) + s * min(j, n - 1);
-#pragma unroll
-    for (int d = 0; d < 2 * R; ++d) ld16<T, L>(w[d + 1], col + p * (k0 - R + d));
-  }
+  load_window<T, R, L>(w, u, x0, j, k0, n);
 #pragma unroll 1
   for (int q = 0; q < R + S; ++q) issue();
 #pragma unroll 1
   for (int q = 0; q < R; ++q) mbar_wait(&full[q], 0);
   bool lane_in[L];
-#pragma unroll
-  for (int l = 0; l < L; ++l) lane_in[l] = x0 + l >= R && x0 + l < n - R && j < n - R;
-  bool all_in = true;
-#pragma unroll
-  for (int l = 0; l < L; ++l) all_in = all_in && lane_in[l];
+  const bool all_in = lanes_inside<R, L>(lane_in, x0, j, n);
   int slot = 0, window_slot = R, window_fill = 0;
   const int row = (ty + R) * SX + RA + tx * L;
 #pragma unroll 1
   for (int k = k0; k < kend; ++k) {
     issue();
     mbar_wait(&full[window_slot], window_fill & 1);
-#pragma unroll
-    for (int d = 0; d < 2 * R; ++d)
-#pragma unroll
-      for (int l = 0; l < L; ++l) w[d][l] = w[d + 1][l];
-    ld16<T, L>(w[2 * R], sh + window_slot * PLANE + row);
+    slide_window<T, R, L>(w, sh + window_slot * PLANE + row);
     if (++window_slot == NB) window_slot = 0, ++window_fill;
     const T* pl = sh + slot * PLANE + row;
     T xr[NG][L];
-#pragma unroll
-    for (int g = 0; g < NG; ++g) if (g != RA / L) ld16<T, L>(xr[g], pl + (g - RA / L) * L);
-#pragma unroll
-    for (int l = 0; l < L; ++l) xr[RA / L][l] = w[R][l];
+    load_x_neighbours<T, R, L>(xr, pl, w);
     T yr[2 * R + 1][L];
 #pragma unroll
     for (int r = 1; r <= R; ++r) { ld16<T, L>(yr[R - r], pl - r * SX); ld16<T, L>(yr[R + r], pl + r * SX); }
     __syncwarp();
     if ((tid & 31) == 0) mbar_arrive(&empty[slot]);
     T o[L];
-#pragma unroll
-    for (int l = 0; l < L; ++l) {
-      T sum = coef<T, R>::w(0) * w[R][l];
-#pragma unroll
-      for (int r = 1; r <= R; ++r) {
-        const int a = RA + l - r, b = RA + l + r;
-        sum += coef<T, R>::w(r) * ((xr[a / L][a % L] + xr[b / L][b % L]) + (yr[R - r][l] + yr[R + r][l]) + (w[R - r][l] + w[R + r][l]));
-      }
-      o[l] = sum;
-    }
-    T* dst = out + x0 + s * j + p * k;
-    if (all_in) st16<T, L>(dst, o);
-    else {
-#pragma unroll
-      for (int l = 0; l < L; ++l) if (lane_in[l]) dst[l] = o[l];
-    }
+    star_points<T, R, L>(o, w, xr, yr);
+    store_points<T, L>(out + x0 + s * j + p * k, o, lane_in, all_in);
     slot = slot + 1 == NB ? 0 : slot + 1;
   }
   asm volatile("cp.async.wait_all;" ::: "memory");
@@ -433,19 +427,11 @@ __global__ void __launch_bounds__(TX* TY, MINB) cpc(const T* __restrict__ u, T* 
     __pipeline_commit();
   };
   T w[2 * R + 1][L];
-  {
-    const T* col = u + min(x0, n - L) + s * min(j, n - 1);
-#pragma unroll
-    for (int d = 0; d < 2 * R; ++d) ld16<T, L>(w[d + 1], col + p * (k0 - R + d));
-  }
+  load_window<T, R, L>(w, u, x0, j, k0, n);
 #pragma unroll
   for (int q = 0; q < R + S; ++q) issue(k0 + q, q);
   bool lane_in[L];
-#pragma unroll
-  for (int l = 0; l < L; ++l) lane_in[l] = x0 + l >= R && x0 + l < n - R && j < n - R;
-  bool all_in = true;
-#pragma unroll
-  for (int l = 0; l < L; ++l) all_in = all_in && lane_in[l];
+  const bool all_in = lanes_inside<R, L>(lane_in, x0, j, n);
   int slot = 0;
   const int col = RA + tx * L;
   const int row = (ty + R) * SX + col;
@@ -462,18 +448,11 @@ __global__ void __launch_bounds__(TX* TY, MINB) cpc(const T* __restrict__ u, T* 
     __pipeline_wait_prior(S - 1);
     cluster.sync();
     issue(k + R + S, slot == 0 ? NB - 1 : slot - 1);
-#pragma unroll
-    for (int d = 0; d < 2 * R; ++d)
-#pragma unroll
-      for (int l = 0; l < L; ++l) w[d][l] = w[d + 1][l];
     int sR = slot + R; sR = sR >= NB ? sR - NB : sR;
-    ld16<T, L>(w[2 * R], sh + sR * PLANE + row);
+    slide_window<T, R, L>(w, sh + sR * PLANE + row);
     const T* pl = sh + slot * PLANE + row;
     T xr[NG][L];
-#pragma unroll
-    for (int g = 0; g < NG; ++g) if (g != RA / L) ld16<T, L>(xr[g], pl + (g - RA / L) * L);
-#pragma unroll
-    for (int l = 0; l < L; ++l) xr[RA / L][l] = w[R][l];
+    load_x_neighbours<T, R, L>(xr, pl, w);
     T yr[2 * R + 1][L];
 #pragma unroll
     for (int r = 1; r <= R; ++r) {
@@ -481,22 +460,8 @@ __global__ void __launch_bounds__(TX* TY, MINB) cpc(const T* __restrict__ u, T* 
       ld16_cluster(yr[R + r], yaddr(R + r) + slot * PLANE * (unsigned)sizeof(T));
     }
     T o[L];
-#pragma unroll
-    for (int l = 0; l < L; ++l) {
-      T sum = coef<T, R>::w(0) * w[R][l];
-#pragma unroll
-      for (int r = 1; r <= R; ++r) {
-        const int a = RA + l - r, b = RA + l + r;
-        sum += coef<T, R>::w(r) * ((xr[a / L][a % L] + xr[b / L][b % L]) + (yr[R - r][l] + yr[R + r][l]) + (w[R - r][l] + w[R + r][l]));
-      }
-      o[l] = sum;
-    }
-    T* dst = out + x0 + s * j + p * k;
-    if (all_in) st16<T, L>(dst, o);
-    else {
-#pragma unroll
-      for (int l = 0; l < L; ++l) if (lane_in[l]) dst[l] = o[l];
-    }
+    star_points<T, R, L>(o, w, xr, yr);
+    store_points<T, L>(out + x0 + s * j + p * k, o, lane_in, all_in);
     slot = slot + 1 == NB ? 0 : slot + 1;
   }
   __pipeline_wait_prior(0);
@@ -894,8 +859,8 @@ void run_precision(int n, int reps, const char* prec) {
     CPL(1, 32, 8, 64, 2);
     CPL(1, 16, 16, 64, 2);
   }
+  make_ref(4, PLAIN(4));
   if (getenv("CPM")) {  // 2026-11-23 (fifth session): mbarriers instead of a barrier a plane
-    make_ref(4, PLAIN(4));
     CPL(4, 32, 8, 63, 2);
     CPL(4, 16, 16, 63, 2);
     CPM(4, 32, 8, 63, 2, 0);
@@ -906,13 +871,7 @@ void run_precision(int n, int reps, const char* prec) {
     CPM(4, 16, 16, 32, 2, 2);
     CPM(4, 32, 8, 63, 3, 2);
     CPM(4, 16, 8, 63, 2, 2);
-    CK(cudaFree(u));
-    CK(cudaFree(out));
-    CK(cudaFree(ref));
-    return;
-  }
-  if (getenv("CPLB")) {  // 2026-11-23: larger tiles with a register cap (blocks an SM)
-    make_ref(4, PLAIN(4));
+  } else if (getenv("CPLB")) {  // 2026-11-23: larger tiles with a register cap (blocks an SM)
     CPL(4, 32, 8, 63, 2);
     CPLB(4, 32, 8, 63, 2, 4);
     CPLB(4, 32, 16, 63, 2, 2);
@@ -921,13 +880,7 @@ void run_precision(int n, int reps, const char* prec) {
     CPLB(4, 16, 16, 63, 2, 4);
     CPLB(4, 8, 32, 63, 2, 4);
     CPLB(4, 16, 24, 63, 2, 2);
-    CK(cudaFree(u));
-    CK(cudaFree(out));
-    CK(cudaFree(ref));
-    return;
-  }
-  {
-    make_ref(4, PLAIN(4));
+  } else {
     report("plain 32x8", 4, PLAIN(4));
     ZVR(4, 32, 8, V16, 32, 1, false);
     CPA(4, 32, 8, 64, 2);
