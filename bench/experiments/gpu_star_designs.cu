@@ -3,7 +3,7 @@
 // against the copy bandwidth in the same run, in fp64 and fp32. It is where a kernel design is
 // tried before it becomes a template (templates/cuda/); nothing here is generated.
 //   build/<preset>/bench/gpu_star_designs [n = 512] [repetitions = 10]   (R4ONLY=1: skip R=1;
-//   CPLB=1 / CPM=1: only the register-cap / mbarrier runs)
+//   CPLB=1 / CPM=1 / TMA=1: only the register-cap / mbarrier / tensor-copy runs)
 // Designs: plain (a thread a point), zwin (a z window in registers), cpa (a cp.async ring of
 // shared planes, a point a thread), pz / pv / zv / zvr (points in z, vector loads, rows per
 // thread), and cpl: a cp.async ring of shared planes copied in 16-byte groups, 16 bytes of x
@@ -15,9 +15,14 @@
 // reads it saves); cpm: cpl with an mbarrier pair per ring slot instead of a block barrier a
 // plane (bit-equal, 66-78% in fp64 and 69-76% in fp32 against cpl's 72-74% in the same run:
 // within the runs' spread; compute-sanitizer's racecheck reports shared-memory hazards on it,
-// not yet settled as real or as synchronisation through mbarriers that the tool misses).
+// not yet settled as real or as synchronisation through mbarriers that the tool misses); tma: cpl
+// with each ring plane copied by one bulk tensor copy (TMA) that thread 0 issues, completing on an
+// mbarrier a slot (2026-11-23, sixth session: 85% of copy in fp64 with 512-thread blocks capped at
+// 64 registers, 81% uncapped, against cpl's 72-73% in the same run; 74-75% in fp32).
 #include <cooperative_groups.h>
 #include <cuda_pipeline.h>
+#include <cuda.h>
+#include <cudaTypedefs.h>
 #include <cuda_runtime.h>
 
 #include <cstdio>
@@ -368,6 +373,90 @@ __global__ void __launch_bounds__(TX* TY) cpm(const T* __restrict__ u, T* __rest
     slot = slot + 1 == NB ? 0 : slot + 1;
   }
   asm volatile("cp.async.wait_all;" ::: "memory");
+}
+
+// tma: cpl with each ring plane copied by the tensor memory accelerator: one thread issues one
+// bulk tensor copy of the plane's box (points and halo; off the grid it is filled with zeros),
+// which completes on the slot's `full` mbarrier; no copy instructions, addresses or group
+// registers in the other threads. WS = false: one block barrier a plane before its slot is
+// refilled (as cpl); WS = true: an `empty` mbarrier per slot instead (as cpm), D extra slots.
+__device__ __forceinline__ void mbar_expect_tx(unsigned long long* b, unsigned bytes) {
+  asm volatile("mbarrier.arrive.expect_tx.shared::cta.b64 _, [%0], %1;" ::"r"(shared_address(b)), "r"(bytes) : "memory");
+}
+__device__ __forceinline__ void tma_load_box(void* dst, const CUtensorMap* map, int x, int y, int z, unsigned long long* b) {
+  asm volatile(
+      "cp.async.bulk.tensor.3d.shared::cluster.global.tile.mbarrier::complete_tx::bytes [%0], [%1, {%2, %3, %4}], [%5];" ::"r"(
+          shared_address(dst)),
+      "l"(reinterpret_cast<unsigned long long>(map)), "r"(x), "r"(y), "r"(z), "r"(shared_address(b))
+      : "memory");
+}
+template <typename T, int R, int TX, int TY, int TZ, int S, bool WS, int D, int MINB = 0>
+__global__ void __launch_bounds__(TX* TY, MINB) tma(const __grid_constant__ CUtensorMap map, const T* __restrict__ u,
+                                               T* __restrict__ out, int n) {
+  constexpr int L = 16 / sizeof(T), RA = (R + L - 1) / L * L;
+  constexpr int SX = TX * L + 2 * RA, SY = TY + 2 * R, PLANE = SX * SY;
+  constexpr int NB = R + S + 1 + (WS ? D : 0), NG = 2 * RA / L + 1, THREADS = TX * TY, WARPS = THREADS / 32;
+  constexpr unsigned PLANE_BYTES = PLANE * sizeof(T);
+  static_assert(PLANE_BYTES % 128 == 0 && THREADS % 32 == 0, "planes 128-byte aligned, whole warps");
+  extern __shared__ __align__(128) unsigned char smem_raw[];
+  T* sh = reinterpret_cast<T*>(smem_raw);
+  unsigned long long* full = reinterpret_cast<unsigned long long*>(smem_raw + NB * PLANE_BYTES);
+  unsigned long long* empty = full + NB;
+  const int tx = threadIdx.x, ty = threadIdx.y, tid = ty * TX + tx;
+  const int x0 = (blockIdx.x * TX + tx) * L;
+  const int bx = blockIdx.x * TX * L - RA, by = blockIdx.y * TY;
+  const int j = R + by + ty;
+  const int k0 = R + blockIdx.z * TZ, kend = min(k0 + TZ, n - R), last = min(kend + R, n);  // planes k0 .. last - 1
+  const long long s = n, p = (long long)n * n;
+  if (tid == 0) {
+    if (shared_address(sh) % 128 != 0) __trap();
+    for (int q = 0; q < NB; ++q) mbar_init(&full[q], 1), mbar_init(&empty[q], WARPS);
+    asm volatile("fence.mbarrier_init.release.cluster;" ::: "memory");
+  }
+  __syncthreads();
+  // Plane k0 + t into slot t % NB (thread 0 only); with WS, after the warps released its last.
+  int issue_slot = 0, issue_fill = 0, k_issue = k0;
+  const auto issue = [&] {
+    if (tid == 0 && k_issue < last) {
+      if (WS && issue_fill > 0) mbar_wait(&empty[issue_slot], (issue_fill - 1) & 1);
+      mbar_expect_tx(&full[issue_slot], PLANE_BYTES);
+      tma_load_box(sh + issue_slot * PLANE, &map, bx, by, k_issue, &full[issue_slot]);
+    }
+    ++k_issue;
+    if (++issue_slot == NB) issue_slot = 0, ++issue_fill;
+  };
+  T w[2 * R + 1][L];
+  load_window<T, R, L>(w, u, x0, j, k0, n);
+#pragma unroll 1
+  for (int q = 0; q < R + S; ++q) issue();
+#pragma unroll 1
+  for (int q = 0; q < R && k0 + q < last; ++q) mbar_wait(&full[q], 0);
+  bool lane_in[L];
+  const bool all_in = lanes_inside<R, L>(lane_in, x0, j, n);
+  int slot = 0, window_slot = R, window_fill = 0;
+  const int row = (ty + R) * SX + RA + tx * L;
+#pragma unroll 1
+  for (int k = k0; k < kend; ++k) {
+    mbar_wait(&full[window_slot], window_fill & 1);
+    if (!WS) __syncthreads();
+    issue();
+    slide_window<T, R, L>(w, sh + window_slot * PLANE + row);
+    if (++window_slot == NB) window_slot = 0, ++window_fill;
+    const T* pl = sh + slot * PLANE + row;
+    T xr[NG][L];
+    load_x_neighbours<T, R, L>(xr, pl, w);
+    T yr[2 * R + 1][L];
+#pragma unroll
+    for (int r = 1; r <= R; ++r) { ld16<T, L>(yr[R - r], pl - r * SX); ld16<T, L>(yr[R + r], pl + r * SX); }
+    if (WS) {
+      __syncwarp();
+      if ((tid & 31) == 0) mbar_arrive(&empty[slot]);
+    }
+    T o[L];
+    star_points<T, R, L>(o, w, xr, yr);
+    store_points<T, L>(out + x0 + s * j + p * k, o, lane_in, all_in);
+    slot = slot + 1 == NB ? 0 : slot + 1;
+  }
 }
 
 // cpc: cpl in a thread-block cluster of C blocks stacked in y (Hopper): a block copies from L2
@@ -836,6 +925,36 @@ void run_precision(int n, int reps, const char* prec) {
     const int m = n - 2 * R;
     return [=] { kernel<<<dim3((n + TX * L - 1) / (TX * L), (m + TY - 1) / TY, (m + TZ - 1) / TZ), dim3(TX, TY), sm>>>(u, out, n); };
   };
+  // The tensor map of u for tma: the whole grid, boxes of one ring plane (the launch's tile and halo).
+  auto tma_launch = [&](auto kernel, int R, int TX, int TY, int TZ, int S, int NB) {
+    constexpr int L = 16 / sizeof(T);
+    const int RA = (R + L - 1) / L * L, SX = TX * L + 2 * RA, SY = TY + 2 * R;
+    const size_t sm = (size_t)NB * SX * SY * sizeof(T) + 2 * NB * sizeof(unsigned long long);
+    CK(cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, (int)sm));
+    static PFN_cuTensorMapEncodeTiled_v12000 encode = [] {
+      void* f = nullptr;
+      cudaDriverEntryPointQueryResult found;
+      CK(cudaGetDriverEntryPointByVersion("cuTensorMapEncodeTiled", &f, 12000, cudaEnableDefault, &found));
+      if (found != cudaDriverEntryPointSuccess) std::printf("no cuTensorMapEncodeTiled\n"), std::exit(1);
+      return reinterpret_cast<PFN_cuTensorMapEncodeTiled_v12000>(f);
+    }();
+    CUtensorMap map;
+    const cuuint64_t dims[3] = {(cuuint64_t)n, (cuuint64_t)n, (cuuint64_t)n};
+    const cuuint64_t strides[2] = {(cuuint64_t)n * sizeof(T), (cuuint64_t)n * n * sizeof(T)};
+    const cuuint32_t box[3] = {(cuuint32_t)SX, (cuuint32_t)SY, 1}, element_strides[3] = {1, 1, 1};
+    const CUresult r = encode(&map, sizeof(T) == 8 ? CU_TENSOR_MAP_DATA_TYPE_FLOAT64 : CU_TENSOR_MAP_DATA_TYPE_FLOAT32, 3, (void*)u,
+                              dims, strides, box, element_strides, CU_TENSOR_MAP_INTERLEAVE_NONE, CU_TENSOR_MAP_SWIZZLE_NONE,
+                              CU_TENSOR_MAP_L2_PROMOTION_L2_256B, CU_TENSOR_MAP_FLOAT_OOB_FILL_NONE);
+    if (r != CUDA_SUCCESS) std::printf("cuTensorMapEncodeTiled failed: %d\n", (int)r), std::exit(1);
+    const int m = n - 2 * R;
+    return [=] { kernel<<<dim3((n + TX * L - 1) / (TX * L), (m + TY - 1) / TY, (m + TZ - 1) / TZ), dim3(TX, TY), sm>>>(map, u, out, n); };
+  };
+#define TMA(R, TX, TY, TZ, S, WS, D)                                                        \
+  report("tma " #TX "x" #TY " TZ" #TZ " S" #S " WS" #WS " D" #D, R,                        \
+         tma_launch(tma<T, R, TX, TY, TZ, S, WS, D>, R, TX, TY, TZ, S, R + S + 1 + (WS ? D : 0)))
+#define TMAB(R, TX, TY, TZ, S, MINB)                                                        \
+  report("tma " #TX "x" #TY " TZ" #TZ " S" #S " B" #MINB, R,                                \
+         tma_launch(tma<T, R, TX, TY, TZ, S, false, 0, MINB>, R, TX, TY, TZ, S, R + S + 1))
 #define CPM(R, TX, TY, TZ, S, D) \
   report("cpm " #TX "x" #TY " TZ" #TZ " S" #S " D" #D, R, cpm_launch(cpm<T, R, TX, TY, TZ, S, D>, R, TX, TY, TZ, S, D))
 #define CPL(R, TX, TY, TZ, S) report("cpl " #TX "x" #TY " TZ" #TZ " S" #S, R, cpl_launch(cpl<T, R, TX, TY, TZ, S>, R, TX, TY, TZ, S))
@@ -860,7 +979,27 @@ void run_precision(int n, int reps, const char* prec) {
     CPL(1, 16, 16, 64, 2);
   }
   make_ref(4, PLAIN(4));
-  if (getenv("CPM")) {  // 2026-11-23 (fifth session): mbarriers instead of a barrier a plane
+  if (getenv("TMA")) {  // 2026-11-23 (sixth session): ring planes copied by the tensor memory accelerator
+    CPL(4, 32, 8, 63, 2);
+    CPL(4, 16, 16, 63, 2);
+    TMA(4, 32, 8, 63, 2, false, 0);
+    TMA(4, 16, 16, 63, 2, false, 0);
+    TMA(4, 16, 16, 32, 2, false, 0);
+    TMA(4, 16, 16, 63, 3, false, 0);
+    TMA(4, 32, 16, 63, 2, false, 0);
+    TMA(4, 16, 32, 63, 2, false, 0);
+    TMA(4, 16, 8, 63, 2, false, 0);
+    TMA(4, 32, 8, 63, 2, true, 1);
+    TMA(4, 16, 16, 63, 2, true, 0);
+    TMA(4, 16, 16, 63, 2, true, 1);
+    TMA(4, 16, 16, 63, 2, true, 2);
+    TMA(4, 32, 16, 63, 2, true, 1);
+    TMAB(4, 16, 16, 63, 2, 4);
+    TMAB(4, 32, 8, 63, 2, 4);
+    TMAB(4, 32, 16, 63, 2, 2);
+    TMAB(4, 16, 32, 63, 2, 2);
+    TMAB(4, 16, 8, 63, 2, 7);
+  } else if (getenv("CPM")) {  // 2026-11-23 (fifth session): mbarriers instead of a barrier a plane
     CPL(4, 32, 8, 63, 2);
     CPL(4, 16, 16, 63, 2);
     CPM(4, 32, 8, 63, 2, 0);
