@@ -13,7 +13,7 @@ specs=${1:?usage: device_tile_sweep.sh "KERNEL:X_Y_Z ..." [n]}
 n=${2:-512}
 root=build/tile-sweep
 rm -rf "$root/src" && mkdir -p "$root/src"
-git ls-files | tar -cf - -T - | tar -xf - -C "$root/src"
+git ls-files --cached --others --exclude-standard | tar -cf - -T - | tar -xf - -C "$root/src"
 thorn=$root/src/bench/thorns/GpuStencilBench
 for spec in $specs; do
   kernel=${spec%%:*} tile=${spec#*:}

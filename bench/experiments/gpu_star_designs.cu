@@ -398,9 +398,9 @@ __global__ void __launch_bounds__(TX* TY, MINB) tma(const __grid_constant__ CUte
   constexpr int NB = R + S + 1 + (WS ? D : 0), NG = 2 * RA / L + 1, THREADS = TX * TY, WARPS = THREADS / 32;
   constexpr unsigned PLANE_BYTES = PLANE * sizeof(T);
   static_assert(PLANE_BYTES % 128 == 0 && THREADS % 32 == 0, "planes 128-byte aligned, whole warps");
-  extern __shared__ __align__(128) unsigned char smem_raw[];
-  T* sh = reinterpret_cast<T*>(smem_raw);
-  unsigned long long* full = reinterpret_cast<unsigned long long*>(smem_raw + NB * PLANE_BYTES);
+  extern __shared__ __align__(128) unsigned char tma_smem[];
+  T* sh = reinterpret_cast<T*>(tma_smem);
+  unsigned long long* full = reinterpret_cast<unsigned long long*>(tma_smem + NB * PLANE_BYTES);
   unsigned long long* empty = full + NB;
   const int tx = threadIdx.x, ty = threadIdx.y, tid = ty * TX + tx;
   const int x0 = (blockIdx.x * TX + tx) * L;
