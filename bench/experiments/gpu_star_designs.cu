@@ -225,6 +225,12 @@ __device__ __forceinline__ void load_x_neighbours(T (&xr)[2 * ((R + L - 1) / L) 
 #pragma unroll
   for (int l = 0; l < L; ++l) xr[C][l] = w[R][l];
 }
+// The thread's groups in the R rows above and below its own, yr[R -+ r] (yr[R] is not read).
+template <typename T, int R, int L, int SX>
+__device__ __forceinline__ void load_y_neighbours(T (&yr)[2 * R + 1][L], const T* pl) {
+#pragma unroll
+  for (int r = 1; r <= R; ++r) { ld16<T, L>(yr[R - r], pl - r * SX); ld16<T, L>(yr[R + r], pl + r * SX); }
+}
 // The thread's points from the window, the row groups xr and the y neighbours yr.
 template <typename T, int R, int L>
 __device__ __forceinline__ void star_points(T (&o)[L], const T (&w)[2 * R + 1][L], const T (&xr)[2 * ((R + L - 1) / L) + 1][L],
@@ -286,8 +292,7 @@ __global__ void __launch_bounds__(TX* TY, MINB) cpl(const T* __restrict__ u, T* 
     T xr[NG][L];
     load_x_neighbours<T, R, L>(xr, pl, w);
     T yr[2 * R + 1][L];
-#pragma unroll
-    for (int r = 1; r <= R; ++r) { ld16<T, L>(yr[R - r], pl - r * SX); ld16<T, L>(yr[R + r], pl + r * SX); }
+    load_y_neighbours<T, R, L, SX>(yr, pl);
     T o[L];
     star_points<T, R, L>(o, w, xr, yr);
     store_points<T, L>(out + x0 + s * j + p * k, o, lane_in, all_in);
@@ -363,8 +368,7 @@ __global__ void __launch_bounds__(TX* TY) cpm(const T* __restrict__ u, T* __rest
     T xr[NG][L];
     load_x_neighbours<T, R, L>(xr, pl, w);
     T yr[2 * R + 1][L];
-#pragma unroll
-    for (int r = 1; r <= R; ++r) { ld16<T, L>(yr[R - r], pl - r * SX); ld16<T, L>(yr[R + r], pl + r * SX); }
+    load_y_neighbours<T, R, L, SX>(yr, pl);
     __syncwarp();
     if ((tid & 31) == 0) mbar_arrive(&empty[slot]);
     T o[L];
@@ -446,8 +450,7 @@ __global__ void __launch_bounds__(TX* TY, MINB) tma(const __grid_constant__ CUte
     T xr[NG][L];
     load_x_neighbours<T, R, L>(xr, pl, w);
     T yr[2 * R + 1][L];
-#pragma unroll
-    for (int r = 1; r <= R; ++r) { ld16<T, L>(yr[R - r], pl - r * SX); ld16<T, L>(yr[R + r], pl + r * SX); }
+    load_y_neighbours<T, R, L, SX>(yr, pl);
     if (WS) {
       __syncwarp();
       if ((tid & 31) == 0) mbar_arrive(&empty[slot]);
@@ -886,26 +889,35 @@ void run_precision(int n, int reps, const char* prec) {
     const int m = n - 2 * R;
     return [=] { kernel<<<dim3((m + TX - 1) / TX, (m + TY - 1) / TY, (m + TZ - 1) / TZ), dim3(TX, TY), sm>>>(u, out, n); };
   };
-  auto cpl_launch = [&](auto kernel, int R, int TX, int TY, int TZ, int S) {
+  // The launch of a ring of 16-byte groups (cpl, cpc, cpm, tma): NB ring planes of SX x SY points
+  // (the tile and its halo, the x halo in whole groups) and `extra` bytes of shared memory, which
+  // the kernel is allowed; blocks of TX x TY threads, the y blocks rounded up to whole clusters of C.
+  struct ring_launch_shape {
+    int sx, sy;
+    size_t shared;
+    dim3 grid, block;
+  };
+  auto ring_launch = [&](auto kernel, int R, int TX, int TY, int TZ, int NB, size_t extra = 0, int C = 1) {
     constexpr int L = 16 / sizeof(T);
-    const int RA = (R + L - 1) / L * L, NB = R + S + 1;
-    const size_t sm = (size_t)NB * (TX * L + 2 * RA) * (TY + 2 * R) * sizeof(T);
-    CK(cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, (int)sm));
-    const int m = n - 2 * R;
-    return [=] { kernel<<<dim3((n + TX * L - 1) / (TX * L), (m + TY - 1) / TY, (m + TZ - 1) / TZ), dim3(TX, TY), sm>>>(u, out, n); };
+    const int RA = (R + L - 1) / L * L, m = n - 2 * R;
+    ring_launch_shape shape{TX * L + 2 * RA, TY + 2 * R};
+    shape.shared = (size_t)NB * shape.sx * shape.sy * sizeof(T) + extra;
+    CK(cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, (int)shape.shared));
+    shape.grid = dim3((n + TX * L - 1) / (TX * L), ((m + TY - 1) / TY + C - 1) / C * C, (m + TZ - 1) / TZ);
+    shape.block = dim3(TX, TY);
+    return shape;
+  };
+  auto cpl_launch = [&](auto kernel, int R, int TX, int TY, int TZ, int S) {
+    const ring_launch_shape l = ring_launch(kernel, R, TX, TY, TZ, R + S + 1);
+    return [=] { kernel<<<l.grid, l.block, l.shared>>>(u, out, n); };
   };
   auto cpc_launch = [&](auto kernel, int R, int TX, int TY, int TZ, int S, int C) {
-    constexpr int L = 16 / sizeof(T);
-    const int RA = (R + L - 1) / L * L, NB = R + S + 1;
-    const size_t sm = (size_t)NB * (TX * L + 2 * RA) * (TY + 2 * R) * sizeof(T);
-    CK(cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, (int)sm));
-    const int m = n - 2 * R;
-    const unsigned gy = ((m + TY - 1) / TY + C - 1) / C * C;  // whole clusters in y
+    const ring_launch_shape l = ring_launch(kernel, R, TX, TY, TZ, R + S + 1, 0, C);
     return [=] {
       cudaLaunchConfig_t config = {};
-      config.gridDim = dim3((n + TX * L - 1) / (TX * L), gy, (m + TZ - 1) / TZ);
-      config.blockDim = dim3(TX, TY);
-      config.dynamicSmemBytes = sm;
+      config.gridDim = l.grid;
+      config.blockDim = l.block;
+      config.dynamicSmemBytes = l.shared;
       cudaLaunchAttribute cluster;
       cluster.id = cudaLaunchAttributeClusterDimension;
       cluster.val.clusterDim.x = 1, cluster.val.clusterDim.y = C, cluster.val.clusterDim.z = 1;
@@ -918,19 +930,13 @@ void run_precision(int n, int reps, const char* prec) {
 #define CPLB(R, TX, TY, TZ, S, MINB) \
   report("cpl " #TX "x" #TY " TZ" #TZ " S" #S " B" #MINB, R, cpl_launch(cpl<T, R, TX, TY, TZ, S, MINB>, R, TX, TY, TZ, S))
   auto cpm_launch = [&](auto kernel, int R, int TX, int TY, int TZ, int S, int D) {
-    constexpr int L = 16 / sizeof(T);
-    const int RA = (R + L - 1) / L * L, NB = R + S + 1 + D;
-    const size_t sm = (size_t)NB * (TX * L + 2 * RA) * (TY + 2 * R) * sizeof(T);
-    CK(cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, (int)sm));
-    const int m = n - 2 * R;
-    return [=] { kernel<<<dim3((n + TX * L - 1) / (TX * L), (m + TY - 1) / TY, (m + TZ - 1) / TZ), dim3(TX, TY), sm>>>(u, out, n); };
+    const ring_launch_shape l = ring_launch(kernel, R, TX, TY, TZ, R + S + 1 + D);
+    return [=] { kernel<<<l.grid, l.block, l.shared>>>(u, out, n); };
   };
   // The tensor map of u for tma: the whole grid, boxes of one ring plane (the launch's tile and halo).
-  auto tma_launch = [&](auto kernel, int R, int TX, int TY, int TZ, int S, int NB) {
-    constexpr int L = 16 / sizeof(T);
-    const int RA = (R + L - 1) / L * L, SX = TX * L + 2 * RA, SY = TY + 2 * R;
-    const size_t sm = (size_t)NB * SX * SY * sizeof(T) + 2 * NB * sizeof(unsigned long long);
-    CK(cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, (int)sm));
+  auto tma_launch = [&](auto kernel, int R, int TX, int TY, int TZ, int NB) {
+    // The ring's planes and its full and empty mbarriers, one of each a slot.
+    const ring_launch_shape l = ring_launch(kernel, R, TX, TY, TZ, NB, 2 * NB * sizeof(unsigned long long));
     static PFN_cuTensorMapEncodeTiled_v12000 encode = [] {
       void* f = nullptr;
       cudaDriverEntryPointQueryResult found;
@@ -941,20 +947,19 @@ void run_precision(int n, int reps, const char* prec) {
     CUtensorMap map;
     const cuuint64_t dims[3] = {(cuuint64_t)n, (cuuint64_t)n, (cuuint64_t)n};
     const cuuint64_t strides[2] = {(cuuint64_t)n * sizeof(T), (cuuint64_t)n * n * sizeof(T)};
-    const cuuint32_t box[3] = {(cuuint32_t)SX, (cuuint32_t)SY, 1}, element_strides[3] = {1, 1, 1};
+    const cuuint32_t box[3] = {(cuuint32_t)l.sx, (cuuint32_t)l.sy, 1}, element_strides[3] = {1, 1, 1};
     const CUresult r = encode(&map, sizeof(T) == 8 ? CU_TENSOR_MAP_DATA_TYPE_FLOAT64 : CU_TENSOR_MAP_DATA_TYPE_FLOAT32, 3, (void*)u,
                               dims, strides, box, element_strides, CU_TENSOR_MAP_INTERLEAVE_NONE, CU_TENSOR_MAP_SWIZZLE_NONE,
                               CU_TENSOR_MAP_L2_PROMOTION_L2_256B, CU_TENSOR_MAP_FLOAT_OOB_FILL_NONE);
     if (r != CUDA_SUCCESS) std::printf("cuTensorMapEncodeTiled failed: %d\n", (int)r), std::exit(1);
-    const int m = n - 2 * R;
-    return [=] { kernel<<<dim3((n + TX * L - 1) / (TX * L), (m + TY - 1) / TY, (m + TZ - 1) / TZ), dim3(TX, TY), sm>>>(map, u, out, n); };
+    return [=] { kernel<<<l.grid, l.block, l.shared>>>(map, u, out, n); };
   };
 #define TMA(R, TX, TY, TZ, S, WS, D)                                                        \
   report("tma " #TX "x" #TY " TZ" #TZ " S" #S " WS" #WS " D" #D, R,                        \
-         tma_launch(tma<T, R, TX, TY, TZ, S, WS, D>, R, TX, TY, TZ, S, R + S + 1 + (WS ? D : 0)))
+         tma_launch(tma<T, R, TX, TY, TZ, S, WS, D>, R, TX, TY, TZ, R + S + 1 + (WS ? D : 0)))
 #define TMAB(R, TX, TY, TZ, S, MINB)                                                        \
   report("tma " #TX "x" #TY " TZ" #TZ " S" #S " B" #MINB, R,                                \
-         tma_launch(tma<T, R, TX, TY, TZ, S, false, 0, MINB>, R, TX, TY, TZ, S, R + S + 1))
+         tma_launch(tma<T, R, TX, TY, TZ, S, false, 0, MINB>, R, TX, TY, TZ, R + S + 1))
 #define CPM(R, TX, TY, TZ, S, D) \
   report("cpm " #TX "x" #TY " TZ" #TZ " S" #S " D" #D, R, cpm_launch(cpm<T, R, TX, TY, TZ, S, D>, R, TX, TY, TZ, S, D))
 #define CPL(R, TX, TY, TZ, S) report("cpl " #TX "x" #TY " TZ" #TZ " S" #S, R, cpl_launch(cpl<T, R, TX, TY, TZ, S>, R, TX, TY, TZ, S))
