@@ -20,6 +20,19 @@
 
 namespace opuntia::thorns::%{thorn} {
 
+/// The tensor maps by which 3dblock_ring's planes are copied (TMA): boxes of a plane with its halo.
+template <int lanes>
+static CAKERNEL_%{name}_%{variant}_Maps<lanes> CAKERNEL_%{name}_%{variant}_maps_of(const CAKERNEL_%{name}_Arrays& arrays,
+                                                                              const opuntia::kernel_call& call) {
+  CAKERNEL_%{name}_%{variant}_Maps<lanes> maps{};
+  if constexpr (CAKERNEL_%{name}_%{variant}_tensor_copies<lanes>()) {
+    [[maybe_unused]] constexpr int box_x = CAKERNEL_%{name}_%{variant}_sx<lanes>(), box_y = CAKERNEL_%{name}_%{variant}_sy;
+%var_loop("cached=yes") %[    maps.%{vname} = opuntia::cuda::plane_box_map(arrays.%{vname}, call.grid.ni, call.grid.nj, call.grid.nk, box_x, box_y);
+]%  }
+  (void)arrays, (void)call;
+  return maps;
+}
+
 /// Launches kernel %{name} with `lanes` x points per thread.
 template <int lanes>
 static void CAKERNEL_%{name}_cuda_%{variant}_launch(const opuntia::kernel_call& call) {
@@ -54,7 +67,7 @@ static void CAKERNEL_%{name}_cuda_%{variant}_launch(const opuntia::kernel_call& 
   const CAKERNEL_%{name}_Arrays arrays = CAKERNEL_%{name}_arrays_of(call);
   (void)arrays;
   CAKERNEL_%{name}_%{variant}_kernel<lanes><<<grid, block, shared_bytes>>>(
-      CAKERNEL_%{name}_params_of(call)%var_loop() %[, arrays.%{vname}]% %var_loop("intent=separateinout") %[, arrays.%{vname}_out]%);
+      CAKERNEL_%{name}_params_of(call), CAKERNEL_%{name}_%{variant}_maps_of<lanes>(arrays, call)%var_loop() %[, arrays.%{vname}]% %var_loop("intent=separateinout") %[, arrays.%{vname}_out]%);
   OPUNTIA_CUDA_CHECK(cudaGetLastError());
 }
 

@@ -19,11 +19,15 @@
    points and their halo, in the launch's dynamic shared memory; one barrier a plane. 3dblock
    stages it: two slots written in turn, the centres from the windows (which load PF = 1 plane
    ahead from global memory), the halo from registers loaded while the previous plane computed.
-   3dblock_ring keeps a ring of NB planes that cp.async fills in lane groups AHEAD planes beyond
-   the windows' newest, without registers, so the copies in flight do not depend on how many
-   threads an SM holds (bench/experiments/gpu_star_designs.cu, design cpl); the windows take
-   their newest plane from the ring. The ring pays where the halo is wide (radius 4: 76% of copy
-   against 64% in fp64, H100), the staged plane where it is narrow (7-point: 90% against 81%).
+   3dblock_ring keeps a ring of NB planes filled AHEAD planes beyond the windows' newest, without
+   registers, so the copies in flight do not depend on how many threads an SM holds; the windows
+   take their newest plane from the ring. Where the rows are 16-byte groups (several lanes), each
+   plane of each cached variable is one bulk tensor copy (TMA, opuntia/cuda_tensor_copy.cuh)
+   that thread 0 issues and that completes on the slot's mbarrier; otherwise every thread
+   copies its share of the plane's lane groups with cp.async (bench/experiments/
+   gpu_star_designs.cu, designs tma and cpl: radius 4 at 81-85% against 72-73% of copy in fp64,
+   H100). The ring pays where the halo is wide (radius 4: 76% of copy with cp.async against 64%
+   in fp64), the staged plane where it is narrow (7-point: 90% against 81%).
    Without a shared plane, each window loads PF = 1 plane ahead from global memory, and the
    aligned groups of the plane around the thread's points are loaded (through the read-only
    cache) before its points compute, once for all of them. Other offsets load their group when
@@ -120,7 +124,8 @@
 #define CAKERNEL_%{name}_Begin \
   template <int cakernel_lanes> \
   static __global__ void CAKERNEL_%{name}_%{variant}_LAUNCH_BOUNDS \
-  CAKERNEL_%{name}_%{variant}_kernel(const CAKERNEL_%{name}_Params params \
+  CAKERNEL_%{name}_%{variant}_kernel(const CAKERNEL_%{name}_Params params, \
+                                     const __grid_constant__ CAKERNEL_%{name}_%{variant}_Maps<cakernel_lanes> cakernel_maps \
 %var_loop() %[      , %{vtype}* const __restrict__ %{vname} \
 ]% %var_loop("intent=separateinout") %[     , %{vtype}* const __restrict__ %{vname}_out \
 ]%  ) { \
@@ -129,7 +134,8 @@
        share their neighbours' loads. */ \
 %var_loop() %[    (void)%{vname}; \
 ]% %var_loop("intent=separateinout") %[   (void)%{vname}_out; \
-]%    constexpr int cakernel_tx = CAKERNEL_%{name}_%{variant}_TX, cakernel_tyr = CAKERNEL_%{name}_%{variant}_TYR; \
+]%    (void)cakernel_maps; \
+    constexpr int cakernel_tx = CAKERNEL_%{name}_%{variant}_TX, cakernel_tyr = CAKERNEL_%{name}_%{variant}_TYR; \
     /* A shared plane: the block's points and their halo, the x halo in whole lane groups, gx \
        groups a row. */ \
     constexpr int cakernel_xa = opuntia::cuda::align_up(%{stencil_xn}, cakernel_lanes); \
@@ -155,10 +161,15 @@
     (void)cakernel_sx, (void)cakernel_sy, (void)cakernel_si, (void)cakernel_nr, (void)cakernel_g0, (void)cakernel_ng, (void)cakernel_tid; \
     (void)cakernel_groups, (void)cakernel_threads; \
     /* The shared planes of each cached variable (two slots in 3dblock, the ring in \
-       3dblock_ring), in the launch's dynamic shared memory (CAKERNEL_<K>_<variant>_shared_bytes). */ \
-    extern __shared__ __align__(16) unsigned char cakernel_dynamic_shared[]; \
+       3dblock_ring), in the launch's dynamic shared memory (CAKERNEL_<K>_<variant>_shared_bytes), \
+       each slot 128-byte aligned for the tensor copies; then the ring's mbarriers. Whether the \
+       ring is filled by tensor copies (TMA) or by cp.async: */ \
+    constexpr bool cakernel_tma = CAKERNEL_%{name}_%{variant}_tensor_copies<cakernel_lanes>() && OPUNTIA_CUDA_TENSOR_COPIES; \
+    extern __shared__ __align__(128) unsigned char cakernel_dynamic_shared[]; \
     unsigned char* cakernel_planes_next = cakernel_dynamic_shared; \
-    (void)cakernel_planes_next; \
+    std::uint64_t* const cakernel_ring_full = \
+        reinterpret_cast<std::uint64_t*>(cakernel_dynamic_shared + CAKERNEL_%{name}_%{variant}_all_planes_bytes<cakernel_lanes>()); \
+    (void)cakernel_planes_next, (void)cakernel_ring_full; \
     /* Without a shared plane nothing waits on a barrier: a thread with nothing to compute leaves. */ \
     if (!CAKERNEL_%{name}_%{variant}_SHARED && \
         (cakernel_x0 + cakernel_lanes <= %{stencil_xn} || cakernel_x0 >= params.cagh_ni - %{stencil_xp} || \
@@ -173,7 +184,7 @@
        in a plane of the grid, and whether inside the grid. Found at each plane, they made the \
        radius-4 ring execute 14% more instructions and run at 72% of copy instead of 76% (fp64, \
        H100). */ \
-    constexpr int cakernel_fill_groups = CAKERNEL_%{name}_%{variant}_RING ? cakernel_groups \
+    constexpr int cakernel_fill_groups = CAKERNEL_%{name}_%{variant}_RING ? (cakernel_tma ? 0 : cakernel_groups) \
                                        : CAKERNEL_%{name}_%{variant}_STAGED_PLANE ? CAKERNEL_%{name}_%{variant}_halo_groups<cakernel_lanes>() : 0; \
     constexpr int cakernel_nq = cakernel_fill_groups > 0 ? (cakernel_fill_groups + cakernel_threads - 1) / cakernel_threads : 1; \
     int cakernel_group_dst[cakernel_nq]; \
@@ -194,14 +205,19 @@
     /* The windows before the first plane: planes k0 - zn .. k0 + zp + PF - 1 in slots 1..W-1. */ \
 %var_loop("cached=yes") %[    %{vtype} cakernel_w_%{vname}[CAKERNEL_%{name}_%{variant}_ROWS][CAKERNEL_%{name}_%{variant}_W][cakernel_lanes]; \
     /* The shared plane of %{vname}: plane k0 + t in slot t % NB. */ \
-    %{vtype}(*const cakernel_planes_%{vname})[cakernel_sy][cakernel_sx] = \
-        reinterpret_cast<%{vtype}(*)[cakernel_sy][cakernel_sx]>(cakernel_planes_next); \
+    constexpr int cakernel_slot_rows_%{vname} = CAKERNEL_%{name}_%{variant}_slot_rows<%{vtype}, cakernel_lanes>(); \
+    %{vtype}(*const cakernel_planes_%{vname})[cakernel_slot_rows_%{vname}][cakernel_sx] = \
+        reinterpret_cast<%{vtype}(*)[cakernel_slot_rows_%{vname}][cakernel_sx]>(cakernel_planes_next); \
     cakernel_planes_next += CAKERNEL_%{name}_%{variant}_planes_bytes<%{vtype}, cakernel_lanes>(); \
-    /* Starts copying plane kk (inside the grid) of %{vname} into a slot of its ring: the block's \
-       threads share out its lane groups; a group off the grid becomes zeros (only points that \
-       compute nothing read it). */ \
+    /* Starts copying plane kk (inside the grid) of %{vname} into a slot of its ring: one tensor \
+       copy of the box that thread 0 issues, completing on the slot's mbarrier (TMA), or the \
+       block's threads share out its lane groups (cp.async); off the grid the box or group \
+       becomes zeros (only points that compute nothing read them). */ \
     const auto cakernel_copy_plane_%{vname} = [&](const int cakernel_kk, const int cakernel_slot) { \
-      if constexpr (CAKERNEL_%{name}_%{variant}_RING) { \
+      if constexpr (cakernel_tma) { \
+        opuntia::cuda::copy_box_async(&cakernel_planes_%{vname}[cakernel_slot][0][0], &cakernel_maps.%{vname}, \
+                                      cakernel_bi - cakernel_xa, cakernel_bj, cakernel_kk, &cakernel_ring_full[cakernel_slot]); \
+      } else if constexpr (CAKERNEL_%{name}_%{variant}_RING) { \
         %{vtype}* const cakernel_to = &cakernel_planes_%{vname}[cakernel_slot][0][0]; \
         const %{vtype}* const cakernel_from = &%{vname}[CAKERNEL_INDEX(0, 0, cakernel_kk)]; \
         _Pragma("unroll") for (int cakernel_q = 0; cakernel_q < cakernel_nq; ++cakernel_q) \
@@ -234,16 +250,40 @@
 ]% %var_loop("cached=no") %[   /* Never read: I3D_l on %{vname} stops at the static_assert that names it. */ \
     [[maybe_unused]] %{vtype} cakernel_w_%{vname}[1][1][1], cakernel_planes_%{vname}[1][1][1]; \
     [[maybe_unused]] opuntia::cuda::lanes<%{vtype}, 1> cakernel_nb_%{vname}[1][1]; \
-]%    /* Starts copying plane kk of every cached variable into slot `slot`: one cp.async group, \
-       empty for a plane past the block's last (k0 + TZ + zp - 1) or the grid's, which nothing \
-       reads (the group is still committed, so every plane step counts the same). */ \
+]%    /* Starts copying plane kk of every cached variable into slot `slot`, none for a plane past \
+       the block's last (k0 + TZ + zp - 1) or the grid's, which nothing reads. TMA: thread 0 \
+       announces the plane's bytes on the slot's mbarrier and issues the copies. cp.async: one \
+       group, committed even when empty, so that every plane step counts the same. */ \
     const auto cakernel_copy_plane = [&](const int cakernel_kk, const int cakernel_slot) { \
       (void)cakernel_slot; \
-      if (cakernel_kk < cakernel_k0 + CAKERNEL_%{name}_%{variant}_TZ + %{stencil_zp} && cakernel_kk < params.cagh_nk) { \
+      if (cakernel_kk < cakernel_k0 + CAKERNEL_%{name}_%{variant}_TZ + %{stencil_zp} && cakernel_kk < params.cagh_nk && \
+          (!cakernel_tma || cakernel_tid == 0)) { \
+        if constexpr (cakernel_tma) \
+          opuntia::cuda::barrier_expect_bytes(&cakernel_ring_full[cakernel_slot], CAKERNEL_%{name}_%{variant}_box_bytes<cakernel_lanes>()); \
 %var_loop("cached=yes") %[        cakernel_copy_plane_%{vname}(cakernel_kk, cakernel_slot); \
 ]%      } \
-      __pipeline_commit(); \
+      if constexpr (!cakernel_tma) __pipeline_commit(); \
     }; \
+    /* Until plane k0 + t of every cached variable has landed in its slot (TMA: the slot's \
+       mbarrier completes once a fill, so its phase's parity is the fill's). Every thread waits: \
+       a thread's reads are ordered after the copy by its own wait (with thread 0 alone waiting \
+       and a block barrier after it, racecheck reported every read of the plane). The warp then \
+       meets, so that its lanes' waits are ordered before thread 0 arms the mbarrier again. */ \
+    const auto cakernel_wait_plane = [&](const int cakernel_t) { \
+      if constexpr (cakernel_tma) { \
+        opuntia::cuda::barrier_wait(&cakernel_ring_full[cakernel_t % CAKERNEL_%{name}_%{variant}_NB], \
+                                    (cakernel_t / CAKERNEL_%{name}_%{variant}_NB) & 1); \
+        const int cakernel_warp_lanes = min(32, cakernel_threads - (cakernel_tid & ~31)); /* a block's last warp may be partial */ \
+        __syncwarp(cakernel_warp_lanes == 32 ? 0xffffffffu : (1u << cakernel_warp_lanes) - 1u); \
+      } \
+    }; \
+    /* The ring's mbarriers (TMA): one a slot, completing when thread 0 has arrived and its \
+       copies' bytes have landed; initialised before the block meets, used after (copies issued \
+       before the block met made racecheck report their writes against the first planes' reads). */ \
+    if constexpr (cakernel_tma) { \
+      if (cakernel_tid == 0) opuntia::cuda::barriers_init(cakernel_ring_full, CAKERNEL_%{name}_%{variant}_NB, 1); \
+      __syncthreads(); \
+    } \
     /* The ring's first planes, k0 .. k0 + zp + AHEAD - 1. */ \
     if (CAKERNEL_%{name}_%{variant}_RING) \
       _Pragma("unroll 1") for (int cakernel_q = 0; cakernel_q < %{stencil_zp} + CAKERNEL_%{name}_%{variant}_AHEAD; ++cakernel_q) \
@@ -267,8 +307,10 @@
       if (CAKERNEL_%{name}_%{variant}_RING) { \
         /* Planes up to gk + zp have landed (the AHEAD - 1 newest copies may still run), in every \
            thread's copies: then the slot of the plane before this one, which every thread has \
-           finished with, takes the plane AHEAD beyond the windows' newest. One barrier a plane. */ \
-        __pipeline_wait_prior(CAKERNEL_%{name}_%{variant}_AHEAD - 1); \
+           finished with, takes the plane AHEAD beyond the windows' newest. One barrier a plane. \
+           (TMA: the planes below gk + zp were waited for before.) */ \
+        if constexpr (cakernel_tma) cakernel_wait_plane(cakernel_t + %{stencil_zp}); \
+        else __pipeline_wait_prior(CAKERNEL_%{name}_%{variant}_AHEAD - 1); \
         __syncthreads(); \
         cakernel_copy_plane(gk + %{stencil_zp} + CAKERNEL_%{name}_%{variant}_AHEAD, \
                             (cakernel_slot + CAKERNEL_%{name}_%{variant}_NB - 1) % CAKERNEL_%{name}_%{variant}_NB); \
@@ -348,6 +390,10 @@
     /* Planes are not unrolled: the window shifts are a few register moves, and unrolled planes \
        let the compiler hoist every plane's loads to the top, which took 2-3x the registers \
        and cost 10-20% (H100, 512^3). */ \
+    /* TMA: the planes below the first window's newest, which the first plane's x and y \
+       neighbours read. */ \
+    _Pragma("unroll 1") for (int cakernel_q = 0; cakernel_tma && cakernel_q < %{stencil_zp}; ++cakernel_q) \
+      cakernel_wait_plane(cakernel_q); \
     if (cakernel_inside && cakernel_x_inside) { \
       _Pragma("unroll 1") for (int cakernel_t = 0; cakernel_t < CAKERNEL_%{name}_%{variant}_TZ; ++cakernel_t) \
         cakernel_plane(cakernel_t, false, false); \
@@ -359,8 +405,9 @@
                                cakernel_k0 + cakernel_t < params.cagh_nk - %{stencil_zp}; ++cakernel_t) \
         cakernel_plane(cakernel_t, true, true); \
     } \
-    /* No block leaves with copies into its shared memory still running. */ \
-    if (CAKERNEL_%{name}_%{variant}_RING) __pipeline_wait_prior(0); \
+    /* No block leaves with copies into its shared memory still running (TMA: every plane \
+       copied was waited for). */ \
+    if (CAKERNEL_%{name}_%{variant}_RING && !cakernel_tma) __pipeline_wait_prior(0); \
   }
 
 /* A shared plane: sy rows of sx points, the block's points and their halo, the x halo in whole
@@ -372,22 +419,67 @@ static __device__ __host__ constexpr int CAKERNEL_%{name}_%{variant}_sx() {
 }
 constexpr int CAKERNEL_%{name}_%{variant}_sy = CAKERNEL_%{name}_%{variant}_TYR + %{stencil_yn} + %{stencil_yp};
 
-/* The bytes of one cached variable's shared planes, NB of them, rounded up to 16 so that the
-   next variable's start aligned; none without a shared plane. */
+/* Whether the ring (3dblock_ring) is filled by tensor copies (TMA): where each thread's points
+   are a 16-byte group of every cached variable (so the rows are multiples of 16 bytes) and the
+   plane with its halo fits a tensor copy's box. */
+template <int lanes>
+static __device__ __host__ constexpr bool CAKERNEL_%{name}_%{variant}_tensor_copies() {
+  return CAKERNEL_%{name}_%{variant}_RING && lanes > 1%var_loop("cached=yes") %[ &&
+         lanes * sizeof(%{vtype}) % 16 == 0 &&
+         opuntia::cuda::tensor_box_fits<%{vtype}>(CAKERNEL_%{name}_%{variant}_sx<lanes>(), CAKERNEL_%{name}_%{variant}_sy)]%;
+}
+
+/* The tensor maps of the cached variables that the TMA copies the ring's planes by (the launcher
+   encodes them); none where the ring is copied by cp.async or there is no ring. */
+struct CAKERNEL_%{name}_%{variant}_TensorMaps {
+%var_loop("cached=yes") %[  CUtensorMap %{vname};
+]%};
+struct CAKERNEL_%{name}_%{variant}_NoTensorMaps {};
+template <int lanes>
+using CAKERNEL_%{name}_%{variant}_Maps =
+    std::conditional_t<CAKERNEL_%{name}_%{variant}_tensor_copies<lanes>(), CAKERNEL_%{name}_%{variant}_TensorMaps,
+                       CAKERNEL_%{name}_%{variant}_NoTensorMaps>;
+
+/* The rows of a shared plane's slot: sy, padded where tensor copies fill the ring so that every
+   slot starts on a 128-byte boundary, as a tensor copy's destination must. */
+template <typename T, int lanes>
+static __device__ __host__ constexpr int CAKERNEL_%{name}_%{variant}_slot_rows() {
+  int rows = CAKERNEL_%{name}_%{variant}_sy;
+  if (CAKERNEL_%{name}_%{variant}_tensor_copies<lanes>())
+    while (rows * CAKERNEL_%{name}_%{variant}_sx<lanes>() * static_cast<int>(sizeof(T)) % 128 != 0) ++rows;
+  return rows;
+}
+
+/* The bytes of one cached variable's shared planes, NB slots of them, rounded up to 128 so that
+   the next variable's start aligned; none without a shared plane. */
 template <typename T, int lanes>
 static __device__ __host__ constexpr int CAKERNEL_%{name}_%{variant}_planes_bytes() {
   return CAKERNEL_%{name}_%{variant}_SHARED
-             ? opuntia::cuda::align_up(CAKERNEL_%{name}_%{variant}_NB * CAKERNEL_%{name}_%{variant}_sy *
+             ? opuntia::cuda::align_up(CAKERNEL_%{name}_%{variant}_NB * CAKERNEL_%{name}_%{variant}_slot_rows<T, lanes>() *
                                            CAKERNEL_%{name}_%{variant}_sx<lanes>() * static_cast<int>(sizeof(T)),
-                                       16)
+                                       128)
              : 0;
 }
 
-/* The dynamic shared memory of a block: the shared planes of its cached variables. 227 KiB is the most
-   any GPU lets a block have (sm_90); the launcher checks the GPU it runs on. */
+/* The shared planes of every cached variable; the ring's mbarriers follow them. */
+template <int lanes>
+static __device__ __host__ constexpr int CAKERNEL_%{name}_%{variant}_all_planes_bytes() {
+  return 0%var_loop("cached=yes") %[ + CAKERNEL_%{name}_%{variant}_planes_bytes<%{vtype}, lanes>()]%;
+}
+
+/* The bytes that one plane's tensor copies bring, all cached variables together. */
+template <int lanes>
+static __device__ __host__ constexpr unsigned CAKERNEL_%{name}_%{variant}_box_bytes() {
+  return 0%var_loop("cached=yes") %[ + CAKERNEL_%{name}_%{variant}_sx<lanes>() * CAKERNEL_%{name}_%{variant}_sy * sizeof(%{vtype})]%;
+}
+
+/* The dynamic shared memory of a block: the shared planes of its cached variables and, with
+   tensor copies, an mbarrier a ring slot. 227 KiB is the most any GPU lets a block have (sm_90);
+   the launcher checks the GPU it runs on. */
 template <int lanes>
 static __host__ __device__ constexpr int CAKERNEL_%{name}_%{variant}_shared_bytes() {
-  constexpr int bytes = 0%var_loop("cached=yes") %[ + CAKERNEL_%{name}_%{variant}_planes_bytes<%{vtype}, lanes>()]%;
+  constexpr int bytes = CAKERNEL_%{name}_%{variant}_all_planes_bytes<lanes>() +
+                        (CAKERNEL_%{name}_%{variant}_tensor_copies<lanes>() ? CAKERNEL_%{name}_%{variant}_NB * 8 : 0);
   static_assert(bytes <= 227 * 1024,
                 "the shared planes of kernel %{name} (%{variant}) need more than 227 KiB a block: each cached "
                 "variable keeps 2 planes (3dblock_ring: STENCIL's zp + 3) of TILE's x and y plus the halo; "

@@ -20,6 +20,19 @@
 
 namespace opuntia::thorns::Heat {
 
+/// The tensor maps by which 3dblock_ring's planes are copied (TMA): boxes of a plane with its halo.
+template <int lanes>
+static CAKERNEL_Heat_Update_3dblock_Maps<lanes> CAKERNEL_Heat_Update_3dblock_maps_of(const CAKERNEL_Heat_Update_Arrays& arrays,
+                                                                              const opuntia::kernel_call& call) {
+  CAKERNEL_Heat_Update_3dblock_Maps<lanes> maps{};
+  if constexpr (CAKERNEL_Heat_Update_3dblock_tensor_copies<lanes>()) {
+    [[maybe_unused]] constexpr int box_x = CAKERNEL_Heat_Update_3dblock_sx<lanes>(), box_y = CAKERNEL_Heat_Update_3dblock_sy;
+    maps.u = opuntia::cuda::plane_box_map(arrays.u, call.grid.ni, call.grid.nj, call.grid.nk, box_x, box_y);
+  }
+  (void)arrays, (void)call;
+  return maps;
+}
+
 /// Launches kernel Heat_Update with `lanes` x points per thread.
 template <int lanes>
 static void CAKERNEL_Heat_Update_cuda_3dblock_launch(const opuntia::kernel_call& call) {
@@ -54,7 +67,7 @@ static void CAKERNEL_Heat_Update_cuda_3dblock_launch(const opuntia::kernel_call&
   const CAKERNEL_Heat_Update_Arrays arrays = CAKERNEL_Heat_Update_arrays_of(call);
   (void)arrays;
   CAKERNEL_Heat_Update_3dblock_kernel<lanes><<<grid, block, shared_bytes>>>(
-      CAKERNEL_Heat_Update_params_of(call), arrays.u , arrays.u_out);
+      CAKERNEL_Heat_Update_params_of(call), CAKERNEL_Heat_Update_3dblock_maps_of<lanes>(arrays, call), arrays.u , arrays.u_out);
   OPUNTIA_CUDA_CHECK(cudaGetLastError());
 }
 

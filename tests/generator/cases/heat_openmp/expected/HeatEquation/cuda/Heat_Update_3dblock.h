@@ -19,11 +19,15 @@
    points and their halo, in the launch's dynamic shared memory; one barrier a plane. 3dblock
    stages it: two slots written in turn, the centres from the windows (which load PF = 1 plane
    ahead from global memory), the halo from registers loaded while the previous plane computed.
-   3dblock_ring keeps a ring of NB planes that cp.async fills in lane groups AHEAD planes beyond
-   the windows' newest, without registers, so the copies in flight do not depend on how many
-   threads an SM holds (bench/experiments/gpu_star_designs.cu, design cpl); the windows take
-   their newest plane from the ring. The ring pays where the halo is wide (radius 4: 76% of copy
-   against 64% in fp64, H100), the staged plane where it is narrow (7-point: 90% against 81%).
+   3dblock_ring keeps a ring of NB planes filled AHEAD planes beyond the windows' newest, without
+   registers, so the copies in flight do not depend on how many threads an SM holds; the windows
+   take their newest plane from the ring. Where the rows are 16-byte groups (several lanes), each
+   plane of each cached variable is one bulk tensor copy (TMA, opuntia/cuda_tensor_copy.cuh)
+   that thread 0 issues and that completes on the slot's mbarrier; otherwise every thread
+   copies its share of the plane's lane groups with cp.async (bench/experiments/
+   gpu_star_designs.cu, designs tma and cpl: radius 4 at 81-85% against 72-73% of copy in fp64,
+   H100). The ring pays where the halo is wide (radius 4: 76% of copy with cp.async against 64%
+   in fp64), the staged plane where it is narrow (7-point: 90% against 81%).
    Without a shared plane, each window loads PF = 1 plane ahead from global memory, and the
    aligned groups of the plane around the thread's points are loaded (through the read-only
    cache) before its points compute, once for all of them. Other offsets load their group when
@@ -119,7 +123,8 @@
 #define CAKERNEL_Heat_Update_Begin                                                                                                                                   \
   template <int cakernel_lanes>                                                                                                                                      \
   static __global__ void CAKERNEL_Heat_Update_3dblock_LAUNCH_BOUNDS                                                                                                  \
-  CAKERNEL_Heat_Update_3dblock_kernel(const CAKERNEL_Heat_Update_Params params                                                                                       \
+  CAKERNEL_Heat_Update_3dblock_kernel(const CAKERNEL_Heat_Update_Params params,                                                                                      \
+                                     const __grid_constant__ CAKERNEL_Heat_Update_3dblock_Maps<cakernel_lanes> cakernel_maps                                         \
       , CCTK_REAL* const __restrict__ u                                                                                                                              \
       , CCTK_REAL* const __restrict__ u_out                                                                                                                          \
   ) {                                                                                                                                                                \
@@ -128,6 +133,7 @@
        share their neighbours' loads. */                                                                                                                             \
     (void)u;                                                                                                                                                         \
     (void)u_out;                                                                                                                                                     \
+    (void)cakernel_maps;                                                                                                                                             \
     constexpr int cakernel_tx = CAKERNEL_Heat_Update_3dblock_TX, cakernel_tyr = CAKERNEL_Heat_Update_3dblock_TYR;                                                    \
     /* A shared plane: the block's points and their halo, the x halo in whole lane groups, gx                                                                        \
        groups a row. */                                                                                                                                              \
@@ -154,10 +160,15 @@
     (void)cakernel_sx, (void)cakernel_sy, (void)cakernel_si, (void)cakernel_nr, (void)cakernel_g0, (void)cakernel_ng, (void)cakernel_tid;                            \
     (void)cakernel_groups, (void)cakernel_threads;                                                                                                                   \
     /* The shared planes of each cached variable (two slots in 3dblock, the ring in                                                                                  \
-       3dblock_ring), in the launch's dynamic shared memory (CAKERNEL_<K>_<variant>_shared_bytes). */                                                                \
-    extern __shared__ __align__(16) unsigned char cakernel_dynamic_shared[];                                                                                         \
+       3dblock_ring), in the launch's dynamic shared memory (CAKERNEL_<K>_<variant>_shared_bytes),                                                                   \
+       each slot 128-byte aligned for the tensor copies; then the ring's mbarriers. Whether the                                                                      \
+       ring is filled by tensor copies (TMA) or by cp.async: */                                                                                                      \
+    constexpr bool cakernel_tma = CAKERNEL_Heat_Update_3dblock_tensor_copies<cakernel_lanes>() && OPUNTIA_CUDA_TENSOR_COPIES;                                        \
+    extern __shared__ __align__(128) unsigned char cakernel_dynamic_shared[];                                                                                        \
     unsigned char* cakernel_planes_next = cakernel_dynamic_shared;                                                                                                   \
-    (void)cakernel_planes_next;                                                                                                                                      \
+    std::uint64_t* const cakernel_ring_full =                                                                                                                        \
+        reinterpret_cast<std::uint64_t*>(cakernel_dynamic_shared + CAKERNEL_Heat_Update_3dblock_all_planes_bytes<cakernel_lanes>());                                 \
+    (void)cakernel_planes_next, (void)cakernel_ring_full;                                                                                                            \
     /* Without a shared plane nothing waits on a barrier: a thread with nothing to compute leaves. */                                                                \
     if (!CAKERNEL_Heat_Update_3dblock_SHARED &&                                                                                                                      \
         (cakernel_x0 + cakernel_lanes <= 1 || cakernel_x0 >= params.cagh_ni - 1 ||                                                                                   \
@@ -172,7 +183,7 @@
        in a plane of the grid, and whether inside the grid. Found at each plane, they made the                                                                       \
        radius-4 ring execute 14% more instructions and run at 72% of copy instead of 76% (fp64,                                                                      \
        H100). */                                                                                                                                                     \
-    constexpr int cakernel_fill_groups = CAKERNEL_Heat_Update_3dblock_RING ? cakernel_groups                                                                         \
+    constexpr int cakernel_fill_groups = CAKERNEL_Heat_Update_3dblock_RING ? (cakernel_tma ? 0 : cakernel_groups)                                                    \
                                        : CAKERNEL_Heat_Update_3dblock_STAGED_PLANE ? CAKERNEL_Heat_Update_3dblock_halo_groups<cakernel_lanes>() : 0;                 \
     constexpr int cakernel_nq = cakernel_fill_groups > 0 ? (cakernel_fill_groups + cakernel_threads - 1) / cakernel_threads : 1;                                     \
     int cakernel_group_dst[cakernel_nq];                                                                                                                             \
@@ -193,14 +204,19 @@
     /* The windows before the first plane: planes k0 - zn .. k0 + zp + PF - 1 in slots 1..W-1. */                                                                    \
     CCTK_REAL cakernel_w_u[CAKERNEL_Heat_Update_3dblock_ROWS][CAKERNEL_Heat_Update_3dblock_W][cakernel_lanes];                                                       \
     /* The shared plane of u: plane k0 + t in slot t % NB. */                                                                                                        \
-    CCTK_REAL(*const cakernel_planes_u)[cakernel_sy][cakernel_sx] =                                                                                                  \
-        reinterpret_cast<CCTK_REAL(*)[cakernel_sy][cakernel_sx]>(cakernel_planes_next);                                                                              \
+    constexpr int cakernel_slot_rows_u = CAKERNEL_Heat_Update_3dblock_slot_rows<CCTK_REAL, cakernel_lanes>();                                                        \
+    CCTK_REAL(*const cakernel_planes_u)[cakernel_slot_rows_u][cakernel_sx] =                                                                                         \
+        reinterpret_cast<CCTK_REAL(*)[cakernel_slot_rows_u][cakernel_sx]>(cakernel_planes_next);                                                                     \
     cakernel_planes_next += CAKERNEL_Heat_Update_3dblock_planes_bytes<CCTK_REAL, cakernel_lanes>();                                                                  \
-    /* Starts copying plane kk (inside the grid) of u into a slot of its ring: the block's                                                                           \
-       threads share out its lane groups; a group off the grid becomes zeros (only points that                                                                       \
-       compute nothing read it). */                                                                                                                                  \
+    /* Starts copying plane kk (inside the grid) of u into a slot of its ring: one tensor                                                                            \
+       copy of the box that thread 0 issues, completing on the slot's mbarrier (TMA), or the                                                                         \
+       block's threads share out its lane groups (cp.async); off the grid the box or group                                                                           \
+       becomes zeros (only points that compute nothing read them). */                                                                                                \
     const auto cakernel_copy_plane_u = [&](const int cakernel_kk, const int cakernel_slot) {                                                                         \
-      if constexpr (CAKERNEL_Heat_Update_3dblock_RING) {                                                                                                             \
+      if constexpr (cakernel_tma) {                                                                                                                                  \
+        opuntia::cuda::copy_box_async(&cakernel_planes_u[cakernel_slot][0][0], &cakernel_maps.u,                                                                     \
+                                      cakernel_bi - cakernel_xa, cakernel_bj, cakernel_kk, &cakernel_ring_full[cakernel_slot]);                                      \
+      } else if constexpr (CAKERNEL_Heat_Update_3dblock_RING) {                                                                                                      \
         CCTK_REAL* const cakernel_to = &cakernel_planes_u[cakernel_slot][0][0];                                                                                      \
         const CCTK_REAL* const cakernel_from = &u[CAKERNEL_INDEX(0, 0, cakernel_kk)];                                                                                \
         _Pragma("unroll") for (int cakernel_q = 0; cakernel_q < cakernel_nq; ++cakernel_q)                                                                           \
@@ -230,16 +246,40 @@
         _Pragma("unroll") for (int cakernel_l = 0; cakernel_l < cakernel_lanes; ++cakernel_l)                                                                        \
           cakernel_w_u[cakernel_m][cakernel_d][cakernel_l] = cakernel_v.e[cakernel_l];                                                                               \
       }                                                                                                                                                              \
-     /* Starts copying plane kk of every cached variable into slot `slot`: one cp.async group,                                                                       \
-       empty for a plane past the block's last (k0 + TZ + zp - 1) or the grid's, which nothing                                                                       \
-       reads (the group is still committed, so every plane step counts the same). */                                                                                 \
+     /* Starts copying plane kk of every cached variable into slot `slot`, none for a plane past                                                                     \
+       the block's last (k0 + TZ + zp - 1) or the grid's, which nothing reads. TMA: thread 0                                                                         \
+       announces the plane's bytes on the slot's mbarrier and issues the copies. cp.async: one                                                                       \
+       group, committed even when empty, so that every plane step counts the same. */                                                                                \
     const auto cakernel_copy_plane = [&](const int cakernel_kk, const int cakernel_slot) {                                                                           \
       (void)cakernel_slot;                                                                                                                                           \
-      if (cakernel_kk < cakernel_k0 + CAKERNEL_Heat_Update_3dblock_TZ + 1 && cakernel_kk < params.cagh_nk) {                                                         \
+      if (cakernel_kk < cakernel_k0 + CAKERNEL_Heat_Update_3dblock_TZ + 1 && cakernel_kk < params.cagh_nk &&                                                         \
+          (!cakernel_tma || cakernel_tid == 0)) {                                                                                                                    \
+        if constexpr (cakernel_tma)                                                                                                                                  \
+          opuntia::cuda::barrier_expect_bytes(&cakernel_ring_full[cakernel_slot], CAKERNEL_Heat_Update_3dblock_box_bytes<cakernel_lanes>());                         \
         cakernel_copy_plane_u(cakernel_kk, cakernel_slot);                                                                                                           \
       }                                                                                                                                                              \
-      __pipeline_commit();                                                                                                                                           \
+      if constexpr (!cakernel_tma) __pipeline_commit();                                                                                                              \
     };                                                                                                                                                               \
+    /* Until plane k0 + t of every cached variable has landed in its slot (TMA: the slot's                                                                           \
+       mbarrier completes once a fill, so its phase's parity is the fill's). Every thread waits:                                                                     \
+       a thread's reads are ordered after the copy by its own wait (with thread 0 alone waiting                                                                      \
+       and a block barrier after it, racecheck reported every read of the plane). The warp then                                                                      \
+       meets, so that its lanes' waits are ordered before thread 0 arms the mbarrier again. */                                                                       \
+    const auto cakernel_wait_plane = [&](const int cakernel_t) {                                                                                                     \
+      if constexpr (cakernel_tma) {                                                                                                                                  \
+        opuntia::cuda::barrier_wait(&cakernel_ring_full[cakernel_t % CAKERNEL_Heat_Update_3dblock_NB],                                                               \
+                                    (cakernel_t / CAKERNEL_Heat_Update_3dblock_NB) & 1);                                                                             \
+        const int cakernel_warp_lanes = min(32, cakernel_threads - (cakernel_tid & ~31)); /* a block's last warp may be partial */                                   \
+        __syncwarp(cakernel_warp_lanes == 32 ? 0xffffffffu : (1u << cakernel_warp_lanes) - 1u);                                                                      \
+      }                                                                                                                                                              \
+    };                                                                                                                                                               \
+    /* The ring's mbarriers (TMA): one a slot, completing when thread 0 has arrived and its                                                                          \
+       copies' bytes have landed; initialised before the block meets, used after (copies issued                                                                      \
+       before the block met made racecheck report their writes against the first planes' reads). */                                                                  \
+    if constexpr (cakernel_tma) {                                                                                                                                    \
+      if (cakernel_tid == 0) opuntia::cuda::barriers_init(cakernel_ring_full, CAKERNEL_Heat_Update_3dblock_NB, 1);                                                   \
+      __syncthreads();                                                                                                                                               \
+    }                                                                                                                                                                \
     /* The ring's first planes, k0 .. k0 + zp + AHEAD - 1. */                                                                                                        \
     if (CAKERNEL_Heat_Update_3dblock_RING)                                                                                                                           \
       _Pragma("unroll 1") for (int cakernel_q = 0; cakernel_q < 1 + CAKERNEL_Heat_Update_3dblock_AHEAD; ++cakernel_q)                                                \
@@ -263,8 +303,10 @@
       if (CAKERNEL_Heat_Update_3dblock_RING) {                                                                                                                       \
         /* Planes up to gk + zp have landed (the AHEAD - 1 newest copies may still run), in every                                                                    \
            thread's copies: then the slot of the plane before this one, which every thread has                                                                       \
-           finished with, takes the plane AHEAD beyond the windows' newest. One barrier a plane. */                                                                  \
-        __pipeline_wait_prior(CAKERNEL_Heat_Update_3dblock_AHEAD - 1);                                                                                               \
+           finished with, takes the plane AHEAD beyond the windows' newest. One barrier a plane.                                                                     \
+           (TMA: the planes below gk + zp were waited for before.) */                                                                                                \
+        if constexpr (cakernel_tma) cakernel_wait_plane(cakernel_t + 1);                                                                                             \
+        else __pipeline_wait_prior(CAKERNEL_Heat_Update_3dblock_AHEAD - 1);                                                                                          \
         __syncthreads();                                                                                                                                             \
         cakernel_copy_plane(gk + 1 + CAKERNEL_Heat_Update_3dblock_AHEAD,                                                                                             \
                             (cakernel_slot + CAKERNEL_Heat_Update_3dblock_NB - 1) % CAKERNEL_Heat_Update_3dblock_NB);                                                \
@@ -342,6 +384,10 @@
     /* Planes are not unrolled: the window shifts are a few register moves, and unrolled planes                \
        let the compiler hoist every plane's loads to the top, which took 2-3x the registers                    \
        and cost 10-20% (H100, 512^3). */                                                                       \
+    /* TMA: the planes below the first window's newest, which the first plane's x and y                        \
+       neighbours read. */                                                                                     \
+    _Pragma("unroll 1") for (int cakernel_q = 0; cakernel_tma && cakernel_q < 1; ++cakernel_q)                 \
+      cakernel_wait_plane(cakernel_q);                                                                         \
     if (cakernel_inside && cakernel_x_inside) {                                                                \
       _Pragma("unroll 1") for (int cakernel_t = 0; cakernel_t < CAKERNEL_Heat_Update_3dblock_TZ; ++cakernel_t) \
         cakernel_plane(cakernel_t, false, false);                                                              \
@@ -353,8 +399,9 @@
                                cakernel_k0 + cakernel_t < params.cagh_nk - 1; ++cakernel_t)                    \
         cakernel_plane(cakernel_t, true, true);                                                                \
     }                                                                                                          \
-    /* No block leaves with copies into its shared memory still running. */                                    \
-    if (CAKERNEL_Heat_Update_3dblock_RING) __pipeline_wait_prior(0);                                           \
+    /* No block leaves with copies into its shared memory still running (TMA: every plane                      \
+       copied was waited for). */                                                                              \
+    if (CAKERNEL_Heat_Update_3dblock_RING && !cakernel_tma) __pipeline_wait_prior(0);                          \
   }
 
 /* A shared plane: sy rows of sx points, the block's points and their halo, the x halo in whole
@@ -366,22 +413,67 @@ static __device__ __host__ constexpr int CAKERNEL_Heat_Update_3dblock_sx() {
 }
 constexpr int CAKERNEL_Heat_Update_3dblock_sy = CAKERNEL_Heat_Update_3dblock_TYR + 1 + 1;
 
-/* The bytes of one cached variable's shared planes, NB of them, rounded up to 16 so that the
-   next variable's start aligned; none without a shared plane. */
+/* Whether the ring (3dblock_ring) is filled by tensor copies (TMA): where each thread's points
+   are a 16-byte group of every cached variable (so the rows are multiples of 16 bytes) and the
+   plane with its halo fits a tensor copy's box. */
+template <int lanes>
+static __device__ __host__ constexpr bool CAKERNEL_Heat_Update_3dblock_tensor_copies() {
+  return CAKERNEL_Heat_Update_3dblock_RING && lanes > 1 &&
+         lanes * sizeof(CCTK_REAL) % 16 == 0 &&
+         opuntia::cuda::tensor_box_fits<CCTK_REAL>(CAKERNEL_Heat_Update_3dblock_sx<lanes>(), CAKERNEL_Heat_Update_3dblock_sy);
+}
+
+/* The tensor maps of the cached variables that the TMA copies the ring's planes by (the launcher
+   encodes them); none where the ring is copied by cp.async or there is no ring. */
+struct CAKERNEL_Heat_Update_3dblock_TensorMaps {
+  CUtensorMap u;
+};
+struct CAKERNEL_Heat_Update_3dblock_NoTensorMaps {};
+template <int lanes>
+using CAKERNEL_Heat_Update_3dblock_Maps =
+    std::conditional_t<CAKERNEL_Heat_Update_3dblock_tensor_copies<lanes>(), CAKERNEL_Heat_Update_3dblock_TensorMaps,
+                       CAKERNEL_Heat_Update_3dblock_NoTensorMaps>;
+
+/* The rows of a shared plane's slot: sy, padded where tensor copies fill the ring so that every
+   slot starts on a 128-byte boundary, as a tensor copy's destination must. */
+template <typename T, int lanes>
+static __device__ __host__ constexpr int CAKERNEL_Heat_Update_3dblock_slot_rows() {
+  int rows = CAKERNEL_Heat_Update_3dblock_sy;
+  if (CAKERNEL_Heat_Update_3dblock_tensor_copies<lanes>())
+    while (rows * CAKERNEL_Heat_Update_3dblock_sx<lanes>() * static_cast<int>(sizeof(T)) % 128 != 0) ++rows;
+  return rows;
+}
+
+/* The bytes of one cached variable's shared planes, NB slots of them, rounded up to 128 so that
+   the next variable's start aligned; none without a shared plane. */
 template <typename T, int lanes>
 static __device__ __host__ constexpr int CAKERNEL_Heat_Update_3dblock_planes_bytes() {
   return CAKERNEL_Heat_Update_3dblock_SHARED
-             ? opuntia::cuda::align_up(CAKERNEL_Heat_Update_3dblock_NB * CAKERNEL_Heat_Update_3dblock_sy *
+             ? opuntia::cuda::align_up(CAKERNEL_Heat_Update_3dblock_NB * CAKERNEL_Heat_Update_3dblock_slot_rows<T, lanes>() *
                                            CAKERNEL_Heat_Update_3dblock_sx<lanes>() * static_cast<int>(sizeof(T)),
-                                       16)
+                                       128)
              : 0;
 }
 
-/* The dynamic shared memory of a block: the shared planes of its cached variables. 227 KiB is the most
-   any GPU lets a block have (sm_90); the launcher checks the GPU it runs on. */
+/* The shared planes of every cached variable; the ring's mbarriers follow them. */
+template <int lanes>
+static __device__ __host__ constexpr int CAKERNEL_Heat_Update_3dblock_all_planes_bytes() {
+  return 0 + CAKERNEL_Heat_Update_3dblock_planes_bytes<CCTK_REAL, lanes>();
+}
+
+/* The bytes that one plane's tensor copies bring, all cached variables together. */
+template <int lanes>
+static __device__ __host__ constexpr unsigned CAKERNEL_Heat_Update_3dblock_box_bytes() {
+  return 0 + CAKERNEL_Heat_Update_3dblock_sx<lanes>() * CAKERNEL_Heat_Update_3dblock_sy * sizeof(CCTK_REAL);
+}
+
+/* The dynamic shared memory of a block: the shared planes of its cached variables and, with
+   tensor copies, an mbarrier a ring slot. 227 KiB is the most any GPU lets a block have (sm_90);
+   the launcher checks the GPU it runs on. */
 template <int lanes>
 static __host__ __device__ constexpr int CAKERNEL_Heat_Update_3dblock_shared_bytes() {
-  constexpr int bytes = 0 + CAKERNEL_Heat_Update_3dblock_planes_bytes<CCTK_REAL, lanes>();
+  constexpr int bytes = CAKERNEL_Heat_Update_3dblock_all_planes_bytes<lanes>() +
+                        (CAKERNEL_Heat_Update_3dblock_tensor_copies<lanes>() ? CAKERNEL_Heat_Update_3dblock_NB * 8 : 0);
   static_assert(bytes <= 227 * 1024,
                 "the shared planes of kernel Heat_Update (3dblock) need more than 227 KiB a block: each cached "
                 "variable keeps 2 planes (3dblock_ring: STENCIL's zp + 3) of TILE's x and y plus the halo; "

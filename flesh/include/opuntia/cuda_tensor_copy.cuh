@@ -1,0 +1,131 @@
+#pragma once
+// Planes copied into shared memory by the tensor memory accelerator (TMA, Hopper and later): the
+// ring of templates/cuda/3dblock.h.tpl (3dblock_ring). One thread issues one bulk tensor copy of
+// a plane's box, the block's points and their halo, from a tensor map of the array that the
+// launcher encodes; the copy engine fills the part of the box off the grid with zeros, and
+// completes the copy on an mbarrier of the plane's slot, which the block's threads wait on. No
+// other thread issues copies or holds their addresses: on an H100 this took the hand-written
+// radius-4 ring from 72-73% to 79-81% of copy in fp64, and to 80-85% with two 512-thread blocks
+// an SM (bench/RESULTS.md, 2026-11-23, sixth and seventh sessions). Where the device code is built for an older GPU,
+// OPUNTIA_CUDA_TENSOR_COPIES is 0 there and the template copies with cp.async instead.
+#include <cstdint>
+#include <stdexcept>
+#include <string>
+#include <type_traits>
+
+#include <cuda.h>
+#include <cudaTypedefs.h>
+#include <cuda_runtime.h>
+
+#include "opuntia/cuda_check.hpp"
+
+#if !defined(__CUDA_ARCH__) || __CUDA_ARCH__ >= 900
+#define OPUNTIA_CUDA_TENSOR_COPIES 1
+#else
+#define OPUNTIA_CUDA_TENSOR_COPIES 0
+#endif
+
+namespace opuntia::cuda {
+
+/// The 32-bit shared-memory address of p, as the mbarrier and bulk-copy instructions take it.
+__device__ __forceinline__ unsigned shared_address(const void* p) {
+  return static_cast<unsigned>(__cvta_generic_to_shared(p));
+}
+
+/// Makes b[0] .. b[n - 1] mbarriers that each complete a phase when `count` threads have arrived
+/// and every byte they announced has landed; one fence after all of them makes them visible to
+/// the copy engine, and the block's threads may use them once the block has met at a barrier.
+__device__ __forceinline__ void barriers_init(std::uint64_t* b, int n, unsigned count) {
+#if OPUNTIA_CUDA_TENSOR_COPIES
+  for (int i = 0; i < n; ++i)
+    asm volatile("mbarrier.init.shared::cta.b64 [%0], %1;" ::"r"(shared_address(b + i)), "r"(count) : "memory");
+  asm volatile("fence.mbarrier_init.release.cluster;" ::: "memory");
+#else
+  (void)b, (void)n, (void)count;
+  __trap();
+#endif
+}
+
+/// Arrives on b, announcing `bytes` that copies completing on b will bring.
+__device__ __forceinline__ void barrier_expect_bytes(std::uint64_t* b, unsigned bytes) {
+#if OPUNTIA_CUDA_TENSOR_COPIES
+  asm volatile("mbarrier.arrive.expect_tx.shared::cta.b64 _, [%0], %1;" ::"r"(shared_address(b)), "r"(bytes) : "memory");
+#else
+  (void)b, (void)bytes;
+  __trap();
+#endif
+}
+
+/// Waits until the phase of b with the given parity (0 for its first, 1 for its second, ...)
+/// has completed.
+__device__ __forceinline__ void barrier_wait(std::uint64_t* b, unsigned parity) {
+#if OPUNTIA_CUDA_TENSOR_COPIES
+  asm volatile(
+      "{\n .reg .pred done;\n WAIT_%=:\n mbarrier.try_wait.parity.shared::cta.b64 done, [%0], %1;\n @!done bra WAIT_%=;\n}" ::"r"(
+          shared_address(b)),
+      "r"(parity)
+      : "memory");
+#else
+  (void)b, (void)parity;
+  __trap();
+#endif
+}
+
+/// Starts copying the box of `map` whose first element is (x, y, z) (negative or past the grid:
+/// those elements become zeros) to dst, 128-byte aligned in shared memory; completes on b.
+__device__ __forceinline__ void copy_box_async(void* dst, const CUtensorMap* map, int x, int y, int z, std::uint64_t* b) {
+#if OPUNTIA_CUDA_TENSOR_COPIES
+  asm volatile(
+      "cp.async.bulk.tensor.3d.shared::cluster.global.tile.mbarrier::complete_tx::bytes [%0], [%1, {%2, %3, %4}], [%5];" ::"r"(
+          shared_address(dst)),
+      "l"(reinterpret_cast<std::uint64_t>(map)), "r"(x), "r"(y), "r"(z), "r"(shared_address(b))
+      : "memory");
+#else
+  (void)dst, (void)map, (void)x, (void)y, (void)z, (void)b;
+  __trap();
+#endif
+}
+
+/// Whether the copy engine can move boxes of box_x x box_y elements of T: a box row a multiple
+/// of 16 bytes, at most 256 elements a side.
+template <typename T>
+__host__ __device__ constexpr bool tensor_box_fits(int box_x, int box_y) {
+  return box_x * static_cast<int>(sizeof(T)) % 16 == 0 && box_x > 0 && box_x <= 256 && box_y > 0 && box_y <= 256;
+}
+
+/// The tensor map of an ni x nj x nk array of T (x contiguous) in boxes of box_x x box_y x 1
+/// elements. The array must start on a 16-byte boundary and its rows must be a multiple of 16
+/// bytes (the launcher takes this path only then); throws where the driver refuses.
+template <typename T>
+CUtensorMap plane_box_map(const T* array, int ni, int nj, int nk, int box_x, int box_y) {
+  static_assert(std::is_same_v<T, double> || std::is_same_v<T, float> || std::is_same_v<T, std::int32_t> ||
+                    std::is_same_v<T, std::int64_t>,
+                "tensor copies of double, float, 32- or 64-bit integers");
+  static const PFN_cuTensorMapEncodeTiled_v12000 encode = [] {
+    void* function = nullptr;
+    cudaDriverEntryPointQueryResult found{};
+    OPUNTIA_CUDA_CHECK(cudaGetDriverEntryPointByVersion("cuTensorMapEncodeTiled", &function, 12000, cudaEnableDefault, &found));
+    if (found != cudaDriverEntryPointSuccess || function == nullptr)
+      throw std::runtime_error("the CUDA driver has no cuTensorMapEncodeTiled (the TMA copies of 3dblock_ring need CUDA 12 or later)");
+    return reinterpret_cast<PFN_cuTensorMapEncodeTiled_v12000>(function);
+  }();
+  const CUtensorMapDataType type = std::is_same_v<T, double>         ? CU_TENSOR_MAP_DATA_TYPE_FLOAT64
+                                   : std::is_same_v<T, float>        ? CU_TENSOR_MAP_DATA_TYPE_FLOAT32
+                                   : std::is_same_v<T, std::int32_t> ? CU_TENSOR_MAP_DATA_TYPE_INT32
+                                                                     : CU_TENSOR_MAP_DATA_TYPE_INT64;
+  const cuuint64_t dims[3] = {static_cast<cuuint64_t>(ni), static_cast<cuuint64_t>(nj), static_cast<cuuint64_t>(nk)};
+  const cuuint64_t strides[2] = {static_cast<cuuint64_t>(ni) * sizeof(T), static_cast<cuuint64_t>(ni) * nj * sizeof(T)};
+  const cuuint32_t box[3] = {static_cast<cuuint32_t>(box_x), static_cast<cuuint32_t>(box_y), 1};
+  const cuuint32_t element_strides[3] = {1, 1, 1};
+  CUtensorMap map;
+  const CUresult result = encode(&map, type, 3, const_cast<T*>(array), dims, strides, box, element_strides,
+                                 CU_TENSOR_MAP_INTERLEAVE_NONE, CU_TENSOR_MAP_SWIZZLE_NONE, CU_TENSOR_MAP_L2_PROMOTION_L2_256B,
+                                 CU_TENSOR_MAP_FLOAT_OOB_FILL_NONE);
+  if (result != CUDA_SUCCESS)
+    throw std::runtime_error("cuTensorMapEncodeTiled refused boxes of " + std::to_string(box_x) + " x " + std::to_string(box_y) +
+                             " of a " + std::to_string(ni) + " x " + std::to_string(nj) + " x " + std::to_string(nk) +
+                             " array (CUresult " + std::to_string(static_cast<int>(result)) + ")");
+  return map;
+}
+
+}  // namespace opuntia::cuda
