@@ -295,7 +295,21 @@
         cakernel_x0 >= 1 && cakernel_x0 + cakernel_lanes + 1 <= params.cagh_ni;                                                                                      \
     const bool cakernel_x_inside = CAKERNEL_Heat_Update_3dblock_SHARED ? __syncthreads_and(cakernel_thread_x_inside) != 0                                            \
                                                                       : __all_sync(__activemask(), cakernel_thread_x_inside) != 0;                                   \
-    const auto cakernel_plane = [&](const int cakernel_t, const bool cakernel_checked, const bool cakernel_x_checked) {                                              \
+    /* At an x edge, whether every thread's points are all inside or all outside in x (the edge                                                                      \
+       falls between threads, as where the interior starts and ends on multiples of the lanes):                                                                      \
+       then a thread's points are checked together, not lane by lane. Lanes checked one by one                                                                       \
+       keep the compiler from reading a neighbour once for all of a thread's points (42 shared                                                                       \
+       loads a plane instead of 11 for radius 4 in fp32), and a block at the edge took about                                                                         \
+       twice as long a plane as one inside. */                                                                                                                       \
+    const bool cakernel_thread_x_whole = cakernel_thread_x_inside || cakernel_x0 + cakernel_lanes <= 1 ||                                                            \
+                                         cakernel_x0 >= params.cagh_ni - 1;                                                                                          \
+    const bool cakernel_x_whole = CAKERNEL_Heat_Update_3dblock_SHARED ? __syncthreads_and(cakernel_thread_x_whole) != 0                                              \
+                                                                     : __all_sync(__activemask(), cakernel_thread_x_whole) != 0;                                     \
+    /* One plane: `checked`, rows or planes may lie past the grid; `x_checked`, points may lie                                                                       \
+       outside in x, lane by lane where `lanes_checked` (which implies x_checked), else a whole                                                                      \
+       thread's at once. */                                                                                                                                          \
+    const auto cakernel_plane = [&](const int cakernel_t, const bool cakernel_checked, const bool cakernel_x_checked,                                                \
+                                    const bool cakernel_lanes_checked) {                                                                                             \
       const int gk = cakernel_k0 + cakernel_t;                                                                                                                       \
       /* This plane's slot in the shared planes. */                                                                                                                  \
       const int cakernel_slot = cakernel_t % CAKERNEL_Heat_Update_3dblock_NB;                                                                                        \
@@ -365,43 +379,52 @@
       if (CAKERNEL_Heat_Update_3dblock_STAGED_PLANE) __syncthreads();                                                                                                \
       _Pragma("unroll") for (int cakernel_m = 0; cakernel_m < CAKERNEL_Heat_Update_3dblock_ROWS; ++cakernel_m) {                                                     \
         const int gj = cakernel_j + cakernel_m;                                                                                                                      \
+        /* A row past the grid computes nothing, nor a thread outside in x where its points are                                                                      \
+           checked together: decided here, around all its points, so that they share their reads. */                                                                 \
+        if ((cakernel_checked && gj >= params.cagh_nj - 1) ||                                                                                                        \
+            (cakernel_x_checked && !cakernel_lanes_checked && !cakernel_thread_x_inside))                                                                            \
+          continue;                                                                                                                                                  \
         opuntia::cuda::staged_lanes<CCTK_REAL, cakernel_lanes> cakernel_staged_u_out;                                                                                \
         _Pragma("unroll") for (int cakernel_lane = 0; cakernel_lane < cakernel_lanes; ++cakernel_lane) {                                                             \
           const int gi = cakernel_x0 + cakernel_lane;                                                                                                                \
           (void)gi; (void)gj; (void)gk;
 
-#define CAKERNEL_Heat_Update_Computations_Begin                        \
-  if ((!cakernel_x_checked || (gi >= 1 && gi < params.cagh_ni - 1)) && \
-      (!cakernel_checked || gj < params.cagh_nj - 1)) {
+#define CAKERNEL_Heat_Update_Computations_Begin \
+  if (!cakernel_lanes_checked || (gi >= 1 && gi < params.cagh_ni - 1)) {
 
 #define CAKERNEL_Heat_Update_Computations_End }
 
-#define CAKERNEL_Heat_Update_End                                                                               \
-        }                                                                                                      \
-        cakernel_staged_u_out.store(&u_out[CAKERNEL_INDEX(cakernel_x0, gj, gk)]);                              \
-      }                                                                                                        \
-    };                                                                                                         \
-    /* Planes are not unrolled: the window shifts are a few register moves, and unrolled planes                \
-       let the compiler hoist every plane's loads to the top, which took 2-3x the registers                    \
-       and cost 10-20% (H100, 512^3). */                                                                       \
-    /* TMA: the planes below the first window's newest, which the first plane's x and y                        \
-       neighbours read. */                                                                                     \
-    _Pragma("unroll 1") for (int cakernel_q = 0; cakernel_tma && cakernel_q < 1; ++cakernel_q)                 \
-      cakernel_wait_plane(cakernel_q);                                                                         \
-    if (cakernel_inside && cakernel_x_inside) {                                                                \
-      _Pragma("unroll 1") for (int cakernel_t = 0; cakernel_t < CAKERNEL_Heat_Update_3dblock_TZ; ++cakernel_t) \
-        cakernel_plane(cakernel_t, false, false);                                                              \
-    } else if (cakernel_inside) {                                                                              \
-      _Pragma("unroll 1") for (int cakernel_t = 0; cakernel_t < CAKERNEL_Heat_Update_3dblock_TZ; ++cakernel_t) \
-        cakernel_plane(cakernel_t, false, true);                                                               \
-    } else {                                                                                                   \
-      for (int cakernel_t = 0; cakernel_t < CAKERNEL_Heat_Update_3dblock_TZ &&                                 \
-                               cakernel_k0 + cakernel_t < params.cagh_nk - 1; ++cakernel_t)                    \
-        cakernel_plane(cakernel_t, true, true);                                                                \
-    }                                                                                                          \
-    /* No block leaves with copies into its shared memory still running (TMA: every plane                      \
-       copied was waited for). */                                                                              \
-    if (CAKERNEL_Heat_Update_3dblock_RING && !cakernel_tma) __pipeline_wait_prior(0);                          \
+#define CAKERNEL_Heat_Update_End                                                                                        \
+        }                                                                                                               \
+        cakernel_staged_u_out.store(&u_out[CAKERNEL_INDEX(cakernel_x0, gj, gk)]);                                       \
+      }                                                                                                                 \
+    };                                                                                                                  \
+    /* Planes are not unrolled: the window shifts are a few register moves, and unrolled planes                         \
+       let the compiler hoist every plane's loads to the top, which took 2-3x the registers                             \
+       and cost 10-20% (H100, 512^3). */                                                                                \
+    /* TMA: the planes below the first window's newest, which the first plane's x and y                                 \
+       neighbours read. */                                                                                              \
+    _Pragma("unroll 1") for (int cakernel_q = 0; cakernel_tma && cakernel_q < 1; ++cakernel_q)                          \
+      cakernel_wait_plane(cakernel_q);                                                                                  \
+    if (cakernel_inside && cakernel_x_inside) {                                                                         \
+      _Pragma("unroll 1") for (int cakernel_t = 0; cakernel_t < CAKERNEL_Heat_Update_3dblock_TZ; ++cakernel_t)          \
+        cakernel_plane(cakernel_t, false, false, false);                                                                \
+    } else if (cakernel_inside && cakernel_x_whole) {                                                                   \
+      _Pragma("unroll 1") for (int cakernel_t = 0; cakernel_t < CAKERNEL_Heat_Update_3dblock_TZ; ++cakernel_t)          \
+        cakernel_plane(cakernel_t, false, true, false);                                                                 \
+    } else if (cakernel_inside) {                                                                                       \
+      _Pragma("unroll 1") for (int cakernel_t = 0; cakernel_t < CAKERNEL_Heat_Update_3dblock_TZ; ++cakernel_t)          \
+        cakernel_plane(cakernel_t, false, true, true);                                                                  \
+    } else {                                                                                                            \
+      const int cakernel_tz = min(CAKERNEL_Heat_Update_3dblock_TZ, params.cagh_nk - 1 - cakernel_k0);                   \
+      if (cakernel_x_whole)                                                                                             \
+        for (int cakernel_t = 0; cakernel_t < cakernel_tz; ++cakernel_t) cakernel_plane(cakernel_t, true, true, false); \
+      else                                                                                                              \
+        for (int cakernel_t = 0; cakernel_t < cakernel_tz; ++cakernel_t) cakernel_plane(cakernel_t, true, true, true);  \
+    }                                                                                                                   \
+    /* No block leaves with copies into its shared memory still running (TMA: every plane                               \
+       copied was waited for). */                                                                                       \
+    if (CAKERNEL_Heat_Update_3dblock_RING && !cakernel_tma) __pipeline_wait_prior(0);                                   \
   }
 
 /* A shared plane: sy rows of sx points, the block's points and their halo, the x halo in whole
