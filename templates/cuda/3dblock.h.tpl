@@ -267,15 +267,12 @@
     /* Until plane k0 + t of every cached variable has landed in its slot (TMA: the slot's \
        mbarrier completes once a fill, so its phase's parity is the fill's). Every thread waits: \
        a thread's reads are ordered after the copy by its own wait (with thread 0 alone waiting \
-       and a block barrier after it, racecheck reported every read of the plane). The warp then \
-       meets, so that its lanes' waits are ordered before thread 0 arms the mbarrier again. */ \
+       and a block barrier after it, racecheck reported every read of the plane). Thread 0 arms \
+       the slot again only after a block barrier, when every thread has waited. */ \
     const auto cakernel_wait_plane = [&](const int cakernel_t) { \
-      if constexpr (cakernel_tma) { \
+      if constexpr (cakernel_tma) \
         opuntia::cuda::barrier_wait(&cakernel_ring_full[cakernel_t % CAKERNEL_%{name}_%{variant}_NB], \
                                     (cakernel_t / CAKERNEL_%{name}_%{variant}_NB) & 1); \
-        const int cakernel_warp_lanes = min(32, cakernel_threads - (cakernel_tid & ~31)); /* a block's last warp may be partial */ \
-        __syncwarp(cakernel_warp_lanes == 32 ? 0xffffffffu : (1u << cakernel_warp_lanes) - 1u); \
-      } \
     }; \
     /* The ring's mbarriers (TMA): one a slot, completing when thread 0 has arrived and its \
        copies' bytes have landed; initialised before the block meets, used after (copies issued \
