@@ -4,6 +4,8 @@
 // tried before it becomes a template (templates/cuda/); nothing here is generated.
 //   build/<preset>/bench/gpu_star_designs [n = 512] [repetitions = 10]   (R4ONLY=1: skip R=1;
 //   CPLB=1 / CPM=1 / TMA=1: only the register-cap / mbarrier / tensor-copy runs)
+// or on its own: nvcc -std=c++17 -O3 -arch=sm_90 --fmad=false -I flesh/include <this file>
+// (it shares the mbarrier, tensor-copy and tensor-map helpers of opuntia/cuda_tensor_copy.cuh).
 // Designs: plain (a thread a point), zwin (a z window in registers), cpa (a cp.async ring of
 // shared planes, a point a thread), pz / pv / zv / zvr (points in z, vector loads, rows per
 // thread), and cpl: a cp.async ring of shared planes copied in 16-byte groups, 16 bytes of x
@@ -21,8 +23,6 @@
 // 64 registers, 81% uncapped, against cpl's 72-73% in the same run; 74-75% in fp32).
 #include <cooperative_groups.h>
 #include <cuda_pipeline.h>
-#include <cuda.h>
-#include <cudaTypedefs.h>
 #include <cuda_runtime.h>
 
 #include <cstdio>
@@ -31,6 +31,9 @@
 #include <functional>
 #include <string>
 #include <vector>
+
+// The mbarrier and bulk tensor copy helpers and the tensor map of the template 3dblock_ring.
+#include "opuntia/cuda_tensor_copy.cuh"
 
 #define CK(x)                                                                   \
   do {                                                                          \
@@ -306,22 +309,14 @@ __global__ void __launch_bounds__(TX* TY, MINB) cpl(const T* __restrict__ u, T* 
 // every warp has computed the plane it held. A thread waits for a slot's `full` before reading
 // it and for its `empty` before copying into it again, so warps drift apart by up to D + 1
 // planes (D extra slots) instead of meeting at a barrier every plane.
-__device__ __forceinline__ unsigned shared_address(const void* p) { return (unsigned)__cvta_generic_to_shared(p); }
-__device__ __forceinline__ void mbar_init(unsigned long long* b, unsigned count) {
-  asm volatile("mbarrier.init.shared::cta.b64 [%0], %1;" ::"r"(shared_address(b)), "r"(count) : "memory");
-}
-__device__ __forceinline__ void mbar_arrive(unsigned long long* b) {
+using opuntia::cuda::barrier_wait;
+using opuntia::cuda::barriers_init;
+using opuntia::cuda::shared_address;
+__device__ __forceinline__ void mbar_arrive(std::uint64_t* b) {
   asm volatile("mbarrier.arrive.shared::cta.b64 _, [%0];" ::"r"(shared_address(b)) : "memory");
 }
-__device__ __forceinline__ void mbar_arrive_copies(unsigned long long* b) {
+__device__ __forceinline__ void mbar_arrive_copies(std::uint64_t* b) {
   asm volatile("cp.async.mbarrier.arrive.noinc.shared::cta.b64 [%0];" ::"r"(shared_address(b)) : "memory");
-}
-__device__ __forceinline__ void mbar_wait(unsigned long long* b, unsigned parity) {
-  asm volatile(
-      "{\n .reg .pred done;\n WAIT_%=:\n mbarrier.try_wait.parity.shared::cta.b64 done, [%0], %1;\n @!done bra WAIT_%=;\n}" ::"r"(
-          shared_address(b)),
-      "r"(parity)
-      : "memory");
 }
 template <typename T, int R, int TX, int TY, int TZ, int S, int D>
 __global__ void __launch_bounds__(TX* TY) cpm(const T* __restrict__ u, T* __restrict__ out, int n) {
@@ -330,7 +325,7 @@ __global__ void __launch_bounds__(TX* TY) cpm(const T* __restrict__ u, T* __rest
   constexpr int NB = R + S + 1 + D, NG = 2 * RA / L + 1, THREADS = TX * TY, WARPS = THREADS / 32;
   static_assert(THREADS % 32 == 0, "whole warps");
   extern __shared__ __align__(16) unsigned char smem_raw[];
-  __shared__ unsigned long long full[NB], empty[NB];
+  __shared__ std::uint64_t full[NB], empty[NB];
   T* sh = reinterpret_cast<T*>(smem_raw);
   const int tx = threadIdx.x, ty = threadIdx.y, tid = ty * TX + tx;
   const int x0 = (blockIdx.x * TX + tx) * L;
@@ -338,11 +333,11 @@ __global__ void __launch_bounds__(TX* TY) cpm(const T* __restrict__ u, T* __rest
   const int j = R + by + ty;
   const int k0 = R + blockIdx.z * TZ, kend = min(k0 + TZ, n - R);
   const long long s = n, p = (long long)n * n;
-  if (tid < NB) mbar_init(&full[tid], THREADS), mbar_init(&empty[tid], WARPS);
+  if (tid == 0) barriers_init(full, NB, THREADS), barriers_init(empty, NB, WARPS);
   __syncthreads();
   int issue_slot = 0, issue_fill = 0, k_issue = k0;
   const auto issue = [&] {
-    if (issue_fill > 0) mbar_wait(&empty[issue_slot], (issue_fill - 1) & 1);
+    if (issue_fill > 0) barrier_wait(&empty[issue_slot], (issue_fill - 1) & 1);
     if (k_issue < n) copy_ring_plane<T, L, THREADS, SX, SY>(sh + issue_slot * PLANE, u + p * k_issue, tid, bx, by, n);
     mbar_arrive_copies(&full[issue_slot]);
     ++k_issue;
@@ -353,7 +348,7 @@ __global__ void __launch_bounds__(TX* TY) cpm(const T* __restrict__ u, T* __rest
 #pragma unroll 1
   for (int q = 0; q < R + S; ++q) issue();
 #pragma unroll 1
-  for (int q = 0; q < R; ++q) mbar_wait(&full[q], 0);
+  for (int q = 0; q < R; ++q) barrier_wait(&full[q], 0);
   bool lane_in[L];
   const bool all_in = lanes_inside<R, L>(lane_in, x0, j, n);
   int slot = 0, window_slot = R, window_fill = 0;
@@ -361,7 +356,7 @@ __global__ void __launch_bounds__(TX* TY) cpm(const T* __restrict__ u, T* __rest
 #pragma unroll 1
   for (int k = k0; k < kend; ++k) {
     issue();
-    mbar_wait(&full[window_slot], window_fill & 1);
+    barrier_wait(&full[window_slot], window_fill & 1);
     slide_window<T, R, L>(w, sh + window_slot * PLANE + row);
     if (++window_slot == NB) window_slot = 0, ++window_fill;
     const T* pl = sh + slot * PLANE + row;
@@ -384,16 +379,6 @@ __global__ void __launch_bounds__(TX* TY) cpm(const T* __restrict__ u, T* __rest
 // which completes on the slot's `full` mbarrier; no copy instructions, addresses or group
 // registers in the other threads. WS = false: one block barrier a plane before its slot is
 // refilled (as cpl); WS = true: an `empty` mbarrier per slot instead (as cpm), D extra slots.
-__device__ __forceinline__ void mbar_expect_tx(unsigned long long* b, unsigned bytes) {
-  asm volatile("mbarrier.arrive.expect_tx.shared::cta.b64 _, [%0], %1;" ::"r"(shared_address(b)), "r"(bytes) : "memory");
-}
-__device__ __forceinline__ void tma_load_box(void* dst, const CUtensorMap* map, int x, int y, int z, unsigned long long* b) {
-  asm volatile(
-      "cp.async.bulk.tensor.3d.shared::cluster.global.tile.mbarrier::complete_tx::bytes [%0], [%1, {%2, %3, %4}], [%5];" ::"r"(
-          shared_address(dst)),
-      "l"(reinterpret_cast<unsigned long long>(map)), "r"(x), "r"(y), "r"(z), "r"(shared_address(b))
-      : "memory");
-}
 template <typename T, int R, int TX, int TY, int TZ, int S, bool WS, int D, int MINB = 0>
 __global__ void __launch_bounds__(TX* TY, MINB) tma(const __grid_constant__ CUtensorMap map, const T* __restrict__ u,
                                                T* __restrict__ out, int n) {
@@ -404,8 +389,8 @@ __global__ void __launch_bounds__(TX* TY, MINB) tma(const __grid_constant__ CUte
   static_assert(PLANE_BYTES % 128 == 0 && THREADS % 32 == 0, "planes 128-byte aligned, whole warps");
   extern __shared__ __align__(128) unsigned char tma_smem[];
   T* sh = reinterpret_cast<T*>(tma_smem);
-  unsigned long long* full = reinterpret_cast<unsigned long long*>(tma_smem + NB * PLANE_BYTES);
-  unsigned long long* empty = full + NB;
+  std::uint64_t* full = reinterpret_cast<std::uint64_t*>(tma_smem + NB * PLANE_BYTES);
+  std::uint64_t* empty = full + NB;
   const int tx = threadIdx.x, ty = threadIdx.y, tid = ty * TX + tx;
   const int x0 = (blockIdx.x * TX + tx) * L;
   const int bx = blockIdx.x * TX * L - RA, by = blockIdx.y * TY;
@@ -414,17 +399,16 @@ __global__ void __launch_bounds__(TX* TY, MINB) tma(const __grid_constant__ CUte
   const long long s = n, p = (long long)n * n;
   if (tid == 0) {
     if (shared_address(sh) % 128 != 0) __trap();
-    for (int q = 0; q < NB; ++q) mbar_init(&full[q], 1), mbar_init(&empty[q], WARPS);
-    asm volatile("fence.mbarrier_init.release.cluster;" ::: "memory");
+    barriers_init(full, NB, 1), barriers_init(empty, NB, WARPS);
   }
   __syncthreads();
   // Plane k0 + t into slot t % NB (thread 0 only); with WS, after the warps released its last.
   int issue_slot = 0, issue_fill = 0, k_issue = k0;
   const auto issue = [&] {
     if (tid == 0 && k_issue < last) {
-      if (WS && issue_fill > 0) mbar_wait(&empty[issue_slot], (issue_fill - 1) & 1);
-      mbar_expect_tx(&full[issue_slot], PLANE_BYTES);
-      tma_load_box(sh + issue_slot * PLANE, &map, bx, by, k_issue, &full[issue_slot]);
+      if (WS && issue_fill > 0) barrier_wait(&empty[issue_slot], (issue_fill - 1) & 1);
+      opuntia::cuda::barrier_expect_bytes(&full[issue_slot], PLANE_BYTES);
+      opuntia::cuda::copy_box_async(sh + issue_slot * PLANE, &map, bx, by, k_issue, &full[issue_slot]);
     }
     ++k_issue;
     if (++issue_slot == NB) issue_slot = 0, ++issue_fill;
@@ -434,14 +418,14 @@ __global__ void __launch_bounds__(TX* TY, MINB) tma(const __grid_constant__ CUte
 #pragma unroll 1
   for (int q = 0; q < R + S; ++q) issue();
 #pragma unroll 1
-  for (int q = 0; q < R && k0 + q < last; ++q) mbar_wait(&full[q], 0);
+  for (int q = 0; q < R && k0 + q < last; ++q) barrier_wait(&full[q], 0);
   bool lane_in[L];
   const bool all_in = lanes_inside<R, L>(lane_in, x0, j, n);
   int slot = 0, window_slot = R, window_fill = 0;
   const int row = (ty + R) * SX + RA + tx * L;
 #pragma unroll 1
   for (int k = k0; k < kend; ++k) {
-    mbar_wait(&full[window_slot], window_fill & 1);
+    barrier_wait(&full[window_slot], window_fill & 1);
     if (!WS) __syncthreads();
     issue();
     slide_window<T, R, L>(w, sh + window_slot * PLANE + row);
@@ -936,22 +920,8 @@ void run_precision(int n, int reps, const char* prec) {
   // The tensor map of u for tma: the whole grid, boxes of one ring plane (the launch's tile and halo).
   auto tma_launch = [&](auto kernel, int R, int TX, int TY, int TZ, int NB) {
     // The ring's planes and its full and empty mbarriers, one of each a slot.
-    const ring_launch_shape l = ring_launch(kernel, R, TX, TY, TZ, NB, 2 * NB * sizeof(unsigned long long));
-    static PFN_cuTensorMapEncodeTiled_v12000 encode = [] {
-      void* f = nullptr;
-      cudaDriverEntryPointQueryResult found;
-      CK(cudaGetDriverEntryPointByVersion("cuTensorMapEncodeTiled", &f, 12000, cudaEnableDefault, &found));
-      if (found != cudaDriverEntryPointSuccess) std::printf("no cuTensorMapEncodeTiled\n"), std::exit(1);
-      return reinterpret_cast<PFN_cuTensorMapEncodeTiled_v12000>(f);
-    }();
-    CUtensorMap map;
-    const cuuint64_t dims[3] = {(cuuint64_t)n, (cuuint64_t)n, (cuuint64_t)n};
-    const cuuint64_t strides[2] = {(cuuint64_t)n * sizeof(T), (cuuint64_t)n * n * sizeof(T)};
-    const cuuint32_t box[3] = {(cuuint32_t)l.sx, (cuuint32_t)l.sy, 1}, element_strides[3] = {1, 1, 1};
-    const CUresult r = encode(&map, sizeof(T) == 8 ? CU_TENSOR_MAP_DATA_TYPE_FLOAT64 : CU_TENSOR_MAP_DATA_TYPE_FLOAT32, 3, (void*)u,
-                              dims, strides, box, element_strides, CU_TENSOR_MAP_INTERLEAVE_NONE, CU_TENSOR_MAP_SWIZZLE_NONE,
-                              CU_TENSOR_MAP_L2_PROMOTION_L2_256B, CU_TENSOR_MAP_FLOAT_OOB_FILL_NONE);
-    if (r != CUDA_SUCCESS) std::printf("cuTensorMapEncodeTiled failed: %d\n", (int)r), std::exit(1);
+    const ring_launch_shape l = ring_launch(kernel, R, TX, TY, TZ, NB, 2 * NB * sizeof(std::uint64_t));
+    const CUtensorMap map = opuntia::cuda::plane_box_map(u, n, n, n, l.sx, l.sy);
     return [=] { kernel<<<l.grid, l.block, l.shared>>>(map, u, out, n); };
   };
 #define TMA(R, TX, TY, TZ, S, WS, D)                                                        \
