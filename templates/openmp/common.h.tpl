@@ -42,6 +42,14 @@
 #define OPUNTIA_OPENMP_VVL 8
 #endif
 
+/* 3dblock and 3dstencil: while a row is computed, the lines of the row the tile reaches this many
+   rows later are prefetched into L2 (opuntia/openmp_rows.hpp): the inputs' leading z plane
+   (STENCIL's +z reach) and the outputs. 0 turns it off; override with
+   -DOPUNTIA_OPENMP_PREFETCH_ROWS=n. */
+#ifndef OPUNTIA_OPENMP_PREFETCH_ROWS
+#define OPUNTIA_OPENMP_PREFETCH_ROWS 2
+#endif
+
 /* Each kernel's compute function is compiled three times, for AVX-512 (x86-64-v4), AVX2
    (x86-64-v3) and the baseline, and the loader picks the clone that the CPU runs (GCC on x86-64
    ELF): a radius-4 star needs the wider vectors to keep up with memory. The AVX-512 clone uses

@@ -30,7 +30,7 @@
                                                                         const CAKERNEL_Heat_Update_Arrays arrays) { \
     CCTK_REAL* const u = arrays.u; (void)u;                                                                         \
     CCTK_REAL* const u_out = arrays.u_out; (void)u_out;                                                             \
-    const auto cakernel_point = [&](const int gi, const int gj, const int gk) OPUNTIA_OPENMP_ALWAYS_INLINE {        \
+    const auto cakernel_point = [=](const int gi, const int gj, const int gk) OPUNTIA_OPENMP_ALWAYS_INLINE {        \
       (void)gi; (void)gj; (void)gk;
 
 #define CAKERNEL_Heat_Update_Computations_Begin {
@@ -42,14 +42,17 @@
    (opuntia/openmp_rows.hpp), the points before it one by one. For 3dstencil each tile is a run
    of TILE's z planes of a column of TILE's x and y, streamed through z so that the planes its
    z neighbours need stay in cache (the CPU form of the GPU's z in registers): the same loops.
-   A TILE of whole planes (TILE's x and y the grid's) reads memory in the order the hardware
-   prefetches best: the 7-point star ran 8-15% faster with TILE 256,256,8 than with 256,32,256
-   at 256^3 (bench/RESULTS.md), a radius-4 star slower. */
+   The vector loop goes a 64-byte line at a time; before each line it prefetches that line of
+   the row the tile reaches OPUNTIA_OPENMP_PREFETCH_ROWS rows later (common.h): each input's
+   leading z plane and each output. With it the 7-point and radius-4 stars ran 9-10% faster at
+   256^3 on 2 cores (bench/RESULTS.md, 2026-11-24): the hardware prefetcher alone left the loops
+   waiting on memory between rows. */
 #define CAKERNEL_Heat_Update_End                                                                                              \
     };                                                                                                                        \
     const int cakernel_ilo = 1, cakernel_ihi = params.cagh_ni - 1;                                                            \
     const int cakernel_jlo = 1, cakernel_jhi = params.cagh_nj - 1;                                                            \
     const int cakernel_klo = 1, cakernel_khi = params.cagh_nk - 1;                                                            \
+    constexpr int cakernel_line = opuntia::openmp::line_points<CCTK_REAL>;                                                    \
     _Pragma("omp parallel for collapse(3) schedule(static)")                                                                  \
     for (int cakernel_tk = cakernel_klo; cakernel_tk < cakernel_khi; cakernel_tk += 4)                                        \
     for (int cakernel_tj = cakernel_jlo; cakernel_tj < cakernel_jhi; cakernel_tj += 4)                                        \
@@ -59,12 +62,30 @@
       const int cakernel_kend = cakernel_khi - cakernel_tk < 4 ? cakernel_khi : cakernel_tk + 4;                              \
       for (int cakernel_k = cakernel_tk; cakernel_k < cakernel_kend; ++cakernel_k)                                            \
       for (int cakernel_j = cakernel_tj; cakernel_j < cakernel_jend; ++cakernel_j) {                                          \
+        int cakernel_pj = cakernel_j + OPUNTIA_OPENMP_PREFETCH_ROWS, cakernel_pk = cakernel_k, cakernel_pzp = 1;              \
+        if (cakernel_pj >= cakernel_jend) { cakernel_pj += cakernel_tj - cakernel_jend; ++cakernel_pk; }                      \
+        if (OPUNTIA_OPENMP_PREFETCH_ROWS == 0 || cakernel_pj >= cakernel_jend || cakernel_pk >= cakernel_kend) {              \
+          cakernel_pj = cakernel_j; /* no row ahead in this tile: this row's own lines, cached already */                     \
+          cakernel_pk = cakernel_k;                                                                                           \
+          cakernel_pzp = 0;                                                                                                   \
+        }                                                                                                                     \
+        const ptrdiff_t cakernel_row_ahead = CAKERNEL_INDEX(0, cakernel_pj, cakernel_pk);                                     \
+        const ptrdiff_t cakernel_leading_row_ahead = CAKERNEL_INDEX(0, cakernel_pj, cakernel_pk + cakernel_pzp);              \
+        (void)cakernel_row_ahead; (void)cakernel_leading_row_ahead;                                                           \
         const int cakernel_ia =                                                                                               \
             opuntia::openmp::first_on_line<CCTK_REAL>(cakernel_ti, cakernel_iend, CAKERNEL_INDEX(0, cakernel_j, cakernel_k)); \
         for (int cakernel_i = cakernel_ti; cakernel_i < cakernel_ia; ++cakernel_i)                                            \
           cakernel_point(cakernel_i, cakernel_j, cakernel_k);                                                                 \
+        int cakernel_l = cakernel_ia;                                                                                         \
+        for (; cakernel_l + cakernel_line <= cakernel_iend; cakernel_l += cakernel_line) {                                    \
+          opuntia::openmp::prefetch_line(u + cakernel_leading_row_ahead + cakernel_l);                                        \
+          opuntia::openmp::prefetch_line(u_out + cakernel_row_ahead + cakernel_l);                                            \
+          _Pragma("omp simd")                                                                                                 \
+          for (int cakernel_i = cakernel_l; cakernel_i < cakernel_l + cakernel_line; ++cakernel_i)                            \
+            cakernel_point(cakernel_i, cakernel_j, cakernel_k);                                                               \
+        }                                                                                                                     \
         _Pragma("omp simd")                                                                                                   \
-        for (int cakernel_i = cakernel_ia; cakernel_i < cakernel_iend; ++cakernel_i)                                          \
+        for (int cakernel_i = cakernel_l; cakernel_i < cakernel_iend; ++cakernel_i)                                           \
           cakernel_point(cakernel_i, cakernel_j, cakernel_k);                                                                 \
       }                                                                                                                       \
     }                                                                                                                         \
