@@ -24,10 +24,12 @@ constexpr int first_on_line(int begin, int end, std::ptrdiff_t row) {
 /// Asks for the 64-byte line at `p` to be brought into the core's L2 cache (a read prefetch with
 /// locality 2: x86's prefetcht1). The generated loops call it for the rows they will reach a few
 /// rows from now, one line at a time, interleaved with the arithmetic: the hardware prefetcher
-/// alone left the 7-point star waiting on memory between rows (AMD EPYC, 2 cores: 57-64% of copy
-/// without, 77-84% with the input's leading plane and the output prefetched 2 rows ahead;
-/// bench/RESULTS.md). A read prefetch, not a write one, also for outputs: prefetchw brought the
-/// output's lines into L1 and ran slower there. Nothing where the compiler has no builtin.
+/// alone left the 7-point star waiting on memory between rows (AMD EPYC, 2 cores: a hand-written
+/// loop went from 57-64% of copy to 70-89% with the input's leading plane and the output
+/// prefetched 2 rows ahead; the generated 3dblock and 3dstencil, 7-point and radius 4, 9-10%
+/// faster; bench/RESULTS.md, 2026-11-24). A read prefetch, not a write one, also for outputs:
+/// prefetchw brought the output's lines into L1 and ran slower. Nothing where the compiler has
+/// no builtin.
 inline void prefetch_line(const void* p) {
 #if defined(__GNUC__)
   __builtin_prefetch(p, 0, 2);
