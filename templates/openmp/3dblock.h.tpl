@@ -62,18 +62,17 @@
       const int cakernel_kend = cakernel_khi - cakernel_tk < %{tile_z} ? cakernel_khi : cakernel_tk + %{tile_z}; \
       for (int cakernel_k = cakernel_tk; cakernel_k < cakernel_kend; ++cakernel_k) \
       for (int cakernel_j = cakernel_tj; cakernel_j < cakernel_jend; ++cakernel_j) { \
-        int cakernel_pj = cakernel_j + OPUNTIA_OPENMP_PREFETCH_ROWS, cakernel_pk = cakernel_k, cakernel_pzp = %{stencil_zp}; \
+        const ptrdiff_t cakernel_row = CAKERNEL_INDEX(0, cakernel_j, cakernel_k); \
+        int cakernel_pj = cakernel_j + OPUNTIA_OPENMP_PREFETCH_ROWS, cakernel_pk = cakernel_k; \
         if (cakernel_pj >= cakernel_jend) { cakernel_pj += cakernel_tj - cakernel_jend; ++cakernel_pk; } \
-        if (OPUNTIA_OPENMP_PREFETCH_ROWS == 0 || cakernel_pj >= cakernel_jend || cakernel_pk >= cakernel_kend) { \
-          cakernel_pj = cakernel_j; /* no row ahead in this tile: this row's own lines, cached already */ \
-          cakernel_pk = cakernel_k; \
-          cakernel_pzp = 0; \
-        } \
-        const ptrdiff_t cakernel_row_ahead = CAKERNEL_INDEX(0, cakernel_pj, cakernel_pk); \
-        const ptrdiff_t cakernel_leading_row_ahead = CAKERNEL_INDEX(0, cakernel_pj, cakernel_pk + cakernel_pzp); \
+        /* with no row ahead in this tile, this row's own lines, cached already: no branch a line */ \
+        const bool cakernel_ahead = \
+            OPUNTIA_OPENMP_PREFETCH_ROWS > 0 && cakernel_pj < cakernel_jend && cakernel_pk < cakernel_kend; \
+        const ptrdiff_t cakernel_row_ahead = cakernel_ahead ? CAKERNEL_INDEX(0, cakernel_pj, cakernel_pk) : cakernel_row; \
+        const ptrdiff_t cakernel_leading_row_ahead = \
+            cakernel_ahead ? CAKERNEL_INDEX(0, cakernel_pj, cakernel_pk + %{stencil_zp}) : cakernel_row; \
         (void)cakernel_row_ahead; (void)cakernel_leading_row_ahead; \
-        const int cakernel_ia = \
-            opuntia::openmp::first_on_line<CCTK_REAL>(cakernel_ti, cakernel_iend, CAKERNEL_INDEX(0, cakernel_j, cakernel_k)); \
+        const int cakernel_ia = opuntia::openmp::first_on_line<CCTK_REAL>(cakernel_ti, cakernel_iend, cakernel_row); \
         for (int cakernel_i = cakernel_ti; cakernel_i < cakernel_ia; ++cakernel_i) \
           cakernel_point(cakernel_i, cakernel_j, cakernel_k); \
         int cakernel_l = cakernel_ia; \

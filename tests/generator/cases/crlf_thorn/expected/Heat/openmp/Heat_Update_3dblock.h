@@ -47,46 +47,45 @@
    leading z plane and each output. With it the 7-point and radius-4 stars ran 9-10% faster at
    256^3 on 2 cores (bench/RESULTS.md, 2026-11-24): the hardware prefetcher alone left the loops
    waiting on memory between rows. */
-#define CAKERNEL_Heat_Update_End                                                                                              \
-    };                                                                                                                        \
-    const int cakernel_ilo = 1, cakernel_ihi = params.cagh_ni - 1;                                                            \
-    const int cakernel_jlo = 1, cakernel_jhi = params.cagh_nj - 1;                                                            \
-    const int cakernel_klo = 1, cakernel_khi = params.cagh_nk - 1;                                                            \
-    constexpr int cakernel_line = opuntia::openmp::line_points<CCTK_REAL>;                                                    \
-    _Pragma("omp parallel for collapse(3) schedule(static)")                                                                  \
-    for (int cakernel_tk = cakernel_klo; cakernel_tk < cakernel_khi; cakernel_tk += 4)                                        \
-    for (int cakernel_tj = cakernel_jlo; cakernel_tj < cakernel_jhi; cakernel_tj += 4)                                        \
-    for (int cakernel_ti = cakernel_ilo; cakernel_ti < cakernel_ihi; cakernel_ti += 64) {                                     \
-      const int cakernel_iend = cakernel_ihi - cakernel_ti < 64 ? cakernel_ihi : cakernel_ti + 64;                            \
-      const int cakernel_jend = cakernel_jhi - cakernel_tj < 4 ? cakernel_jhi : cakernel_tj + 4;                              \
-      const int cakernel_kend = cakernel_khi - cakernel_tk < 4 ? cakernel_khi : cakernel_tk + 4;                              \
-      for (int cakernel_k = cakernel_tk; cakernel_k < cakernel_kend; ++cakernel_k)                                            \
-      for (int cakernel_j = cakernel_tj; cakernel_j < cakernel_jend; ++cakernel_j) {                                          \
-        int cakernel_pj = cakernel_j + OPUNTIA_OPENMP_PREFETCH_ROWS, cakernel_pk = cakernel_k, cakernel_pzp = 1;              \
-        if (cakernel_pj >= cakernel_jend) { cakernel_pj += cakernel_tj - cakernel_jend; ++cakernel_pk; }                      \
-        if (OPUNTIA_OPENMP_PREFETCH_ROWS == 0 || cakernel_pj >= cakernel_jend || cakernel_pk >= cakernel_kend) {              \
-          cakernel_pj = cakernel_j; /* no row ahead in this tile: this row's own lines, cached already */                     \
-          cakernel_pk = cakernel_k;                                                                                           \
-          cakernel_pzp = 0;                                                                                                   \
-        }                                                                                                                     \
-        const ptrdiff_t cakernel_row_ahead = CAKERNEL_INDEX(0, cakernel_pj, cakernel_pk);                                     \
-        const ptrdiff_t cakernel_leading_row_ahead = CAKERNEL_INDEX(0, cakernel_pj, cakernel_pk + cakernel_pzp);              \
-        (void)cakernel_row_ahead; (void)cakernel_leading_row_ahead;                                                           \
-        const int cakernel_ia =                                                                                               \
-            opuntia::openmp::first_on_line<CCTK_REAL>(cakernel_ti, cakernel_iend, CAKERNEL_INDEX(0, cakernel_j, cakernel_k)); \
-        for (int cakernel_i = cakernel_ti; cakernel_i < cakernel_ia; ++cakernel_i)                                            \
-          cakernel_point(cakernel_i, cakernel_j, cakernel_k);                                                                 \
-        int cakernel_l = cakernel_ia;                                                                                         \
-        for (; cakernel_l + cakernel_line <= cakernel_iend; cakernel_l += cakernel_line) {                                    \
-          opuntia::openmp::prefetch_line(u + cakernel_leading_row_ahead + cakernel_l);                                        \
-          opuntia::openmp::prefetch_line(u_out + cakernel_row_ahead + cakernel_l);                                            \
-          _Pragma("omp simd")                                                                                                 \
-          for (int cakernel_i = cakernel_l; cakernel_i < cakernel_l + cakernel_line; ++cakernel_i)                            \
-            cakernel_point(cakernel_i, cakernel_j, cakernel_k);                                                               \
-        }                                                                                                                     \
-        _Pragma("omp simd")                                                                                                   \
-        for (int cakernel_i = cakernel_l; cakernel_i < cakernel_iend; ++cakernel_i)                                           \
-          cakernel_point(cakernel_i, cakernel_j, cakernel_k);                                                                 \
-      }                                                                                                                       \
-    }                                                                                                                         \
+#define CAKERNEL_Heat_Update_End                                                                                          \
+    };                                                                                                                    \
+    const int cakernel_ilo = 1, cakernel_ihi = params.cagh_ni - 1;                                                        \
+    const int cakernel_jlo = 1, cakernel_jhi = params.cagh_nj - 1;                                                        \
+    const int cakernel_klo = 1, cakernel_khi = params.cagh_nk - 1;                                                        \
+    constexpr int cakernel_line = opuntia::openmp::line_points<CCTK_REAL>;                                                \
+    _Pragma("omp parallel for collapse(3) schedule(static)")                                                              \
+    for (int cakernel_tk = cakernel_klo; cakernel_tk < cakernel_khi; cakernel_tk += 4)                                    \
+    for (int cakernel_tj = cakernel_jlo; cakernel_tj < cakernel_jhi; cakernel_tj += 4)                                    \
+    for (int cakernel_ti = cakernel_ilo; cakernel_ti < cakernel_ihi; cakernel_ti += 64) {                                 \
+      const int cakernel_iend = cakernel_ihi - cakernel_ti < 64 ? cakernel_ihi : cakernel_ti + 64;                        \
+      const int cakernel_jend = cakernel_jhi - cakernel_tj < 4 ? cakernel_jhi : cakernel_tj + 4;                          \
+      const int cakernel_kend = cakernel_khi - cakernel_tk < 4 ? cakernel_khi : cakernel_tk + 4;                          \
+      for (int cakernel_k = cakernel_tk; cakernel_k < cakernel_kend; ++cakernel_k)                                        \
+      for (int cakernel_j = cakernel_tj; cakernel_j < cakernel_jend; ++cakernel_j) {                                      \
+        const ptrdiff_t cakernel_row = CAKERNEL_INDEX(0, cakernel_j, cakernel_k);                                         \
+        int cakernel_pj = cakernel_j + OPUNTIA_OPENMP_PREFETCH_ROWS, cakernel_pk = cakernel_k;                            \
+        if (cakernel_pj >= cakernel_jend) { cakernel_pj += cakernel_tj - cakernel_jend; ++cakernel_pk; }                  \
+        /* with no row ahead in this tile, this row's own lines, cached already: no branch a line */                      \
+        const bool cakernel_ahead =                                                                                       \
+            OPUNTIA_OPENMP_PREFETCH_ROWS > 0 && cakernel_pj < cakernel_jend && cakernel_pk < cakernel_kend;               \
+        const ptrdiff_t cakernel_row_ahead = cakernel_ahead ? CAKERNEL_INDEX(0, cakernel_pj, cakernel_pk) : cakernel_row; \
+        const ptrdiff_t cakernel_leading_row_ahead =                                                                      \
+            cakernel_ahead ? CAKERNEL_INDEX(0, cakernel_pj, cakernel_pk + 1) : cakernel_row;                              \
+        (void)cakernel_row_ahead; (void)cakernel_leading_row_ahead;                                                       \
+        const int cakernel_ia = opuntia::openmp::first_on_line<CCTK_REAL>(cakernel_ti, cakernel_iend, cakernel_row);      \
+        for (int cakernel_i = cakernel_ti; cakernel_i < cakernel_ia; ++cakernel_i)                                        \
+          cakernel_point(cakernel_i, cakernel_j, cakernel_k);                                                             \
+        int cakernel_l = cakernel_ia;                                                                                     \
+        for (; cakernel_l + cakernel_line <= cakernel_iend; cakernel_l += cakernel_line) {                                \
+          opuntia::openmp::prefetch_line(u + cakernel_leading_row_ahead + cakernel_l);                                    \
+          opuntia::openmp::prefetch_line(u_out + cakernel_row_ahead + cakernel_l);                                        \
+          _Pragma("omp simd")                                                                                             \
+          for (int cakernel_i = cakernel_l; cakernel_i < cakernel_l + cakernel_line; ++cakernel_i)                        \
+            cakernel_point(cakernel_i, cakernel_j, cakernel_k);                                                           \
+        }                                                                                                                 \
+        _Pragma("omp simd")                                                                                               \
+        for (int cakernel_i = cakernel_l; cakernel_i < cakernel_iend; ++cakernel_i)                                       \
+          cakernel_point(cakernel_i, cakernel_j, cakernel_k);                                                             \
+      }                                                                                                                   \
+    }                                                                                                                     \
   }
