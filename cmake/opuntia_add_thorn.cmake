@@ -79,13 +79,12 @@ function(opuntia_add_thorn name)
   endforeach()
   target_link_libraries(opuntia_thorn_${name} PUBLIC opuntia::flesh OpenMP::OpenMP_CXX)
   target_link_libraries(opuntia_thorn_${name} PRIVATE opuntia::warnings)  # C++ flags only
-  # The OpenMP kernels' AVX-512 clone (OPUNTIA_OPENMP_KERNEL in templates/openmp/common.h.tpl)
-  # with 256-bit vectors: on the development machine (AMD EPYC, AVX-512) 512-bit ones took the
-  # 7-point star from 64-66% to 52% of copy and the radius-4 star from 32-38% to 26-31% (a
-  # standalone loop, bench/RESULTS.md). The flag reaches every clone; target_clones cannot carry
-  # it per clone.
+  # The vector width of the OpenMP kernels' AVX-512 clone (OPUNTIA_OPENMP_KERNEL in
+  # templates/openmp/common.h.tpl); see OPUNTIA_OPENMP_VECTOR_WIDTH in the top CMakeLists.txt.
+  # The flag reaches every clone; target_clones cannot carry it per clone.
   if(CMAKE_CXX_COMPILER_ID STREQUAL "GNU" AND CMAKE_SYSTEM_PROCESSOR MATCHES "x86_64|AMD64")
-    target_compile_options(opuntia_thorn_${name} PRIVATE $<$<COMPILE_LANGUAGE:CXX>:-mprefer-vector-width=256>)
+    target_compile_options(opuntia_thorn_${name}
+                           PRIVATE $<$<COMPILE_LANGUAGE:CXX>:-mprefer-vector-width=${OPUNTIA_OPENMP_VECTOR_WIDTH}>)
   endif()
   if("cuda" IN_LIST arg_BACKENDS)
     target_link_libraries(opuntia_thorn_${name} PUBLIC CUDA::cudart)

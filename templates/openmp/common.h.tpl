@@ -52,9 +52,9 @@
 
 /* Each kernel's compute function is compiled three times, for AVX-512 (x86-64-v4), AVX2
    (x86-64-v3) and the baseline, and the loader picks the clone that the CPU runs (GCC on x86-64
-   ELF): a radius-4 star needs the wider vectors to keep up with memory. The AVX-512 clone uses
-   256-bit vectors (opuntia_add_thorn passes -mprefer-vector-width=256, as GCC's tuning for
-   Intel's AVX-512 CPUs does): 512-bit ones ran slower on AMD EPYC. fp-contract=off keeps
+   ELF): a radius-4 star needs the wider vectors to keep up with memory. The AVX-512 clone's
+   vector width is the build's OPUNTIA_OPENMP_VECTOR_WIDTH (512 unless set; opuntia_add_thorn
+   passes -mprefer-vector-width). fp-contract=off keeps
    every clone's results those of the source to the bit (no fused multiply-adds), so they agree
    with each other and with a plain loop. -DOPUNTIA_OPENMP_ISA_CLONES=0 turns the clones off. */
 #ifndef OPUNTIA_OPENMP_ISA_CLONES
