@@ -7,7 +7,11 @@
 
 #define CAKERNEL_INDEX(i, j, k) \
   ((ptrdiff_t)(i) + (ptrdiff_t)params.cagh_ni * ((ptrdiff_t)(j) + (ptrdiff_t)params.cagh_nj * (ptrdiff_t)(k)))
-#define I3D(v, i, j, k) v[CAKERNEL_INDEX(gi + (i), gj + (j), gk + (k))]
+/* I3D adds the offset to the point's own index, computed once at the top of the point
+   (cakernel_c), rather than computing each access's index from scratch: the compiler then keeps
+   one offset per neighbour row across the x loop instead of recomputing them with multiplications
+   (the 7-point star 7% faster; bench/RESULTS.md, 2026-11-25). */
+#define I3D(v, i, j, k) v[cakernel_c + (ptrdiff_t)(i) + cakernel_sj * (ptrdiff_t)(j) + cakernel_sk * (ptrdiff_t)(k)]
 /* 3dstencil is for cardinal stencils: there I3D_l reads a cached variable only along the axes
    (di, dj or dk alone). A variant that common.h says nothing about (one made from a copy of
    this file) may leave them. */
@@ -30,8 +34,10 @@
                                                                         const CAKERNEL_%{name}_Arrays arrays) { \
 %var_loop() %[    %{vtype}* const %{vname} = arrays.%{vname}; (void)%{vname}; \
 ]% %var_loop("intent=separateinout") %[   %{vtype}* const %{vname}_out = arrays.%{vname}_out; (void)%{vname}_out; \
-]%    const auto cakernel_point = [=](const int gi, const int gj, const int gk) OPUNTIA_OPENMP_ALWAYS_INLINE { \
-      (void)gi; (void)gj; (void)gk;
+]%    const ptrdiff_t cakernel_sj = params.cagh_ni, cakernel_sk = (ptrdiff_t)params.cagh_ni * params.cagh_nj; \
+    const auto cakernel_point = [=](const int gi, const int gj, const int gk) OPUNTIA_OPENMP_ALWAYS_INLINE { \
+      (void)gi; (void)gj; (void)gk; \
+      const ptrdiff_t cakernel_c = CAKERNEL_INDEX(gi, gj, gk); (void)cakernel_c;
 
 #define CAKERNEL_%{name}_Computations_Begin {
 

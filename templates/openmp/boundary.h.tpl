@@ -6,7 +6,8 @@
 ]%
 #define CAKERNEL_INDEX(i, j, k) \
   ((ptrdiff_t)(i) + (ptrdiff_t)params.cagh_ni * ((ptrdiff_t)(j) + (ptrdiff_t)params.cagh_nj * (ptrdiff_t)(k)))
-#define I3D(v, i, j, k) v[CAKERNEL_INDEX(gi + (i), gj + (j), gk + (k))]
+/* I3D: the offset added to the point's own index, cakernel_c (why: 3dblock.h.tpl). */
+#define I3D(v, i, j, k) v[cakernel_c + (ptrdiff_t)(i) + cakernel_sj * (ptrdiff_t)(j) + cakernel_sk * (ptrdiff_t)(k)]
 #define I3D_l(v, i, j, k) (CAKERNEL_%{name}_cached_##v::template at<(i), (j), (k)>(), I3D(v, i, j, k))
 
 /* One call per physical face: the body runs on the slab [lo, hi) of that face, and
@@ -18,8 +19,10 @@
                                                   const int cakernel_lo[3], const int cakernel_hi[3]) { \
 %var_loop() %[    %{vtype}* const %{vname} = arrays.%{vname}; (void)%{vname}; \
 ]% %var_loop("intent=separateinout") %[   %{vtype}* const %{vname}_out = arrays.%{vname}_out; (void)%{vname}_out; \
-]%    const auto cakernel_point = [&](const int gi, const int gj, const int gk) OPUNTIA_OPENMP_ALWAYS_INLINE { \
-      (void)gi; (void)gj; (void)gk;
+]%    const ptrdiff_t cakernel_sj = params.cagh_ni, cakernel_sk = (ptrdiff_t)params.cagh_ni * params.cagh_nj; \
+    const auto cakernel_point = [&](const int gi, const int gj, const int gk) OPUNTIA_OPENMP_ALWAYS_INLINE { \
+      (void)gi; (void)gj; (void)gk; \
+      const ptrdiff_t cakernel_c = CAKERNEL_INDEX(gi, gj, gk); (void)cakernel_c;
 
 #define CAKERNEL_%{name}_Computations_Begin {
 
