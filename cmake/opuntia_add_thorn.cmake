@@ -79,13 +79,8 @@ function(opuntia_add_thorn name)
   endforeach()
   target_link_libraries(opuntia_thorn_${name} PUBLIC opuntia::flesh OpenMP::OpenMP_CXX)
   target_link_libraries(opuntia_thorn_${name} PRIVATE opuntia::warnings)  # C++ flags only
-  # The vector width of the OpenMP kernels' AVX-512 clone (OPUNTIA_OPENMP_KERNEL in
-  # templates/openmp/common.h.tpl); see OPUNTIA_OPENMP_VECTOR_WIDTH in the top CMakeLists.txt.
-  # The flag reaches every clone; target_clones cannot carry it per clone.
-  if(CMAKE_CXX_COMPILER_ID STREQUAL "GNU" AND CMAKE_SYSTEM_PROCESSOR MATCHES "x86_64|AMD64")
-    target_compile_options(opuntia_thorn_${name}
-                           PRIVATE $<$<COMPILE_LANGUAGE:CXX>:-mprefer-vector-width=${OPUNTIA_OPENMP_VECTOR_WIDTH}>)
-  endif()
+  # The OpenMP kernels' vector width (OPUNTIA_OPENMP_VECTOR_WIDTH, top CMakeLists.txt).
+  target_link_libraries(opuntia_thorn_${name} PRIVATE opuntia::openmp_kernel_options)
   if("cuda" IN_LIST arg_BACKENDS)
     target_link_libraries(opuntia_thorn_${name} PUBLIC CUDA::cudart)
     # No fused multiply-adds in kernels, as OpenMP (fp-contract=off) and OpenCL (FP_CONTRACT
