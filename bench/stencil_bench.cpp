@@ -16,6 +16,7 @@
 #include <cmath>
 #include <cstdio>
 #include <cstdlib>
+#include <cstdint>
 #include <cstring>
 #include <deque>
 #include <functional>
@@ -81,6 +82,21 @@ std::vector<timing> time_in_rounds(const std::vector<std::function<void()>>& cas
 void copy(double* __restrict a, const double* __restrict b, std::size_t count) {
 #pragma omp parallel for schedule(static)
   for (std::size_t i = 0; i < count; ++i) a[i] = b[i];
+}
+
+/// The copy with the streaming stores that the generated kernels use for outputs larger than
+/// the cache (opuntia::openmp::stream_line): what memory gives when no store reads its line
+/// first. Printed beside the plain copy, which the fractions are of (STREAM's convention).
+void copy_streaming(double* __restrict a, const double* __restrict b, std::size_t count) {
+  constexpr std::size_t line = opuntia::openmp::line_points<double>;
+  const std::size_t lines = count / line;
+#pragma omp parallel
+  {
+#pragma omp for schedule(static) nowait
+    for (std::size_t l = 0; l < lines; ++l) opuntia::openmp::stream_line(a + l * line, b + l * line);
+    opuntia::openmp::stream_fence();
+  }
+  for (std::size_t i = lines * line; i < count; ++i) a[i] = b[i];
 }
 
 // The hand-written baselines: what one writes without a framework, written with care: restrict
@@ -165,6 +181,12 @@ int main(int argc, char** argv) {
     r.check = std::memcmp(out.data(), u.data(), count * sizeof(double)) == 0 ? "exact" : "WRONG";
     rows.push_back(r);
     cases.push_back([&] { copy(out.data(), u.data(), count); });
+    row streaming{"copy a[i] = b[i]", "streaming stores", "-", {}, 16.0 * count, static_cast<double>(count), ""};
+    std::memset(out.data(), 0, count * sizeof(double));
+    copy_streaming(out.data(), u.data(), count);
+    streaming.check = std::memcmp(out.data(), u.data(), count * sizeof(double)) == 0 ? "exact" : "WRONG";
+    rows.push_back(streaming);
+    cases.push_back([&] { copy_streaming(out.data(), u.data(), count); });
   }
 
   // Every device backend of this build that finds a device on this machine.
@@ -213,6 +235,18 @@ int main(int argc, char** argv) {
                                std::to_string(kernel.tile[2]);
       rows.push_back({kernel.name + " generated", variant.template_name, tile, {}, 16.0 * interior, interior, verdict()});
       cases.push_back([launch = variant.launch, &call] { launch(call); });
+      // The same launch with streaming stores turned off, for the difference they make.
+      const auto ordinary_stores = [launch = variant.launch, &call] {
+        const std::size_t threshold = opuntia::openmp::streaming_threshold_bytes;
+        opuntia::openmp::streaming_threshold_bytes = SIZE_MAX;
+        launch(call);
+        opuntia::openmp::streaming_threshold_bytes = threshold;
+      };
+      std::memset(out.data(), 0xff, count * sizeof(double));
+      ordinary_stores();
+      rows.push_back({kernel.name + " generated", variant.template_name + ", no streaming stores", tile, {},
+                      16.0 * interior, interior, verdict()});
+      cases.push_back(ordinary_stores);
     }
     // The device backends that have a device here (OpenCL through pocl on a CPU machine): the
     // same kernels through the CaKernel backend interface, each launch ended by synchronize().

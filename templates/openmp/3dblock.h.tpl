@@ -32,12 +32,14 @@
 #define CAKERNEL_%{name}_Begin \
   OPUNTIA_OPENMP_KERNEL static void CAKERNEL_%{name}_%{variant}_compute(const CAKERNEL_%{name}_Params params, \
                                                                         const CAKERNEL_%{name}_Arrays arrays) { \
-%var_loop() %[    %{vtype}* const %{vname} = arrays.%{vname}; (void)%{vname}; \
-]% %var_loop("intent=separateinout") %[   %{vtype}* const %{vname}_out = arrays.%{vname}_out; (void)%{vname}_out; \
+%var_loop("intent=in|inout|separateinout") %[    %{vtype}* const %{vname} = arrays.%{vname}; (void)%{vname}; \
 ]%    const ptrdiff_t cakernel_sj = params.cagh_ni, cakernel_sk = (ptrdiff_t)params.cagh_ni * params.cagh_nj; \
-    const auto cakernel_point = [=](const int gi, const int gj, const int gk) OPUNTIA_OPENMP_ALWAYS_INLINE { \
-      (void)gi; (void)gj; (void)gk; \
-      const ptrdiff_t cakernel_c = CAKERNEL_INDEX(gi, gj, gk); (void)cakernel_c;
+    const auto cakernel_point = [=](const int gi, const int gj, const int gk, const ptrdiff_t cakernel_row \
+%var_loop("intent=out") %[                                    , %{vtype}* const %{vname} \
+]% %var_loop("intent=separateinout") %[                                    , %{vtype}* const %{vname}_out \
+]%                                    ) OPUNTIA_OPENMP_ALWAYS_INLINE { \
+      (void)gi; (void)gj; (void)gk;%var_loop("intent=out") %[ (void)%{vname};]% %var_loop("intent=separateinout") %[ (void)%{vname}_out;]% \
+      const ptrdiff_t cakernel_c = cakernel_row + gi; (void)cakernel_c;
 
 #define CAKERNEL_%{name}_Computations_Begin {
 
@@ -52,14 +54,28 @@
    the row the tile reaches OPUNTIA_OPENMP_PREFETCH_ROWS rows later (common.h): each input's
    leading z plane and each output. With it the 7-point and radius-4 stars ran 9-10% faster at
    256^3 on 2 cores (bench/RESULTS.md, 2026-11-24): the hardware prefetcher alone left the loops
-   waiting on memory between rows. */
+   waiting on memory between rows.
+   When the outputs are larger than the last-level cache (opuntia::openmp::streaming_pays), each
+   line of each output (out, and the second buffer of separateinout) is computed into a line on
+   the stack and written with streaming stores, which do not read the line first: the body must
+   then write every output at every point, as the contract asks (a point it leaves alone gets an
+   undefined value). The body's lambda takes its outputs as arguments for that, and finds its
+   point from the row's index (cakernel_row + gi) so that the compiler sees that a stacked
+   output is the stack line (it keeps it in a register, with no store and load back). Each
+   thread calls the lambda through its own copy so that the captures stay in registers across
+   the streaming stores, which the compiler must assume may alias anything. */
 #define CAKERNEL_%{name}_End \
     }; \
     const int cakernel_ilo = %{stencil_xn}, cakernel_ihi = params.cagh_ni - %{stencil_xp}; \
     const int cakernel_jlo = %{stencil_yn}, cakernel_jhi = params.cagh_nj - %{stencil_yp}; \
     const int cakernel_klo = %{stencil_zn}, cakernel_khi = params.cagh_nk - %{stencil_zp}; \
     constexpr int cakernel_line = opuntia::openmp::line_points<CCTK_REAL>; \
-    _Pragma("omp parallel for collapse(3) schedule(static)") \
+    const size_t cakernel_points = (size_t)params.cagh_ni * params.cagh_nj * params.cagh_nk; \
+    const bool cakernel_stream = opuntia::openmp::streaming_pays( \
+        cakernel_points * (0%var_loop("intent=out") %[ + sizeof(%{vtype})]% %var_loop("intent=separateinout") %[ + sizeof(%{vtype})]%)); \
+    _Pragma("omp parallel") { \
+    const auto cakernel_thread_point = cakernel_point; \
+    _Pragma("omp for collapse(3) schedule(static) nowait") \
     for (int cakernel_tk = cakernel_klo; cakernel_tk < cakernel_khi; cakernel_tk += %{tile_z}) \
     for (int cakernel_tj = cakernel_jlo; cakernel_tj < cakernel_jhi; cakernel_tj += %{tile_y}) \
     for (int cakernel_ti = cakernel_ilo; cakernel_ti < cakernel_ihi; cakernel_ti += %{tile_x}) { \
@@ -80,20 +96,32 @@
         (void)cakernel_row_ahead; (void)cakernel_leading_row_ahead; \
         const int cakernel_ia = opuntia::openmp::first_on_line<CCTK_REAL>(cakernel_ti, cakernel_iend, cakernel_row); \
         for (int cakernel_i = cakernel_ti; cakernel_i < cakernel_ia; ++cakernel_i) \
-          cakernel_point(cakernel_i, cakernel_j, cakernel_k); \
+          cakernel_thread_point(cakernel_i, cakernel_j, cakernel_k, cakernel_row%var_loop("intent=out") %[, arrays.%{vname}]% %var_loop("intent=separateinout") %[, arrays.%{vname}_out]%); \
         int cakernel_l = cakernel_ia; \
         for (; cakernel_l + cakernel_line <= cakernel_iend; cakernel_l += cakernel_line) {%var_loop("intent=in|inout|separateinout", "cached=yes") %[ \
           opuntia::openmp::prefetch_line(%{vname} + cakernel_leading_row_ahead + cakernel_l);]% %var_loop("intent=in|inout|separateinout", "cached=no") %[ \
-          opuntia::openmp::prefetch_line(%{vname} + cakernel_row_ahead + cakernel_l);]% %var_loop("intent=out") %[ \
-          opuntia::openmp::prefetch_line(%{vname} + cakernel_row_ahead + cakernel_l);]% %var_loop("intent=separateinout") %[ \
-          opuntia::openmp::prefetch_line(%{vname}_out + cakernel_row_ahead + cakernel_l);]% \
-          _Pragma("omp simd") \
-          for (int cakernel_i = cakernel_l; cakernel_i < cakernel_l + cakernel_line; ++cakernel_i) \
-            cakernel_point(cakernel_i, cakernel_j, cakernel_k); \
+          opuntia::openmp::prefetch_line(%{vname} + cakernel_row_ahead + cakernel_l);]% \
+          if (cakernel_stream) {%var_loop("intent=out") %[ \
+            alignas(64) %{vtype} cakernel_line_%{vname}[cakernel_line];]% %var_loop("intent=separateinout") %[ \
+            alignas(64) %{vtype} cakernel_line_%{vname}_out[cakernel_line];]% \
+            _Pragma("omp simd") \
+            for (int cakernel_i = cakernel_l; cakernel_i < cakernel_l + cakernel_line; ++cakernel_i) \
+              cakernel_thread_point(cakernel_i, cakernel_j, cakernel_k, cakernel_row%var_loop("intent=out") %[, cakernel_line_%{vname} - (cakernel_row + cakernel_l)]% %var_loop("intent=separateinout") %[, cakernel_line_%{vname}_out - (cakernel_row + cakernel_l)]%);%var_loop("intent=out") %[ \
+            opuntia::openmp::stream_line(arrays.%{vname} + cakernel_row + cakernel_l, cakernel_line_%{vname});]% %var_loop("intent=separateinout") %[ \
+            opuntia::openmp::stream_line(arrays.%{vname}_out + cakernel_row + cakernel_l, cakernel_line_%{vname}_out);]% \
+          } else {%var_loop("intent=out") %[ \
+            opuntia::openmp::prefetch_line(arrays.%{vname} + cakernel_row_ahead + cakernel_l);]% %var_loop("intent=separateinout") %[ \
+            opuntia::openmp::prefetch_line(arrays.%{vname}_out + cakernel_row_ahead + cakernel_l);]% \
+            _Pragma("omp simd") \
+            for (int cakernel_i = cakernel_l; cakernel_i < cakernel_l + cakernel_line; ++cakernel_i) \
+              cakernel_thread_point(cakernel_i, cakernel_j, cakernel_k, cakernel_row%var_loop("intent=out") %[, arrays.%{vname}]% %var_loop("intent=separateinout") %[, arrays.%{vname}_out]%); \
+          } \
         } \
         _Pragma("omp simd") \
         for (int cakernel_i = cakernel_l; cakernel_i < cakernel_iend; ++cakernel_i) \
-          cakernel_point(cakernel_i, cakernel_j, cakernel_k); \
+          cakernel_thread_point(cakernel_i, cakernel_j, cakernel_k, cakernel_row%var_loop("intent=out") %[, arrays.%{vname}]% %var_loop("intent=separateinout") %[, arrays.%{vname}_out]%); \
       } \
+    } \
+    if (cakernel_stream) opuntia::openmp::stream_fence(); \
     } \
   }

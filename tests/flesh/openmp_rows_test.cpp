@@ -26,3 +26,31 @@ TEST(openmp_rows, a_line_holds_64_bytes) {
   EXPECT_EQ(opuntia::openmp::line_points<double>, 8);
   EXPECT_EQ(opuntia::openmp::line_points<float>, 16);
 }
+
+TEST(openmp_rows, stream_line_writes_the_whole_line_and_nothing_else) {
+  alignas(64) double line[8], target[24];
+  alignas(64) float line_f[16], target_f[48];
+  for (int i = 0; i < 8; ++i) line[i] = 1.5 * i - 3.0;
+  for (int i = 0; i < 16; ++i) line_f[i] = 0.25f * i + 7.0f;
+  for (double& t : target) t = -1.0;
+  for (float& t : target_f) t = -1.0f;
+  opuntia::openmp::stream_line(target + 8, line);
+  opuntia::openmp::stream_line(target_f + 16, line_f);
+  opuntia::openmp::stream_fence();
+  for (int i = 0; i < 24; ++i) EXPECT_EQ(target[i], i >= 8 && i < 16 ? line[i - 8] : -1.0) << i;
+  for (int i = 0; i < 48; ++i) EXPECT_EQ(target_f[i], i >= 16 && i < 32 ? line_f[i - 16] : -1.0f) << i;
+}
+
+TEST(openmp_rows, streaming_pays_only_past_the_threshold) {
+  const std::size_t saved = opuntia::openmp::streaming_threshold_bytes;
+  EXPECT_GT(opuntia::openmp::last_level_cache_bytes(), std::size_t{0});
+  EXPECT_EQ(saved, opuntia::openmp::last_level_cache_bytes());  // the default
+  opuntia::openmp::streaming_threshold_bytes = 1000;
+  EXPECT_FALSE(opuntia::openmp::streaming_pays(1000));
+  EXPECT_FALSE(opuntia::openmp::streaming_pays(0));  // a kernel with no outputs
+  EXPECT_EQ(opuntia::openmp::streaming_pays(1001), OPUNTIA_OPENMP_HAS_STREAMING_STORES == 1);
+  opuntia::openmp::streaming_threshold_bytes = 0;
+  EXPECT_FALSE(opuntia::openmp::streaming_pays(0));
+  EXPECT_EQ(opuntia::openmp::streaming_pays(8), OPUNTIA_OPENMP_HAS_STREAMING_STORES == 1);
+  opuntia::openmp::streaming_threshold_bytes = saved;
+}

@@ -3,12 +3,14 @@
 #include <gtest/gtest.h>
 
 #include <cmath>
+#include <cstdint>
 #include <cstring>
 #include <string>
 #include <vector>
 
 #include "VariantCheck_parameters.hpp"
 #include "opuntia/binding.hpp"
+#include "opuntia/openmp_rows.hpp"
 #include "variant_check_grid.hpp"
 
 namespace {
@@ -29,6 +31,25 @@ bool same_bits(const std::vector<CCTK_REAL>& a, const std::vector<CCTK_REAL>& b)
 
 opuntia::kernel_call make_call(void* const* arrays, const parameters& thorn_parameters) {
   return variant_check::make_call(grid, arrays, &thorn_parameters);
+}
+
+/// Sets whether the OpenMP kernels write their outputs with streaming stores (normally only for
+/// outputs larger than the cache, so never on this small grid) while it lives.
+class streaming_stores {
+public:
+  explicit streaming_stores(bool on) : saved_(opuntia::openmp::streaming_threshold_bytes) {
+    opuntia::openmp::streaming_threshold_bytes = on ? 0 : SIZE_MAX;
+  }
+  ~streaming_stores() { opuntia::openmp::streaming_threshold_bytes = saved_; }
+  streaming_stores(const streaming_stores&) = delete;
+  streaming_stores& operator=(const streaming_stores&) = delete;
+
+private:
+  std::size_t saved_;
+};
+
+std::string described(const std::string& template_name, bool streaming) {
+  return template_name + (streaming ? " with streaming stores" : "");
 }
 
 const opuntia::kernel_binding& kernel(const opuntia::thorn_binding& b, const std::string& name) {
@@ -69,15 +90,19 @@ TEST(generated_variants, box_kernel_is_bit_equal_in_3dblock_and_3dblock_vvl_and_
     }
   }
 
-  for (const auto& variant : box.variants) {
-    if (variant.backend != "openmp") continue;  // host arrays: the CUDA variants run in the GPU tests
-    auto uu = u, v = v0;
-    auto w = poisoned();
-    void* arrays[] = {uu.data(), v.data(), w.data()};
-    variant.launch(make_call(arrays, thorn_parameters));
-    EXPECT_TRUE(same_bits(w, w_ref)) << variant.template_name << ": w differs from the plain loop";
-    EXPECT_TRUE(same_bits(v, v_ref)) << variant.template_name << ": v differs from the plain loop";
-    EXPECT_TRUE(same_bits(uu, u)) << variant.template_name << ": the input u was written";
+  for (const bool streaming : {false, true}) {
+    const streaming_stores stores(streaming);
+    for (const auto& variant : box.variants) {
+      if (variant.backend != "openmp") continue;  // host arrays: the CUDA variants run in the GPU tests
+      const std::string what = described(variant.template_name, streaming);
+      auto uu = u, v = v0;
+      auto w = poisoned();
+      void* arrays[] = {uu.data(), v.data(), w.data()};
+      variant.launch(make_call(arrays, thorn_parameters));
+      EXPECT_TRUE(same_bits(w, w_ref)) << what << ": w differs from the plain loop";
+      EXPECT_TRUE(same_bits(v, v_ref)) << what << ": v differs from the plain loop";
+      EXPECT_TRUE(same_bits(uu, u)) << what << ": the input u was written";
+    }
   }
 }
 
@@ -105,16 +130,19 @@ TEST(generated_variants, star_kernel_is_bit_equal_in_every_variant_and_to_a_plai
 
   std::vector<std::vector<CCTK_REAL>> results;
   std::vector<std::string> names;
-  for (const auto& variant : star.variants) {
-    if (variant.backend != "openmp") continue;  // host arrays: the CUDA variants run in the GPU tests
-    names.push_back(variant.template_name);
-    auto in = s;
-    auto out = poisoned();
-    void* arrays[] = {in.data(), out.data()};  // s, then the second buffer of separateinout s
-    variant.launch(make_call(arrays, thorn_parameters));
-    EXPECT_TRUE(same_bits(out, s_ref)) << variant.template_name << ": s_out differs from the plain loop";
-    EXPECT_TRUE(same_bits(in, s)) << variant.template_name << ": s was written";
-    results.push_back(out);
+  for (const bool streaming : {false, true}) {
+    const streaming_stores stores(streaming);
+    for (const auto& variant : star.variants) {
+      if (variant.backend != "openmp") continue;  // host arrays: the CUDA variants run in the GPU tests
+      names.push_back(described(variant.template_name, streaming));
+      auto in = s;
+      auto out = poisoned();
+      void* arrays[] = {in.data(), out.data()};  // s, then the second buffer of separateinout s
+      variant.launch(make_call(arrays, thorn_parameters));
+      EXPECT_TRUE(same_bits(out, s_ref)) << names.back() << ": s_out differs from the plain loop";
+      EXPECT_TRUE(same_bits(in, s)) << names.back() << ": s was written";
+      results.push_back(out);
+    }
   }
   for (std::size_t r = 1; r < results.size(); ++r) {
     EXPECT_TRUE(same_bits(results[r], results[0])) << names[r] << " differs from " << names[0];

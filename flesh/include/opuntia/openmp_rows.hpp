@@ -1,6 +1,16 @@
 #pragma once
-// Where the generated OpenMP kernels (templates/openmp/) start the vector loop of an x run.
+// Where the generated OpenMP kernels (templates/openmp/) start the vector loop of an x run, what
+// they prefetch, and how they write a line past the cache.
 #include <cstddef>
+#include <cstring>
+#include <fstream>
+#include <string>
+#if defined(__GNUC__) && defined(__SSE2__)
+#include <emmintrin.h>
+#define OPUNTIA_OPENMP_HAS_STREAMING_STORES 1
+#else
+#define OPUNTIA_OPENMP_HAS_STREAMING_STORES 0
+#endif
 
 namespace opuntia::openmp {
 
@@ -35,6 +45,72 @@ inline void prefetch_line(const void* p) {
   __builtin_prefetch(p, 0, 2);
 #else
   (void)p;
+#endif
+}
+
+/// The bytes of the largest cache of the first CPU, as Linux lists them in sysfs (32 MiB where
+/// it lists none). Not glibc's sysconf(_SC_LEVEL3_CACHE_SIZE): in a virtual machine that reads
+/// the host's CPUID and can report ten times the cache the guest's cores share (320 MiB for 32
+/// on the development machine's EPYC guest).
+inline std::size_t last_level_cache_bytes() {
+  static const std::size_t bytes = [] {
+    std::size_t largest = 0;
+    for (int index = 0; index < 8; ++index) {
+      std::ifstream size_file("/sys/devices/system/cpu/cpu0/cache/index" + std::to_string(index) + "/size");
+      std::size_t size = 0;
+      std::string unit;
+      if (!(size_file >> size)) continue;
+      size_file >> unit;
+      if (unit == "K") size <<= 10;
+      if (unit == "M") size <<= 20;
+      largest = size > largest ? size : largest;
+    }
+    return largest > 0 ? largest : std::size_t{32} << 20;
+  }();
+  return bytes;
+}
+
+/// A launch whose outputs take more bytes than this writes their whole lines with streaming
+/// stores (streaming_pays). The last-level cache by default: output that fits there is better
+/// left in it for the next kernel to read, and output that does not would only push the
+/// inputs out. Tests set it to 0 (always) or to the largest size_t (never).
+inline std::size_t streaming_threshold_bytes = last_level_cache_bytes();
+
+/// Whether a launch that writes `bytes_written` bytes of output should use streaming stores.
+inline bool streaming_pays(std::size_t bytes_written) {
+  return OPUNTIA_OPENMP_HAS_STREAMING_STORES && bytes_written > 0 && bytes_written > streaming_threshold_bytes;
+}
+
+/// Writes the 64-byte line `line` (a stack buffer the body wrote one vector of points into) to
+/// `to`, which starts a line, with streaming stores: they go to memory without first reading
+/// the line into the cache, as an ordinary store must. For a kernel that writes a whole
+/// array that is a third of its memory traffic: the 7-point star at 256^3 went from 78-82% of
+/// copy to 85-95% (bench/RESULTS.md, 2026-11-25). The line is read back as one 64-byte vector,
+/// the size the vector loop stored it with, so the compiler keeps it in a register and no stack
+/// buffer is left; the stores are SSE2's 16-byte ones, which every x86-64 has, so the function
+/// inlines into each ISA clone of a kernel (a full line of them combines into one write).
+template <typename T>
+inline void stream_line(T* to, const T* line) {
+  static_assert(64 % sizeof(T) == 0, "a line holds a whole number of points");
+#if OPUNTIA_OPENMP_HAS_STREAMING_STORES
+  typedef long long line_bits __attribute__((vector_size(64)));
+  line_bits bits;
+  std::memcpy(&bits, line, sizeof bits);
+  __m128i* const out = reinterpret_cast<__m128i*>(to);
+  _mm_stream_si128(out + 0, __m128i{bits[0], bits[1]});
+  _mm_stream_si128(out + 1, __m128i{bits[2], bits[3]});
+  _mm_stream_si128(out + 2, __m128i{bits[4], bits[5]});
+  _mm_stream_si128(out + 3, __m128i{bits[6], bits[7]});
+#else
+  std::memcpy(to, line, 64);
+#endif
+}
+
+/// Streaming stores are weakly ordered: each thread that made some calls this before the
+/// barrier that ends its loops, so that every thread then sees them.
+inline void stream_fence() {
+#if OPUNTIA_OPENMP_HAS_STREAMING_STORES
+  _mm_sfence();
 #endif
 }
 
