@@ -99,8 +99,8 @@
           cakernel_thread_point(cakernel_i, cakernel_j, cakernel_k, cakernel_row%var_loop("intent=out") %[, arrays.%{vname}]% %var_loop("intent=separateinout") %[, arrays.%{vname}_out]%); \
         int cakernel_l = cakernel_ia; \
         for (; cakernel_l + cakernel_line <= cakernel_iend; cakernel_l += cakernel_line) {%var_loop("intent=in|inout|separateinout", "cached=yes") %[ \
-          opuntia::openmp::prefetch_line(%{vname} + cakernel_leading_row_ahead + cakernel_l);]% %var_loop("intent=in|inout|separateinout", "cached=no") %[ \
-          opuntia::openmp::prefetch_line(%{vname} + cakernel_row_ahead + cakernel_l);]% \
+          opuntia::openmp::prefetch_input_line(%{vname} + cakernel_leading_row_ahead + cakernel_l);]% %var_loop("intent=in|inout|separateinout", "cached=no") %[ \
+          opuntia::openmp::prefetch_input_line(%{vname} + cakernel_row_ahead + cakernel_l);]% \
           if (cakernel_stream) {%var_loop("intent=out") %[ \
             alignas(64) %{vtype} cakernel_line_%{vname}[cakernel_line];]% %var_loop("intent=separateinout") %[ \
             alignas(64) %{vtype} cakernel_line_%{vname}_out[cakernel_line];]% \

@@ -32,17 +32,28 @@ constexpr int first_on_line(int begin, int end, std::ptrdiff_t row) {
 }
 
 /// Asks for the 64-byte line at `p` to be brought into the core's L2 cache (a read prefetch with
-/// locality 2: x86's prefetcht1). The generated loops call it for the rows they will reach a few
-/// rows from now, one line at a time, interleaved with the arithmetic: the hardware prefetcher
-/// alone left the 7-point star waiting on memory between rows (AMD EPYC, 2 cores: a hand-written
-/// loop went from 57-64% of copy to 70-89% with the input's leading plane and the output
-/// prefetched 2 rows ahead; the generated 3dblock and 3dstencil, 7-point and radius 4, 9-10%
-/// faster; bench/RESULTS.md, 2026-11-24). A read prefetch, not a write one, also for outputs:
-/// prefetchw brought the output's lines into L1 and ran slower. Nothing where the compiler has
-/// no builtin.
+/// locality 2: x86's prefetcht1). The generated loops call it for the output rows they will reach
+/// a few rows from now, one line at a time, interleaved with the arithmetic: the hardware
+/// prefetcher alone left the 7-point star waiting on memory between rows (AMD EPYC, 2 cores: a
+/// hand-written loop went from 57-64% of copy to 70-89% with the input's leading plane and the
+/// output prefetched 2 rows ahead; the generated 3dblock and 3dstencil, 7-point and radius 4, 9-10%
+/// faster; bench/RESULTS.md, 2026-11-24). A read prefetch, not a write one: prefetchw brought the
+/// output's lines into L1 and ran slower. Nothing where the compiler has no builtin.
 inline void prefetch_line(const void* p) {
 #if defined(__GNUC__)
   __builtin_prefetch(p, 0, 2);
+#else
+  (void)p;
+#endif
+}
+
+/// The same into L1 (locality 3: prefetcht0), for the lines of the inputs that the loops will
+/// read a few rows from now. With the 7-point star streamed through whole z planes it ran 10-13%
+/// faster than into L2 (and than any tile of 32 or 64 rows either way); the radius-4 star, on
+/// columns of 32 rows, was no slower (bench/RESULTS.md, 2026-11-25).
+inline void prefetch_input_line(const void* p) {
+#if defined(__GNUC__)
+  __builtin_prefetch(p, 0, 3);
 #else
   (void)p;
 #endif

@@ -98,7 +98,7 @@
           cakernel_thread_point(cakernel_i, cakernel_j, cakernel_k, cakernel_row , arrays.u_out);                                          \
         int cakernel_l = cakernel_ia;                                                                                                      \
         for (; cakernel_l + cakernel_line <= cakernel_iend; cakernel_l += cakernel_line) {                                                 \
-          opuntia::openmp::prefetch_line(u + cakernel_leading_row_ahead + cakernel_l);                                                     \
+          opuntia::openmp::prefetch_input_line(u + cakernel_leading_row_ahead + cakernel_l);                                               \
           if (cakernel_stream) {                                                                                                           \
             alignas(64) CCTK_REAL cakernel_line_u_out[cakernel_line];                                                                      \
             _Pragma("omp simd")                                                                                                            \
