@@ -107,7 +107,7 @@ void copy(double* __restrict a, const double* __restrict b, std::size_t count) {
 }
 
 /// The copy with the streaming stores that the generated kernels use for outputs larger than
-/// the cache (opuntia::openmp::stream_line): what memory gives when no store reads its line
+/// the cache (opuntia::openmp::stream_points): what memory gives when no store reads its line
 /// first. Printed beside the plain copy, which the fractions are of (STREAM's convention).
 void copy_streaming(double* __restrict a, const double* __restrict b, std::size_t count) {
   constexpr std::size_t line = opuntia::openmp::line_points<double>;
@@ -115,7 +115,9 @@ void copy_streaming(double* __restrict a, const double* __restrict b, std::size_
 #pragma omp parallel
   {
 #pragma omp for schedule(static) nowait
-    for (std::size_t l = 0; l < lines; ++l) opuntia::openmp::stream_line(a + l * line, b + l * line);
+    for (std::size_t l = 0; l < lines; ++l) {
+      opuntia::openmp::stream_points(a + l * line, *reinterpret_cast<const double(*)[line]>(b + l * line));
+    }
     opuntia::openmp::stream_fence();
   }
   for (std::size_t i = lines * line; i < count; ++i) a[i] = b[i];
@@ -259,10 +261,10 @@ int main(int argc, char** argv) {
       cases.push_back([launch = variant.launch, &call] { launch(call); });
       // The same launch with streaming stores turned off, for the difference they make.
       const auto ordinary_stores = [launch = variant.launch, &call] {
-        const std::size_t threshold = opuntia::openmp::streaming_threshold_bytes;
-        opuntia::openmp::streaming_threshold_bytes = SIZE_MAX;
+        auto& threshold = opuntia::openmp::streaming_threshold_bytes();
+        const std::size_t saved = threshold.exchange(SIZE_MAX);
         launch(call);
-        opuntia::openmp::streaming_threshold_bytes = threshold;
+        threshold = saved;
       };
       std::memset(out.data(), 0xff, count * sizeof(double));
       ordinary_stores();

@@ -35,8 +35,8 @@
 %var_loop("intent=in|inout|separateinout") %[    %{vtype}* const %{vname} = arrays.%{vname}; (void)%{vname}; \
 ]%    const ptrdiff_t cakernel_sj = params.cagh_ni, cakernel_sk = (ptrdiff_t)params.cagh_ni * params.cagh_nj; \
     const auto cakernel_point = [=](const int gi, const int gj, const int gk, const ptrdiff_t cakernel_row \
-%var_loop("intent=out") %[                                    , %{vtype}* const %{vname} \
-]% %var_loop("intent=separateinout") %[                                    , %{vtype}* const %{vname}_out \
+%var_loop("intent=out") %[                                    , const opuntia::openmp::output_points<%{vtype}> %{vname} \
+]% %var_loop("intent=separateinout") %[                                    , const opuntia::openmp::output_points<%{vtype}> %{vname}_out \
 ]%                                    ) OPUNTIA_OPENMP_ALWAYS_INLINE { \
       (void)gi; (void)gj; (void)gk;%var_loop("intent=out") %[ (void)%{vname};]% %var_loop("intent=separateinout") %[ (void)%{vname}_out;]% \
       const ptrdiff_t cakernel_c = cakernel_row + gi; (void)cakernel_c;
@@ -52,18 +52,20 @@
    z neighbours need stay in cache (the CPU form of the GPU's z in registers): the same loops.
    The vector loop goes a 64-byte line at a time; before each line it prefetches that line of
    the row the tile reaches OPUNTIA_OPENMP_PREFETCH_ROWS rows later (common.h): each input's
-   leading z plane and each output. With it the 7-point and radius-4 stars ran 9-10% faster at
-   256^3 on 2 cores (bench/RESULTS.md, 2026-11-24): the hardware prefetcher alone left the loops
-   waiting on memory between rows.
-   When the outputs are larger than the last-level cache (opuntia::openmp::streaming_pays), each
-   line of each output (out, and the second buffer of separateinout) is computed into a line on
-   the stack and written with streaming stores, which do not read the line first: the body must
-   then write every output at every point, as the contract asks (a point it leaves alone gets an
-   undefined value). The body's lambda takes its outputs as arguments for that, and finds its
-   point from the row's index (cakernel_row + gi) so that the compiler sees that a stacked
-   output is the stack line (it keeps it in a register, with no store and load back). Each
-   thread calls the lambda through its own copy so that the captures stay in registers across
-   the streaming stores, which the compiler must assume may alias anything. */
+   leading z plane into L1, and each output into L2 unless the launch streams (below). With it
+   the 7-point and radius-4 stars ran 9-10% faster at 256^3 on 2 cores (bench/RESULTS.md,
+   2026-11-24): the hardware prefetcher alone left the loops waiting on memory between rows.
+   When the outputs are larger than the last-level cache (opuntia::openmp::streaming_pays) and
+   start on a 64-byte line, each vector loop's points of each output (out, and the second buffer
+   of separateinout) are computed into an array on the stack and written with streaming stores,
+   which do not read the line first: the body must then write every output at every point, as
+   the contract asks (a point it leaves alone gets an undefined value). The body's lambda takes
+   its outputs as arguments for that (opuntia::openmp::output_points: the stack array indexed
+   from the loop's first point, or the array), and finds its point from the row's index
+   (cakernel_row + gi) so that the compiler sees that an output's index is the stack array's:
+   it keeps the points in a register, with no store and load back. Each thread calls the lambda
+   through its own copy so that the captures stay in registers across the streaming stores,
+   which the compiler must assume may alias anything. */
 #define CAKERNEL_%{name}_End \
     }; \
     const int cakernel_ilo = %{stencil_xn}, cakernel_ihi = params.cagh_ni - %{stencil_xp}; \
@@ -72,7 +74,9 @@
     constexpr int cakernel_line = opuntia::openmp::line_points<CCTK_REAL>; \
     const size_t cakernel_points = (size_t)params.cagh_ni * params.cagh_nj * params.cagh_nk; \
     const bool cakernel_stream = opuntia::openmp::streaming_pays( \
-        cakernel_points * (0%var_loop("intent=out") %[ + sizeof(%{vtype})]% %var_loop("intent=separateinout") %[ + sizeof(%{vtype})]%)); \
+        cakernel_points * (0%var_loop("intent=out") %[ + sizeof(%{vtype})]% %var_loop("intent=separateinout") %[ + sizeof(%{vtype})]%))%var_loop("intent=out") %[ \
+        && opuntia::openmp::starts_on_line(arrays.%{vname})]% %var_loop("intent=separateinout") %[ \
+        && opuntia::openmp::starts_on_line(arrays.%{vname}_out)]%; \
     _Pragma("omp parallel") { \
     const auto cakernel_thread_point = cakernel_point; \
     _Pragma("omp for collapse(3) schedule(static) nowait") \
@@ -96,7 +100,7 @@
         (void)cakernel_row_ahead; (void)cakernel_leading_row_ahead; \
         const int cakernel_ia = opuntia::openmp::first_on_line<CCTK_REAL>(cakernel_ti, cakernel_iend, cakernel_row); \
         for (int cakernel_i = cakernel_ti; cakernel_i < cakernel_ia; ++cakernel_i) \
-          cakernel_thread_point(cakernel_i, cakernel_j, cakernel_k, cakernel_row%var_loop("intent=out") %[, arrays.%{vname}]% %var_loop("intent=separateinout") %[, arrays.%{vname}_out]%); \
+          cakernel_thread_point(cakernel_i, cakernel_j, cakernel_k, cakernel_row%var_loop("intent=out") %[, {arrays.%{vname}, 0}]% %var_loop("intent=separateinout") %[, {arrays.%{vname}_out, 0}]%); \
         int cakernel_l = cakernel_ia; \
         for (; cakernel_l + cakernel_line <= cakernel_iend; cakernel_l += cakernel_line) {%var_loop("intent=in|inout|separateinout", "cached=yes") %[ \
           opuntia::openmp::prefetch_input_line(%{vname} + cakernel_leading_row_ahead + cakernel_l);]% %var_loop("intent=in|inout|separateinout", "cached=no") %[ \
@@ -104,22 +108,23 @@
           if (cakernel_stream) {%var_loop("intent=out") %[ \
             alignas(64) %{vtype} cakernel_line_%{vname}[cakernel_line];]% %var_loop("intent=separateinout") %[ \
             alignas(64) %{vtype} cakernel_line_%{vname}_out[cakernel_line];]% \
+            const ptrdiff_t cakernel_origin = cakernel_row + cakernel_l; \
             _Pragma("omp simd") \
             for (int cakernel_i = cakernel_l; cakernel_i < cakernel_l + cakernel_line; ++cakernel_i) \
-              cakernel_thread_point(cakernel_i, cakernel_j, cakernel_k, cakernel_row%var_loop("intent=out") %[, cakernel_line_%{vname} - (cakernel_row + cakernel_l)]% %var_loop("intent=separateinout") %[, cakernel_line_%{vname}_out - (cakernel_row + cakernel_l)]%);%var_loop("intent=out") %[ \
-            opuntia::openmp::stream_line(arrays.%{vname} + cakernel_row + cakernel_l, cakernel_line_%{vname});]% %var_loop("intent=separateinout") %[ \
-            opuntia::openmp::stream_line(arrays.%{vname}_out + cakernel_row + cakernel_l, cakernel_line_%{vname}_out);]% \
+              cakernel_thread_point(cakernel_i, cakernel_j, cakernel_k, cakernel_row%var_loop("intent=out") %[, {cakernel_line_%{vname}, cakernel_origin}]% %var_loop("intent=separateinout") %[, {cakernel_line_%{vname}_out, cakernel_origin}]%);%var_loop("intent=out") %[ \
+            opuntia::openmp::stream_points(arrays.%{vname} + cakernel_origin, cakernel_line_%{vname});]% %var_loop("intent=separateinout") %[ \
+            opuntia::openmp::stream_points(arrays.%{vname}_out + cakernel_origin, cakernel_line_%{vname}_out);]% \
           } else {%var_loop("intent=out") %[ \
             opuntia::openmp::prefetch_line(arrays.%{vname} + cakernel_row_ahead + cakernel_l);]% %var_loop("intent=separateinout") %[ \
             opuntia::openmp::prefetch_line(arrays.%{vname}_out + cakernel_row_ahead + cakernel_l);]% \
             _Pragma("omp simd") \
             for (int cakernel_i = cakernel_l; cakernel_i < cakernel_l + cakernel_line; ++cakernel_i) \
-              cakernel_thread_point(cakernel_i, cakernel_j, cakernel_k, cakernel_row%var_loop("intent=out") %[, arrays.%{vname}]% %var_loop("intent=separateinout") %[, arrays.%{vname}_out]%); \
+              cakernel_thread_point(cakernel_i, cakernel_j, cakernel_k, cakernel_row%var_loop("intent=out") %[, {arrays.%{vname}, 0}]% %var_loop("intent=separateinout") %[, {arrays.%{vname}_out, 0}]%); \
           } \
         } \
         _Pragma("omp simd") \
         for (int cakernel_i = cakernel_l; cakernel_i < cakernel_iend; ++cakernel_i) \
-          cakernel_thread_point(cakernel_i, cakernel_j, cakernel_k, cakernel_row%var_loop("intent=out") %[, arrays.%{vname}]% %var_loop("intent=separateinout") %[, arrays.%{vname}_out]%); \
+          cakernel_thread_point(cakernel_i, cakernel_j, cakernel_k, cakernel_row%var_loop("intent=out") %[, {arrays.%{vname}, 0}]% %var_loop("intent=separateinout") %[, {arrays.%{vname}_out, 0}]%); \
       } \
     } \
     if (cakernel_stream) opuntia::openmp::stream_fence(); \

@@ -1,14 +1,18 @@
 #pragma once
-// What the tests that launch tests/thorns/VariantCheck's kernels directly share
-// (variants_test.cpp, backend_conformance_test.cpp): fields on an odd block and a kernel_call
-// over it.
+// What the tests that launch generated kernels directly share (variants_test.cpp and
+// backend_conformance_test.cpp with tests/thorns/VariantCheck, streaming_test.cpp with
+// StreamCheck): fields on an odd block, on 64-byte lines, a kernel_call over it, and the switch
+// for streaming stores.
 #include <cstddef>
+#include <cstdint>
 #include <cstring>
+#include <new>
 #include <random>
 #include <vector>
 
 #include "opuntia/binding.hpp"
 #include "opuntia/cctk_types.h"
+#include "opuntia/openmp_rows.hpp"
 
 namespace variant_check {
 
@@ -18,7 +22,23 @@ struct grid_size {
   constexpr std::size_t points() const { return static_cast<std::size_t>(ni) * nj * nk; }
 };
 
-using field = std::vector<CCTK_REAL>;
+/// Allocates on 64-byte lines, as the runtime does: the OpenMP kernels write their outputs with
+/// streaming stores only to arrays that start on one.
+template <typename T>
+struct line_allocator {
+  using value_type = T;
+  line_allocator() = default;
+  template <typename U>
+  line_allocator(const line_allocator<U>&) {}
+  T* allocate(std::size_t n) { return static_cast<T*>(::operator new(n * sizeof(T), std::align_val_t{64})); }
+  void deallocate(T* p, std::size_t) { ::operator delete(p, std::align_val_t{64}); }
+  template <typename U>
+  bool operator==(const line_allocator<U>&) const { return true; }
+};
+
+template <typename T>
+using aligned_vector = std::vector<T, line_allocator<T>>;
+using field = aligned_vector<CCTK_REAL>;
 
 /// Uniform in [-2, 2): the same values for the same seed.
 inline field random_field(const grid_size& grid, unsigned seed) {
@@ -35,6 +55,19 @@ inline field poisoned(const grid_size& grid) {
   std::memset(f.data(), 0xff, f.size() * sizeof(CCTK_REAL));
   return f;
 }
+
+/// Sets whether the OpenMP kernels write their outputs with streaming stores while it lives:
+/// always, or never (normally only for outputs larger than the cache, so never on these grids).
+class streaming_stores {
+public:
+  explicit streaming_stores(bool on) : saved_(opuntia::openmp::streaming_threshold_bytes().exchange(on ? 0 : SIZE_MAX)) {}
+  ~streaming_stores() { opuntia::openmp::streaming_threshold_bytes() = saved_; }
+  streaming_stores(const streaming_stores&) = delete;
+  streaming_stores& operator=(const streaming_stores&) = delete;
+
+private:
+  std::size_t saved_;
+};
 
 /// A launch over the whole block, with a spacing, time step and origin a body can read.
 inline opuntia::kernel_call make_call(const grid_size& grid, void* const* arrays, const void* thorn_parameters) {

@@ -3,14 +3,12 @@
 #include <gtest/gtest.h>
 
 #include <cmath>
-#include <cstdint>
 #include <cstring>
 #include <string>
 #include <vector>
 
 #include "VariantCheck_parameters.hpp"
 #include "opuntia/binding.hpp"
-#include "opuntia/openmp_rows.hpp"
 #include "variant_check_grid.hpp"
 
 namespace {
@@ -25,7 +23,7 @@ std::size_t index(int i, int j, int k) { return static_cast<std::size_t>(i + ni 
 variant_check::field random_field(unsigned seed) { return variant_check::random_field(grid, seed); }
 variant_check::field poisoned() { return variant_check::poisoned(grid); }
 
-bool same_bits(const std::vector<CCTK_REAL>& a, const std::vector<CCTK_REAL>& b) {
+bool same_bits(const variant_check::field& a, const variant_check::field& b) {
   return a.size() == b.size() && std::memcmp(a.data(), b.data(), a.size() * sizeof(CCTK_REAL)) == 0;
 }
 
@@ -33,20 +31,7 @@ opuntia::kernel_call make_call(void* const* arrays, const parameters& thorn_para
   return variant_check::make_call(grid, arrays, &thorn_parameters);
 }
 
-/// Sets whether the OpenMP kernels write their outputs with streaming stores (normally only for
-/// outputs larger than the cache, so never on this small grid) while it lives.
-class streaming_stores {
-public:
-  explicit streaming_stores(bool on) : saved_(opuntia::openmp::streaming_threshold_bytes) {
-    opuntia::openmp::streaming_threshold_bytes = on ? 0 : SIZE_MAX;
-  }
-  ~streaming_stores() { opuntia::openmp::streaming_threshold_bytes = saved_; }
-  streaming_stores(const streaming_stores&) = delete;
-  streaming_stores& operator=(const streaming_stores&) = delete;
-
-private:
-  std::size_t saved_;
-};
+using variant_check::streaming_stores;
 
 std::string described(const std::string& template_name, bool streaming) {
   return template_name + (streaming ? " with streaming stores" : "");
@@ -128,7 +113,7 @@ TEST(generated_variants, star_kernel_is_bit_equal_in_every_variant_and_to_a_plai
     }
   }
 
-  std::vector<std::vector<CCTK_REAL>> results;
+  std::vector<variant_check::field> results;
   std::vector<std::string> names;
   for (const bool streaming : {false, true}) {
     const streaming_stores stores(streaming);

@@ -1,7 +1,9 @@
 #pragma once
 // Where the generated OpenMP kernels (templates/openmp/) start the vector loop of an x run, what
 // they prefetch, and how they write a line past the cache.
+#include <atomic>
 #include <cstddef>
+#include <cstdint>
 #include <cstring>
 #include <fstream>
 #include <string>
@@ -82,39 +84,81 @@ inline std::size_t last_level_cache_bytes() {
 }
 
 /// A launch whose outputs take more bytes than this writes their whole lines with streaming
-/// stores (streaming_pays). The last-level cache by default: output that fits there is better
-/// left in it for the next kernel to read, and output that does not would only push the
-/// inputs out. Tests set it to 0 (always) or to the largest size_t (never).
-inline std::size_t streaming_threshold_bytes = last_level_cache_bytes();
+/// stores (streaming_pays). The last-level cache of the first CPU by default (the cache its
+/// core shares with its neighbours, not the sum over a many-chiplet processor): output that
+/// fits there is better left in it for the next kernel to read, and output that does not would
+/// only push the inputs out. Tests and the benchmark set it to 0 (always) or to the largest
+/// size_t (never). Made on first use, so a launch from a static initialiser sees it too.
+inline std::atomic<std::size_t>& streaming_threshold_bytes() {
+  static std::atomic<std::size_t> bytes{last_level_cache_bytes()};
+  return bytes;
+}
 
 /// Whether a launch that writes `bytes_written` bytes of output should use streaming stores.
 inline bool streaming_pays(std::size_t bytes_written) {
-  return OPUNTIA_OPENMP_HAS_STREAMING_STORES && bytes_written > 0 && bytes_written > streaming_threshold_bytes;
+  return OPUNTIA_OPENMP_HAS_STREAMING_STORES && bytes_written > 0 &&
+         bytes_written > streaming_threshold_bytes().load(std::memory_order_relaxed);
 }
 
-/// Writes the 64-byte line `line` (a stack buffer the body wrote one vector of points into) to
-/// `to`, which starts a line, with streaming stores: they go to memory without first reading
-/// the line into the cache, as an ordinary store must. For a kernel that writes a whole
-/// array that is a third of its memory traffic: the 7-point star at 256^3 went from 78-82% of
-/// copy to 85-95% (bench/RESULTS.md, 2026-11-25). The line is read back as one 64-byte vector,
-/// the size the vector loop stored it with, so the compiler keeps it in a register and no stack
-/// buffer is left; the stores are SSE2's 16-byte ones, which every x86-64 has, so the function
-/// inlines into each ISA clone of a kernel (a full line of them combines into one write).
+/// Whether `p` starts a 64-byte line: streaming stores need their 16-byte pieces aligned, and the
+/// loops' lines are lines of the array only when the array starts on one (the runtime's and the
+/// flesh's allocations do; a kernel_call may bring any pointer).
+inline bool starts_on_line(const void* p) { return reinterpret_cast<std::uintptr_t>(p) % 64 == 0; }
+
+/// An output as the body's lambda sees it: `I3D(v, ...)` indexes it as it would the array. On
+/// the streaming path it is the stack array of one vector loop's points, indexed from the first
+/// of them (`origin`), so that no pointer leaves that array; elsewhere the array, origin 0.
 template <typename T>
-inline void stream_line(T* to, const T* line) {
-  static_assert(64 % sizeof(T) == 0, "a line holds a whole number of points");
+struct output_points {
+  T* data;
+  std::ptrdiff_t origin;
+  T& operator[](std::ptrdiff_t index) const { return data[index - origin]; }
+};
+
 #if OPUNTIA_OPENMP_HAS_STREAMING_STORES
-  typedef long long line_bits __attribute__((vector_size(64)));
-  line_bits bits;
-  std::memcpy(&bits, line, sizeof bits);
-  __m128i* const out = reinterpret_cast<__m128i*>(to);
-  _mm_stream_si128(out + 0, __m128i{bits[0], bits[1]});
-  _mm_stream_si128(out + 1, __m128i{bits[2], bits[3]});
-  _mm_stream_si128(out + 2, __m128i{bits[4], bits[5]});
-  _mm_stream_si128(out + 3, __m128i{bits[6], bits[7]});
-#else
-  std::memcpy(to, line, 64);
+/// A GCC vector of `Bytes` bytes (16, 32 or 64): what stream_points reads its points back as.
+template <std::size_t Bytes>
+struct vector_of_bytes;
+template <>
+struct vector_of_bytes<16> {
+  typedef long long type __attribute__((vector_size(16)));
+};
+template <>
+struct vector_of_bytes<32> {
+  typedef long long type __attribute__((vector_size(32)));
+};
+template <>
+struct vector_of_bytes<64> {
+  typedef long long type __attribute__((vector_size(64)));
+};
 #endif
+
+/// Writes the points `points` (a stack array the body wrote one vector loop's points into) to
+/// `to`, which starts a 64-byte line, with streaming stores: they go to memory without first
+/// reading the line into the cache, as an ordinary store must. For a kernel that writes a whole
+/// array that is a third of its memory traffic: the 7-point star at 256^3 ran in 7.6-7.9 ms with
+/// them and 8.9-9.6 ms without (bench/RESULTS.md, 2026-11-25). The points are read back as one
+/// vector of their whole size, the size the vector loop stored them with, so the compiler keeps
+/// them in a register and no stack array is left; the stores are SSE2's 16-byte ones, which every
+/// x86-64 has, so the function inlines into each ISA clone of a kernel (a full line of them
+/// combines into one write). The points of one loop fill 64 bytes when they are CCTK_REALs and
+/// 32 or 16 for a narrower type (a CCTK_INT output of an fp64 kernel: half a line, still
+/// correct); any other size is copied with ordinary stores.
+template <int N, typename T>
+inline void stream_points(T* to, const T (&points)[N]) {
+  constexpr std::size_t bytes = N * sizeof(T);
+#if OPUNTIA_OPENMP_HAS_STREAMING_STORES
+  if constexpr (bytes == 16 || bytes == 32 || bytes == 64) {
+    typename vector_of_bytes<bytes>::type bits;
+    std::memcpy(&bits, points, bytes);
+    __m128i* const out = reinterpret_cast<__m128i*>(to);
+    for (std::size_t piece = 0; piece < bytes / 16; ++piece) {
+      _mm_stream_si128(out + piece, __m128i{bits[2 * piece], bits[2 * piece + 1]});
+    }
+    return;
+  }
+#endif
+  std::memcpy(to, points, bytes);
 }
 
 /// Streaming stores are weakly ordered: each thread that made some calls this before the

@@ -43,9 +43,9 @@
 #endif
 
 /* 3dblock and 3dstencil: while a row is computed, the lines of the row the tile reaches this many
-   rows later are prefetched into L2 (opuntia/openmp_rows.hpp): the inputs' leading z plane
-   (STENCIL's +z reach) and the outputs. 0 turns it off; override with
-   -DOPUNTIA_OPENMP_PREFETCH_ROWS=n. */
+   rows later are prefetched (opuntia/openmp_rows.hpp): the inputs' leading z plane (STENCIL's +z
+   reach) into L1, and the outputs into L2 where their stores are not streaming ones. 0 turns it
+   off; override with -DOPUNTIA_OPENMP_PREFETCH_ROWS=n. */
 #ifndef OPUNTIA_OPENMP_PREFETCH_ROWS
 #define OPUNTIA_OPENMP_PREFETCH_ROWS 2
 #endif
