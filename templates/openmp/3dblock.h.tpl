@@ -79,54 +79,63 @@
         && opuntia::openmp::starts_on_line(arrays.%{vname}_out)]%; \
     _Pragma("omp parallel") { \
     const auto cakernel_thread_point = cakernel_point; \
-    _Pragma("omp for collapse(3) schedule(static) nowait") \
-    for (int cakernel_tk = cakernel_klo; cakernel_tk < cakernel_khi; cakernel_tk += %{tile_z}) \
-    for (int cakernel_tj = cakernel_jlo; cakernel_tj < cakernel_jhi; cakernel_tj += %{tile_y}) \
-    for (int cakernel_ti = cakernel_ilo; cakernel_ti < cakernel_ihi; cakernel_ti += %{tile_x}) { \
-      const int cakernel_iend = cakernel_ihi - cakernel_ti < %{tile_x} ? cakernel_ihi : cakernel_ti + %{tile_x}; \
-      const int cakernel_jend = cakernel_jhi - cakernel_tj < %{tile_y} ? cakernel_jhi : cakernel_tj + %{tile_y}; \
-      const int cakernel_kend = cakernel_khi - cakernel_tk < %{tile_z} ? cakernel_khi : cakernel_tk + %{tile_z}; \
-      for (int cakernel_k = cakernel_tk; cakernel_k < cakernel_kend; ++cakernel_k) \
-      for (int cakernel_j = cakernel_tj; cakernel_j < cakernel_jend; ++cakernel_j) { \
-        const ptrdiff_t cakernel_row = CAKERNEL_INDEX(0, cakernel_j, cakernel_k); \
-        int cakernel_pj = cakernel_j + OPUNTIA_OPENMP_PREFETCH_ROWS, cakernel_pk = cakernel_k; \
-        if (cakernel_pj >= cakernel_jend) { cakernel_pj += cakernel_tj - cakernel_jend; ++cakernel_pk; } \
-        /* with no row ahead in this tile, this row's own lines, cached already: no branch a line */ \
-        const bool cakernel_ahead = \
-            OPUNTIA_OPENMP_PREFETCH_ROWS > 0 && cakernel_pj < cakernel_jend && cakernel_pk < cakernel_kend; \
-        const ptrdiff_t cakernel_row_ahead = cakernel_ahead ? CAKERNEL_INDEX(0, cakernel_pj, cakernel_pk) : cakernel_row; \
-        const ptrdiff_t cakernel_leading_row_ahead = \
-            cakernel_ahead ? CAKERNEL_INDEX(0, cakernel_pj, cakernel_pk + %{stencil_zp}) : cakernel_row; \
-        (void)cakernel_row_ahead; (void)cakernel_leading_row_ahead; \
-        const int cakernel_ia = opuntia::openmp::first_on_line<CCTK_REAL>(cakernel_ti, cakernel_iend, cakernel_row); \
-        for (int cakernel_i = cakernel_ti; cakernel_i < cakernel_ia; ++cakernel_i) \
-          cakernel_thread_point(cakernel_i, cakernel_j, cakernel_k, cakernel_row%var_loop("intent=out") %[, {arrays.%{vname}, 0}]% %var_loop("intent=separateinout") %[, {arrays.%{vname}_out, 0}]%); \
-        int cakernel_l = cakernel_ia; \
-        for (; cakernel_l + cakernel_line <= cakernel_iend; cakernel_l += cakernel_line) {%var_loop("intent=in|inout|separateinout", "cached=yes") %[ \
-          opuntia::openmp::prefetch_input_line(%{vname} + cakernel_leading_row_ahead + cakernel_l);]% %var_loop("intent=in|inout|separateinout", "cached=no") %[ \
-          opuntia::openmp::prefetch_input_line(%{vname} + cakernel_row_ahead + cakernel_l);]% \
-          if (cakernel_stream) {%var_loop("intent=out") %[ \
-            alignas(64) %{vtype} cakernel_line_%{vname}[cakernel_line];]% %var_loop("intent=separateinout") %[ \
-            alignas(64) %{vtype} cakernel_line_%{vname}_out[cakernel_line];]% \
-            const ptrdiff_t cakernel_origin = cakernel_row + cakernel_l; \
-            _Pragma("omp simd") \
-            for (int cakernel_i = cakernel_l; cakernel_i < cakernel_l + cakernel_line; ++cakernel_i) \
-              cakernel_thread_point(cakernel_i, cakernel_j, cakernel_k, cakernel_row%var_loop("intent=out") %[, {cakernel_line_%{vname}, cakernel_origin}]% %var_loop("intent=separateinout") %[, {cakernel_line_%{vname}_out, cakernel_origin}]%);%var_loop("intent=out") %[ \
-            opuntia::openmp::stream_points(arrays.%{vname} + cakernel_origin, cakernel_line_%{vname});]% %var_loop("intent=separateinout") %[ \
-            opuntia::openmp::stream_points(arrays.%{vname}_out + cakernel_origin, cakernel_line_%{vname}_out);]% \
-          } else {%var_loop("intent=out") %[ \
-            opuntia::openmp::prefetch_line(arrays.%{vname} + cakernel_row_ahead + cakernel_l);]% %var_loop("intent=separateinout") %[ \
-            opuntia::openmp::prefetch_line(arrays.%{vname}_out + cakernel_row_ahead + cakernel_l);]% \
-            _Pragma("omp simd") \
-            for (int cakernel_i = cakernel_l; cakernel_i < cakernel_l + cakernel_line; ++cakernel_i) \
-              cakernel_thread_point(cakernel_i, cakernel_j, cakernel_k, cakernel_row%var_loop("intent=out") %[, {arrays.%{vname}, 0}]% %var_loop("intent=separateinout") %[, {arrays.%{vname}_out, 0}]%); \
+    /* the loops, compiled once for each path: a test of cakernel_stream in every line cost the 7-point \
+       star 4-6% (bench/RESULTS.md, 2026-11-25); an orphaned omp for, bound to this parallel region */ \
+    const auto cakernel_tiles = [&](auto cakernel_streaming) OPUNTIA_OPENMP_ALWAYS_INLINE { \
+      _Pragma("omp for collapse(3) schedule(static) nowait") \
+      for (int cakernel_tk = cakernel_klo; cakernel_tk < cakernel_khi; cakernel_tk += %{tile_z}) \
+      for (int cakernel_tj = cakernel_jlo; cakernel_tj < cakernel_jhi; cakernel_tj += %{tile_y}) \
+      for (int cakernel_ti = cakernel_ilo; cakernel_ti < cakernel_ihi; cakernel_ti += %{tile_x}) { \
+        const int cakernel_iend = cakernel_ihi - cakernel_ti < %{tile_x} ? cakernel_ihi : cakernel_ti + %{tile_x}; \
+        const int cakernel_jend = cakernel_jhi - cakernel_tj < %{tile_y} ? cakernel_jhi : cakernel_tj + %{tile_y}; \
+        const int cakernel_kend = cakernel_khi - cakernel_tk < %{tile_z} ? cakernel_khi : cakernel_tk + %{tile_z}; \
+        for (int cakernel_k = cakernel_tk; cakernel_k < cakernel_kend; ++cakernel_k) \
+        for (int cakernel_j = cakernel_tj; cakernel_j < cakernel_jend; ++cakernel_j) { \
+          const ptrdiff_t cakernel_row = CAKERNEL_INDEX(0, cakernel_j, cakernel_k); \
+          int cakernel_pj = cakernel_j + OPUNTIA_OPENMP_PREFETCH_ROWS, cakernel_pk = cakernel_k; \
+          if (cakernel_pj >= cakernel_jend) { cakernel_pj += cakernel_tj - cakernel_jend; ++cakernel_pk; } \
+          /* with no row ahead in this tile, this row's own lines, cached already: no branch a line */ \
+          const bool cakernel_ahead = \
+              OPUNTIA_OPENMP_PREFETCH_ROWS > 0 && cakernel_pj < cakernel_jend && cakernel_pk < cakernel_kend; \
+          const ptrdiff_t cakernel_row_ahead = cakernel_ahead ? CAKERNEL_INDEX(0, cakernel_pj, cakernel_pk) : cakernel_row; \
+          const ptrdiff_t cakernel_leading_row_ahead = \
+              cakernel_ahead ? CAKERNEL_INDEX(0, cakernel_pj, cakernel_pk + %{stencil_zp}) : cakernel_row; \
+          (void)cakernel_row_ahead; (void)cakernel_leading_row_ahead; \
+          const int cakernel_ia = opuntia::openmp::first_on_line<CCTK_REAL>(cakernel_ti, cakernel_iend, cakernel_row); \
+          for (int cakernel_i = cakernel_ti; cakernel_i < cakernel_ia; ++cakernel_i) \
+            cakernel_thread_point(cakernel_i, cakernel_j, cakernel_k, cakernel_row%var_loop("intent=out") %[, {arrays.%{vname}, 0}]% %var_loop("intent=separateinout") %[, {arrays.%{vname}_out, 0}]%); \
+          int cakernel_l = cakernel_ia; \
+          for (; cakernel_l + cakernel_line <= cakernel_iend; cakernel_l += cakernel_line) {%var_loop("intent=in|inout|separateinout", "cached=yes") %[ \
+            opuntia::openmp::prefetch_input_line(%{vname} + cakernel_leading_row_ahead + cakernel_l);]% %var_loop("intent=in|inout|separateinout", "cached=no") %[ \
+            opuntia::openmp::prefetch_input_line(%{vname} + cakernel_row_ahead + cakernel_l);]% \
+            if constexpr (decltype(cakernel_streaming)::value) {%var_loop("intent=out") %[ \
+              alignas(64) %{vtype} cakernel_line_%{vname}[cakernel_line];]% %var_loop("intent=separateinout") %[ \
+              alignas(64) %{vtype} cakernel_line_%{vname}_out[cakernel_line];]% \
+              const ptrdiff_t cakernel_origin = cakernel_row + cakernel_l; \
+              _Pragma("omp simd") \
+              for (int cakernel_i = cakernel_l; cakernel_i < cakernel_l + cakernel_line; ++cakernel_i) \
+                cakernel_thread_point(cakernel_i, cakernel_j, cakernel_k, cakernel_row%var_loop("intent=out") %[, {cakernel_line_%{vname}, cakernel_origin}]% %var_loop("intent=separateinout") %[, {cakernel_line_%{vname}_out, cakernel_origin}]%);%var_loop("intent=out") %[ \
+              opuntia::openmp::stream_points(arrays.%{vname} + cakernel_origin, cakernel_line_%{vname});]% %var_loop("intent=separateinout") %[ \
+              opuntia::openmp::stream_points(arrays.%{vname}_out + cakernel_origin, cakernel_line_%{vname}_out);]% \
+            } else {%var_loop("intent=out") %[ \
+              opuntia::openmp::prefetch_line(arrays.%{vname} + cakernel_row_ahead + cakernel_l);]% %var_loop("intent=separateinout") %[ \
+              opuntia::openmp::prefetch_line(arrays.%{vname}_out + cakernel_row_ahead + cakernel_l);]% \
+              _Pragma("omp simd") \
+              for (int cakernel_i = cakernel_l; cakernel_i < cakernel_l + cakernel_line; ++cakernel_i) \
+                cakernel_thread_point(cakernel_i, cakernel_j, cakernel_k, cakernel_row%var_loop("intent=out") %[, {arrays.%{vname}, 0}]% %var_loop("intent=separateinout") %[, {arrays.%{vname}_out, 0}]%); \
+            } \
           } \
+          _Pragma("omp simd") \
+          for (int cakernel_i = cakernel_l; cakernel_i < cakernel_iend; ++cakernel_i) \
+            cakernel_thread_point(cakernel_i, cakernel_j, cakernel_k, cakernel_row%var_loop("intent=out") %[, {arrays.%{vname}, 0}]% %var_loop("intent=separateinout") %[, {arrays.%{vname}_out, 0}]%); \
         } \
-        _Pragma("omp simd") \
-        for (int cakernel_i = cakernel_l; cakernel_i < cakernel_iend; ++cakernel_i) \
-          cakernel_thread_point(cakernel_i, cakernel_j, cakernel_k, cakernel_row%var_loop("intent=out") %[, {arrays.%{vname}, 0}]% %var_loop("intent=separateinout") %[, {arrays.%{vname}_out, 0}]%); \
       } \
+    }; \
+    if (cakernel_stream) { \
+      cakernel_tiles(std::true_type{}); \
+      opuntia::openmp::stream_fence(); \
+    } else { \
+      cakernel_tiles(std::false_type{}); \
     } \
-    if (cakernel_stream) opuntia::openmp::stream_fence(); \
     } \
   }

@@ -7,6 +7,7 @@
 #include <cstring>
 #include <fstream>
 #include <string>
+#include <type_traits>  // the generated loops pick their store path with std::true_type / false_type
 #if defined(__GNUC__) && defined(__SSE2__)
 #include <emmintrin.h>
 #define OPUNTIA_OPENMP_HAS_STREAMING_STORES 1

@@ -65,62 +65,71 @@
    it keeps the points in a register, with no store and load back. Each thread calls the lambda
    through its own copy so that the captures stay in registers across the streaming stores,
    which the compiler must assume may alias anything. */
-#define CAKERNEL_Heat_Update_End                                                                                                \
-    };                                                                                                                          \
-    const int cakernel_ilo = 1, cakernel_ihi = params.cagh_ni - 1;                                                              \
-    const int cakernel_jlo = 1, cakernel_jhi = params.cagh_nj - 1;                                                              \
-    const int cakernel_klo = 1, cakernel_khi = params.cagh_nk - 1;                                                              \
-    constexpr int cakernel_line = opuntia::openmp::line_points<CCTK_REAL>;                                                      \
-    const size_t cakernel_points = (size_t)params.cagh_ni * params.cagh_nj * params.cagh_nk;                                    \
-    const bool cakernel_stream = opuntia::openmp::streaming_pays(                                                               \
-        cakernel_points * (0  + sizeof(CCTK_REAL)))                                                                             \
-        && opuntia::openmp::starts_on_line(arrays.u_out);                                                                       \
-    _Pragma("omp parallel") {                                                                                                   \
-    const auto cakernel_thread_point = cakernel_point;                                                                          \
-    _Pragma("omp for collapse(3) schedule(static) nowait")                                                                      \
-    for (int cakernel_tk = cakernel_klo; cakernel_tk < cakernel_khi; cakernel_tk += 4)                                          \
-    for (int cakernel_tj = cakernel_jlo; cakernel_tj < cakernel_jhi; cakernel_tj += 4)                                          \
-    for (int cakernel_ti = cakernel_ilo; cakernel_ti < cakernel_ihi; cakernel_ti += 64) {                                       \
-      const int cakernel_iend = cakernel_ihi - cakernel_ti < 64 ? cakernel_ihi : cakernel_ti + 64;                              \
-      const int cakernel_jend = cakernel_jhi - cakernel_tj < 4 ? cakernel_jhi : cakernel_tj + 4;                                \
-      const int cakernel_kend = cakernel_khi - cakernel_tk < 4 ? cakernel_khi : cakernel_tk + 4;                                \
-      for (int cakernel_k = cakernel_tk; cakernel_k < cakernel_kend; ++cakernel_k)                                              \
-      for (int cakernel_j = cakernel_tj; cakernel_j < cakernel_jend; ++cakernel_j) {                                            \
-        const ptrdiff_t cakernel_row = CAKERNEL_INDEX(0, cakernel_j, cakernel_k);                                               \
-        int cakernel_pj = cakernel_j + OPUNTIA_OPENMP_PREFETCH_ROWS, cakernel_pk = cakernel_k;                                  \
-        if (cakernel_pj >= cakernel_jend) { cakernel_pj += cakernel_tj - cakernel_jend; ++cakernel_pk; }                        \
-        /* with no row ahead in this tile, this row's own lines, cached already: no branch a line */                            \
-        const bool cakernel_ahead =                                                                                             \
-            OPUNTIA_OPENMP_PREFETCH_ROWS > 0 && cakernel_pj < cakernel_jend && cakernel_pk < cakernel_kend;                     \
-        const ptrdiff_t cakernel_row_ahead = cakernel_ahead ? CAKERNEL_INDEX(0, cakernel_pj, cakernel_pk) : cakernel_row;       \
-        const ptrdiff_t cakernel_leading_row_ahead =                                                                            \
-            cakernel_ahead ? CAKERNEL_INDEX(0, cakernel_pj, cakernel_pk + 1) : cakernel_row;                                    \
-        (void)cakernel_row_ahead; (void)cakernel_leading_row_ahead;                                                             \
-        const int cakernel_ia = opuntia::openmp::first_on_line<CCTK_REAL>(cakernel_ti, cakernel_iend, cakernel_row);            \
-        for (int cakernel_i = cakernel_ti; cakernel_i < cakernel_ia; ++cakernel_i)                                              \
-          cakernel_thread_point(cakernel_i, cakernel_j, cakernel_k, cakernel_row , {arrays.u_out, 0});                          \
-        int cakernel_l = cakernel_ia;                                                                                           \
-        for (; cakernel_l + cakernel_line <= cakernel_iend; cakernel_l += cakernel_line) {                                      \
-          opuntia::openmp::prefetch_input_line(u + cakernel_leading_row_ahead + cakernel_l);                                    \
-          if (cakernel_stream) {                                                                                                \
-            alignas(64) CCTK_REAL cakernel_line_u_out[cakernel_line];                                                           \
-            const ptrdiff_t cakernel_origin = cakernel_row + cakernel_l;                                                        \
-            _Pragma("omp simd")                                                                                                 \
-            for (int cakernel_i = cakernel_l; cakernel_i < cakernel_l + cakernel_line; ++cakernel_i)                            \
-              cakernel_thread_point(cakernel_i, cakernel_j, cakernel_k, cakernel_row , {cakernel_line_u_out, cakernel_origin}); \
-            opuntia::openmp::stream_points(arrays.u_out + cakernel_origin, cakernel_line_u_out);                                \
-          } else {                                                                                                              \
-            opuntia::openmp::prefetch_line(arrays.u_out + cakernel_row_ahead + cakernel_l);                                     \
-            _Pragma("omp simd")                                                                                                 \
-            for (int cakernel_i = cakernel_l; cakernel_i < cakernel_l + cakernel_line; ++cakernel_i)                            \
-              cakernel_thread_point(cakernel_i, cakernel_j, cakernel_k, cakernel_row , {arrays.u_out, 0});                      \
-          }                                                                                                                     \
-        }                                                                                                                       \
-        _Pragma("omp simd")                                                                                                     \
-        for (int cakernel_i = cakernel_l; cakernel_i < cakernel_iend; ++cakernel_i)                                             \
-          cakernel_thread_point(cakernel_i, cakernel_j, cakernel_k, cakernel_row , {arrays.u_out, 0});                          \
-      }                                                                                                                         \
-    }                                                                                                                           \
-    if (cakernel_stream) opuntia::openmp::stream_fence();                                                                       \
-    }                                                                                                                           \
+#define CAKERNEL_Heat_Update_End                                                                                                  \
+    };                                                                                                                            \
+    const int cakernel_ilo = 1, cakernel_ihi = params.cagh_ni - 1;                                                                \
+    const int cakernel_jlo = 1, cakernel_jhi = params.cagh_nj - 1;                                                                \
+    const int cakernel_klo = 1, cakernel_khi = params.cagh_nk - 1;                                                                \
+    constexpr int cakernel_line = opuntia::openmp::line_points<CCTK_REAL>;                                                        \
+    const size_t cakernel_points = (size_t)params.cagh_ni * params.cagh_nj * params.cagh_nk;                                      \
+    const bool cakernel_stream = opuntia::openmp::streaming_pays(                                                                 \
+        cakernel_points * (0  + sizeof(CCTK_REAL)))                                                                               \
+        && opuntia::openmp::starts_on_line(arrays.u_out);                                                                         \
+    _Pragma("omp parallel") {                                                                                                     \
+    const auto cakernel_thread_point = cakernel_point;                                                                            \
+    /* the loops, compiled once for each path: a test of cakernel_stream in every line cost the 7-point                           \
+       star 4-6% (bench/RESULTS.md, 2026-11-25); an orphaned omp for, bound to this parallel region */                            \
+    const auto cakernel_tiles = [&](auto cakernel_streaming) OPUNTIA_OPENMP_ALWAYS_INLINE {                                       \
+      _Pragma("omp for collapse(3) schedule(static) nowait")                                                                      \
+      for (int cakernel_tk = cakernel_klo; cakernel_tk < cakernel_khi; cakernel_tk += 4)                                          \
+      for (int cakernel_tj = cakernel_jlo; cakernel_tj < cakernel_jhi; cakernel_tj += 4)                                          \
+      for (int cakernel_ti = cakernel_ilo; cakernel_ti < cakernel_ihi; cakernel_ti += 64) {                                       \
+        const int cakernel_iend = cakernel_ihi - cakernel_ti < 64 ? cakernel_ihi : cakernel_ti + 64;                              \
+        const int cakernel_jend = cakernel_jhi - cakernel_tj < 4 ? cakernel_jhi : cakernel_tj + 4;                                \
+        const int cakernel_kend = cakernel_khi - cakernel_tk < 4 ? cakernel_khi : cakernel_tk + 4;                                \
+        for (int cakernel_k = cakernel_tk; cakernel_k < cakernel_kend; ++cakernel_k)                                              \
+        for (int cakernel_j = cakernel_tj; cakernel_j < cakernel_jend; ++cakernel_j) {                                            \
+          const ptrdiff_t cakernel_row = CAKERNEL_INDEX(0, cakernel_j, cakernel_k);                                               \
+          int cakernel_pj = cakernel_j + OPUNTIA_OPENMP_PREFETCH_ROWS, cakernel_pk = cakernel_k;                                  \
+          if (cakernel_pj >= cakernel_jend) { cakernel_pj += cakernel_tj - cakernel_jend; ++cakernel_pk; }                        \
+          /* with no row ahead in this tile, this row's own lines, cached already: no branch a line */                            \
+          const bool cakernel_ahead =                                                                                             \
+              OPUNTIA_OPENMP_PREFETCH_ROWS > 0 && cakernel_pj < cakernel_jend && cakernel_pk < cakernel_kend;                     \
+          const ptrdiff_t cakernel_row_ahead = cakernel_ahead ? CAKERNEL_INDEX(0, cakernel_pj, cakernel_pk) : cakernel_row;       \
+          const ptrdiff_t cakernel_leading_row_ahead =                                                                            \
+              cakernel_ahead ? CAKERNEL_INDEX(0, cakernel_pj, cakernel_pk + 1) : cakernel_row;                                    \
+          (void)cakernel_row_ahead; (void)cakernel_leading_row_ahead;                                                             \
+          const int cakernel_ia = opuntia::openmp::first_on_line<CCTK_REAL>(cakernel_ti, cakernel_iend, cakernel_row);            \
+          for (int cakernel_i = cakernel_ti; cakernel_i < cakernel_ia; ++cakernel_i)                                              \
+            cakernel_thread_point(cakernel_i, cakernel_j, cakernel_k, cakernel_row , {arrays.u_out, 0});                          \
+          int cakernel_l = cakernel_ia;                                                                                           \
+          for (; cakernel_l + cakernel_line <= cakernel_iend; cakernel_l += cakernel_line) {                                      \
+            opuntia::openmp::prefetch_input_line(u + cakernel_leading_row_ahead + cakernel_l);                                    \
+            if constexpr (decltype(cakernel_streaming)::value) {                                                                  \
+              alignas(64) CCTK_REAL cakernel_line_u_out[cakernel_line];                                                           \
+              const ptrdiff_t cakernel_origin = cakernel_row + cakernel_l;                                                        \
+              _Pragma("omp simd")                                                                                                 \
+              for (int cakernel_i = cakernel_l; cakernel_i < cakernel_l + cakernel_line; ++cakernel_i)                            \
+                cakernel_thread_point(cakernel_i, cakernel_j, cakernel_k, cakernel_row , {cakernel_line_u_out, cakernel_origin}); \
+              opuntia::openmp::stream_points(arrays.u_out + cakernel_origin, cakernel_line_u_out);                                \
+            } else {                                                                                                              \
+              opuntia::openmp::prefetch_line(arrays.u_out + cakernel_row_ahead + cakernel_l);                                     \
+              _Pragma("omp simd")                                                                                                 \
+              for (int cakernel_i = cakernel_l; cakernel_i < cakernel_l + cakernel_line; ++cakernel_i)                            \
+                cakernel_thread_point(cakernel_i, cakernel_j, cakernel_k, cakernel_row , {arrays.u_out, 0});                      \
+            }                                                                                                                     \
+          }                                                                                                                       \
+          _Pragma("omp simd")                                                                                                     \
+          for (int cakernel_i = cakernel_l; cakernel_i < cakernel_iend; ++cakernel_i)                                             \
+            cakernel_thread_point(cakernel_i, cakernel_j, cakernel_k, cakernel_row , {arrays.u_out, 0});                          \
+        }                                                                                                                         \
+      }                                                                                                                           \
+    };                                                                                                                            \
+    if (cakernel_stream) {                                                                                                        \
+      cakernel_tiles(std::true_type{});                                                                                           \
+      opuntia::openmp::stream_fence();                                                                                            \
+    } else {                                                                                                                      \
+      cakernel_tiles(std::false_type{});                                                                                          \
+    }                                                                                                                             \
+    }                                                                                                                             \
   }
