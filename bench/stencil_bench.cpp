@@ -18,7 +18,6 @@
 #include <cmath>
 #include <cstdio>
 #include <cstdlib>
-#include <cstdint>
 #include <cstring>
 #include <deque>
 #include <functional>
@@ -261,10 +260,8 @@ int main(int argc, char** argv) {
       cases.push_back([launch = variant.launch, &call] { launch(call); });
       // The same launch with streaming stores turned off, for the difference they make.
       const auto ordinary_stores = [launch = variant.launch, &call] {
-        auto& threshold = opuntia::openmp::streaming_threshold_bytes();
-        const std::size_t saved = threshold.exchange(SIZE_MAX);
+        const opuntia::openmp::scoped_streaming_stores none(false);
         launch(call);
-        threshold = saved;
       };
       std::memset(out.data(), 0xff, count * sizeof(double));
       ordinary_stores();

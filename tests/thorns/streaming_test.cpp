@@ -11,6 +11,7 @@
 
 #include "StreamCheck_parameters.hpp"
 #include "opuntia/binding.hpp"
+#include "opuntia/openmp_rows.hpp"
 #include "variant_check_grid.hpp"
 
 namespace {
@@ -18,7 +19,7 @@ namespace {
 using namespace opuntia::thorns::StreamCheck;
 using variant_check::aligned_vector;
 using variant_check::field;
-using variant_check::streaming_stores;
+using opuntia::openmp::scoped_streaming_stores;
 
 constexpr variant_check::grid_size grid{37, 23, 19};
 constexpr int ni = grid.ni, nj = grid.nj, nk = grid.nk;
@@ -78,7 +79,7 @@ TEST(streaming_stores, every_output_kind_is_written_exactly_at_the_kernels_point
     const launch_arrays initial(shift);
     const outputs expected = plain_loop(initial);
     for (const bool streaming : {false, true}) {
-      const streaming_stores stores(streaming);
+      const scoped_streaming_stores stores(streaming);
       for (const auto& variant : mixed.variants) {
         const std::string what = variant.template_name + (streaming ? ", streaming" : "") + ", shift " + std::to_string(shift);
         launch_arrays arrays = initial;

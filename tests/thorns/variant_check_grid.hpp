@@ -1,10 +1,8 @@
 #pragma once
 // What the tests that launch generated kernels directly share (variants_test.cpp and
 // backend_conformance_test.cpp with tests/thorns/VariantCheck, streaming_test.cpp with
-// StreamCheck): fields on an odd block, on 64-byte lines, a kernel_call over it, and the switch
-// for streaming stores.
+// StreamCheck): fields on an odd block, on 64-byte lines, and a kernel_call over it.
 #include <cstddef>
-#include <cstdint>
 #include <cstring>
 #include <new>
 #include <random>
@@ -12,7 +10,6 @@
 
 #include "opuntia/binding.hpp"
 #include "opuntia/cctk_types.h"
-#include "opuntia/openmp_rows.hpp"
 
 namespace variant_check {
 
@@ -55,19 +52,6 @@ inline field poisoned(const grid_size& grid) {
   std::memset(f.data(), 0xff, f.size() * sizeof(CCTK_REAL));
   return f;
 }
-
-/// Sets whether the OpenMP kernels write their outputs with streaming stores while it lives:
-/// always, or never (normally only for outputs larger than the cache, so never on these grids).
-class streaming_stores {
-public:
-  explicit streaming_stores(bool on) : saved_(opuntia::openmp::streaming_threshold_bytes().exchange(on ? 0 : SIZE_MAX)) {}
-  ~streaming_stores() { opuntia::openmp::streaming_threshold_bytes() = saved_; }
-  streaming_stores(const streaming_stores&) = delete;
-  streaming_stores& operator=(const streaming_stores&) = delete;
-
-private:
-  std::size_t saved_;
-};
 
 /// A launch over the whole block, with a spacing, time step and origin a body can read.
 inline opuntia::kernel_call make_call(const grid_size& grid, void* const* arrays, const void* thorn_parameters) {

@@ -9,6 +9,7 @@
 
 #include "VariantCheck_parameters.hpp"
 #include "opuntia/binding.hpp"
+#include "opuntia/openmp_rows.hpp"
 #include "variant_check_grid.hpp"
 
 namespace {
@@ -31,7 +32,7 @@ opuntia::kernel_call make_call(void* const* arrays, const parameters& thorn_para
   return variant_check::make_call(grid, arrays, &thorn_parameters);
 }
 
-using variant_check::streaming_stores;
+using opuntia::openmp::scoped_streaming_stores;
 
 std::string described(const std::string& template_name, bool streaming) {
   return template_name + (streaming ? " with streaming stores" : "");
@@ -76,7 +77,7 @@ TEST(generated_variants, box_kernel_is_bit_equal_in_3dblock_and_3dblock_vvl_and_
   }
 
   for (const bool streaming : {false, true}) {
-    const streaming_stores stores(streaming);
+    const scoped_streaming_stores stores(streaming);
     for (const auto& variant : box.variants) {
       if (variant.backend != "openmp") continue;  // host arrays: the CUDA variants run in the GPU tests
       const std::string what = described(variant.template_name, streaming);
@@ -116,7 +117,7 @@ TEST(generated_variants, star_kernel_is_bit_equal_in_every_variant_and_to_a_plai
   std::vector<variant_check::field> results;
   std::vector<std::string> names;
   for (const bool streaming : {false, true}) {
-    const streaming_stores stores(streaming);
+    const scoped_streaming_stores stores(streaming);
     for (const auto& variant : star.variants) {
       if (variant.backend != "openmp") continue;  // host arrays: the CUDA variants run in the GPU tests
       names.push_back(described(variant.template_name, streaming));

@@ -101,6 +101,20 @@ inline bool streaming_pays(std::size_t bytes_written) {
          bytes_written > streaming_threshold_bytes().load(std::memory_order_relaxed);
 }
 
+/// While it lives, every launch streams its stores (`on`: threshold 0) or none does (the largest
+/// size_t); then the threshold is what it was. For the tests and the benchmark, which run the
+/// same launch both ways.
+class scoped_streaming_stores {
+public:
+  explicit scoped_streaming_stores(bool on) : saved_(streaming_threshold_bytes().exchange(on ? 0 : SIZE_MAX)) {}
+  ~scoped_streaming_stores() { streaming_threshold_bytes() = saved_; }
+  scoped_streaming_stores(const scoped_streaming_stores&) = delete;
+  scoped_streaming_stores& operator=(const scoped_streaming_stores&) = delete;
+
+private:
+  std::size_t saved_;
+};
+
 /// Whether `p` starts a 64-byte line: streaming stores need their 16-byte pieces aligned, and the
 /// loops' lines are lines of the array only when the array starts on one (the runtime's and the
 /// flesh's allocations do; a kernel_call may bring any pointer).
