@@ -77,6 +77,11 @@
         && opuntia::openmp::starts_on_line(arrays.u_out);                                                                         \
     _Pragma("omp parallel") {                                                                                                     \
     const auto cakernel_thread_point = cakernel_point;                                                                            \
+    /* a point whose outputs are the arrays themselves (every point but a streamed line's) */                                     \
+    const auto cakernel_point_on_arrays = [&](const int cakernel_i, const int cakernel_j, const int cakernel_k,                   \
+                                              const ptrdiff_t cakernel_row) OPUNTIA_OPENMP_ALWAYS_INLINE {                        \
+      cakernel_thread_point(cakernel_i, cakernel_j, cakernel_k, cakernel_row , {arrays.u_out, 0});                                \
+    };                                                                                                                            \
     /* the loops, compiled once for each path: a test of cakernel_stream in every line cost the 7-point                           \
        star 4-6% (bench/RESULTS.md, 2026-11-25); an orphaned omp for, bound to this parallel region */                            \
     const auto cakernel_tiles = [&](auto cakernel_streaming) OPUNTIA_OPENMP_ALWAYS_INLINE {                                       \
@@ -101,7 +106,7 @@
           (void)cakernel_row_ahead; (void)cakernel_leading_row_ahead;                                                             \
           const int cakernel_ia = opuntia::openmp::first_on_line<CCTK_REAL>(cakernel_ti, cakernel_iend, cakernel_row);            \
           for (int cakernel_i = cakernel_ti; cakernel_i < cakernel_ia; ++cakernel_i)                                              \
-            cakernel_thread_point(cakernel_i, cakernel_j, cakernel_k, cakernel_row , {arrays.u_out, 0});                          \
+            cakernel_point_on_arrays(cakernel_i, cakernel_j, cakernel_k, cakernel_row);                                           \
           int cakernel_l = cakernel_ia;                                                                                           \
           for (; cakernel_l + cakernel_line <= cakernel_iend; cakernel_l += cakernel_line) {                                      \
             opuntia::openmp::prefetch_input_line(u + cakernel_leading_row_ahead + cakernel_l);                                    \
@@ -116,12 +121,12 @@
               opuntia::openmp::prefetch_line(arrays.u_out + cakernel_row_ahead + cakernel_l);                                     \
               _Pragma("omp simd")                                                                                                 \
               for (int cakernel_i = cakernel_l; cakernel_i < cakernel_l + cakernel_line; ++cakernel_i)                            \
-                cakernel_thread_point(cakernel_i, cakernel_j, cakernel_k, cakernel_row , {arrays.u_out, 0});                      \
+                cakernel_point_on_arrays(cakernel_i, cakernel_j, cakernel_k, cakernel_row);                                       \
             }                                                                                                                     \
           }                                                                                                                       \
           _Pragma("omp simd")                                                                                                     \
           for (int cakernel_i = cakernel_l; cakernel_i < cakernel_iend; ++cakernel_i)                                             \
-            cakernel_thread_point(cakernel_i, cakernel_j, cakernel_k, cakernel_row , {arrays.u_out, 0});                          \
+            cakernel_point_on_arrays(cakernel_i, cakernel_j, cakernel_k, cakernel_row);                                           \
         }                                                                                                                         \
       }                                                                                                                           \
     };                                                                                                                            \
