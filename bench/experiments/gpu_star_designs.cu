@@ -974,6 +974,17 @@ void run_precision(int n, int reps, const char* prec) {
     TMAB(4, 32, 16, 63, 2, 2);
     TMAB(4, 16, 32, 63, 2, 2);
     TMAB(4, 16, 8, 63, 2, 7);
+  } else if (getenv("TMAZ")) {  // 2026-11-25: z slabs of a whole column (no z halo read twice)
+    TMA(4, 16, 16, 63, 2, false, 0);
+    TMA(4, 16, 16, 126, 2, false, 0);
+    TMA(4, 16, 16, 252, 2, false, 0);
+    TMA(4, 16, 16, 504, 2, false, 0);
+    TMA(4, 32, 8, 504, 2, false, 0);
+    TMAB(4, 32, 16, 63, 2, 2);
+    TMAB(4, 32, 16, 252, 2, 2);
+    TMAB(4, 32, 16, 504, 2, 2);
+    TMAB(4, 16, 32, 504, 2, 2);
+    TMAB(4, 16, 32, 252, 2, 2);
   } else if (getenv("CPM")) {  // 2026-11-23 (fifth session): mbarriers instead of a barrier a plane
     CPL(4, 32, 8, 63, 2);
     CPL(4, 16, 16, 63, 2);

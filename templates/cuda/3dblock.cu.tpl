@@ -8,6 +8,8 @@
 #include <stdexcept>
 #include <string>
 
+#include "opuntia/cuda_slabs.hpp"
+
 // The macros belong to this variant: another variant of the same kernel may follow in the
 // same translation unit with its own.
 #undef I3D_l
@@ -39,20 +41,20 @@ static void CAKERNEL_%{name}_cuda_%{variant}_launch(const opuntia::kernel_call& 
   const dim3 block(CAKERNEL_%{name}_%{variant}_block_x, CAKERNEL_%{name}_%{variant}_block_y);
   const int points_x = block.x * lanes;  // threads start at x = 0, aligned to their lanes
   const int rows = block.y * CAKERNEL_%{name}_%{variant}_rows_per_thread;
-  const dim3 grid(static_cast<unsigned>((call.grid.ni - %{stencil_xp} + points_x - 1) / points_x),
-                  static_cast<unsigned>((call.grid.nj - %{stencil_yn} - %{stencil_yp} + rows - 1) / rows),
-                  static_cast<unsigned>((call.grid.nk - %{stencil_zn} - %{stencil_zp} + CAKERNEL_%{name}_%{variant}_block_z - 1) /
-                                        CAKERNEL_%{name}_%{variant}_block_z));
-  // The shared planes (3dblock, 3dblock_ring) live in dynamic shared memory; above 48 KiB a kernel
-  // must ask for it, once on each device it runs on (a bit per device, 64 at most: past that,
-  // at every launch).
+  const int planes = call.grid.nk - %{stencil_zn} - %{stencil_zp};
+  const unsigned columns_x = static_cast<unsigned>((call.grid.ni - %{stencil_xp} + points_x - 1) / points_x),
+                 columns_y = static_cast<unsigned>((call.grid.nj - %{stencil_yn} - %{stencil_yp} + rows - 1) / rows);
   constexpr int shared_bytes = CAKERNEL_%{name}_%{variant}_shared_bytes<lanes>();
-  if constexpr (shared_bytes > 48 * 1024) {
-    static std::atomic<std::uint64_t> asked_on_devices{0};
-    int device = 0, most = 0;
-    OPUNTIA_CUDA_CHECK(cudaGetDevice(&device));
-    const std::uint64_t device_bit = device < 64 ? std::uint64_t{1} << device : 0;
-    if (device_bit == 0 || (asked_on_devices.load(std::memory_order_relaxed) & device_bit) == 0) {
+  // Once on each device it runs on (64 at most; past that, at every launch): the shared planes
+  // (3dblock, 3dblock_ring) live in dynamic shared memory, which above 48 KiB a kernel must ask
+  // for; then how many blocks the device holds at once, by which the columns are cut into slabs.
+  static std::atomic<int> resident_on_devices[64]{};
+  int device = 0;
+  OPUNTIA_CUDA_CHECK(cudaGetDevice(&device));
+  int resident = device < 64 ? resident_on_devices[device].load(std::memory_order_relaxed) : 0;
+  if (resident == 0) {
+    if constexpr (shared_bytes > 48 * 1024) {
+      int most = 0;
       OPUNTIA_CUDA_CHECK(cudaDeviceGetAttribute(&most, cudaDevAttrMaxSharedMemoryPerBlockOptin, device));
       if (shared_bytes > most)
         throw std::runtime_error("kernel %{name} (cuda/%{variant}): its shared planes need " + std::to_string(shared_bytes) +
@@ -61,13 +63,21 @@ static void CAKERNEL_%{name}_cuda_%{variant}_launch(const opuntia::kernel_call& 
                                  " planes of TILE's x and y plus the halo): make TILE's x or y smaller in its cakernel.ccl");
       OPUNTIA_CUDA_CHECK(cudaFuncSetAttribute(CAKERNEL_%{name}_%{variant}_kernel<lanes>,
                                               cudaFuncAttributeMaxDynamicSharedMemorySize, shared_bytes));
-      asked_on_devices.fetch_or(device_bit, std::memory_order_relaxed);
     }
+    int per_sm = 0, sms = 0;
+    OPUNTIA_CUDA_CHECK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, CAKERNEL_%{name}_%{variant}_kernel<lanes>,
+                                                                     static_cast<int>(block.x * block.y), shared_bytes));
+    OPUNTIA_CUDA_CHECK(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, device));
+    resident = per_sm * sms > 0 ? per_sm * sms : -1;  // -1: asked, unknown (the launch reports why)
+    if (device < 64) resident_on_devices[device].store(resident, std::memory_order_relaxed);
   }
+  const int slab = opuntia::cuda::planes_per_block(std::int64_t{columns_x} * columns_y, planes, CAKERNEL_%{name}_%{variant}_TZ,
+                                                   %{stencil_zn} + %{stencil_zp}, resident);
+  const dim3 grid(columns_x, columns_y, static_cast<unsigned>((planes + slab - 1) / slab));
   const CAKERNEL_%{name}_Arrays arrays = CAKERNEL_%{name}_arrays_of(call);
   (void)arrays;
   CAKERNEL_%{name}_%{variant}_kernel<lanes><<<grid, block, shared_bytes>>>(
-      CAKERNEL_%{name}_params_of(call), CAKERNEL_%{name}_%{variant}_maps_of<lanes>(arrays, call)%var_loop() %[, arrays.%{vname}]% %var_loop("intent=separateinout") %[, arrays.%{vname}_out]%);
+      CAKERNEL_%{name}_params_of(call), CAKERNEL_%{name}_%{variant}_maps_of<lanes>(arrays, call), slab%var_loop() %[, arrays.%{vname}]% %var_loop("intent=separateinout") %[, arrays.%{vname}_out]%);
   OPUNTIA_CUDA_CHECK(cudaGetLastError());
 }
 

@@ -8,6 +8,8 @@
 #include <stdexcept>
 #include <string>
 
+#include "opuntia/cuda_slabs.hpp"
+
 // The macros belong to this variant: another variant of the same kernel may follow in the
 // same translation unit with its own.
 #undef I3D_l
@@ -39,20 +41,20 @@ static void CAKERNEL_Heat_Update_cuda_3dblock_launch(const opuntia::kernel_call&
   const dim3 block(CAKERNEL_Heat_Update_3dblock_block_x, CAKERNEL_Heat_Update_3dblock_block_y);
   const int points_x = block.x * lanes;  // threads start at x = 0, aligned to their lanes
   const int rows = block.y * CAKERNEL_Heat_Update_3dblock_rows_per_thread;
-  const dim3 grid(static_cast<unsigned>((call.grid.ni - 1 + points_x - 1) / points_x),
-                  static_cast<unsigned>((call.grid.nj - 1 - 1 + rows - 1) / rows),
-                  static_cast<unsigned>((call.grid.nk - 1 - 1 + CAKERNEL_Heat_Update_3dblock_block_z - 1) /
-                                        CAKERNEL_Heat_Update_3dblock_block_z));
-  // The shared planes (3dblock, 3dblock_ring) live in dynamic shared memory; above 48 KiB a kernel
-  // must ask for it, once on each device it runs on (a bit per device, 64 at most: past that,
-  // at every launch).
+  const int planes = call.grid.nk - 1 - 1;
+  const unsigned columns_x = static_cast<unsigned>((call.grid.ni - 1 + points_x - 1) / points_x),
+                 columns_y = static_cast<unsigned>((call.grid.nj - 1 - 1 + rows - 1) / rows);
   constexpr int shared_bytes = CAKERNEL_Heat_Update_3dblock_shared_bytes<lanes>();
-  if constexpr (shared_bytes > 48 * 1024) {
-    static std::atomic<std::uint64_t> asked_on_devices{0};
-    int device = 0, most = 0;
-    OPUNTIA_CUDA_CHECK(cudaGetDevice(&device));
-    const std::uint64_t device_bit = device < 64 ? std::uint64_t{1} << device : 0;
-    if (device_bit == 0 || (asked_on_devices.load(std::memory_order_relaxed) & device_bit) == 0) {
+  // Once on each device it runs on (64 at most; past that, at every launch): the shared planes
+  // (3dblock, 3dblock_ring) live in dynamic shared memory, which above 48 KiB a kernel must ask
+  // for; then how many blocks the device holds at once, by which the columns are cut into slabs.
+  static std::atomic<int> resident_on_devices[64]{};
+  int device = 0;
+  OPUNTIA_CUDA_CHECK(cudaGetDevice(&device));
+  int resident = device < 64 ? resident_on_devices[device].load(std::memory_order_relaxed) : 0;
+  if (resident == 0) {
+    if constexpr (shared_bytes > 48 * 1024) {
+      int most = 0;
       OPUNTIA_CUDA_CHECK(cudaDeviceGetAttribute(&most, cudaDevAttrMaxSharedMemoryPerBlockOptin, device));
       if (shared_bytes > most)
         throw std::runtime_error("kernel Heat_Update (cuda/3dblock): its shared planes need " + std::to_string(shared_bytes) +
@@ -61,13 +63,21 @@ static void CAKERNEL_Heat_Update_cuda_3dblock_launch(const opuntia::kernel_call&
                                  " planes of TILE's x and y plus the halo): make TILE's x or y smaller in its cakernel.ccl");
       OPUNTIA_CUDA_CHECK(cudaFuncSetAttribute(CAKERNEL_Heat_Update_3dblock_kernel<lanes>,
                                               cudaFuncAttributeMaxDynamicSharedMemorySize, shared_bytes));
-      asked_on_devices.fetch_or(device_bit, std::memory_order_relaxed);
     }
+    int per_sm = 0, sms = 0;
+    OPUNTIA_CUDA_CHECK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, CAKERNEL_Heat_Update_3dblock_kernel<lanes>,
+                                                                     static_cast<int>(block.x * block.y), shared_bytes));
+    OPUNTIA_CUDA_CHECK(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, device));
+    resident = per_sm * sms > 0 ? per_sm * sms : -1;  // -1: asked, unknown (the launch reports why)
+    if (device < 64) resident_on_devices[device].store(resident, std::memory_order_relaxed);
   }
+  const int slab = opuntia::cuda::planes_per_block(std::int64_t{columns_x} * columns_y, planes, CAKERNEL_Heat_Update_3dblock_TZ,
+                                                   1 + 1, resident);
+  const dim3 grid(columns_x, columns_y, static_cast<unsigned>((planes + slab - 1) / slab));
   const CAKERNEL_Heat_Update_Arrays arrays = CAKERNEL_Heat_Update_arrays_of(call);
   (void)arrays;
   CAKERNEL_Heat_Update_3dblock_kernel<lanes><<<grid, block, shared_bytes>>>(
-      CAKERNEL_Heat_Update_params_of(call), CAKERNEL_Heat_Update_3dblock_maps_of<lanes>(arrays, call), arrays.u , arrays.u_out);
+      CAKERNEL_Heat_Update_params_of(call), CAKERNEL_Heat_Update_3dblock_maps_of<lanes>(arrays, call), slab, arrays.u , arrays.u_out);
   OPUNTIA_CUDA_CHECK(cudaGetLastError());
 }
 

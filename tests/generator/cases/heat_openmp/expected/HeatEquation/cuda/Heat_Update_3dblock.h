@@ -12,7 +12,8 @@
    an array's alignment does not allow it: the launcher picks) of ROWS consecutive rows, and
    streams them through z (Micikevicius), keeping for each row and cached variable a window of
    the planes that its z neighbours need, in registers. A block of TX x TY threads covers
-   TX x lanes points in x, TY x ROWS rows in y and TZ planes in z. I3D_l(v, 0, 0, k) is a
+   TX x lanes points in x, TY x ROWS rows in y and a slab of planes in z: at most TZ (TILE's z),
+   as many as the launcher finds to fill the GPU (opuntia/cuda_slabs.hpp). I3D_l(v, 0, 0, k) is a
    register; so is an x or y neighbour that is one of the thread's own points.
 
    With a shared plane, I3D_l(v, i, j, 0) reads the current plane of each cached variable, its
@@ -55,6 +56,8 @@
 /* At most 512 threads a block: with the registers a streaming thread holds, more would not fit. */
 #define CAKERNEL_Heat_Update_3dblock_TY \
   (CAKERNEL_Heat_Update_3dblock_TY_WANTED * CAKERNEL_Heat_Update_3dblock_TX <= 512 ? CAKERNEL_Heat_Update_3dblock_TY_WANTED : 512 / CAKERNEL_Heat_Update_3dblock_TX)
+/* The most planes a block streams: the launcher may cut a column into more slabs, so that its
+   blocks fill the GPU (opuntia/cuda_slabs.hpp); the kernel takes the slab as cakernel_slab. */
 #define CAKERNEL_Heat_Update_3dblock_TZ 4
 /* The kernel's __launch_bounds__: its threads, and the blocks an SM must hold at once where the
    build says (common.h: OPUNTIA_CUDA_MIN_BLOCKS). */
@@ -77,7 +80,6 @@
 #define CAKERNEL_Heat_Update_3dblock_TYR (CAKERNEL_Heat_Update_3dblock_TY * CAKERNEL_Heat_Update_3dblock_ROWS)
 #define CAKERNEL_Heat_Update_3dblock_block_x CAKERNEL_Heat_Update_3dblock_TX
 #define CAKERNEL_Heat_Update_3dblock_block_y CAKERNEL_Heat_Update_3dblock_TY
-#define CAKERNEL_Heat_Update_3dblock_block_z CAKERNEL_Heat_Update_3dblock_TZ
 #define CAKERNEL_Heat_Update_3dblock_rows_per_thread CAKERNEL_Heat_Update_3dblock_ROWS
 #define CAKERNEL_Heat_Update_3dblock_lanes CAKERNEL_Heat_Update_3dblock_LANES
 
@@ -124,7 +126,8 @@
   template <int cakernel_lanes>                                                                                                                                      \
   static __global__ void CAKERNEL_Heat_Update_3dblock_LAUNCH_BOUNDS                                                                                                  \
   CAKERNEL_Heat_Update_3dblock_kernel(const CAKERNEL_Heat_Update_Params params,                                                                                      \
-                                     const __grid_constant__ CAKERNEL_Heat_Update_3dblock_Maps<cakernel_lanes> cakernel_maps                                         \
+                                     const __grid_constant__ CAKERNEL_Heat_Update_3dblock_Maps<cakernel_lanes> cakernel_maps,                                        \
+                                     const int cakernel_slab                                                                                                         \
       , CCTK_REAL* const __restrict__ u                                                                                                                              \
       , CCTK_REAL* const __restrict__ u_out                                                                                                                          \
   ) {                                                                                                                                                                \
@@ -175,7 +178,7 @@
          cakernel_j >= params.cagh_nj - 1)) return;                                                                                                                  \
     const bool cakernel_column = cakernel_x0 < params.cagh_ni;                                                                                                       \
     (void)cakernel_column;                                                                                                                                           \
-    const int cakernel_k0 = 1 + (int)blockIdx.z * CAKERNEL_Heat_Update_3dblock_TZ;                                                                                   \
+    const int cakernel_k0 = 1 + (int)blockIdx.z * cakernel_slab;                                                                                                     \
     /* The lane groups of a shared plane that this thread fills at every plane: a ring                                                                               \
        (3dblock_ring) copies the whole plane, a staged plane (3dblock) loads the halo (its centres                                                                   \
        come from the windows); the block's threads share them out, nq at most each. The same in                                                                      \
@@ -247,12 +250,12 @@
           cakernel_w_u[cakernel_m][cakernel_d][cakernel_l] = cakernel_v.e[cakernel_l];                                                                               \
       }                                                                                                                                                              \
      /* Starts copying plane kk of every cached variable into slot `slot`, none for a plane past                                                                     \
-       the block's last (k0 + TZ + zp - 1) or the grid's, which nothing reads. TMA: thread 0                                                                         \
+       the block's last (k0 + slab + zp - 1) or the grid's, which nothing reads. TMA: thread 0                                                                       \
        announces the plane's bytes on the slot's mbarrier and issues the copies. cp.async: one                                                                       \
        group, committed even when empty, so that every plane step counts the same. */                                                                                \
     const auto cakernel_copy_plane = [&](const int cakernel_kk, const int cakernel_slot) {                                                                           \
       (void)cakernel_slot;                                                                                                                                           \
-      if (cakernel_kk < cakernel_k0 + CAKERNEL_Heat_Update_3dblock_TZ + 1 && cakernel_kk < params.cagh_nk &&                                                         \
+      if (cakernel_kk < cakernel_k0 + cakernel_slab + 1 && cakernel_kk < params.cagh_nk &&                                                                           \
           (!cakernel_tma || cakernel_tid == 0)) {                                                                                                                    \
         if constexpr (cakernel_tma)                                                                                                                                  \
           opuntia::cuda::barrier_expect_bytes(&cakernel_ring_full[cakernel_slot], CAKERNEL_Heat_Update_3dblock_box_bytes<cakernel_lanes>());                         \
@@ -286,7 +289,7 @@
        block, so that its threads take the same path: an x edge in one thread would otherwise                                                                        \
        run its warp through both (and a shared plane needs the same barriers in every thread). */                                                                    \
     const bool cakernel_inside =                                                                                                                                     \
-        cakernel_k0 + CAKERNEL_Heat_Update_3dblock_TZ + 1 + CAKERNEL_Heat_Update_3dblock_PF <= params.cagh_nk &&                                                     \
+        cakernel_k0 + cakernel_slab + 1 + CAKERNEL_Heat_Update_3dblock_PF <= params.cagh_nk &&                                                                       \
         cakernel_bj + 1 + cakernel_tyr + 1 <= params.cagh_nj;                                                                                                        \
     const bool cakernel_thread_x_inside =                                                                                                                            \
         cakernel_x0 >= 1 && cakernel_x0 + cakernel_lanes + 1 <= params.cagh_ni;                                                                                      \
@@ -356,7 +359,7 @@
         _Pragma("unroll") for (int cakernel_q = 0; cakernel_q < cakernel_nq; ++cakernel_q)                                                                           \
           if (cakernel_group_dst[cakernel_q] >= 0)                                                                                                                   \
             opuntia::cuda::store_lanes(&cakernel_tile[0][0] + cakernel_group_dst[cakernel_q], cakernel_halo_u[cakernel_q].e);                                        \
-        if (cakernel_t + 1 < CAKERNEL_Heat_Update_3dblock_TZ) cakernel_load_halo_u(gk + 1);                                                                          \
+        if (cakernel_t + 1 < cakernel_slab) cakernel_load_halo_u(gk + 1);                                                                                            \
       }                                                                                                                                                              \
       /* Without a shared plane: the groups of this plane that the thread's points may read,                                                                         \
          loaded before any of them is computed, so that the body's stores do not make the                                                                            \
@@ -404,16 +407,16 @@
     _Pragma("unroll 1") for (int cakernel_q = 0; cakernel_tma && cakernel_q < 1; ++cakernel_q)                          \
       cakernel_wait_plane(cakernel_q);                                                                                  \
     if (cakernel_inside && cakernel_x_inside) {                                                                         \
-      _Pragma("unroll 1") for (int cakernel_t = 0; cakernel_t < CAKERNEL_Heat_Update_3dblock_TZ; ++cakernel_t)          \
+      _Pragma("unroll 1") for (int cakernel_t = 0; cakernel_t < cakernel_slab; ++cakernel_t)                            \
         cakernel_plane(cakernel_t, false, false, false);                                                                \
     } else if (cakernel_inside && cakernel_x_whole) {                                                                   \
-      _Pragma("unroll 1") for (int cakernel_t = 0; cakernel_t < CAKERNEL_Heat_Update_3dblock_TZ; ++cakernel_t)          \
+      _Pragma("unroll 1") for (int cakernel_t = 0; cakernel_t < cakernel_slab; ++cakernel_t)                            \
         cakernel_plane(cakernel_t, false, true, false);                                                                 \
     } else if (cakernel_inside) {                                                                                       \
-      _Pragma("unroll 1") for (int cakernel_t = 0; cakernel_t < CAKERNEL_Heat_Update_3dblock_TZ; ++cakernel_t)          \
+      _Pragma("unroll 1") for (int cakernel_t = 0; cakernel_t < cakernel_slab; ++cakernel_t)                            \
         cakernel_plane(cakernel_t, false, true, true);                                                                  \
     } else {                                                                                                            \
-      const int cakernel_tz = min(CAKERNEL_Heat_Update_3dblock_TZ, params.cagh_nk - 1 - cakernel_k0);                   \
+      const int cakernel_tz = min(cakernel_slab, params.cagh_nk - 1 - cakernel_k0);                                     \
       if (cakernel_x_whole)                                                                                             \
         for (int cakernel_t = 0; cakernel_t < cakernel_tz; ++cakernel_t) cakernel_plane(cakernel_t, true, true, false); \
       else                                                                                                              \

@@ -1,0 +1,47 @@
+#pragma once
+// How a generated CUDA 3D launcher (templates/cuda/3dblock.cu.tpl) cuts each column of blocks
+// along z. Plain C++ (no CUDA header), so that the rule is unit-tested where there is no GPU.
+#include <algorithm>
+#include <cstdint>
+
+namespace opuntia::cuda {
+
+/// The planes of z that each block of a 3D kernel streams through, for a launch of `columns`
+/// block columns (the x and y tiles) over `planes` interior planes, when the GPU holds
+/// `resident_blocks` of the kernel's blocks at once (SMs x blocks an SM). A block streams at most
+/// `most_planes` (TILE's z) and also reads `halo_planes` (STENCIL's zn + zp) around its own.
+///
+/// - When every column fits in one wave of resident blocks, the columns are cut into as many
+///   slabs as still fit in that one wave (at least as many as TILE's z asks): every block runs
+///   at once, so there is no tail of blocks that run alone, and the planes a slab shares with
+///   the next are read by both at about the same time.
+/// - Otherwise the slab count minimises waves x (slab + halo planes): each wave streams one
+///   slab and its halo, so full waves and few halo planes both count.
+///
+/// The radius-4 star at 512^3 on the H100 (bench/RESULTS.md, 2026-11-25; 512 columns of 32 x 16
+/// points): in fp32 (660 resident blocks) whole columns ran at 76-77% of copy against 66-74%
+/// for 2 to 12 slabs; in fp64 (396 resident blocks) 3 slabs of 168 planes (4 waves, 97% full)
+/// ran at 84% against 77% for whole columns (2 waves, the second 29% full) and 79-82% for 2 and
+/// 5 to 12 slabs. With `resident_blocks` unknown (0), TILE's z.
+inline int planes_per_block(std::int64_t columns, int planes, int most_planes, int halo_planes,
+                            std::int64_t resident_blocks) {
+  if (planes <= 0) return 1;
+  const int most = std::clamp(most_planes, 1, planes);
+  if (columns <= 0 || resident_blocks <= 0) return most;
+  const auto ceil_div = [](std::int64_t a, std::int64_t b) { return (a + b - 1) / b; };
+  const std::int64_t fewest_slabs = ceil_div(planes, most);
+  if (columns * fewest_slabs <= resident_blocks) {
+    const std::int64_t slabs = std::min<std::int64_t>(std::max(resident_blocks / columns, fewest_slabs), planes);
+    return static_cast<int>(ceil_div(planes, slabs));
+  }
+  std::int64_t best_planes = most, best_cost = -1;
+  for (std::int64_t slabs = fewest_slabs; slabs <= planes; ++slabs) {
+    const std::int64_t slab = ceil_div(planes, slabs);
+    if (slabs > fewest_slabs && slab == ceil_div(planes, slabs - 1)) continue;  // the same cut as before
+    const std::int64_t cost = ceil_div(columns * ceil_div(planes, slab), resident_blocks) * (slab + std::max(halo_planes, 0));
+    if (best_cost < 0 || cost < best_cost) best_cost = cost, best_planes = slab;
+  }
+  return static_cast<int>(best_planes);
+}
+
+}  // namespace opuntia::cuda

@@ -1,0 +1,49 @@
+#include <gtest/gtest.h>
+
+#include "opuntia/cuda_slabs.hpp"
+
+using opuntia::cuda::planes_per_block;
+
+// The radius-4 star at 512^3 (504 interior planes, 4 halo planes on each side) in 512 columns of
+// 32 x 16 points, with the resident blocks of the H100 (132 SMs) measured in bench/RESULTS.md.
+TEST(cuda_slabs, columns_that_fit_in_one_wave_are_streamed_whole) {
+  EXPECT_EQ(planes_per_block(512, 504, 512, 8, 660), 504);  // fp32: 5 blocks an SM
+  EXPECT_EQ(planes_per_block(512, 504, 512, 8, 512), 504);  // exactly one wave
+}
+
+TEST(cuda_slabs, columns_that_need_more_waves_are_cut_into_full_waves) {
+  // fp64, 3 blocks an SM: whole columns take 2 waves (the second 29% full); 3 slabs of 168
+  // planes take 4 (97% full), the fewest waves times planes of any cut.
+  EXPECT_EQ(planes_per_block(512, 504, 512, 8, 396), 168);
+  // TILE's z caps the slab: at most 63 planes, then the cut with the least waves x planes.
+  const int capped = planes_per_block(512, 504, 63, 8, 396);
+  EXPECT_LE(capped, 63);
+  EXPECT_EQ(capped, 51);  // 10 slabs, 13 waves of 59 planes (63: 11 waves of 71; 56: 12 of 64)
+}
+
+TEST(cuda_slabs, a_small_grid_is_cut_to_fill_the_gpu) {
+  // 32 columns on 396 resident blocks: 12 slabs each, 384 blocks in one wave.
+  EXPECT_EQ(planes_per_block(32, 504, 512, 8, 396), 42);
+  // Never less than a plane a block, however many blocks the GPU holds.
+  EXPECT_EQ(planes_per_block(1, 5, 16, 2, 100000), 1);
+}
+
+TEST(cuda_slabs, a_thin_tile_keeps_its_planes) {
+  // The 7-point star with TILE z = 4 (GpuStencilBench): 1024 columns, 16 blocks an SM.
+  EXPECT_EQ(planes_per_block(1024, 510, 4, 2, 132 * 16), 4);
+}
+
+TEST(cuda_slabs, without_an_occupancy_the_tile_decides) {
+  EXPECT_EQ(planes_per_block(512, 504, 63, 8, 0), 63);
+  EXPECT_EQ(planes_per_block(512, 504, 1000, 8, 0), 504);  // never more than the planes
+  EXPECT_EQ(planes_per_block(0, 504, 63, 8, 396), 63);
+}
+
+TEST(cuda_slabs, degenerate_sizes_give_one_plane_or_the_tile) {
+  EXPECT_EQ(planes_per_block(512, 0, 63, 8, 396), 1);
+  EXPECT_EQ(planes_per_block(512, -3, 63, 8, 396), 1);
+  EXPECT_EQ(planes_per_block(512, 504, 0, 8, 396), planes_per_block(512, 504, 1, 8, 396));
+  EXPECT_EQ(planes_per_block(512, 504, -7, 8, 396), 1);
+  // Huge grids: no overflow in columns x slabs.
+  EXPECT_GE(planes_per_block(std::int64_t{1} << 40, 100000, 100000, 8, 1000), 1);
+}
