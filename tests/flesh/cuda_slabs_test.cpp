@@ -2,6 +2,9 @@
 
 #include "opuntia/cuda_slabs.hpp"
 
+#include <algorithm>
+#include <cstdint>
+
 using opuntia::cuda::planes_per_block;
 
 // The radius-4 star at 512^3 (504 interior planes, 4 halo planes on each side) in 512 columns of
@@ -46,4 +49,38 @@ TEST(cuda_slabs, degenerate_sizes_give_one_plane_or_the_tile) {
   EXPECT_EQ(planes_per_block(512, 504, -7, 8, 396), 1);
   // Huge grids: no overflow in columns x slabs.
   EXPECT_GE(planes_per_block(std::int64_t{1} << 40, 100000, 100000, 8, 1000), 1);
+}
+
+// The rule as written in its comment, trying every slab count: the function visits each slab
+// length once and must choose the same.
+static int planes_per_block_by_every_count(std::int64_t columns, int planes, int most_planes, int halo_planes,
+                                           std::int64_t resident_blocks) {
+  const int most = std::clamp(most_planes, 1, planes);
+  const auto ceil_div = [](std::int64_t a, std::int64_t b) { return (a + b - 1) / b; };
+  const std::int64_t fewest = ceil_div(planes, most);
+  if (columns * fewest <= resident_blocks)
+    return static_cast<int>(ceil_div(planes, std::min<std::int64_t>(std::max(resident_blocks / columns, fewest), planes)));
+  std::int64_t best = most, best_cost = -1;
+  for (std::int64_t slabs = fewest; slabs <= planes; ++slabs) {
+    const std::int64_t slab = ceil_div(planes, slabs);
+    const std::int64_t cost = ceil_div(columns * ceil_div(planes, slab), resident_blocks) * (slab + halo_planes);
+    if (best_cost < 0 || cost < best_cost) best_cost = cost, best = slab;
+  }
+  return static_cast<int>(best);
+}
+
+TEST(cuda_slabs, each_slab_length_once_chooses_as_every_slab_count) {
+  int compared = 0;
+  for (const std::int64_t columns : {1, 7, 32, 100, 512, 1024, 5000})
+    for (const int planes : {1, 2, 9, 63, 100, 504, 1021})
+      for (const int most : {1, 4, 16, 63, 512, 4096})
+        for (const int halo : {0, 2, 8})
+          for (const std::int64_t resident : {1, 132, 396, 660, 2112}) {
+            ASSERT_EQ(planes_per_block(columns, planes, most, halo, resident),
+                      planes_per_block_by_every_count(columns, planes, most, halo, resident))
+                << columns << " columns, " << planes << " planes, TILE z " << most << ", halo " << halo << ", "
+                << resident << " resident";
+            ++compared;
+          }
+  EXPECT_EQ(compared, 7 * 7 * 6 * 3 * 5);
 }

@@ -34,12 +34,15 @@ inline int planes_per_block(std::int64_t columns, int planes, int most_planes, i
     const std::int64_t slabs = std::min<std::int64_t>(std::max(resident_blocks / columns, fewest_slabs), planes);
     return static_cast<int>(ceil_div(planes, slabs));
   }
+  // Every slab length from the longest down, each once: after slab s, the fewest slabs whose
+  // length is below s (about 2 sqrt(planes) lengths in all, so a launch does not pay for tall grids).
   std::int64_t best_planes = most, best_cost = -1;
-  for (std::int64_t slabs = fewest_slabs; slabs <= planes; ++slabs) {
+  for (std::int64_t slabs = fewest_slabs;;) {
     const std::int64_t slab = ceil_div(planes, slabs);
-    if (slabs > fewest_slabs && slab == ceil_div(planes, slabs - 1)) continue;  // the same cut as before
     const std::int64_t cost = ceil_div(columns * ceil_div(planes, slab), resident_blocks) * (slab + std::max(halo_planes, 0));
     if (best_cost < 0 || cost < best_cost) best_cost = cost, best_planes = slab;
+    if (slab == 1) break;
+    slabs = ceil_div(planes, slab - 1);
   }
   return static_cast<int>(best_planes);
 }
