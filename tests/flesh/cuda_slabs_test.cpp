@@ -33,7 +33,7 @@ TEST(cuda_slabs, a_small_grid_is_cut_to_fill_the_gpu) {
 
 TEST(cuda_slabs, a_thin_tile_keeps_its_planes) {
   // The 7-point star with TILE z = 4 (GpuStencilBench): 1024 columns, 16 blocks an SM.
-  EXPECT_EQ(planes_per_block(1024, 510, 4, 2, 132 * 16), 4);
+  EXPECT_EQ(planes_per_block(1024, 510, 4, 3, 132 * 16), 4);  // halo: zn + zp + the plane ahead
 }
 
 TEST(cuda_slabs, without_an_occupancy_the_tile_decides) {
@@ -47,7 +47,7 @@ TEST(cuda_slabs, degenerate_sizes_give_one_plane_or_the_tile) {
   EXPECT_EQ(planes_per_block(512, -3, 63, 8, 396), 1);
   EXPECT_EQ(planes_per_block(512, 504, 0, 8, 396), planes_per_block(512, 504, 1, 8, 396));
   EXPECT_EQ(planes_per_block(512, 504, -7, 8, 396), 1);
-  // Huge grids: no overflow in columns x slabs.
+  // Huge grids (columns x planes up to 2^57): no overflow in columns x slabs.
   EXPECT_GE(planes_per_block(std::int64_t{1} << 40, 100000, 100000, 8, 1000), 1);
 }
 

@@ -9,12 +9,13 @@ namespace opuntia::cuda {
 /// The planes of z that each block of a 3D kernel streams through, for a launch of `columns`
 /// block columns (the x and y tiles) over `planes` interior planes, when the GPU holds
 /// `resident_blocks` of the kernel's blocks at once (SMs x blocks an SM). A block streams at most
-/// `most_planes` (TILE's z) and also reads `halo_planes` (STENCIL's zn + zp) around its own.
+/// `most_planes` (TILE's z) and also reads `halo_planes` around its own (STENCIL's zn + zp, and
+/// the plane its windows load ahead). `columns` x `planes` stays below 2^62 (grid points do).
 ///
-/// - When every column fits in one wave of resident blocks, the columns are cut into as many
-///   slabs as still fit in that one wave (at least as many as TILE's z asks): every block runs
-///   at once, so there is no tail of blocks that run alone, and the planes a slab shares with
-///   the next are read by both at about the same time.
+/// - When every column, cut into the fewest slabs TILE's z allows, fits in one wave of resident
+///   blocks, the columns are cut into as many slabs as still fit in that one wave: every block
+///   runs at once, so there is no tail of blocks that run alone, and the planes a slab shares
+///   with the next are read by both at about the same time.
 /// - Otherwise the slab count minimises waves x (slab + halo planes): each wave streams one
 ///   slab and its halo, so full waves and few halo planes both count.
 ///
@@ -30,7 +31,7 @@ inline int planes_per_block(std::int64_t columns, int planes, int most_planes, i
   if (columns <= 0 || resident_blocks <= 0) return most;
   const auto ceil_div = [](std::int64_t a, std::int64_t b) { return (a + b - 1) / b; };
   const std::int64_t fewest_slabs = ceil_div(planes, most);
-  if (columns * fewest_slabs <= resident_blocks) {
+  if (fewest_slabs <= resident_blocks / columns) {  // columns x fewest_slabs <= resident_blocks
     const std::int64_t slabs = std::min<std::int64_t>(std::max(resident_blocks / columns, fewest_slabs), planes);
     return static_cast<int>(ceil_div(planes, slabs));
   }

@@ -51,7 +51,7 @@ static void CAKERNEL_Heat_Update_cuda_3dblock_launch(const opuntia::kernel_call&
   static std::atomic<int> resident_on_devices[64]{};
   int device = 0;
   OPUNTIA_CUDA_CHECK(cudaGetDevice(&device));
-  int resident = device < 64 ? resident_on_devices[device].load(std::memory_order_relaxed) : 0;
+  int resident = device < 64 ? resident_on_devices[device].load(std::memory_order_acquire) : 0;
   if (resident == 0) {
     if constexpr (shared_bytes > 48 * 1024) {
       int most = 0;
@@ -69,10 +69,10 @@ static void CAKERNEL_Heat_Update_cuda_3dblock_launch(const opuntia::kernel_call&
                                                                      static_cast<int>(block.x * block.y), shared_bytes));
     OPUNTIA_CUDA_CHECK(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, device));
     resident = per_sm * sms > 0 ? per_sm * sms : -1;  // -1: asked, unknown (the launch reports why)
-    if (device < 64) resident_on_devices[device].store(resident, std::memory_order_relaxed);
+    if (device < 64) resident_on_devices[device].store(resident, std::memory_order_release);
   }
   const int slab = opuntia::cuda::planes_per_block(std::int64_t{columns_x} * columns_y, planes, CAKERNEL_Heat_Update_3dblock_TZ,
-                                                   1 + 1, resident);
+                                                   1 + 1 + CAKERNEL_Heat_Update_3dblock_PF, resident);
   const dim3 grid(columns_x, columns_y, static_cast<unsigned>((planes + slab - 1) / slab));
   const CAKERNEL_Heat_Update_Arrays arrays = CAKERNEL_Heat_Update_arrays_of(call);
   (void)arrays;
