@@ -5,14 +5,7 @@
 %include_loop() %[#include "%{include_file}"
 ]%
 
-#define CAKERNEL_INDEX(i, j, k) \
-  ((ptrdiff_t)(i) + (ptrdiff_t)params.cagh_ni * ((ptrdiff_t)(j) + (ptrdiff_t)params.cagh_nj * (ptrdiff_t)(k)))
-/* I3D adds the offset to the point's own index, computed once at the top of the point
-   (cakernel_c), rather than computing each access's index from scratch: the compiler then keeps
-   one offset per neighbour row across the x loop instead of recomputing them with multiplications
-   (the 7-point star 7% faster; bench/RESULTS.md, 2026-11-25). */
-#define I3D(v, i, j, k) v[cakernel_c + (ptrdiff_t)(i) + cakernel_sj * (ptrdiff_t)(j) + cakernel_sk * (ptrdiff_t)(k)]
-/* 3dstencil is for cardinal stencils: there I3D_l reads a cached variable only along the axes
+/* CAKERNEL_INDEX and I3D: common.h. 3dstencil is for cardinal stencils: there I3D_l reads a cached variable only along the axes
    (di, dj or dk alone). A variant that common.h says nothing about (one made from a copy of
    this file) may leave them. */
 #ifndef CAKERNEL_CARDINAL_ONLY_%{variant}

@@ -5,10 +5,7 @@
 %include_loop() %[#include "%{include_file}"
 ]%
 
-#define CAKERNEL_INDEX(i, j, k) \
-  ((ptrdiff_t)(i) + (ptrdiff_t)params.cagh_ni * ((ptrdiff_t)(j) + (ptrdiff_t)params.cagh_nj * (ptrdiff_t)(k)))
-/* I3D: the offset added to the point's own index, cakernel_c (why: 3dblock.h.tpl). */
-#define I3D(v, i, j, k) v[cakernel_c + (ptrdiff_t)(i) + cakernel_sj * (ptrdiff_t)(j) + cakernel_sk * (ptrdiff_t)(k)]
+/* CAKERNEL_INDEX and I3D: common.h. */
 #define I3D_l(v, i, j, k) (CAKERNEL_%{name}_cached_##v::template at<(i), (j), (k)>(), I3D(v, i, j, k))
 
 /* The body is one point. _Begin opens a lambda of (gi, gj, gk), so the declarations between

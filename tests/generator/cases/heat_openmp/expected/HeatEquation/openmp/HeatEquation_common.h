@@ -32,6 +32,18 @@
 #endif
 #endif
 
+/* A point's flat index, and I3D, the same in every OpenMP variant (each variant defines its own
+   I3D_l). I3D adds the offset to the point's own index, computed once at the top of the point
+   (cakernel_c), rather than computing each access's index from scratch: the compiler then keeps
+   one offset per neighbour row across the x loop instead of recomputing them with
+   multiplications (the 7-point star 7% faster; bench/RESULTS.md, 2026-11-25). A variant's
+   compute function declares the strides, cakernel_sj and cakernel_sk, and each point its
+   cakernel_c. Defined here once, these stay defined for every variant of the translation unit:
+   the launchers #undef only what a variant defines itself. */
+#define CAKERNEL_INDEX(i, j, k) \
+  ((ptrdiff_t)(i) + (ptrdiff_t)params.cagh_ni * ((ptrdiff_t)(j) + (ptrdiff_t)params.cagh_nj * (ptrdiff_t)(k)))
+#define I3D(v, i, j, k) v[cakernel_c + (ptrdiff_t)(i) + cakernel_sj * (ptrdiff_t)(j) + cakernel_sk * (ptrdiff_t)(k)]
+
 /* 3dblock and 3dstencil share 3dblock.h: whether I3D_l may leave the axes. */
 #define CAKERNEL_CARDINAL_ONLY_3dblock 0
 #define CAKERNEL_CARDINAL_ONLY_3dstencil 1

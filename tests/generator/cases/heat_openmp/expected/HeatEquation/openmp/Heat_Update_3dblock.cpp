@@ -5,10 +5,8 @@
 #include "src/Heat_Update.kernel"
 
 // The macros belong to this variant: another variant of the same kernel may follow in the
-// same translation unit with its own.
+// same translation unit with its own (CAKERNEL_INDEX and I3D, from common.h, are every variant's).
 #undef I3D_l
-#undef I3D
-#undef CAKERNEL_INDEX
 #undef CAKERNEL_Heat_Update_Begin
 #undef CAKERNEL_Heat_Update_Computations_Begin
 #undef CAKERNEL_Heat_Update_Computations_End
