@@ -133,18 +133,8 @@ struct output_points {
 #if OPUNTIA_OPENMP_HAS_STREAMING_STORES
 /// A GCC vector of `Bytes` bytes (16, 32 or 64): what stream_points reads its points back as.
 template <std::size_t Bytes>
-struct vector_of_bytes;
-template <>
-struct vector_of_bytes<16> {
-  typedef long long type __attribute__((vector_size(16)));
-};
-template <>
-struct vector_of_bytes<32> {
-  typedef long long type __attribute__((vector_size(32)));
-};
-template <>
-struct vector_of_bytes<64> {
-  typedef long long type __attribute__((vector_size(64)));
+struct vector_of_bytes {
+  typedef long long type __attribute__((vector_size(Bytes)));
 };
 #endif
 

@@ -5,7 +5,8 @@
 #include "Heat_Update_kernel.h"
 
 
-/* CAKERNEL_INDEX and I3D: common.h. 3dstencil is for cardinal stencils: there I3D_l reads a cached variable only along the axes
+/* CAKERNEL_INDEX and I3D: common.h.
+   3dstencil is for cardinal stencils: there I3D_l reads a cached variable only along the axes
    (di, dj or dk alone). A variant that common.h says nothing about (one made from a copy of
    this file) may leave them. */
 #ifndef CAKERNEL_CARDINAL_ONLY_3dblock
