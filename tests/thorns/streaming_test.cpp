@@ -6,7 +6,6 @@
 // write exactly the plain loop's values at exactly the kernel's points.
 #include <gtest/gtest.h>
 
-#include <cstring>
 #include <string>
 
 #include "StreamCheck_parameters.hpp"
@@ -19,6 +18,7 @@ namespace {
 using namespace opuntia::thorns::StreamCheck;
 using variant_check::aligned_vector;
 using variant_check::field;
+using variant_check::same_bits;
 using opuntia::openmp::scoped_streaming_stores;
 
 constexpr variant_check::grid_size grid{37, 23, 19};
@@ -26,11 +26,6 @@ constexpr int ni = grid.ni, nj = grid.nj, nk = grid.nk;
 constexpr CCTK_INT untouched = -123456;
 
 std::size_t index(int i, int j, int k) { return static_cast<std::size_t>(i + ni * (j + nj * k)); }
-
-template <typename T>
-bool same_bits(const aligned_vector<T>& a, const aligned_vector<T>& b) {
-  return a.size() == b.size() && std::memcmp(a.data(), b.data(), a.size() * sizeof(T)) == 0;
-}
 
 struct outputs {
   field b, c_out;

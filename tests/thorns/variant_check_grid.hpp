@@ -37,6 +37,12 @@ template <typename T>
 using aligned_vector = std::vector<T, line_allocator<T>>;
 using field = aligned_vector<CCTK_REAL>;
 
+/// Whether two arrays hold the same bits: the variants must agree with the plain loop exactly.
+template <typename T>
+bool same_bits(const aligned_vector<T>& a, const aligned_vector<T>& b) {
+  return a.size() == b.size() && std::memcmp(a.data(), b.data(), a.size() * sizeof(T)) == 0;
+}
+
 /// Uniform in [-2, 2): the same values for the same seed.
 inline field random_field(const grid_size& grid, unsigned seed) {
   std::mt19937_64 generator(seed);

@@ -3,7 +3,6 @@
 #include <gtest/gtest.h>
 
 #include <cmath>
-#include <cstring>
 #include <string>
 #include <vector>
 
@@ -24,9 +23,7 @@ std::size_t index(int i, int j, int k) { return static_cast<std::size_t>(i + ni 
 variant_check::field random_field(unsigned seed) { return variant_check::random_field(grid, seed); }
 variant_check::field poisoned() { return variant_check::poisoned(grid); }
 
-bool same_bits(const variant_check::field& a, const variant_check::field& b) {
-  return a.size() == b.size() && std::memcmp(a.data(), b.data(), a.size() * sizeof(CCTK_REAL)) == 0;
-}
+using variant_check::same_bits;
 
 opuntia::kernel_call make_call(void* const* arrays, const parameters& thorn_parameters) {
   return variant_check::make_call(grid, arrays, &thorn_parameters);
