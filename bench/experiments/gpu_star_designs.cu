@@ -408,7 +408,10 @@ __global__ void __launch_bounds__(TX* TY, MINB) tma(const __grid_constant__ CUte
     if (tid == 0 && k_issue < last) {
       if (WS && issue_fill > 0) barrier_wait(&empty[issue_slot], (issue_fill - 1) & 1);
       opuntia::cuda::barrier_expect_bytes(&full[issue_slot], PLANE_BYTES);
-      opuntia::cuda::copy_box_async(sh + issue_slot * PLANE, &map, bx, by, k_issue, &full[issue_slot]);
+      // The template's L2 policy (evict_last) since the twelfth session; these designs were
+      // measured before it, under the normal policy.
+      opuntia::cuda::copy_box_async(sh + issue_slot * PLANE, &map, bx, by, k_issue, &full[issue_slot],
+                                    opuntia::cuda::keep_in_l2_policy());
     }
     ++k_issue;
     if (++issue_slot == NB) issue_slot = 0, ++issue_fill;
