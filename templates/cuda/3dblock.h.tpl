@@ -180,6 +180,9 @@
         (cakernel_x0 + cakernel_lanes <= %{stencil_xn} || cakernel_x0 >= params.cagh_ni - %{stencil_xp} || \
          cakernel_j >= params.cagh_nj - %{stencil_yp})) return; \
     const bool cakernel_column = cakernel_x0 < params.cagh_ni; \
+    /* The L2 policy of the ring's tensor copies, made once a block. */ \
+    const std::uint64_t cakernel_keep_in_l2 = cakernel_tma ? opuntia::cuda::keep_in_l2_policy() : 0; \
+    (void)cakernel_keep_in_l2; \
     (void)cakernel_column; \
     const int cakernel_k0 = %{stencil_zn} + (int)blockIdx.z * cakernel_slab; \
     /* The lane groups of a shared plane that this thread fills at every plane: a ring \
@@ -222,7 +225,7 @@
       if constexpr (cakernel_tma) { \
         opuntia::cuda::copy_box_async(&cakernel_planes_%{vname}[cakernel_slot][0][0], &cakernel_maps.%{vname}, \
                                       cakernel_bi - cakernel_xa, cakernel_bj, cakernel_kk, &cakernel_ring_full[cakernel_slot], \
-                                      opuntia::cuda::keep_in_l2_policy()); \
+                                      cakernel_keep_in_l2); \
       } else if constexpr (CAKERNEL_%{name}_%{variant}_RING) { \
         %{vtype}* const cakernel_to = &cakernel_planes_%{vname}[cakernel_slot][0][0]; \
         const %{vtype}* const cakernel_from = &%{vname}[CAKERNEL_INDEX(0, 0, cakernel_kk)]; \
@@ -324,7 +327,8 @@
       if (CAKERNEL_%{name}_%{variant}_RING) { \
         /* Planes up to gk + zp have landed (the AHEAD - 1 newest copies may still run), in every \
            thread's copies: then the slot of the plane before this one, which every thread has \
-           finished with, takes the plane AHEAD beyond the windows' newest. One barrier a plane. \
+           finished with, takes the plane AHEAD beyond the windows' newest (that plane's own slot, \
+           as NB is zp + AHEAD + 1). One barrier a plane. \
            (TMA: the planes below gk + zp were waited for before.) */ \
         if constexpr (cakernel_tma) cakernel_wait_plane(cakernel_t + %{stencil_zp}); \
         else __pipeline_wait_prior(CAKERNEL_%{name}_%{variant}_AHEAD - 1); \

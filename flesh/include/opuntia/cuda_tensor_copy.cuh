@@ -81,7 +81,7 @@ __device__ __forceinline__ void barrier_wait(std::uint64_t* b, unsigned parity) 
 __device__ __forceinline__ std::uint64_t keep_in_l2_policy() {
   std::uint64_t policy = 0;
 #if OPUNTIA_CUDA_TENSOR_COPIES
-  asm volatile("createpolicy.fractional.L2::evict_last.b64 %0, 1.0;" : "=l"(policy));
+  asm("createpolicy.fractional.L2::evict_last.b64 %0, 1.0;" : "=l"(policy));  // no side effect: not volatile
 #endif
   return policy;
 }

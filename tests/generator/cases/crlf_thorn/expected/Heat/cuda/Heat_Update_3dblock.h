@@ -179,6 +179,9 @@
         (cakernel_x0 + cakernel_lanes <= 1 || cakernel_x0 >= params.cagh_ni - 1 ||                                                                                   \
          cakernel_j >= params.cagh_nj - 1)) return;                                                                                                                  \
     const bool cakernel_column = cakernel_x0 < params.cagh_ni;                                                                                                       \
+    /* The L2 policy of the ring's tensor copies, made once a block. */                                                                                              \
+    const std::uint64_t cakernel_keep_in_l2 = cakernel_tma ? opuntia::cuda::keep_in_l2_policy() : 0;                                                                 \
+    (void)cakernel_keep_in_l2;                                                                                                                                       \
     (void)cakernel_column;                                                                                                                                           \
     const int cakernel_k0 = 1 + (int)blockIdx.z * cakernel_slab;                                                                                                     \
     /* The lane groups of a shared plane that this thread fills at every plane: a ring                                                                               \
@@ -221,7 +224,7 @@
       if constexpr (cakernel_tma) {                                                                                                                                  \
         opuntia::cuda::copy_box_async(&cakernel_planes_u[cakernel_slot][0][0], &cakernel_maps.u,                                                                     \
                                       cakernel_bi - cakernel_xa, cakernel_bj, cakernel_kk, &cakernel_ring_full[cakernel_slot],                                       \
-                                      opuntia::cuda::keep_in_l2_policy());                                                                                           \
+                                      cakernel_keep_in_l2);                                                                                                          \
       } else if constexpr (CAKERNEL_Heat_Update_3dblock_RING) {                                                                                                      \
         CCTK_REAL* const cakernel_to = &cakernel_planes_u[cakernel_slot][0][0];                                                                                      \
         const CCTK_REAL* const cakernel_from = &u[CAKERNEL_INDEX(0, 0, cakernel_kk)];                                                                                \
@@ -320,7 +323,8 @@
       if (CAKERNEL_Heat_Update_3dblock_RING) {                                                                                                                       \
         /* Planes up to gk + zp have landed (the AHEAD - 1 newest copies may still run), in every                                                                    \
            thread's copies: then the slot of the plane before this one, which every thread has                                                                       \
-           finished with, takes the plane AHEAD beyond the windows' newest. One barrier a plane.                                                                     \
+           finished with, takes the plane AHEAD beyond the windows' newest (that plane's own slot,                                                                   \
+           as NB is zp + AHEAD + 1). One barrier a plane.                                                                                                            \
            (TMA: the planes below gk + zp were waited for before.) */                                                                                                \
         if constexpr (cakernel_tma) cakernel_wait_plane(cakernel_t + 1);                                                                                             \
         else __pipeline_wait_prior(CAKERNEL_Heat_Update_3dblock_AHEAD - 1);                                                                                          \
