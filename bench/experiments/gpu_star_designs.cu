@@ -3,7 +3,8 @@
 // against the copy bandwidth in the same run, in fp64 and fp32. It is where a kernel design is
 // tried before it becomes a template (templates/cuda/); nothing here is generated.
 //   build/<preset>/bench/gpu_star_designs [n = 512] [repetitions = 10]   (R4ONLY=1: skip R=1;
-//   CPLB=1 / CPM=1 / TMA=1: only the register-cap / mbarrier / tensor-copy runs)
+//   CPLB=1 / CPM=1 / TMA=1 / PACE=1: only the register-cap / mbarrier / tensor-copy / paced
+//   tensor-copy runs)
 // or on its own: nvcc -std=c++17 -O3 -arch=sm_90 --fmad=false -I flesh/include <this file>
 // (it shares the mbarrier, tensor-copy and tensor-map helpers of opuntia/cuda_tensor_copy.cuh).
 // Designs: plain (a thread a point), zwin (a z window in registers), cpa (a cp.async ring of
@@ -25,6 +26,8 @@
 #include <cuda_pipeline.h>
 #include <cuda_runtime.h>
 
+#include <algorithm>
+#include <cmath>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
@@ -34,6 +37,10 @@
 
 // The mbarrier and bulk tensor copy helpers and the tensor map of the template 3dblock_ring.
 #include "opuntia/cuda_tensor_copy.cuh"
+
+#ifndef PACE_EVERY
+#define PACE_EVERY 4  // tma's pacing: the planes between two checks of the neighbours
+#endif
 
 #define CK(x)                                                                   \
   do {                                                                          \
@@ -379,9 +386,67 @@ __global__ void __launch_bounds__(TX* TY) cpm(const T* __restrict__ u, T* __rest
 // which completes on the slot's `full` mbarrier; no copy instructions, addresses or group
 // registers in the other threads. WS = false: one block barrier a plane before its slot is
 // refilled (as cpl); WS = true: an `empty` mbarrier per slot instead (as cpm), D extra slots.
-template <typename T, int R, int TX, int TY, int TZ, int S, bool WS, int D, int MINB = 0>
+// Pacing (PACE > 0, 2026-11-25, thirteenth session): before each plane it issues, a block
+// publishes how many it has issued in progress[block] (epoch * 4096 + planes, epoch counting
+// launches, so nothing is reset between launches) and, every kPaceEvery planes, waits until
+// every started neighbour in x and y (same slab) has issued at least this plane - PACE: the halo
+// lines that one block brings are then still in the L2 when its neighbours copy them. The block
+// furthest behind never waits and every count is current, so there is no deadlock.
+// marks (if not null): the globaltimer when each block issues planes 0, 64, 128, ... of its
+// slab, from which report_drift prints how far neighbouring blocks drift apart.
+// Measured (H100, fp32, whole columns, RESULTS.md): with AHEAD 2 (S 2) the blocks keep within a
+// plane of their neighbours unpaced (76% of copy); with S 3 they drift (32-43 planes, 55%) and
+// pacing holds them together (PACE 8: 71%), but no paced ring beat the unpaced S 2 one.
+constexpr int kMarkEvery = 64, kMarks = 9, kPaceEvery = PACE_EVERY;
+// A block's progress on a line of its own: with the counters packed, the polls and stores of 512
+// blocks on 16 lines made a plane 5x slower.
+constexpr int kProgressStride = 32;
+__device__ __forceinline__ int load_volatile(const int* p) {
+  int v;
+  asm volatile("ld.volatile.global.b32 %0, [%1];" : "=r"(v) : "l"(p));
+  return v;
+}
+__device__ __forceinline__ void store_volatile(int* p, int v) {
+  asm volatile("st.volatile.global.b32 [%0], %1;" ::"l"(p), "r"(v));
+}
+__device__ __forceinline__ unsigned long long global_time() {
+  unsigned long long t;
+  asm volatile("mov.u64 %0, %globaltimer;" : "=l"(t));
+  return t;
+}
+struct pacing {
+  int* progress;
+  int epoch;
+  unsigned long long* marks;
+};
+// Called by warp 0 before thread 0 issues plane `issued` of the slab: lanes 0-7 check one
+// neighbour each against the progress that they loaded at the previous check (so that the load's
+// latency is off the block's path; polled again only when it fails), and load it again for the
+// next check; lane 0 publishes this block's progress.
+template <int PACE>
+__device__ __forceinline__ void pace_issue(const pacing& pc, int issued, int& pending) {
+  const int block = (blockIdx.z * gridDim.y + blockIdx.y) * gridDim.x + blockIdx.x, lane = threadIdx.x % 32;
+  if (pc.marks && lane == 0 && issued % kMarkEvery == 0 && issued / kMarkEvery < kMarks)
+    pc.marks[block * kMarks + issued / kMarkEvery] = global_time();
+  if (PACE == 0) return;
+  const int base = pc.epoch * 4096, need = base + issued - PACE;
+  if (issued % kPaceEvery != 0) {  // publish only (so that a neighbour's check never waits on a stale count)
+    if (lane == 0) store_volatile(pc.progress + block * kProgressStride, base + issued + 1);
+    return;
+  }
+  const int n = lane < 4 ? lane : lane + 1, x = (int)blockIdx.x + n % 3 - 1, y = (int)blockIdx.y + n / 3 - 1;
+  if (lane < 8 && x >= 0 && y >= 0 && x < (int)gridDim.x && y < (int)gridDim.y) {
+    const int* p = pc.progress + ((blockIdx.z * gridDim.y + y) * gridDim.x + x) * kProgressStride;
+    for (int v = pending; v >= base && v < need; v = load_volatile(p)) __nanosleep(64);
+    pending = load_volatile(p);
+  }
+  __syncwarp();
+  if (lane == 0) store_volatile(pc.progress + block * kProgressStride, base + issued + 1);
+}
+
+template <typename T, int R, int TX, int TY, int TZ, int S, bool WS, int D, int MINB = 0, int PACE = 0>
 __global__ void __launch_bounds__(TX* TY, MINB) tma(const __grid_constant__ CUtensorMap map, const T* __restrict__ u,
-                                               T* __restrict__ out, int n) {
+                                               T* __restrict__ out, int n, const pacing pc) {
   constexpr int L = 16 / sizeof(T), RA = (R + L - 1) / L * L;
   constexpr int SX = TX * L + 2 * RA, SY = TY + 2 * R, PLANE = SX * SY;
   constexpr int NB = R + S + 1 + (WS ? D : 0), NG = 2 * RA / L + 1, THREADS = TX * TY, WARPS = THREADS / 32;
@@ -404,7 +469,9 @@ __global__ void __launch_bounds__(TX* TY, MINB) tma(const __grid_constant__ CUte
   __syncthreads();
   // Plane k0 + t into slot t % NB (thread 0 only); with WS, after the warps released its last.
   int issue_slot = 0, issue_fill = 0, k_issue = k0;
+  int pending = 0;  // pacing: a neighbour's progress, loaded at the check before
   const auto issue = [&] {
+    if ((PACE > 0 || pc.marks) && tid < 32 && k_issue < last) pace_issue<PACE>(pc, k_issue - k0, pending);
     if (tid == 0 && k_issue < last) {
       if (WS && issue_fill > 0) barrier_wait(&empty[issue_slot], (issue_fill - 1) & 1);
       opuntia::cuda::barrier_expect_bytes(&full[issue_slot], PLANE_BYTES);
@@ -920,12 +987,76 @@ void run_precision(int n, int reps, const char* prec) {
     const ring_launch_shape l = ring_launch(kernel, R, TX, TY, TZ, R + S + 1 + D);
     return [=] { kernel<<<l.grid, l.block, l.shared>>>(u, out, n); };
   };
+  // tma's pacing: the blocks' progress (zeros: epoch 0, before any launch) and their marks.
+  constexpr unsigned kMaxPacedBlocks = 1u << 14;
+  int* progress;
+  unsigned long long* marks;
+  CK(cudaMalloc(&progress, kMaxPacedBlocks * kProgressStride * sizeof(int)));
+  CK(cudaMemset(progress, 0, kMaxPacedBlocks * kProgressStride * sizeof(int)));
+  CK(cudaMalloc(&marks, (size_t)kMaxPacedBlocks * kMarks * sizeof(unsigned long long)));
+  int epoch = 0;
+  bool record_marks = false;
+  dim3 marks_shape;
   // The tensor map of u for tma: the whole grid, boxes of one ring plane (the launch's tile and halo).
   auto tma_launch = [&](auto kernel, int R, int TX, int TY, int TZ, int NB) {
     // The ring's planes and its full and empty mbarriers, one of each a slot.
     const ring_launch_shape l = ring_launch(kernel, R, TX, TY, TZ, NB, 2 * NB * sizeof(std::uint64_t));
     const CUtensorMap map = opuntia::cuda::plane_box_map(u, n, n, n, l.sx, l.sy);
-    return [=] { kernel<<<l.grid, l.block, l.shared>>>(map, u, out, n); };
+    if (l.grid.x * l.grid.y * l.grid.z > kMaxPacedBlocks) std::exit((std::printf("too many blocks to pace\n"), 1));
+    marks_shape = l.grid;
+    int* prog = progress;
+    unsigned long long* mk = marks;
+    return [=, &epoch, &record_marks] {
+      kernel<<<l.grid, l.block, l.shared>>>(map, u, out, n, pacing{prog, ++epoch, record_marks ? mk : nullptr});
+    };
+  };
+  // Where each block stood when its neighbours were at the same plane: the lag, in planes, of the
+  // neighbours' marks (one more launch, marks recorded).
+  auto report_drift = [&](const char* name, const std::function<void()>& f) {
+    record_marks = true;
+    CK(cudaMemset(marks, 0xff, (size_t)kMaxPacedBlocks * kMarks * sizeof(unsigned long long)));  // ~0: not reached
+    f();
+    CK(cudaDeviceSynchronize());
+    record_marks = false;
+    const dim3 g = marks_shape;
+    std::vector<unsigned long long> m((size_t)g.x * g.y * g.z * kMarks);
+    CK(cudaMemcpy(m.data(), marks, m.size() * sizeof(m[0]), cudaMemcpyDeviceToHost));
+    // The marks every block reached (a slab issues its planes and R more).
+    int marks_reached = 0;
+    while (marks_reached < kMarks && [&] {
+             for (size_t b = 0; b < m.size() / kMarks; ++b)
+               if (m[b * kMarks + marks_reached] == ~0ull) return false;
+             return true;
+           }())
+      ++marks_reached;
+    if (marks_reached < 2) return;
+    unsigned long long t0 = ~0ull, t1 = 0;
+    for (size_t b = 0; b < m.size() / kMarks; ++b)
+      t0 = std::min(t0, m[b * kMarks]), t1 = std::max(t1, m[b * kMarks + marks_reached - 1]);
+    // A plane's time: a block's time from its first to its last mark, averaged over the blocks.
+    double span = 0;
+    for (size_t b = 0; b < m.size() / kMarks; ++b) span += double(m[b * kMarks + marks_reached - 1] - m[b * kMarks]);
+    const double plane_ns = span / (m.size() / kMarks) / ((marks_reached - 1) * kMarkEvery);
+    std::printf("  drift %s: %.0f ns a plane, %.0f us first to last mark;", name, plane_ns, (t1 - t0) * 1e-3);
+    for (int q = 0; q < marks_reached; ++q) {
+      double sum = 0, worst = 0, lo = 1e300, hi = 0;
+      long cnt = 0;
+      for (unsigned z = 0; z < g.z; ++z)
+        for (unsigned y = 0; y < g.y; ++y)
+          for (unsigned x = 0; x < g.x; ++x) {
+            const size_t b = ((size_t)z * g.y + y) * g.x + x;
+            const double t = double(m[b * kMarks + q] - t0);
+            lo = std::min(lo, t), hi = std::max(hi, t);
+            for (int d = 0; d < 2; ++d) {
+              const unsigned nx = x + (d == 0), ny = y + (d == 1);
+              if (nx >= g.x || ny >= g.y) continue;
+              const double lag = std::abs(t - double(m[(((size_t)z * g.y + ny) * g.x + nx) * kMarks + q] - t0)) / plane_ns;
+              sum += lag, worst = std::max(worst, lag), ++cnt;
+            }
+          }
+      std::printf(" @%d: %.1f/%.0f/%.0f", q * kMarkEvery, sum / cnt, worst, (hi - lo) / plane_ns);
+    }
+    std::printf(" (at plane: neighbours' lag mean/max, spread of all; in planes)\n");
   };
 #define TMA(R, TX, TY, TZ, S, WS, D)                                                        \
   report("tma " #TX "x" #TY " TZ" #TZ " S" #S " WS" #WS " D" #D, R,                        \
@@ -933,6 +1064,12 @@ void run_precision(int n, int reps, const char* prec) {
 #define TMAB(R, TX, TY, TZ, S, MINB)                                                        \
   report("tma " #TX "x" #TY " TZ" #TZ " S" #S " B" #MINB, R,                                \
          tma_launch(tma<T, R, TX, TY, TZ, S, false, 0, MINB>, R, TX, TY, TZ, R + S + 1))
+#define TMAP(R, TX, TY, TZ, S, MINB, PACE)                                                                  \
+  do {                                                                                                      \
+    const auto launch = tma_launch(tma<T, R, TX, TY, TZ, S, false, 0, MINB, PACE>, R, TX, TY, TZ, R + S + 1); \
+    report("tma " #TX "x" #TY " TZ" #TZ " S" #S " B" #MINB " PACE" #PACE, R, launch);                     \
+    report_drift(#TX "x" #TY " TZ" #TZ " PACE" #PACE, launch);                                           \
+  } while (0)
 #define CPM(R, TX, TY, TZ, S, D) \
   report("cpm " #TX "x" #TY " TZ" #TZ " S" #S " D" #D, R, cpm_launch(cpm<T, R, TX, TY, TZ, S, D>, R, TX, TY, TZ, S, D))
 #define CPL(R, TX, TY, TZ, S) report("cpl " #TX "x" #TY " TZ" #TZ " S" #S, R, cpl_launch(cpl<T, R, TX, TY, TZ, S>, R, TX, TY, TZ, S))
@@ -957,7 +1094,17 @@ void run_precision(int n, int reps, const char* prec) {
     CPL(1, 16, 16, 64, 2);
   }
   make_ref(4, PLAIN(4));
-  if (getenv("TMA")) {  // 2026-11-23 (sixth session): ring planes copied by the tensor memory accelerator
+  if (getenv("PACE")) {  // 2026-11-25 (thirteenth session): blocks paced against their neighbours; drift measured
+    if (sizeof(T) == 4) {
+      TMAP(4, 8, 16, 504, 2, 0, 0);
+      TMAP(4, 8, 16, 504, 2, 0, 8);
+      TMAP(4, 8, 16, 504, 3, 0, 0);
+      TMAP(4, 8, 16, 504, 3, 0, 8);
+      TMAP(4, 8, 16, 504, 3, 0, 16);
+      TMAP(4, 8, 16, 504, 4, 0, 8);
+      TMAP(4, 8, 16, 504, 4, 0, 16);
+    }
+  } else if (getenv("TMA")) {  // 2026-11-23 (sixth session): ring planes copied by the tensor memory accelerator
     CPL(4, 32, 8, 63, 2);
     CPL(4, 16, 16, 63, 2);
     TMA(4, 32, 8, 63, 2, false, 0);
@@ -1031,6 +1178,8 @@ void run_precision(int n, int reps, const char* prec) {
     CPL(4, 64, 4, 63, 2);
     CPL(4, 32, 16, 63, 2);
   }
+  CK(cudaFree(progress));
+  CK(cudaFree(marks));
   CK(cudaFree(u));
   CK(cudaFree(out));
   CK(cudaFree(ref));
