@@ -444,17 +444,23 @@ __device__ __forceinline__ void pace_issue(const pacing& pc, int issued, int& pe
   if (lane == 0) store_volatile(pc.progress + block * kProgressStride, base + issued + 1);
 }
 
-template <typename T, int R, int TX, int TY, int TZ, int S, bool WS, int D, int MINB = 0, int PACE = 0>
+// PD > 1 (2026-11-25, thirteenth session): each ring slot holds PD consecutive planes, copied by
+// one tensor copy of a box PD planes deep, so that the block waits, meets and issues once every
+// PD planes instead of every plane (S counts slots ahead).
+// HALO < 2 (timing only, results wrong): the copies leave out the y halo (1) or all of it (0),
+// to measure what the halo's reads cost.
+template <typename T, int R, int TX, int TY, int TZ, int S, bool WS, int D, int MINB = 0, int PACE = 0, int PD = 1, int HALO = 2>
 __global__ void __launch_bounds__(TX* TY, MINB) tma(const __grid_constant__ CUtensorMap map, const T* __restrict__ u,
                                                T* __restrict__ out, int n, const pacing pc) {
+  static_assert(R % PD == 0 && (PD == 1 || !WS), "whole slots of the z halo; empty barriers a plane only");
   constexpr int L = 16 / sizeof(T), RA = (R + L - 1) / L * L;
   constexpr int SX = TX * L + 2 * RA, SY = TY + 2 * R, PLANE = SX * SY;
-  constexpr int NB = R + S + 1 + (WS ? D : 0), NG = 2 * RA / L + 1, THREADS = TX * TY, WARPS = THREADS / 32;
+  constexpr int NB = R / PD + S + 1 + (WS ? D : 0), NG = 2 * RA / L + 1, THREADS = TX * TY, WARPS = THREADS / 32;
   constexpr unsigned PLANE_BYTES = PLANE * sizeof(T);
   static_assert(PLANE_BYTES % 128 == 0 && THREADS % 32 == 0, "planes 128-byte aligned, whole warps");
   extern __shared__ __align__(128) unsigned char tma_smem[];
   T* sh = reinterpret_cast<T*>(tma_smem);
-  std::uint64_t* full = reinterpret_cast<std::uint64_t*>(tma_smem + NB * PLANE_BYTES);
+  std::uint64_t* full = reinterpret_cast<std::uint64_t*>(tma_smem + NB * PD * PLANE_BYTES);
   std::uint64_t* empty = full + NB;
   const int tx = threadIdx.x, ty = threadIdx.y, tid = ty * TX + tx;
   const int x0 = (blockIdx.x * TX + tx) * L;
@@ -467,40 +473,44 @@ __global__ void __launch_bounds__(TX* TY, MINB) tma(const __grid_constant__ CUte
     barriers_init(full, NB, 1), barriers_init(empty, NB, WARPS);
   }
   __syncthreads();
-  // Plane k0 + t into slot t % NB (thread 0 only); with WS, after the warps released its last.
+  // Planes k0 + PD t .. k0 + PD t + PD - 1 into slot t % NB (thread 0 only); with WS, after the
+  // warps released its last.
   int issue_slot = 0, issue_fill = 0, k_issue = k0;
   int pending = 0;  // pacing: a neighbour's progress, loaded at the check before
   const auto issue = [&] {
     if ((PACE > 0 || pc.marks) && tid < 32 && k_issue < last) pace_issue<PACE>(pc, k_issue - k0, pending);
     if (tid == 0 && k_issue < last) {
       if (WS && issue_fill > 0) barrier_wait(&empty[issue_slot], (issue_fill - 1) & 1);
-      opuntia::cuda::barrier_expect_bytes(&full[issue_slot], PLANE_BYTES);
+      constexpr unsigned box_bytes = (HALO > 0 ? SX : TX * L) * (HALO > 1 ? SY : TY) * PD * sizeof(T);
+      opuntia::cuda::barrier_expect_bytes(&full[issue_slot], box_bytes);
       // The template's L2 policy (evict_last) since the twelfth session; these designs were
       // measured before it, under the normal policy.
-      opuntia::cuda::copy_box_async(sh + issue_slot * PLANE, &map, bx, by, k_issue, &full[issue_slot],
-                                    opuntia::cuda::keep_in_l2_policy());
+      opuntia::cuda::copy_box_async(sh + issue_slot * PD * PLANE, &map, HALO > 0 ? bx : bx + RA, HALO > 1 ? by : by + R, k_issue,
+                                    &full[issue_slot], opuntia::cuda::keep_in_l2_policy());
     }
-    ++k_issue;
+    k_issue += PD;
     if (++issue_slot == NB) issue_slot = 0, ++issue_fill;
   };
   T w[2 * R + 1][L];
   load_window<T, R, L>(w, u, x0, j, k0, n);
 #pragma unroll 1
-  for (int q = 0; q < R + S; ++q) issue();
+  for (int q = 0; q < R / PD + S; ++q) issue();
 #pragma unroll 1
-  for (int q = 0; q < R && k0 + q < last; ++q) barrier_wait(&full[q], 0);
+  for (int q = 0; q < R / PD && k0 + q * PD < last; ++q) barrier_wait(&full[q], 0);
   bool lane_in[L];
   const bool all_in = lanes_inside<R, L>(lane_in, x0, j, n);
-  int slot = 0, window_slot = R, window_fill = 0;
+  // Plane k's slot and place in it, and those of plane k + R, the windows' newest.
+  int slot = 0, sub = 0, window_slot = R / PD, window_fill = 0;
   const int row = (ty + R) * SX + RA + tx * L;
 #pragma unroll 1
   for (int k = k0; k < kend; ++k) {
-    barrier_wait(&full[window_slot], window_fill & 1);
-    if (!WS) __syncthreads();
-    issue();
-    slide_window<T, R, L>(w, sh + window_slot * PLANE + row);
-    if (++window_slot == NB) window_slot = 0, ++window_fill;
-    const T* pl = sh + slot * PLANE + row;
+    if (sub == 0) {
+      barrier_wait(&full[window_slot], window_fill & 1);
+      if (!WS) __syncthreads();
+      issue();
+    }
+    slide_window<T, R, L>(w, sh + (window_slot * PD + sub) * PLANE + row);
+    const T* pl = sh + (slot * PD + sub) * PLANE + row;
     T xr[NG][L];
     load_x_neighbours<T, R, L>(xr, pl, w);
     T yr[2 * R + 1][L];
@@ -512,7 +522,11 @@ __global__ void __launch_bounds__(TX* TY, MINB) tma(const __grid_constant__ CUte
     T o[L];
     star_points<T, R, L>(o, w, xr, yr);
     store_points<T, L>(out + x0 + s * j + p * k, o, lane_in, all_in);
-    slot = slot + 1 == NB ? 0 : slot + 1;
+    if (++sub == PD) {
+      sub = 0;
+      slot = slot + 1 == NB ? 0 : slot + 1;
+      if (++window_slot == NB) window_slot = 0, ++window_fill;
+    }
   }
 }
 
@@ -998,10 +1012,11 @@ void run_precision(int n, int reps, const char* prec) {
   bool record_marks = false;
   dim3 marks_shape;
   // The tensor map of u for tma: the whole grid, boxes of one ring plane (the launch's tile and halo).
-  auto tma_launch = [&](auto kernel, int R, int TX, int TY, int TZ, int NB) {
-    // The ring's planes and its full and empty mbarriers, one of each a slot.
-    const ring_launch_shape l = ring_launch(kernel, R, TX, TY, TZ, NB, 2 * NB * sizeof(std::uint64_t));
-    const CUtensorMap map = opuntia::cuda::plane_box_map(u, n, n, n, l.sx, l.sy);
+  auto tma_launch = [&](auto kernel, int R, int TX, int TY, int TZ, int NB, int PD = 1, int HALO = 2) {
+    // The ring's NB slots of PD planes and its full and empty mbarriers, one of each a slot.
+    const ring_launch_shape l = ring_launch(kernel, R, TX, TY, TZ, NB * PD, 2 * NB * sizeof(std::uint64_t));
+    const CUtensorMap map = opuntia::cuda::plane_box_map(u, n, n, n, HALO > 0 ? l.sx : TX * (int)(16 / sizeof(T)),
+                                                         HALO > 1 ? l.sy : TY, PD);
     if (l.grid.x * l.grid.y * l.grid.z > kMaxPacedBlocks) std::exit((std::printf("too many blocks to pace\n"), 1));
     marks_shape = l.grid;
     int* prog = progress;
@@ -1064,6 +1079,12 @@ void run_precision(int n, int reps, const char* prec) {
 #define TMAB(R, TX, TY, TZ, S, MINB)                                                        \
   report("tma " #TX "x" #TY " TZ" #TZ " S" #S " B" #MINB, R,                                \
          tma_launch(tma<T, R, TX, TY, TZ, S, false, 0, MINB>, R, TX, TY, TZ, R + S + 1))
+#define TMAD(R, TX, TY, TZ, S, PD)                                                                          \
+  report("tma " #TX "x" #TY " TZ" #TZ " S" #S " PD" #PD, R,                                                \
+         tma_launch(tma<T, R, TX, TY, TZ, S, false, 0, 0, 0, PD>, R, TX, TY, TZ, R / PD + S + 1, PD))
+#define TMAH(R, TX, TY, TZ, S, HALO)                                                                       \
+  report("tma " #TX "x" #TY " TZ" #TZ " S" #S " HALO" #HALO, R,                                            \
+         tma_launch(tma<T, R, TX, TY, TZ, S, false, 0, 0, 0, 1, HALO>, R, TX, TY, TZ, R + S + 1, 1, HALO))
 #define TMAP(R, TX, TY, TZ, S, MINB, PACE)                                                                  \
   do {                                                                                                      \
     const auto launch = tma_launch(tma<T, R, TX, TY, TZ, S, false, 0, MINB, PACE>, R, TX, TY, TZ, R + S + 1); \
@@ -1094,7 +1115,37 @@ void run_precision(int n, int reps, const char* prec) {
     CPL(1, 16, 16, 64, 2);
   }
   make_ref(4, PLAIN(4));
-  if (getenv("PACE")) {  // 2026-11-25 (thirteenth session): blocks paced against their neighbours; drift measured
+  if (getenv("HALO")) {  // 2026-11-25 (thirteenth session): copies without the halo (timing only)
+    if (sizeof(T) == 4) {
+      TMAH(4, 8, 16, 504, 2, 2);
+      TMAH(4, 8, 16, 504, 2, 1);
+      TMAH(4, 8, 16, 504, 2, 0);
+      TMAH(4, 8, 16, 504, 3, 0);
+      TMAH(4, 16, 16, 504, 2, 0);
+      TMAH(4, 8, 16, 504, 2, 2);
+    } else {
+      TMAH(4, 16, 16, 168, 2, 2);
+      TMAH(4, 16, 16, 168, 2, 1);
+      TMAH(4, 16, 16, 168, 2, 0);
+    }
+  } else if (getenv("PD")) {  // 2026-11-25 (thirteenth session): slots of PD planes, one wait and barrier every PD planes
+    if (sizeof(T) == 4) {
+      TMAD(4, 8, 16, 504, 2, 1);
+      TMAD(4, 8, 16, 504, 1, 2);
+      TMAD(4, 8, 16, 504, 2, 2);
+      TMAD(4, 8, 16, 504, 1, 4);
+      TMAD(4, 8, 16, 504, 2, 4);
+      TMAD(4, 8, 16, 252, 1, 2);
+      TMAD(4, 16, 16, 504, 2, 1);
+      TMAD(4, 16, 16, 504, 1, 2);
+      TMAD(4, 8, 32, 504, 1, 2);
+    } else {
+      TMAD(4, 16, 16, 168, 2, 1);
+      TMAD(4, 16, 16, 168, 1, 2);
+      TMAD(4, 16, 16, 168, 2, 2);
+      TMAD(4, 16, 16, 168, 1, 4);
+    }
+  } else if (getenv("PACE")) {  // 2026-11-25 (thirteenth session): blocks paced against their neighbours; drift measured
     if (sizeof(T) == 4) {
       TMAP(4, 8, 16, 504, 2, 0, 0);
       TMAP(4, 8, 16, 504, 2, 0, 8);

@@ -110,11 +110,11 @@ __host__ __device__ constexpr bool tensor_box_fits(int box_x, int box_y) {
   return box_x * static_cast<int>(sizeof(T)) % 16 == 0 && box_x > 0 && box_x <= 256 && box_y > 0 && box_y <= 256;
 }
 
-/// The tensor map of an ni x nj x nk array of T (x contiguous) in boxes of box_x x box_y x 1
+/// The tensor map of an ni x nj x nk array of T (x contiguous) in boxes of box_x x box_y x box_z
 /// elements. The array must start on a 16-byte boundary and its rows must be a multiple of 16
 /// bytes (the launcher takes this path only then); throws where the driver refuses.
 template <typename T>
-CUtensorMap plane_box_map(const T* array, int ni, int nj, int nk, int box_x, int box_y) {
+CUtensorMap plane_box_map(const T* array, int ni, int nj, int nk, int box_x, int box_y, int box_z = 1) {
   static_assert(std::is_same_v<T, double> || std::is_same_v<T, float> || std::is_same_v<T, std::int32_t> ||
                     std::is_same_v<T, std::int64_t>,
                 "tensor copies of double, float, 32- or 64-bit integers");
@@ -132,7 +132,7 @@ CUtensorMap plane_box_map(const T* array, int ni, int nj, int nk, int box_x, int
                                                                      : CU_TENSOR_MAP_DATA_TYPE_INT64;
   const cuuint64_t dims[3] = {static_cast<cuuint64_t>(ni), static_cast<cuuint64_t>(nj), static_cast<cuuint64_t>(nk)};
   const cuuint64_t strides[2] = {static_cast<cuuint64_t>(ni) * sizeof(T), static_cast<cuuint64_t>(ni) * nj * sizeof(T)};
-  const cuuint32_t box[3] = {static_cast<cuuint32_t>(box_x), static_cast<cuuint32_t>(box_y), 1};
+  const cuuint32_t box[3] = {static_cast<cuuint32_t>(box_x), static_cast<cuuint32_t>(box_y), static_cast<cuuint32_t>(box_z)};
   const cuuint32_t element_strides[3] = {1, 1, 1};
   CUtensorMap map;
   const CUresult result = encode(&map, type, 3, const_cast<T*>(array), dims, strides, box, element_strides,
