@@ -3,8 +3,8 @@
 // against the copy bandwidth in the same run, in fp64 and fp32. It is where a kernel design is
 // tried before it becomes a template (templates/cuda/); nothing here is generated.
 //   build/<preset>/bench/gpu_star_designs [n = 512] [repetitions = 10]   (R4ONLY=1: skip R=1;
-//   CPLB=1 / CPM=1 / TMA=1 / PACE=1: only the register-cap / mbarrier / tensor-copy / paced
-//   tensor-copy runs)
+//   CPLB=1 / CPM=1 / TMA=1 / PACE=1 / PD=1 / HALO=1 / AHEAD=1: only the register-cap / mbarrier /
+//   tensor-copy / paced / PD-plane-slot / halo-less / planes-ahead runs)
 // or on its own: nvcc -std=c++17 -O3 -arch=sm_90 --fmad=false -I flesh/include <this file>
 // (it shares the mbarrier, tensor-copy and tensor-map helpers of opuntia/cuda_tensor_copy.cuh).
 // Designs: plain (a thread a point), zwin (a z window in registers), cpa (a cp.async ring of
@@ -447,9 +447,9 @@ __device__ __forceinline__ void pace_issue(const pacing& pc, int issued, int& pe
 // PD > 1 (2026-11-25, thirteenth session): each ring slot holds PD consecutive planes, copied by
 // one tensor copy of a box PD planes deep, so that the block waits, meets and issues once every
 // PD planes instead of every plane (S counts slots ahead).
-// HALO < 2 (timing only, results wrong): the copies leave out the y halo (1) or all of it (0),
-// to measure what the halo's reads cost.
-template <typename T, int R, int TX, int TY, int TZ, int S, bool WS, int D, int MINB = 0, int PACE = 0, int PD = 1, int HALO = 2>
+// HALO != 3 (timing only, results wrong): the copies take the x halo only where HALO & 1 and the
+// y halo only where HALO & 2, to measure what the halo's reads cost.
+template <typename T, int R, int TX, int TY, int TZ, int S, bool WS, int D, int MINB = 0, int PACE = 0, int PD = 1, int HALO = 3>
 __global__ void __launch_bounds__(TX* TY, MINB) tma(const __grid_constant__ CUtensorMap map, const T* __restrict__ u,
                                                T* __restrict__ out, int n, const pacing pc) {
   static_assert(R % PD == 0 && (PD == 1 || !WS), "whole slots of the z halo; empty barriers a plane only");
@@ -481,11 +481,11 @@ __global__ void __launch_bounds__(TX* TY, MINB) tma(const __grid_constant__ CUte
     if ((PACE > 0 || pc.marks) && tid < 32 && k_issue < last) pace_issue<PACE>(pc, k_issue - k0, pending);
     if (tid == 0 && k_issue < last) {
       if (WS && issue_fill > 0) barrier_wait(&empty[issue_slot], (issue_fill - 1) & 1);
-      constexpr unsigned box_bytes = (HALO > 0 ? SX : TX * L) * (HALO > 1 ? SY : TY) * PD * sizeof(T);
+      constexpr unsigned box_bytes = (HALO & 1 ? SX : TX * L) * (HALO & 2 ? SY : TY) * PD * sizeof(T);
       opuntia::cuda::barrier_expect_bytes(&full[issue_slot], box_bytes);
       // The template's L2 policy (evict_last) since the twelfth session; these designs were
       // measured before it, under the normal policy.
-      opuntia::cuda::copy_box_async(sh + issue_slot * PD * PLANE, &map, HALO > 0 ? bx : bx + RA, HALO > 1 ? by : by + R, k_issue,
+      opuntia::cuda::copy_box_async(sh + issue_slot * PD * PLANE, &map, HALO & 1 ? bx : bx + RA, HALO & 2 ? by : by + R, k_issue,
                                     &full[issue_slot], opuntia::cuda::keep_in_l2_policy());
     }
     k_issue += PD;
@@ -1012,11 +1012,11 @@ void run_precision(int n, int reps, const char* prec) {
   bool record_marks = false;
   dim3 marks_shape;
   // The tensor map of u for tma: the whole grid, boxes of one ring plane (the launch's tile and halo).
-  auto tma_launch = [&](auto kernel, int R, int TX, int TY, int TZ, int NB, int PD = 1, int HALO = 2) {
+  auto tma_launch = [&](auto kernel, int R, int TX, int TY, int TZ, int NB, int PD = 1, int HALO = 3) {
     // The ring's NB slots of PD planes and its full and empty mbarriers, one of each a slot.
     const ring_launch_shape l = ring_launch(kernel, R, TX, TY, TZ, NB * PD, 2 * NB * sizeof(std::uint64_t));
-    const CUtensorMap map = opuntia::cuda::plane_box_map(u, n, n, n, HALO > 0 ? l.sx : TX * (int)(16 / sizeof(T)),
-                                                         HALO > 1 ? l.sy : TY, PD);
+    const CUtensorMap map = opuntia::cuda::plane_box_map(u, n, n, n, HALO & 1 ? l.sx : TX * (int)(16 / sizeof(T)),
+                                                         HALO & 2 ? l.sy : TY, PD);
     if (l.grid.x * l.grid.y * l.grid.z > kMaxPacedBlocks) std::exit((std::printf("too many blocks to pace\n"), 1));
     marks_shape = l.grid;
     int* prog = progress;
@@ -1117,16 +1117,41 @@ void run_precision(int n, int reps, const char* prec) {
   make_ref(4, PLAIN(4));
   if (getenv("HALO")) {  // 2026-11-25 (thirteenth session): copies without the halo (timing only)
     if (sizeof(T) == 4) {
-      TMAH(4, 8, 16, 504, 2, 2);
+      TMAH(4, 8, 16, 504, 2, 3);
       TMAH(4, 8, 16, 504, 2, 1);
       TMAH(4, 8, 16, 504, 2, 0);
       TMAH(4, 8, 16, 504, 3, 0);
+      TMAH(4, 8, 16, 504, 3, 1);
+      TMAH(4, 8, 16, 504, 3, 2);
+      TMAH(4, 8, 16, 504, 3, 3);
       TMAH(4, 16, 16, 504, 2, 0);
-      TMAH(4, 8, 16, 504, 2, 2);
-    } else {
-      TMAH(4, 16, 16, 168, 2, 2);
+      TMAH(4, 16, 16, 504, 3, 1);
+      TMAH(4, 16, 16, 504, 3, 3);
+      TMAH(4, 8, 32, 504, 3, 3);
+      TMAH(4, 8, 16, 252, 3, 3);
+      TMAH(4, 8, 16, 504, 2, 3);
+    } else if (!getenv("FP32ONLY")) {
+      TMAH(4, 16, 16, 168, 2, 3);
       TMAH(4, 16, 16, 168, 2, 1);
       TMAH(4, 16, 16, 168, 2, 0);
+    }
+  } else if (getenv("AHEAD")) {  // 2026-11-25 (thirteenth session): larger fp32 tiles with more planes ahead
+    if (sizeof(T) == 4) {
+      TMAH(4, 8, 16, 504, 2, 3);
+      TMAH(4, 16, 16, 504, 3, 3);
+      TMAH(4, 16, 16, 252, 2, 3);
+      TMAH(4, 16, 16, 252, 3, 3);
+      TMAH(4, 16, 16, 168, 3, 3);
+      TMAH(4, 16, 16, 126, 3, 3);
+      TMAH(4, 16, 16, 252, 4, 3);
+      TMAH(4, 8, 32, 252, 3, 3);
+      TMAH(4, 8, 32, 168, 3, 3);
+      TMAH(4, 16, 8, 504, 3, 3);
+      TMAH(4, 16, 8, 252, 3, 3);
+      TMAH(4, 16, 8, 504, 4, 3);
+      TMAH(4, 8, 24, 504, 3, 3);
+      TMAH(4, 16, 16, 252, 3, 3);
+      TMAH(4, 8, 16, 504, 2, 3);
     }
   } else if (getenv("PD")) {  // 2026-11-25 (thirteenth session): slots of PD planes, one wait and barrier every PD planes
     if (sizeof(T) == 4) {
