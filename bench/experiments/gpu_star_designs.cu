@@ -449,15 +449,22 @@ __device__ __forceinline__ void pace_issue(const pacing& pc, int issued, int& pe
 // PD planes instead of every plane (S counts slots ahead).
 // HALO != 3 (timing only, results wrong): the copies take the x halo only where HALO & 1 and the
 // y halo only where HALO & 2, to measure what the halo's reads cost.
-template <typename T, int R, int TX, int TY, int TZ, int S, bool WS, int D, int MINB = 0, int PACE = 0, int PD = 1, int HALO = 3>
-__global__ void __launch_bounds__(TX* TY, MINB) tma(const __grid_constant__ CUtensorMap map, const T* __restrict__ u,
-                                               T* __restrict__ out, int n, const pacing pc) {
+// XS (2026-11-25, thirteenth session): the x halo copied apart from the rest, so that every row
+// of the main box (the points and the y halo, TX L wide) starts a 128-byte line: a slot is the
+// main box (pitch TX L) and two boxes of the x halo, RA x TY each, copied from map_x; a thread
+// finds its x neighbours' groups in the main box or in a halo box.
+template <typename T, int R, int TX, int TY, int TZ, int S, bool WS, int D, int MINB = 0, int PACE = 0, int PD = 1, int HALO = 3,
+          bool XS = false>
+__global__ void __launch_bounds__(TX* TY, MINB) tma(const __grid_constant__ CUtensorMap map, const __grid_constant__ CUtensorMap map_x,
+                                               const T* __restrict__ u, T* __restrict__ out, int n, const pacing pc) {
   static_assert(R % PD == 0 && (PD == 1 || !WS), "whole slots of the z halo; empty barriers a plane only");
   constexpr int L = 16 / sizeof(T), RA = (R + L - 1) / L * L;
   constexpr int SX = TX * L + 2 * RA, SY = TY + 2 * R, PLANE = SX * SY;
   constexpr int NB = R / PD + S + 1 + (WS ? D : 0), NG = 2 * RA / L + 1, THREADS = TX * TY, WARPS = THREADS / 32;
-  constexpr unsigned PLANE_BYTES = PLANE * sizeof(T);
-  static_assert(PLANE_BYTES % 128 == 0 && THREADS % 32 == 0, "planes 128-byte aligned, whole warps");
+  // XS: a slot's main box (MX x SY) and its two x halo boxes (RA x TY).
+  constexpr int MX = TX * L, MAIN = MX * SY, XHALO = RA * TY, SLOT = XS ? MAIN + 2 * XHALO : PLANE;
+  constexpr unsigned PLANE_BYTES = SLOT * sizeof(T);
+  static_assert(PLANE_BYTES % 128 == 0 && THREADS % 32 == 0 && (XHALO * sizeof(T)) % 128 == 0, "slots and boxes 128-byte aligned, whole warps");
   extern __shared__ __align__(128) unsigned char tma_smem[];
   T* sh = reinterpret_cast<T*>(tma_smem);
   std::uint64_t* full = reinterpret_cast<std::uint64_t*>(tma_smem + NB * PD * PLANE_BYTES);
@@ -481,12 +488,19 @@ __global__ void __launch_bounds__(TX* TY, MINB) tma(const __grid_constant__ CUte
     if ((PACE > 0 || pc.marks) && tid < 32 && k_issue < last) pace_issue<PACE>(pc, k_issue - k0, pending);
     if (tid == 0 && k_issue < last) {
       if (WS && issue_fill > 0) barrier_wait(&empty[issue_slot], (issue_fill - 1) & 1);
-      constexpr unsigned box_bytes = (HALO & 1 ? SX : TX * L) * (HALO & 2 ? SY : TY) * PD * sizeof(T);
+      constexpr unsigned box_bytes = XS ? PLANE_BYTES * PD : (HALO & 1 ? SX : TX * L) * (HALO & 2 ? SY : TY) * PD * sizeof(T);
       opuntia::cuda::barrier_expect_bytes(&full[issue_slot], box_bytes);
       // The template's L2 policy (evict_last) since the twelfth session; these designs were
       // measured before it, under the normal policy.
-      opuntia::cuda::copy_box_async(sh + issue_slot * PD * PLANE, &map, HALO & 1 ? bx : bx + RA, HALO & 2 ? by : by + R, k_issue,
-                                    &full[issue_slot], opuntia::cuda::keep_in_l2_policy());
+      const std::uint64_t keep = opuntia::cuda::keep_in_l2_policy();
+      T* const dst = sh + issue_slot * PD * SLOT;
+      if (XS) {
+        opuntia::cuda::copy_box_async(dst, &map, bx + RA, by, k_issue, &full[issue_slot], keep);
+        opuntia::cuda::copy_box_async(dst + PD * MAIN, &map_x, bx, by + R, k_issue, &full[issue_slot], keep);
+        opuntia::cuda::copy_box_async(dst + PD * (MAIN + XHALO), &map_x, bx + RA + MX, by + R, k_issue, &full[issue_slot], keep);
+      } else {
+        opuntia::cuda::copy_box_async(dst, &map, HALO & 1 ? bx : bx + RA, HALO & 2 ? by : by + R, k_issue, &full[issue_slot], keep);
+      }
     }
     k_issue += PD;
     if (++issue_slot == NB) issue_slot = 0, ++issue_fill;
@@ -501,7 +515,16 @@ __global__ void __launch_bounds__(TX* TY, MINB) tma(const __grid_constant__ CUte
   const bool all_in = lanes_inside<R, L>(lane_in, x0, j, n);
   // Plane k's slot and place in it, and those of plane k + R, the windows' newest.
   int slot = 0, sub = 0, window_slot = R / PD, window_fill = 0;
-  const int row = (ty + R) * SX + RA + tx * L;
+  const int row = XS ? (ty + R) * MX + tx * L : (ty + R) * SX + RA + tx * L;
+  // XS: where each x neighbour group g lies in a slot (g = C: the window's). With PD planes a
+  // slot, its main boxes come first, then the left halo boxes, then the right ones.
+  constexpr int C = (R + L - 1) / L;
+  int xoff[2 * C + 1];
+#pragma unroll
+  for (int g = 0; g < 2 * C + 1; ++g) {
+    const int gx = tx + g - C;
+    xoff[g] = gx < 0 ? PD * MAIN + ty * RA + (gx + C) * L : gx >= TX ? PD * (MAIN + XHALO) + ty * RA + (gx - TX) * L : (ty + R) * MX + gx * L;
+  }
 #pragma unroll 1
   for (int k = k0; k < kend; ++k) {
     if (sub == 0) {
@@ -509,12 +532,27 @@ __global__ void __launch_bounds__(TX* TY, MINB) tma(const __grid_constant__ CUte
       if (!WS) __syncthreads();
       issue();
     }
-    slide_window<T, R, L>(w, sh + (window_slot * PD + sub) * PLANE + row);
-    const T* pl = sh + (slot * PD + sub) * PLANE + row;
     T xr[NG][L];
-    load_x_neighbours<T, R, L>(xr, pl, w);
     T yr[2 * R + 1][L];
-    load_y_neighbours<T, R, L, SX>(yr, pl);
+    if (XS) {
+      // A slot of PD planes: PD main boxes, then PD left and PD right halo boxes.
+      slide_window<T, R, L>(w, sh + window_slot * PD * SLOT + sub * MAIN + row);
+      const T* base = sh + slot * PD * SLOT;
+#pragma unroll
+      for (int g = 0; g < NG; ++g) {
+        if (g == C) continue;
+        const int gx = tx + g - C;
+        ld16<T, L>(xr[g], base + xoff[g] + sub * (gx < 0 || gx >= TX ? XHALO : MAIN));
+      }
+#pragma unroll
+      for (int l = 0; l < L; ++l) xr[C][l] = w[R][l];
+      load_y_neighbours<T, R, L, MX>(yr, base + sub * MAIN + row);
+    } else {
+      slide_window<T, R, L>(w, sh + (window_slot * PD + sub) * PLANE + row);
+      const T* pl = sh + (slot * PD + sub) * PLANE + row;
+      load_x_neighbours<T, R, L>(xr, pl, w);
+      load_y_neighbours<T, R, L, SX>(yr, pl);
+    }
     if (WS) {
       __syncwarp();
       if ((tid & 31) == 0) mbar_arrive(&empty[slot]);
@@ -1012,17 +1050,18 @@ void run_precision(int n, int reps, const char* prec) {
   bool record_marks = false;
   dim3 marks_shape;
   // The tensor map of u for tma: the whole grid, boxes of one ring plane (the launch's tile and halo).
-  auto tma_launch = [&](auto kernel, int R, int TX, int TY, int TZ, int NB, int PD = 1, int HALO = 3) {
+  auto tma_launch = [&](auto kernel, int R, int TX, int TY, int TZ, int NB, int PD = 1, int HALO = 3, bool XS = false) {
     // The ring's NB slots of PD planes and its full and empty mbarriers, one of each a slot.
     const ring_launch_shape l = ring_launch(kernel, R, TX, TY, TZ, NB * PD, 2 * NB * sizeof(std::uint64_t));
-    const CUtensorMap map = opuntia::cuda::plane_box_map(u, n, n, n, HALO & 1 ? l.sx : TX * (int)(16 / sizeof(T)),
-                                                         HALO & 2 ? l.sy : TY, PD);
+    const int L = 16 / sizeof(T), RA = (R + L - 1) / L * L;
+    const CUtensorMap map = opuntia::cuda::plane_box_map(u, n, n, n, HALO & 1 && !XS ? l.sx : TX * L, HALO & 2 ? l.sy : TY, PD);
+    const CUtensorMap map_x = opuntia::cuda::plane_box_map(u, n, n, n, RA, TY, PD);
     if (l.grid.x * l.grid.y * l.grid.z > kMaxPacedBlocks) std::exit((std::printf("too many blocks to pace\n"), 1));
     marks_shape = l.grid;
     int* prog = progress;
     unsigned long long* mk = marks;
     return [=, &epoch, &record_marks] {
-      kernel<<<l.grid, l.block, l.shared>>>(map, u, out, n, pacing{prog, ++epoch, record_marks ? mk : nullptr});
+      kernel<<<l.grid, l.block, l.shared>>>(map, map_x, u, out, n, pacing{prog, ++epoch, record_marks ? mk : nullptr});
     };
   };
   // Where each block stood when its neighbours were at the same plane: the lag, in planes, of the
@@ -1085,6 +1124,9 @@ void run_precision(int n, int reps, const char* prec) {
 #define TMAH(R, TX, TY, TZ, S, HALO)                                                                       \
   report("tma " #TX "x" #TY " TZ" #TZ " S" #S " HALO" #HALO, R,                                            \
          tma_launch(tma<T, R, TX, TY, TZ, S, false, 0, 0, 0, 1, HALO>, R, TX, TY, TZ, R + S + 1, 1, HALO))
+#define TMAX(R, TX, TY, TZ, S, PD)                                                                          \
+  report("tma " #TX "x" #TY " TZ" #TZ " S" #S " PD" #PD " XS", R,                                          \
+         tma_launch(tma<T, R, TX, TY, TZ, S, false, 0, 0, 0, PD, 3, true>, R, TX, TY, TZ, R / PD + S + 1, PD, 3, true))
 #define TMAP(R, TX, TY, TZ, S, MINB, PACE)                                                                  \
   do {                                                                                                      \
     const auto launch = tma_launch(tma<T, R, TX, TY, TZ, S, false, 0, MINB, PACE>, R, TX, TY, TZ, R + S + 1); \
@@ -1134,6 +1176,43 @@ void run_precision(int n, int reps, const char* prec) {
       TMAH(4, 16, 16, 168, 2, 3);
       TMAH(4, 16, 16, 168, 2, 1);
       TMAH(4, 16, 16, 168, 2, 0);
+    }
+  } else if (getenv("XS")) {  // 2026-11-25 (thirteenth session): the x halo in boxes of its own
+    if (sizeof(T) == 4) {
+      TMAH(4, 8, 16, 504, 2, 3);
+      TMAX(4, 8, 16, 504, 2, 1);
+      TMAX(4, 8, 16, 504, 3, 1);
+      TMAX(4, 8, 16, 504, 4, 1);
+      TMAX(4, 16, 16, 504, 2, 1);
+      TMAX(4, 16, 16, 504, 3, 1);
+      TMAX(4, 16, 16, 504, 4, 1);
+      TMAX(4, 16, 16, 252, 3, 1);
+      TMAX(4, 8, 32, 504, 3, 1);
+      TMAX(4, 8, 32, 504, 4, 1);
+      TMAX(4, 8, 16, 504, 1, 2);
+      TMAX(4, 8, 16, 504, 2, 2);
+      TMAH(4, 8, 16, 504, 2, 3);
+    } else if (!getenv("FP32ONLY")) {
+      TMAH(4, 16, 16, 168, 2, 3);
+      TMAX(4, 16, 16, 168, 2, 1);
+      TMAX(4, 16, 16, 168, 3, 1);
+      TMAX(4, 32, 16, 168, 2, 1);
+    }
+  } else if (getenv("HALO4")) {  // 2026-11-25 (thirteenth session): more planes ahead without (part of) the halo
+    if (sizeof(T) == 4) {
+      TMAH(4, 8, 16, 504, 2, 3);
+      TMAH(4, 8, 16, 504, 3, 0);
+      TMAH(4, 8, 16, 504, 4, 0);
+      TMAH(4, 8, 16, 504, 5, 0);
+      TMAH(4, 8, 16, 504, 4, 1);
+      TMAH(4, 8, 16, 504, 4, 2);
+      TMAH(4, 8, 16, 252, 4, 0);
+      TMAH(4, 16, 16, 504, 4, 0);
+      TMAH(4, 16, 16, 504, 4, 1);
+      TMAH(4, 16, 16, 504, 4, 2);
+      TMAH(4, 8, 32, 504, 4, 1);
+      TMAH(4, 8, 32, 504, 4, 2);
+      TMAH(4, 8, 16, 504, 2, 3);
     }
   } else if (getenv("AHEAD")) {  // 2026-11-25 (thirteenth session): larger fp32 tiles with more planes ahead
     if (sizeof(T) == 4) {
