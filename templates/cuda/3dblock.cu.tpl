@@ -22,14 +22,24 @@
 
 namespace opuntia::thorns::%{thorn} {
 
-/// The tensor maps by which 3dblock_ring's planes are copied (TMA): boxes of a plane with its halo.
+/// The tensor maps by which 3dblock_ring's planes are copied (TMA): for each cached variable, boxes
+/// of a plane with its halo, or (split_x_halo) the main box of a plane (the block's points and the
+/// y halo) and the x halo's boxes left and right of it (none where the stencil has no x halo on
+/// that side).
 template <int lanes>
 static CAKERNEL_%{name}_%{variant}_Maps<lanes> CAKERNEL_%{name}_%{variant}_maps_of(const CAKERNEL_%{name}_Arrays& arrays,
                                                                               const opuntia::kernel_call& call) {
   CAKERNEL_%{name}_%{variant}_Maps<lanes> maps{};
   if constexpr (CAKERNEL_%{name}_%{variant}_tensor_copies<lanes>()) {
-    [[maybe_unused]] constexpr int box_x = CAKERNEL_%{name}_%{variant}_sx<lanes>(), box_y = CAKERNEL_%{name}_%{variant}_sy;
-%var_loop("cached=yes") %[    maps.%{vname} = opuntia::cuda::plane_box_map(arrays.%{vname}, call.grid.ni, call.grid.nj, call.grid.nk, box_x, box_y);
+    [[maybe_unused]] constexpr int main_x = CAKERNEL_%{name}_%{variant}_main_x<lanes>(), box_y = CAKERNEL_%{name}_%{variant}_sy,
+                                   lo = CAKERNEL_%{name}_%{variant}_halo_lo<lanes>(), hi = CAKERNEL_%{name}_%{variant}_halo_hi<lanes>();
+    const auto map = [&](const auto* array, int box_x) {
+      return opuntia::cuda::plane_box_map(array, call.grid.ni, call.grid.nj, call.grid.nk, box_x, box_y);
+    };
+    constexpr bool split = CAKERNEL_%{name}_%{variant}_split_x_halo<lanes>();
+%var_loop("cached=yes") %[    maps.%{vname} = map(arrays.%{vname}, split ? main_x : CAKERNEL_%{name}_%{variant}_sx<lanes>());
+    if constexpr (split && lo > 0) maps.%{vname}_x_lo = map(arrays.%{vname}, lo);
+    if constexpr (split && hi > 0) maps.%{vname}_x_hi = map(arrays.%{vname}, hi);
 ]%  }
   (void)arrays, (void)call;
   return maps;

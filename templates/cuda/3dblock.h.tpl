@@ -76,7 +76,15 @@
    take their newest plane from the ring instead, which the block copies AHEAD planes ahead with
    cp.async into NB slots. A staged plane (3dblock) has two slots, written and read in turn. */
 #define CAKERNEL_%{name}_%{variant}_PF (CAKERNEL_%{name}_%{variant}_RING ? 0 : 1)
-#define CAKERNEL_%{name}_%{variant}_AHEAD 2
+/* The ring's copies run AHEAD planes beyond the windows' newest: 3 where a point's cached values
+   take at most 4 bytes (one float), 2 otherwise, so that an SM has about 40 KiB of copies in
+   flight either way (radius 4 on the H100: fp32 32 x 16 tiles, four blocks an SM, 3 planes of
+   3.5 KiB each; fp64, three blocks, 2 planes of 7 KiB). One plane more or less lost 8-20% of
+   copy in both (bench/RESULTS.md, thirteenth session). */
+#define CAKERNEL_%{name}_%{variant}_POINT_BYTES (0%var_loop("cached=yes") %[ + sizeof(%{vtype})]%)
+#ifndef CAKERNEL_%{name}_%{variant}_AHEAD
+#define CAKERNEL_%{name}_%{variant}_AHEAD (CAKERNEL_%{name}_%{variant}_POINT_BYTES <= 4 ? 3 : 2)
+#endif
 #define CAKERNEL_%{name}_%{variant}_NB (CAKERNEL_%{name}_%{variant}_RING ? %{stencil_zp} + CAKERNEL_%{name}_%{variant}_AHEAD + 1 : 2)
 #define CAKERNEL_%{name}_%{variant}_W (%{stencil_zn} + %{stencil_zp} + 1 + CAKERNEL_%{name}_%{variant}_PF)
 #define CAKERNEL_%{name}_%{variant}_TYR (CAKERNEL_%{name}_%{variant}_TY * CAKERNEL_%{name}_%{variant}_ROWS)
@@ -117,7 +125,8 @@
           cakernel_lane + (i) >= 0 && cakernel_lane + (i) < cakernel_lanes \
         ? cakernel_w_##v[CAKERNEL_%{name}_%{variant}_ROW(j)][%{stencil_zn}][CAKERNEL_%{name}_%{variant}_LANE(i)] \
     : CAKERNEL_%{name}_%{variant}_SHARED && (k) == 0 \
-        ? cakernel_planes_##v[cakernel_slot][cakernel_sj + cakernel_m + (j)][cakernel_si + cakernel_lane + (i)] \
+        ? *cakernel_shared_##v(cakernel_slot, cakernel_sj + cakernel_m + (j), CAKERNEL_%{name}_%{variant}_GROUP(i) / cakernel_lanes, \
+                               cakernel_lane + (i) - CAKERNEL_%{name}_%{variant}_GROUP(i)) \
     : (k) == 0 \
         ? cakernel_nb_##v[cakernel_m + (j) + %{stencil_yn}][CAKERNEL_%{name}_%{variant}_GROUP(i) / cakernel_lanes - cakernel_g0] \
               .e[cakernel_lane + (i) - CAKERNEL_%{name}_%{variant}_GROUP(i)] \
@@ -141,6 +150,9 @@
 ]% %var_loop("intent=separateinout") %[   (void)%{vname}_out; \
 ]%    (void)cakernel_maps; \
     constexpr int cakernel_tx = CAKERNEL_%{name}_%{variant}_TX, cakernel_tyr = CAKERNEL_%{name}_%{variant}_TYR; \
+    /* The launch's blocks are TX threads wide: said, so that a thread's own group is known to lie \
+       in the main box of a ring slot (below). */ \
+    __builtin_assume(threadIdx.x < cakernel_tx); \
     /* A shared plane: the block's points and their halo, the x halo in whole lane groups, gx \
        groups a row. */ \
     constexpr int cakernel_xa = opuntia::cuda::align_up(%{stencil_xn}, cakernel_lanes); \
@@ -170,6 +182,7 @@
        each slot 128-byte aligned for the tensor copies; then the ring's mbarriers. Whether the \
        ring is filled by tensor copies (TMA) or by cp.async: */ \
     constexpr bool cakernel_tma = CAKERNEL_%{name}_%{variant}_tensor_copies<cakernel_lanes>() && OPUNTIA_CUDA_TENSOR_COPIES; \
+    constexpr bool cakernel_split = cakernel_tma && CAKERNEL_%{name}_%{variant}_split_x_halo<cakernel_lanes>(); \
     extern __shared__ __align__(128) unsigned char cakernel_dynamic_shared[]; \
     unsigned char* cakernel_planes_next = cakernel_dynamic_shared; \
     std::uint64_t* const cakernel_ring_full = \
@@ -216,16 +229,67 @@
     constexpr int cakernel_slot_rows_%{vname} = CAKERNEL_%{name}_%{variant}_slot_rows<%{vtype}, cakernel_lanes>(); \
     %{vtype}(*const cakernel_planes_%{vname})[cakernel_slot_rows_%{vname}][cakernel_sx] = \
         reinterpret_cast<%{vtype}(*)[cakernel_slot_rows_%{vname}][cakernel_sx]>(cakernel_planes_next); \
+    %{vtype}* const cakernel_ring_%{vname} = reinterpret_cast<%{vtype}*>(cakernel_planes_next); \
     cakernel_planes_next += CAKERNEL_%{name}_%{variant}_planes_bytes<%{vtype}, cakernel_lanes>(); \
-    /* Starts copying plane kk (inside the grid) of %{vname} into a slot of its ring: one tensor \
-       copy of the box that thread 0 issues, completing on the slot's mbarrier (TMA), or the \
+    /* Element e of the lane group d groups right of this thread's (d = 0: its own), in row `row` \
+       (from the y halo's first) of %{vname}'s shared plane in slot `slot`: with tensor copies, in \
+       one of the slot's three boxes (CAKERNEL_<K>_<variant>_box_start), the main box unless the \
+       group lies past the block's x edge; otherwise in a plane of sx columns. d and e are \
+       constants where the body's offsets are, so the box is chosen at compile time for the \
+       thread's own group and by one comparison of the thread's x index for another. */ \
+    (void)cakernel_ring_%{vname}; \
+    /* Where each lane group of the thread's neighbourhood (g0 + g groups right of its own) lies \
+       in a slot of three boxes (split_x_halo): the box's first element for the group in row 0, \
+       and the box's row pitch. Found once: a box chosen at every read took 120 registers instead \
+       of 87 (radius 4, fp32). */ \
+    int cakernel_box_at_%{vname}[cakernel_ng], cakernel_box_pitch_%{vname}[cakernel_ng]; \
+    _Pragma("unroll") for (int cakernel_g = 0; cakernel_g < cakernel_ng; ++cakernel_g) { \
+      constexpr int cakernel_lo = CAKERNEL_%{name}_%{variant}_halo_lo<cakernel_lanes>(), \
+                    cakernel_mx = CAKERNEL_%{name}_%{variant}_main_x<cakernel_lanes>(), \
+                    cakernel_hi = CAKERNEL_%{name}_%{variant}_halo_hi<cakernel_lanes>(); \
+      const int cakernel_x = ((int)threadIdx.x + cakernel_g0 + cakernel_g) * cakernel_lanes; /* from the block's first point */ \
+      const bool cakernel_main = cakernel_g0 + cakernel_g == 0 || (cakernel_x >= 0 && cakernel_x < cakernel_mx); \
+      cakernel_box_at_%{vname}[cakernel_g] = \
+          cakernel_main ? cakernel_x \
+          : cakernel_x < 0 ? CAKERNEL_%{name}_%{variant}_box_start<%{vtype}, cakernel_lanes>(1) + cakernel_x + cakernel_lo \
+                           : CAKERNEL_%{name}_%{variant}_box_start<%{vtype}, cakernel_lanes>(2) + cakernel_x - cakernel_mx; \
+      cakernel_box_pitch_%{vname}[cakernel_g] = cakernel_main ? cakernel_mx : cakernel_x < 0 ? cakernel_lo : cakernel_hi; \
+    } \
+    (void)cakernel_box_at_%{vname}, (void)cakernel_box_pitch_%{vname}; \
+    const auto cakernel_shared_%{vname} = [&](const int cakernel_s, const int cakernel_row, const int cakernel_d, \
+                                              const int cakernel_e) -> %{vtype}* { \
+      if constexpr (cakernel_split) { \
+        return cakernel_ring_%{vname} + cakernel_s * CAKERNEL_%{name}_%{variant}_box_start<%{vtype}, cakernel_lanes>(3) + \
+               cakernel_box_at_%{vname}[cakernel_d - cakernel_g0] + cakernel_row * cakernel_box_pitch_%{vname}[cakernel_d - cakernel_g0] + \
+               cakernel_e; \
+      } else { \
+        return &cakernel_planes_%{vname}[cakernel_s][cakernel_row][cakernel_si + cakernel_d * cakernel_lanes + cakernel_e]; \
+      } \
+    }; \
+    /* Starts copying plane kk (inside the grid) of %{vname} into a slot of its ring: tensor copies \
+       of the plane with its halo, or of the slot's three boxes (split_x_halo), that thread 0 \
+       issues, completing on the slot's mbarrier (TMA), or the \
        block's threads share out its lane groups (cp.async); off the grid the box or group \
        becomes zeros (only points that compute nothing read them). */ \
     const auto cakernel_copy_plane_%{vname} = [&](const int cakernel_kk, const int cakernel_slot) { \
-      if constexpr (cakernel_tma) { \
+      if constexpr (cakernel_tma && !cakernel_split) { \
         opuntia::cuda::copy_box_async(&cakernel_planes_%{vname}[cakernel_slot][0][0], &cakernel_maps.%{vname}, \
                                       cakernel_bi - cakernel_xa, cakernel_bj, cakernel_kk, &cakernel_ring_full[cakernel_slot], \
                                       cakernel_keep_in_l2); \
+      } else if constexpr (cakernel_split) { \
+        constexpr int cakernel_lo = CAKERNEL_%{name}_%{variant}_halo_lo<cakernel_lanes>(), \
+                      cakernel_mx = CAKERNEL_%{name}_%{variant}_main_x<cakernel_lanes>(); \
+        %{vtype}* const cakernel_to = cakernel_ring_%{vname} + cakernel_slot * CAKERNEL_%{name}_%{variant}_box_start<%{vtype}, cakernel_lanes>(3); \
+        opuntia::cuda::copy_box_async(cakernel_to, &cakernel_maps.%{vname}, cakernel_bi, cakernel_bj, cakernel_kk, \
+                                      &cakernel_ring_full[cakernel_slot], cakernel_keep_in_l2); \
+        if constexpr (cakernel_lo > 0) \
+          opuntia::cuda::copy_box_async(cakernel_to + CAKERNEL_%{name}_%{variant}_box_start<%{vtype}, cakernel_lanes>(1), \
+                                        &cakernel_maps.%{vname}_x_lo, cakernel_bi - cakernel_lo, cakernel_bj, cakernel_kk, \
+                                        &cakernel_ring_full[cakernel_slot], cakernel_keep_in_l2); \
+        if constexpr (CAKERNEL_%{name}_%{variant}_halo_hi<cakernel_lanes>() > 0) \
+          opuntia::cuda::copy_box_async(cakernel_to + CAKERNEL_%{name}_%{variant}_box_start<%{vtype}, cakernel_lanes>(2), \
+                                        &cakernel_maps.%{vname}_x_hi, cakernel_bi + cakernel_mx, cakernel_bj, cakernel_kk, \
+                                        &cakernel_ring_full[cakernel_slot], cakernel_keep_in_l2); \
       } else if constexpr (CAKERNEL_%{name}_%{variant}_RING) { \
         %{vtype}* const cakernel_to = &cakernel_planes_%{vname}[cakernel_slot][0][0]; \
         const %{vtype}* const cakernel_from = &%{vname}[CAKERNEL_INDEX(0, 0, cakernel_kk)]; \
@@ -258,6 +322,7 @@
       } \
 ]% %var_loop("cached=no") %[   /* Never read: I3D_l on %{vname} stops at the static_assert that names it. */ \
     [[maybe_unused]] %{vtype} cakernel_w_%{vname}[1][1][1], cakernel_planes_%{vname}[1][1][1]; \
+    [[maybe_unused]] const auto cakernel_shared_%{vname} = [&](int, int, int, int) { return &cakernel_planes_%{vname}[0][0][0]; }; \
     [[maybe_unused]] opuntia::cuda::lanes<%{vtype}, 1> cakernel_nb_%{vname}[1][1]; \
 ]%    /* Starts copying plane kk of every cached variable into slot `slot`, none for a plane past \
        the block's last (k0 + slab + zp - 1) or the grid's, which nothing reads. TMA: thread 0 \
@@ -351,7 +416,7 @@
         const auto cakernel_v = \
             CAKERNEL_%{name}_%{variant}_RING \
                 ? opuntia::cuda::load_lanes_shared<cakernel_lanes>( \
-                      &cakernel_planes_%{vname}[(cakernel_slot + %{stencil_zp}) % CAKERNEL_%{name}_%{variant}_NB][cakernel_sj + cakernel_m][cakernel_si]) \
+                      cakernel_shared_%{vname}((cakernel_slot + %{stencil_zp}) % CAKERNEL_%{name}_%{variant}_NB, cakernel_sj + cakernel_m, 0, 0)) \
             : cakernel_in ? opuntia::cuda::load_lanes<cakernel_lanes>(&%{vname}[CAKERNEL_INDEX(cakernel_x0, gj, cakernel_k)]) \
                           : opuntia::cuda::lanes<%{vtype}, cakernel_lanes>{}; \
         _Pragma("unroll") for (int cakernel_l = 0; cakernel_l < cakernel_lanes; ++cakernel_l) \
@@ -449,6 +514,45 @@ static __device__ __host__ constexpr int CAKERNEL_%{name}_%{variant}_sx() {
 }
 constexpr int CAKERNEL_%{name}_%{variant}_sy = CAKERNEL_%{name}_%{variant}_TYR + %{stencil_yn} + %{stencil_yp};
 
+/* Where the ring copies 3 planes ahead (AHEAD: a point's cached values take at most 4 bytes), a
+   slot of its tensor copies is three boxes, each filled by a copy of its own: the main box (the
+   block's TX x lanes points of each of the sy rows, y halo included, from the block's first
+   point, so that every row starts where a block's points do) and the x halo's boxes left and
+   right of it (halo_lo and halo_hi points of each row). With one box of the plane and its halo,
+   whose rows begin the x halo's width before the block's points, the radius-4 ring in fp32 ran
+   at 76-77% of copy with 2 planes ahead and collapsed to 58-60% with 3; with the x halo apart,
+   85.6-87.8% with 3 (H100, bench/RESULTS.md, thirteenth session). With 2 planes ahead (8 bytes
+   a point) one box is as fast and the group offsets the split needs would take the fp64 ring
+   from 80 to 94 registers, from three blocks an SM to two (86.7% of copy against 77%). */
+template <int lanes>
+static __device__ __host__ constexpr bool CAKERNEL_%{name}_%{variant}_split_x_halo() {
+  return CAKERNEL_%{name}_%{variant}_AHEAD >= 3;
+}
+template <int lanes>
+static __device__ __host__ constexpr int CAKERNEL_%{name}_%{variant}_main_x() {
+  return CAKERNEL_%{name}_%{variant}_TX * lanes;
+}
+template <int lanes>
+static __device__ __host__ constexpr int CAKERNEL_%{name}_%{variant}_halo_lo() {
+  return opuntia::cuda::align_up(%{stencil_xn}, lanes);
+}
+template <int lanes>
+static __device__ __host__ constexpr int CAKERNEL_%{name}_%{variant}_halo_hi() {
+  return opuntia::cuda::align_up(%{stencil_xp}, lanes);
+}
+/* Where box `part` of a tensor-copied ring slot starts, in elements of T from the slot's start
+   (0 the main box, 1 the left x halo, 2 the right; 3: the slot's size), each on a 128-byte
+   boundary as a tensor copy's destination must be. */
+template <typename T, int lanes>
+static __device__ __host__ constexpr int CAKERNEL_%{name}_%{variant}_box_start(int part) {
+  constexpr int per_128 = 128 / static_cast<int>(sizeof(T));
+  const int widths[3] = {CAKERNEL_%{name}_%{variant}_main_x<lanes>(), CAKERNEL_%{name}_%{variant}_halo_lo<lanes>(),
+                         CAKERNEL_%{name}_%{variant}_halo_hi<lanes>()};
+  int start = 0;
+  for (int p = 0; p < part; ++p) start += opuntia::cuda::align_up(widths[p] * CAKERNEL_%{name}_%{variant}_sy, per_128);
+  return start;
+}
+
 /* Whether the ring (3dblock_ring) is filled by tensor copies (TMA): where each thread's points
    are a 16-byte group of every cached variable (so the rows are multiples of 16 bytes) and the
    plane with its halo fits a tensor copy's box. */
@@ -456,13 +560,20 @@ template <int lanes>
 static __device__ __host__ constexpr bool CAKERNEL_%{name}_%{variant}_tensor_copies() {
   return CAKERNEL_%{name}_%{variant}_RING && lanes > 1%var_loop("cached=yes") %[ &&
          lanes * sizeof(%{vtype}) % 16 == 0 &&
-         opuntia::cuda::tensor_box_fits<%{vtype}>(CAKERNEL_%{name}_%{variant}_sx<lanes>(), CAKERNEL_%{name}_%{variant}_sy)]%;
+         (CAKERNEL_%{name}_%{variant}_split_x_halo<lanes>()
+              ? opuntia::cuda::tensor_box_fits<%{vtype}>(CAKERNEL_%{name}_%{variant}_main_x<lanes>(), CAKERNEL_%{name}_%{variant}_sy) &&
+                    (CAKERNEL_%{name}_%{variant}_halo_lo<lanes>() == 0 ||
+                     opuntia::cuda::tensor_box_fits<%{vtype}>(CAKERNEL_%{name}_%{variant}_halo_lo<lanes>(), CAKERNEL_%{name}_%{variant}_sy)) &&
+                    (CAKERNEL_%{name}_%{variant}_halo_hi<lanes>() == 0 ||
+                     opuntia::cuda::tensor_box_fits<%{vtype}>(CAKERNEL_%{name}_%{variant}_halo_hi<lanes>(), CAKERNEL_%{name}_%{variant}_sy))
+              : opuntia::cuda::tensor_box_fits<%{vtype}>(CAKERNEL_%{name}_%{variant}_sx<lanes>(), CAKERNEL_%{name}_%{variant}_sy))]%;
 }
+
 
 /* The tensor maps of the cached variables that the TMA copies the ring's planes by (the launcher
    encodes them); none where the ring is copied by cp.async or there is no ring. */
 struct CAKERNEL_%{name}_%{variant}_TensorMaps {
-%var_loop("cached=yes") %[  CUtensorMap %{vname};
+%var_loop("cached=yes") %[  CUtensorMap %{vname}, %{vname}_x_lo, %{vname}_x_hi;  // the main box, the x halo's left and right
 ]%};
 struct CAKERNEL_%{name}_%{variant}_NoTensorMaps {};
 template <int lanes>
@@ -484,6 +595,8 @@ static __device__ __host__ constexpr int CAKERNEL_%{name}_%{variant}_slot_rows()
    the next variable's start aligned; none without a shared plane. */
 template <typename T, int lanes>
 static __device__ __host__ constexpr int CAKERNEL_%{name}_%{variant}_planes_bytes() {
+  if (CAKERNEL_%{name}_%{variant}_tensor_copies<lanes>() && CAKERNEL_%{name}_%{variant}_split_x_halo<lanes>())
+    return CAKERNEL_%{name}_%{variant}_NB * CAKERNEL_%{name}_%{variant}_box_start<T, lanes>(3) * static_cast<int>(sizeof(T));
   return CAKERNEL_%{name}_%{variant}_SHARED
              ? opuntia::cuda::align_up(CAKERNEL_%{name}_%{variant}_NB * CAKERNEL_%{name}_%{variant}_slot_rows<T, lanes>() *
                                            CAKERNEL_%{name}_%{variant}_sx<lanes>() * static_cast<int>(sizeof(T)),

@@ -22,14 +22,24 @@
 
 namespace opuntia::thorns::HeatEquation {
 
-/// The tensor maps by which 3dblock_ring's planes are copied (TMA): boxes of a plane with its halo.
+/// The tensor maps by which 3dblock_ring's planes are copied (TMA): for each cached variable, boxes
+/// of a plane with its halo, or (split_x_halo) the main box of a plane (the block's points and the
+/// y halo) and the x halo's boxes left and right of it (none where the stencil has no x halo on
+/// that side).
 template <int lanes>
 static CAKERNEL_Heat_Update_3dblock_Maps<lanes> CAKERNEL_Heat_Update_3dblock_maps_of(const CAKERNEL_Heat_Update_Arrays& arrays,
                                                                               const opuntia::kernel_call& call) {
   CAKERNEL_Heat_Update_3dblock_Maps<lanes> maps{};
   if constexpr (CAKERNEL_Heat_Update_3dblock_tensor_copies<lanes>()) {
-    [[maybe_unused]] constexpr int box_x = CAKERNEL_Heat_Update_3dblock_sx<lanes>(), box_y = CAKERNEL_Heat_Update_3dblock_sy;
-    maps.u = opuntia::cuda::plane_box_map(arrays.u, call.grid.ni, call.grid.nj, call.grid.nk, box_x, box_y);
+    [[maybe_unused]] constexpr int main_x = CAKERNEL_Heat_Update_3dblock_main_x<lanes>(), box_y = CAKERNEL_Heat_Update_3dblock_sy,
+                                   lo = CAKERNEL_Heat_Update_3dblock_halo_lo<lanes>(), hi = CAKERNEL_Heat_Update_3dblock_halo_hi<lanes>();
+    const auto map = [&](const auto* array, int box_x) {
+      return opuntia::cuda::plane_box_map(array, call.grid.ni, call.grid.nj, call.grid.nk, box_x, box_y);
+    };
+    constexpr bool split = CAKERNEL_Heat_Update_3dblock_split_x_halo<lanes>();
+    maps.u = map(arrays.u, split ? main_x : CAKERNEL_Heat_Update_3dblock_sx<lanes>());
+    if constexpr (split && lo > 0) maps.u_x_lo = map(arrays.u, lo);
+    if constexpr (split && hi > 0) maps.u_x_hi = map(arrays.u, hi);
   }
   (void)arrays, (void)call;
   return maps;
