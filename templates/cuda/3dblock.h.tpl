@@ -77,10 +77,11 @@
    cp.async into NB slots. A staged plane (3dblock) has two slots, written and read in turn. */
 #define CAKERNEL_%{name}_%{variant}_PF (CAKERNEL_%{name}_%{variant}_RING ? 0 : 1)
 /* The ring's copies run AHEAD planes beyond the windows' newest: 3 where a point's cached values
-   take at most 4 bytes (one float), 2 otherwise, so that an SM has about 40 KiB of copies in
-   flight either way (radius 4 on the H100: fp32 32 x 16 tiles, four blocks an SM, 3 planes of
-   3.5 KiB each; fp64, three blocks, 2 planes of 7 KiB). One plane more or less lost 8-20% of
-   copy in both (bench/RESULTS.md, thirteenth session). */
+   take at most 4 bytes (one float; the x halo is then copied apart, split_x_halo), 2 otherwise,
+   so that an SM has about 40 KiB of copies in flight either way (radius 4 on the H100: fp32
+   32 x 16 tiles, four blocks an SM, 3 planes of 3.75 KiB; fp64, three blocks, 2 planes of 7.5
+   KiB). One plane more or less cost 7-22 points of copy in both (bench/RESULTS.md, thirteenth
+   session). */
 #define CAKERNEL_%{name}_%{variant}_POINT_BYTES (0%var_loop("cached=yes") %[ + sizeof(%{vtype})]%)
 #ifndef CAKERNEL_%{name}_%{variant}_AHEAD
 #define CAKERNEL_%{name}_%{variant}_AHEAD (CAKERNEL_%{name}_%{variant}_POINT_BYTES <= 4 ? 3 : 2)
