@@ -150,8 +150,8 @@
     (void)u_out;                                                                                                                                                     \
     (void)cakernel_maps;                                                                                                                                             \
     constexpr int cakernel_tx = CAKERNEL_Heat_Update_3dblock_TX, cakernel_tyr = CAKERNEL_Heat_Update_3dblock_TYR;                                                    \
-    /* The launch's blocks are TX threads wide: said, so that a thread's own group is known to lie                                                                   \
-       in the main box of a ring slot (below). */                                                                                                                    \
+    /* The launch's blocks are TX threads wide (the launcher's block_x): said, so that the compiler                                                                  \
+       knows the range of a thread's x index (the box table of a ring slot, below). */                                                                               \
     __builtin_assume(threadIdx.x < cakernel_tx);                                                                                                                     \
     /* A shared plane: the block's points and their halo, the x halo in whole lane groups, gx                                                                        \
        groups a row. */                                                                                                                                              \
@@ -231,12 +231,6 @@
         reinterpret_cast<CCTK_REAL(*)[cakernel_slot_rows_u][cakernel_sx]>(cakernel_planes_next);                                                                     \
     CCTK_REAL* const cakernel_ring_u = reinterpret_cast<CCTK_REAL*>(cakernel_planes_next);                                                                           \
     cakernel_planes_next += CAKERNEL_Heat_Update_3dblock_planes_bytes<CCTK_REAL, cakernel_lanes>();                                                                  \
-    /* Element e of the lane group d groups right of this thread's (d = 0: its own), in row `row`                                                                    \
-       (from the y halo's first) of u's shared plane in slot `slot`: with tensor copies, in                                                                          \
-       one of the slot's three boxes (CAKERNEL_<K>_<variant>_box_start), the main box unless the                                                                     \
-       group lies past the block's x edge; otherwise in a plane of sx columns. d and e are                                                                           \
-       constants where the body's offsets are, so the box is chosen at compile time for the                                                                          \
-       thread's own group and by one comparison of the thread's x index for another. */                                                                              \
     (void)cakernel_ring_u;                                                                                                                                           \
     /* Where each lane group of the thread's neighbourhood (g0 + g groups right of its own) lies                                                                     \
        in a slot of three boxes (split_x_halo): the box's first element for the group in row 0,                                                                      \
@@ -256,6 +250,10 @@
       cakernel_box_pitch_u[cakernel_g] = cakernel_main ? cakernel_mx : cakernel_x < 0 ? cakernel_lo : cakernel_hi;                                                   \
     }                                                                                                                                                                \
     (void)cakernel_box_at_u, (void)cakernel_box_pitch_u;                                                                                                             \
+    /* Element e of the lane group d groups right of this thread's (d = 0: its own), in row `row`                                                                    \
+       (from the y halo's first) of u's shared plane in slot `slot`: in one of the slot's                                                                            \
+       three boxes (split_x_halo; the main box unless the group lies past the block's x edge),                                                                       \
+       otherwise in a plane of sx columns. */                                                                                                                        \
     const auto cakernel_shared_u = [&](const int cakernel_s, const int cakernel_row, const int cakernel_d,                                                           \
                                               const int cakernel_e) -> CCTK_REAL* {                                                                                  \
       if constexpr (cakernel_split) {                                                                                                                                \
