@@ -36,7 +36,7 @@ static CAKERNEL_%{name}_%{variant}_Maps<lanes> CAKERNEL_%{name}_%{variant}_maps_
     const auto map = [&](const auto* array, int box_x) {
       return opuntia::cuda::plane_box_map(array, call.grid.ni, call.grid.nj, call.grid.nk, box_x, box_y);
     };
-    constexpr bool split = CAKERNEL_%{name}_%{variant}_split_x_halo<lanes>();
+    constexpr bool split = CAKERNEL_%{name}_%{variant}_split_x_halo;
 %var_loop("cached=yes") %[    maps.%{vname} = map(arrays.%{vname}, split ? main_x : CAKERNEL_%{name}_%{variant}_sx<lanes>());
     if constexpr (split && lo > 0) maps.%{vname}_x_lo = map(arrays.%{vname}, lo);
     if constexpr (split && hi > 0) maps.%{vname}_x_hi = map(arrays.%{vname}, hi);

@@ -156,7 +156,9 @@
     __builtin_assume(threadIdx.x < cakernel_tx); \
     /* A shared plane: the block's points and their halo, the x halo in whole lane groups, gx \
        groups a row. */ \
-    constexpr int cakernel_xa = opuntia::cuda::align_up(%{stencil_xn}, cakernel_lanes); \
+    constexpr int cakernel_xa = CAKERNEL_%{name}_%{variant}_halo_lo<cakernel_lanes>(); \
+    constexpr int cakernel_mx = CAKERNEL_%{name}_%{variant}_main_x<cakernel_lanes>(), \
+                  cakernel_xpa = CAKERNEL_%{name}_%{variant}_halo_hi<cakernel_lanes>(); \
     constexpr int cakernel_sx = CAKERNEL_%{name}_%{variant}_SHARED ? CAKERNEL_%{name}_%{variant}_sx<cakernel_lanes>() : cakernel_lanes; \
     constexpr int cakernel_sy = CAKERNEL_%{name}_%{variant}_SHARED ? CAKERNEL_%{name}_%{variant}_sy : 1; \
     constexpr int cakernel_gx = cakernel_sx / cakernel_lanes, cakernel_groups = cakernel_gx * cakernel_sy; \
@@ -176,14 +178,14 @@
     const int cakernel_j = cakernel_bj + cakernel_sj; \
     constexpr int cakernel_threads = cakernel_tx * CAKERNEL_%{name}_%{variant}_TY; \
     const int cakernel_tid = (int)(threadIdx.y * blockDim.x + threadIdx.x); \
-    (void)cakernel_sx, (void)cakernel_sy, (void)cakernel_si, (void)cakernel_nr, (void)cakernel_g0, (void)cakernel_ng, (void)cakernel_tid; \
+    (void)cakernel_sx, (void)cakernel_sy, (void)cakernel_si, (void)cakernel_mx, (void)cakernel_xpa, (void)cakernel_nr, (void)cakernel_g0, (void)cakernel_ng, (void)cakernel_tid; \
     (void)cakernel_groups, (void)cakernel_threads; \
     /* The shared planes of each cached variable (two slots in 3dblock, the ring in \
        3dblock_ring), in the launch's dynamic shared memory (CAKERNEL_<K>_<variant>_shared_bytes), \
        each slot 128-byte aligned for the tensor copies; then the ring's mbarriers. Whether the \
        ring is filled by tensor copies (TMA) or by cp.async: */ \
     constexpr bool cakernel_tma = CAKERNEL_%{name}_%{variant}_tensor_copies<cakernel_lanes>() && OPUNTIA_CUDA_TENSOR_COPIES; \
-    constexpr bool cakernel_split = cakernel_tma && CAKERNEL_%{name}_%{variant}_split_x_halo<cakernel_lanes>(); \
+    constexpr bool cakernel_split = cakernel_tma && CAKERNEL_%{name}_%{variant}_split_x_halo; \
     extern __shared__ __align__(128) unsigned char cakernel_dynamic_shared[]; \
     unsigned char* cakernel_planes_next = cakernel_dynamic_shared; \
     std::uint64_t* const cakernel_ring_full = \
@@ -238,18 +240,16 @@
        and the box's row pitch. Found once: a box chosen at every read took 120 registers instead \
        of 87 (radius 4, fp32). */ \
     int cakernel_box_at_%{vname}[cakernel_ng], cakernel_box_pitch_%{vname}[cakernel_ng]; \
-    _Pragma("unroll") for (int cakernel_g = 0; cakernel_g < cakernel_ng; ++cakernel_g) { \
-      constexpr int cakernel_lo = CAKERNEL_%{name}_%{variant}_halo_lo<cakernel_lanes>(), \
-                    cakernel_mx = CAKERNEL_%{name}_%{variant}_main_x<cakernel_lanes>(), \
-                    cakernel_hi = CAKERNEL_%{name}_%{variant}_halo_hi<cakernel_lanes>(); \
-      const int cakernel_x = ((int)threadIdx.x + cakernel_g0 + cakernel_g) * cakernel_lanes; /* from the block's first point */ \
-      const bool cakernel_main = cakernel_g0 + cakernel_g == 0 || (cakernel_x >= 0 && cakernel_x < cakernel_mx); \
-      cakernel_box_at_%{vname}[cakernel_g] = \
-          cakernel_main ? cakernel_x \
-          : cakernel_x < 0 ? CAKERNEL_%{name}_%{variant}_box_start<%{vtype}, cakernel_lanes>(1) + cakernel_x + cakernel_lo \
-                           : CAKERNEL_%{name}_%{variant}_box_start<%{vtype}, cakernel_lanes>(2) + cakernel_x - cakernel_mx; \
-      cakernel_box_pitch_%{vname}[cakernel_g] = cakernel_main ? cakernel_mx : cakernel_x < 0 ? cakernel_lo : cakernel_hi; \
-    } \
+    if constexpr (cakernel_split) \
+      _Pragma("unroll") for (int cakernel_g = 0; cakernel_g < cakernel_ng; ++cakernel_g) { \
+        const int cakernel_x = ((int)threadIdx.x + cakernel_g0 + cakernel_g) * cakernel_lanes; /* from the block's first point */ \
+        const bool cakernel_main = cakernel_g0 + cakernel_g == 0 || (cakernel_x >= 0 && cakernel_x < cakernel_mx); \
+        cakernel_box_at_%{vname}[cakernel_g] = \
+            cakernel_main ? cakernel_x \
+            : cakernel_x < 0 ? CAKERNEL_%{name}_%{variant}_box_start<%{vtype}, cakernel_lanes>(1) + cakernel_x + cakernel_xa \
+                             : CAKERNEL_%{name}_%{variant}_box_start<%{vtype}, cakernel_lanes>(2) + cakernel_x - cakernel_mx; \
+        cakernel_box_pitch_%{vname}[cakernel_g] = cakernel_main ? cakernel_mx : cakernel_x < 0 ? cakernel_xa : cakernel_xpa; \
+      } \
     (void)cakernel_box_at_%{vname}, (void)cakernel_box_pitch_%{vname}; \
     /* Element e of the lane group d groups right of this thread's (d = 0: its own), in row `row` \
        (from the y halo's first) of %{vname}'s shared plane in slot `slot`: in one of the slot's \
@@ -276,16 +276,14 @@
                                       cakernel_bi - cakernel_xa, cakernel_bj, cakernel_kk, &cakernel_ring_full[cakernel_slot], \
                                       cakernel_keep_in_l2); \
       } else if constexpr (cakernel_split) { \
-        constexpr int cakernel_lo = CAKERNEL_%{name}_%{variant}_halo_lo<cakernel_lanes>(), \
-                      cakernel_mx = CAKERNEL_%{name}_%{variant}_main_x<cakernel_lanes>(); \
         %{vtype}* const cakernel_to = cakernel_ring_%{vname} + cakernel_slot * CAKERNEL_%{name}_%{variant}_box_start<%{vtype}, cakernel_lanes>(3); \
         opuntia::cuda::copy_box_async(cakernel_to, &cakernel_maps.%{vname}, cakernel_bi, cakernel_bj, cakernel_kk, \
                                       &cakernel_ring_full[cakernel_slot], cakernel_keep_in_l2); \
-        if constexpr (cakernel_lo > 0) \
+        if constexpr (cakernel_xa > 0) \
           opuntia::cuda::copy_box_async(cakernel_to + CAKERNEL_%{name}_%{variant}_box_start<%{vtype}, cakernel_lanes>(1), \
-                                        &cakernel_maps.%{vname}_x_lo, cakernel_bi - cakernel_lo, cakernel_bj, cakernel_kk, \
+                                        &cakernel_maps.%{vname}_x_lo, cakernel_bi - cakernel_xa, cakernel_bj, cakernel_kk, \
                                         &cakernel_ring_full[cakernel_slot], cakernel_keep_in_l2); \
-        if constexpr (CAKERNEL_%{name}_%{variant}_halo_hi<cakernel_lanes>() > 0) \
+        if constexpr (cakernel_xpa > 0) \
           opuntia::cuda::copy_box_async(cakernel_to + CAKERNEL_%{name}_%{variant}_box_start<%{vtype}, cakernel_lanes>(2), \
                                         &cakernel_maps.%{vname}_x_hi, cakernel_bi + cakernel_mx, cakernel_bj, cakernel_kk, \
                                         &cakernel_ring_full[cakernel_slot], cakernel_keep_in_l2); \
@@ -504,12 +502,24 @@
     if (CAKERNEL_%{name}_%{variant}_RING && !cakernel_tma) __pipeline_wait_prior(0); \
   }
 
-/* A shared plane: sy rows of sx points, the block's points and their halo, the x halo in whole
-   lane groups. */
+/* A shared plane: sy rows of sx points, the block's (main_x) and the x halo left and right of
+   them (halo_lo, halo_hi), each in whole lane groups, and the y halo's rows. */
+template <int lanes>
+static __device__ __host__ constexpr int CAKERNEL_%{name}_%{variant}_main_x() {
+  return CAKERNEL_%{name}_%{variant}_TX * lanes;
+}
+template <int lanes>
+static __device__ __host__ constexpr int CAKERNEL_%{name}_%{variant}_halo_lo() {
+  return opuntia::cuda::align_up(%{stencil_xn}, lanes);
+}
+template <int lanes>
+static __device__ __host__ constexpr int CAKERNEL_%{name}_%{variant}_halo_hi() {
+  return opuntia::cuda::align_up(%{stencil_xp}, lanes);
+}
 template <int lanes>
 static __device__ __host__ constexpr int CAKERNEL_%{name}_%{variant}_sx() {
-  return opuntia::cuda::align_up(%{stencil_xn}, lanes) + CAKERNEL_%{name}_%{variant}_TX * lanes +
-         opuntia::cuda::align_up(%{stencil_xp}, lanes);
+  return CAKERNEL_%{name}_%{variant}_halo_lo<lanes>() + CAKERNEL_%{name}_%{variant}_main_x<lanes>() +
+         CAKERNEL_%{name}_%{variant}_halo_hi<lanes>();
 }
 constexpr int CAKERNEL_%{name}_%{variant}_sy = CAKERNEL_%{name}_%{variant}_TYR + %{stencil_yn} + %{stencil_yp};
 
@@ -523,22 +533,7 @@ constexpr int CAKERNEL_%{name}_%{variant}_sy = CAKERNEL_%{name}_%{variant}_TYR +
    85.6-87.8% with 3 (H100, bench/RESULTS.md, thirteenth session). With 2 planes ahead (8 bytes
    a point) one box is as fast and the group offsets the split needs would take the fp64 ring
    from 80 to 94 registers, from three blocks an SM to two (86.7% of copy against 77%). */
-template <int lanes>
-static __device__ __host__ constexpr bool CAKERNEL_%{name}_%{variant}_split_x_halo() {
-  return CAKERNEL_%{name}_%{variant}_AHEAD >= 3;
-}
-template <int lanes>
-static __device__ __host__ constexpr int CAKERNEL_%{name}_%{variant}_main_x() {
-  return CAKERNEL_%{name}_%{variant}_TX * lanes;
-}
-template <int lanes>
-static __device__ __host__ constexpr int CAKERNEL_%{name}_%{variant}_halo_lo() {
-  return opuntia::cuda::align_up(%{stencil_xn}, lanes);
-}
-template <int lanes>
-static __device__ __host__ constexpr int CAKERNEL_%{name}_%{variant}_halo_hi() {
-  return opuntia::cuda::align_up(%{stencil_xp}, lanes);
-}
+constexpr bool CAKERNEL_%{name}_%{variant}_split_x_halo = CAKERNEL_%{name}_%{variant}_AHEAD >= 3;
 /* Where box `part` of a tensor-copied ring slot starts, in elements of T from the slot's start
    (0 the main box, 1 the left x halo, 2 the right; 3: the slot's size), each on a 128-byte
    boundary as a tensor copy's destination must be. */
@@ -559,7 +554,7 @@ template <int lanes>
 static __device__ __host__ constexpr bool CAKERNEL_%{name}_%{variant}_tensor_copies() {
   return CAKERNEL_%{name}_%{variant}_RING && lanes > 1%var_loop("cached=yes") %[ &&
          lanes * sizeof(%{vtype}) % 16 == 0 &&
-         (CAKERNEL_%{name}_%{variant}_split_x_halo<lanes>()
+         (CAKERNEL_%{name}_%{variant}_split_x_halo
               ? opuntia::cuda::tensor_box_fits<%{vtype}>(CAKERNEL_%{name}_%{variant}_main_x<lanes>(), CAKERNEL_%{name}_%{variant}_sy) &&
                     (CAKERNEL_%{name}_%{variant}_halo_lo<lanes>() == 0 ||
                      opuntia::cuda::tensor_box_fits<%{vtype}>(CAKERNEL_%{name}_%{variant}_halo_lo<lanes>(), CAKERNEL_%{name}_%{variant}_sy)) &&
@@ -594,7 +589,7 @@ static __device__ __host__ constexpr int CAKERNEL_%{name}_%{variant}_slot_rows()
    the next variable's start aligned; none without a shared plane. */
 template <typename T, int lanes>
 static __device__ __host__ constexpr int CAKERNEL_%{name}_%{variant}_planes_bytes() {
-  if (CAKERNEL_%{name}_%{variant}_tensor_copies<lanes>() && CAKERNEL_%{name}_%{variant}_split_x_halo<lanes>())
+  if (CAKERNEL_%{name}_%{variant}_tensor_copies<lanes>() && CAKERNEL_%{name}_%{variant}_split_x_halo)
     return CAKERNEL_%{name}_%{variant}_NB * CAKERNEL_%{name}_%{variant}_box_start<T, lanes>(3) * static_cast<int>(sizeof(T));
   return CAKERNEL_%{name}_%{variant}_SHARED
              ? opuntia::cuda::align_up(CAKERNEL_%{name}_%{variant}_NB * CAKERNEL_%{name}_%{variant}_slot_rows<T, lanes>() *

@@ -36,7 +36,7 @@ static CAKERNEL_Heat_Update_3dblock_Maps<lanes> CAKERNEL_Heat_Update_3dblock_map
     const auto map = [&](const auto* array, int box_x) {
       return opuntia::cuda::plane_box_map(array, call.grid.ni, call.grid.nj, call.grid.nk, box_x, box_y);
     };
-    constexpr bool split = CAKERNEL_Heat_Update_3dblock_split_x_halo<lanes>();
+    constexpr bool split = CAKERNEL_Heat_Update_3dblock_split_x_halo;
     maps.u = map(arrays.u, split ? main_x : CAKERNEL_Heat_Update_3dblock_sx<lanes>());
     if constexpr (split && lo > 0) maps.u_x_lo = map(arrays.u, lo);
     if constexpr (split && hi > 0) maps.u_x_hi = map(arrays.u, hi);
