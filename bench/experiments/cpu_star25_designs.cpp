@@ -157,7 +157,7 @@ void star(double* __restrict out, const double* __restrict u) {
           // the block PF blocks on (wrapping to the next planes), its leading z plane
           int pj = jb + PF * BJ, pk = kb;
           if (pj >= j1) { pj += j0 - j1; pk += BK; }
-          const bool ahead = PF > 0 && pk < N - 4;
+          const bool ahead = PF > 0 && pk + BK + 3 < N;  // that plane inside the array
           for (int l = x0; l < x0 + TX; l += 8) {
             if (ahead)
               for (int jj = 0; jj < je - jb; ++jj)
