@@ -6,7 +6,7 @@
 //
 //   build/<preset>/bench/cpu_star25_designs [repetitions = 10]          (OMP_PROC_BIND=true)
 // or with other switches:
-//   g++ -O3 -march=x86-64-v4 -ffp-contract=off -fopenmp -std=c++17 -DBJ=2 -DBK=2 <this file>
+//   g++ -O3 -march=x86-64-v4 -ffp-contract=off -fopenmp -std=c++17 -I flesh/include -DBJ=2 -DBK=2 <this file>
 //
 // The kernel `star`: threads over columns of TY rows (and TX points) streamed through z, as
 // StencilBench's TILE 256,32,256; a 64-byte line of x points at a time with AVX-512; streaming
@@ -39,7 +39,11 @@
 #include <functional>
 #include <vector>
 
+#include "../bandwidth_harness.hpp"  // aligned_field, copy, copy_streaming, time_in_rounds
+
 namespace {
+
+using namespace opuntia::bench;
 
 constexpr int N = 256;
 #ifndef PADX
@@ -187,23 +191,12 @@ void star(double* __restrict out, const double* __restrict u) {
   _mm_sfence();
 }
 
-void copy(double* __restrict a, const double* __restrict b, std::size_t count) {
+// The arrays, first touched in the loops' schedule, with values whose sums round.
+void fill(aligned_field& field) {
+  double* const p = field.data();
 #pragma omp parallel for schedule(static)
-  for (std::size_t i = 0; i < count; ++i) a[i] = b[i];
-}
-
-void copy_streaming(double* __restrict a, const double* __restrict b, std::size_t count) {
-#pragma omp parallel for schedule(static)
-  for (std::size_t i = 0; i < count; i += 8) _mm512_stream_pd(a + i, _mm512_load_pd(b + i));
-  _mm_sfence();
-}
-
-double* field(std::size_t count) {
-  auto* p = static_cast<double*>(std::aligned_alloc(64, count * sizeof(double)));
-  if (p == nullptr) std::exit(1);
-#pragma omp parallel for schedule(static)  // first touch in the loops' schedule
-  for (std::size_t i = 0; i < count; ++i) p[i] = std::sin(0.001 * static_cast<double>(i)) + 1e-3 * static_cast<double>(i % 7);
-  return p;
+  for (std::size_t i = 0; i < field.size(); ++i)
+    p[i] = std::sin(0.001 * static_cast<double>(i)) + 1e-3 * static_cast<double>(i % 7);
 }
 
 }  // namespace
@@ -214,47 +207,36 @@ int main(int argc, char** argv) {
     return 0;
   }
   const int repetitions = argc > 1 ? std::max(1, std::atoi(argv[1])) : 10;
-  const std::size_t count = static_cast<std::size_t>(SK) * N;  // a multiple of 8
-  double *u = field(count), *out = field(count), *expected = field(count);
-  reference(expected, u);
-  star(out, u);
+  const std::size_t count = static_cast<std::size_t>(SK) * N;
+  aligned_field u(count), out(count), expected(count);
+  fill(u);
+  reference(expected.data(), u.data());
+  star(out.data(), u.data());
   std::size_t mismatches = 0;
   for (int k = 4; k < N - 4; ++k)
     for (int j = 4; j < N - 4; ++j)
-      for (int i = 4; i < N - 4; ++i)
-        mismatches += std::memcmp(out + i + j * SJ + k * SK, expected + i + j * SJ + k * SK, sizeof(double)) != 0;
+      for (int i = 4; i < N - 4; ++i) {
+        const std::ptrdiff_t at = i + j * SJ + k * SK;
+        mismatches += std::memcmp(out.data() + at, expected.data() + at, sizeof(double)) != 0;
+      }
 
-  // Rounds of every case in turn, so that a burst of load from the host's other guests hits all.
-  const std::vector<std::pair<const char*, std::function<void()>>> cases = {
-      {"copy", [&] { copy(out, u, count); }},
-      {"copy, streaming stores", [&] { copy_streaming(out, u, count); }},
-      {"plain loop", [&] { reference(out, u); }},
-      {"star", [&] { star(out, u); }}};
-  std::vector<std::vector<double>> seconds(cases.size());
-  for (int round = -2; round < repetitions; ++round)
-    for (std::size_t c = 0; c < cases.size(); ++c) {
-      const double start = omp_get_wtime();
-      cases[c].second();
-      if (round >= 0) seconds[c].push_back(omp_get_wtime() - start);
-    }
+  const std::vector<const char*> names = {"copy", "copy, streaming stores", "plain loop", "star"};
+  const std::vector<timing> timings = time_in_rounds({[&] { copy(out.data(), u.data(), count); },
+                                                      [&] { copy_streaming(out.data(), u.data(), count); },
+                                                      [&] { reference(out.data(), u.data()); },
+                                                      [&] { star(out.data(), u.data()); }},
+                                                     repetitions);
   const double copy_bytes = 16.0 * static_cast<double>(count), updated = std::pow(N - 8.0, 3);
-  const double copy_best = *std::min_element(seconds[0].begin(), seconds[0].end());
   std::printf("256^3 fp64, %d threads, best of %d (of copy: best/best, then the median of each round's)\n",
               omp_get_max_threads(), repetitions);
-  for (std::size_t c = 0; c < cases.size(); ++c) {
+  for (std::size_t c = 0; c < timings.size(); ++c) {
     const double bytes = c < 2 ? copy_bytes : 16.0 * updated;
-    const double best = *std::min_element(seconds[c].begin(), seconds[c].end());
-    std::vector<double> paired;
-    for (int r = 0; r < repetitions; ++r) paired.push_back((bytes / seconds[c][r]) / (copy_bytes / seconds[0][r]));
-    std::sort(paired.begin(), paired.end());
-    std::printf("%-24s %7.2f ms %6.1f GB/s  of copy %5.1f%%, %5.1f%%\n", cases[c].first, best * 1e3,
-                bytes / best / 1e9, 100 * (bytes / best) / (copy_bytes / copy_best), 100 * paired[repetitions / 2]);
+    std::printf("%-24s %7.2f ms %6.1f GB/s  of copy %5.1f%%, %5.1f%%\n", names[c], timings[c].best * 1e3,
+                bytes / timings[c].best / 1e9, 100 * (bytes / timings[c].best) / (copy_bytes / timings[0].best),
+                100 * paired_fraction_of_copy(timings[0], copy_bytes, timings[c], bytes));
   }
   std::printf("star against the plain loop: %zu points differ (XVALIGN %d BJ %d BK %d TY %d TX %d PF %d PFX %d "
               "FMAADD %d PADX %d PADY %d)\n",
               mismatches, XVALIGN, BJ, BK, TY, TX, PF, PFX, FMAADD, PADX, PADY);
-  std::free(u);
-  std::free(out);
-  std::free(expected);
   return 0;
 }
