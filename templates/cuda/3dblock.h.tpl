@@ -563,7 +563,6 @@ static __device__ __host__ constexpr bool CAKERNEL_%{name}_%{variant}_tensor_cop
               : opuntia::cuda::tensor_box_fits<%{vtype}>(CAKERNEL_%{name}_%{variant}_sx<lanes>(), CAKERNEL_%{name}_%{variant}_sy))]%;
 }
 
-
 /* The tensor maps of the cached variables that the TMA copies the ring's planes by (the launcher
    encodes them); none where the ring is copied by cp.async or there is no ring. */
 struct CAKERNEL_%{name}_%{variant}_TensorMaps {

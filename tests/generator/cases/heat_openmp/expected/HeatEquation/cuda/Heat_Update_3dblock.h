@@ -556,7 +556,6 @@ static __device__ __host__ constexpr bool CAKERNEL_Heat_Update_3dblock_tensor_co
               : opuntia::cuda::tensor_box_fits<CCTK_REAL>(CAKERNEL_Heat_Update_3dblock_sx<lanes>(), CAKERNEL_Heat_Update_3dblock_sy));
 }
 
-
 /* The tensor maps of the cached variables that the TMA copies the ring's planes by (the launcher
    encodes them); none where the ring is copied by cp.async or there is no ring. */
 struct CAKERNEL_Heat_Update_3dblock_TensorMaps {
