@@ -97,8 +97,16 @@ int main(int argc, char** argv) {
     }
     if (clear_cache) {
       const opuntia::thorns::CaKernel::program_cache cache(backend_options_of(thorns, parfile).cache_dir);
-      const auto removed = cache.clear();
-      fmt::print("opuntia: removed {} entr{} from {}\n", removed, removed == 1 ? "y" : "ies", cache.dir().string());
+      const auto cleared = cache.clear();
+      if (!cleared.is_cache && cleared.kept > 0) {
+        fmt::print(stderr, "opuntia: error: {} is not a cache of built programs (no CACHEDIR.TAG, no entries); "
+                   "nothing removed\n", cache.dir().string());
+        return 1;
+      }
+      fmt::print("opuntia: removed {} entr{} from {}{}\n", cleared.removed, cleared.removed == 1 ? "y" : "ies",
+                 cache.dir().string(),
+                 cleared.kept > 0 ? fmt::format(" (kept {} other file{} there)", cleared.kept, cleared.kept == 1 ? "" : "s")
+                                  : "");
       return 0;
     }
     if (!describe.empty()) {

@@ -6,7 +6,6 @@
 #include <charconv>
 #include <cmath>
 #include <limits>
-#include <regex>
 #include <set>
 #include <stdexcept>
 #include <tuple>
@@ -14,6 +13,7 @@
 #include <variant>
 
 #include "flesh/parameters/parfile_evaluator.hpp"
+#include "flesh/parameters/string_pattern.hpp"
 #include "generator/model/common.hpp"
 
 namespace opuntia {
@@ -179,10 +179,10 @@ void parameter_registry::add_thorn(const thorn_binding& thorn) {
       } else if (p.type == parameter_type::string) {
         for (const auto& pattern : r.words) {
           try {
-            std::regex check(pattern, std::regex::ECMAScript);
-          } catch (const std::regex_error&) {
-            throw std::logic_error(fmt::format("malformed regular expression '{}' in the ranges of '{}' ({})", pattern,
-                                               qualified, origin_text(p)));
+            detail::string_pattern check(pattern);
+          } catch (const std::invalid_argument& e) {
+            throw std::logic_error(fmt::format("malformed regular expression '{}' in the ranges of '{}' ({}): {}",
+                                               pattern, qualified, origin_text(p), e.what()));
           }
         }
       }
@@ -678,7 +678,7 @@ struct parameter_registry::applier {
     const auto patterns = range_words(e.ranges);
     if (patterns.empty()) return text;
     for (const auto& p : patterns) {
-      if (p.empty() || std::regex_search(text, std::regex(p, std::regex::ECMAScript))) return text;
+      if (p.empty() || detail::string_pattern(p).found_in(text)) return text;
     }
     std::vector<std::string> quoted;
     for (const auto& p : patterns) quoted.push_back("'" + p + "'");

@@ -51,7 +51,8 @@ namespace opuntia::thorns::%{thorn} {
 /// The Params of kernel %{name} for one launch: the grid, and the kernel's parameters taken from
 /// the thorn's typed parameters.
 inline CAKERNEL_%{name}_Params CAKERNEL_%{name}_params_of(const opuntia::kernel_call& call) {
-  const auto& thorn_parameters = *static_cast<const parameters*>(call.parameters);
+  // A pointer, not a reference: a kernel with no parameters may be launched with none (null).
+  const auto* const thorn_parameters = static_cast<const parameters*>(call.parameters);
   (void)thorn_parameters;
   CAKERNEL_%{name}_Params params{};
   params.cagh_dx = call.grid.dx;
@@ -70,7 +71,7 @@ inline CAKERNEL_%{name}_Params CAKERNEL_%{name}_params_of(const opuntia::kernel_
   params.cagh_nghostsj = call.grid.nghostsj;
   params.cagh_nghostsk = call.grid.nghostsk;
   params.cagh_face = -1;
-%param_loop() %[  params.%{pname} = thorn_parameters.%{pname};
+%param_loop() %[  params.%{pname} = thorn_parameters->%{pname};
 ]%  return params;
 }
 

@@ -31,7 +31,7 @@ for rank in 0 1 2 3; do
   check "process $rank of 4 exits 0" test $? -eq 0
 done
 check "the cache holds exactly one binary" test "$(find "$work/cache" -name '*.clbin' | wc -l)" -eq 1
-check "and nothing else (no temporary file)" test "$(find "$work/cache" -type f | wc -l)" -eq 1
+check "and nothing else (no temporary file) but its tag" test "$(find "$work/cache" -type f ! -name CACHEDIR.TAG | wc -l)" -eq 1
 binary=$(find "$work/cache" -name '*.clbin')
 before=$(stat -c %i "$binary")  # a rewrite renames a new file (inode) into place
 "$opuntia" "$work/heat.par" >"$work/run_again.log" 2>&1
@@ -41,7 +41,22 @@ check "... and reuses the cached binary" test "$(stat -c %i "$binary")" = "$befo
 "$opuntia" --clear-cache "$work/heat.par" >"$work/clear.log" 2>&1
 check "--clear-cache exits 0" test $? -eq 0
 check "--clear-cache says what it removed" grep -q "removed 1 entry from $work/cache" "$work/clear.log"
-check "--clear-cache empties the cache" test "$(find "$work/cache" -type f | wc -l)" -eq 0
+check "--clear-cache empties the cache" test "$(find "$work/cache" -type f ! -name CACHEDIR.TAG | wc -l)" -eq 0
+
+# cache_dir naming a folder of the user's: their files stay, and a folder with no entry and no
+# tag is refused (CaKernel::cache_dir = "." once deleted the parameter file beside it).
+mkdir -p "$work/mine/results"
+cp "$work/heat.par" "$work/mine/run.par"
+echo 'CaKernel::cache_dir = "."' >>"$work/mine/run.par"
+(cd "$work/mine" && "$opuntia" --clear-cache run.par >"$work/clear_mine.log" 2>&1)
+check "--clear-cache of a folder that is no cache exits 1" test $? -eq 1
+check "... and says why" grep -q "error: . is not a cache of built programs (no CACHEDIR.TAG, no entries); nothing removed" "$work/clear_mine.log"
+check "... and the parameter file and results are still there" test -f "$work/mine/run.par" -a -d "$work/mine/results"
+(cd "$work/mine" && "$opuntia" run.par >"$work/run_mine.log" 2>&1)
+check "a run with cache_dir = . succeeds" test $? -eq 0
+(cd "$work/mine" && "$opuntia" --clear-cache run.par >"$work/clear_mine.log" 2>&1)
+check "--clear-cache then removes the entry it stored there" grep -q "removed 1 entry from . (kept 2 other files there)" "$work/clear_mine.log"
+check "... and nothing of the user's" test -f "$work/mine/run.par" -a -d "$work/mine/results"
 
 # A platform or device that does not exist: a clear error, listing what the machine has.
 sed 's/^CaKernel::backend = "opencl"/&\nCaKernel::opencl_platform = "no-such-platform"/' "$work/heat.par" >"$work/bad_platform.par"

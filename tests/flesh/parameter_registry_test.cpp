@@ -466,6 +466,28 @@ TEST_F(parameter_registry_parfile, string_that_matches_no_pattern) {
             "2:23: value 'Run One' of 'HeatEquation::label' matches none of the patterns '^[a-z0-9 ]+$'\n");
 }
 
+// STRING ranges are POSIX extended regular expressions, as in Cactus; the matcher does not
+// recurse per character, so a value of 200k characters (the ECMAScript matcher's stack overflowed
+// at 25-30k) is matched or refused like a short one.
+TEST_F(parameter_registry_parfile, very_long_string_values_are_matched_without_overflow) {
+  const std::string long_word(200'000, 'a');
+  EXPECT_EQ(errors_of("HeatEquation::label = \"" + long_word + "\"\n"), "");
+  EXPECT_EQ(registry.text("HeatEquation", "label"), long_word);
+  const auto refused = errors_of("HeatEquation::label = \"" + long_word + "!\"\n");
+  EXPECT_EQ(refused.rfind("2:23: value 'aaaa", 0), 0u) << refused.substr(0, 80);
+  EXPECT_NE(refused.find("!' of 'HeatEquation::label' matches none of the patterns '^[a-z0-9 ]+$'\n"), std::string::npos);
+}
+
+TEST(parameter_registry, malformed_string_range_names_the_reason) {
+  parameter_registry r;
+  try {
+    r.add_thorn(thorn("U", "u", {param("s", parameter_type::string, "", "", {words("\"(\"", {"("}, "")})}));
+    FAIL() << "no error";
+  } catch (const std::logic_error& e) {
+    EXPECT_EQ(std::string(e.what()).rfind("malformed regular expression '(' in the ranges of 'U::s' (", 0), 0u) << e.what();
+  }
+}
+
 TEST_F(parameter_registry_parfile, array_index_outside_the_array) {
   EXPECT_EQ(errors_of("HeatEquation::coeffs[3] = 1\nHeatEquation::coeffs[-1] = 1\nHeatEquation::coeffs[0.5] = 1\n"),
             "2:22: index 3 of 'HeatEquation::coeffs' is outside [0..2]\n"

@@ -82,3 +82,45 @@ TEST(opencl_device_selection, describe_lists_every_device_and_marks_the_default)
 }
 
 }  // namespace
+
+namespace {
+
+const std::vector<platform_info> deviceless{{"Portable Computing Language", "OpenCL 3.0 PoCL 3.1", {}}};
+
+std::string auto_error_of(const std::vector<platform_info>& platforms, const std::string& platform,
+                          const std::string& device) {
+  try {
+    (void)choose_if_offered(platforms, platform, device, true);
+  } catch (const std::invalid_argument& e) {
+    return e.what();
+  }
+  return "no error";
+}
+
+// CaKernel::backend = "auto" where pocl, run as an ordinary user, lists its platform and no
+// device: OpenCL is declined (auto goes on to OpenMP) instead of an error about opencl_device,
+// which the parameter file never set.
+TEST(opencl_device_selection, auto_declines_a_platform_without_devices) {
+  EXPECT_FALSE(choose_if_offered(deviceless, "", "", true).has_value());
+  EXPECT_FALSE(choose_if_offered(deviceless, "", "", false).has_value());
+  EXPECT_FALSE(choose_if_offered({}, "", "", true).has_value());
+}
+
+TEST(opencl_device_selection, auto_takes_only_a_gpu) {
+  EXPECT_FALSE(choose_if_offered({machine[0]}, "", "", true).has_value());
+  const auto gpu = choose_if_offered(machine, "", "", true);
+  ASSERT_TRUE(gpu.has_value());
+  EXPECT_EQ(gpu->platform, 1u);
+  // backend = "opencl" takes the CPU device when it is all there is.
+  EXPECT_TRUE(choose_if_offered({machine[0]}, "", "", false).has_value());
+}
+
+TEST(opencl_device_selection, selectors_the_file_set_are_still_checked) {
+  EXPECT_EQ(auto_error_of(deviceless, "", "h100"),
+            "CaKernel::opencl_device = \"h100\": no OpenCL device matches on any platform (devices: none)");
+  EXPECT_EQ(auto_error_of(deviceless, "pocl", ""),
+            "CaKernel::opencl_platform = \"pocl\": the platform lists no device (platforms: 0 \"Portable Computing "
+            "Language\")");
+}
+
+}  // namespace

@@ -4,6 +4,8 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
+
 #include <filesystem>
 #include <fstream>
 #include <string>
@@ -59,7 +61,9 @@ TEST_F(program_cache_test, stored_binary_loads_back_and_leaves_no_temporary_file
   EXPECT_FALSE(cache.load(key));
   ASSERT_TRUE(cache.store(key, binary));
   EXPECT_EQ(cache.load(key), binary);
-  EXPECT_EQ(files(), std::vector<std::string>{key + ".clbin"});
+  auto stored = files();
+  std::sort(stored.begin(), stored.end());
+  EXPECT_EQ(stored, (std::vector<std::string>{key + ".clbin", "CACHEDIR.TAG"}));
 }
 
 TEST_F(program_cache_test, truncated_or_corrupted_entries_are_ignored) {
@@ -97,14 +101,51 @@ TEST_F(program_cache_test, truncated_or_corrupted_entries_are_ignored) {
   EXPECT_EQ(cache.load(key), binary);
 }
 
-TEST_F(program_cache_test, clear_removes_every_entry) {
+TEST_F(program_cache_test, a_folder_the_cache_makes_is_tagged_and_cleared_of_its_entries_only) {
   const program_cache cache(dir);
-  ASSERT_TRUE(cache.store("a", binary));
+  ASSERT_TRUE(cache.store(program_cache::key(identity), binary));
   ASSERT_TRUE(cache.store("b", binary));
-  fs::create_directories(dir / "build-errors");
-  EXPECT_EQ(cache.clear(), 3u);
-  EXPECT_TRUE(files().empty());
-  EXPECT_EQ(program_cache(dir / "absent").clear(), 0u);
+  const auto failure = cache.store_build_failure("Heat_3dblock", "__kernel void k() {", "error: expected '}'");
+  EXPECT_EQ(failure.source, dir / "build-errors" / "Heat_3dblock.cl");
+  // Signature line of the Cache Directory Tagging Specification: backup tools skip the folder.
+  std::ifstream tag(dir / "CACHEDIR.TAG");
+  std::string first_line;
+  std::getline(tag, first_line);
+  EXPECT_EQ(first_line, "Signature: 8a477f597d28d172789f06886806bc55");
+  // A file of someone else's, one named like an entry but not written by the cache, a folder.
+  std::ofstream(dir / "notes.txt") << "mine";
+  std::ofstream(dir / "fake.clbin") << "not an entry";
+  fs::create_directories(dir / "results");
+  const auto cleared = cache.clear();
+  EXPECT_EQ(cleared.removed, 4u);  // two entries, a failed build's source and log
+  EXPECT_EQ(cleared.kept, 3u);
+  EXPECT_TRUE(cleared.is_cache);
+  auto left = files();
+  std::sort(left.begin(), left.end());
+  EXPECT_EQ(left, (std::vector<std::string>{"CACHEDIR.TAG", "fake.clbin", "notes.txt", "results"}));
+  EXPECT_EQ(program_cache(dir / "absent").clear().removed, 0u);
+}
+
+// CaKernel::cache_dir = "." once deleted the parameter file and a results folder beside it.
+TEST_F(program_cache_test, a_folder_of_the_users_loses_nothing_but_the_entries) {
+  fs::create_directories(dir / "results");
+  std::ofstream(dir / "run.par") << "Cactus::cctk_itlast = 1\n";
+  const program_cache cache(dir);
+  auto cleared = cache.clear();
+  EXPECT_FALSE(cleared.is_cache);  // opuntia --clear-cache refuses this folder
+  EXPECT_EQ(cleared.removed, 0u);
+  EXPECT_EQ(cleared.kept, 2u);
+  // Entries stored there are the cache's, and only they go; the folder is not tagged.
+  const auto key = program_cache::key(identity);
+  ASSERT_TRUE(cache.store(key, binary));
+  EXPECT_FALSE(fs::exists(dir / "CACHEDIR.TAG"));
+  fs::copy_file(cache.path_of(key), dir / ("." + key + ".clbin.tmp4242.0"));  // a crash's leftover
+  cleared = cache.clear();
+  EXPECT_TRUE(cleared.is_cache);
+  EXPECT_EQ(cleared.removed, 2u);
+  auto left = files();
+  std::sort(left.begin(), left.end());
+  EXPECT_EQ(left, (std::vector<std::string>{"results", "run.par"}));
 }
 
 TEST_F(program_cache_test, default_dir_follows_xdg_cache_home_then_home) {

@@ -4,6 +4,8 @@
 #include <atomic>
 #include <cstddef>
 #include <cstdint>
+#include <cstdio>
+#include <cstdlib>
 #include <cstring>
 #include <fstream>
 #include <string>
@@ -172,6 +174,25 @@ inline void stream_fence() {
 #if OPUNTIA_OPENMP_HAS_STREAMING_STORES
   _mm_sfence();
 #endif
+}
+
+/// I3D under OPUNTIA_CHECK_BOUNDS (templates/openmp/common.h.tpl: Debug builds, and so the
+/// sanitizer build): the offset `index` of I3D(v, di, dj, dk) at point (gi, gj, gk), after
+/// checking that the neighbour lies on the local grid of n[0] x n[1] x n[2] points. One outside
+/// it stops the run with the body's place instead of reading or writing past the array (which,
+/// for a write, corrupts the heap with no message).
+inline std::ptrdiff_t checked_offset(std::ptrdiff_t index, const int (&point)[3], const int (&offset)[3],
+                                     const int (&n)[3], const char* access, const char* file, int line) {
+  bool inside = true;
+  for (int d = 0; d < 3; ++d) inside = inside && point[d] + offset[d] >= 0 && point[d] + offset[d] < n[d];
+  if (inside) return index;
+  std::fprintf(stderr,
+               "%s:%d: error: %s at point (%d, %d, %d) reaches (%d, %d, %d), outside the local grid of %dx%dx%d "
+               "points; the run stops (bounds checking is on: OPUNTIA_CHECK_BOUNDS)\n",
+               file, line, access, point[0], point[1], point[2], point[0] + offset[0], point[1] + offset[1],
+               point[2] + offset[2], n[0], n[1], n[2]);
+  std::fflush(stderr);
+  std::abort();
 }
 
 }  // namespace opuntia::openmp

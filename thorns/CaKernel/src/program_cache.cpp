@@ -3,6 +3,7 @@
 #include <fmt/format.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <atomic>
 #include <cstdint>
 #include <cstdlib>
@@ -10,6 +11,7 @@
 #include <iterator>
 #include <sstream>
 #include <stdexcept>
+#include <string_view>
 #include <system_error>
 
 namespace opuntia::thorns::CaKernel {
@@ -25,6 +27,46 @@ std::uint64_t fnv1a(const std::string& bytes, std::uint64_t hash = 1469598103934
 }
 
 std::string as_text(const std::vector<unsigned char>& binary) { return std::string(binary.begin(), binary.end()); }
+
+/// The Cache Directory Tagging Specification's tag (https://bford.info/cachedir/): backup tools
+/// skip a folder that has it, and clear() knows the folder for one that the cache made.
+constexpr const char* tag_name = "CACHEDIR.TAG";
+constexpr const char* build_errors_folder = "build-errors";
+constexpr const char* tag_text =
+    "Signature: 8a477f597d28d172789f06886806bc55\n"
+    "# This file is a cache directory tag created by opuntia (CaKernel::cache_dir).\n"
+    "# For information about cache directory tags, see https://bford.info/cachedir/\n";
+
+/// `<key>.clbin`: an entry's name (path_of).
+bool is_entry_name(std::string_view name) {
+  constexpr std::string_view suffix = ".clbin";
+  return name.size() > suffix.size() && name.substr(name.size() - suffix.size()) == suffix;
+}
+
+/// `.<entry name>.tmp<pid>.<n>`: what temporary_for made for an entry and a crash left behind.
+bool is_temporary_name(std::string_view name) {
+  if (name.empty() || name.front() != '.') return false;
+  const auto tmp = name.find(".tmp", 1);
+  return tmp != std::string_view::npos && is_entry_name(name.substr(1, tmp - 1));
+}
+
+/// Creates `dir` tagged as a cache when it does not exist; one that was there before (say
+/// cache_dir = ".") is left untagged, since the tag would hide the user's files from backups.
+void make_tagged_dir(const fs::path& dir) {
+  std::error_code ec;
+  if (fs::exists(dir, ec)) return;
+  fs::create_directories(dir);
+  write_atomically(dir / tag_name, tag_text);
+}
+
+/// Whether the file begins with the entry header's magic: the cache wrote it.
+bool starts_with_magic(const fs::path& path) {
+  std::ifstream in(path, std::ios::binary);
+  const std::string expected = std::string(magic) + ' ';
+  std::string head(expected.size(), '\0');
+  in.read(head.data(), static_cast<std::streamsize>(head.size()));
+  return in.gcount() == static_cast<std::streamsize>(head.size()) && head == expected;
+}
 
 /// A name no other process or thread uses at the same time.
 fs::path temporary_for(const fs::path& path) {
@@ -74,6 +116,9 @@ std::optional<std::vector<unsigned char>> program_cache::load(const std::string&
 bool program_cache::store(const std::string& key, const std::vector<unsigned char>& binary) const {
   const std::string body = as_text(binary);
   try {
+    // A folder the cache makes itself is tagged as a cache; one that was there before (say
+    // cache_dir = ".") is not, since the tag would hide the user's files from backups.
+    make_tagged_dir(dir_);
     write_atomically(path_of(key), fmt::format("{} {} {} {:016x}\n", magic, key, body.size(), fnv1a(body)) + body);
     return true;
   } catch (const std::exception&) {
@@ -81,15 +126,52 @@ bool program_cache::store(const std::string& key, const std::vector<unsigned cha
   }
 }
 
-std::size_t program_cache::clear() const {
+program_cache::build_failure_files program_cache::store_build_failure(const std::string& label,
+                                                                       const std::string& source,
+                                                                       const std::string& log) const {
+  make_tagged_dir(dir_);
+  const fs::path folder = dir_ / build_errors_folder;
+  make_tagged_dir(folder);
+  build_failure_files files{folder / (label + ".cl"), folder / (label + ".log")};
+  write_atomically(files.source, source);
+  write_atomically(files.log, log);
+  return files;
+}
+
+program_cache::clear_summary program_cache::clear() const {
+  clear_summary summary;
   std::error_code ec;
-  if (!fs::is_directory(dir_, ec)) return 0;
-  std::size_t removed = 0;
+  if (!fs::is_directory(dir_, ec)) return summary;
   for (const auto& entry : fs::directory_iterator(dir_, ec)) {
+    const auto name = entry.path().filename().string();
+    if (name == tag_name) continue;
     std::error_code ignored;
-    if (fs::remove_all(entry.path(), ignored) > 0) ++removed;
+    if (name == build_errors_folder && entry.is_directory(ignored) && fs::exists(entry.path() / tag_name, ignored)) {
+      // The folder of failed builds' sources and logs, which store_build_failure made: its .cl
+      // and .log files, its tag, then the folder if nothing else is left in it.
+      for (const auto& report : fs::directory_iterator(entry.path(), ignored)) {
+        const auto ext = report.path().extension();
+        if (report.is_regular_file(ignored) && (ext == ".cl" || ext == ".log") && fs::remove(report.path(), ignored)) {
+          ++summary.removed;
+        }
+      }
+      fs::remove(entry.path() / tag_name, ignored);
+      if (!fs::remove(entry.path(), ignored)) {
+        write_atomically(entry.path() / tag_name, tag_text);  // something of the user's is there: keep the folder
+        ++summary.kept;
+      }
+      continue;
+    }
+    const bool ours = entry.is_regular_file(ignored) && (is_entry_name(name) || is_temporary_name(name)) &&
+                      starts_with_magic(entry.path());
+    if (!ours) {
+      ++summary.kept;
+      continue;
+    }
+    if (fs::remove(entry.path(), ignored)) ++summary.removed;
   }
-  return removed;
+  summary.is_cache = summary.removed > 0 || fs::exists(dir_ / tag_name, ec);
+  return summary;
 }
 
 void write_atomically(const fs::path& path, const std::string& text) {

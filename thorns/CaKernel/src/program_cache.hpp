@@ -4,7 +4,8 @@
 // options, platform, device and driver version. Entries are written under a temporary name and
 // renamed into place, so that many processes starting at once (MPI ranks) neither race nor
 // read a half-written file; an entry whose header or checksum does not match is ignored and
-// rebuilt.
+// rebuilt. A folder the cache creates is tagged with CACHEDIR.TAG (the Cache Directory Tagging
+// Specification), and clearing removes only the cache's own entries.
 #include <cstddef>
 #include <filesystem>
 #include <optional>
@@ -43,8 +44,24 @@ class program_cache {
   /// for the run (the program is already built): returns false.
   bool store(const std::string& key, const std::vector<unsigned char>& binary) const;
 
-  /// Removes everything in the cache directory; returns how many entries were removed.
-  std::size_t clear() const;
+  struct build_failure_files {
+    std::filesystem::path source;  // <dir>/build-errors/<label>.cl
+    std::filesystem::path log;     // <dir>/build-errors/<label>.log
+  };
+  /// Keeps a failed build's full source and log for the user to read, in a folder of the
+  /// cache's own (so that clear() removes them too); throws std::runtime_error when it cannot.
+  build_failure_files store_build_failure(const std::string& label, const std::string& source,
+                                          const std::string& log) const;
+
+  struct clear_summary {
+    std::size_t removed = 0;  // entries (and temporaries left by a crash) deleted
+    std::size_t kept = 0;     // other files and folders, left alone
+    bool is_cache = false;    // the folder bears the cache's tag, or held entries
+  };
+  /// Removes what the cache wrote and nothing else: files named as entries (or their
+  /// temporaries) that begin with the entry header. Other files, and folders, are kept, so a
+  /// cache_dir that names a folder of the user's (".") loses nothing of theirs.
+  clear_summary clear() const;
 
  private:
   std::filesystem::path dir_;

@@ -243,14 +243,12 @@ class opencl_backend final : public backend {
   /// written next to each other.
   std::string failure_report(const opencl::program_request& request, const std::string& options,
                              const std::string& log) {
-    const auto source_path = cache_.dir() / "build-errors" / (std::string(request.label) + ".cl");
-    const auto log_path = cache_.dir() / "build-errors" / (std::string(request.label) + ".log");
     std::string written;
     try {
-      write_atomically(source_path, request.source);
-      write_atomically(log_path, fmt::format("build options: {}\ndevice: {} ({})\n{}\n", options, device_info_.name,
-                                             platform_name_, log));
-      written = fmt::format("the full source is in {} (build log: {})", source_path.string(), log_path.string());
+      const auto files = cache_.store_build_failure(
+          request.label, request.source,
+          fmt::format("build options: {}\ndevice: {} ({})\n{}\n", options, device_info_.name, platform_name_, log));
+      written = fmt::format("the full source is in {} (build log: {})", files.source.string(), files.log.string());
     } catch (const std::exception& e) {
       written = fmt::format("the full source could not be written: {}", e.what());
     }
@@ -282,13 +280,13 @@ opencl_backend& active() {
 
 std::unique_ptr<backend> make_opencl_backend(const backend_options& options) {
   const machine m = query_machine();
-  if (m.platforms.empty()) return nullptr;
-  const auto choice = selection::choose(m.platforms, options.opencl_platform, options.opencl_device);
-  const auto& platform = m.platforms[choice.platform];
-  const auto& device = platform.devices[choice.device];
-  if (options.gpu_only && device.type != "GPU") return nullptr;
-  return std::make_unique<opencl_backend>(m.platform_ids[choice.platform], m.device_ids[choice.platform][choice.device],
-                                          platform, device, options.cache_dir);
+  const auto choice =
+      selection::choose_if_offered(m.platforms, options.opencl_platform, options.opencl_device, options.gpu_only);
+  if (!choice) return nullptr;
+  const auto& platform = m.platforms[choice->platform];
+  return std::make_unique<opencl_backend>(m.platform_ids[choice->platform],
+                                          m.device_ids[choice->platform][choice->device], platform,
+                                          platform.devices[choice->device], options.cache_dir);
 }
 
 std::string describe_opencl_devices(const backend_options& options) {

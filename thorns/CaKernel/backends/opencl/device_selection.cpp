@@ -50,6 +50,16 @@ device_choice choose(const std::vector<platform_info>& platforms, const std::str
   for (const auto p : chosen_platforms) {
     for (std::size_t d = 0; d < platforms[p].devices.size(); ++d) candidates.push_back({p, d});
   }
+  if (candidates.empty() && device_selector.empty()) {
+    // Nothing to choose from, and no opencl_device was asked for: say so of the platforms.
+    if (platform_selector.empty()) {
+      throw parameter_value_error("CaKernel", "backend",
+                                  fmt::format("no OpenCL platform lists a device (platforms: {})", platform_list(platforms)));
+    }
+    throw parameter_value_error("CaKernel", "opencl_platform",
+                                fmt::format("CaKernel::opencl_platform = \"{}\": the platform lists no device (platforms: {})",
+                                            platform_selector, platform_list(platforms)));
+  }
   const auto device_of = [&](const device_choice& c) -> const device_info& {
     return platforms[c.platform].devices[c.device];
   };
@@ -75,6 +85,17 @@ device_choice choose(const std::vector<platform_info>& platforms, const std::str
       fmt::format("CaKernel::opencl_device = \"{}\": no OpenCL device matches on {} (devices: {})", device_selector,
                   platform_selector.empty() ? std::string("any platform") : "platform \"" + platform_selector + "\"",
                   devices.empty() ? "none" : devices));
+}
+
+std::optional<device_choice> choose_if_offered(const std::vector<platform_info>& platforms,
+                                               const std::string& platform_selector, const std::string& device_selector,
+                                               bool gpu_only) {
+  const bool any_device =
+      std::any_of(platforms.begin(), platforms.end(), [](const platform_info& p) { return !p.devices.empty(); });
+  if (!any_device && platform_selector.empty() && device_selector.empty()) return std::nullopt;
+  const auto choice = choose(platforms, platform_selector, device_selector);
+  if (gpu_only && platforms[choice.platform].devices[choice.device].type != "GPU") return std::nullopt;
+  return choice;
 }
 
 std::string describe(const std::vector<platform_info>& platforms, const device_choice* default_choice) {

@@ -3,6 +3,7 @@
 // an index or a case-insensitive name substring; by default the first GPU, else the first
 // device. Pure functions over a description of the machine, so they are tested without OpenCL.
 #include <cstddef>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -34,6 +35,16 @@ struct device_choice {
 /// parameter and listing what the machine has.
 device_choice choose(const std::vector<platform_info>& platforms, const std::string& platform_selector,
                      const std::string& device_selector);
+
+/// What a backend that may decline takes: the device `choose` picks, except that with
+/// `gpu_only` (CaKernel::backend = "auto") a pick that is not a GPU is declined (nullopt), and
+/// with no selector set a machine whose platforms list no device at all (pocl run as an ordinary
+/// user lists its platform with none) is declined too, whatever `gpu_only` says: the caller then
+/// goes on to the next backend, or says the machine has no device for this one. Selectors that
+/// the parameter file set and that match nothing are still an error naming them.
+std::optional<device_choice> choose_if_offered(const std::vector<platform_info>& platforms,
+                                               const std::string& platform_selector, const std::string& device_selector,
+                                               bool gpu_only);
 
 /// The platforms and devices as `opuntia --list-devices` prints them, `default_choice` marked.
 std::string describe(const std::vector<platform_info>& platforms, const device_choice* default_choice);

@@ -55,7 +55,8 @@ namespace opuntia::thorns::Heat {
 /// The Params of kernel Heat_Update for one launch: the grid, and the kernel's parameters taken from
 /// the thorn's typed parameters.
 inline CAKERNEL_Heat_Update_Params CAKERNEL_Heat_Update_params_of(const opuntia::kernel_call& call) {
-  const auto& thorn_parameters = *static_cast<const parameters*>(call.parameters);
+  // A pointer, not a reference: a kernel with no parameters may be launched with none (null).
+  const auto* const thorn_parameters = static_cast<const parameters*>(call.parameters);
   (void)thorn_parameters;
   CAKERNEL_Heat_Update_Params params{};
   params.cagh_dx = call.grid.dx;
@@ -74,7 +75,7 @@ inline CAKERNEL_Heat_Update_Params CAKERNEL_Heat_Update_params_of(const opuntia:
   params.cagh_nghostsj = call.grid.nghostsj;
   params.cagh_nghostsk = call.grid.nghostsk;
   params.cagh_face = -1;
-  params.alpha = thorn_parameters.alpha;
+  params.alpha = thorn_parameters->alpha;
   return params;
 }
 

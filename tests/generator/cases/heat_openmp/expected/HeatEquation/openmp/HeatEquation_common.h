@@ -42,7 +42,21 @@
    the launchers #undef only what a variant defines itself. */
 #define CAKERNEL_INDEX(i, j, k) \
   ((ptrdiff_t)(i) + (ptrdiff_t)params.cagh_ni * ((ptrdiff_t)(j) + (ptrdiff_t)params.cagh_nj * (ptrdiff_t)(k)))
-#define I3D(v, i, j, k) v[cakernel_c + (ptrdiff_t)(i) + cakernel_sj * (ptrdiff_t)(j) + cakernel_sk * (ptrdiff_t)(k)]
+#define CAKERNEL_I3D_OFFSET(i, j, k) (cakernel_c + (ptrdiff_t)(i) + cakernel_sj * (ptrdiff_t)(j) + cakernel_sk * (ptrdiff_t)(k))
+/* With OPUNTIA_CHECK_BOUNDS (Debug builds, the sanitizer build, or -DOPUNTIA_CHECK_BOUNDS=ON)
+   every I3D access is checked against the local grid first: a body that reaches outside it stops
+   with its file, line and point (opuntia::openmp::checked_offset) instead of corrupting memory. */
+#ifndef OPUNTIA_CHECK_BOUNDS
+#define OPUNTIA_CHECK_BOUNDS 0
+#endif
+#if OPUNTIA_CHECK_BOUNDS
+#define I3D(v, i, j, k)                                                                                         \
+  v[opuntia::openmp::checked_offset(CAKERNEL_I3D_OFFSET(i, j, k), {gi, gj, gk}, {(int)(i), (int)(j), (int)(k)}, \
+                                    {params.cagh_ni, params.cagh_nj, params.cagh_nk},                           \
+                                    "I3D(" #v ", " #i ", " #j ", " #k ")", __FILE__, __LINE__)]
+#else
+#define I3D(v, i, j, k) v[CAKERNEL_I3D_OFFSET(i, j, k)]
+#endif
 
 /* 3dblock and 3dstencil share 3dblock.h: whether I3D_l may leave the axes. */
 #define CAKERNEL_CARDINAL_ONLY_3dblock 0
