@@ -61,4 +61,18 @@ check "normal level: the same file runs" test $? -eq 0
 "$opuntia" "$work/missing.par" >"$work/out" 2>&1
 check "a missing parfile fails" test $? -eq 1
 
+# CaKernel::backend = "auto" where the OpenCL platform lists no device (pocl as an ordinary
+# user; here POCL_DEVICES names a driver pocl lacks): the run falls back to OpenMP.
+if "$opuntia" --list-devices 2>/dev/null | grep -q "^opencl platform"; then
+  printf 'ActiveThorns = "HeatEquation"\nCactus::cctk_itlast = 2\n' >"$work/auto.par"
+  (cd "$work" && POCL_DEVICES=cuda "$opuntia" auto.par >"$work/out" 2>&1)
+  check "auto with an OpenCL platform of no device runs" test $? -eq 0
+  check "... on OpenMP" grep -q "backend openmp" "$work/out"
+  check "... naming no parameter the file did not set" test "$(grep -c opencl_device "$work/out")" -eq 0
+  printf 'ActiveThorns = "HeatEquation"\nCactus::cctk_itlast = 2\nCaKernel::backend = "opencl"\n' >"$work/ocl.par"
+  (cd "$work" && POCL_DEVICES=cuda "$opuntia" ocl.par >"$work/out" 2>&1)
+  check "backend opencl with no device fails" test $? -eq 1
+  check "... at the line that asks for it" grep -q 'ocl.par:3:.*CaKernel::backend = "opencl": this machine has no device for it' "$work/out"
+fi
+
 finish
