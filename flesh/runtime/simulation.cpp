@@ -11,6 +11,7 @@
 #include <ostream>
 #include <stdexcept>
 
+#include "flesh/runtime/host_memory.hpp"
 #include "generator/model/common.hpp"
 #include "generator/parse.hpp"
 #include "opuntia/parameter_error.hpp"
@@ -149,8 +150,6 @@ simulation::simulation(std::vector<thorn_binding> thorns, const gen::source_file
       }
     };
     for (const auto& bin : schedule_bins()) collect(schedule_.bin(bin));
-    // The schedule tree qualifies every group as impl::group, so no thorn's view is needed.
-    for (const auto& group : storage) store_.enable_storage("", group);
     runtime_ = parts.make_runtime(registry_, store_);
     variant_ = registry_.text("CaKernel", "variant");
     if (!variant_.empty()) {
@@ -176,10 +175,13 @@ simulation::simulation(std::vector<thorn_binding> thorns, const gen::source_file
     const double timestep = registry_.real("Time", "timestep");
     dt_ = timestep > 0 ? timestep : registry_.real("Time", "dtfac") * std::min({g.delta[0], g.delta[1], g.delta[2]});
 
+    check_memory(storage);
+    // The schedule tree qualifies every group as impl::group, so no thorn's view is needed.
+    for (const auto& group : storage) store_.enable_storage("", group);
   } catch (const parameter_value_error& e) {
-    if (auto d = registry_.diagnostic_where_set(e.owner(), e.name(), e.what()))
-      throw gen::generator_error(std::move(*d));
-    throw;
+    fail_at({{e.owner(), e.name()}}, e.what());
+  } catch (const parameters_error& e) {
+    fail_at(e.parameters(), e.what());
   }
 }
 
@@ -222,6 +224,96 @@ kernel_grid simulation::grid_for_kernels() const {
   return k;
 }
 
+std::optional<gen::diagnostic> simulation::place_of(const std::vector<parameter_name>& parameters,
+                                                    const std::string& message) const {
+  std::vector<std::pair<gen::diagnostic, std::string>> places;  // where set, owner::name
+  for (const auto& p : parameters) {
+    if (auto d = registry_.diagnostic_where_set(p.owner, p.name, message)) {
+      places.emplace_back(*d, p.owner + "::" + p.name);
+    }
+  }
+  if (places.empty()) return std::nullopt;
+  std::stable_sort(places.begin(), places.end(), [](const auto& a, const auto& b) {
+    const auto& x = a.first.where;
+    const auto& y = b.first.where;
+    return std::tie(x.path, x.line, x.column) < std::tie(y.path, y.line, y.column);
+  });
+  auto first = places.front().first;
+  for (std::size_t i = 1; i < places.size(); ++i) {
+    const auto& where = places[i].first.where;
+    first.message += fmt::format("{} {} set at {}:{}:{}", i == 1 ? ";" : ",", places[i].second, where.path, where.line,
+                                 where.column);
+  }
+  return first;
+}
+
+void simulation::fail_at(const std::vector<parameter_name>& parameters, const std::string& message) const {
+  if (auto d = place_of(parameters, message)) throw gen::generator_error(std::move(*d));
+  throw std::invalid_argument(message);
+}
+
+void simulation::check_memory(const std::vector<std::string>& storage) {
+  const auto add_once = [](std::vector<const grid_variable*>& list, const grid_variable* v) {
+    if (std::find(list.begin(), list.end(), v) == list.end()) list.push_back(v);
+  };
+  std::vector<const grid_variable*> stored;
+  for (const auto& group : storage) {
+    for (const auto* v : store_.group("", group)) add_once(stored, v);
+  }
+  // The variables scheduled kernels use: on a device backend each has device copies of its
+  // levels (time levels rotate, so a kernel reading level 0 meets every one of them), and a
+  // separateinout one a scratch buffer on the host and the device.
+  std::vector<const grid_variable*> used_by_kernels, with_scratch;
+  std::function<void(const std::vector<schedule_node>&)> visit = [&](const std::vector<schedule_node>& nodes) {
+    for (const auto& node : nodes) {
+      visit(node.children);
+      const auto* kernel = launched_kernel(node);
+      if (kernel == nullptr) continue;
+      for (const auto& kv : kernel->variables) {
+        const auto* v = store_.try_find(node.thorn, kv.grid_function.empty() ? kv.name : kv.grid_function);
+        if (v == nullptr) continue;  // an unknown variable is reported at launch
+        add_once(used_by_kernels, v);
+        if (kv.intent == "separateinout") add_once(with_scratch, v);
+      }
+    }
+  };
+  for (const auto& bin : schedule_bins()) visit(schedule_.bin(bin));
+
+  memory_need host, device;
+  for (const auto* v : stored) {
+    const bool scratch = std::find(with_scratch.begin(), with_scratch.end(), v) != with_scratch.end();
+    host.add(*v, v->timelevels, scratch);
+    if (std::find(used_by_kernels.begin(), used_by_kernels.end(), v) != used_by_kernels.end()) {
+      device.add(*v, v->timelevels, scratch);
+    }
+  }
+  const auto& g = driver_->layout();
+  const std::string points = fmt::format("{}x{}x{} points{}", g.local[0], g.local[1], g.local[2],
+                                         g.local == g.global ? "" : " (ghost zones included)");
+  const std::vector<parameter_name> grid_size = {
+      {"Driver", "global_nx"}, {"Driver", "global_ny"}, {"Driver", "global_nz"}};
+  const auto needs = [&](const memory_need& need, std::string_view memory) {
+    return fmt::format("the run needs {} of {} memory for {} at {}", byte_text(need.bytes()), memory, need.arrays(),
+                       points);
+  };
+  if (const auto available = host_memory_available(); available && host.bytes() > available->bytes) {
+    fail_at(grid_size,
+            fmt::format("{}; {} available ({})", needs(host, "host"), byte_text(available->bytes), available->source));
+  }
+  if (!runtime_->mirrors_on_device() || device.empty()) return;
+  const auto backend = runtime_->backend_name();
+  if (const auto free = runtime_->device_memory_available(); free && device.bytes() > static_cast<double>(*free)) {
+    fail_at(grid_size, fmt::format("{}; {} available on the device", needs(device, backend + " device"),
+                                   byte_text(static_cast<double>(*free))));
+  }
+  if (const auto largest = runtime_->largest_device_allocation();
+      largest && device.largest_array() > static_cast<double>(*largest)) {
+    fail_at(grid_size, fmt::format("one array of {} at {} is larger than the largest buffer the {} device allows ({})",
+                                   byte_text(device.largest_array()), points, backend,
+                                   byte_text(static_cast<double>(*largest))));
+  }
+}
+
 bool simulation::condition_holds(const std::vector<std::string>& scalars, const std::string& thorn_name) {
   for (const auto& name : scalars) {
     auto& v = store_.find(thorn_name, name);
@@ -253,14 +345,20 @@ void simulation::run_node(const schedule_node& node) {
   run_routine(node);
 }
 
+const kernel_binding* simulation::launched_kernel(const schedule_node& node) const {
+  constexpr std::string_view launch_prefix = "CAKERNEL_Launch_";
+  if (node.function.rfind(launch_prefix, 0) != 0) return nullptr;
+  const auto& t = thorn(node.thorn);
+  const auto name = node.function.substr(launch_prefix.size());
+  const auto kernel = std::find_if(t.kernels.begin(), t.kernels.end(), [&](const auto& k) { return k.name == name; });
+  if (kernel == t.kernels.end()) throw std::logic_error("no kernel " + name + " in thorn " + t.name);
+  return &*kernel;
+}
+
 void simulation::run_routine(const schedule_node& node) {
   const auto& t = thorn(node.thorn);
   const double start = wall_seconds();
-  constexpr std::string_view launch_prefix = "CAKERNEL_Launch_";
-  if (node.function.rfind(launch_prefix, 0) == 0) {
-    const auto name = node.function.substr(launch_prefix.size());
-    const auto kernel = std::find_if(t.kernels.begin(), t.kernels.end(), [&](const auto& k) { return k.name == name; });
-    if (kernel == t.kernels.end()) throw std::logic_error("no kernel " + name + " in thorn " + t.name);
+  if (const auto* kernel = launched_kernel(node)) {
     // The chosen variant where this kernel has it; its first variant otherwise.
     const bool has_variant = std::any_of(kernel->variants.begin(), kernel->variants.end(), [&](const auto& v) {
       return v.template_name == variant_ && v.backend == runtime_->backend_name();

@@ -4,12 +4,15 @@
 #include <functional>
 #include <iosfwd>
 #include <memory>
+#include <optional>
+#include <stdexcept>
 #include <string>
 #include <vector>
 
 #include "flesh/parameters/parameter_registry.hpp"
 #include "flesh/runtime/driver.hpp"
 #include "flesh/runtime/kernel_runtime.hpp"
+#include "flesh/runtime/parameters_error.hpp"
 #include "flesh/schedule/schedule_tree.hpp"
 #include "generator/source_file.hpp"
 #include "opuntia/binding.hpp"
@@ -25,8 +28,10 @@ struct simulation_parts {
 
 class simulation {
 public:
-  /// Reads the parameter file and builds the schedule; every problem in the parameter file or
-  /// the schedule throws gen::generator_error with its place (nothing has run yet).
+  /// Reads the parameter file, builds the schedule and allocates the grid functions; every
+  /// problem in the parameter file or the schedule throws gen::generator_error with its place
+  /// (nothing has run yet), a grid too large for the host's or the device's memory included
+  /// (refused before anything is allocated).
   simulation(std::vector<thorn_binding> thorns, const gen::source_file& parfile, parameter_level level,
              simulation_parts parts, std::ostream& out);
   ~simulation();
@@ -56,12 +61,24 @@ private:
   void run_bin(const std::string& bin);
   void run_node(const schedule_node& node);
   void run_routine(const schedule_node& node);
+  /// The kernel a CAKERNEL_Launch_<kernel> item launches; nullptr for a host routine.
+  const kernel_binding* launched_kernel(const schedule_node& node) const;
   void sync(const schedule_node& node);
   bool condition_holds(const std::vector<std::string>& scalars, const std::string& thorn);
   bool finished() const;
   void print_progress(double elapsed);
   void print_timer_report(double elapsed);
   kernel_grid grid_for_kernels() const;
+  /// `message` as a diagnostic at the first of `parameters` the parameter file set, naming where
+  /// it set the others; nullopt when it set none.
+  std::optional<gen::diagnostic> place_of(const std::vector<parameter_name>& parameters,
+                                          const std::string& message) const;
+  /// Throws `message` as a diagnostic at the first of `parameters` the parameter file set,
+  /// naming where it set the others; std::invalid_argument when it set none.
+  [[noreturn]] void fail_at(const std::vector<parameter_name>& parameters, const std::string& message) const;
+  /// Refuses a run whose arrays (every time level, scratch buffers, device copies) exceed what
+  /// the host or the device has, before anything is allocated. `storage`: the groups to allocate.
+  void check_memory(const std::vector<std::string>& storage);
 
   std::vector<thorn_binding> thorns_;
   std::string parfile_name_;

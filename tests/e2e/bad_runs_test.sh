@@ -1,0 +1,71 @@
+#!/usr/bin/env bash
+# Runs a user should be stopped from, or told about, before they do harm: grids too large for an
+# index or for the memory there is, empty domains.
+# Usage: bad_runs_test.sh OPUNTIA
+set -uo pipefail
+source "$(dirname "$0")/../check.sh"
+opuntia=$(realpath "$1")
+
+# run NAME LINES...: HeatEquation on OpenMP for two iterations with LINES added, from $work;
+# stdout and stderr in $work/NAME.out, the exit status in $status.
+run() {
+  local name=$1
+  shift
+  {
+    printf 'ActiveThorns = "HeatEquation"\nCaKernel::backend = "openmp"\nCactus::cctk_itlast = 2\n'
+    printf '%s\n' "$@"
+  } >"$work/$name.par"
+  (cd "$work" && "$opuntia" "$name.par" >"$name.out" 2>&1)
+  status=$?
+}
+has_line() { grep -qxF -- "$2" "$work/$1.out"; }
+has_match() { grep -qE -- "$2" "$work/$1.out"; }
+nothing_ran() { ! grep -q '^opuntia: \|^it ' "$work/$1.out"; }
+
+# --- grids whose point count overflows an index --------------------------------------------
+run wrap 'Driver::global_nx = 609' 'Driver::global_ny = 36760123' 'Driver::global_nz = 823996703'
+check "a point count that wraps fails" test $status -eq 1
+check "a point count that wraps is named with the grid lines" has_line wrap \
+  "wrap.par:4:1: error: the grid has 609x36760123x823996703 = 1.84e+19 points, more than an array index counts (9223372036854775807 at most); Driver::global_ny set at wrap.par:5:1, Driver::global_nz set at wrap.par:6:1"
+check "a point count that wraps runs nothing" nothing_ran wrap
+run zero 'Driver::global_nx = 4194304' 'Driver::global_ny = 2097152' 'Driver::global_nz = 2097152'
+check "a point count that wraps to 0 fails" test $status -eq 1
+check "a point count that wraps to 0 is named" has_line zero \
+  "zero.par:4:1: error: the grid has 4194304x2097152x2097152 = 1.84e+19 points, more than an array index counts (9223372036854775807 at most); Driver::global_ny set at zero.par:5:1, Driver::global_nz set at zero.par:6:1"
+run wide 'Driver::global_nx = 2147483647' 'Driver::periodic_x = yes'
+check "a row that overflows an int with its ghost zones fails" has_line wide \
+  "wide.par:4:1: error: Driver::global_nx = 2147483647 with ghost zones of 1 on both sides makes 2147483649 points along x, more than an int counts (2147483647)"
+
+# --- grids too large for the memory -------------------------------------------------------
+run huge 'Driver::global_nx = 100000' 'Driver::global_ny = 100000' 'Driver::global_nz = 100000'
+check "a grid larger than the memory fails" test $status -eq 1
+check "a grid larger than the memory is refused with the figures" has_match huge \
+  "^huge\.par:4:1: error: the run needs 14\.2 PiB of host memory for 1 variable x 1 time level and 1 scratch buffer at 100000x100000x100000 points; [0-9.]+ [KMGT]iB available \(.*\); Driver::global_ny set at huge\.par:5:1, Driver::global_nz set at huge\.par:6:1$"
+check "a grid larger than the memory runs nothing" nothing_ran huge
+# Under a 1 GiB address space a 1.9 GiB grid is refused from the limit, before it allocates (an
+# allocation would end in std::bad_alloc instead).
+{
+  printf 'ActiveThorns = "WaveToy"\nCaKernel::backend = "openmp"\nCactus::cctk_itlast = 2\n'
+  printf 'Driver::global_nx = 400\nDriver::global_ny = 400\nDriver::global_nz = 533\n'
+} >"$work/limit.par"
+(ulimit -v 1048576 && cd "$work" && "$opuntia" limit.par >limit.out 2>&1)
+check "a grid larger than RLIMIT_AS fails" test $? -eq 1
+check "a grid larger than RLIMIT_AS is refused with the figures" has_match limit \
+  "^limit\.par:4:1: error: the run needs 1\.9 GiB of host memory for 1 variable x 3 time levels at 400x400x533 points; [0-9.]+ [KM]iB available \(RLIMIT_AS less what the process uses\); Driver::global_ny set at limit\.par:5:1, Driver::global_nz set at limit\.par:6:1$"
+
+# --- degenerate domains -------------------------------------------------------------------
+run flat 'Driver::xmax = 0.0'
+check "xmax = xmin fails" test $status -eq 1
+check "xmax = xmin is named" has_line flat \
+  "flat.par:4:1: error: the domain is empty along x: Driver::xmax = 0 must be greater than Driver::xmin = 0"
+run inverted 'Driver::zmin = 2' 'Driver::zmax = -1'
+check "zmin > zmax is named at both lines" has_line inverted \
+  "inverted.par:4:1: error: the domain is empty along z: Driver::zmax = -1 must be greater than Driver::zmin = 2; Driver::zmax set at inverted.par:5:1"
+run thin 'Driver::ymax = 1e-310' 'Driver::global_ny = 100'
+check "a subnormal grid spacing is named" has_line thin \
+  "thin.par:4:1: error: the grid spacing along y, (Driver::ymax - Driver::ymin) / (Driver::global_ny - 1) = 1.0101e-312, is not a positive normal double (finite, at least 2.22507e-308); Driver::global_ny set at thin.par:5:1"
+run one 'Driver::global_nz = 1'
+check "a single point along an axis is refused" has_line one \
+  "one.par:4:21: error: value 1 of 'Driver::global_nz' is outside every range: 2:* at least two"
+
+finish
