@@ -8,6 +8,7 @@
 #include <cmath>
 #include <filesystem>
 #include <functional>
+#include <limits>
 #include <ostream>
 #include <stdexcept>
 
@@ -174,6 +175,12 @@ simulation::simulation(std::vector<thorn_binding> thorns, const gen::source_file
     const auto& g = driver_->layout();
     const double timestep = registry_.real("Time", "timestep");
     dt_ = timestep > 0 ? timestep : registry_.real("Time", "dtfac") * std::min({g.delta[0], g.delta[1], g.delta[2]});
+    if (!(dt_ > 0) || !std::isnormal(dt_)) {
+      fail_at(time_step_parameters(),
+              fmt::format("the time step dt = {:g} is not a positive normal double (finite, at least {:g})", dt_,
+                          std::numeric_limits<double>::min()));
+    }
+    time_ = registry_.real("Cactus", "cctk_initial_time");
 
     check_memory(storage);
     // The schedule tree qualifies every group as impl::group, so no thorn's view is needed.
@@ -252,6 +259,11 @@ void simulation::fail_at(const std::vector<parameter_name>& parameters, const st
   throw std::invalid_argument(message);
 }
 
+std::vector<parameter_name> simulation::time_step_parameters() const {
+  if (registry_.real("Time", "timestep") > 0) return {{"Time", "timestep"}};
+  return {{"Time", "dtfac"}};
+}
+
 void simulation::check_memory(const std::vector<std::string>& storage) {
   const auto add_once = [](std::vector<const grid_variable*>& list, const grid_variable* v) {
     if (std::find(list.begin(), list.end(), v) == list.end()) list.push_back(v);
@@ -312,6 +324,49 @@ void simulation::check_memory(const std::vector<std::string>& storage) {
                                    byte_text(device.largest_array()), points, backend,
                                    byte_text(static_cast<double>(*largest))));
   }
+}
+
+void simulation::warn_if_final_time_out_of_reach() const {
+  // Beyond this many steps no run on any grid ends in a working day: a time step far too small.
+  constexpr double plausible_steps = 1e9;
+  const auto terminate = registry_.text("Cactus", "terminate");
+  if (terminate != "time" && terminate != "any") return;
+  if (terminate == "any" &&
+      (registry_.integer("Cactus", "cctk_itlast") < plausible_steps || registry_.real("Cactus", "max_runtime") > 0)) {
+    return;  // the iteration or the wall-clock limit ends the run in time
+  }
+  const double final_time = registry_.real("Cactus", "cctk_final_time");
+  const bool no_final_time = final_time < 0;  // finished() never stops by time then
+  const double steps = (final_time - time_) / dt_;
+  if (!no_final_time && steps <= plausible_steps) return;
+  std::vector<parameter_name> parameters = {{"Cactus", no_final_time ? "terminate" : "cctk_final_time"}};
+  for (auto&& p : no_final_time ? std::vector<parameter_name>{{"Cactus", "cctk_final_time"}} : time_step_parameters()) {
+    parameters.push_back(std::move(p));
+  }
+  const auto message =
+      no_final_time ? fmt::format("Cactus::terminate = \"{}\" but Cactus::cctk_final_time = {:g} is never reached "
+                                  "(a negative final time means none): the run does not end",
+                                  terminate, final_time)
+                    : fmt::format("reaching Cactus::cctk_final_time = {:g} from time {:g} takes about {:.3g} steps "
+                                  "of dt = {:g}: the run will not get there",
+                                  final_time, time_, steps, dt_);
+  if (driver_->rank() != 0) return;
+  if (const auto d = place_of(parameters, message)) {
+    fmt::print(out_, "{}:{}:{}: warning: {}\n", d->where.path, d->where.line, d->where.column, d->message);
+  } else {
+    fmt::print(out_, "opuntia: warning: {}\n", message);
+  }
+}
+
+double simulation::next_time() const {
+  const double next = time_ + dt_;
+  if (next == time_) {
+    fail_at(time_step_parameters(),
+            fmt::format("the time step dt = {:g} no longer changes the time {:g} at iteration {} (it is below the "
+                        "resolution of a double there): the run would make no progress",
+                        dt_, time_, iteration_ + 1));
+  }
+  return next;
 }
 
 bool simulation::condition_holds(const std::vector<std::string>& scalars, const std::string& thorn_name) {
@@ -429,8 +484,11 @@ void simulation::print_progress(double elapsed) {
     const double final_time = registry_.real("Cactus", "cctk_final_time");
     if (final_time > 0) fraction = std::max(fraction, time_ / final_time);
   }
-  const std::string left =
-      fraction > 0 ? fmt::format("{:.1f} s", std::max(0.0, elapsed * (1 - fraction) / fraction)) : "?";
+  const double seconds_left = fraction > 0 ? std::max(0.0, elapsed * (1 - fraction) / fraction) : -1;
+  // Beyond a year or so, the order of magnitude is what matters (and 300 digits would not).
+  const std::string left = seconds_left < 0    ? "?"
+                           : seconds_left < 1e7 ? fmt::format("{:.1f} s", seconds_left)
+                                                : fmt::format("{:.3g} s", seconds_left);
   fmt::print(out_, "it {:>7}  time {:<12.6g}  {:8.4f} GLUP/s  left {}\n", iteration_, time_, glups, left);
 }
 
@@ -455,6 +513,7 @@ void simulation::run() {
                title.empty() ? "" : " — ", title, g.global[0], g.global[1], g.global[2], dt_, runtime_->backend_name(),
                driver_->name());
   }
+  warn_if_final_time_out_of_reach();
   if (registry_.boolean("Cactus", "cctk_show_schedule") && driver_->rank() == 0) out_ << schedule_.show();
   for (const char* bin : {"STARTUP", "WRAGH", "PARAMCHECK", "BASEGRID", "INITIAL", "POSTINITIAL", "POSTPOSTINITIAL",
                           "POSTSTEP", "CPINITIAL", "ANALYSIS"}) {
@@ -463,9 +522,10 @@ void simulation::run() {
   const double loop_start = wall_seconds();
   const int progress_every = registry_.integer("Cactus", "progress_every");
   while (!finished()) {
+    const double time = next_time();
     store_.rotate_timelevels();
     ++iteration_;
-    time_ += dt_;
+    time_ = time;
     for (const char* bin : {"PRESTEP", "EVOL", "POSTSTEP", "CHECKPOINT", "ANALYSIS"}) run_bin(bin);
     if (progress_every > 0 && iteration_ % progress_every == 0) print_progress(wall_seconds() - loop_start);
   }

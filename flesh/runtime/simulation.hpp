@@ -76,9 +76,16 @@ private:
   /// Throws `message` as a diagnostic at the first of `parameters` the parameter file set,
   /// naming where it set the others; std::invalid_argument when it set none.
   [[noreturn]] void fail_at(const std::vector<parameter_name>& parameters, const std::string& message) const;
+  /// The parameters the time step comes from: Time::timestep, or Time::dtfac when that is 0.
+  std::vector<parameter_name> time_step_parameters() const;
   /// Refuses a run whose arrays (every time level, scratch buffers, device copies) exceed what
   /// the host or the device has, before anything is allocated. `storage`: the groups to allocate.
   void check_memory(const std::vector<std::string>& storage);
+  /// A run that ends at Cactus::cctk_final_time but cannot get there in a plausible number of
+  /// steps says so before it starts.
+  void warn_if_final_time_out_of_reach() const;
+  /// time + dt, or an error where dt no longer changes the time.
+  double next_time() const;
 
   std::vector<thorn_binding> thorns_;
   std::string parfile_name_;

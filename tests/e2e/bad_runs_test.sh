@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Runs a user should be stopped from, or told about, before they do harm: grids too large for an
-# index or for the memory there is, empty domains.
+# index or for the memory there is, empty domains and time steps that make no progress.
 # Usage: bad_runs_test.sh OPUNTIA
 set -uo pipefail
 source "$(dirname "$0")/../check.sh"
@@ -53,7 +53,7 @@ check "a grid larger than RLIMIT_AS fails" test $? -eq 1
 check "a grid larger than RLIMIT_AS is refused with the figures" has_match limit \
   "^limit\.par:4:1: error: the run needs 1\.9 GiB of host memory for 1 variable x 3 time levels at 400x400x533 points; [0-9.]+ [KM]iB available \(RLIMIT_AS less what the process uses\); Driver::global_ny set at limit\.par:5:1, Driver::global_nz set at limit\.par:6:1$"
 
-# --- degenerate domains -------------------------------------------------------------------
+# --- degenerate domains and time steps ----------------------------------------------------
 run flat 'Driver::xmax = 0.0'
 check "xmax = xmin fails" test $status -eq 1
 check "xmax = xmin is named" has_line flat \
@@ -67,5 +67,16 @@ check "a subnormal grid spacing is named" has_line thin \
 run one 'Driver::global_nz = 1'
 check "a single point along an axis is refused" has_line one \
   "one.par:4:21: error: value 1 of 'Driver::global_nz' is outside every range: 2:* at least two"
+run tiny_dt 'Time::dtfac = 1e-320'
+check "a subnormal time step is named" has_line tiny_dt \
+  "tiny_dt.par:4:1: error: the time step dt = 1.11165e-321 is not a positive normal double (finite, at least 2.22507e-308)"
+run stalled 'Cactus::cctk_initial_time = 1e20' 'Time::timestep = 1'
+check "a time step that no longer changes the time fails" test $status -eq 1
+check "a time step that no longer changes the time is named" has_line stalled \
+  "stalled.par:5:1: error: the time step dt = 1 no longer changes the time 1e+20 at iteration 1 (it is below the resolution of a double there): the run would make no progress"
+run late_start 'Cactus::cctk_initial_time = 0.01' 'Time::timestep = 0.0001'
+check "the heat equation starts from its mode at cctk_initial_time" \
+  awk '/^INFO \(HeatEquation\)/ { found = 1; ok = ($0 ~ /relative [0-9.]+e-0[3-9]/) } END { exit !(found && ok) }' \
+  "$work/late_start.out"
 
 finish
