@@ -6,11 +6,15 @@
 #include <algorithm>
 #include <chrono>
 #include <cmath>
+#include <cstring>
 #include <filesystem>
 #include <functional>
 #include <limits>
 #include <ostream>
 #include <stdexcept>
+
+#include <stdlib.h>
+#include <unistd.h>
 
 #include "flesh/runtime/host_memory.hpp"
 #include "generator/model/common.hpp"
@@ -326,6 +330,26 @@ void simulation::check_memory(const std::vector<std::string>& storage) {
   }
 }
 
+void simulation::prepare_output_folder() const {
+  namespace fs = std::filesystem;
+  const fs::path dir = registry_.text("IO", "out_dir");
+  const auto fail = [&](const std::string& why) {
+    fail_at({{"IO", "out_dir"}}, fmt::format("IO::out_dir = \"{}\": {}", dir.string(), why));
+  };
+  std::error_code error;
+  if (fs::exists(dir, error) && !fs::is_directory(dir, error)) {
+    fail("a file of that name is in the way of the output folder");
+  }
+  fs::create_directories(dir, error);
+  if (error) fail("cannot create the output folder: " + error.message());
+  // Permissions alone do not say it (root writes anywhere but in /proc): try a file.
+  std::string probe = (dir / ".opuntia-write-check-XXXXXX").string();
+  const int fd = ::mkstemp(probe.data());
+  if (fd < 0) fail(fmt::format("cannot write in the output folder: {}", std::strerror(errno)));
+  ::close(fd);
+  ::unlink(probe.c_str());
+}
+
 void simulation::warn_if_final_time_out_of_reach() const {
   // Beyond this many steps no run on any grid ends in a working day: a time step far too small.
   constexpr double plausible_steps = 1e9;
@@ -506,6 +530,7 @@ void simulation::print_timer_report(double elapsed) {
 
 void simulation::run() {
   run_start_ = wall_seconds();
+  prepare_output_folder();
   const auto title = registry_.text("Cactus", "cctk_run_title");
   if (driver_->rank() == 0) {
     const auto& g = driver_->layout();
@@ -532,6 +557,8 @@ void simulation::run() {
   run_bin("TERMINATE");
   run_bin("SHUTDOWN");
   print_timer_report(wall_seconds() - run_start_);
+  out_.flush();
+  if (!out_) throw std::runtime_error("the run's output could not be written (a full disk?)");
 }
 
 }  // namespace opuntia

@@ -39,7 +39,8 @@ public:
   /// The schedule tree as the run would execute it.
   std::string show_schedule() const;
 
-  /// Runs to the end. Errors in a routine or kernel propagate as exceptions.
+  /// Runs to the end. Errors in a routine or kernel propagate as exceptions; an unusable
+  /// IO::out_dir is a gen::generator_error at its line before anything runs.
   void run();
 
   // What the main loop reached (for tests).
@@ -81,6 +82,8 @@ private:
   /// Refuses a run whose arrays (every time level, scratch buffers, device copies) exceed what
   /// the host or the device has, before anything is allocated. `storage`: the groups to allocate.
   void check_memory(const std::vector<std::string>& storage);
+  /// Creates IO::out_dir and checks that a file can be written there.
+  void prepare_output_folder() const;
   /// A run that ends at Cactus::cctk_final_time but cannot get there in a plausible number of
   /// steps says so before it starts.
   void warn_if_final_time_out_of_reach() const;

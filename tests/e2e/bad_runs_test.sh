@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Runs a user should be stopped from, or told about, before they do harm: grids too large for an
-# index or for the memory there is, empty domains and time steps that make no progress.
+# index or for the memory there is, empty domains and time steps that make no progress, and output
+# folders that cannot be written.
 # Usage: bad_runs_test.sh OPUNTIA
 set -uo pipefail
 source "$(dirname "$0")/../check.sh"
@@ -78,5 +79,40 @@ run late_start 'Cactus::cctk_initial_time = 0.01' 'Time::timestep = 0.0001'
 check "the heat equation starts from its mode at cctk_initial_time" \
   awk '/^INFO \(HeatEquation\)/ { found = 1; ok = ($0 ~ /relative [0-9.]+e-0[3-9]/) } END { exit !(found && ok) }' \
   "$work/late_start.out"
+
+# --- the output folder ----------------------------------------------------------------------
+: >"$work/a_file"
+run out_file 'IO::out_dir = "a_file"'
+check "out_dir naming a file fails" test $status -eq 1
+check "out_dir naming a file is named" has_line out_file \
+  'out_file.par:4:1: error: IO::out_dir = "a_file": a file of that name is in the way of the output folder'
+check "out_dir naming a file runs nothing" nothing_ran out_file
+run under_file 'IO::out_dir = "a_file/results"'
+check "out_dir under a file is named" has_line under_file \
+  'under_file.par:4:1: error: IO::out_dir = "a_file/results": cannot create the output folder: Not a directory'
+run proc 'IO::out_dir = "/proc"'
+check "out_dir /proc fails" test $status -eq 1
+check "out_dir /proc is named" has_match proc \
+  '^proc\.par:4:1: error: IO::out_dir = "/proc": cannot write in the output folder: .+$'
+run proc_sub 'IO::out_dir = "/proc/results"'
+check "out_dir in /proc is named" has_match proc_sub \
+  '^proc_sub\.par:4:1: error: IO::out_dir = "/proc/results": cannot create the output folder: .+$'
+if [ "$(id -u)" -ne 0 ]; then  # root writes in a read-only folder: nothing to check there
+  mkdir "$work/read_only" && chmod 555 "$work/read_only"
+  run read_only 'IO::out_dir = "read_only"'
+  check "a read-only out_dir is named" has_line read_only \
+    'read_only.par:4:1: error: IO::out_dir = "read_only": cannot write in the output folder: Permission denied'
+fi
+# A result that cannot be written (a folder in its place) fails the run.
+mkdir -p "$work/blocked/heat_error.txt"
+run blocked 'IO::out_dir = "blocked"'
+check "a result that cannot be written fails the run" test $status -eq 1
+check "the result that cannot be written is named" has_match blocked 'heat_error\.txt'
+# So does a log that cannot be written.
+run log_ok
+(cd "$work" && "$opuntia" log_ok.par >/dev/full 2>"$work/full.err")
+check "a full standard output fails the run" test $? -eq 1
+check "a full standard output is named" grep -qxF "opuntia: error: the run's output could not be written (a full disk?)" \
+  "$work/full.err"
 
 finish
