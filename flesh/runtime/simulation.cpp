@@ -17,6 +17,7 @@
 #include <unistd.h>
 
 #include "flesh/runtime/host_memory.hpp"
+#include "flesh/runtime/signal_dispositions.hpp"
 #include "generator/model/common.hpp"
 #include "generator/parse.hpp"
 #include "opuntia/parameter_error.hpp"
@@ -155,7 +156,11 @@ simulation::simulation(std::vector<thorn_binding> thorns, const gen::source_file
       }
     };
     for (const auto& bin : schedule_bins()) collect(schedule_.bin(bin));
-    runtime_ = parts.make_runtime(registry_, store_);
+    {
+      // Libraries a backend loads may take signals over (pocl's LLVM swallows SIGQUIT).
+      const keep_signal_dispositions keep_signals;
+      runtime_ = parts.make_runtime(registry_, store_);
+    }
     variant_ = registry_.text("CaKernel", "variant");
     if (!variant_.empty()) {
       // CaKernel::variant picks among the variants generated for a kernel; it must name one.
@@ -393,6 +398,18 @@ double simulation::next_time() const {
   return next;
 }
 
+void simulation::stop_if_signalled() {
+  const int signal = stop_signals_ != nullptr ? stop_signals_->received() : 0;
+  if (signal == 0) return;
+  // Where IO::checkpoint_on_terminate would write a checkpoint; checkpoints do not exist yet,
+  // so a stopped run leaves none.
+  const auto message =
+      fmt::format("opuntia: stopped by {} at iteration {}, time {:g}", stop_signal_name(signal), iteration_, time_);
+  if (driver_->rank() == 0) fmt::print(out_, "{}\n", message);
+  out_.flush();
+  throw run_stopped(signal, message);
+}
+
 bool simulation::condition_holds(const std::vector<std::string>& scalars, const std::string& thorn_name) {
   for (const auto& name : scalars) {
     auto& v = store_.find(thorn_name, name);
@@ -457,6 +474,7 @@ void simulation::run_routine(const schedule_node& node) {
   if (timer_of == timers_.end()) timer_of = timers_.insert(timers_.end(), timer{node.name, node.thorn, 0, 0});
   ++timer_of->calls;
   timer_of->seconds += wall_seconds() - start;
+  stop_if_signalled();
 }
 
 void simulation::sync(const schedule_node& node) {
@@ -540,6 +558,15 @@ void simulation::run() {
   }
   warn_if_final_time_out_of_reach();
   if (registry_.boolean("Cactus", "cctk_show_schedule") && driver_->rank() == 0) out_ << schedule_.show();
+  out_.flush();
+
+  const stop_signal_handlers stop_signals;
+  stop_signals_ = &stop_signals;
+  struct forget_handlers {
+    const stop_signal_handlers*& handlers;
+    ~forget_handlers() { handlers = nullptr; }
+  } forget{stop_signals_};
+
   for (const char* bin : {"STARTUP", "WRAGH", "PARAMCHECK", "BASEGRID", "INITIAL", "POSTINITIAL", "POSTPOSTINITIAL",
                           "POSTSTEP", "CPINITIAL", "ANALYSIS"}) {
     run_bin(bin);
@@ -552,7 +579,11 @@ void simulation::run() {
     ++iteration_;
     time_ = time;
     for (const char* bin : {"PRESTEP", "EVOL", "POSTSTEP", "CHECKPOINT", "ANALYSIS"}) run_bin(bin);
-    if (progress_every > 0 && iteration_ % progress_every == 0) print_progress(wall_seconds() - loop_start);
+    if (progress_every > 0 && iteration_ % progress_every == 0) {
+      print_progress(wall_seconds() - loop_start);
+      out_.flush();  // whole lines, as they come, for whoever follows the log
+    }
+    stop_if_signalled();
   }
   run_bin("TERMINATE");
   run_bin("SHUTDOWN");

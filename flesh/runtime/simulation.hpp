@@ -26,6 +26,21 @@ struct simulation_parts {
   std::function<std::unique_ptr<kernel_runtime>(const parameter_source&, grid_function_store&)> make_runtime;
 };
 
+class stop_signal_handlers;
+
+/// simulation::run() throws it when SIGINT or SIGTERM stopped the run, after flushing the output
+/// and printing what() ("opuntia: stopped by SIGTERM at iteration 12, time 0.0012"); a program
+/// exits with 128 + signal_number(), as a shell reports a process the signal killed.
+class run_stopped : public std::runtime_error {
+public:
+  run_stopped(int signal_number, const std::string& message)
+      : std::runtime_error(message), signal_number_(signal_number) {}
+  int signal_number() const { return signal_number_; }
+
+private:
+  int signal_number_;
+};
+
 class simulation {
 public:
   /// Reads the parameter file, builds the schedule and allocates the grid functions; every
@@ -40,7 +55,8 @@ public:
   std::string show_schedule() const;
 
   /// Runs to the end. Errors in a routine or kernel propagate as exceptions; an unusable
-  /// IO::out_dir is a gen::generator_error at its line before anything runs.
+  /// IO::out_dir is a gen::generator_error at its line before anything runs. SIGINT or SIGTERM
+  /// stop the run at the next routine or iteration boundary: run_stopped.
   void run();
 
   // What the main loop reached (for tests).
@@ -89,6 +105,8 @@ private:
   void warn_if_final_time_out_of_reach() const;
   /// time + dt, or an error where dt no longer changes the time.
   double next_time() const;
+  /// After a routine or an iteration: stops the run when a signal asked for it.
+  void stop_if_signalled();
 
   std::vector<thorn_binding> thorns_;
   std::string parfile_name_;
@@ -102,6 +120,7 @@ private:
   std::unique_ptr<kernel_runtime> runtime_;
   std::vector<timer> timers_;
   std::string variant_;
+  const stop_signal_handlers* stop_signals_ = nullptr;  // while run() runs
   int iteration_ = 0;
   double time_ = 0;
   double dt_ = 0;

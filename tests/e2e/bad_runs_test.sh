@@ -1,11 +1,15 @@
 #!/usr/bin/env bash
 # Runs a user should be stopped from, or told about, before they do harm: grids too large for an
-# index or for the memory there is, empty domains and time steps that make no progress, and output
-# folders that cannot be written.
+# index or for the memory there is, empty domains and time steps that make no progress, output
+# folders that cannot be written, and runs stopped by a signal.
 # Usage: bad_runs_test.sh OPUNTIA
 set -uo pipefail
 source "$(dirname "$0")/../check.sh"
 opuntia=$(realpath "$1")
+# Background runs get their own process group and keep SIGINT (a script's `&` ignores it).
+set -m
+ulimit -c 0  # the SIGQUIT run dumps no core
+export XDG_CACHE_HOME="$work/cache"
 
 # run NAME LINES...: HeatEquation on OpenMP for two iterations with LINES added, from $work;
 # stdout and stderr in $work/NAME.out, the exit status in $status.
@@ -114,5 +118,56 @@ run log_ok
 check "a full standard output fails the run" test $? -eq 1
 check "a full standard output is named" grep -qxF "opuntia: error: the run's output could not be written (a full disk?)" \
   "$work/full.err"
+
+# --- signals --------------------------------------------------------------------------------
+# stopped_by SIGNAL NAME LINES...: a run of HeatEquation with LINES that would go on for ever,
+# sent SIGNAL once its first progress line is out; $status, $work/NAME.out and NAME.err.
+stopped_by() {
+  local signal=$1 name=$2
+  shift 2
+  {
+    printf 'ActiveThorns = "HeatEquation"\n'
+    printf '%s\n' "$@"
+    printf 'Driver::global_nx = 8\nDriver::global_ny = 8\nDriver::global_nz = 8\n'
+  } >"$work/$name.par"
+  (cd "$work" && exec "$opuntia" "$name.par" >"$name.out" 2>"$name.err") &
+  local pid=$!
+  for _ in $(seq 600); do
+    grep -q '^it ' "$work/$name.out" && break
+    sleep 0.1
+  done
+  kill "-$signal" "$pid"
+  for _ in $(seq 300); do
+    kill -0 "$pid" 2>/dev/null || break
+    sleep 0.1
+  done
+  kill -KILL "$pid" 2>/dev/null  # a run that swallowed the signal fails the checks rather than hangs
+  wait "$pid"
+  status=$?
+}
+# Every line whole: the header, the warning, progress lines, the line that says why it stopped.
+whole_lines() {
+  test -z "$(tail -c 1 "$work/$1.out")" &&
+    ! grep -vE '^(opuntia: |  grid |'"$1"'\.par:[0-9]+:[0-9]+: warning: |it +[0-9]+  time .* left ([0-9.e+]+ s|\?)$)' "$work/$1.out"
+}
+stopped_cleanly() {  # stopped_cleanly SIGNAL NAME
+  check "SIG$1: exit status 128 + signal" test $status -eq $((128 + $(kill -l "$1")))
+  check "SIG$1: the last line says where the run stopped" \
+    grep -qE "^opuntia: stopped by SIG$1 at iteration [0-9]+, time [0-9.e+-]+$" <(tail -n 1 "$work/$2.out")
+  check "SIG$1: no line is cut" whole_lines "$2"
+  check "SIG$1: nothing on stderr" test ! -s "$work/$2.err"
+}
+stopped_by TERM tiny_step 'Cactus::terminate = "time"' 'Cactus::cctk_final_time = 1' 'Time::timestep = 1e-300'
+stopped_cleanly TERM tiny_step
+check "a final time out of reach is told before the run" has_line tiny_step \
+  "tiny_step.par:3:1: warning: reaching Cactus::cctk_final_time = 1 from time 0 takes about 1e+300 steps of dt = 1e-300: the run will not get there; Time::timestep set at tiny_step.par:4:1"
+stopped_by INT no_final_time 'Cactus::terminate = "time"'
+stopped_cleanly INT no_final_time
+check "terminate = time with no final time is told before the run" has_line no_final_time \
+  'no_final_time.par:2:1: warning: Cactus::terminate = "time" but Cactus::cctk_final_time = -1 is never reached (a negative final time means none): the run does not end'
+# pocl's LLVM takes SIGQUIT over when the OpenCL backend is probed ("auto"); the run puts the
+# default back, so SIGQUIT ends it as it ends any program.
+stopped_by QUIT probed 'Cactus::terminate = "never"' 'CaKernel::backend = "auto"'
+check "SIGQUIT ends a run whose backend was probed" test $status -eq $((128 + $(kill -l QUIT)))
 
 finish

@@ -1,5 +1,6 @@
 #include <gtest/gtest.h>
 
+#include <csignal>
 #include <filesystem>
 #include <fstream>
 #include <string>
@@ -7,6 +8,7 @@
 #include <unistd.h>
 
 #include "flesh/runtime/host_memory.hpp"
+#include "flesh/runtime/signal_dispositions.hpp"
 #include "opuntia/binding.hpp"
 
 namespace {
@@ -75,6 +77,64 @@ TEST(host_memory, this_host_reports_what_it_has_free) {
   ASSERT_TRUE(available);  // Linux: /proc/meminfo at least
   EXPECT_GT(available->bytes, 0);
   EXPECT_FALSE(available->source.empty());
+}
+
+// --- signals (flesh/runtime/signal_dispositions.hpp) ----------------------------------------
+
+void some_handler(int) {}
+
+sighandler_t disposition(int signal) {
+  struct sigaction now {};
+  sigaction(signal, nullptr, &now);
+  return now.sa_handler;
+}
+
+TEST(keep_signal_dispositions, puts_back_what_a_library_changed) {
+  ASSERT_EQ(disposition(SIGQUIT), SIG_DFL);
+  {
+    const opuntia::keep_signal_dispositions keep;
+    std::signal(SIGQUIT, some_handler);  // as LLVM does when pocl loads it
+    std::signal(SIGSEGV, some_handler);  // fault signals are the library's business
+  }
+  EXPECT_EQ(disposition(SIGQUIT), SIG_DFL);
+  EXPECT_EQ(disposition(SIGSEGV), some_handler);
+  std::signal(SIGSEGV, SIG_DFL);
+}
+
+TEST(keep_signal_dispositions, keeps_a_signal_the_process_ignores_ignored) {
+  std::signal(SIGHUP, SIG_IGN);  // nohup
+  {
+    const opuntia::keep_signal_dispositions keep;
+    std::signal(SIGHUP, some_handler);
+  }
+  EXPECT_EQ(disposition(SIGHUP), SIG_IGN);
+  std::signal(SIGHUP, SIG_DFL);
+}
+
+TEST(stop_signal_handlers, record_the_signal_instead_of_dying_and_then_step_aside) {
+  {
+    const opuntia::stop_signal_handlers handlers;
+    EXPECT_EQ(handlers.received(), 0);
+    std::raise(SIGTERM);
+    EXPECT_EQ(handlers.received(), SIGTERM);
+    EXPECT_EQ(disposition(SIGTERM), SIG_DFL);  // a second SIGTERM kills
+    EXPECT_NE(disposition(SIGINT), SIG_DFL);
+  }
+  EXPECT_EQ(disposition(SIGINT), SIG_DFL);  // put back as they were
+  EXPECT_EQ(disposition(SIGTERM), SIG_DFL);
+  const opuntia::stop_signal_handlers next_run;
+  EXPECT_EQ(next_run.received(), 0);
+}
+
+TEST(stop_signal_handlers, leave_an_ignored_signal_ignored) {
+  std::signal(SIGINT, SIG_IGN);  // `&` in a script
+  {
+    const opuntia::stop_signal_handlers handlers;
+    std::raise(SIGINT);
+    EXPECT_EQ(handlers.received(), 0);
+  }
+  EXPECT_EQ(disposition(SIGINT), SIG_IGN);
+  std::signal(SIGINT, SIG_DFL);
 }
 
 }  // namespace
