@@ -30,6 +30,36 @@ field_buffer::field_buffer(std::size_t count, std::size_t element_size) {
   for (long long i = 0; i < n; ++i) bytes[i] = 0;
 }
 
+void memory_need::add(const grid_variable& v, int levels, bool scratch) {
+  const double array = static_cast<double>(v.count) * static_cast<double>(v.element_size());
+  ++variables_;
+  levels_ += static_cast<std::size_t>(levels);
+  levels_each_ = levels_each_ < 0 || levels_each_ == levels ? levels : 0;
+  scratch_ += scratch ? 1 : 0;
+  bytes_ += array * (levels + (scratch ? 1 : 0));
+  largest_ = std::max(largest_, array);
+}
+
+std::string memory_need::arrays() const {
+  const auto counted = [](std::size_t n, std::string_view what) {
+    return fmt::format("{} {}{}", n, what, n == 1 ? "" : "s");
+  };
+  std::string text = levels_each_ > 0 ? fmt::format("{} x {}", counted(variables_, "variable"),
+                                                    counted(static_cast<std::size_t>(levels_each_), "time level"))
+                                      : fmt::format("{} with {} in all", counted(variables_, "variable"),
+                                                    counted(levels_, "time level"));
+  if (scratch_ > 0) text += " and " + counted(scratch_, "scratch buffer");
+  return text;
+}
+
+std::string byte_text(double bytes) {
+  if (bytes < 1024) return fmt::format("{} byte{}", bytes, bytes == 1 ? "" : "s");
+  const char* units[] = {"KiB", "MiB", "GiB", "TiB", "PiB", "EiB", "ZiB", "YiB"};
+  std::size_t unit = 0;
+  for (bytes /= 1024; bytes >= 1024 && unit + 1 < std::size(units); bytes /= 1024) ++unit;
+  return fmt::format("{:.1f} {}", bytes, units[unit]);
+}
+
 namespace {
 std::size_t points_of(const group_binding& g, const grid_layout& layout) {
   if (g.group_type == "GF") return layout.points();

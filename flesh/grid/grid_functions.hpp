@@ -46,6 +46,28 @@ struct grid_variable {
   std::size_t element_size() const { return data_type == "CCTK_INT" ? sizeof(CCTK_INT) : sizeof(CCTK_REAL); }
 };
 
+/// The arrays a run will hold in one memory (the host's, or a device's), counted before any is
+/// allocated so that a run too large for the machine is refused with the figures.
+class memory_need {
+public:
+  /// `levels` time levels of `v`, and its scratch buffer (separateinout) when `scratch`.
+  void add(const grid_variable& v, int levels, bool scratch);
+  double bytes() const { return bytes_; }
+  /// The largest single array, in bytes (for devices that limit one allocation).
+  double largest_array() const { return largest_; }
+  bool empty() const { return variables_ == 0; }
+  /// "5 variables x 2 time levels and 1 scratch buffer", "3 variables with 7 time levels in all".
+  std::string arrays() const;
+
+private:
+  std::size_t variables_ = 0, levels_ = 0, scratch_ = 0;
+  int levels_each_ = -1;  // the time levels every variable has; 0 once they differ
+  double bytes_ = 0, largest_ = 0;
+};
+
+/// "12.3 GiB", "512.0 KiB", "100 bytes".
+std::string byte_text(double bytes);
+
 class grid_function_store {
 public:
   /// Declares every group of `thorn` (storage still off) on `layout`.

@@ -6,11 +6,18 @@
 #include <algorithm>
 #include <chrono>
 #include <cmath>
+#include <cstring>
 #include <filesystem>
 #include <functional>
+#include <limits>
 #include <ostream>
 #include <stdexcept>
 
+#include <stdlib.h>
+#include <unistd.h>
+
+#include "flesh/runtime/host_memory.hpp"
+#include "flesh/runtime/signal_dispositions.hpp"
 #include "generator/model/common.hpp"
 #include "generator/parse.hpp"
 #include "opuntia/parameter_error.hpp"
@@ -149,9 +156,11 @@ simulation::simulation(std::vector<thorn_binding> thorns, const gen::source_file
       }
     };
     for (const auto& bin : schedule_bins()) collect(schedule_.bin(bin));
-    // The schedule tree qualifies every group as impl::group, so no thorn's view is needed.
-    for (const auto& group : storage) store_.enable_storage("", group);
-    runtime_ = parts.make_runtime(registry_, store_);
+    {
+      // Libraries a backend loads may take signals over (pocl's LLVM swallows SIGQUIT).
+      const keep_signal_dispositions keep_signals;
+      runtime_ = parts.make_runtime(registry_, store_);
+    }
     variant_ = registry_.text("CaKernel", "variant");
     if (!variant_.empty()) {
       // CaKernel::variant picks among the variants generated for a kernel; it must name one.
@@ -175,11 +184,20 @@ simulation::simulation(std::vector<thorn_binding> thorns, const gen::source_file
     const auto& g = driver_->layout();
     const double timestep = registry_.real("Time", "timestep");
     dt_ = timestep > 0 ? timestep : registry_.real("Time", "dtfac") * std::min({g.delta[0], g.delta[1], g.delta[2]});
+    if (!(dt_ > 0) || !std::isnormal(dt_)) {
+      fail_at(time_step_parameters(),
+              fmt::format("the time step dt = {:g} is not a positive normal double (finite, at least {:g})", dt_,
+                          std::numeric_limits<double>::min()));
+    }
+    time_ = registry_.real("Cactus", "cctk_initial_time");
 
+    check_memory(storage);
+    // The schedule tree qualifies every group as impl::group, so no thorn's view is needed.
+    for (const auto& group : storage) store_.enable_storage("", group);
   } catch (const parameter_value_error& e) {
-    if (auto d = registry_.diagnostic_where_set(e.owner(), e.name(), e.what()))
-      throw gen::generator_error(std::move(*d));
-    throw;
+    fail_at({{e.owner(), e.name()}}, e.what());
+  } catch (const parameters_error& e) {
+    fail_at(e.parameters(), e.what());
   }
 }
 
@@ -222,6 +240,176 @@ kernel_grid simulation::grid_for_kernels() const {
   return k;
 }
 
+std::optional<gen::diagnostic> simulation::place_of(const std::vector<parameter_name>& parameters,
+                                                    const std::string& message) const {
+  std::vector<std::pair<gen::diagnostic, std::string>> places;  // where set, owner::name
+  for (const auto& p : parameters) {
+    if (auto d = registry_.diagnostic_where_set(p.owner, p.name, message)) {
+      places.emplace_back(*d, p.owner + "::" + p.name);
+    }
+  }
+  if (places.empty()) return std::nullopt;
+  std::stable_sort(places.begin(), places.end(), [](const auto& a, const auto& b) {
+    const auto& x = a.first.where;
+    const auto& y = b.first.where;
+    return std::tie(x.path, x.line, x.column) < std::tie(y.path, y.line, y.column);
+  });
+  auto first = places.front().first;
+  for (std::size_t i = 1; i < places.size(); ++i) {
+    const auto& where = places[i].first.where;
+    first.message += fmt::format("{} {} set at {}:{}:{}", i == 1 ? ";" : ",", places[i].second, where.path, where.line,
+                                 where.column);
+  }
+  return first;
+}
+
+void simulation::fail_at(const std::vector<parameter_name>& parameters, const std::string& message) const {
+  if (auto d = place_of(parameters, message)) throw gen::generator_error(std::move(*d));
+  throw std::invalid_argument(message);
+}
+
+std::vector<parameter_name> simulation::time_step_parameters() const {
+  if (registry_.real("Time", "timestep") > 0) return {{"Time", "timestep"}};
+  return {{"Time", "dtfac"}};
+}
+
+void simulation::check_memory(const std::vector<std::string>& storage) {
+  const auto add_once = [](std::vector<const grid_variable*>& list, const grid_variable* v) {
+    if (std::find(list.begin(), list.end(), v) == list.end()) list.push_back(v);
+  };
+  std::vector<const grid_variable*> stored;
+  for (const auto& group : storage) {
+    for (const auto* v : store_.group("", group)) add_once(stored, v);
+  }
+  // The variables scheduled kernels use: on a device backend each has device copies of its
+  // levels (time levels rotate, so a kernel reading level 0 meets every one of them), and a
+  // separateinout one a scratch buffer on the host and the device.
+  std::vector<const grid_variable*> used_by_kernels, with_scratch;
+  std::function<void(const std::vector<schedule_node>&)> visit = [&](const std::vector<schedule_node>& nodes) {
+    for (const auto& node : nodes) {
+      visit(node.children);
+      const auto* kernel = launched_kernel(node);
+      if (kernel == nullptr) continue;
+      for (const auto& kv : kernel->variables) {
+        const auto* v = store_.try_find(node.thorn, kv.grid_function.empty() ? kv.name : kv.grid_function);
+        if (v == nullptr) continue;  // an unknown variable is reported at launch
+        add_once(used_by_kernels, v);
+        if (kv.intent == "separateinout") add_once(with_scratch, v);
+      }
+    }
+  };
+  for (const auto& bin : schedule_bins()) visit(schedule_.bin(bin));
+
+  memory_need host, device;
+  for (const auto* v : stored) {
+    const bool scratch = std::find(with_scratch.begin(), with_scratch.end(), v) != with_scratch.end();
+    host.add(*v, v->timelevels, scratch);
+    if (std::find(used_by_kernels.begin(), used_by_kernels.end(), v) != used_by_kernels.end()) {
+      device.add(*v, v->timelevels, scratch);
+    }
+  }
+  const auto& g = driver_->layout();
+  const std::string points = fmt::format("{}x{}x{} points{}", g.local[0], g.local[1], g.local[2],
+                                         g.local == g.global ? "" : " (ghost zones included)");
+  const std::vector<parameter_name> grid_size = {
+      {"Driver", "global_nx"}, {"Driver", "global_ny"}, {"Driver", "global_nz"}};
+  const auto needs = [&](const memory_need& need, std::string_view memory) {
+    return fmt::format("the run needs {} of {} memory for {} at {}", byte_text(need.bytes()), memory, need.arrays(),
+                       points);
+  };
+  if (const auto available = host_memory_available(); available && host.bytes() > available->bytes) {
+    fail_at(grid_size,
+            fmt::format("{}; {} available ({})", needs(host, "host"), byte_text(available->bytes), available->source));
+  }
+  if (!runtime_->mirrors_on_device() || device.empty()) return;
+  const auto backend = runtime_->backend_name();
+  if (const auto free = runtime_->device_memory_available(); free && device.bytes() > static_cast<double>(*free)) {
+    fail_at(grid_size, fmt::format("{}; {} available on the device", needs(device, backend + " device"),
+                                   byte_text(static_cast<double>(*free))));
+  }
+  if (const auto largest = runtime_->largest_device_allocation();
+      largest && device.largest_array() > static_cast<double>(*largest)) {
+    fail_at(grid_size, fmt::format("one array of {} at {} is larger than the largest buffer the {} device allows ({})",
+                                   byte_text(device.largest_array()), points, backend,
+                                   byte_text(static_cast<double>(*largest))));
+  }
+}
+
+void simulation::prepare_output_folder() const {
+  namespace fs = std::filesystem;
+  const fs::path dir = registry_.text("IO", "out_dir");
+  const auto fail = [&](const std::string& why) {
+    fail_at({{"IO", "out_dir"}}, fmt::format("IO::out_dir = \"{}\": {}", dir.string(), why));
+  };
+  std::error_code error;
+  if (fs::exists(dir, error) && !fs::is_directory(dir, error)) {
+    fail("a file of that name is in the way of the output folder");
+  }
+  fs::create_directories(dir, error);
+  if (error) fail("cannot create the output folder: " + error.message());
+  // Permissions alone do not say it (root writes anywhere but in /proc): try a file.
+  std::string probe = (dir / ".opuntia-write-check-XXXXXX").string();
+  const int fd = ::mkstemp(probe.data());
+  if (fd < 0) fail(fmt::format("cannot write in the output folder: {}", std::strerror(errno)));
+  ::close(fd);
+  ::unlink(probe.c_str());
+}
+
+void simulation::warn_if_final_time_out_of_reach() const {
+  // Beyond this many steps no run on any grid ends in a working day: a time step far too small.
+  constexpr double plausible_steps = 1e9;
+  const auto terminate = registry_.text("Cactus", "terminate");
+  if (terminate != "time" && terminate != "any") return;
+  if (terminate == "any" &&
+      (registry_.integer("Cactus", "cctk_itlast") < plausible_steps || registry_.real("Cactus", "max_runtime") > 0)) {
+    return;  // the iteration or the wall-clock limit ends the run in time
+  }
+  const double final_time = registry_.real("Cactus", "cctk_final_time");
+  const bool no_final_time = final_time < 0;  // finished() never stops by time then
+  const double steps = (final_time - time_) / dt_;
+  if (!no_final_time && steps <= plausible_steps) return;
+  std::vector<parameter_name> parameters = {{"Cactus", no_final_time ? "terminate" : "cctk_final_time"}};
+  for (auto&& p : no_final_time ? std::vector<parameter_name>{{"Cactus", "cctk_final_time"}} : time_step_parameters()) {
+    parameters.push_back(std::move(p));
+  }
+  const auto message =
+      no_final_time ? fmt::format("Cactus::terminate = \"{}\" but Cactus::cctk_final_time = {:g} is never reached "
+                                  "(a negative final time means none): the run does not end",
+                                  terminate, final_time)
+                    : fmt::format("reaching Cactus::cctk_final_time = {:g} from time {:g} takes about {:.3g} steps "
+                                  "of dt = {:g}: the run will not get there",
+                                  final_time, time_, steps, dt_);
+  if (driver_->rank() != 0) return;
+  if (const auto d = place_of(parameters, message)) {
+    fmt::print(out_, "{}:{}:{}: warning: {}\n", d->where.path, d->where.line, d->where.column, d->message);
+  } else {
+    fmt::print(out_, "opuntia: warning: {}\n", message);
+  }
+}
+
+double simulation::next_time() const {
+  const double next = time_ + dt_;
+  if (next == time_) {
+    fail_at(time_step_parameters(),
+            fmt::format("the time step dt = {:g} no longer changes the time {:g} at iteration {} (it is below the "
+                        "resolution of a double there): the run would make no progress",
+                        dt_, time_, iteration_ + 1));
+  }
+  return next;
+}
+
+void simulation::stop_if_signalled() {
+  const int signal = stop_signals_ != nullptr ? stop_signals_->received() : 0;
+  if (signal == 0) return;
+  // Where IO::checkpoint_on_terminate would write a checkpoint; checkpoints do not exist yet,
+  // so a stopped run leaves none.
+  const auto message =
+      fmt::format("opuntia: stopped by {} at iteration {}, time {:g}", stop_signal_name(signal), iteration_, time_);
+  if (driver_->rank() == 0) fmt::print(out_, "{}\n", message);
+  out_.flush();
+  throw run_stopped(signal, message);
+}
+
 bool simulation::condition_holds(const std::vector<std::string>& scalars, const std::string& thorn_name) {
   for (const auto& name : scalars) {
     auto& v = store_.find(thorn_name, name);
@@ -253,14 +441,20 @@ void simulation::run_node(const schedule_node& node) {
   run_routine(node);
 }
 
+const kernel_binding* simulation::launched_kernel(const schedule_node& node) const {
+  constexpr std::string_view launch_prefix = "CAKERNEL_Launch_";
+  if (node.function.rfind(launch_prefix, 0) != 0) return nullptr;
+  const auto& t = thorn(node.thorn);
+  const auto name = node.function.substr(launch_prefix.size());
+  const auto kernel = std::find_if(t.kernels.begin(), t.kernels.end(), [&](const auto& k) { return k.name == name; });
+  if (kernel == t.kernels.end()) throw std::logic_error("no kernel " + name + " in thorn " + t.name);
+  return &*kernel;
+}
+
 void simulation::run_routine(const schedule_node& node) {
   const auto& t = thorn(node.thorn);
   const double start = wall_seconds();
-  constexpr std::string_view launch_prefix = "CAKERNEL_Launch_";
-  if (node.function.rfind(launch_prefix, 0) == 0) {
-    const auto name = node.function.substr(launch_prefix.size());
-    const auto kernel = std::find_if(t.kernels.begin(), t.kernels.end(), [&](const auto& k) { return k.name == name; });
-    if (kernel == t.kernels.end()) throw std::logic_error("no kernel " + name + " in thorn " + t.name);
+  if (const auto* kernel = launched_kernel(node)) {
     // The chosen variant where this kernel has it; its first variant otherwise.
     const bool has_variant = std::any_of(kernel->variants.begin(), kernel->variants.end(), [&](const auto& v) {
       return v.template_name == variant_ && v.backend == runtime_->backend_name();
@@ -280,6 +474,7 @@ void simulation::run_routine(const schedule_node& node) {
   if (timer_of == timers_.end()) timer_of = timers_.insert(timers_.end(), timer{node.name, node.thorn, 0, 0});
   ++timer_of->calls;
   timer_of->seconds += wall_seconds() - start;
+  stop_if_signalled();
 }
 
 void simulation::sync(const schedule_node& node) {
@@ -331,8 +526,11 @@ void simulation::print_progress(double elapsed) {
     const double final_time = registry_.real("Cactus", "cctk_final_time");
     if (final_time > 0) fraction = std::max(fraction, time_ / final_time);
   }
-  const std::string left =
-      fraction > 0 ? fmt::format("{:.1f} s", std::max(0.0, elapsed * (1 - fraction) / fraction)) : "?";
+  const double seconds_left = fraction > 0 ? std::max(0.0, elapsed * (1 - fraction) / fraction) : -1;
+  // Beyond a year or so, the order of magnitude is what matters (and 300 digits would not).
+  const std::string left = seconds_left < 0    ? "?"
+                           : seconds_left < 1e7 ? fmt::format("{:.1f} s", seconds_left)
+                                                : fmt::format("{:.3g} s", seconds_left);
   fmt::print(out_, "it {:>7}  time {:<12.6g}  {:8.4f} GLUP/s  left {}\n", iteration_, time_, glups, left);
 }
 
@@ -350,6 +548,7 @@ void simulation::print_timer_report(double elapsed) {
 
 void simulation::run() {
   run_start_ = wall_seconds();
+  prepare_output_folder();
   const auto title = registry_.text("Cactus", "cctk_run_title");
   if (driver_->rank() == 0) {
     const auto& g = driver_->layout();
@@ -357,7 +556,17 @@ void simulation::run() {
                title.empty() ? "" : " — ", title, g.global[0], g.global[1], g.global[2], dt_, runtime_->backend_name(),
                driver_->name());
   }
+  warn_if_final_time_out_of_reach();
   if (registry_.boolean("Cactus", "cctk_show_schedule") && driver_->rank() == 0) out_ << schedule_.show();
+  out_.flush();
+
+  const stop_signal_handlers stop_signals;
+  stop_signals_ = &stop_signals;
+  struct forget_handlers {
+    const stop_signal_handlers*& handlers;
+    ~forget_handlers() { handlers = nullptr; }
+  } forget{stop_signals_};
+
   for (const char* bin : {"STARTUP", "WRAGH", "PARAMCHECK", "BASEGRID", "INITIAL", "POSTINITIAL", "POSTPOSTINITIAL",
                           "POSTSTEP", "CPINITIAL", "ANALYSIS"}) {
     run_bin(bin);
@@ -365,15 +574,22 @@ void simulation::run() {
   const double loop_start = wall_seconds();
   const int progress_every = registry_.integer("Cactus", "progress_every");
   while (!finished()) {
+    const double time = next_time();
     store_.rotate_timelevels();
     ++iteration_;
-    time_ += dt_;
+    time_ = time;
     for (const char* bin : {"PRESTEP", "EVOL", "POSTSTEP", "CHECKPOINT", "ANALYSIS"}) run_bin(bin);
-    if (progress_every > 0 && iteration_ % progress_every == 0) print_progress(wall_seconds() - loop_start);
+    if (progress_every > 0 && iteration_ % progress_every == 0) {
+      print_progress(wall_seconds() - loop_start);
+      out_.flush();  // whole lines, as they come, for whoever follows the log
+    }
+    stop_if_signalled();
   }
   run_bin("TERMINATE");
   run_bin("SHUTDOWN");
   print_timer_report(wall_seconds() - run_start_);
+  out_.flush();
+  if (!out_) throw std::runtime_error("the run's output could not be written (a full disk?)");
 }
 
 }  // namespace opuntia

@@ -4,12 +4,15 @@
 #include <functional>
 #include <iosfwd>
 #include <memory>
+#include <optional>
+#include <stdexcept>
 #include <string>
 #include <vector>
 
 #include "flesh/parameters/parameter_registry.hpp"
 #include "flesh/runtime/driver.hpp"
 #include "flesh/runtime/kernel_runtime.hpp"
+#include "flesh/runtime/parameters_error.hpp"
 #include "flesh/schedule/schedule_tree.hpp"
 #include "generator/source_file.hpp"
 #include "opuntia/binding.hpp"
@@ -23,10 +26,27 @@ struct simulation_parts {
   std::function<std::unique_ptr<kernel_runtime>(const parameter_source&, grid_function_store&)> make_runtime;
 };
 
+class stop_signal_handlers;
+
+/// simulation::run() throws it when SIGINT or SIGTERM stopped the run, after flushing the output
+/// and printing what() ("opuntia: stopped by SIGTERM at iteration 12, time 0.0012"); a program
+/// exits with 128 + signal_number(), as a shell reports a process the signal killed.
+class run_stopped : public std::runtime_error {
+public:
+  run_stopped(int signal_number, const std::string& message)
+      : std::runtime_error(message), signal_number_(signal_number) {}
+  int signal_number() const { return signal_number_; }
+
+private:
+  int signal_number_;
+};
+
 class simulation {
 public:
-  /// Reads the parameter file and builds the schedule; every problem in the parameter file or
-  /// the schedule throws gen::generator_error with its place (nothing has run yet).
+  /// Reads the parameter file, builds the schedule and allocates the grid functions; every
+  /// problem in the parameter file or the schedule throws gen::generator_error with its place
+  /// (nothing has run yet), a grid too large for the host's or the device's memory included
+  /// (refused before anything is allocated).
   simulation(std::vector<thorn_binding> thorns, const gen::source_file& parfile, parameter_level level,
              simulation_parts parts, std::ostream& out);
   ~simulation();
@@ -34,7 +54,9 @@ public:
   /// The schedule tree as the run would execute it.
   std::string show_schedule() const;
 
-  /// Runs to the end. Errors in a routine or kernel propagate as exceptions.
+  /// Runs to the end. Errors in a routine or kernel propagate as exceptions; an unusable
+  /// IO::out_dir is a gen::generator_error at its line before anything runs. SIGINT or SIGTERM
+  /// stop the run at the next routine or iteration boundary: run_stopped.
   void run();
 
   // What the main loop reached (for tests).
@@ -56,12 +78,35 @@ private:
   void run_bin(const std::string& bin);
   void run_node(const schedule_node& node);
   void run_routine(const schedule_node& node);
+  /// The kernel a CAKERNEL_Launch_<kernel> item launches; nullptr for a host routine.
+  const kernel_binding* launched_kernel(const schedule_node& node) const;
   void sync(const schedule_node& node);
   bool condition_holds(const std::vector<std::string>& scalars, const std::string& thorn);
   bool finished() const;
   void print_progress(double elapsed);
   void print_timer_report(double elapsed);
   kernel_grid grid_for_kernels() const;
+  /// `message` as a diagnostic at the first of `parameters` the parameter file set, naming where
+  /// it set the others; nullopt when it set none.
+  std::optional<gen::diagnostic> place_of(const std::vector<parameter_name>& parameters,
+                                          const std::string& message) const;
+  /// Throws `message` as a diagnostic at the first of `parameters` the parameter file set,
+  /// naming where it set the others; std::invalid_argument when it set none.
+  [[noreturn]] void fail_at(const std::vector<parameter_name>& parameters, const std::string& message) const;
+  /// The parameters the time step comes from: Time::timestep, or Time::dtfac when that is 0.
+  std::vector<parameter_name> time_step_parameters() const;
+  /// Refuses a run whose arrays (every time level, scratch buffers, device copies) exceed what
+  /// the host or the device has, before anything is allocated. `storage`: the groups to allocate.
+  void check_memory(const std::vector<std::string>& storage);
+  /// Creates IO::out_dir and checks that a file can be written there.
+  void prepare_output_folder() const;
+  /// A run that ends at Cactus::cctk_final_time but cannot get there in a plausible number of
+  /// steps says so before it starts.
+  void warn_if_final_time_out_of_reach() const;
+  /// time + dt, or an error where dt no longer changes the time.
+  double next_time() const;
+  /// After a routine or an iteration: stops the run when a signal asked for it.
+  void stop_if_signalled();
 
   std::vector<thorn_binding> thorns_;
   std::string parfile_name_;
@@ -75,6 +120,7 @@ private:
   std::unique_ptr<kernel_runtime> runtime_;
   std::vector<timer> timers_;
   std::string variant_;
+  const stop_signal_handlers* stop_signals_ = nullptr;  // while run() runs
   int iteration_ = 0;
   double time_ = 0;
   double dt_ = 0;

@@ -3,6 +3,7 @@
 #include <cstdint>
 #include <cstring>
 #include <functional>
+#include <optional>
 #include <stdexcept>
 #include <string>
 #include <vector>
@@ -456,6 +457,63 @@ TEST(grid_function_store, int_groups_use_int_storage) {
   auto* s = static_cast<CCTK_INT*>(t.store.scratch(mask));
   EXPECT_EQ(mask.scratch.bytes(), mask.count * sizeof(CCTK_INT));
   EXPECT_EQ(s[3], -4);
+}
+
+// --- point counts and memory needs -------------------------------------------------------
+
+TEST(grid_layout, point_count_refuses_products_that_overflow_an_index) {
+  EXPECT_EQ(opuntia::point_count({5, 4, 3}), 60u);
+  EXPECT_EQ(opuntia::point_count({609, 36760123, 823996703}), std::nullopt);   // unchecked: wraps to a few points
+  EXPECT_EQ(opuntia::point_count({4194304, 2097152, 2097152}), std::nullopt);  // 2^64: wraps to 0
+  EXPECT_EQ(opuntia::point_count({2097152, 2097152, 2097151}), 2097152ull * 2097152 * 2097151);  // below 2^63
+  EXPECT_EQ(opuntia::point_count({2097152, 2097152, 2097152}), std::nullopt);  // 2^63: past ptrdiff_t
+  EXPECT_EQ(opuntia::point_count({-1, 2, 2}), std::nullopt);
+}
+
+TEST(grid_layout, points_throws_where_the_count_overflows) {
+  EXPECT_THROW(static_cast<void>(layout(609, 36760123, 823996703).points()), std::overflow_error);
+}
+
+TEST(memory_need, counts_every_level_and_scratch_buffer) {
+  two_thorns t;  // 60 points
+  opuntia::memory_need need;
+  EXPECT_TRUE(need.empty());
+  need.add(t.store.find("HeatEquation", "u"), 3, true);
+  need.add(t.store.find("HeatEquation", "mask"), 1, false);
+  EXPECT_FALSE(need.empty());
+  EXPECT_EQ(need.bytes(), 60.0 * sizeof(CCTK_REAL) * 4 + 60.0 * sizeof(CCTK_INT));
+  EXPECT_EQ(need.largest_array(), 60.0 * sizeof(CCTK_REAL));
+  EXPECT_EQ(need.arrays(), "2 variables with 4 time levels in all and 1 scratch buffer");
+  EXPECT_TRUE(t.store.find("HeatEquation", "u").levels.empty());  // counted, not allocated
+}
+
+TEST(memory_need, says_variables_x_levels_when_every_variable_has_as_many) {
+  two_thorns t;
+  opuntia::memory_need one;
+  one.add(t.store.find("HeatEquation", "w"), 1, false);
+  EXPECT_EQ(one.arrays(), "1 variable x 1 time level");
+  opuntia::memory_need two;
+  two.add(t.store.find("HeatEquation", "u"), 2, true);
+  two.add(t.store.find("HeatEquation", "w"), 2, true);
+  EXPECT_EQ(two.arrays(), "2 variables x 2 time levels and 2 scratch buffers");
+}
+
+TEST(memory_need, counts_bytes_beyond_size_t_without_wrapping) {
+  grid_variable huge;
+  huge.data_type = "CCTK_REAL";
+  huge.count = std::size_t{1} << 62;
+  opuntia::memory_need need;
+  need.add(huge, 3, true);
+  EXPECT_EQ(need.bytes(), 0x1p62 * sizeof(CCTK_REAL) * 4);
+}
+
+TEST(byte_text, uses_the_largest_binary_unit_below_the_value) {
+  EXPECT_EQ(opuntia::byte_text(1), "1 byte");
+  EXPECT_EQ(opuntia::byte_text(100), "100 bytes");
+  EXPECT_EQ(opuntia::byte_text(1024), "1.0 KiB");
+  EXPECT_EQ(opuntia::byte_text(12.3 * 0x1p30), "12.3 GiB");
+  EXPECT_EQ(opuntia::byte_text(1.6e16), "14.2 PiB");
+  EXPECT_EQ(opuntia::byte_text(0x1p90), "1024.0 YiB");
 }
 
 TEST(field_buffer, default_is_empty_and_sized_buffer_is_not) {

@@ -3,8 +3,21 @@
 // and which of its faces are physical boundaries. Vertex-centred: x = xmin + i * dx globally.
 #include <array>
 #include <cstddef>
+#include <optional>
+#include <stdexcept>
 
 namespace opuntia {
+
+/// Points of an nx x ny x nz block, or nullopt when a size is negative or the product does not
+/// fit a ptrdiff_t (kernels index arrays with one): point_count({609, 36760123, 823996703})
+/// is nullopt, where the plain product would wrap to a few points.
+inline std::optional<std::size_t> point_count(const std::array<int, 3>& sizes) {
+  std::ptrdiff_t points = 1;
+  for (const int n : sizes) {
+    if (n < 0 || __builtin_mul_overflow(points, static_cast<std::ptrdiff_t>(n), &points)) return std::nullopt;
+  }
+  return static_cast<std::size_t>(points);
+}
 
 struct grid_layout {
   std::array<int, 3> global{};   // global_nx, global_ny, global_nz
@@ -15,8 +28,11 @@ struct grid_layout {
   std::array<double, 3> origin{};  // domain minimum: coordinate of global index 0
   std::array<double, 3> delta{};   // dx, dy, dz
 
+  /// Points of the local block. The driver refuses layouts whose count overflows, so the throw
+  /// is a guard against a driver that does not, never a message a user should see.
   std::size_t points() const {
-    return static_cast<std::size_t>(local[0]) * static_cast<std::size_t>(local[1]) * static_cast<std::size_t>(local[2]);
+    if (const auto n = point_count(local)) return *n;
+    throw std::overflow_error("grid_layout::points(): the local block's point count overflows an index");
   }
   /// Linear index of local point (i, j, k): x fastest.
   std::size_t index(int i, int j, int k) const {

@@ -11,7 +11,10 @@ namespace opuntia::thorns::Driver {
 
 class single_process_driver final : public opuntia::driver {
 public:
-  /// The layout from Driver::global_n*, x/y/zmin/max, ghost_size*, periodic*.
+  /// The layout from Driver::global_n*, x/y/zmin/max, ghost_size*, periodic*. Refuses, with
+  /// parameters_error naming the parameters: fewer than two points along an axis, an empty
+  /// domain (xmax <= xmin) or a spacing that is not a normal double, rows past an int and point
+  /// counts past an array index.
   explicit single_process_driver(const parameter_source& parameters);
   std::string name() const override { return "single process"; }
   int rank() const override { return 0; }

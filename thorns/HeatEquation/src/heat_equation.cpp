@@ -5,12 +5,12 @@
 //   k^2 = pi^2 (1/Lx^2 + 1/Ly^2 + 1/Lz^2)
 // solves du/dt = alpha laplacian(u) exactly.
 #include <cmath>
-#include <fstream>
 #include <numbers>
 
 #include <fmt/format.h>
 
 #include "HeatEquation_parameters.hpp"
+#include "generator/file_io.hpp"
 #include "opuntia/routine_context.hpp"
 
 namespace opuntia::thorns::HeatEquation {
@@ -46,11 +46,13 @@ double shape(const grid_layout& g, const mode& m, int i, int j, int k) {
 void HeatEquation_Init(routine_context& context) {
   const auto& g = context.grid();
   const auto m = slowest_mode(g, context.parameters<parameters>().alpha);
+  // The mode at the initial time (Cactus::cctk_initial_time), as HeatEquation_Error expects.
+  const double decay = std::exp(-m.decay_rate * context.time());
   auto u = context.write("u");
 #pragma omp parallel for collapse(2) schedule(static)
   for (int k = 0; k < g.local[2]; ++k) {
     for (int j = 0; j < g.local[1]; ++j) {
-      for (int i = 0; i < g.local[0]; ++i) u[g.index(i, j, k)] = shape(g, m, i, j, k);
+      for (int i = 0; i < g.local[0]; ++i) u[g.index(i, j, k)] = decay * shape(g, m, i, j, k);
     }
   }
 }
@@ -78,9 +80,11 @@ void HeatEquation_Error(routine_context& context) {
   const double l2 = std::sqrt(sum_squares / static_cast<double>(g.points()));
   context.info(fmt::format("t = {:.6g}: max |u - exact| = {:.6e} (relative {:.3e}), rms = {:.6e}", context.time(),
                            max_error, max_exact > 0 ? max_error / max_exact : 0.0, l2));
-  std::ofstream out(context.out_dir() / "heat_error.txt");
-  out << fmt::format("# iteration time max_error rms_error dx\n{} {:.17g} {:.17g} {:.17g} {:.17g}\n", context.iteration(),
-                     context.time(), max_error, l2, g.delta[0]);
+  // Whole or not at all: a temporary file renamed into place; a failed write is an error.
+  gen::write_file_atomically(
+      context.out_dir() / "heat_error.txt",
+      fmt::format("# iteration time max_error rms_error dx\n{} {:.17g} {:.17g} {:.17g} {:.17g}\n", context.iteration(),
+                  context.time(), max_error, l2, g.delta[0]));
 }
 
 }  // namespace opuntia::thorns::HeatEquation

@@ -1,0 +1,173 @@
+#!/usr/bin/env bash
+# Runs a user should be stopped from, or told about, before they do harm: grids too large for an
+# index or for the memory there is, empty domains and time steps that make no progress, output
+# folders that cannot be written, and runs stopped by a signal.
+# Usage: bad_runs_test.sh OPUNTIA
+set -uo pipefail
+source "$(dirname "$0")/../check.sh"
+opuntia=$(realpath "$1")
+# Background runs get their own process group and keep SIGINT (a script's `&` ignores it).
+set -m
+ulimit -c 0  # the SIGQUIT run dumps no core
+export XDG_CACHE_HOME="$work/cache"
+
+# run NAME LINES...: HeatEquation on OpenMP for two iterations with LINES added, from $work;
+# stdout and stderr in $work/NAME.out, the exit status in $status.
+run() {
+  local name=$1
+  shift
+  {
+    printf 'ActiveThorns = "HeatEquation"\nCaKernel::backend = "openmp"\nCactus::cctk_itlast = 2\n'
+    printf '%s\n' "$@"
+  } >"$work/$name.par"
+  (cd "$work" && "$opuntia" "$name.par" >"$name.out" 2>&1)
+  status=$?
+}
+has_line() { grep -qxF -- "$2" "$work/$1.out"; }
+has_match() { grep -qE -- "$2" "$work/$1.out"; }
+nothing_ran() { ! grep -q '^opuntia: \|^it ' "$work/$1.out"; }
+
+# --- grids whose point count overflows an index --------------------------------------------
+run wrap 'Driver::global_nx = 609' 'Driver::global_ny = 36760123' 'Driver::global_nz = 823996703'
+check "a point count that wraps fails" test $status -eq 1
+check "a point count that wraps is named with the grid lines" has_line wrap \
+  "wrap.par:4:1: error: the grid has 609x36760123x823996703 = 1.84e+19 points, more than an array index counts (9223372036854775807 at most); Driver::global_ny set at wrap.par:5:1, Driver::global_nz set at wrap.par:6:1"
+check "a point count that wraps runs nothing" nothing_ran wrap
+run zero 'Driver::global_nx = 4194304' 'Driver::global_ny = 2097152' 'Driver::global_nz = 2097152'
+check "a point count that wraps to 0 fails" test $status -eq 1
+check "a point count that wraps to 0 is named" has_line zero \
+  "zero.par:4:1: error: the grid has 4194304x2097152x2097152 = 1.84e+19 points, more than an array index counts (9223372036854775807 at most); Driver::global_ny set at zero.par:5:1, Driver::global_nz set at zero.par:6:1"
+run wide 'Driver::global_nx = 2147483647' 'Driver::periodic_x = yes'
+check "a row that overflows an int with its ghost zones fails" has_line wide \
+  "wide.par:4:1: error: Driver::global_nx = 2147483647 with ghost zones of 1 on both sides makes 2147483649 points along x, more than an int counts (2147483647)"
+
+# --- grids too large for the memory -------------------------------------------------------
+run huge 'Driver::global_nx = 100000' 'Driver::global_ny = 100000' 'Driver::global_nz = 100000'
+check "a grid larger than the memory fails" test $status -eq 1
+check "a grid larger than the memory is refused with the figures" has_match huge \
+  "^huge\.par:4:1: error: the run needs 14\.2 PiB of host memory for 1 variable x 1 time level and 1 scratch buffer at 100000x100000x100000 points; [0-9.]+ [KMGT]iB available \(.*\); Driver::global_ny set at huge\.par:5:1, Driver::global_nz set at huge\.par:6:1$"
+check "a grid larger than the memory runs nothing" nothing_ran huge
+# Under a 1 GiB address space a 1.9 GiB grid is refused from the limit, before it allocates (an
+# allocation would end in std::bad_alloc instead).
+{
+  printf 'ActiveThorns = "WaveToy"\nCaKernel::backend = "openmp"\nCactus::cctk_itlast = 2\n'
+  printf 'Driver::global_nx = 400\nDriver::global_ny = 400\nDriver::global_nz = 533\n'
+} >"$work/limit.par"
+(ulimit -v 1048576 && cd "$work" && "$opuntia" limit.par >limit.out 2>&1)
+check "a grid larger than RLIMIT_AS fails" test $? -eq 1
+check "a grid larger than RLIMIT_AS is refused with the figures" has_match limit \
+  "^limit\.par:4:1: error: the run needs 1\.9 GiB of host memory for 1 variable x 3 time levels at 400x400x533 points; [0-9.]+ [KM]iB available \(RLIMIT_AS less what the process uses\); Driver::global_ny set at limit\.par:5:1, Driver::global_nz set at limit\.par:6:1$"
+
+# --- degenerate domains and time steps ----------------------------------------------------
+run flat 'Driver::xmax = 0.0'
+check "xmax = xmin fails" test $status -eq 1
+check "xmax = xmin is named" has_line flat \
+  "flat.par:4:1: error: the domain is empty along x: Driver::xmax = 0 must be greater than Driver::xmin = 0"
+run inverted 'Driver::zmin = 2' 'Driver::zmax = -1'
+check "zmin > zmax is named at both lines" has_line inverted \
+  "inverted.par:4:1: error: the domain is empty along z: Driver::zmax = -1 must be greater than Driver::zmin = 2; Driver::zmax set at inverted.par:5:1"
+run thin 'Driver::ymax = 1e-310' 'Driver::global_ny = 100'
+check "a subnormal grid spacing is named" has_line thin \
+  "thin.par:4:1: error: the grid spacing along y, (Driver::ymax - Driver::ymin) / (Driver::global_ny - 1) = 1.0101e-312, is not a positive normal double (finite, at least 2.22507e-308); Driver::global_ny set at thin.par:5:1"
+run one 'Driver::global_nz = 1'
+check "a single point along an axis is refused" has_line one \
+  "one.par:4:21: error: value 1 of 'Driver::global_nz' is outside every range: 2:* at least two"
+run tiny_dt 'Time::dtfac = 1e-320'
+check "a subnormal time step is named" has_line tiny_dt \
+  "tiny_dt.par:4:1: error: the time step dt = 1.11165e-321 is not a positive normal double (finite, at least 2.22507e-308)"
+run stalled 'Cactus::cctk_initial_time = 1e20' 'Time::timestep = 1'
+check "a time step that no longer changes the time fails" test $status -eq 1
+check "a time step that no longer changes the time is named" has_line stalled \
+  "stalled.par:5:1: error: the time step dt = 1 no longer changes the time 1e+20 at iteration 1 (it is below the resolution of a double there): the run would make no progress"
+run late_start 'Cactus::cctk_initial_time = 0.01' 'Time::timestep = 0.0001'
+check "the heat equation starts from its mode at cctk_initial_time" \
+  awk '/^INFO \(HeatEquation\)/ { found = 1; ok = ($0 ~ /relative [0-9.]+e-0[3-9]/) } END { exit !(found && ok) }' \
+  "$work/late_start.out"
+
+# --- the output folder ----------------------------------------------------------------------
+: >"$work/a_file"
+run out_file 'IO::out_dir = "a_file"'
+check "out_dir naming a file fails" test $status -eq 1
+check "out_dir naming a file is named" has_line out_file \
+  'out_file.par:4:1: error: IO::out_dir = "a_file": a file of that name is in the way of the output folder'
+check "out_dir naming a file runs nothing" nothing_ran out_file
+run under_file 'IO::out_dir = "a_file/results"'
+check "out_dir under a file is named" has_line under_file \
+  'under_file.par:4:1: error: IO::out_dir = "a_file/results": cannot create the output folder: Not a directory'
+run proc 'IO::out_dir = "/proc"'
+check "out_dir /proc fails" test $status -eq 1
+check "out_dir /proc is named" has_match proc \
+  '^proc\.par:4:1: error: IO::out_dir = "/proc": cannot write in the output folder: .+$'
+run proc_sub 'IO::out_dir = "/proc/results"'
+check "out_dir in /proc is named" has_match proc_sub \
+  '^proc_sub\.par:4:1: error: IO::out_dir = "/proc/results": cannot create the output folder: .+$'
+if [ "$(id -u)" -ne 0 ]; then  # root writes in a read-only folder: nothing to check there
+  mkdir "$work/read_only" && chmod 555 "$work/read_only"
+  run read_only 'IO::out_dir = "read_only"'
+  check "a read-only out_dir is named" has_line read_only \
+    'read_only.par:4:1: error: IO::out_dir = "read_only": cannot write in the output folder: Permission denied'
+fi
+# A result that cannot be written (a folder in its place) fails the run.
+mkdir -p "$work/blocked/heat_error.txt"
+run blocked 'IO::out_dir = "blocked"'
+check "a result that cannot be written fails the run" test $status -eq 1
+check "the result that cannot be written is named" has_match blocked 'heat_error\.txt'
+# So does a log that cannot be written.
+run log_ok
+(cd "$work" && "$opuntia" log_ok.par >/dev/full 2>"$work/full.err")
+check "a full standard output fails the run" test $? -eq 1
+check "a full standard output is named" grep -qxF "opuntia: error: the run's output could not be written (a full disk?)" \
+  "$work/full.err"
+
+# --- signals --------------------------------------------------------------------------------
+# stopped_by SIGNAL NAME LINES...: a run of HeatEquation with LINES that would go on for ever,
+# sent SIGNAL once its first progress line is out; $status, $work/NAME.out and NAME.err.
+stopped_by() {
+  local signal=$1 name=$2
+  shift 2
+  {
+    printf 'ActiveThorns = "HeatEquation"\n'
+    printf '%s\n' "$@"
+    printf 'Driver::global_nx = 8\nDriver::global_ny = 8\nDriver::global_nz = 8\n'
+  } >"$work/$name.par"
+  (cd "$work" && exec "$opuntia" "$name.par" >"$name.out" 2>"$name.err") &
+  local pid=$!
+  for _ in $(seq 600); do
+    grep -q '^it ' "$work/$name.out" && break
+    sleep 0.1
+  done
+  kill "-$signal" "$pid"
+  for _ in $(seq 300); do
+    kill -0 "$pid" 2>/dev/null || break
+    sleep 0.1
+  done
+  kill -KILL "$pid" 2>/dev/null  # a run that swallowed the signal fails the checks rather than hangs
+  wait "$pid"
+  status=$?
+}
+# Every line whole: the header, the warning, progress lines, the line that says why it stopped.
+whole_lines() {
+  test -z "$(tail -c 1 "$work/$1.out")" &&
+    ! grep -vE '^(opuntia: |  grid |'"$1"'\.par:[0-9]+:[0-9]+: warning: |it +[0-9]+  time .* left ([0-9.e+]+ s|\?)$)' "$work/$1.out"
+}
+stopped_cleanly() {  # stopped_cleanly SIGNAL NAME
+  check "SIG$1: exit status 128 + signal" test $status -eq $((128 + $(kill -l "$1")))
+  check "SIG$1: the last line says where the run stopped" \
+    grep -qE "^opuntia: stopped by SIG$1 at iteration [0-9]+, time [0-9.e+-]+$" <(tail -n 1 "$work/$2.out")
+  check "SIG$1: no line is cut" whole_lines "$2"
+  check "SIG$1: nothing on stderr" test ! -s "$work/$2.err"
+}
+stopped_by TERM tiny_step 'Cactus::terminate = "time"' 'Cactus::cctk_final_time = 1' 'Time::timestep = 1e-300'
+stopped_cleanly TERM tiny_step
+check "a final time out of reach is told before the run" has_line tiny_step \
+  "tiny_step.par:3:1: warning: reaching Cactus::cctk_final_time = 1 from time 0 takes about 1e+300 steps of dt = 1e-300: the run will not get there; Time::timestep set at tiny_step.par:4:1"
+stopped_by INT no_final_time 'Cactus::terminate = "time"'
+stopped_cleanly INT no_final_time
+check "terminate = time with no final time is told before the run" has_line no_final_time \
+  'no_final_time.par:2:1: warning: Cactus::terminate = "time" but Cactus::cctk_final_time = -1 is never reached (a negative final time means none): the run does not end'
+# pocl's LLVM takes SIGQUIT over when the OpenCL backend is probed ("auto"); the run puts the
+# default back, so SIGQUIT ends it as it ends any program.
+stopped_by QUIT probed 'Cactus::terminate = "never"' 'CaKernel::backend = "auto"'
+check "SIGQUIT ends a run whose backend was probed" test $status -eq $((128 + $(kill -l QUIT)))
+
+finish
