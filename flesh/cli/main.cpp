@@ -136,6 +136,8 @@ int main(int argc, char** argv) {
       }
     }
     return 0;
+  } catch (const opuntia::run_stopped& stopped) {
+    return 128 + stopped.signal_number();  // the run printed where it stopped
   } catch (const opuntia::gen::generator_error& e) {
     auto diagnostics = e.diagnostics();
     opuntia::gen::fill_line_texts_from_disk(diagnostics);

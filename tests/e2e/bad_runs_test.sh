@@ -58,6 +58,29 @@ check "a grid larger than RLIMIT_AS fails" test $? -eq 1
 check "a grid larger than RLIMIT_AS is refused with the figures" has_match limit \
   "^limit\.par:4:1: error: the run needs 1\.9 GiB of host memory for 1 variable x 3 time levels at 400x400x533 points; [0-9.]+ [KM]iB available \(RLIMIT_AS less what the process uses\); Driver::global_ny set at limit\.par:5:1, Driver::global_nz set at limit\.par:6:1$"
 
+# On a device backend the grid functions a kernel uses are mirrored in the device's memory,
+# which is counted too: a grid that fits the host but not the OpenCL device (pocl here; its
+# memory from --list-devices) is refused with the device's figures.
+device_gib=$("$opuntia" --list-devices 2>/dev/null | grep -m1 '^  device .*(.*, [0-9.]* GiB)' | sed -E 's/.*, ([0-9.]+) GiB\).*/\1/')
+host_gib=$(awk '/^MemAvailable:/ {print $2 / 1048576}' /proc/meminfo)
+if [[ -n $device_gib ]]; then
+  # HeatEquation holds one array and its scratch buffer: 16 bytes a point; 1.25 times the device.
+  n=$(awk -v g="$device_gib" 'BEGIN {printf "%d", (1.25 * g * 1073741824 / 16) ^ (1 / 3) + 1}')
+  if awk -v g="$device_gib" -v h="$host_gib" 'BEGIN {exit !(1.6 * g < 0.8 * h)}'; then
+    {
+      printf 'ActiveThorns = "HeatEquation"\nCaKernel::backend = "opencl"\nCactus::cctk_itlast = 2\n'
+      printf 'Driver::global_nx = %d\nDriver::global_ny = %d\nDriver::global_nz = %d\n' "$n" "$n" "$n"
+    } >"$work/device.par"
+    (cd "$work" && "$opuntia" device.par >device.out 2>&1)
+    check "a grid larger than the OpenCL device's memory fails" test $? -eq 1
+    check "... with the device's figures" has_match device \
+      "^device\.par:4:1: error: the run needs [0-9.]+ GiB of opencl device memory for 1 variable x 1 time level and 1 scratch buffer at ${n}x${n}x${n} points; ${device_gib} GiB available on the device"
+    check "... before anything ran" nothing_ran device
+  else
+    echo "note: the host has too little memory free to test the OpenCL device's limit (${host_gib} GiB)"
+  fi
+fi
+
 # --- degenerate domains and time steps ----------------------------------------------------
 run flat 'Driver::xmax = 0.0'
 check "xmax = xmin fails" test $status -eq 1

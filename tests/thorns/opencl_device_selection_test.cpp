@@ -17,7 +17,7 @@ const std::vector<platform_info> machine{
     {"Portable Computing Language", "OpenCL 3.0 PoCL 3.1", {{"pthread-AMD EPYC", "CPU", "OpenCL 3.0", "3.1"}}},
     {"NVIDIA CUDA",
      "OpenCL 3.0 CUDA 12.4",
-     {{"NVIDIA H100 80GB HBM3", "GPU", "OpenCL 3.0 CUDA", "550.54"},
+     {{"NVIDIA H100 80GB HBM3", "GPU", "OpenCL 3.0 CUDA", "550.54", 85'899'345'920},
       {"NVIDIA H200", "GPU", "OpenCL 3.0 CUDA", "550.54"}}},
 };
 
@@ -76,7 +76,7 @@ TEST(opencl_device_selection, describe_lists_every_device_and_marks_the_default)
             "opencl platform 0: Portable Computing Language (OpenCL 3.0 PoCL 3.1)\n"
             "  device 0: pthread-AMD EPYC (CPU, OpenCL 3.0, driver 3.1)\n"
             "opencl platform 1: NVIDIA CUDA (OpenCL 3.0 CUDA 12.4)\n"
-            "  device 0: NVIDIA H100 80GB HBM3 (GPU, OpenCL 3.0 CUDA, driver 550.54)  [default]\n"
+            "  device 0: NVIDIA H100 80GB HBM3 (GPU, OpenCL 3.0 CUDA, driver 550.54, 80.0 GiB)  [default]\n"
             "  device 1: NVIDIA H200 (GPU, OpenCL 3.0 CUDA, driver 550.54)\n");
   EXPECT_EQ(describe({}, nullptr), "opencl: no platform (the ICD loader found none)\n");
 }

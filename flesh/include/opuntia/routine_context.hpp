@@ -47,7 +47,7 @@ public:
   virtual CCTK_INT& integer_scalar(std::string_view var) = 0;
   virtual CCTK_REAL& real_scalar(std::string_view var) = 0;
 
-  /// The run's output folder (IO::out_dir), created on first use.
+  /// The run's output folder (IO::out_dir), created and checked when the run starts.
   virtual std::filesystem::path out_dir() = 0;
   /// Prints "INFO (<Thorn>): message" on rank 0.
   virtual void info(std::string_view message) = 0;

@@ -3,6 +3,7 @@
 // the same file names; the rest of the runtime talks to this interface only.
 #include <cstddef>
 #include <memory>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -19,6 +20,10 @@ public:
   virtual void copy_to_device(void* device, const void* host, std::size_t bytes) = 0;
   virtual void copy_to_host(void* host, const void* device, std::size_t bytes) = 0;
   virtual void synchronize() = 0;
+  /// Bytes of device memory free now; nullopt where unknown (or the host's, shares_host_memory).
+  virtual std::optional<std::size_t> memory_available() const { return std::nullopt; }
+  /// The largest single allocation the device allows; nullopt: no limit but the memory itself.
+  virtual std::optional<std::size_t> largest_allocation() const { return std::nullopt; }
 };
 
 /// What backends read from CaKernel's parameters (param.ccl).

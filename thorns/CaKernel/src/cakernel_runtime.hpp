@@ -22,6 +22,9 @@ public:
   void ensure_host(grid_variable& v, int level = 0) override;
   void host_wrote(grid_variable& v, int level = 0) override;
   void synchronize() override { device_->synchronize(); }
+  bool mirrors_on_device() const override { return !device_->shares_host_memory(); }
+  std::optional<std::size_t> device_memory_available() const override { return device_->memory_available(); }
+  std::optional<std::size_t> largest_device_allocation() const override { return device_->largest_allocation(); }
 
   const validity_tracker& tracker() const { return tracker_; }
   /// Where the valid copy of time level `level` of `v` is.

@@ -40,6 +40,14 @@ public:
     OPUNTIA_CUDA_CHECK(cudaGetLastError());
     OPUNTIA_CUDA_CHECK(cudaDeviceSynchronize());
   }
+  std::optional<std::size_t> memory_available() const override {
+    std::size_t free_bytes = 0, total_bytes = 0;
+    if (cudaMemGetInfo(&free_bytes, &total_bytes) != cudaSuccess) {
+      cudaGetLastError();
+      return std::nullopt;
+    }
+    return free_bytes;
+  }
 
 private:
   int device_;

@@ -90,8 +90,10 @@ machine query_machine() {
       OPUNTIA_OPENCL_CHECK(clGetDeviceIDs(platform, CL_DEVICE_TYPE_ALL, devices, ids.data(), nullptr));
     }
     for (const auto device : ids) {
+      cl_ulong memory = 0;
+      if (clGetDeviceInfo(device, CL_DEVICE_GLOBAL_MEM_SIZE, sizeof memory, &memory, nullptr) != CL_SUCCESS) memory = 0;
       info.devices.push_back({device_text(device, CL_DEVICE_NAME), device_type(device),
-                              device_text(device, CL_DEVICE_VERSION), device_text(device, CL_DRIVER_VERSION)});
+                              device_text(device, CL_DEVICE_VERSION), device_text(device, CL_DRIVER_VERSION), memory});
     }
     m.platforms.push_back(std::move(info));
     m.device_ids.push_back(std::move(ids));
@@ -129,6 +131,14 @@ class opencl_backend final : public backend {
   }
 
   std::string name() const override { return "opencl"; }
+  // OpenCL says how much memory a device has, not how much is free: the run is refused only
+  // when it could never fit.
+  std::optional<std::size_t> memory_available() const override {
+    return device_number<cl_ulong>(CL_DEVICE_GLOBAL_MEM_SIZE);
+  }
+  std::optional<std::size_t> largest_allocation() const override {
+    return device_number<cl_ulong>(CL_DEVICE_MAX_MEM_ALLOC_SIZE);
+  }
   // Even where the device is the host's CPU (pocl), buffers are separate: every backend but
   // OpenMP then follows the same validity bookkeeping.
   bool shares_host_memory() const override { return false; }
@@ -254,6 +264,13 @@ class opencl_backend final : public backend {
     }
     return fmt::format("OpenCL build of kernel {} failed on {} ({}):\n{}\n{}", request.label, device_info_.name,
                        platform_name_, log, written);
+  }
+
+  template <typename T>
+  std::optional<std::size_t> device_number(cl_device_info what) const {
+    T value{};
+    if (clGetDeviceInfo(device_, what, sizeof value, &value, nullptr) != CL_SUCCESS) return std::nullopt;
+    return static_cast<std::size_t>(value);
   }
 
   cl_device_id device_;

@@ -6,6 +6,7 @@
 #include <cctype>
 #include <stdexcept>
 
+#include "flesh/grid/grid_functions.hpp"
 #include "generator/model/common.hpp"
 #include "opuntia/parameter_error.hpp"
 
@@ -106,8 +107,10 @@ std::string describe(const std::vector<platform_info>& platforms, const device_c
     for (std::size_t d = 0; d < platforms[p].devices.size(); ++d) {
       const auto& device = platforms[p].devices[d];
       const bool is_default = default_choice && default_choice->platform == p && default_choice->device == d;
-      out += fmt::format("  device {}: {} ({}, {}, driver {}){}\n", d, device.name, device.type, device.version,
-                         device.driver_version, is_default ? "  [default]" : "");
+      out += fmt::format("  device {}: {} ({}, {}, driver {}{}){}\n", d, device.name, device.type, device.version,
+                         device.driver_version,
+                         device.global_memory > 0 ? ", " + byte_text(static_cast<double>(device.global_memory)) : "",
+                         is_default ? "  [default]" : "");
     }
   }
   return out;

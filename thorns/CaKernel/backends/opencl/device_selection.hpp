@@ -3,6 +3,7 @@
 // an index or a case-insensitive name substring; by default the first GPU, else the first
 // device. Pure functions over a description of the machine, so they are tested without OpenCL.
 #include <cstddef>
+#include <cstdint>
 #include <optional>
 #include <string>
 #include <vector>
@@ -14,6 +15,7 @@ struct device_info {
   std::string type;  // GPU, CPU, accelerator, other
   std::string version;
   std::string driver_version;
+  std::uint64_t global_memory = 0;  // CL_DEVICE_GLOBAL_MEM_SIZE in bytes; 0: not known
 };
 
 struct platform_info {
