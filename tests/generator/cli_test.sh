@@ -59,6 +59,19 @@ check "replace=no keeps the user's file" grep -q "my edits" "$work/out_dir/Fancy
 check "unchanged outputs are not rewritten" test "$(stat -c %Y "$work/out_dir/Fancy/cpu/Advance_3dblock.h")" -lt 1000000000
 check "no temporary files are left" test -z "$(find "$work/out_dir" -name '.*.tmp*')"
 
+# Nesting deeper than the grammars allow is an error with its place: 20,000 nested ifs in a
+# schedule.ccl used to overflow the stack in check --thorn and generate.
+cp -r "$src/thorns/HeatEquation" "$work/Deep"
+lines=$(wc -l <"$work/Deep/schedule.ccl")
+yes 'if (a) {' | head -n 20000 >>"$work/Deep/schedule.ccl"
+deep_error="$work/Deep/schedule.ccl:$((lines + 257)):1: error: if statements nested deeper than 256 levels (each 'else if' is one more)"
+"$gen" check --thorn "$work/Deep" --templates "$src/templates" >"$work/out" 2>&1
+check "check --thorn exits 1 on 20,000 nested ifs" test $? -eq 1
+check "check --thorn names the first if too deep" grep -qxF "$deep_error" "$work/out"
+"$gen" generate --thorn "$work/Deep" --templates "$src/templates" --out "$work/deep_out" >"$work/out" 2>&1
+check "generate exits 1 on 20,000 nested ifs" test $? -eq 1
+check "generate names the first if too deep" grep -qxF "$deep_error" "$work/out"
+
 # show prints one kernel's code, and says so when there is none.
 "$gen" show --thorn "$src/thorns/HeatEquation" --kernel Heat_Update --backend openmp --templates "$src/templates" >"$work/out" 2>&1
 check "show prints the kernel header" grep -q "#define CAKERNEL_Heat_Update_Begin" "$work/out"

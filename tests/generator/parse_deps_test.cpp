@@ -6,9 +6,12 @@
 
 #include "generator/parse.hpp"
 #include "generator/semantic/template_tree.hpp"
+#include "parse_test_support.hpp"
 
 namespace opuntia::gen {
 namespace {
+
+using test::repeated;
 
 std::string read_file(const std::string& path) {
   std::ifstream in(std::string(OPUNTIA_SOURCE_DIR) + "/" + path, std::ios::binary);
@@ -163,6 +166,17 @@ TEST(parse_deps, error_template_without_file) {
             "deps.ccl:1:53: error: template 'a' has no file=\"...\"\n"
             "CCTK_KERNEL_TEMPLATE_GROUP g { CCTK_KERNEL_TEMPLATE a scope=file {} }\n"
             "                                                    ^\n");
+}
+
+TEST(parse_deps, groups_nest_256_levels_deep) {
+  EXPECT_EQ(error_text(repeated("CCTK_KERNEL_TEMPLATE_GROUP g {\n", 256) + repeated("}\n", 256)), "no error");
+}
+
+TEST(parse_deps, error_groups_nested_too_deeply) {
+  EXPECT_EQ(error_text(repeated("CCTK_KERNEL_TEMPLATE_GROUP g {\n", 100000)),
+            "deps.ccl:257:1: error: template groups nested deeper than 256 levels\n"
+            "CCTK_KERNEL_TEMPLATE_GROUP g {\n"
+            "^\n");
 }
 
 }  // namespace
