@@ -33,6 +33,7 @@ struct file_descriptor {
 };
 
 /// Reads at most max_input_size bytes, in a loop: a device reports size 0 and /dev/zero never ends.
+/// A leading byte-order mark is dropped.
 read_result read_bounded(const fs::path& path) {
   read_result result;
   const file_descriptor file{::open(path.c_str(), O_RDONLY | O_CLOEXEC)};
@@ -66,6 +67,8 @@ read_result read_bounded(const fs::path& path) {
     }
     text.append(buffer, static_cast<std::size_t>(count));
   }
+  // A UTF-8 byte-order mark is no part of the text: editors hide it, so columns count after it.
+  if (text.starts_with("\xEF\xBB\xBF")) text.erase(0, 3);
   result.text = std::move(text);
   return result;
 }

@@ -15,7 +15,8 @@ namespace opuntia::gen {
 /// smaller, and a device such as /dev/zero must not be read until memory runs out.
 inline constexpr std::size_t max_input_size = std::size_t{64} << 20;
 
-/// Reads a file; throws generator_error "path: error: cannot read file: <reason>" when it cannot,
+/// Reads a file, without the UTF-8 byte-order mark it may begin with (columns are counted as an
+/// editor shows them); throws generator_error "path: error: cannot read file: <reason>" when it cannot,
 /// "path: error: file is larger than 64 MiB, the limit for an input file" when it is too large.
 source_file read_source(const std::filesystem::path& path);
 /// As read_source, but nullopt when the file does not exist.

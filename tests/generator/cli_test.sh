@@ -103,6 +103,19 @@ check "a missing file is named with the reason" \
 check "a path through a file is named with the reason" \
   grep -qxF "$work/huge.par/x.par: error: cannot read file: Not a directory" "$work/out"
 
+# A UTF-8 byte-order mark is skipped: no "byte '\xef'", columns as an editor shows them.
+printf '\xef\xbb\xbfActiveThorns = "HeatEquation"\nCactus::cctk_itlast = 10\n' >"$work/bom.par"
+"$gen" check "$work/bom.par" >"$work/out" 2>&1
+check "a parfile that begins with a byte-order mark passes" test $? -eq 0
+printf '\xef\xbb\xbfCactus::cctk_itlast = (10\n' >"$work/bom.par"
+"$gen" check "$work/bom.par" >"$work/out" 2>&1
+check "an error on the first line after a byte-order mark has the editor's column" \
+  grep -qxF "$work/bom.par:1:26: error: expected ')' to close the parenthesis; found end of line" "$work/out"
+printf 'schedule foo IN bar\n{\n  LANG: C\n} "d"\n\x1b[2J\x1b]0;pwned\x07\n' >"$work/schedule.ccl"
+"$gen" check "$work/schedule.ccl" >"$work/out" 2>&1
+check "escape bytes of a bad file are not echoed" test "$(grep -c $'\x1b' "$work/out")" -eq 0
+check "escape bytes of a bad file are shown escaped" grep -qxF '\x1b[2J\x1b]0;pwned\x07' "$work/out"
+
 # show prints one kernel's code, and says so when there is none.
 "$gen" show --thorn "$src/thorns/HeatEquation" --kernel Heat_Update --backend openmp --templates "$src/templates" >"$work/out" 2>&1
 check "show prints the kernel header" grep -q "#define CAKERNEL_Heat_Update_Begin" "$work/out"

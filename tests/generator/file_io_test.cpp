@@ -91,6 +91,15 @@ TEST(file_io, inputs_are_read_up_to_64_mib) {
   EXPECT_THROW(read_optional_source(over_limit), generator_error);
 }
 
+TEST(file_io, a_byte_order_mark_is_skipped) {
+  const temporary_folder tmp;
+  const auto path = tmp.path / "bom.par";
+  write(path, "\xEF\xBB\xBF" "A::b = 1\n");
+  EXPECT_EQ(read_source(path).text, "A::b = 1\n");
+  write(path, "A::b = \"\xEF\xBB\xBF\"\n");  // only at the start
+  EXPECT_EQ(read_source(path).text, "A::b = \"\xEF\xBB\xBF\"\n");
+}
+
 TEST(file_io, write_outputs_writes_all_or_nothing) {
   const temporary_folder tmp;
   const auto out = tmp.path / "out";
