@@ -6,22 +6,79 @@
 
 namespace opuntia::gen {
 
+namespace {
+
+/// The length of the UTF-8 character at `text[i]` when it is safe to print, else 0: ASCII
+/// controls, bytes that are not UTF-8, overlong forms, the C1 controls (U+0080 to U+009F, a
+/// terminal's CSI among them) and the invisible byte-order mark are not.
+std::size_t printable_length(std::string_view text, std::size_t i) {
+  const auto byte = [&](std::size_t k) { return static_cast<unsigned char>(text[k]); };
+  const unsigned char first = byte(i);
+  if (first < 0x80) return first >= 0x20 && first != 0x7f ? 1 : 0;
+  std::size_t length = 0;
+  char32_t code = 0;
+  if ((first & 0xE0) == 0xC0) {
+    length = 2;
+    code = first & 0x1F;
+  } else if ((first & 0xF0) == 0xE0) {
+    length = 3;
+    code = first & 0x0F;
+  } else if ((first & 0xF8) == 0xF0) {
+    length = 4;
+    code = first & 0x07;
+  } else {
+    return 0;
+  }
+  if (i + length > text.size()) return 0;
+  for (std::size_t k = 1; k < length; ++k) {
+    if ((byte(i + k) & 0xC0) != 0x80) return 0;
+    code = (code << 6) | (byte(i + k) & 0x3F);
+  }
+  constexpr char32_t smallest[] = {0, 0, 0x80, 0x800, 0x10000};
+  const bool surrogate = code >= 0xD800 && code <= 0xDFFF;
+  if (code < smallest[length] || surrogate || code > 0x10FFFF || code < 0xA0 || code == 0xFEFF) return 0;
+  return length;
+}
+
+/// `text` as it is safe to send to a terminal: tabs kept, every byte printable_length() refuses
+/// written as \xNN. With `caret`, also the padding that puts a caret under byte `column` (1-based):
+/// a tab under a tab, as many blanks as each character or escape takes on screen.
+std::string shown(std::string_view text, std::size_t column = 0, std::string* caret = nullptr) {
+  std::string out;
+  for (std::size_t i = 0; i < text.size();) {
+    const std::size_t length = printable_length(text, i);
+    std::string piece;
+    if (text[i] == '\t') {
+      piece = "\t";
+    } else if (length > 0) {
+      piece = std::string(text.substr(i, length));
+    } else {
+      piece = fmt::format("\\x{:02x}", static_cast<unsigned char>(text[i]));
+    }
+    if (caret != nullptr && i + 1 < column) {
+      *caret += piece == "\t" ? std::string("\t") : std::string(length > 0 ? 1 : piece.size(), ' ');
+    }
+    out += piece;
+    i += length > 0 ? length : 1;
+  }
+  if (caret != nullptr && column > text.size() + 1) caret->append(column - 1 - text.size(), ' ');
+  return out;
+}
+
+}  // namespace
+
 std::string format_diagnostic(const diagnostic& d) {
   std::string out;
   if (d.where.line == 0) {
-    out = fmt::format("{}: error: {}\n", d.where.path, d.message);
+    out = fmt::format("{}: error: {}\n", d.where.path, shown(d.message));
     return out;
   }
-  out = fmt::format("{}:{}:{}: error: {}\n", d.where.path, d.where.line, d.where.column, d.message);
+  out = fmt::format("{}:{}:{}: error: {}\n", d.where.path, d.where.line, d.where.column, shown(d.message));
   if (!d.line_text.empty() || d.where.column == 1) {
-    out += d.line_text;
-    out += '\n';
-    // Keep tabs so the caret lines up with what a terminal shows for the line above.
+    // Bytes of a bad file are escaped, not sent to the terminal; the caret follows what is shown.
     std::string caret;
-    for (std::size_t i = 0; i + 1 < d.where.column && i < d.line_text.size(); ++i) {
-      caret += d.line_text[i] == '\t' ? '\t' : ' ';
-    }
-    for (std::size_t i = d.line_text.size(); i + 1 < d.where.column; ++i) caret += ' ';
+    out += shown(d.line_text, d.where.column, &caret);
+    out += '\n';
     out += caret + "^\n";
   }
   return out;

@@ -51,6 +51,7 @@ class diagnostic_sink {
 public:
   void add(diagnostic d) { diagnostics_.push_back(std::move(d)); }
   bool empty() const noexcept { return diagnostics_.empty(); }
+  std::size_t size() const noexcept { return diagnostics_.size(); }
   /// Throws generator_error with everything collected, if anything was.
   void throw_if_any();
 

@@ -3,6 +3,7 @@
 #include <filesystem>
 #include <optional>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "generator/generate.hpp"
@@ -10,8 +11,15 @@
 
 namespace opuntia::gen {
 
-/// Reads a file; throws generator_error "path: error: cannot read ..." when it cannot.
+/// The largest input read: CCL files, templates, parameter files and kernel bodies are far
+/// smaller, and a device such as /dev/zero must not be read until memory runs out.
+inline constexpr std::size_t max_input_size = std::size_t{64} << 20;
+
+/// Reads a file, without the UTF-8 byte-order mark it may begin with (columns are counted as an
+/// editor shows them); throws generator_error "path: error: cannot read file: <reason>" when it cannot,
+/// "path: error: file is larger than 64 MiB, the limit for an input file" when it is too large.
 source_file read_source(const std::filesystem::path& path);
+/// As read_source, but nullopt when the file does not exist.
 std::optional<source_file> read_optional_source(const std::filesystem::path& path);
 
 /// Reads interface/param/schedule/cakernel.ccl of a thorn directory.
@@ -26,7 +34,7 @@ struct write_summary {
   std::size_t kept = 0;  // replace=no outputs that already existed
 };
 
-/// Writes each file under `out_dir` through a temporary name and a rename, skipping files whose
+/// Writes each file under `out_dir`, all or none (see write_files_atomically), skipping files whose
 /// content is unchanged (so builds do not redo work) and existing replace=no files.
 write_summary write_outputs(const std::filesystem::path& out_dir, const std::vector<generated_file>& files);
 
@@ -36,5 +44,11 @@ void fill_line_texts_from_disk(std::vector<diagnostic>& diagnostics);
 
 /// Writes `text` to `path` atomically: a temporary file in the same directory, then a rename.
 void write_file_atomically(const std::filesystem::path& path, const std::string& text);
+
+/// Writes every (path, text) or none: each goes to a temporary file beside its target first,
+/// and only when all are written are they renamed into place. On a failure the temporaries and
+/// the folders made for them are removed, the files already there are left as they were, and
+/// generator_error says "path: error: cannot write file: <reason>".
+void write_files_atomically(const std::vector<std::pair<std::filesystem::path, std::string>>& files);
 
 }  // namespace opuntia::gen

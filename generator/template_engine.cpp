@@ -31,7 +31,6 @@ namespace tpl = grammar::tpl;
 constexpr unsigned long long max_loop_iterations = 100000;
 constexpr std::size_t max_output_bytes = std::size_t{16} << 20;
 constexpr std::uint64_t max_steps = 4000000;
-constexpr std::size_t max_block_nesting = 100;
 constexpr int max_expression_nesting = 100;
 
 // --- syntax tree ------------------------------------------------------------------
@@ -263,10 +262,6 @@ template <>
 struct action<tpl::block_open> {
   template <typename ActionInput>
   static void apply(const ActionInput& in, parse_state& state) {
-    if (state.open.size() >= max_block_nesting) {
-      throw grammar::syntax_error{"blocks nested more than " + std::to_string(max_block_nesting) + " deep",
-                                  in.position()};
-    }
     grammar::detail::push_open::apply(in, state);
     if (state.pending) {
       state.open_nodes.push_back(std::move(*state.pending));

@@ -23,4 +23,13 @@ std::string unquote(std::string_view quoted_text) {
   return out;
 }
 
+namespace detail {
+std::string nesting_limit_text(const char* message) {
+  std::string text = message;
+  const auto placeholder = text.find("{limit}");
+  if (placeholder != std::string::npos) text.replace(placeholder, 7, std::to_string(max_nesting_depth));
+  return text;
+}
+}  // namespace detail
+
 }  // namespace opuntia::gen::grammar

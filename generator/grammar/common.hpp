@@ -8,6 +8,8 @@
 //    every rule that can be raised needs `error_message<Rule>` (checked at compile time);
 //  * a message may contain "{open}", replaced by the place where the innermost
 //    still-open block or string began ("line 3, column 5");
+//  * every rule through which the grammar recurses needs `nesting_message<Rule>` (see below),
+//    so that no input nests deeper than `max_nesting_depth`;
 //  * keywords are case-insensitive (`keyword<TAO_PEGTL_ISTRING("implements")>`);
 //  * `ws` skips blanks, newlines, comments, backslash continuations; `blanks` stays on the line.
 #include <cstddef>
@@ -99,6 +101,20 @@ template <> inline constexpr const char* error_message<eof> = "expected end of f
 template <> inline constexpr const char* error_message<option_value> =
     "expected a value after '=' (a word or a quoted string)";
 
+// --- nesting -------------------------------------------------------------------------
+/// How deep recursive constructs (parentheses, expressions, if blocks, template groups) may nest.
+/// The parser, the semantic passes, the emitters and the parameter-file evaluator recurse once
+/// per level, so without a bound a hostile file overflows the stack; real files nest below 10.
+inline constexpr std::size_t max_nesting_depth = 256;
+
+/// Marks `Rule` as one that nests: every match of it counts one level while it lasts. The
+/// message says what crossed the limit; "{limit}" stands for `max_nesting_depth`.
+/// One level past the limit is tried without recursing further: it is an error only if the rule
+/// begins there (matches, raises, or tries to nest again), so a file that nests exactly to the
+/// limit stays valid where the grammar tries, and fails, to open another level at its deepest.
+template <typename Rule>
+inline constexpr const char* nesting_message = nullptr;
+
 // --- parse state ---------------------------------------------------------------
 /// Where a block or string began, for "unterminated ..." messages.
 struct open_mark {
@@ -110,6 +126,7 @@ struct open_mark {
 struct parse_state_base {
   const source_file* file = nullptr;
   std::vector<open_mark> open;
+  std::size_t depth = 0;  // nesting rules being matched (see nesting_message)
 
   source_location location(const pegtl::position& p) const {
     return source_location{file ? file->path : p.source, p.line, p.column};
@@ -154,11 +171,54 @@ template <typename... R> std::true_type never_fails(const must<R...>*);
 std::false_type never_fails(...);
 template <typename Rule>
 inline constexpr bool never_fails_v = decltype(never_fails(static_cast<const Rule*>(nullptr)))::value;
+
+/// The parse state among a parse's states: a nesting rule keeps its depth there.
+template <typename State, typename... Rest>
+parse_state_base& nesting_state(State& state, Rest&... rest) {
+  if constexpr (std::is_base_of_v<parse_state_base, std::decay_t<State>>) {
+    return state;
+  } else {
+    static_assert(sizeof...(Rest) > 0, "a grammar with nesting rules needs a state derived from parse_state_base");
+    return nesting_state(rest...);
+  }
+}
+
+/// Leaves one level when the rule's match ends, whether it matched, failed or raised.
+struct nesting_level {
+  std::size_t& depth;
+  explicit nesting_level(std::size_t& d) : depth(d) { ++depth; }
+  ~nesting_level() { --depth; }
+  nesting_level(const nesting_level&) = delete;
+  nesting_level& operator=(const nesting_level&) = delete;
+};
+
+std::string nesting_limit_text(const char* message);
 }  // namespace detail
 
-/// Raises `error_message<Rule>` with the found text appended.
+/// Raises `error_message<Rule>` with the found text appended, and stops a nesting rule
+/// (`nesting_message<Rule>`) from going deeper than `max_nesting_depth`.
 template <typename Rule>
 struct control : normal<Rule> {
+  template <apply_mode A, rewind_mode M, template <typename...> class Action, template <typename...> class Control,
+            typename ParseInput, typename... States>
+  [[nodiscard]] static bool match(ParseInput& in, States&&... states) {
+    if constexpr (nesting_message<Rule> != nullptr) {
+      parse_state_base& state = detail::nesting_state(states...);
+      // Two levels too deep: only reached from the trial below, which reports it.
+      if (state.depth > max_nesting_depth) throw syntax_error{{}, in.position()};
+      const detail::nesting_level level(state.depth);
+      if (state.depth <= max_nesting_depth) return normal<Rule>::template match<A, M, Action, Control>(in, states...);
+      auto where = in.position();
+      try {
+        if (!normal<Rule>::template match<A, M, Action, Control>(in, states...)) return false;
+      } catch (const syntax_error&) {  // it began here and failed further on, or nested again
+      }
+      throw syntax_error{detail::nesting_limit_text(nesting_message<Rule>), std::move(where)};
+    } else {
+      return normal<Rule>::template match<A, M, Action, Control>(in, states...);
+    }
+  }
+
   template <typename ParseInput, typename... States>
   [[noreturn]] static void raise(const ParseInput& in, States&&... states) {
     static_assert(error_message<Rule> != nullptr || detail::never_fails_v<Rule>,

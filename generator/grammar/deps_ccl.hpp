@@ -57,6 +57,8 @@ struct file : seq<ws, star<group_decl, ws>, must<end_of_groups>> {};
 }  // namespace opuntia::gen::grammar::deps
 
 namespace opuntia::gen::grammar {
+template <> inline constexpr const char* nesting_message<deps::group_decl> =
+    "template groups nested deeper than {limit} levels";
 template <> inline constexpr const char* error_message<deps::name_list> = "expected '{' to begin the list of templates";
 template <> inline constexpr const char* error_message<deps::list_open> = "expected '{' to begin the block";
 template <> inline constexpr const char* error_message<deps::list_close> =

@@ -133,6 +133,9 @@ struct file : seq<ws, star<not_at<eof>, must<statement>, ws>, eof> {};
 
 }  // namespace interface_ccl
 
+template <> inline constexpr const char* nesting_message<interface_ccl::nested_arguments> =
+    "parentheses nested deeper than {limit} levels";
+
 template <> inline constexpr const char* error_message<interface_ccl::colon> = "expected ':'";
 template <> inline constexpr const char* error_message<interface_ccl::implementation_name> =
     "expected an implementation name after 'implements:'";

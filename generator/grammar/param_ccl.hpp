@@ -100,6 +100,9 @@ struct file : seq<ws, star<not_at<eof>, must<item>, ws>, eof> {};
 
 }  // namespace param_ccl
 
+template <> inline constexpr const char* nesting_message<param_ccl::paren_group> =
+    "parentheses nested deeper than {limit} levels";
+
 template <> inline constexpr const char* error_message<param_ccl::shared_implementation> =
     "expected an implementation name after 'shares:'";
 template <> inline constexpr const char* error_message<param_ccl::param_name> = "expected a parameter name";

@@ -70,6 +70,8 @@ struct file : seq<ws, star<statement, ws>, must<end_of_parfile>> {};
 }  // namespace opuntia::gen::grammar::parfile
 
 namespace opuntia::gen::grammar {
+// Every recursion of the expression grammar (parentheses, signs, powers, calls) goes through unary.
+template <> inline constexpr const char* nesting_message<parfile::unary> = "expressions nested deeper than {limit} levels";
 template <> inline constexpr const char* error_message<parfile::expression> =
     "expected a value: a number, a quoted string, a word, impl::name, $parfile or an expression";
 template <> inline constexpr const char* error_message<parfile::unary> = "expected a value after the operator";

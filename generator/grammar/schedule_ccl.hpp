@@ -114,6 +114,13 @@ struct file : seq<ws, star<not_at<eof>, must<statement>, ws>, eof> {};
 
 }  // namespace schedule_ccl
 
+template <> inline constexpr const char* nesting_message<schedule_ccl::paren_group> =
+    "parentheses nested deeper than {limit} levels";
+template <> inline constexpr const char* nesting_message<schedule_ccl::condition_group> =
+    "parentheses nested deeper than {limit} levels";
+template <> inline constexpr const char* nesting_message<schedule_ccl::conditional> =
+    "if statements nested deeper than {limit} levels (each 'else if' is one more)";
+
 template <> inline constexpr const char* error_message<schedule_ccl::colon> = "expected ':'";
 template <> inline constexpr const char* error_message<schedule_ccl::storage_end> =
     "expected a group name or end of line";

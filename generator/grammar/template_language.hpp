@@ -102,6 +102,9 @@ struct template_text : seq<body, must<end_of_template>> {};
 namespace opuntia::gen::grammar {
 
 // clang-format off
+template <> inline constexpr const char* nesting_message<tpl::group> = "blocks nested deeper than {limit} levels";
+template <> inline constexpr const char* nesting_message<tpl::for_loop> = "blocks nested deeper than {limit} levels";
+template <> inline constexpr const char* nesting_message<tpl::scope_loop> = "blocks nested deeper than {limit} levels";
 template <> inline constexpr const char* error_message<tpl::var_name> =
     "expected a for_loop variable name in '%var(...)'";
 template <> inline constexpr const char* error_message<tpl::var_close> = "expected ')' to close '%var('";

@@ -18,13 +18,17 @@ struct parfile_expression {
     parameter,  // text: impl::name, a reference to another parameter
     parfile,    // text: the variable after '$' (parfile)
     unary,      // text: "+" or "-"; one operand
-    binary,     // text: "+", "-", "*", "/", "**"; two operands
+    binary,     // text: "**"; two operands (2**3**2 is 2**(3**2))
+    chain,      // operators: "+" and "-", or "*" and "/"; operands: one more than operators.
+                // `a - b + c` is ((a - b) + c): applied left to right. One flat node, so that a
+                // sum of 200,000 terms is not a tree 200,000 deep.
     call,       // text: the function name; its arguments
   };
   kind what = kind::number;
   std::string text;
   std::vector<parfile_expression> operands;
-  source_location where;
+  std::vector<std::string> operators;  // chain: the operator before each operand but the first
+  source_location where;               // chain, binary: the first operand's
 };
 
 /// `ActiveThorns = "a b c"` or `impl::name[index] = value`.

@@ -55,26 +55,59 @@ template <> struct action<pf::power_op> : remember_operator {};
 template <> struct action<pf::product_op> : remember_operator {};
 template <> struct action<pf::sum_op> : remember_operator {};
 
-/// Combines the last two values with the last operator.
+// Operands are moved, never copied (an initializer list copies): building a node must not copy
+// the tree below it, or a long expression parses in quadratic time.
+
+/// `a ** b`: the last two values and the last operator become one node.
 struct make_binary {
   template <typename Input>
   static void apply(const Input&, parfile_state& s) {
     expr e;
     e.what = expr::kind::binary;
-    e.text = s.operators.back();
+    e.text = std::move(s.operators.back());
     s.operators.pop_back();
     expr right = std::move(s.values.back());
     s.values.pop_back();
-    expr left = std::move(s.values.back());
-    s.values.pop_back();
+    expr& left = s.values.back();
     e.where = left.where;
-    e.operands = {std::move(left), std::move(right)};
-    s.values.push_back(std::move(e));
+    e.operands.reserve(2);
+    e.operands.push_back(std::move(left));
+    e.operands.push_back(std::move(right));
+    left = std::move(e);
   }
 };
 template <> struct action<pf::power_tail> : make_binary {};
-template <> struct action<pf::product_tail> : make_binary {};
-template <> struct action<pf::sum_tail> : make_binary {};
+
+/// `a + b`, `a * b`: appended to the chain `a` already is when it has the same precedence
+/// (`a - b + c` is one node), else a new chain. A parenthesised chain on the left, `(a - b) + c`,
+/// is extended too: applied left to right it gives the same value, errors at the same places.
+struct extend_chain {
+  static bool additive(const std::string& op) { return op == "+" || op == "-"; }
+
+  template <typename Input>
+  static void apply(const Input&, parfile_state& s) {
+    std::string op = std::move(s.operators.back());
+    s.operators.pop_back();
+    expr right = std::move(s.values.back());
+    s.values.pop_back();
+    expr& left = s.values.back();
+    if (left.what == expr::kind::chain && additive(left.operators.front()) == additive(op)) {
+      left.operators.push_back(std::move(op));
+      left.operands.push_back(std::move(right));
+      return;
+    }
+    expr e;
+    e.what = expr::kind::chain;
+    e.where = left.where;
+    e.operators.push_back(std::move(op));
+    e.operands.reserve(2);
+    e.operands.push_back(std::move(left));
+    e.operands.push_back(std::move(right));
+    left = std::move(e);
+  }
+};
+template <> struct action<pf::product_tail> : extend_chain {};
+template <> struct action<pf::sum_tail> : extend_chain {};
 
 template <>
 struct action<pf::negation> {
@@ -85,9 +118,8 @@ struct action<pf::negation> {
     e.text = s.operators.back();
     s.operators.pop_back();
     e.where = s.location(in.position());
-    e.operands = {std::move(s.values.back())};
-    s.values.pop_back();
-    s.values.push_back(std::move(e));
+    e.operands.push_back(std::move(s.values.back()));
+    s.values.back() = std::move(e);
   }
 };
 

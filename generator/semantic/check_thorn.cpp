@@ -2,6 +2,7 @@
 #include <algorithm>
 #include <array>
 #include <cerrno>
+#include <cmath>
 #include <cstdlib>
 #include <filesystem>
 #include <map>
@@ -160,12 +161,15 @@ struct checker {
     return groups;
   }
 
-  /// Defaults must fit their type: the bindings turn them into C++ literals.
+  /// Defaults must fit their type: the bindings turn them into C++ literals. Ranges must be well
+  /// formed and not empty, and a new parameter's default must lie in its own ranges.
   void check_defaults() {
     for (const auto& p : thorn.params.parameters) {
+      const bool ranges_usable = check_ranges(p);
       if (!p.default_value) continue;
       const auto& value = *p.default_value;
       const auto type = to_upper(p.type);
+      const auto errors_before = sink.size();
       if (type == "INT" && !is_integer_literal(value.text)) {
         sink.add(error_at(value.where, fmt::format("default of INT parameter '{}' must be an integer, not '{}'",
                                              p.name.text, value.text)));
@@ -182,13 +186,80 @@ struct checker {
         sink.add(error_at(value.where, fmt::format("default of BOOLEAN parameter '{}' must be yes, no, true, false, 1 "
                                              "or 0, not '{}'", p.name.text, value.text)));
       }
-      if (type == "INT" || type == "REAL") {
-        for (const auto& r : p.ranges) {
-          if (!parse_numeric_range(r.spec)) {
-            sink.add(error_at(r.where, fmt::format("malformed {} range '{}'; expected *, N, lo:hi or lo:hi:step, "
-                                             "each end optionally open '(' ')' or closed '[' ']'", type, r.spec)));
-          }
+      // USES and EXTENDS take the owner's default; only a parameter's own one is checked.
+      if (sink.size() == errors_before && ranges_usable && p.qualifier.empty()) check_default_in_ranges(p);
+    }
+  }
+
+  /// Reports malformed, empty and badly stepped INT/REAL ranges; true when all are usable.
+  bool check_ranges(const param_syntax& p) {
+    const auto type = to_upper(p.type);
+    if (type != "INT" && type != "REAL") return true;
+    bool usable = true;
+    for (const auto& r : p.ranges) {
+      if (r.spec.empty()) continue;  // `:: "comment"` alone
+      const auto range = parse_numeric_range(r.spec);
+      if (!range) {
+        sink.add(error_at(r.where, fmt::format("malformed {} range '{}'; expected *, N, lo:hi or lo:hi:step, "
+                                               "each end optionally open '(' ')' or closed '[' ']'", type, r.spec)));
+        usable = false;
+        continue;
+      }
+      const auto where = fmt::format("range '{}' of {} parameter '{}'", r.spec, type, p.name.text);
+      if (!range->step.empty()) {
+        const auto step = numeric_value(range->step);
+        if (!step || *step <= 0 || (type == "INT" && std::trunc(*step) != *step)) {
+          sink.add(error_at(r.where, fmt::format("{} has step {}; a step must be a positive {}", where, range->step,
+                                                 type == "INT" ? "integer" : "number")));
+          usable = false;
+          continue;
         }
+      }
+      if (range_is_empty(*range, type == "INT")) {
+        const auto lower = numeric_value(range->lower), upper = numeric_value(range->upper);
+        sink.add(error_at(r.where, lower && upper && *lower > *upper
+                                       ? fmt::format("{} is empty: its lower end {} is above its upper end {}", where,
+                                                     range->lower, range->upper)
+                                       : fmt::format("{} is empty: no {} lies in it", where,
+                                                     type == "INT" ? "integer" : "number")));
+        usable = false;
+      }
+    }
+    return usable;
+  }
+
+  /// The flesh checks a value set in a parameter file against the ranges; the default it never
+  /// checks, so it is checked here (STRING patterns aside: they are regular expressions).
+  void check_default_in_ranges(const param_syntax& p) {
+    const auto type = to_upper(p.type);
+    const auto& value = *p.default_value;
+    std::vector<std::string> specs;
+    bool inside = false;
+    if (type == "INT" || type == "REAL") {
+      const auto number = numeric_value(value.text);
+      for (const auto& r : p.ranges) {
+        if (r.spec.empty()) {
+          inside = true;  // a comment alone allows anything, as in the flesh
+          continue;
+        }
+        specs.push_back(r.spec);
+        inside = inside || (number && range_contains(*parse_numeric_range(r.spec), *number, type == "INT"));
+      }
+      if (!specs.empty() && !inside) {
+        sink.add(error_at(value.where, fmt::format("default {} of {} parameter '{}' is outside every range: {}",
+                                                   value.text, type, p.name.text, join_names(specs, "; "))));
+      }
+    } else if (type == "KEYWORD") {
+      for (const auto& r : p.ranges) {
+        for (const auto& w : r.words) {
+          specs.push_back(w.text);
+          inside = inside || iequals(w.text, value.text);
+        }
+      }
+      if (!specs.empty() && !inside) {
+        sink.add(error_at(value.where, fmt::format("default '{}' of KEYWORD parameter '{}' is not one of {}{}",
+                                                   value.text, p.name.text, join_names(specs),
+                                                   did_you_mean(value.text, specs))));
       }
     }
   }

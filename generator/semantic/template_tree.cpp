@@ -1,9 +1,9 @@
 #include "generator/semantic/template_tree.hpp"
 
 #include <algorithm>
-#include <functional>
-#include <optional>
 #include <map>
+#include <optional>
+#include <utility>
 
 #include <fmt/format.h>
 
@@ -17,6 +17,48 @@ std::string template_node::path() const {
 
 namespace {
 
+/// Depth-first search over `count` nodes whose edges `edges(i)` lists, in the order given,
+/// without recursion (a chain of templates may be as long as the file). Calls
+/// `closes_cycle(path, edge)` for each edge that leads back into the current path: `path` runs
+/// from the node it returns to up to the node whose `edge`-th edge that is.
+template <typename Edges, typename Report>
+void find_cycles(std::size_t count, Edges edges, Report closes_cycle) {
+  enum class mark { none, active, done };
+  std::vector<mark> marks(count, mark::none);
+  struct frame {
+    std::size_t node;
+    std::size_t next_edge;
+  };
+  std::vector<frame> stack;
+  std::vector<std::size_t> path;  // the nodes of `stack`
+  for (std::size_t root = 0; root < count; ++root) {
+    if (marks[root] != mark::none) continue;
+    marks[root] = mark::active;
+    stack.push_back({root, 0});
+    path.push_back(root);
+    while (!stack.empty()) {
+      const std::size_t node = stack.back().node;
+      const auto& out = edges(node);
+      if (stack.back().next_edge == out.size()) {
+        marks[node] = mark::done;
+        stack.pop_back();
+        path.pop_back();
+        continue;
+      }
+      const std::size_t edge = stack.back().next_edge++;
+      const std::size_t next = out[edge];
+      if (marks[next] == mark::active) {
+        const auto start = std::find(path.begin(), path.end(), next);
+        closes_cycle(std::vector<std::size_t>(start, path.end()), edge);
+      } else if (marks[next] == mark::none) {
+        marks[next] = mark::active;
+        stack.push_back({next, 0});
+        path.push_back(next);
+      }
+    }
+  }
+}
+
 const std::vector<std::string> known_template_keys{"scope", "compile", "file", "replace", "auto"};
 
 struct builder {
@@ -25,14 +67,13 @@ struct builder {
   // For each template: the chain of group indices (innermost last) to resolve names in.
   std::vector<std::vector<std::string>> scopes;
   std::vector<const template_syntax*> syntax;
+  /// Each template by its group path and lower-case name: lookups stay fast in a long file.
+  std::map<std::pair<std::vector<std::string>, std::string>, std::size_t> by_place;
 
   void add_group(const template_group_syntax& group, std::vector<std::string> path) {
     path.push_back(group.name.text);
     for (const auto& t : group.templates) {
-      const bool duplicate = std::any_of(tree.templates.begin(), tree.templates.end(), [&](const template_node& other) {
-        return other.group_path == path && iequals(other.name, t.name.text);
-      });
-      if (duplicate) {
+      if (!by_place.emplace(std::pair{path, to_lower(t.name.text)}, tree.templates.size()).second) {
         sink.add(error_at(t.name.where, fmt::format("template '{}' is declared twice in group '{}'", t.name.text,
                                               join_names(path, "/"))));
         continue;
@@ -90,12 +131,11 @@ struct builder {
 
   /// Resolves `name` from the group of template `from`, innermost group outwards.
   std::optional<std::size_t> resolve(std::size_t from, const std::string& name) const {
-    auto path = tree.templates[from].group_path;
-    while (!path.empty()) {
-      for (std::size_t i = 0; i < tree.templates.size(); ++i) {
-        if (tree.templates[i].group_path == path && iequals(tree.templates[i].name, name)) return i;
-      }
-      path.pop_back();
+    std::pair key{tree.templates[from].group_path, to_lower(name)};
+    while (!key.first.empty()) {
+      const auto found = by_place.find(key);
+      if (found != by_place.end()) return found->second;
+      key.first.pop_back();
     }
     return std::nullopt;
   }
@@ -128,46 +168,53 @@ struct builder {
     }
   }
 
+  /// "a -> b -> a" for a cycle that runs through `path` and back to its start.
+  std::string cycle_text(const std::vector<std::size_t>& path) const {
+    std::vector<std::string> names;
+    for (const auto i : path) names.push_back(tree.templates[i].name);
+    names.push_back(tree.templates[path.front()].name);
+    return join_names(names, " -> ");
+  }
+
+  // Triggers and includes are checked apart: a trigger one way and an include back (a launcher
+  // including the header that triggered it) is no cycle.
   void reject_cycles() {
-    enum class mark { none, active, done };
-    std::vector<mark> marks(tree.templates.size(), mark::none);
-    std::vector<std::size_t> stack;
-    std::function<void(std::size_t)> visit = [&](std::size_t i) {
-      marks[i] = mark::active;
-      stack.push_back(i);
-      // Only triggers order evaluation; an include back to the including template (a launcher
-      // including its own header) is not a cycle.
-      for (const auto next : tree.templates[i].triggers) {
-        if (marks[next] == mark::active) {
-          const auto start = std::find(stack.begin(), stack.end(), next);
-          std::vector<std::string> names;
-          for (auto it = start; it != stack.end(); ++it) names.push_back(tree.templates[*it].name);
-          names.push_back(tree.templates[next].name);
-          sink.add(error_at(tree.templates[next].where, "trigger cycle: " + join_names(names, " -> ")));
-        } else if (marks[next] == mark::none) {
-          visit(next);
-        }
-      }
-      stack.pop_back();
-      marks[i] = mark::done;
-    };
-    for (std::size_t i = 0; i < tree.templates.size(); ++i) {
-      if (marks[i] == mark::none) visit(i);
-    }
+    const auto count = tree.templates.size();
+    find_cycles(count, [&](std::size_t i) -> const auto& { return tree.templates[i].triggers; },
+                [&](const std::vector<std::size_t>& path, std::size_t) {
+                  sink.add(error_at(tree.templates[path.front()].where, "trigger cycle: " + cycle_text(path)));
+                });
+    // A file that includes itself, directly or not: reported at the include that closes it.
+    find_cycles(count, [&](std::size_t i) -> const auto& { return tree.templates[i].includes; },
+                [&](const std::vector<std::size_t>& path, std::size_t edge) {
+                  sink.add(error_at(syntax[path.back()]->includes[edge].where, "include cycle: " + cycle_text(path)));
+                });
   }
 };
 
 /// Glob match of one path segment: '*' matches any run of characters; case-insensitive.
+/// Iterative, going back only to the last '*': no recursion, no exponential backtracking on a
+/// TYPE such as `*a*a*a*a*b`.
 bool glob_match(std::string_view pattern, std::string_view text) {
-  if (pattern.empty()) return text.empty();
-  if (pattern.front() == '*') {
-    for (std::size_t skip = 0; skip <= text.size(); ++skip) {
-      if (glob_match(pattern.substr(1), text.substr(skip))) return true;
+  constexpr auto none = std::string_view::npos;
+  std::size_t p = 0, t = 0;
+  std::size_t star = none, star_text = 0;  // the last '*' seen and where its run of text ends
+  while (t < text.size()) {
+    if (p < pattern.size() && pattern[p] == '*') {
+      star = p++;
+      star_text = t;
+    } else if (p < pattern.size() && iequals(pattern.substr(p, 1), text.substr(t, 1))) {
+      ++p;
+      ++t;
+    } else if (star != none) {
+      p = star + 1;  // let the last '*' take one more character
+      t = ++star_text;
+    } else {
+      return false;
     }
-    return false;
   }
-  return !text.empty() && iequals(pattern.substr(0, 1), text.substr(0, 1)) &&
-         glob_match(pattern.substr(1), text.substr(1));
+  while (p < pattern.size() && pattern[p] == '*') ++p;
+  return p == pattern.size();
 }
 
 std::vector<std::string> split(const std::string& text, char separator) {
@@ -210,16 +257,35 @@ std::vector<std::size_t> template_tree::match(const std::string& type_pattern, c
 }
 
 std::vector<std::size_t> template_tree::closure(const std::vector<std::size_t>& roots) const {
+  // Depth first, each template before what it triggers and then what it includes; with a
+  // stack of its own, not recursion.
   std::vector<std::size_t> order;
   std::vector<bool> seen(templates.size(), false);
-  std::function<void(std::size_t)> visit = [&](std::size_t i) {
+  struct frame {
+    std::size_t node;
+    std::size_t next_edge;  // into triggers, then on into includes
+  };
+  std::vector<frame> stack;
+  const auto enter = [&](std::size_t i) {
     if (seen[i]) return;
     seen[i] = true;
     order.push_back(i);
-    for (const auto next : templates[i].triggers) visit(next);
-    for (const auto next : templates[i].includes) visit(next);
+    stack.push_back({i, 0});
   };
-  for (const auto root : roots) visit(root);
+  for (const auto root : roots) {
+    enter(root);
+    while (!stack.empty()) {
+      const auto& t = templates[stack.back().node];
+      const std::size_t edge = stack.back().next_edge++;
+      if (edge < t.triggers.size()) {
+        enter(t.triggers[edge]);
+      } else if (edge < t.triggers.size() + t.includes.size()) {
+        enter(t.includes[edge - t.triggers.size()]);
+      } else {
+        stack.pop_back();
+      }
+    }
+  }
   return order;
 }
 

@@ -1,4 +1,7 @@
 #include <cctype>
+#include <cmath>
+#include <cstdlib>
+#include <limits>
 
 #include "generator/grammar/common.hpp"
 #include "generator/semantic/thorn_model.hpp"
@@ -83,6 +86,65 @@ std::optional<numeric_range> parse_numeric_range(const std::string& spec_text) {
   range.upper = upper == "*" ? "" : upper;
   range.step = step;
   return range;
+}
+
+std::optional<double> numeric_value(const std::string& text) {
+  if (!is_real_literal(text)) return std::nullopt;
+  return std::strtod(c_real_literal(text).c_str(), nullptr);
+}
+
+namespace {
+
+/// The ends of a range as numbers: an absent end is infinite.
+struct range_ends {
+  double lower = -std::numeric_limits<double>::infinity();
+  double upper = std::numeric_limits<double>::infinity();
+  std::optional<long long> step;  // an INT step the flesh applies (a whole number >= 1)
+};
+
+range_ends ends_of(const numeric_range& range, bool integer) {
+  range_ends ends;
+  if (const auto lower = numeric_value(range.lower)) ends.lower = *lower;
+  if (const auto upper = numeric_value(range.upper)) ends.upper = *upper;
+  // Beyond 2^53 a double holds no odd integers: a step cannot be checked there, nor is it by the flesh.
+  constexpr double exact = 9007199254740992.0;
+  if (const auto step = numeric_value(range.step); integer && step && *step >= 1 && *step < exact) {
+    ends.step = static_cast<long long>(*step);
+  }
+  return ends;
+}
+
+/// The first value from `from` up that a step admits: base + k * step.
+double first_on_step(double from, double base, long long step) {
+  return base + std::ceil((from - base) / static_cast<double>(step)) * static_cast<double>(step);
+}
+
+}  // namespace
+
+bool range_contains(const numeric_range& range, double value, bool integer) {
+  const auto ends = ends_of(range, integer);
+  if (range.lower_open ? value <= ends.lower : value < ends.lower) return false;
+  if (range.upper_open ? value >= ends.upper : value > ends.upper) return false;
+  if (ends.step && std::fabs(value) < 9007199254740992.0) {
+    const double base = std::isfinite(ends.lower) ? std::trunc(ends.lower) : 0;
+    return first_on_step(value, base, *ends.step) == value;
+  }
+  return true;
+}
+
+bool range_is_empty(const numeric_range& range, bool integer) {
+  const auto ends = ends_of(range, integer);
+  if (!integer) {
+    return ends.lower > ends.upper || (ends.lower == ends.upper && (range.lower_open || range.upper_open));
+  }
+  double lowest = std::ceil(ends.lower);
+  if (range.lower_open && lowest == ends.lower) ++lowest;
+  double highest = std::floor(ends.upper);
+  if (range.upper_open && highest == ends.upper) --highest;
+  if (ends.step && std::isfinite(lowest) && std::fabs(lowest) < 9007199254740992.0) {
+    lowest = first_on_step(lowest, std::trunc(ends.lower), *ends.step);
+  }
+  return lowest > highest;
 }
 
 }  // namespace opuntia::gen

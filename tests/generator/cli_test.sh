@@ -59,6 +59,63 @@ check "replace=no keeps the user's file" grep -q "my edits" "$work/out_dir/Fancy
 check "unchanged outputs are not rewritten" test "$(stat -c %Y "$work/out_dir/Fancy/cpu/Advance_3dblock.h")" -lt 1000000000
 check "no temporary files are left" test -z "$(find "$work/out_dir" -name '.*.tmp*')"
 
+# Nesting deeper than the grammars allow is an error with its place: 20,000 nested ifs in a
+# schedule.ccl used to overflow the stack in check --thorn and generate.
+cp -r "$src/thorns/HeatEquation" "$work/Deep"
+lines=$(wc -l <"$work/Deep/schedule.ccl")
+yes 'if (a) {' | head -n 20000 >>"$work/Deep/schedule.ccl"
+deep_error="$work/Deep/schedule.ccl:$((lines + 257)):1: error: if statements nested deeper than 256 levels (each 'else if' is one more)"
+"$gen" check --thorn "$work/Deep" --templates "$src/templates" >"$work/out" 2>&1
+check "check --thorn exits 1 on 20,000 nested ifs" test $? -eq 1
+check "check --thorn names the first if too deep" grep -qxF "$deep_error" "$work/out"
+"$gen" generate --thorn "$work/Deep" --templates "$src/templates" --out "$work/deep_out" >"$work/out" 2>&1
+check "generate exits 1 on 20,000 nested ifs" test $? -eq 1
+check "generate names the first if too deep" grep -qxF "$deep_error" "$work/out"
+
+# generate writes all or nothing: one blocked output (a folder where the last file must go) and
+# nothing is written, no temporary is left, and the outputs already there stay as they were.
+mkdir -p "$work/blocked/Fancy/cpu/Fancy_shared.h"
+"$gen" generate --thorn "$case_dir/thorns/Fancy" --templates "$case_dir/templates" --out "$work/blocked" >"$work/out" 2>&1
+check "generate exits 1 when an output is blocked" test $? -eq 1
+check "generate names the blocked output and why" \
+  grep -qxF "$work/blocked/Fancy/cpu/Fancy_shared.h: error: cannot write file: Is a directory" "$work/out"
+check "generate wrote no file when one was blocked" test -z "$(find "$work/blocked" -type f)"
+echo "stale" >"$work/out_dir/Fancy/cpu/Advance_3dblock.h"
+rm "$work/out_dir/Fancy/cpu/Fancy_shared.h" && mkdir "$work/out_dir/Fancy/cpu/Fancy_shared.h"
+run_generate
+check "generate exits 1 when an output of an earlier run is blocked" test $? -eq 1
+check "the earlier outputs are left as they were" grep -qx "stale" "$work/out_dir/Fancy/cpu/Advance_3dblock.h"
+check "no temporary is left after a failed write" test -z "$(find "$work/out_dir" -name '.*.tmp*')"
+
+# Inputs are read up to 64 MiB, with the reason when they cannot be read at all.
+"$gen" check --as cakernel /dev/zero >"$work/out" 2>&1
+check "check --as cakernel /dev/zero exits 1" test $? -eq 1
+check "/dev/zero is refused by its size" \
+  grep -qxF "/dev/zero: error: file is larger than 64 MiB, the limit for an input file" "$work/out"
+truncate -s 65M "$work/huge.par"
+"$gen" check "$work/huge.par" >"$work/out" 2>&1
+check "a 65 MiB parfile is refused by its size" \
+  grep -qxF "$work/huge.par: error: file is larger than 64 MiB, the limit for an input file" "$work/out"
+"$gen" check "$work/missing.par" >"$work/out" 2>&1
+check "a missing file is named with the reason" \
+  grep -qxF "$work/missing.par: error: cannot read file: No such file or directory" "$work/out"
+"$gen" check "$work/huge.par/x.par" >"$work/out" 2>&1
+check "a path through a file is named with the reason" \
+  grep -qxF "$work/huge.par/x.par: error: cannot read file: Not a directory" "$work/out"
+
+# A UTF-8 byte-order mark is skipped: no "byte '\xef'", columns as an editor shows them.
+printf '\xef\xbb\xbfActiveThorns = "HeatEquation"\nCactus::cctk_itlast = 10\n' >"$work/bom.par"
+"$gen" check "$work/bom.par" >"$work/out" 2>&1
+check "a parfile that begins with a byte-order mark passes" test $? -eq 0
+printf '\xef\xbb\xbfCactus::cctk_itlast = (10\n' >"$work/bom.par"
+"$gen" check "$work/bom.par" >"$work/out" 2>&1
+check "an error on the first line after a byte-order mark has the editor's column" \
+  grep -qxF "$work/bom.par:1:26: error: expected ')' to close the parenthesis; found end of line" "$work/out"
+printf 'schedule foo IN bar\n{\n  LANG: C\n} "d"\n\x1b[2J\x1b]0;pwned\x07\n' >"$work/schedule.ccl"
+"$gen" check "$work/schedule.ccl" >"$work/out" 2>&1
+check "escape bytes of a bad file are not echoed" test "$(grep -c $'\x1b' "$work/out")" -eq 0
+check "escape bytes of a bad file are shown escaped" grep -qxF '\x1b[2J\x1b]0;pwned\x07' "$work/out"
+
 # show prints one kernel's code, and says so when there is none.
 "$gen" show --thorn "$src/thorns/HeatEquation" --kernel Heat_Update --backend openmp --templates "$src/templates" >"$work/out" 2>&1
 check "show prints the kernel header" grep -q "#define CAKERNEL_Heat_Update_Begin" "$work/out"

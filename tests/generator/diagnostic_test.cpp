@@ -20,6 +20,25 @@ TEST(diagnostic, caret_keeps_tabs) {
   EXPECT_EQ(format_diagnostic(file.error_at(1, 2, "m")), "f:1:2: error: m\n\tx = 1\n\t^\n");
 }
 
+TEST(diagnostic, control_and_binary_bytes_are_escaped_with_the_caret_kept_under_its_byte) {
+  // An escape sequence from a bad file must not reach the terminal; the caret follows the escapes.
+  const source_file file{"f", "a\x1b[31mb\tc\x80\xff" "d\x7f = 1\n"};
+  EXPECT_EQ(format_diagnostic(file.error_at(1, 13, "m")),
+            "f:1:13: error: m\n"
+            "a\\x1b[31mb\tc\\x80\\xffd\\x7f = 1\n"
+            "          \t          ^\n");
+  EXPECT_EQ(format_diagnostic(diagnostic{{"f", 0, 0}, "expected a number, not '\x1b]0;x\x07'", ""}),
+            "f: error: expected a number, not '\\x1b]0;x\\x07'\n");
+}
+
+TEST(diagnostic, utf8_is_shown_and_the_caret_counts_characters) {
+  // "é" is two bytes and one column on screen; U+009B (a terminal's CSI) and a BOM are escaped.
+  const source_file file{"f", "\xc3\xa9 x \xc2\x9b\xef\xbb\xbf y\n"};
+  EXPECT_EQ(format_diagnostic(file.error_at(1, 4, "m")), "f:1:4: error: m\n\xc3\xa9 x \\xc2\\x9b\\xef\\xbb\\xbf y\n  ^\n");
+  EXPECT_EQ(format_diagnostic(file.error_at(1, 12, "m")),
+            "f:1:12: error: m\n\xc3\xa9 x \\xc2\\x9b\\xef\\xbb\\xbf y\n                         ^\n");
+}
+
 TEST(diagnostic, whole_file_errors_have_no_line) {
   EXPECT_EQ(format_diagnostic(diagnostic{{"f", 0, 0}, "empty", ""}), "f: error: empty\n");
 }

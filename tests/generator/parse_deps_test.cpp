@@ -6,9 +6,12 @@
 
 #include "generator/parse.hpp"
 #include "generator/semantic/template_tree.hpp"
+#include "parse_test_support.hpp"
 
 namespace opuntia::gen {
 namespace {
+
+using test::repeated;
 
 std::string read_file(const std::string& path) {
   std::ifstream in(std::string(OPUNTIA_SOURCE_DIR) + "/" + path, std::ios::binary);
@@ -93,6 +96,30 @@ CCTK_KERNEL_TEMPLATE_GROUP cuda { CCTK_KERNEL_TEMPLATE 3dblock file="e" {} }
   EXPECT_EQ(files("openmp/tuned/3dblock", "openmp"), (std::vector<std::string>{"openmp/tuned/d"}));
   EXPECT_EQ(files("cuda|opencl/3dblock", "openmp"), (std::vector<std::string>{}));
   EXPECT_EQ(files("cuda|opencl/3dblock", "cuda"), (std::vector<std::string>{"cuda/e"}));
+  EXPECT_EQ(files("*3*d*b*", "openmp"), (std::vector<std::string>{"openmp/a", "openmp/b", "openmp/tuned/d"}));
+  EXPECT_EQ(files("3dblock**", "cuda"), (std::vector<std::string>{"cuda/e"}));
+}
+
+TEST(template_tree, globs_do_not_backtrack_exponentially) {
+  // The recursive glob took time exponential in the stars of a TYPE that almost matches.
+  const auto tree = build_template_tree(parse_deps_ccl(source_file{
+      "deps.ccl", "CCTK_KERNEL_TEMPLATE_GROUP g { CCTK_KERNEL_TEMPLATE " + repeated("a", 200) + " file=\"a\" {} }"}));
+  EXPECT_TRUE(tree.match(repeated("*a", 40) + "*b", "g").empty());
+  EXPECT_EQ(tree.match(repeated("*a", 40) + "*", "g").size(), 1u);
+}
+
+TEST(template_tree, a_chain_of_100000_triggers_is_followed_without_recursion) {
+  std::string text = "CCTK_KERNEL_TEMPLATE_GROUP g {\n";
+  const int count = 100000;
+  for (int i = 0; i < count; ++i) {
+    text += "CCTK_KERNEL_TEMPLATE t" + std::to_string(i) + " file=\"t\" { ";
+    if (i + 1 < count) text += (i % 2 == 0 ? "triggers { t" : "include { t") + std::to_string(i + 1) + " }";
+    text += " }\n";
+  }
+  const auto tree = build_template_tree(parse_deps_ccl(source_file{"deps.ccl", text + "}\n"}));
+  const auto reached = tree.closure({0});
+  ASSERT_EQ(reached.size(), static_cast<std::size_t>(count));
+  EXPECT_EQ(tree.templates[reached.back()].name, "t99999");
 }
 
 TEST(parse_deps, empty_file_has_no_groups) {
@@ -108,6 +135,29 @@ TEST(parse_deps, error_trigger_cycle) {
             "deps.ccl:2:24: error: trigger cycle: a -> b -> c -> a\n"
             "  CCTK_KERNEL_TEMPLATE a file=\"a\" { triggers { b } }\n"
             "                       ^\n");
+}
+
+TEST(parse_deps, error_include_cycle) {
+  EXPECT_EQ(error_text("CCTK_KERNEL_TEMPLATE_GROUP g {\n"
+                       "  CCTK_KERNEL_TEMPLATE a file=\"a\" { include { b } }\n"
+                       "  CCTK_KERNEL_TEMPLATE b file=\"b\" { include { c } }\n"
+                       "  CCTK_KERNEL_TEMPLATE c file=\"c\" { include { a } }\n"
+                       "}\n"),
+            "deps.ccl:4:47: error: include cycle: a -> b -> c -> a\n"
+            "  CCTK_KERNEL_TEMPLATE c file=\"c\" { include { a } }\n"
+            "                                              ^\n");
+  EXPECT_EQ(error_text("CCTK_KERNEL_TEMPLATE_GROUP g { CCTK_KERNEL_TEMPLATE a file=\"a\" { include { a } } }\n"),
+            "deps.ccl:1:76: error: include cycle: a -> a\n"
+            "CCTK_KERNEL_TEMPLATE_GROUP g { CCTK_KERNEL_TEMPLATE a file=\"a\" { include { a } } }\n"
+            "                                                                           ^\n");
+}
+
+TEST(parse_deps, a_trigger_and_an_include_back_is_no_cycle) {
+  EXPECT_EQ(error_text("CCTK_KERNEL_TEMPLATE_GROUP g {\n"
+                       "  CCTK_KERNEL_TEMPLATE a file=\"a\" { triggers { a$launcher } }\n"
+                       "  CCTK_KERNEL_TEMPLATE a$launcher file=\"b\" { include { a } }\n"
+                       "}\n"),
+            "no error");
 }
 
 TEST(parse_deps, error_unknown_trigger_suggests_a_name) {
@@ -163,6 +213,17 @@ TEST(parse_deps, error_template_without_file) {
             "deps.ccl:1:53: error: template 'a' has no file=\"...\"\n"
             "CCTK_KERNEL_TEMPLATE_GROUP g { CCTK_KERNEL_TEMPLATE a scope=file {} }\n"
             "                                                    ^\n");
+}
+
+TEST(parse_deps, groups_nest_256_levels_deep) {
+  EXPECT_EQ(error_text(repeated("CCTK_KERNEL_TEMPLATE_GROUP g {\n", 256) + repeated("}\n", 256)), "no error");
+}
+
+TEST(parse_deps, error_groups_nested_too_deeply) {
+  EXPECT_EQ(error_text(repeated("CCTK_KERNEL_TEMPLATE_GROUP g {\n", 100000)),
+            "deps.ccl:257:1: error: template groups nested deeper than 256 levels\n"
+            "CCTK_KERNEL_TEMPLATE_GROUP g {\n"
+            "^\n");
 }
 
 }  // namespace

@@ -199,5 +199,10 @@ TEST(ccl_kind, names_the_grammar_of_a_file_name) {
   EXPECT_EQ(ccl_kind_of("interface.ccl.bak"), "");
 }
 
+TEST(parse_interface, reports_parentheses_nested_too_deeply) {
+  EXPECT_EQ(test::first_line(errors("CCTK_INT FUNCTION f(" + test::repeated("(", 100000) + "\n")),
+            "t/interface.ccl:1:277: error: parentheses nested deeper than 256 levels");
+}
+
 }  // namespace
 }  // namespace opuntia::gen

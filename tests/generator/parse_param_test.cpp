@@ -184,5 +184,10 @@ TEST(parse_param, reports_a_stray_token_at_top_level) {
             "^\n");
 }
 
+TEST(parse_param, reports_parentheses_nested_too_deeply) {
+  EXPECT_EQ(test::first_line(errors("INT n \"d\" STEERABLE=" + test::repeated("(", 100000) + "\n")),
+            "t/param.ccl:1:277: error: parentheses nested deeper than 256 levels");
+}
+
 }  // namespace
 }  // namespace opuntia::gen

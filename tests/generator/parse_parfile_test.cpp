@@ -7,7 +7,9 @@ namespace opuntia::gen {
 namespace {
 
 using test::error_text;
+using test::first_line;
 using test::fixture;
+using test::repeated;
 using test::to_crlf;
 
 /// A compact, fully parenthesised rendering of an expression tree.
@@ -21,6 +23,13 @@ std::string show(const parfile_expression& e) {
     case kind::parfile: return "$" + e.text;
     case kind::unary: return "(" + e.text + show(e.operands[0]) + ")";
     case kind::binary: return "(" + show(e.operands[0]) + " " + e.text + " " + show(e.operands[1]) + ")";
+    case kind::chain: {  // as nested binary operations, left to right: ((a - b) + c)
+      std::string out = show(e.operands[0]);
+      for (std::size_t i = 1; i < e.operands.size(); ++i) {
+        out = "(" + out + " " + e.operators[i - 1] + " " + show(e.operands[i]) + ")";
+      }
+      return out;
+    }
     case kind::call: {
       std::string out = e.text + "(";
       for (std::size_t i = 0; i < e.operands.size(); ++i) out += (i ? ", " : "") + show(e.operands[i]);
@@ -92,6 +101,61 @@ TEST(parse_parfile, arithmetic_follows_the_usual_precedence) {
   EXPECT_EQ(value_of("2*pi/64"), "((2 * pi) / 64)");
   EXPECT_EQ(value_of("sqrt(2) * int(3.7) + floor(exp(1))"), "((sqrt(2) * int(3.7)) + floor(exp(1)))");
   EXPECT_EQ(value_of("max(1, 2, 3)"), "max(1, 2, 3)");
+}
+
+TEST(parse_parfile, a_run_of_one_precedence_is_one_flat_node) {
+  const auto f = parse_parfile(source_file{"p.par", "A::b = 1 - 2 + 3 - 4 * 5 / 6 * 7\n"});
+  const auto& sum = f.statements.at(0).value;
+  ASSERT_EQ(sum.what, parfile_expression::kind::chain);
+  EXPECT_EQ(sum.operators, (std::vector<std::string>{"-", "+", "-"}));
+  ASSERT_EQ(sum.operands.size(), 4u);
+  EXPECT_EQ(sum.where, (source_location{"p.par", 1, 8}));
+  const auto& product = sum.operands[3];
+  ASSERT_EQ(product.what, parfile_expression::kind::chain);
+  EXPECT_EQ(product.operators, (std::vector<std::string>{"*", "/", "*"}));
+  EXPECT_EQ(product.where, (source_location{"p.par", 1, 20}));
+  // Still left-associative, as the evaluator applies it.
+  EXPECT_EQ(show(sum), "(((1 - 2) + 3) - (((4 * 5) / 6) * 7))");
+  EXPECT_EQ(value_of("1 - (2 - 3) - 4"), "((1 - (2 - 3)) - 4)");
+  EXPECT_EQ(value_of("(1 + 2) * 3 - 4"), "(((1 + 2) * 3) - 4)");
+}
+
+TEST(parse_parfile, a_sum_of_200000_terms_parses_flat) {
+  // Each operator used to copy the whole tree built so far: 10,000 terms took seconds.
+  std::string text = "Cactus::cctk_itlast = 0";
+  for (int i = 0; i < 200000; ++i) text += "+1";
+  const auto f = parse_parfile(source_file{"p.par", text + "\n"});
+  const auto& value = f.statements.at(0).value;
+  ASSERT_EQ(value.what, parfile_expression::kind::chain);
+  EXPECT_EQ(value.operands.size(), 200001u);
+  EXPECT_EQ(value.operators.size(), 200000u);
+  EXPECT_EQ(value.operands.back().text, "1");
+}  // and the tree is destroyed without deep recursion
+
+/// The first line of the error `text` gives: "p.par:1:264: error: ...".
+std::string first_error_line(const std::string& text) {
+  return first_line(error_text(parse_parfile, "p.par", text));
+}
+
+TEST(parse_parfile, expressions_nest_256_levels_deep) {
+  EXPECT_EQ(first_error_line("A::b = " + repeated("(", 255) + "1" + repeated(")", 255) + "\n"), "no error");
+  EXPECT_EQ(first_error_line("A::b = " + repeated("-", 255) + "1\n"), "no error");
+}
+
+TEST(parse_parfile, error_expressions_nested_too_deeply) {
+  // Each used to overflow the stack; the error points at the first level past the limit.
+  EXPECT_EQ(first_error_line("A::b = " + repeated("(", 100000) + "1\n"),
+            "p.par:1:264: error: expressions nested deeper than 256 levels");
+  EXPECT_EQ(first_error_line("A::b = " + repeated("(", 256) + "1" + repeated(")", 256) + "\n"),
+            "p.par:1:264: error: expressions nested deeper than 256 levels");
+  EXPECT_EQ(first_error_line("A::b = " + repeated("-", 200000) + "1\n"),
+            "p.par:1:264: error: expressions nested deeper than 256 levels");
+  EXPECT_EQ(first_error_line("A::b = " + repeated("max(", 50000) + "1\n"),
+            "p.par:1:1032: error: expressions nested deeper than 256 levels");
+  EXPECT_EQ(first_error_line("A::b = " + repeated("2**", 300) + "2\n"),
+            "p.par:1:776: error: expressions nested deeper than 256 levels");
+  EXPECT_EQ(first_error_line("A::b[" + repeated("(", 300) + "\n"),
+            "p.par:1:262: error: expressions nested deeper than 256 levels");
 }
 
 TEST(parse_parfile, reads_every_kind_of_value) {

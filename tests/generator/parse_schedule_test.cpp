@@ -8,8 +8,10 @@ namespace {
 
 using test::dump;
 using test::error_text;
+using test::first_line;
 using test::fixture;
 using test::input;
+using test::repeated;
 using test::to_crlf;
 
 std::string errors(const std::string& text) { return error_text(parse_schedule_ccl, "t/schedule.ccl", text); }
@@ -218,6 +220,27 @@ TEST(parse_schedule, reports_else_without_a_block) {
             "t/schedule.ccl:2:8: error: expected 'if' or '{' after else; found 'schedule'\n"
             "} else schedule\n"
             "       ^\n");
+}
+
+TEST(parse_schedule, if_statements_nest_256_levels_deep) {
+  EXPECT_EQ(errors(repeated("if (a) {\n", 256) + repeated("}\n", 256)), "no error");
+}
+
+TEST(parse_schedule, reports_if_statements_nested_too_deeply) {
+  // 20,000 used to overflow the stack of `check --thorn` and `generate` in the schedule emitter.
+  EXPECT_EQ(errors(repeated("if (a) {\n", 20000)),
+            "t/schedule.ccl:257:1: error: if statements nested deeper than 256 levels (each 'else if' is one more)\n"
+            "if (a) {\n"
+            "^\n");
+  EXPECT_EQ(first_line(errors(repeated("if (a) {\n} else ", 300) + "{\n}\n")),
+            "t/schedule.ccl:257:8: error: if statements nested deeper than 256 levels (each 'else if' is one more)");
+}
+
+TEST(parse_schedule, reports_parentheses_nested_too_deeply) {
+  EXPECT_EQ(first_line(errors("if (" + repeated("(", 100000) + "\n")),
+            "t/schedule.ccl:1:260: error: parentheses nested deeper than 256 levels");
+  EXPECT_EQ(first_line(errors("schedule foo IN bar\n{\n  OPTIONS: a" + repeated("(", 100000) + "\n")),
+            "t/schedule.ccl:3:269: error: parentheses nested deeper than 256 levels");
 }
 
 }  // namespace

@@ -44,6 +44,16 @@ std::string error_text(Parse parse, const std::string& path, const std::string& 
   return "no error";
 }
 
+/// The first line of `text`: the "path:line:column: error: ..." line of a diagnostic.
+inline std::string first_line(const std::string& text) { return text.substr(0, text.find('\n')); }
+
+/// `piece` `times` times over: deeply nested inputs.
+inline std::string repeated(const std::string& piece, int times) {
+  std::string out;
+  for (int i = 0; i < times; ++i) out += piece;
+  return out;
+}
+
 inline std::string at(const source_location& w) { return std::to_string(w.line) + ":" + std::to_string(w.column); }
 inline std::string dump(const located_text& t) { return t.text + "@" + at(t.where); }
 inline std::string dump(const std::vector<located_text>& ts) {

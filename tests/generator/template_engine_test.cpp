@@ -474,8 +474,19 @@ TEST(template_engine, error_when_output_grows_too_large) {
 
 TEST(template_engine, error_when_blocks_nest_too_deeply) {
   std::string text;
-  for (int i = 0; i < 150; ++i) text += "%[";
-  EXPECT_PRED2(starts_with, error_of(text), "t.tpl:1:201: error: blocks nested more than 100 deep\n%[%[");
+  for (int i = 0; i < 100000; ++i) text += "%[";
+  EXPECT_PRED2(starts_with, error_of(text), "t.tpl:1:513: error: blocks nested deeper than 256 levels\n%[%[");
+  std::string loops;
+  for (int i = 0; i < 300; ++i) loops += "%for_loop(i,'0','1')%[";
+  EXPECT_PRED2(starts_with, error_of(loops), "t.tpl:1:5633: error: blocks nested deeper than 256 levels\n%for_loop(");
+}
+
+TEST(template_engine, blocks_nest_256_levels_deep) {
+  std::string text;
+  for (int i = 0; i < 256; ++i) text += "%[";
+  text += "x";
+  for (int i = 0; i < 256; ++i) text += "]%";
+  EXPECT_EQ(render(text, template_scope{}), "x");
 }
 
 TEST(template_engine, error_integer_overflow_in_bound) {
