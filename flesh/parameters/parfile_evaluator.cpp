@@ -273,12 +273,17 @@ parfile_value evaluate(const expr& e, std::string_view parfile_name, const refer
       v.literal = literal;
       return v;
     }
-    case expr::kind::binary: {
-      const auto& l = e.operands.at(0);
-      const auto& r = e.operands.at(1);
-      const auto a = as_number(evaluate(l, parfile_name, resolve), l.where);
-      const auto b = as_number(evaluate(r, parfile_name, resolve), r.where);
-      return binary(e.text, a, b, e.where);
+    case expr::kind::binary:
+    case expr::kind::chain: {
+      // A chain `a - b + c` is applied left to right in this loop, not by recursion.
+      const auto& first = e.operands.at(0);
+      auto value = as_number(evaluate(first, parfile_name, resolve), first.where);
+      for (std::size_t i = 1; i < e.operands.size(); ++i) {
+        const auto& r = e.operands[i];
+        const auto b = as_number(evaluate(r, parfile_name, resolve), r.where);
+        value = binary(e.what == expr::kind::chain ? e.operators.at(i - 1) : e.text, value, b, e.where);
+      }
+      return value;
     }
     case expr::kind::call: {
       std::vector<parfile_value> args;

@@ -354,6 +354,17 @@ TEST_F(parameter_registry_parfile, arithmetic_expressions) {
   EXPECT_EQ(registry.integer("HeatEquation", "steps"), 1024 - 6 + 2);
 }
 
+TEST_F(parameter_registry_parfile, chains_apply_left_to_right_and_200000_terms_evaluate) {
+  std::string sum = "Cactus::cctk_itlast = 0";
+  for (int i = 0; i < 200000; ++i) sum += "+1";
+  run(registry, "ActiveThorns = \"HeatEquation\"\n" + sum + "\nHeatEquation::steps = 10 - 3 - 2 + 1\n"
+                "HeatEquation::length = 8 / 4 / 2 * 3\n");
+  EXPECT_EQ(registry.integer("Cactus", "cctk_itlast"), 200000);
+  EXPECT_EQ(registry.integer("HeatEquation", "steps"), 6);
+  EXPECT_NEAR(real_value(registry, "HeatEquation", "length"), 3, 1e-12);
+  EXPECT_EQ(errors_of("HeatEquation::length = 1 + 2 / 0 - 3\n"), "2:28: division by zero\n");
+}
+
 TEST_F(parameter_registry_parfile, references_read_the_value_at_that_point) {
   run(registry,
       "ActiveThorns = \"HeatEquation\"\n"
