@@ -60,6 +60,26 @@ check "normal level: the same file runs" test $? -eq 0
 
 "$opuntia" "$work/missing.par" >"$work/out" 2>&1
 check "a missing parfile fails" test $? -eq 1
+check "a missing parfile is named with the reason" grep -qxF "$work/missing.par: error: cannot read file: No such file or directory" "$work/out"
+"$opuntia" /dev/zero >"$work/out" 2>&1
+check "opuntia /dev/zero exits 1" test $? -eq 1
+check "opuntia /dev/zero names the size limit" grep -qxF "/dev/zero: error: file is larger than 64 MiB, the limit for an input file" "$work/out"
+printf '\xef\xbb\xbfCactus::cctk_itlast = (1\n' >"$work/bom.par"
+"$opuntia" "$work/bom.par" >"$work/out" 2>&1
+check "a parfile's byte-order mark is skipped" grep -qxF "$work/bom.par:1:25: error: expected ')' to close the parenthesis; found end of line" "$work/out"
+# A STRING value of 300,000 characters (the ECMAScript regex matcher overflowed the stack at 25-30k).
+{ printf 'ActiveThorns = "HeatEquation"\nCactus::cctk_itlast = 0\nCactus::cctk_run_title = "'; head -c 300000 /dev/zero | tr '\0' a; printf '"\n'; } >"$work/long.par"
+(cd "$work" && "$opuntia" long.par >"$work/out" 2>&1)
+check "a 300,000-character string value runs" test $? -eq 0
+# An expression of 200,000 terms (each operator copied the tree: 200k terms took over a minute)
+# and one nested 100,000 deep (a stack overflow): the first runs, the second is an error.
+{ printf 'Cactus::cctk_itlast = 0'; head -c 200000 /dev/zero | tr '\0' 'x' | sed 's/x/+0/g'; printf '\n'; } >"$work/terms.par"
+(cd "$work" && "$opuntia" terms.par >"$work/out" 2>&1)
+check "an expression of 200,000 terms runs" test $? -eq 0
+{ printf 'Cactus::cctk_itlast = '; head -c 100000 /dev/zero | tr '\0' '('; printf '1\n'; } >"$work/deep.par"
+(cd "$work" && "$opuntia" deep.par >"$work/out" 2>&1)
+check "an expression nested 100,000 deep is an error" test $? -eq 1
+check "... naming the limit" grep -q "^deep.par:1:279: error: expressions nested deeper than 256 levels" "$work/out"
 
 # CaKernel::backend = "auto" where the OpenCL platform lists no device (pocl as an ordinary
 # user; here POCL_DEVICES names a driver pocl lacks): the run falls back to OpenMP.
