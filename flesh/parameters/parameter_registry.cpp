@@ -15,6 +15,7 @@
 #include "flesh/parameters/parfile_evaluator.hpp"
 #include "flesh/parameters/string_pattern.hpp"
 #include "generator/model/common.hpp"
+#include "generator/semantic/thorn_model.hpp"
 
 namespace opuntia {
 namespace {
@@ -90,21 +91,13 @@ std::vector<std::string> range_words(const std::vector<range_binding>& ranges) {
   return words;
 }
 
-bool in_range(double value, bool integer, const range_binding& r, const std::string& name) {
+/// The rule opuntia-gen checks defaults with (gen::range_contains), so that a default the
+/// generator accepts is a value the flesh accepts. The bounds were checked well formed when the
+/// thorn was added.
+bool in_range(double value, bool integer, const range_binding& r) {
   if (trim(r.spec).empty() || trim(r.spec) == "*") return true;
-  const auto lower = bound(r.lower, name);
-  const auto upper = bound(r.upper, name);
-  if (lower && (r.lower_open ? value <= *lower : value < *lower)) return false;
-  if (upper && (r.upper_open ? value >= *upper : value > *upper)) return false;
-  if (integer && !trim(r.step).empty()) {
-    const auto step = bound(r.step, name);
-    if (step && *step >= 1) {
-      const auto s = static_cast<long long>(*step);
-      const auto base = lower ? static_cast<long long>(*lower) : 0LL;
-      if ((static_cast<long long>(value) - base) % s != 0) return false;
-    }
-  }
-  return true;
+  const gen::numeric_range range{trim(r.lower), trim(r.upper), r.lower_open, r.upper_open, trim(r.step)};
+  return gen::range_contains(range, value, integer);
 }
 
 std::string origin_text(const parameter_binding& b) { return b.origin.empty() ? b.name : b.origin; }
@@ -691,7 +684,7 @@ struct parameter_registry::applier {
     if (e.ranges.empty()) return;
     const auto q = qualified(e);
     for (const auto& r : e.ranges) {
-      if (in_range(value, integer, r, q)) return;
+      if (in_range(value, integer, r)) return;
     }
     std::vector<std::string> ranges;
     for (const auto& r : e.ranges) ranges.push_back(range_text(r, " "));

@@ -6,6 +6,7 @@
 #include <sstream>
 
 #include "generator/parse.hpp"
+#include "parameter_bindings.hpp"
 
 namespace {
 
@@ -15,66 +16,8 @@ double real_value(const opuntia::parameter_registry& registry, std::string_view 
   return std::get<double>(registry.value(owner, name, index));
 }
 
-
 using namespace opuntia;
-
-// --- bindings written by hand, as opuntia-gen writes them -------------------------------------
-
-range_binding numeric(std::string spec, std::string lower, std::string upper, bool lower_open, bool upper_open,
-                      std::string description, std::string step = "") {
-  range_binding r;
-  r.spec = std::move(spec);
-  r.description = std::move(description);
-  r.lower = std::move(lower);
-  r.upper = std::move(upper);
-  r.lower_open = lower_open;
-  r.upper_open = upper_open;
-  r.step = std::move(step);
-  return r;
-}
-
-range_binding words(std::string spec, std::vector<std::string> w, std::string description) {
-  range_binding r;
-  r.spec = std::move(spec);
-  r.description = std::move(description);
-  r.words = std::move(w);
-  return r;
-}
-
-parameter_binding param(std::string name, parameter_type type, std::string default_value, std::string description = "",
-                        std::vector<range_binding> ranges = {},
-                        parameter_access access = parameter_access::restricted_access) {
-  parameter_binding p;
-  p.name = std::move(name);
-  p.type = type;
-  p.access = access;
-  p.default_value = std::move(default_value);
-  p.description = std::move(description);
-  p.ranges = std::move(ranges);
-  p.origin = "thorns/Test/param.ccl:1:1";
-  return p;
-}
-
-parameter_binding uses(std::string name, parameter_type type, std::string from, std::string qualifier = "uses",
-                       std::vector<range_binding> ranges = {}) {
-  parameter_binding p;
-  p.name = std::move(name);
-  p.type = type;
-  p.access = parameter_access::shared;
-  p.qualifier = std::move(qualifier);
-  p.shared_from = std::move(from);
-  p.ranges = std::move(ranges);
-  p.origin = "thorns/Wave/param.ccl:4:1";
-  return p;
-}
-
-thorn_binding thorn(std::string name, std::string implementation, std::vector<parameter_binding> parameters) {
-  thorn_binding t;
-  t.name = std::move(name);
-  t.implementation = std::move(implementation);
-  t.parameters = std::move(parameters);
-  return t;
-}
+using namespace opuntia::test_bindings;
 
 thorn_binding heat_equation() {
   auto coeffs =

@@ -11,88 +11,37 @@
 #include "flesh/parameters/parameter_registry.hpp"
 #include "fuzz_parse.hpp"
 #include "generator/parse.hpp"
+#include "tests/flesh/parameter_bindings.hpp"
 
 namespace {
 
 using namespace opuntia;
-
-range_binding numeric(std::string spec, std::string lower, std::string upper, bool lower_open, bool upper_open,
-                      std::string step = "") {
-  range_binding r;
-  r.spec = std::move(spec);
-  r.lower = std::move(lower);
-  r.upper = std::move(upper);
-  r.lower_open = lower_open;
-  r.upper_open = upper_open;
-  r.step = std::move(step);
-  return r;
-}
-
-range_binding words(std::vector<std::string> w) {
-  range_binding r;
-  for (const auto& word : w) r.spec += (r.spec.empty() ? "\"" : ", \"") + word + "\"";
-  r.words = std::move(w);
-  return r;
-}
-
-parameter_binding param(std::string name, parameter_type type, std::string default_value,
-                        std::vector<range_binding> ranges = {}, std::string array_size = "",
-                        parameter_access access = parameter_access::restricted_access) {
-  parameter_binding p;
-  p.name = std::move(name);
-  p.type = type;
-  p.access = access;
-  p.default_value = std::move(default_value);
-  p.ranges = std::move(ranges);
-  p.array_size = std::move(array_size);
-  p.origin = "thorns/Fuzz/param.ccl:1:1";
-  return p;
-}
-
-parameter_binding shared(std::string name, parameter_type type, std::string from, std::string qualifier,
-                         std::vector<range_binding> ranges = {}) {
-  parameter_binding p;
-  p.name = std::move(name);
-  p.type = type;
-  p.access = parameter_access::shared;
-  p.qualifier = std::move(qualifier);
-  p.shared_from = std::move(from);
-  p.ranges = std::move(ranges);
-  p.origin = "thorns/User/param.ccl:1:1";
-  return p;
-}
-
-thorn_binding thorn(std::string name, std::string implementation, std::vector<parameter_binding> parameters) {
-  thorn_binding t;
-  t.name = std::move(name);
-  t.implementation = std::move(implementation);
-  t.parameters = std::move(parameters);
-  return t;
-}
+using namespace opuntia::test_bindings;
 
 std::vector<thorn_binding> make_thorns() {
   using type = parameter_type;
   const auto global = parameter_access::global_access;
   return {
       thorn("Cactus", "cactus",
-            {param("cctk_itlast", type::integer, "10", {numeric("0:*", "0", "", false, false)}),
+            {param("cctk_itlast", type::integer, "10", "", {numeric("0:*", "0", "", false, false, "")}),
              param("cctk_final_time", type::real, "-1"),
-             param("cctk_run_title", type::string, "", {words({""})})}),
+             param("cctk_run_title", type::string, "", "", {words({""})})}),
       thorn("Fuzz", "fuzz",
-            {param("n", type::integer, "4", {numeric("1:*", "1", "", false, false)}, "", global),
-             param("even", type::integer, "2", {numeric("0:100:2", "0", "100", false, false, "2")}),
-             param("x", type::real, "0.5", {numeric("(0:1]", "0", "1", true, false)}),
-             param("y", type::real, "0", {numeric("*", "", "", false, false), numeric("-1:1", "-1", "1", false, false)}),
-             param("mode", type::keyword, "a", {words({"a", "b", "c"})}, "", global),
-             param("label", type::string, "run", {words({"^[a-z0-9 ]+$", "x$"})}),
+            {param("n", type::integer, "4", "", {numeric("1:*", "1", "", false, false, "")}, global),
+             param("even", type::integer, "2", "", {numeric("0:100:2", "0", "100", false, false, "", "2")}),
+             param("x", type::real, "0.5", "", {numeric("(0:1]", "0", "1", true, false, "")}),
+             param("y", type::real, "0", "",
+                   {numeric("*", "", "", false, false, ""), numeric("-1:1", "-1", "1", false, false, "")}),
+             param("mode", type::keyword, "a", "", {words({"a", "b", "c"})}, global),
+             param("label", type::string, "run", "", {words({"^[a-z0-9 ]+$", "x$"})}),
              param("free", type::string, ""),
              param("flag", type::boolean, "yes"),
-             param("ints", type::integer, "0", {numeric("-10:10", "-10", "10", false, false)}, "4"),
-             param("reals", type::real, "0", {}, "3"),
-             param("names", type::keyword, "a", {words({"a", "b"})}, "2")}),
+             array_of("4", param("ints", type::integer, "0", "", {numeric("-10:10", "-10", "10", false, false, "")})),
+             array_of("3", param("reals", type::real, "0")),
+             array_of("2", param("names", type::keyword, "a", "", {words({"a", "b"})}))}),
       thorn("User", "user",
-            {shared("n", type::integer, "fuzz", "uses"), shared("mode", type::keyword, "fuzz", "extends", {words({"d"})}),
-             param("steps", type::integer, "1", {numeric("1:1000", "1", "1000", false, false)})}),
+            {uses("n", type::integer, "fuzz", "uses"), uses("mode", type::keyword, "fuzz", "extends", {words({"d"})}),
+             param("steps", type::integer, "1", "", {numeric("1:1000", "1", "1000", false, false, "")})}),
   };
 }
 
