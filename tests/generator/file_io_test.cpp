@@ -44,8 +44,15 @@ std::string read_error(const fs::path& path) {
   return "read";
 }
 
-/// What write_outputs reports, or "written".
-std::string write_error(const fs::path& out_dir, const std::vector<generated_file>& files) {
+/// What write_outputs reports for these (path, text) outputs, or "written".
+std::string write_error(const fs::path& out_dir, const std::vector<std::pair<std::string, std::string>>& outputs) {
+  std::vector<generated_file> files;
+  for (const auto& [path, text] : outputs) {
+    generated_file f;
+    f.path = path;
+    f.text = text;
+    files.push_back(std::move(f));
+  }
   try {
     write_outputs(out_dir, files);
   } catch (const generator_error& e) {
