@@ -82,15 +82,19 @@ check "an expression nested 100,000 deep is an error" test $? -eq 1
 check "... naming the limit" grep -q "^deep.par:1:279: error: expressions nested deeper than 256 levels" "$work/out"
 
 # CaKernel::backend = "auto" where the OpenCL platform lists no device (pocl as an ordinary
-# user; here POCL_DEVICES names a driver pocl lacks): the run falls back to OpenMP.
-if "$opuntia" --list-devices 2>/dev/null | grep -q "^opencl platform"; then
+# user): the run falls back to OpenMP. Made so on any machine: the ICD loader sees pocl alone,
+# POCL_DEVICES names a driver pocl lacks, and CUDA sees no GPU.
+if [[ -f /etc/OpenCL/vendors/pocl.icd ]] && "$opuntia" --list-devices 2>/dev/null | grep -q "^opencl platform"; then
+  mkdir -p "$work/vendors"
+  cp /etc/OpenCL/vendors/pocl.icd "$work/vendors/"
+  no_device=(env OCL_ICD_VENDORS="$work/vendors" POCL_DEVICES=cuda CUDA_VISIBLE_DEVICES=)
   printf 'ActiveThorns = "HeatEquation"\nCactus::cctk_itlast = 2\n' >"$work/auto.par"
-  (cd "$work" && POCL_DEVICES=cuda "$opuntia" auto.par >"$work/out" 2>&1)
+  (cd "$work" && "${no_device[@]}" "$opuntia" auto.par >"$work/out" 2>&1)
   check "auto with an OpenCL platform of no device runs" test $? -eq 0
   check "... on OpenMP" grep -q "backend openmp" "$work/out"
   check "... naming no parameter the file did not set" test "$(grep -c opencl_device "$work/out")" -eq 0
   printf 'ActiveThorns = "HeatEquation"\nCactus::cctk_itlast = 2\nCaKernel::backend = "opencl"\n' >"$work/ocl.par"
-  (cd "$work" && POCL_DEVICES=cuda "$opuntia" ocl.par >"$work/out" 2>&1)
+  (cd "$work" && "${no_device[@]}" "$opuntia" ocl.par >"$work/out" 2>&1)
   check "backend opencl with no device fails" test $? -eq 1
   check "... at the line that asks for it" grep -q 'ocl.par:3:.*CaKernel::backend = "opencl": this machine has no device for it' "$work/out"
 fi
