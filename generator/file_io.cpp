@@ -1,6 +1,7 @@
 #include "generator/file_io.hpp"
 
 #include <algorithm>
+#include <atomic>
 #include <cerrno>
 #include <map>
 #include <system_error>
@@ -197,7 +198,10 @@ struct staging {
     make_folders(path);
     std::error_code ec;
     if (fs::is_directory(path, ec)) cannot_write(path, EISDIR);
-    const fs::path temporary = path.parent_path() / fmt::format(".{}.tmp{}", path.filename().string(), ::getpid());
+    // A name no other process or thread uses at the same time (MPI ranks, OpenCL program caches).
+    static std::atomic<unsigned> counter{0};
+    const fs::path temporary =
+        path.parent_path() / fmt::format(".{}.tmp{}.{}", path.filename().string(), ::getpid(), counter++);
     file_descriptor out{::open(temporary.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0666)};
     if (out.fd < 0) cannot_write(path, errno);
     files.push_back({path, temporary});

@@ -1,10 +1,10 @@
 #include "program_cache.hpp"
 
+#include "generator/file_io.hpp"
+
 #include <fmt/format.h>
-#include <unistd.h>
 
 #include <algorithm>
-#include <atomic>
 #include <cstdint>
 #include <cstdlib>
 #include <fstream>
@@ -43,7 +43,8 @@ bool is_entry_name(std::string_view name) {
   return name.size() > suffix.size() && name.substr(name.size() - suffix.size()) == suffix;
 }
 
-/// `.<entry name>.tmp<pid>.<n>`: what temporary_for made for an entry and a crash left behind.
+/// `.<entry name>.tmp<pid>.<n>`: the temporary gen::write_file_atomically writes an entry to,
+/// which a crash can leave behind.
 bool is_temporary_name(std::string_view name) {
   if (name.empty() || name.front() != '.') return false;
   const auto tmp = name.find(".tmp", 1);
@@ -56,7 +57,7 @@ void make_tagged_dir(const fs::path& dir) {
   std::error_code ec;
   if (fs::exists(dir, ec)) return;
   fs::create_directories(dir);
-  write_atomically(dir / tag_name, tag_text);
+  gen::write_file_atomically(dir / tag_name, tag_text);
 }
 
 /// Whether the file begins with the entry header's magic: the cache wrote it.
@@ -68,11 +69,6 @@ bool starts_with_magic(const fs::path& path) {
   return in.gcount() == static_cast<std::streamsize>(head.size()) && head == expected;
 }
 
-/// A name no other process or thread uses at the same time.
-fs::path temporary_for(const fs::path& path) {
-  static std::atomic<unsigned> counter{0};
-  return path.parent_path() / fmt::format(".{}.tmp{}.{}", path.filename().string(), ::getpid(), counter++);
-}
 
 }  // namespace
 
@@ -119,7 +115,8 @@ bool program_cache::store(const std::string& key, const std::vector<unsigned cha
     // A folder the cache makes itself is tagged as a cache; one that was there before (say
     // cache_dir = ".") is not, since the tag would hide the user's files from backups.
     make_tagged_dir(dir_);
-    write_atomically(path_of(key), fmt::format("{} {} {} {:016x}\n", magic, key, body.size(), fnv1a(body)) + body);
+    gen::write_file_atomically(path_of(key),
+                               fmt::format("{} {} {} {:016x}\n", magic, key, body.size(), fnv1a(body)) + body);
     return true;
   } catch (const std::exception&) {
     return false;
@@ -133,8 +130,8 @@ program_cache::build_failure_files program_cache::store_build_failure(const std:
   const fs::path folder = dir_ / build_errors_folder;
   make_tagged_dir(folder);
   build_failure_files files{folder / (label + ".cl"), folder / (label + ".log")};
-  write_atomically(files.source, source);
-  write_atomically(files.log, log);
+  gen::write_file_atomically(files.source, source);
+  gen::write_file_atomically(files.log, log);
   return files;
 }
 
@@ -157,7 +154,7 @@ program_cache::clear_summary program_cache::clear() const {
       }
       fs::remove(entry.path() / tag_name, ignored);
       if (!fs::remove(entry.path(), ignored)) {
-        write_atomically(entry.path() / tag_name, tag_text);  // something of the user's is there: keep the folder
+        gen::write_file_atomically(entry.path() / tag_name, tag_text);  // something of the user's is there: keep the folder
         ++summary.kept;
       }
       continue;
@@ -172,26 +169,6 @@ program_cache::clear_summary program_cache::clear() const {
   }
   summary.is_cache = summary.removed > 0 || fs::exists(dir_ / tag_name, ec);
   return summary;
-}
-
-void write_atomically(const fs::path& path, const std::string& text) {
-  std::error_code ec;
-  if (!path.parent_path().empty()) fs::create_directories(path.parent_path(), ec);
-  const fs::path temporary = temporary_for(path);
-  {
-    std::ofstream out(temporary, std::ios::binary | std::ios::trunc);
-    out << text;
-    out.flush();
-    if (!out) {
-      fs::remove(temporary, ec);
-      throw std::runtime_error(fmt::format("{}: cannot write file", path.string()));
-    }
-  }
-  fs::rename(temporary, path, ec);
-  if (ec) {
-    fs::remove(temporary, ec);
-    throw std::runtime_error(fmt::format("{}: cannot write file", path.string()));
-  }
 }
 
 }  // namespace opuntia::thorns::CaKernel

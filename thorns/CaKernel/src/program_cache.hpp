@@ -67,8 +67,4 @@ class program_cache {
   std::filesystem::path dir_;
 };
 
-/// Writes `text` to `path` through a temporary file in the same directory and a rename; throws
-/// std::runtime_error naming the path when it cannot.
-void write_atomically(const std::filesystem::path& path, const std::string& text);
-
 }  // namespace opuntia::thorns::CaKernel
