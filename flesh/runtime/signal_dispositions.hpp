@@ -14,43 +14,20 @@
 // library's handlers, which pocl needs (SIGFPE from kernel integer division) and which re-raise.
 #include <csignal>
 #include <cstddef>
+#include <iterator>
 
 namespace opuntia {
-
-namespace signal_detail {
-inline volatile std::sig_atomic_t stop_signal = 0;
-extern "C" inline void record_stop_signal(int signal) { stop_signal = signal; }
-
-inline bool same_disposition(const struct sigaction& a, const struct sigaction& b) {
-  return a.sa_handler == b.sa_handler && (a.sa_flags & SA_SIGINFO) == (b.sa_flags & SA_SIGINFO);
-}
-}  // namespace signal_detail
 
 class stop_signal_handlers {
 public:
   /// Installs the handlers, except for a signal the process ignores (it stays ignored).
-  stop_signal_handlers() {
-    signal_detail::stop_signal = 0;
-    for (std::size_t i = 0; i < std::size(signals_); ++i) {
-      sigaction(signals_[i], nullptr, &previous_[i]);
-      if (previous_[i].sa_handler == SIG_IGN) continue;
-      struct sigaction action {};
-      action.sa_handler = signal_detail::record_stop_signal;
-      sigemptyset(&action.sa_mask);
-      action.sa_flags = SA_RESTART | SA_RESETHAND;  // restart interrupted writes; a second signal kills
-      installed_[i] = sigaction(signals_[i], &action, nullptr) == 0;
-    }
-  }
-  ~stop_signal_handlers() {
-    for (std::size_t i = 0; i < std::size(signals_); ++i) {
-      if (installed_[i]) sigaction(signals_[i], &previous_[i], nullptr);
-    }
-  }
+  stop_signal_handlers();
+  ~stop_signal_handlers();
   stop_signal_handlers(const stop_signal_handlers&) = delete;
   stop_signal_handlers& operator=(const stop_signal_handlers&) = delete;
 
   /// The signal received since the handlers were installed; 0: none.
-  int received() const { return signal_detail::stop_signal; }
+  int received() const;
 
 private:
   static constexpr int signals_[] = {SIGINT, SIGTERM};
@@ -59,23 +36,13 @@ private:
 };
 
 /// "SIGINT" or "SIGTERM": the signals stop_signal_handlers records.
-inline const char* stop_signal_name(int signal) {
-  return signal == SIGINT ? "SIGINT" : signal == SIGTERM ? "SIGTERM" : "a signal";
-}
+const char* stop_signal_name(int signal);
 
 class keep_signal_dispositions {
 public:
-  keep_signal_dispositions() {
-    for (std::size_t i = 0; i < std::size(signals_); ++i) sigaction(signals_[i], nullptr, &kept_[i]);
-  }
+  keep_signal_dispositions();
   /// Puts back each disposition that changed since construction.
-  ~keep_signal_dispositions() {
-    for (std::size_t i = 0; i < std::size(signals_); ++i) {
-      struct sigaction now {};
-      sigaction(signals_[i], nullptr, &now);
-      if (!signal_detail::same_disposition(now, kept_[i])) sigaction(signals_[i], &kept_[i], nullptr);
-    }
-  }
+  ~keep_signal_dispositions();
   keep_signal_dispositions(const keep_signal_dispositions&) = delete;
   keep_signal_dispositions& operator=(const keep_signal_dispositions&) = delete;
 

@@ -1,0 +1,53 @@
+#include "flesh/runtime/signal_dispositions.hpp"
+
+namespace opuntia {
+namespace {
+
+volatile std::sig_atomic_t stop_signal = 0;
+
+extern "C" void record_stop_signal(int signal) { stop_signal = signal; }
+
+bool same_disposition(const struct sigaction& a, const struct sigaction& b) {
+  return a.sa_handler == b.sa_handler && (a.sa_flags & SA_SIGINFO) == (b.sa_flags & SA_SIGINFO);
+}
+
+}  // namespace
+
+stop_signal_handlers::stop_signal_handlers() {
+  stop_signal = 0;
+  for (std::size_t i = 0; i < std::size(signals_); ++i) {
+    sigaction(signals_[i], nullptr, &previous_[i]);
+    if (previous_[i].sa_handler == SIG_IGN) continue;
+    struct sigaction action {};
+    action.sa_handler = record_stop_signal;
+    sigemptyset(&action.sa_mask);
+    action.sa_flags = SA_RESTART | SA_RESETHAND;  // restart interrupted writes; a second signal kills
+    installed_[i] = sigaction(signals_[i], &action, nullptr) == 0;
+  }
+}
+
+stop_signal_handlers::~stop_signal_handlers() {
+  for (std::size_t i = 0; i < std::size(signals_); ++i) {
+    if (installed_[i]) sigaction(signals_[i], &previous_[i], nullptr);
+  }
+}
+
+int stop_signal_handlers::received() const { return stop_signal; }
+
+const char* stop_signal_name(int signal) {
+  return signal == SIGINT ? "SIGINT" : signal == SIGTERM ? "SIGTERM" : "a signal";
+}
+
+keep_signal_dispositions::keep_signal_dispositions() {
+  for (std::size_t i = 0; i < std::size(signals_); ++i) sigaction(signals_[i], nullptr, &kept_[i]);
+}
+
+keep_signal_dispositions::~keep_signal_dispositions() {
+  for (std::size_t i = 0; i < std::size(signals_); ++i) {
+    struct sigaction now {};
+    sigaction(signals_[i], nullptr, &now);
+    if (!same_disposition(now, kept_[i])) sigaction(signals_[i], &kept_[i], nullptr);
+  }
+}
+
+}  // namespace opuntia
