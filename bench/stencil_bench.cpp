@@ -6,7 +6,7 @@
 //   stencil_bench [n=256] [repetitions=20]
 //
 // Effective bandwidth counts each array once: (reads + writes) * 8 bytes * updated points / time
-// (the floor of DESIGN.md's performance model); copy counts bytes read plus bytes written. Every
+// (the floor of the performance model in bench/RESULTS.md); copy counts bytes read plus bytes written. Every
 // figure is the best of `repetitions` timed runs after two warm-up runs; the median is printed
 // too. "of copy" is best against the copy's best; "of copy, paired" is the median over the rounds
 // of each round's fraction against the copy timed in the same round (paired_fraction_of_copy).

@@ -1,5 +1,5 @@
 #pragma once
-// The template language of SYNTAX.md: what turns a template file and the values of one
+// The template language of docs/SYNTAX.md: what turns a template file and the values of one
 // kernel (or one thorn) into generated code.
 //
 //   %{name} or %name          a value of the innermost scope that has it (re-expanded, bounded)

@@ -1,4 +1,4 @@
-// Standalone CPU experiment behind bench/RESULTS.md (2026-11-25, fourteenth session): how fast can
+// Standalone CPU experiment behind bench/RESULTS.md (2026-11-25, cb486e8): how fast can
 // a hand-written radius-4 star (the eighth-order Laplacian of bench/thorns/StencilBench, fp64,
 // 256^3, bit-equal to a plain loop) run from memory on this machine, against the copy bandwidth
 // of the same run? It is where an OpenMP design is tried before it becomes a template

@@ -20,7 +20,7 @@
 // within the runs' spread; compute-sanitizer's racecheck reports shared-memory hazards on it,
 // not yet settled as real or as synchronisation through mbarriers that the tool misses); tma: cpl
 // with each ring plane copied by one bulk tensor copy (TMA) that thread 0 issues, completing on an
-// mbarrier a slot (2026-11-23, sixth session: 85% of copy in fp64 with 512-thread blocks capped at
+// mbarrier a slot (2026-11-23, 62da8a1: 85% of copy in fp64 with 512-thread blocks capped at
 // 64 registers, 81% uncapped, against cpl's 72-73% in the same run; 74-75% in fp32).
 #include <cooperative_groups.h>
 #include <cuda_pipeline.h>
@@ -386,7 +386,7 @@ __global__ void __launch_bounds__(TX* TY) cpm(const T* __restrict__ u, T* __rest
 // which completes on the slot's `full` mbarrier; no copy instructions, addresses or group
 // registers in the other threads. WS = false: one block barrier a plane before its slot is
 // refilled (as cpl); WS = true: an `empty` mbarrier per slot instead (as cpm), D extra slots.
-// Pacing (PACE > 0, 2026-11-25, thirteenth session): before each plane it issues, a block
+// Pacing (PACE > 0, 2026-11-25, 502f9f1): before each plane it issues, a block
 // publishes how many it has issued in progress[block] (epoch * 4096 + planes, epoch counting
 // launches, so nothing is reset between launches) and, every kPaceEvery planes, waits until
 // every started neighbour in x and y (same slab) has issued at least this plane - PACE: the halo
@@ -444,12 +444,12 @@ __device__ __forceinline__ void pace_issue(const pacing& pc, int issued, int& pe
   if (lane == 0) store_volatile(pc.progress + block * kProgressStride, base + issued + 1);
 }
 
-// PD > 1 (2026-11-25, thirteenth session): each ring slot holds PD consecutive planes, copied by
+// PD > 1 (2026-11-25, 0c2f1b4): each ring slot holds PD consecutive planes, copied by
 // one tensor copy of a box PD planes deep, so that the block waits, meets and issues once every
 // PD planes instead of every plane (S counts slots ahead).
 // HALO != 3 (timing only, results wrong): the copies take the x halo only where HALO & 1 and the
 // y halo only where HALO & 2, to measure what the halo's reads cost.
-// XS (2026-11-25, thirteenth session): the x halo copied apart from the rest, so that every row
+// XS (2026-11-25, f7ee6d9): the x halo copied apart from the rest, so that every row
 // of the main box (the points and the y halo, TX L wide) starts a 128-byte line: a slot is the
 // main box (pitch TX L) and two boxes of the x halo, RA x TY each, copied from map_x; a thread
 // finds its x neighbours' groups in the main box or in a halo box.
@@ -490,7 +490,7 @@ __global__ void __launch_bounds__(TX* TY, MINB) tma(const __grid_constant__ CUte
       if (WS && issue_fill > 0) barrier_wait(&empty[issue_slot], (issue_fill - 1) & 1);
       constexpr unsigned box_bytes = XS ? PLANE_BYTES * PD : (HALO & 1 ? SX : TX * L) * (HALO & 2 ? SY : TY) * PD * sizeof(T);
       opuntia::cuda::barrier_expect_bytes(&full[issue_slot], box_bytes);
-      // The template's L2 policy (evict_last) since the twelfth session; these designs were
+      // The template's L2 policy (evict_last) since e7ba4b2 (2026-11-25); these designs were
       // measured before it, under the normal policy.
       const std::uint64_t keep = opuntia::cuda::keep_in_l2_policy();
       T* const dst = sh + issue_slot * PD * SLOT;
@@ -1157,7 +1157,7 @@ void run_precision(int n, int reps, const char* prec) {
     CPL(1, 16, 16, 64, 2);
   }
   make_ref(4, PLAIN(4));
-  if (getenv("HALO")) {  // 2026-11-25 (thirteenth session): copies without the halo (timing only)
+  if (getenv("HALO")) {  // 2026-11-25 (0c2f1b4): copies without the halo (timing only)
     if (sizeof(T) == 4) {
       TMAH(4, 8, 16, 504, 2, 3);
       TMAH(4, 8, 16, 504, 2, 1);
@@ -1177,7 +1177,7 @@ void run_precision(int n, int reps, const char* prec) {
       TMAH(4, 16, 16, 168, 2, 1);
       TMAH(4, 16, 16, 168, 2, 0);
     }
-  } else if (getenv("XS")) {  // 2026-11-25 (thirteenth session): the x halo in boxes of its own
+  } else if (getenv("XS")) {  // 2026-11-25 (f7ee6d9): the x halo in boxes of its own
     if (sizeof(T) == 4) {
       TMAH(4, 8, 16, 504, 2, 3);
       TMAX(4, 8, 16, 504, 2, 1);
@@ -1198,7 +1198,7 @@ void run_precision(int n, int reps, const char* prec) {
       TMAX(4, 16, 16, 168, 3, 1);
       TMAX(4, 32, 16, 168, 2, 1);
     }
-  } else if (getenv("HALO4")) {  // 2026-11-25 (thirteenth session): more planes ahead without (part of) the halo
+  } else if (getenv("HALO4")) {  // 2026-11-25 (f7ee6d9): more planes ahead without (part of) the halo
     if (sizeof(T) == 4) {
       TMAH(4, 8, 16, 504, 2, 3);
       TMAH(4, 8, 16, 504, 3, 0);
@@ -1214,7 +1214,7 @@ void run_precision(int n, int reps, const char* prec) {
       TMAH(4, 8, 32, 504, 4, 2);
       TMAH(4, 8, 16, 504, 2, 3);
     }
-  } else if (getenv("AHEAD")) {  // 2026-11-25 (thirteenth session): larger fp32 tiles with more planes ahead
+  } else if (getenv("AHEAD")) {  // 2026-11-25 (5dbcb1c): larger fp32 tiles with more planes ahead
     if (sizeof(T) == 4) {
       TMAH(4, 8, 16, 504, 2, 3);
       TMAH(4, 16, 16, 504, 3, 3);
@@ -1232,7 +1232,7 @@ void run_precision(int n, int reps, const char* prec) {
       TMAH(4, 16, 16, 252, 3, 3);
       TMAH(4, 8, 16, 504, 2, 3);
     }
-  } else if (getenv("PD")) {  // 2026-11-25 (thirteenth session): slots of PD planes, one wait and barrier every PD planes
+  } else if (getenv("PD")) {  // 2026-11-25 (0c2f1b4): slots of PD planes, one wait and barrier every PD planes
     if (sizeof(T) == 4) {
       TMAD(4, 8, 16, 504, 2, 1);
       TMAD(4, 8, 16, 504, 1, 2);
@@ -1249,7 +1249,7 @@ void run_precision(int n, int reps, const char* prec) {
       TMAD(4, 16, 16, 168, 2, 2);
       TMAD(4, 16, 16, 168, 1, 4);
     }
-  } else if (getenv("PACE")) {  // 2026-11-25 (thirteenth session): blocks paced against their neighbours; drift measured
+  } else if (getenv("PACE")) {  // 2026-11-25 (502f9f1): blocks paced against their neighbours; drift measured
     if (sizeof(T) == 4) {
       TMAP(4, 8, 16, 504, 2, 0, 0);
       TMAP(4, 8, 16, 504, 2, 0, 8);
@@ -1259,7 +1259,7 @@ void run_precision(int n, int reps, const char* prec) {
       TMAP(4, 8, 16, 504, 4, 0, 8);
       TMAP(4, 8, 16, 504, 4, 0, 16);
     }
-  } else if (getenv("TMA")) {  // 2026-11-23 (sixth session): ring planes copied by the tensor memory accelerator
+  } else if (getenv("TMA")) {  // 2026-11-23 (62da8a1): ring planes copied by the tensor memory accelerator
     CPL(4, 32, 8, 63, 2);
     CPL(4, 16, 16, 63, 2);
     TMA(4, 32, 8, 63, 2, false, 0);
@@ -1290,7 +1290,7 @@ void run_precision(int n, int reps, const char* prec) {
     TMAB(4, 32, 16, 504, 2, 2);
     TMAB(4, 16, 32, 504, 2, 2);
     TMAB(4, 16, 32, 252, 2, 2);
-  } else if (getenv("CPM")) {  // 2026-11-23 (fifth session): mbarriers instead of a barrier a plane
+  } else if (getenv("CPM")) {  // 2026-11-23 (14ad5b0): mbarriers instead of a barrier a plane
     CPL(4, 32, 8, 63, 2);
     CPL(4, 16, 16, 63, 2);
     CPM(4, 32, 8, 63, 2, 0);

@@ -16,7 +16,7 @@
 
 namespace opuntia {
 
-/// Every bin, in the order a run first visits them (SYNTAX.md, "schedule.ccl"); names without the
+/// Every bin, in the order a run first visits them (docs/SYNTAX.md, "schedule.ccl"); names without the
 /// CCTK_ prefix. The tree only holds each bin's contents: the main loop decides when each bin runs
 /// (RECOVER_* only when recovering; PRESTEP..ANALYSIS once per iteration, POSTSTEP and ANALYSIS also
 /// once before the loop).

@@ -1,5 +1,5 @@
 #pragma once
-// cakernel.ccl: kernel descriptors (SYNTAX.md). Both the paper's CCTK_KERNEL* keywords and the
+// cakernel.ccl: kernel descriptors (docs/SYNTAX.md). Both the paper's CCTK_KERNEL* keywords and the
 // shipped CaCUDA CCTK_CUDA_KERNEL* ones, case-insensitively.
 //
 //   CCTK_KERNEL <name> [KEY=value ...]

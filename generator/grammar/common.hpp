@@ -3,7 +3,7 @@
 // param.ccl, schedule.ccl), the error-reporting control and the parse driver.
 //
 // Conventions for grammar authors:
-//  * one `struct` per construct, named as in SYNTAX.md;
+//  * one `struct` per construct, named as in docs/SYNTAX.md;
 //  * `must<>` (or `if_must<>`) wherever backtracking should become an error;
 //    every rule that can be raised needs `error_message<Rule>` (checked at compile time);
 //  * a message may contain "{open}", replaced by the place where the innermost

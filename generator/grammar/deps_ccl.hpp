@@ -1,5 +1,5 @@
 #pragma once
-// templates/deps.ccl: the template hierarchy (SYNTAX.md, CaKernel paper Fig. 3).
+// templates/deps.ccl: the template hierarchy (docs/SYNTAX.md, CaKernel paper Fig. 3).
 //
 //   CCTK_KERNEL_TEMPLATE_GROUP <group>
 //   {

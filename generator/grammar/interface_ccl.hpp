@@ -1,5 +1,5 @@
 #pragma once
-// The grammar of a Cactus interface.ccl file (SYNTAX.md, "interface.ccl").
+// The grammar of a Cactus interface.ccl file (docs/SYNTAX.md, "interface.ccl").
 //
 //   implements: <impl>            inherits: a, b        friend: c
 //   public: | protected: | private:

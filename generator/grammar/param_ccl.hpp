@@ -1,5 +1,5 @@
 #pragma once
-// The grammar of a Cactus param.ccl file (SYNTAX.md, "param.ccl").
+// The grammar of a Cactus param.ccl file (docs/SYNTAX.md, "param.ccl").
 //
 //   private: | restricted: | global: | public: | shares: <impl>
 //   [USES|EXTENDS] [CCTK_]INT|REAL|KEYWORD|STRING|BOOLEAN <name>[[len]] ["desc"] [AS alias]

@@ -1,5 +1,5 @@
 #pragma once
-// Cactus parameter files (SYNTAX.md, "Parameter files"): one statement per logical line.
+// Cactus parameter files (docs/SYNTAX.md, "Parameter files"): one statement per logical line.
 //
 //   !DESC "what this run is"
 //   ActiveThorns = "Driver CaKernel LidDrivenCavity"      # may appear more than once

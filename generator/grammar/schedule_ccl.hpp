@@ -1,5 +1,5 @@
 #pragma once
-// The grammar of a Cactus schedule.ccl file (SYNTAX.md, "schedule.ccl").
+// The grammar of a Cactus schedule.ccl file (docs/SYNTAX.md, "schedule.ccl").
 //
 //   STORAGE: group[, group[timelevels]]
 //   schedule [GROUP] <name> [options] AT|IN <where> [AS a] [WHILE v] [UNTIL v] [IF v] [BEFORE|AFTER n|(a b)] ...

@@ -1,5 +1,5 @@
 #pragma once
-// The template language of SYNTAX.md ("Template language"), as PEGTL rules: one struct per
+// The template language of docs/SYNTAX.md ("Template language"), as PEGTL rules: one struct per
 // construct. The actions that build the syntax tree live in template_engine.cpp.
 //
 //   literal text, '%%', '%{name}', '%{var(v)}', '%name', '%var(v)',

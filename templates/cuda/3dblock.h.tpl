@@ -80,8 +80,8 @@
    take at most 4 bytes (one float; the x halo is then copied apart, split_x_halo), 2 otherwise,
    so that an SM has about 40 KiB of copies in flight either way (radius 4 on the H100: fp32
    32 x 16 tiles, four blocks an SM, 3 planes of 3.75 KiB; fp64, three blocks, 2 planes of 7.5
-   KiB). One plane more or less cost 7-22 points of copy in both (bench/RESULTS.md, thirteenth
-   session). */
+   KiB). One plane more or less cost 7-22 points of copy in both (bench/RESULTS.md, 2026-11-25,
+   f7ee6d9 and 854c725). */
 #define CAKERNEL_%{name}_%{variant}_POINT_BYTES (0%var_loop("cached=yes") %[ + sizeof(%{vtype})]%)
 #ifndef CAKERNEL_%{name}_%{variant}_AHEAD
 #define CAKERNEL_%{name}_%{variant}_AHEAD (CAKERNEL_%{name}_%{variant}_POINT_BYTES <= 4 ? 3 : 2)
@@ -530,9 +530,10 @@ constexpr int CAKERNEL_%{name}_%{variant}_sy = CAKERNEL_%{name}_%{variant}_TYR +
    right of it (halo_lo and halo_hi points of each row). With one box of the plane and its halo,
    whose rows begin the x halo's width before the block's points, the radius-4 ring in fp32 ran
    at 76-77% of copy with 2 planes ahead and collapsed to 58-60% with 3; with the x halo apart,
-   85.6-87.8% with 3 (H100, bench/RESULTS.md, thirteenth session). With 2 planes ahead (8 bytes
-   a point) one box is as fast and the group offsets the split needs would take the fp64 ring
-   from 80 to 94 registers, from three blocks an SM to two (86.7% of copy against 77%). */
+   85.6-87.8% with 3 (H100, bench/RESULTS.md, 2026-11-25, 5dbcb1c to 854c725). With 2 planes
+   ahead (8 bytes a point) one box is as fast and the group offsets the split needs would take
+   the fp64 ring from 80 to 94 registers, from three blocks an SM to two (86.7% of copy against
+   77%). */
 constexpr bool CAKERNEL_%{name}_%{variant}_split_x_halo = CAKERNEL_%{name}_%{variant}_AHEAD >= 3;
 /* Where box `part` of a tensor-copied ring slot starts, in elements of T from the slot's start
    (0 the main box, 1 the left x halo, 2 the right; 3: the slot's size), each on a 128-byte

@@ -6,7 +6,7 @@
 // completes the copy on an mbarrier of the plane's slot, which the block's threads wait on. No
 // other thread issues copies or holds their addresses: on an H100 this took the hand-written
 // radius-4 ring from 72-73% to 79-81% of copy in fp64, and to 80-85% with two 512-thread blocks
-// an SM (bench/RESULTS.md, 2026-11-23, sixth and seventh sessions). Where the device code is built for an older GPU,
+// an SM (bench/RESULTS.md, 2026-11-23: 62da8a1, and the re-run of 7951331). Where the device code is built for an older GPU,
 // OPUNTIA_CUDA_TENSOR_COPIES is 0 there and the template copies with cp.async instead.
 #include <cstdint>
 #include <stdexcept>
@@ -77,7 +77,7 @@ __device__ __forceinline__ void barrier_wait(std::uint64_t* b, unsigned parity) 
 /// radius-4 star in fp64: 3 slabs a column, 3.88 waves) a neighbour may reach it much later;
 /// meanwhile the output's lines, written once and never read, would push them out under the
 /// normal policy. Radius 4 in fp64 on the H100: 84.7% of copy with the normal policy, 86.5%
-/// with evict_last, 50% with evict_first (bench/RESULTS.md, 2026-11-25, twelfth session).
+/// with evict_last, 50% with evict_first (bench/RESULTS.md, 2026-11-25, e7ba4b2 and 8947c68).
 __device__ __forceinline__ std::uint64_t keep_in_l2_policy() {
   std::uint64_t policy = 0;
 #if OPUNTIA_CUDA_TENSOR_COPIES
