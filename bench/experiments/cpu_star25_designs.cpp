@@ -4,7 +4,7 @@
 // of the same run? It is where an OpenMP design is tried before it becomes a template
 // (templates/openmp/); nothing here is generated.
 //
-//   build/<preset>/bench/cpu_star25_designs [repetitions = 10]          (OMP_PROC_BIND=true)
+//   build/experiments/cpu_star25_designs [repetitions = 10]             (OMP_PROC_BIND=true)
 // or with other switches:
 //   g++ -O3 -march=x86-64-v4 -ffp-contract=off -fopenmp -std=c++17 -I flesh/include -DBJ=2 -DBK=2 <this file>
 //

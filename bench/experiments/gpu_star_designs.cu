@@ -2,7 +2,7 @@
 // and radius-4 (R=4) star stencils, each checked to the bit against a plain kernel and timed
 // against the copy bandwidth in the same run, in fp64 and fp32. It is where a kernel design is
 // tried before it becomes a template (templates/cuda/); nothing here is generated.
-//   build/<preset>/bench/gpu_star_designs [n = 512] [repetitions = 10]   (R4ONLY=1: skip R=1;
+//   build/experiments/gpu_star_designs [n = 512] [repetitions = 10]   (R4ONLY=1: skip R=1;
 //   CPLB=1 / CPM=1 / TMA=1 / PACE=1 / PD=1 / HALO=1 / AHEAD=1: only the register-cap / mbarrier /
 //   tensor-copy / paced / PD-plane-slot / halo-less / planes-ahead runs)
 // or on its own: nvcc -std=c++17 -O3 -arch=sm_90 --fmad=false -I flesh/include <this file>
