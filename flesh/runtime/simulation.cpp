@@ -149,13 +149,8 @@ simulation::simulation(std::vector<thorn_binding> thorns, const gen::source_file
     // Storage for every group named by a STORAGE: statement, or by a scheduled item's STORAGE
     // clause (kept on for the whole run rather than only during the routine).
     std::vector<std::string> storage = schedule_.storage();
-    std::function<void(const std::vector<schedule_node>&)> collect = [&](const std::vector<schedule_node>& nodes) {
-      for (const auto& node : nodes) {
-        storage.insert(storage.end(), node.storage.begin(), node.storage.end());
-        collect(node.children);
-      }
-    };
-    for (const auto& bin : schedule_bins()) collect(schedule_.bin(bin));
+    schedule_.for_each_node(
+        [&](const schedule_node& node) { storage.insert(storage.end(), node.storage.begin(), node.storage.end()); });
     {
       // Libraries a backend loads may take signals over (pocl's LLVM swallows SIGQUIT).
       const keep_signal_dispositions keep_signals;
@@ -285,20 +280,16 @@ void simulation::check_memory(const std::vector<std::string>& storage) {
   // levels (time levels rotate, so a kernel reading level 0 meets every one of them), and a
   // separateinout one a scratch buffer on the host and the device.
   std::vector<const grid_variable*> used_by_kernels, with_scratch;
-  std::function<void(const std::vector<schedule_node>&)> visit = [&](const std::vector<schedule_node>& nodes) {
-    for (const auto& node : nodes) {
-      visit(node.children);
-      const auto* kernel = launched_kernel(node);
-      if (kernel == nullptr) continue;
-      for (const auto& kv : kernel->variables) {
-        const auto* v = store_.try_find(node.thorn, kv.grid_function.empty() ? kv.name : kv.grid_function);
-        if (v == nullptr) continue;  // an unknown variable is reported at launch
-        add_once(used_by_kernels, v);
-        if (kv.intent == "separateinout") add_once(with_scratch, v);
-      }
+  schedule_.for_each_node([&](const schedule_node& node) {
+    const auto* kernel = launched_kernel(node);
+    if (kernel == nullptr) return;
+    for (const auto& kv : kernel->variables) {
+      const auto* v = store_.try_find(node.thorn, kv.grid_function.empty() ? kv.name : kv.grid_function);
+      if (v == nullptr) continue;  // an unknown variable is reported at launch
+      add_once(used_by_kernels, v);
+      if (kv.intent == "separateinout") add_once(with_scratch, v);
     }
-  };
-  for (const auto& bin : schedule_bins()) visit(schedule_.bin(bin));
+  });
 
   memory_need host, device;
   for (const auto* v : stored) {

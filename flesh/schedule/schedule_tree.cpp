@@ -435,6 +435,19 @@ const std::vector<schedule_node>& schedule_tree::bin(std::string_view name) cons
   return static_cast<std::size_t>(b) < bins_.size() ? bins_[static_cast<std::size_t>(b)].second : none;
 }
 
+void schedule_tree::for_each_node(const std::function<void(const schedule_node&)>& visit) const {
+  std::vector<const schedule_node*> pending;  // depth first, without recursion
+  for (const auto& [name, nodes] : bins_) {
+    for (auto it = nodes.rbegin(); it != nodes.rend(); ++it) pending.push_back(&*it);
+    while (!pending.empty()) {
+      const schedule_node& node = *pending.back();
+      pending.pop_back();
+      visit(node);
+      for (auto it = node.children.rbegin(); it != node.children.rend(); ++it) pending.push_back(&*it);
+    }
+  }
+}
+
 std::string schedule_tree::show() const {
   std::size_t width = 0;
   for (const auto& [name, nodes] : bins_) width = std::max(width, label_width(nodes, 1));

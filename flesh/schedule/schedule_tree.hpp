@@ -6,8 +6,9 @@
 //   auto tree = schedule_tree::build(active_bindings, registry);   // throws gen::generator_error
 //   for (const auto& node : tree.bin("CCTK_EVOL")) ...
 //   std::cout << tree.show();                                     // opuntia --show-schedule
-#include <string>
+#include <functional>
 #include <optional>
+#include <string>
 #include <string_view>
 #include <vector>
 
@@ -68,6 +69,9 @@ public:
   /// The top-level nodes of a bin ("STARTUP", "EVOL", ...; a CCTK_ prefix is accepted, any case).
   /// Throws std::out_of_range for a name that is no bin.
   const std::vector<schedule_node>& bin(std::string_view name) const;
+
+  /// Calls `visit` for every node of every bin, each before its children.
+  void for_each_node(const std::function<void(const schedule_node&)>& visit) const;
 
   /// Groups whose storage is on from the start: every STORAGE: statement taken (after if-blocks),
   /// qualified `impl::group`, without `[timelevels]`, in first-seen order. A schedule item's own
