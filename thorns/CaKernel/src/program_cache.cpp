@@ -145,16 +145,20 @@ program_cache::clear_summary program_cache::clear() const {
     std::error_code ignored;
     if (name == build_errors_folder && entry.is_directory(ignored) && fs::exists(entry.path() / tag_name, ignored)) {
       // The folder of failed builds' sources and logs, which store_build_failure made: its .cl
-      // and .log files, its tag, then the folder if nothing else is left in it.
+      // and .log files, then its tag and the folder if nothing of anyone else's is in it.
+      bool only_tag_left = true;
       for (const auto& report : fs::directory_iterator(entry.path(), ignored)) {
         const auto ext = report.path().extension();
         if (report.is_regular_file(ignored) && (ext == ".cl" || ext == ".log") && fs::remove(report.path(), ignored)) {
           ++summary.removed;
+        } else if (report.path().filename() != tag_name) {
+          only_tag_left = false;
         }
       }
-      fs::remove(entry.path() / tag_name, ignored);
-      if (!fs::remove(entry.path(), ignored)) {
-        gen::write_file_atomically(entry.path() / tag_name, tag_text);  // something of the user's is there: keep the folder
+      if (only_tag_left) {
+        fs::remove(entry.path() / tag_name, ignored);
+        fs::remove(entry.path(), ignored);
+      } else {
         ++summary.kept;
       }
       continue;
