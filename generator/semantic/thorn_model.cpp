@@ -95,6 +95,10 @@ std::optional<double> numeric_value(const std::string& text) {
 
 namespace {
 
+/// 2^53: beyond it a double holds no odd integers, so a step can be checked only below it (the
+/// flesh checks none beyond it either).
+constexpr double exact_integers = 9007199254740992.0;
+
 /// The ends of a range as numbers: an absent end is infinite.
 struct range_ends {
   double lower = -std::numeric_limits<double>::infinity();
@@ -106,9 +110,7 @@ range_ends ends_of(const numeric_range& range, bool integer) {
   range_ends ends;
   if (const auto lower = numeric_value(range.lower)) ends.lower = *lower;
   if (const auto upper = numeric_value(range.upper)) ends.upper = *upper;
-  // Beyond 2^53 a double holds no odd integers: a step cannot be checked there, nor is it by the flesh.
-  constexpr double exact = 9007199254740992.0;
-  if (const auto step = numeric_value(range.step); integer && step && *step >= 1 && *step < exact) {
+  if (const auto step = numeric_value(range.step); integer && step && *step >= 1 && *step < exact_integers) {
     ends.step = static_cast<long long>(*step);
   }
   return ends;
@@ -125,7 +127,7 @@ bool range_contains(const numeric_range& range, double value, bool integer) {
   const auto ends = ends_of(range, integer);
   if (range.lower_open ? value <= ends.lower : value < ends.lower) return false;
   if (range.upper_open ? value >= ends.upper : value > ends.upper) return false;
-  if (ends.step && std::fabs(value) < 9007199254740992.0) {
+  if (ends.step && std::fabs(value) < exact_integers) {
     const double base = std::isfinite(ends.lower) ? std::trunc(ends.lower) : 0;
     return first_on_step(value, base, *ends.step) == value;
   }
@@ -141,7 +143,7 @@ bool range_is_empty(const numeric_range& range, bool integer) {
   if (range.lower_open && lowest == ends.lower) ++lowest;
   double highest = std::floor(ends.upper);
   if (range.upper_open && highest == ends.upper) --highest;
-  if (ends.step && std::isfinite(lowest) && std::fabs(lowest) < 9007199254740992.0) {
+  if (ends.step && std::isfinite(lowest) && std::fabs(lowest) < exact_integers) {
     lowest = first_on_step(lowest, std::trunc(ends.lower), *ends.step);
   }
   return lowest > highest;
