@@ -6,7 +6,7 @@
 
 #include "generator/file_io.hpp"
 #include "generator/generate.hpp"
-#include "generator/parse.hpp"
+#include "ccl/parse.hpp"
 
 namespace {
 

@@ -1,26 +1,14 @@
 #pragma once
-// The generator's only contact with the file system: reading inputs, writing outputs atomically.
+// The generator's contact with the file system: a thorn's files, the templates, the outputs.
 #include <filesystem>
-#include <optional>
+#include <map>
 #include <string>
-#include <utility>
 #include <vector>
 
+#include "ccl/file_io.hpp"
 #include "generator/generate.hpp"
-#include "generator/source_file.hpp"
 
 namespace opuntia::gen {
-
-/// The largest input read: CCL files, templates, parameter files and kernel bodies are far
-/// smaller, and a device such as /dev/zero must not be read until memory runs out.
-inline constexpr std::size_t max_input_size = std::size_t{64} << 20;
-
-/// Reads a file, without the UTF-8 byte-order mark it may begin with (columns are counted as an
-/// editor shows them); throws generator_error "path: error: cannot read file: <reason>" when it cannot,
-/// "path: error: file is larger than 64 MiB, the limit for an input file" when it is too large.
-source_file read_source(const std::filesystem::path& path);
-/// As read_source, but nullopt when the file does not exist.
-std::optional<source_file> read_optional_source(const std::filesystem::path& path);
 
 /// Reads interface/param/schedule/cakernel.ccl of a thorn directory.
 thorn_sources read_thorn(const std::filesystem::path& dir);
@@ -37,18 +25,5 @@ struct write_summary {
 /// Writes each file under `out_dir`, all or none (see write_files_atomically), skipping files whose
 /// content is unchanged (so builds do not redo work) and existing replace=no files.
 write_summary write_outputs(const std::filesystem::path& out_dir, const std::vector<generated_file>& files);
-
-/// Fills the missing line text of each diagnostic from its file on disk, when it can be read
-/// (diagnostics made at run time point into CCL files the program no longer holds).
-void fill_line_texts_from_disk(std::vector<diagnostic>& diagnostics);
-
-/// Writes `text` to `path` atomically: a temporary file in the same directory, then a rename.
-void write_file_atomically(const std::filesystem::path& path, const std::string& text);
-
-/// Writes every (path, text) or none: each goes to a temporary file beside its target first,
-/// and only when all are written are they renamed into place. On a failure the temporaries and
-/// the folders made for them are removed, the files already there are left as they were, and
-/// generator_error says "path: error: cannot write file: <reason>".
-void write_files_atomically(const std::vector<std::pair<std::filesystem::path, std::string>>& files);
 
 }  // namespace opuntia::gen

@@ -6,7 +6,7 @@
 #include <fmt/format.h>
 
 #include "generator/emit/emit.hpp"
-#include "generator/parse.hpp"
+#include "ccl/parse.hpp"
 #include "generator/semantic/template_tree.hpp"
 
 namespace opuntia::gen {
@@ -32,7 +32,7 @@ std::vector<std::string> chosen_backends(const generator_inputs& inputs, const t
   for (const auto& b : inputs.backends) {
     const auto found = std::find_if(tree.backends.begin(), tree.backends.end(), [&](const auto& x) { return iequals(x, b); });
     if (found == tree.backends.end()) {
-      throw generator_error(whole_file_error(inputs.deps_ccl.path, fmt::format("unknown backend '{}'{}; deps.ccl defines: {}", b,
+      throw input_error(whole_file_error(inputs.deps_ccl.path, fmt::format("unknown backend '{}'{}; deps.ccl defines: {}", b,
                                                    did_you_mean(b, tree.backends), join_names(tree.backends))));
     }
     if (std::find(chosen.begin(), chosen.end(), *found) == chosen.end()) chosen.push_back(*found);
@@ -47,7 +47,7 @@ std::vector<generated_file> generate_unchecked(const generator_inputs& inputs) {
   std::set<std::string> names;
   for (const auto& sources : inputs.thorns) {
     if (!names.insert(sources.name).second) {
-      throw generator_error(whole_file_error(sources.dir, fmt::format("thorn '{}' given twice", sources.name)));
+      throw input_error(whole_file_error(sources.dir, fmt::format("thorn '{}' given twice", sources.name)));
     }
     const thorn_model thorn = check_thorn(sources, inputs.library);
     auto kernels = emit_kernels(thorn, tree, inputs.templates, backends);
@@ -64,8 +64,8 @@ std::vector<generated_file> generate_unchecked(const generator_inputs& inputs) {
 std::vector<generated_file> generate(const generator_inputs& inputs) {
   try {
     return generate_unchecked(inputs);
-  } catch (const generator_error& e) {
-    throw generator_error(with_line_texts(e.diagnostics(), inputs));
+  } catch (const input_error& e) {
+    throw input_error(with_line_texts(e.diagnostics(), inputs));
   }
 }
 

@@ -6,7 +6,7 @@
 #include <vector>
 
 #include "generator/semantic/thorn_model.hpp"
-#include "generator/source_file.hpp"
+#include "ccl/source_file.hpp"
 
 namespace opuntia::gen {
 
@@ -29,7 +29,7 @@ struct generated_file {
 };
 
 /// Generates every output of every thorn in `inputs`, sorted by path.
-/// Throws generator_error with every problem found, each with its place and source line.
+/// Throws input_error with every problem found, each with its place and source line.
 std::vector<generated_file> generate(const generator_inputs& inputs);
 
 }  // namespace opuntia::gen

@@ -12,8 +12,8 @@
 
 #include "generator/file_io.hpp"
 #include "generator/generate.hpp"
-#include "generator/model/common.hpp"
-#include "generator/parse.hpp"
+#include "ccl/model/common.hpp"
+#include "ccl/parse.hpp"
 
 namespace fs = std::filesystem;
 using namespace opuntia::gen;
@@ -66,10 +66,10 @@ int check_files(const std::vector<std::string>& files, const std::string& forced
       } else if (kind == "parfile") {
         parse_parfile(file);
       } else {
-        throw generator_error(whole_file_error(path, "cannot tell which CCL file this is; name it cakernel.ccl, deps.ccl, "
+        throw input_error(whole_file_error(path, "cannot tell which CCL file this is; name it cakernel.ccl, deps.ccl, "
                                          "interface.ccl, param.ccl, schedule.ccl or *.par, or pass --as KIND"));
       }
-    } catch (const generator_error& e) {
+    } catch (const input_error& e) {
       std::cerr << format_diagnostics(e.diagnostics());
       status = 1;
     }
@@ -134,7 +134,7 @@ int main(int argc, char** argv) {
       if (!check_thorns.empty()) {
         try {
           generate(read_inputs(check_thorns, {}, templates_dir, {}));
-        } catch (const generator_error& e) {
+        } catch (const input_error& e) {
           std::cerr << format_diagnostics(e.diagnostics());
           status = 1;
         }
@@ -165,7 +165,7 @@ int main(int argc, char** argv) {
       }
       return 0;
     }
-  } catch (const generator_error& e) {
+  } catch (const input_error& e) {
     std::cerr << format_diagnostics(e.diagnostics());
     return 1;
   } catch (const std::exception& e) {

@@ -15,16 +15,15 @@
 
 #include <tao/pegtl.hpp>
 
-#include "generator/diagnostic.hpp"
-#include "generator/grammar/common.hpp"
+#include "ccl/diagnostic.hpp"
+#include "ccl/grammar/common.hpp"
 #include "generator/grammar/template_language.hpp"
-#include "generator/model/common.hpp"
+#include "ccl/model/common.hpp"
 
 namespace opuntia::gen {
 namespace {
 
 namespace pegtl = tao::pegtl;
-namespace tpl = grammar::tpl;
 
 // Bounds that keep a hostile or mistaken template from hanging or eating memory. Real
 // templates stay far below them.
@@ -498,7 +497,7 @@ private:
 
   [[noreturn]] void fail_plain(const node& n, std::string message) const {
     const auto [line, column] = site(n);
-    throw generator_error(tpl_.error_at(line, column, std::move(message)));
+    throw input_error(tpl_.error_at(line, column, std::move(message)));
   }
 
   [[noreturn]] void fail(const node& n, std::string message) const {
@@ -697,7 +696,7 @@ std::string render_template(const source_file& tpl, const template_scope& scope,
   try {
     tree = parse_nodes(tpl.text, tpl.path);
   } catch (const grammar::syntax_error& e) {
-    throw generator_error(tpl.error_at(e.where.line, e.where.column, e.message));
+    throw input_error(tpl.error_at(e.where.line, e.where.column, e.message));
   }
   std::string out;
   renderer(tpl, scope, options).render(tree, out);

@@ -17,9 +17,12 @@
 #include <string>
 #include <vector>
 
-#include "generator/source_file.hpp"
+#include "ccl/source_file.hpp"
 
 namespace opuntia::gen {
+
+// The generator works in the terms of ccl/: source files, diagnostics, syntax trees.
+using namespace opuntia::ccl;
 
 struct template_scope;
 
@@ -43,7 +46,7 @@ struct render_options {
   bool align_continuations = true;
 };
 
-/// Renders `tpl` with `scope`. Pure: no I/O. Throws generator_error pointing into `tpl`.
+/// Renders `tpl` with `scope`. Pure: no I/O. Throws input_error pointing into `tpl`.
 std::string render_template(const source_file& tpl, const template_scope& scope,
                             const render_options& options = {});
 

@@ -7,12 +7,12 @@
 
 #include <fmt/format.h>
 
-#include "generator/diagnostic.hpp"
-#include "generator/model/common.hpp"
+#include "ccl/diagnostic.hpp"
+#include "ccl/model/common.hpp"
 
 namespace opuntia {
 
-using gen::iequals;
+using ccl::iequals;
 
 void field_buffer::free_aligned::operator()(void* p) const { std::free(p); }
 
@@ -130,7 +130,7 @@ grid_variable& grid_function_store::find(std::string_view thorn, std::string_vie
   std::vector<std::string> names;
   for (const auto& v : variables_) names.push_back(qualified ? v.implementation + "::" + v.name : v.name);
   throw std::invalid_argument(fmt::format("unknown grid function '{}' in thorn {}{}", name, thorn,
-                                          gen::did_you_mean(name, names)));
+                                          ccl::did_you_mean(name, names)));
 }
 
 std::vector<grid_variable*> grid_function_store::group(std::string_view thorn, std::string_view group_text) {
@@ -154,7 +154,7 @@ void grid_function_store::enable_storage(std::string_view thorn, std::string_vie
     std::vector<std::string> groups;
     for (const auto& v : variables_) groups.push_back(qualified ? v.implementation + "::" + v.group : v.group);
     throw std::invalid_argument(fmt::format("unknown group '{}' in STORAGE of thorn {}{}", group_text, thorn,
-                                            gen::did_you_mean(strip_levels(group_text), groups)));
+                                            ccl::did_you_mean(strip_levels(group_text), groups)));
   }
   for (auto* v : members) {
     if (!v->levels.empty()) continue;

@@ -14,17 +14,17 @@
 
 #include "flesh/parameters/parfile_evaluator.hpp"
 #include "flesh/parameters/string_pattern.hpp"
-#include "generator/model/common.hpp"
-#include "generator/semantic/thorn_model.hpp"
+#include "ccl/model/common.hpp"
+#include "ccl/model/param_range.hpp"
 
 namespace opuntia {
 namespace {
 
 using detail::evaluation_error;
 using detail::parfile_value;
-using gen::iequals;
-using gen::to_lower;
-using gen::boolean_word;
+using ccl::iequals;
+using ccl::to_lower;
+using ccl::boolean_word;
 
 constexpr long long cctk_int_min = std::numeric_limits<CCTK_INT>::min();
 constexpr long long cctk_int_max = std::numeric_limits<CCTK_INT>::max();
@@ -91,20 +91,20 @@ std::vector<std::string> range_words(const std::vector<range_binding>& ranges) {
   return words;
 }
 
-/// The rule opuntia-gen checks defaults with (gen::range_contains), so that a default the
+/// The rule opuntia-gen checks defaults with (ccl::range_contains), so that a default the
 /// generator accepts is a value the flesh accepts. The bounds were checked well formed when the
 /// thorn was added.
 bool in_range(double value, bool integer, const range_binding& r) {
   if (trim(r.spec).empty() || trim(r.spec) == "*") return true;
-  const gen::numeric_range range{trim(r.lower), trim(r.upper), r.lower_open, r.upper_open, trim(r.step)};
-  return gen::range_contains(range, value, integer);
+  const ccl::numeric_range range{trim(r.lower), trim(r.upper), r.lower_open, r.upper_open, trim(r.step)};
+  return ccl::range_contains(range, value, integer);
 }
 
 std::string origin_text(const parameter_binding& b) { return b.origin.empty() ? b.name : b.origin; }
 
 /// "path:line:column" of a binding as a place; the path alone when it has no numbers.
-gen::source_location location_of(const std::string& origin) {
-  gen::source_location where;
+ccl::source_location location_of(const std::string& origin) {
+  ccl::source_location where;
   const auto last = origin.rfind(':');
   const auto middle = last == std::string::npos || last == 0 ? std::string::npos : origin.rfind(':', last - 1);
   if (middle == std::string::npos) {
@@ -356,32 +356,32 @@ bool parameter_registry::was_set(std::string_view owner, std::string_view name) 
   return std::find(e->set.begin(), e->set.end(), true) != e->set.end();
 }
 
-std::optional<gen::diagnostic> parameter_registry::first_set(const entry& e, std::string message) const {
+std::optional<ccl::diagnostic> parameter_registry::first_set(const entry& e, std::string message) const {
   const auto set = std::find(e.set.begin(), e.set.end(), true);
   if (set == e.set.end()) return std::nullopt;
   const auto& where = e.set_at[static_cast<std::size_t>(set - e.set.begin())];
-  auto d = gen::error_at(where, std::move(message));
+  auto d = ccl::error_at(where, std::move(message));
   for (const auto& file : sources_) {
     if (file.path == where.path) d.line_text = file.line_text(where.line);
   }
   return d;
 }
 
-std::optional<gen::diagnostic> parameter_registry::diagnostic_where_set(std::string_view owner, std::string_view name,
+std::optional<ccl::diagnostic> parameter_registry::diagnostic_where_set(std::string_view owner, std::string_view name,
                                                                         std::string message) const {
   const auto* e = find(owner, name);
   return e == nullptr ? std::nullopt : first_set(*e, std::move(message));
 }
 
-std::vector<gen::diagnostic> parameter_registry::unread() const {
-  std::vector<gen::diagnostic> out;
+std::vector<ccl::diagnostic> parameter_registry::unread() const {
+  std::vector<ccl::diagnostic> out;
   for (const auto& e : entries_) {
     if (e.read) continue;
     if (auto d = first_set(e, fmt::format("parameter '{}::{}' is set but never read", e.thorn, e.binding.name))) {
       out.push_back(std::move(*d));
     }
   }
-  std::stable_sort(out.begin(), out.end(), [](const gen::diagnostic& a, const gen::diagnostic& b) {
+  std::stable_sort(out.begin(), out.end(), [](const ccl::diagnostic& a, const ccl::diagnostic& b) {
     return std::tie(a.where.path, a.where.line, a.where.column) < std::tie(b.where.path, b.where.line, b.where.column);
   });
   return out;
@@ -392,7 +392,7 @@ std::vector<gen::diagnostic> parameter_registry::unread() const {
 std::string parameter_registry::describe(std::string_view thorn) const {
   const auto named = thorns_for(thorn);
   if (named.empty()) {
-    throw std::invalid_argument(fmt::format("unknown thorn '{}'{}", thorn, gen::did_you_mean(thorn, thorns())));
+    throw std::invalid_argument(fmt::format("unknown thorn '{}'{}", thorn, ccl::did_you_mean(thorn, thorns())));
   }
   const auto& name = named.front();
   std::string out = fmt::format("{} (implementation {})\n", name, implementation_of_.at(to_lower(name)));
@@ -422,39 +422,39 @@ std::string parameter_registry::describe(std::string_view thorn) const {
 
 struct parameter_registry::applier {
   parameter_registry& registry;
-  const gen::parfile_file& parfile;
-  const gen::source_file& source;
-  std::vector<gen::diagnostic> binding_errors;  // USES/EXTENDS: they point into param.ccl files
-  std::vector<gen::diagnostic> errors;          // the parameter file's, sorted by place at the end
+  const ccl::parfile_file& parfile;
+  const ccl::source_file& source;
+  std::vector<ccl::diagnostic> binding_errors;  // USES/EXTENDS: they point into param.ccl files
+  std::vector<ccl::diagnostic> errors;          // the parameter file's, sorted by place at the end
   std::set<std::string> unknown;                // names already reported unknown (lower case)
 
-  void error(const gen::source_location& where, std::string message) {
-    errors.push_back(gen::error_at(source, where, std::move(message)));
+  void error(const ccl::source_location& where, std::string message) {
+    errors.push_back(ccl::error_at(source, where, std::move(message)));
   }
 
   static std::string qualified(const entry& e) { return e.thorn + "::" + e.binding.name; }
 
   void run() {
     for (const auto& st : parfile.statements) {
-      if (st.what == gen::parfile_statement::kind::active_thorns) activate(st);
+      if (st.what == ccl::parfile_statement::kind::active_thorns) activate(st);
     }
     resolve_shared();
     for (const auto& st : parfile.statements) {
-      if (st.what != gen::parfile_statement::kind::assignment) continue;
+      if (st.what != ccl::parfile_statement::kind::assignment) continue;
       try {
         assign(st);
       } catch (const evaluation_error& e) {
         error(e.where, e.message);
       }
     }
-    std::stable_sort(errors.begin(), errors.end(), [](const gen::diagnostic& a, const gen::diagnostic& b) {
+    std::stable_sort(errors.begin(), errors.end(), [](const ccl::diagnostic& a, const ccl::diagnostic& b) {
       return std::tie(a.where.line, a.where.column) < std::tie(b.where.line, b.where.column);
     });
     binding_errors.insert(binding_errors.end(), errors.begin(), errors.end());
-    if (!binding_errors.empty()) throw gen::generator_error(std::move(binding_errors));
+    if (!binding_errors.empty()) throw ccl::input_error(std::move(binding_errors));
   }
 
-  void activate(const gen::parfile_statement& st) {
+  void activate(const ccl::parfile_statement& st) {
     for (const auto& thorn : st.thorns) {
       if (registry.is_core(thorn.text)) continue;  // always active (or provided by the flesh)
       const auto known = std::find_if(registry.thorn_names_.begin(), registry.thorn_names_.end(),
@@ -465,7 +465,7 @@ struct parameter_registry::applier {
         if (providers.empty()) unknown.insert(to_lower(thorn.text));
         error(thorn.where, providers.empty()
                                ? fmt::format("unknown thorn '{}'{}", thorn.text,
-                                             gen::did_you_mean(thorn.text, registry.thorn_names_))
+                                             ccl::did_you_mean(thorn.text, registry.thorn_names_))
                                : fmt::format("unknown thorn '{}'; implementation '{}' is provided by thorn '{}'",
                                              thorn.text, thorn.text, providers.front()));
         continue;
@@ -493,7 +493,7 @@ struct parameter_registry::applier {
       const auto* owner = registry.owner_of(e);
       const auto how = e.binding.qualifier.empty() ? std::string("uses") : e.binding.qualifier;
       if (owner == nullptr) {
-        binding_errors.push_back(gen::error_at(
+        binding_errors.push_back(ccl::error_at(
             location_of(e.binding.origin),
             fmt::format("parameter '{}' {} '{}::{}', which no registered thorn shares (a global or restricted "
                         "parameter of implementation '{}')",
@@ -508,7 +508,7 @@ struct parameter_registry::applier {
   }
 
   /// The entry `thorn_name::name` stands for; reports why and returns nullptr when there is none.
-  entry* lookup(const gen::located_text& thorn_name, const gen::located_text& name, bool must_be_active) {
+  entry* lookup(const ccl::located_text& thorn_name, const ccl::located_text& name, bool must_be_active) {
     const auto thorns = registry.thorns_for(thorn_name.text);
     if (thorns.empty()) {
       unknown.insert(to_lower(thorn_name.text));  // later assignments to it stay quiet
@@ -518,7 +518,7 @@ struct parameter_registry::applier {
         if (!iequals(implementation, t)) known.push_back(implementation);
       }
       error(thorn_name.where, fmt::format("unknown thorn or implementation '{}'{}", thorn_name.text,
-                                          gen::did_you_mean(thorn_name.text, known)));
+                                          ccl::did_you_mean(thorn_name.text, known)));
       return nullptr;
     }
     const auto& thorn = thorns.front();
@@ -533,17 +533,17 @@ struct parameter_registry::applier {
         if (e.thorn == thorn) names.push_back(e.binding.name);
       }
       error(name.where, fmt::format("unknown parameter '{}' of thorn '{}'{}", name.text, thorn,
-                                    gen::did_you_mean(name.text, names)));
+                                    ccl::did_you_mean(name.text, names)));
       return nullptr;
     }
     // A USES without owner was reported once, at its declaration.
     return const_cast<entry*>(registry.owner_of(*declared));
   }
 
-  parfile_value reference(const gen::parfile_expression& ref) {
+  parfile_value reference(const ccl::parfile_expression& ref) {
     const auto colons = ref.text.find("::");
-    gen::located_text thorn{ref.text.substr(0, colons), ref.where};
-    gen::located_text name{ref.text.substr(colons + 2), ref.where};
+    ccl::located_text thorn{ref.text.substr(0, colons), ref.where};
+    ccl::located_text name{ref.text.substr(colons + 2), ref.where};
     const auto before = errors.size();
     const auto* e = lookup(thorn, name, false);
     if (e == nullptr) {
@@ -580,9 +580,9 @@ struct parameter_registry::applier {
     return v;
   }
 
-  parfile_value evaluate(const gen::parfile_expression& e) {
+  parfile_value evaluate(const ccl::parfile_expression& e) {
     return detail::evaluate(e, detail::parfile_name_of(source.path),
-                            [this](const gen::parfile_expression& ref) { return reference(ref); });
+                            [this](const ccl::parfile_expression& ref) { return reference(ref); });
   }
 
   /// A number for a numeric parameter: numbers, `pi`, quoted numbers.
@@ -594,7 +594,7 @@ struct parameter_registry::applier {
     }
   }
 
-  parameter_value convert(const entry& e, const parfile_value& v, const gen::source_location& where) {
+  parameter_value convert(const entry& e, const parfile_value& v, const ccl::source_location& where) {
     const auto q = qualified(e);
     const auto type = e.binding.type;
     const auto fail = [&](std::string message) -> parameter_value {
@@ -657,17 +657,17 @@ struct parameter_registry::applier {
     return fail("unknown parameter type");
   }
 
-  std::string keyword(const entry& e, const std::string& text, const gen::source_location& where) {
+  std::string keyword(const entry& e, const std::string& text, const ccl::source_location& where) {
     const auto words = range_words(e.ranges);
     if (words.empty()) return text;
     for (const auto& w : words) {
       if (iequals(w, text)) return w;  // the declared spelling
     }
     throw evaluation_error{where, fmt::format("value '{}' of '{}' is not one of {}{}", text, qualified(e),
-                                              gen::join_names(words), gen::did_you_mean(text, words))};
+                                              ccl::join_names(words), ccl::did_you_mean(text, words))};
   }
 
-  std::string string(const entry& e, const std::string& text, const gen::source_location& where) {
+  std::string string(const entry& e, const std::string& text, const ccl::source_location& where) {
     const auto patterns = range_words(e.ranges);
     if (patterns.empty()) return text;
     for (const auto& p : patterns) {
@@ -676,11 +676,11 @@ struct parameter_registry::applier {
     std::vector<std::string> quoted;
     for (const auto& p : patterns) quoted.push_back("'" + p + "'");
     throw evaluation_error{where, fmt::format("value '{}' of '{}' matches none of the patterns {}", text, qualified(e),
-                                              gen::join_names(quoted))};
+                                              ccl::join_names(quoted))};
   }
 
   void check_range(const entry& e, double value, bool integer, const parfile_value& shown,
-                   const gen::source_location& where) {
+                   const ccl::source_location& where) {
     if (e.ranges.empty()) return;
     const auto q = qualified(e);
     for (const auto& r : e.ranges) {
@@ -689,10 +689,10 @@ struct parameter_registry::applier {
     std::vector<std::string> ranges;
     for (const auto& r : e.ranges) ranges.push_back(range_text(r, " "));
     throw evaluation_error{where, fmt::format("value {} of '{}' is outside every range: {}", shown.shown(), q,
-                                              gen::join_names(ranges, "; "))};
+                                              ccl::join_names(ranges, "; "))};
   }
 
-  void assign(const gen::parfile_statement& st) {
+  void assign(const ccl::parfile_statement& st) {
     if (unknown.count(to_lower(st.implementation.text)) != 0) return;  // reported where it was named
     auto* e = lookup(st.implementation, st.name, true);
     if (e == nullptr) return;
@@ -744,7 +744,7 @@ void parameter_registry::reset_reads() {
   for (auto& e : entries_) e.read = false;
 }
 
-void parameter_registry::apply(const gen::parfile_file& parfile, const gen::source_file& source) {
+void parameter_registry::apply(const ccl::parfile_file& parfile, const ccl::source_file& source) {
   sources_.push_back(source);
   for (auto& e : entries_) e.read = false;
   applier{*this, parfile, source, {}, {}, {}}.run();

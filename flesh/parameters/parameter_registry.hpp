@@ -4,7 +4,7 @@
 //
 //   parameter_registry registry;
 //   for (const auto& b : bindings) registry.add_thorn(b);
-//   registry.apply(parse_parfile(file), file);   // throws gen::generator_error with every problem
+//   registry.apply(parse_parfile(file), file);   // throws ccl::input_error with every problem
 //   double dt = registry.real("Time", "timestep");
 #include <map>
 #include <optional>
@@ -13,9 +13,9 @@
 #include <variant>
 #include <vector>
 
-#include "generator/diagnostic.hpp"
-#include "generator/model/parfile_model.hpp"
-#include "generator/source_file.hpp"
+#include "ccl/diagnostic.hpp"
+#include "ccl/model/parfile_model.hpp"
+#include "ccl/source_file.hpp"
 #include "opuntia/binding.hpp"
 
 namespace opuntia {
@@ -43,7 +43,7 @@ class parameter_registry final : public parameter_source {
 
   /// Reads a parsed parameter file: activates the thorns of every ActiveThorns line (plus the
   /// core thorns), then evaluates and sets every assignment in order. Errors, all collected
-  /// and thrown together as gen::generator_error, each at its `file:line:column`:
+  /// and thrown together as ccl::input_error, each at its `file:line:column`:
   /// unknown thorn (nearest names), unknown parameter (nearest names), parameter of a thorn
   /// not active, value of the wrong type, value outside every range (listing the ranges),
   /// an array index outside the array, a USES/EXTENDS of a parameter nobody shares,
@@ -51,7 +51,7 @@ class parameter_registry final : public parameter_source {
   /// (`+ - * / **`, parentheses, sqrt sin cos tan exp log int floor ceil abs min max, pi), references
   /// to other parameters (`impl::name`, their value at that point of the file), and
   /// `$parfile` (the parameter file's name without directory and `.par`).
-  void apply(const gen::parfile_file& parfile, const gen::source_file& source);
+  void apply(const ccl::parfile_file& parfile, const ccl::source_file& source);
 
   bool is_active(std::string_view thorn) const;
   /// Active thorns in activation order (core thorns first).
@@ -76,13 +76,13 @@ class parameter_registry final : public parameter_source {
   bool was_set(std::string_view owner, std::string_view name) const;
   /// `message` as a diagnostic at the place where the parameter file set owner::name (its first
   /// set element), with that line's text; nullopt when the file did not set it.
-  std::optional<gen::diagnostic> diagnostic_where_set(std::string_view owner, std::string_view name,
+  std::optional<ccl::diagnostic> diagnostic_where_set(std::string_view owner, std::string_view name,
                                                       std::string message) const;
 
   /// Strict mode: "path:line:column: error: parameter 'T::p' is set but never read" for each
   /// parameter the file set that no reader asked for since apply() (computed at any level;
   /// the caller decides whether it matters).
-  std::vector<gen::diagnostic> unread() const;
+  std::vector<ccl::diagnostic> unread() const;
 
   /// `opuntia --describe THORN`: each parameter with type, access, range(s), default,
   /// description; unknown thorn: std::invalid_argument naming the nearest thorns.
@@ -97,7 +97,7 @@ class parameter_registry final : public parameter_source {
     parameter_binding binding;
     std::vector<parameter_value> values;  // one per array element (one for a scalar)
     std::vector<bool> set;                // per element: set by the parameter file
-    std::vector<gen::source_location> set_at;
+    std::vector<ccl::source_location> set_at;
     mutable bool read = false;
     /// The ranges values are checked against: the declaration's, plus those of EXTENDS in
     /// active thorns (recomputed by every apply()).
@@ -119,7 +119,7 @@ class parameter_registry final : public parameter_source {
   /// The entry a typed read asks for, checked and marked read; std::logic_error otherwise.
   const entry& readable(std::string_view owner, std::string_view name, int index, const char* as) const;
   /// `message` at the first element of `e` that the parameter file set; nullopt when none.
-  std::optional<gen::diagnostic> first_set(const entry& e, std::string message) const;
+  std::optional<ccl::diagnostic> first_set(const entry& e, std::string message) const;
   bool is_core(std::string_view thorn) const;
 
   parameter_level level_;
@@ -127,7 +127,7 @@ class parameter_registry final : public parameter_source {
   std::vector<std::string> thorn_names_;                  // registration order
   std::map<std::string, std::string> implementation_of_;  // thorn (lower case) -> implementation
   std::vector<std::string> active_;                       // activation order, core thorns not included
-  std::vector<gen::source_file> sources_;                 // the files applied: line texts for unread()
+  std::vector<ccl::source_file> sources_;                 // the files applied: line texts for unread()
 };
 
 }  // namespace opuntia

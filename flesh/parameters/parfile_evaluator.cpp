@@ -11,14 +11,14 @@
 #include <numbers>
 #include <vector>
 
-#include "generator/model/common.hpp"
+#include "ccl/model/common.hpp"
 
 namespace opuntia::detail {
 namespace {
 
-using expr = gen::parfile_expression;
+using expr = ccl::parfile_expression;
 
-[[noreturn]] void fail(const gen::source_location& where, std::string message) {
+[[noreturn]] void fail(const ccl::source_location& where, std::string message) {
   throw evaluation_error{where, std::move(message)};
 }
 
@@ -37,13 +37,13 @@ parfile_value real_value(double r) {
 }
 
 /// A real result that is a whole number small enough stays a real: INT parameters accept it.
-parfile_value checked_real(double r, const gen::source_location& where) {
+parfile_value checked_real(double r, const ccl::source_location& where) {
   if (!std::isfinite(r)) fail(where, "the value of the expression is not a finite number");
   return real_value(r);
 }
 
 /// floor/ceil/int results: an integer when it fits, else the (whole) real.
-parfile_value whole(double r, const gen::source_location& where) {
+parfile_value whole(double r, const ccl::source_location& where) {
   if (!std::isfinite(r)) fail(where, "the value of the expression is not a finite number");
   if (r >= -9.2e18 && r <= 9.2e18) return integer_value(static_cast<long long>(r));
   return real_value(r);
@@ -56,7 +56,7 @@ bool digits(std::string_view s, std::size_t& i) {
 }
 
 // --- arithmetic --------------------------------------------------------------------------
-parfile_value power(const parfile_value& a, const parfile_value& b, const gen::source_location& where) {
+parfile_value power(const parfile_value& a, const parfile_value& b, const ccl::source_location& where) {
   if (a.what == parfile_value::kind::integer && b.what == parfile_value::kind::integer && b.integer >= 0) {
     long long result = 1, base = a.integer, e = b.integer;
     bool overflow = false;
@@ -72,7 +72,7 @@ parfile_value power(const parfile_value& a, const parfile_value& b, const gen::s
 }
 
 parfile_value binary(const std::string& op, const parfile_value& a, const parfile_value& b,
-                     const gen::source_location& where) {
+                     const ccl::source_location& where) {
   if (op == "**") return power(a, b, where);
   const bool integers = a.what == parfile_value::kind::integer && b.what == parfile_value::kind::integer;
   if (op == "/") {
@@ -103,13 +103,13 @@ const std::vector<std::string>& function_names() {
 }
 
 parfile_value call(const expr& e, const std::vector<parfile_value>& args) {
-  const auto name = gen::to_lower(e.text);
+  const auto name = ccl::to_lower(e.text);
   bool known = false;
   for (const auto& f : function_names()) known = known || f == name;
   if (!known) {
-    const auto near = gen::did_you_mean(e.text, function_names());
+    const auto near = ccl::did_you_mean(e.text, function_names());
     fail(e.where, fmt::format("unknown function '{}'{}", e.text,
-                              near.empty() ? "; known: " + gen::join_names(function_names()) : near));
+                              near.empty() ? "; known: " + ccl::join_names(function_names()) : near));
   }
   if (name == "min" || name == "max") {
     if (args.size() < 2) {
@@ -210,10 +210,10 @@ std::optional<parfile_value> parse_number(std::string_view text) {
   return v;
 }
 
-parfile_value as_number(const parfile_value& v, const gen::source_location& where) {
+parfile_value as_number(const parfile_value& v, const ccl::source_location& where) {
   if (v.is_number()) return v;
   if (v.what == parfile_value::kind::text) {
-    if (v.is_word && gen::iequals(v.text, "pi")) return real_value(std::numbers::pi);
+    if (v.is_word && ccl::iequals(v.text, "pi")) return real_value(std::numbers::pi);
     if (!v.is_word) {
       if (auto n = parse_number(v.text); n && std::isfinite(n->as_double())) return *n;
     }
@@ -250,7 +250,7 @@ parfile_value evaluate(const expr& e, std::string_view parfile_name, const refer
     case expr::kind::parameter:
       return resolve(e);
     case expr::kind::parfile: {
-      if (!gen::iequals(e.text, "parfile")) {
+      if (!ccl::iequals(e.text, "parfile")) {
         fail(e.where, fmt::format("unknown variable '${}'; the only one is $parfile", e.text));
       }
       parfile_value v;
@@ -288,7 +288,7 @@ parfile_value evaluate(const expr& e, std::string_view parfile_name, const refer
     case expr::kind::call: {
       std::vector<parfile_value> args;
       // Check the name before the arguments: `sqr(x)` should say "unknown function" first.
-      if (std::find(function_names().begin(), function_names().end(), gen::to_lower(e.text)) ==
+      if (std::find(function_names().begin(), function_names().end(), ccl::to_lower(e.text)) ==
           function_names().end()) {
         call(e, args);
       }
@@ -303,7 +303,7 @@ parfile_value evaluate(const expr& e, std::string_view parfile_name, const refer
 std::string parfile_name_of(std::string_view path) {
   const auto slash = path.find_last_of("/\\");
   std::string name(slash == std::string_view::npos ? path : path.substr(slash + 1));
-  if (name.size() > 4 && gen::iequals(std::string_view(name).substr(name.size() - 4), ".par")) {
+  if (name.size() > 4 && ccl::iequals(std::string_view(name).substr(name.size() - 4), ".par")) {
     name.resize(name.size() - 4);
   }
   return name;

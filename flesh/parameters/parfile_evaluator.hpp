@@ -9,8 +9,8 @@
 #include <string>
 #include <string_view>
 
-#include "generator/diagnostic.hpp"
-#include "generator/model/parfile_model.hpp"
+#include "ccl/diagnostic.hpp"
+#include "ccl/model/parfile_model.hpp"
 
 namespace opuntia::detail {
 
@@ -33,15 +33,15 @@ struct parfile_value {
 
 /// An error at a place of the parameter file (the caller turns it into a diagnostic).
 struct evaluation_error {
-  gen::source_location where;
+  ccl::source_location where;
   std::string message;
 };
 
 /// Gives the current value of the parameter a `parameter` node names, or throws evaluation_error.
-using reference_resolver = std::function<parfile_value(const gen::parfile_expression&)>;
+using reference_resolver = std::function<parfile_value(const ccl::parfile_expression&)>;
 
 /// The value of `e`; `parfile_name` is what `$parfile` stands for.
-parfile_value evaluate(const gen::parfile_expression& e, std::string_view parfile_name,
+parfile_value evaluate(const ccl::parfile_expression& e, std::string_view parfile_name,
                        const reference_resolver& resolve);
 
 /// `128`, `-1.5`, `1.d-3`, `2E+10`: one number literal with an optional sign, else nullopt.
@@ -50,7 +50,7 @@ std::optional<parfile_value> parse_number(std::string_view text);
 
 /// `v` as a number: integers and reals pass, the word `pi` and quoted numbers convert;
 /// anything else throws evaluation_error at `where`.
-parfile_value as_number(const parfile_value& v, const gen::source_location& where);
+parfile_value as_number(const parfile_value& v, const ccl::source_location& where);
 
 /// The file name without directory and `.par`: "par/wave.par" -> "wave".
 std::string parfile_name_of(std::string_view path);

@@ -18,14 +18,14 @@
 
 #include "flesh/runtime/host_memory.hpp"
 #include "flesh/runtime/signal_dispositions.hpp"
-#include "generator/model/common.hpp"
-#include "generator/parse.hpp"
+#include "ccl/model/common.hpp"
+#include "ccl/parse.hpp"
 #include "opuntia/parameter_error.hpp"
 #include "opuntia/routine_context.hpp"
 
 namespace opuntia {
 
-using gen::iequals;
+using ccl::iequals;
 
 namespace {
 
@@ -66,10 +66,10 @@ class registry_conditions final : public condition_evaluator {
 };
 
 /// Fills in the line text of diagnostics that point into the parameter file.
-gen::generator_error with_lines(const gen::generator_error& e, const gen::source_file& file) {
+ccl::input_error with_lines(const ccl::input_error& e, const ccl::source_file& file) {
   auto ds = e.diagnostics();
-  gen::fill_line_texts(ds, {&file});
-  return gen::generator_error(std::move(ds));
+  ccl::fill_line_texts(ds, {&file});
+  return ccl::input_error(std::move(ds));
 }
 
 }  // namespace
@@ -123,14 +123,14 @@ class simulation::context final : public routine_context {
   std::string thorn_;
 };
 
-simulation::simulation(std::vector<thorn_binding> thorns, const gen::source_file& parfile, parameter_level level,
+simulation::simulation(std::vector<thorn_binding> thorns, const ccl::source_file& parfile, parameter_level level,
                        simulation_parts parts, std::ostream& out)
     : thorns_(std::move(thorns)), out_(out), registry_(level) {
   parfile_name_ = parfile.path;
   for (const auto& t : thorns_) registry_.add_thorn(t);
   try {
-    registry_.apply(gen::parse_parfile(parfile), parfile);
-  } catch (const gen::generator_error& e) {
+    registry_.apply(ccl::parse_parfile(parfile), parfile);
+  } catch (const ccl::input_error& e) {
     throw with_lines(e, parfile);
   }
   // A value the parameter file gave that turns out wrong only now (no such device, no such
@@ -173,7 +173,7 @@ simulation::simulation(std::vector<thorn_binding> thorns, const gen::source_file
         throw parameter_value_error("CaKernel", "variant",
                                     fmt::format("CaKernel::variant = \"{}\": no kernel of the active thorns has a "
                                                 "variant of that name for backend {} (generated: {})",
-                                                variant_, runtime_->backend_name(), gen::join_names(available)));
+                                                variant_, runtime_->backend_name(), ccl::join_names(available)));
       }
     }
     const auto& g = driver_->layout();
@@ -235,9 +235,9 @@ kernel_grid simulation::grid_for_kernels() const {
   return k;
 }
 
-std::optional<gen::diagnostic> simulation::place_of(const std::vector<parameter_name>& parameters,
+std::optional<ccl::diagnostic> simulation::place_of(const std::vector<parameter_name>& parameters,
                                                     const std::string& message) const {
-  std::vector<std::pair<gen::diagnostic, std::string>> places;  // where set, owner::name
+  std::vector<std::pair<ccl::diagnostic, std::string>> places;  // where set, owner::name
   for (const auto& p : parameters) {
     if (auto d = registry_.diagnostic_where_set(p.owner, p.name, message)) {
       places.emplace_back(*d, p.owner + "::" + p.name);
@@ -259,7 +259,7 @@ std::optional<gen::diagnostic> simulation::place_of(const std::vector<parameter_
 }
 
 void simulation::fail_at(const std::vector<parameter_name>& parameters, const std::string& message) const {
-  if (auto d = place_of(parameters, message)) throw gen::generator_error(std::move(*d));
+  if (auto d = place_of(parameters, message)) throw ccl::input_error(std::move(*d));
   throw std::invalid_argument(message);
 }
 

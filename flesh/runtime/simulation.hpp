@@ -14,7 +14,7 @@
 #include "flesh/runtime/kernel_runtime.hpp"
 #include "flesh/runtime/parameters_error.hpp"
 #include "flesh/schedule/schedule_tree.hpp"
-#include "generator/source_file.hpp"
+#include "ccl/source_file.hpp"
 #include "opuntia/binding.hpp"
 
 namespace opuntia {
@@ -44,10 +44,10 @@ private:
 class simulation {
 public:
   /// Reads the parameter file, builds the schedule and allocates the grid functions; every
-  /// problem in the parameter file or the schedule throws gen::generator_error with its place
+  /// problem in the parameter file or the schedule throws ccl::input_error with its place
   /// (nothing has run yet), a grid too large for the host's or the device's memory included
   /// (refused before anything is allocated).
-  simulation(std::vector<thorn_binding> thorns, const gen::source_file& parfile, parameter_level level,
+  simulation(std::vector<thorn_binding> thorns, const ccl::source_file& parfile, parameter_level level,
              simulation_parts parts, std::ostream& out);
   ~simulation();
 
@@ -55,7 +55,7 @@ public:
   std::string show_schedule() const;
 
   /// Runs to the end. Errors in a routine or kernel propagate as exceptions; an unusable
-  /// IO::out_dir is a gen::generator_error at its line before anything runs. SIGINT or SIGTERM
+  /// IO::out_dir is a ccl::input_error at its line before anything runs. SIGINT or SIGTERM
   /// stop the run at the next routine or iteration boundary: run_stopped.
   void run();
 
@@ -88,7 +88,7 @@ private:
   kernel_grid grid_for_kernels() const;
   /// `message` as a diagnostic at the first of `parameters` the parameter file set, naming where
   /// it set the others; nullopt when it set none.
-  std::optional<gen::diagnostic> place_of(const std::vector<parameter_name>& parameters,
+  std::optional<ccl::diagnostic> place_of(const std::vector<parameter_name>& parameters,
                                           const std::string& message) const;
   /// Throws `message` as a diagnostic at the first of `parameters` the parameter file set,
   /// naming where it set the others; std::invalid_argument when it set none.

@@ -11,14 +11,14 @@
 
 #include <tao/pegtl.hpp>
 
-#include "generator/diagnostic.hpp"
-#include "generator/grammar/common.hpp"
-#include "generator/model/common.hpp"
+#include "ccl/diagnostic.hpp"
+#include "ccl/grammar/common.hpp"
+#include "ccl/model/common.hpp"
 
 namespace opuntia::detail::condition_grammar {
 
 using namespace tao::pegtl;  // NOLINT: rules read like the spec
-using opuntia::gen::grammar::unsigned_number;
+using opuntia::ccl::grammar::unsigned_number;
 
 // --- blanks: the parser keeps backslash continuations inside the condition text ------------
 struct continuation : seq<one<'\\'>, star<one<' ', '\t'>>, opt<one<'\r'>>, one<'\n'>> {};
@@ -82,7 +82,7 @@ struct condition : seq<sp, must<expression>, sp, must<condition_end>> {};
 
 }  // namespace opuntia::detail::condition_grammar
 
-namespace opuntia::gen::grammar {
+namespace opuntia::ccl::grammar {
 namespace cg = opuntia::detail::condition_grammar;
 #define OPUNTIA_CONDITION_OPERAND "a parameter, a number, a string, CCTK_Equals(...), '!' or '('"
 template <> inline constexpr const char* error_message<cg::expression> = "expected " OPUNTIA_CONDITION_OPERAND;
@@ -107,7 +107,7 @@ template <> inline constexpr const char* error_message<cg::squote_close> = "unte
 template <> inline constexpr const char* error_message<cg::condition_end> =
     "expected '&&', '||', a comparison or the end of the condition";
 #undef OPUNTIA_CONDITION_OPERAND
-}  // namespace opuntia::gen::grammar
+}  // namespace opuntia::ccl::grammar
 
 namespace opuntia::detail {
 namespace {
@@ -126,7 +126,7 @@ std::optional<double> as_number(std::string_view text) {
   const auto first = text.find_first_not_of(" \t");
   if (first == std::string_view::npos) return std::nullopt;
   const auto last = text.find_last_not_of(" \t");
-  std::string t = gen::to_lower(text.substr(first, last - first + 1));
+  std::string t = ccl::to_lower(text.substr(first, last - first + 1));
   if (t == "yes" || t == "true") return 1.0;
   if (t == "no" || t == "false") return 0.0;
   std::replace(t.begin(), t.end(), 'd', 'e');  // Fortran exponents: 1.d-3
@@ -166,7 +166,7 @@ template <>
 struct action<cg::string_literal> {
   template <typename ActionInput>
   static void apply(const ActionInput& in, state& s) {
-    s.values.push_back(gen::grammar::unquote(in.string_view()));
+    s.values.push_back(ccl::grammar::unquote(in.string_view()));
   }
 };
 template <>
@@ -184,7 +184,7 @@ struct action<cg::parameter_name> {
     auto value = s.parameters->parameter_text(s.thorn, name);
     if (!value) {
       throw condition_failure{"unknown parameter '" + name + "' of thorn " + std::string(s.thorn) +
-                                  gen::did_you_mean(name, *s.known),
+                                  ccl::did_you_mean(name, *s.known),
                               in.position().byte};
     }
     s.values.push_back(std::move(*value));
@@ -196,7 +196,7 @@ struct action<cg::equals_call> {
   static void apply(const ActionInput&, state& s) {
     const std::string b = s.pop();
     const std::string a = s.pop();
-    s.push(gen::iequals(a, b));
+    s.push(ccl::iequals(a, b));
   }
 };
 template <>
@@ -224,7 +224,7 @@ struct action<cg::comparison_tail> {
     const auto x = as_number(a);
     const auto y = as_number(b);
     if (op == "==" || op == "!=") {
-      const bool equal = x && y ? *x == *y : gen::iequals(a, b);
+      const bool equal = x && y ? *x == *y : ccl::iequals(a, b);
       s.push(op == "==" ? equal : !equal);
       return;
     }
@@ -269,9 +269,9 @@ condition_outcome evaluate_condition(std::string_view text, std::string_view tho
   state s{text, thorn, &parameters, &known_parameters, {}, {}};
   pegtl::memory_input<pegtl::tracking_mode::eager, pegtl::eol::lf_crlf> in(text.data(), text.size(), "condition");
   try {
-    pegtl::parse<cg::condition, action, gen::grammar::control>(in, s);
+    pegtl::parse<cg::condition, action, ccl::grammar::control>(in, s);
     return {s.truth(s.values.back(), 0), {}};
-  } catch (const gen::grammar::syntax_error& e) {
+  } catch (const ccl::grammar::syntax_error& e) {
     std::string message = e.message;
     const std::string at_end = "; found end of file";
     if (message.size() >= at_end.size() && message.compare(message.size() - at_end.size(), at_end.size(), at_end) == 0) {

@@ -13,7 +13,7 @@
 #include <utility>
 #include <vector>
 
-#include "generator/model/common.hpp"
+#include "ccl/model/common.hpp"
 
 #include "flesh/schedule/condition.hpp"
 
@@ -32,8 +32,8 @@ namespace {
 
 using bin_list = std::vector<std::pair<std::string, std::vector<schedule_node>>>;
 
-using gen::iequals;
-using gen::to_lower;
+using ccl::iequals;
+using ccl::to_lower;
 
 /// "EVOL", "evol", "CCTK_EVOL", "cctk_evol" -> index into schedule_bins(); -1 when no bin.
 int bin_index(std::string_view name) {
@@ -47,8 +47,8 @@ int bin_index(std::string_view name) {
 }
 
 /// "path:line:column" -> source_location (the path may itself hold colons).
-gen::source_location split_origin(const std::string& origin) {
-  gen::source_location where{origin, 0, 0};
+ccl::source_location split_origin(const std::string& origin) {
+  ccl::source_location where{origin, 0, 0};
   const auto is_number = [](std::string_view s) {
     return !s.empty() && std::all_of(s.begin(), s.end(), [](unsigned char c) { return std::isdigit(c) != 0; });
   };
@@ -102,7 +102,7 @@ public:
 
 private:
   void error(const std::string& origin, std::string message) {
-    sink_.add(gen::error_at(split_origin(origin), std::move(message)));
+    sink_.add(ccl::error_at(split_origin(origin), std::move(message)));
   }
 
   /// `name` as impl::name: unqualified names are `thorn`'s own; a thorn name as qualifier
@@ -222,7 +222,7 @@ private:
         std::vector<std::string> candidates;
         for (const auto& bin : schedule_bins()) candidates.push_back(prefixed ? "CCTK_" + bin : bin);
         candidates.insert(candidates.end(), group_names.begin(), group_names.end());
-        error(it.node.origin, "unknown schedule bin or group '" + target + "'" + gen::did_you_mean(target, candidates));
+        error(it.node.origin, "unknown schedule bin or group '" + target + "'" + ccl::did_you_mean(target, candidates));
       }
     }
   }
@@ -243,7 +243,7 @@ private:
       }
       if (!found) {
         error(it.node.origin, "routine '" + f + "' of thorn " + it.thorn->name + " has no function: define void " +
-                                  f + "(opuntia::routine_context&) in the thorn's src/" + gen::did_you_mean(f, known));
+                                  f + "(opuntia::routine_context&) in the thorn's src/" + ccl::did_you_mean(f, known));
       }
     }
   }
@@ -383,12 +383,12 @@ private:
   const condition_evaluator& parameters_;
   std::vector<item> items_;
   std::map<std::string, std::size_t> groups_;  // lower-case group name -> item
-  gen::diagnostic_sink sink_;
+  ccl::diagnostic_sink sink_;
 };
 
 void show_nodes(const std::vector<schedule_node>& nodes, std::size_t depth, std::size_t width, std::string& out) {
   const auto vars = [](const char* word, const std::vector<std::string>& names) {
-    return names.empty() ? std::string() : std::string("  ") + word + " " + gen::join_names(names);
+    return names.empty() ? std::string() : std::string("  ") + word + " " + ccl::join_names(names);
   };
   for (const auto& node : nodes) {
     std::string line(2 * depth, ' ');

@@ -3,7 +3,7 @@
 // Cactus builds it. Bins in Cactus order; groups nest; BEFORE/AFTER order siblings;
 // `if (...)` blocks are decided once from parameters; WHILE/IF read integer scalars at run time.
 //
-//   auto tree = schedule_tree::build(active_bindings, registry);   // throws gen::generator_error
+//   auto tree = schedule_tree::build(active_bindings, registry);   // throws ccl::input_error
 //   for (const auto& node : tree.bin("CCTK_EVOL")) ...
 //   std::cout << tree.show();                                     // opuntia --show-schedule
 #include <functional>
@@ -12,7 +12,7 @@
 #include <string_view>
 #include <vector>
 
-#include "generator/diagnostic.hpp"
+#include "ccl/diagnostic.hpp"
 #include "opuntia/binding.hpp"
 
 namespace opuntia {

@@ -5,7 +5,7 @@
 #include <vector>
 
 #include "generator/generate.hpp"
-#include "generator/model/schedule_model.hpp"
+#include "ccl/model/schedule_model.hpp"
 #include "generator/semantic/template_tree.hpp"
 #include "generator/semantic/thorn_model.hpp"
 

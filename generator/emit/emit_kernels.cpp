@@ -9,7 +9,7 @@
 #include <fmt/format.h>
 
 #include "generator/emit/emit.hpp"
-#include "generator/parse.hpp"
+#include "ccl/parse.hpp"
 #include "generator/template_engine.hpp"
 
 namespace opuntia::gen {
@@ -196,7 +196,7 @@ struct walker {
     try {
       out.files.push_back(
           generated_file{output_name(t, owner), render_template(found->second, scope), t.replace, t.compile, kernel});
-    } catch (const generator_error& e) {
+    } catch (const input_error& e) {
       for (const auto& d : e.diagnostics()) sink.add(d);
     }
     add_schedules(t, scope);
@@ -213,7 +213,7 @@ struct walker {
         const source_file located{s.where.path, std::string(s.where.line - 1, '\n') + std::string(s.where.column, ' ') + rendered};
         auto parsed = parse_schedule_ccl(located);
         for (auto& statement : parsed.statements) out.schedule.push_back(std::move(statement));
-      } catch (const generator_error& e) {
+      } catch (const input_error& e) {
         for (const auto& d : e.diagnostics()) sink.add(d);
       }
     }

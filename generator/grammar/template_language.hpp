@@ -10,9 +10,11 @@
 // escape_template_text() of "a[i]%n" stays literal.
 #include <tao/pegtl.hpp>
 
-#include "generator/grammar/common.hpp"
+#include "ccl/grammar/common.hpp"
 
-namespace opuntia::gen::grammar::tpl {
+namespace opuntia::gen::tpl {
+
+using namespace opuntia::ccl::grammar;
 
 // --- layout --------------------------------------------------------------------
 /// Blanks, newlines and backslash continuations between a directive's parts.
@@ -97,9 +99,11 @@ struct element : sor<literal_text, escaped_percent, group, braced_value, var_ref
 struct end_of_template : eof {};
 struct template_text : seq<body, must<end_of_template>> {};
 
-}  // namespace opuntia::gen::grammar::tpl
+}  // namespace opuntia::gen::tpl
 
-namespace opuntia::gen::grammar {
+// The messages of the template grammar's rules, in the namespace of ccl/'s control that reads them.
+namespace opuntia::ccl::grammar {
+namespace tpl = opuntia::gen::tpl;
 
 // clang-format off
 template <> inline constexpr const char* nesting_message<tpl::group> = "blocks nested deeper than {limit} levels";
@@ -130,4 +134,4 @@ template <> inline constexpr const char* error_message<tpl::end_of_template> =
     "unmatched ']%': no '%[' is open";
 // clang-format on
 
-}  // namespace opuntia::gen::grammar
+}  // namespace opuntia::ccl::grammar

@@ -10,7 +10,7 @@
 
 #include <fmt/format.h>
 
-#include "generator/parse.hpp"
+#include "ccl/parse.hpp"
 #include "generator/semantic/thorn_model.hpp"
 
 namespace opuntia::gen {
@@ -31,7 +31,7 @@ template <typename Parse>
 auto parse_into(diagnostic_sink& sink, const source_file& file, Parse parse) -> decltype(parse(file)) {
   try {
     return parse(file);
-  } catch (const generator_error& e) {
+  } catch (const input_error& e) {
     for (const auto& d : e.diagnostics()) sink.add(d);
     return {};
   }
@@ -274,7 +274,7 @@ struct checker {
       try {
         interfaces.push_back(parse_interface_ccl(o.interface_ccl));
         known.push_back(interfaces.back().implements.text);
-      } catch (const generator_error&) {
+      } catch (const input_error&) {
       }
     }
     for (const auto& name : thorn.interface_syntax.inherits) {

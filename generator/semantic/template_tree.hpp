@@ -5,9 +5,12 @@
 #include <string>
 #include <vector>
 
-#include "generator/model/deps_model.hpp"
+#include "ccl/model/deps_model.hpp"
 
 namespace opuntia::gen {
+
+// The generator works in the terms of ccl/: source files, diagnostics, syntax trees.
+using namespace opuntia::ccl;
 
 enum class template_scope_kind { file, group };
 
@@ -48,7 +51,7 @@ struct template_tree {
 };
 
 /// Interprets keys, resolves trigger and include names (innermost group outwards) and rejects
-/// cycles. Throws generator_error listing every problem.
+/// cycles. Throws input_error listing every problem.
 template_tree build_template_tree(const deps_file& deps);
 
 }  // namespace opuntia::gen

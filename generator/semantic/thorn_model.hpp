@@ -8,13 +8,17 @@
 #include <string>
 #include <vector>
 
-#include "generator/model/cakernel_model.hpp"
-#include "generator/model/interface_model.hpp"
-#include "generator/model/param_model.hpp"
-#include "generator/model/schedule_model.hpp"
-#include "generator/source_file.hpp"
+#include "ccl/model/cakernel_model.hpp"
+#include "ccl/model/interface_model.hpp"
+#include "ccl/model/param_model.hpp"
+#include "ccl/model/param_range.hpp"
+#include "ccl/model/schedule_model.hpp"
+#include "ccl/source_file.hpp"
 
 namespace opuntia::gen {
+
+// The generator works in the terms of ccl/: source files, diagnostics, syntax trees.
+using namespace opuntia::ccl;
 
 /// The files of one thorn, as read from `thorns/<Name>/`.
 struct thorn_sources {
@@ -102,40 +106,7 @@ struct thorn_model {
 };
 
 /// Parses every file of `sources`; `others` are thorns consulted for inherited grid functions
-/// and shared parameters. Throws generator_error with every problem found, each at its place.
+/// and shared parameters. Throws input_error with every problem found, each at its place.
 thorn_model check_thorn(const thorn_sources& sources, const std::vector<thorn_sources>& others);
-
-}  // namespace opuntia::gen
-
-namespace opuntia::gen {
-
-/// A numeric range of param.ccl: `*`, `5`, `1:10`, `(0:1]`, `0:*:2`.
-struct numeric_range {
-  std::string lower;  // empty: unbounded
-  std::string upper;  // empty: unbounded
-  bool lower_open = false;
-  bool upper_open = false;
-  std::string step;   // empty: none
-};
-
-/// Interprets an INT/REAL range spec; nullopt when it is not one.
-std::optional<numeric_range> parse_numeric_range(const std::string& spec);
-
-/// A number as param.ccl writes it (`1.d-3` too); nullopt when `text` is not one.
-std::optional<double> numeric_value(const std::string& text);
-
-/// Whether `value` lies in `range` as the flesh checks a parameter's value: each end open or
-/// closed or absent; for an INT with a step, only base + k * step (base: the lower end, else 0).
-bool range_contains(const numeric_range& range, double value, bool integer);
-
-/// Whether no value (no integer, for an INT) lies in `range`: `5:1`, `(1:1]`, INT `(0:1)`.
-bool range_is_empty(const numeric_range& range, bool integer);
-
-/// Whether `text` is an integer / a real number as param.ccl and parfiles write them
-/// (Fortran exponents `1.d-3` and `1.0D+2` included).
-bool is_integer_literal(const std::string& text);
-bool is_real_literal(const std::string& text);
-/// `1.d-3` -> `1.e-3`: a REAL literal in C syntax.
-std::string c_real_literal(const std::string& text);
 
 }  // namespace opuntia::gen

@@ -5,7 +5,7 @@
 #include <fstream>
 #include <sstream>
 
-#include "generator/parse.hpp"
+#include "ccl/parse.hpp"
 #include "parameter_bindings.hpp"
 
 namespace {
@@ -78,15 +78,15 @@ thorn_binding io() {
 // --- helpers -------------------------------------------------------------------------------
 
 void run(parameter_registry& registry, const std::string& text, const std::string& path = "run.par") {
-  const gen::source_file file{path, text};
-  registry.apply(gen::parse_parfile(file), file);
+  const ccl::source_file file{path, text};
+  registry.apply(ccl::parse_parfile(file), file);
 }
 
 /// "line:column: message" for each error of applying `text`, one a line; "" when it applies.
 std::string errors(parameter_registry& registry, const std::string& text, const std::string& path = "run.par") {
   try {
     run(registry, text, path);
-  } catch (const gen::generator_error& e) {
+  } catch (const ccl::input_error& e) {
     std::string out;
     for (const auto& d : e.diagnostics()) {
       out += d.where.path == path ? "" : d.where.path + ":";
@@ -521,7 +521,7 @@ TEST_F(parameter_registry_parfile, unread_lists_parameters_set_but_never_read) {
   (void)strict.real("HeatEquation", "alpha");
   (void)strict.integer("HeatEquation", "order");  // read but not set: fine
   const auto unread = strict.unread();
-  EXPECT_EQ(gen::format_diagnostics(unread),
+  EXPECT_EQ(ccl::format_diagnostics(unread),
             "run.par:3:1: error: parameter 'Driver::global_nx' is set but never read\n"
             "Driver::global_nx = 10\n"
             "^\n"
@@ -541,7 +541,7 @@ TEST_F(parameter_registry_parfile, a_value_found_wrong_later_is_reported_where_t
       "  driver::Global_NX = 10\r\n");
   const auto d = r.diagnostic_where_set("Driver", "global_nx", "no such device");
   ASSERT_TRUE(d.has_value());
-  EXPECT_EQ(gen::format_diagnostic(*d), "run.par:2:3: error: no such device\n  driver::Global_NX = 10\n  ^\n");
+  EXPECT_EQ(ccl::format_diagnostic(*d), "run.par:2:3: error: no such device\n  driver::Global_NX = 10\n  ^\n");
   // Not set by the file (its default), or no such parameter: no place to point at.
   EXPECT_FALSE(r.diagnostic_where_set("Driver", "global_ny", "x").has_value());
   EXPECT_FALSE(r.diagnostic_where_set("Driver", "no_such", "x").has_value());
@@ -552,12 +552,12 @@ TEST_F(parameter_registry_parfile, errors_are_collected_in_file_order_with_place
       "HeatEquation::alpha = -1\n"
       "ActiveThorns = \"HeatEquation Bogus\"\n"
       "HeatEquation::order = 3\n";
-  const gen::source_file file{"par/heat.par", text};
+  const ccl::source_file file{"par/heat.par", text};
   try {
-    registry.apply(gen::parse_parfile(file), file);
+    registry.apply(ccl::parse_parfile(file), file);
     FAIL() << "expected errors";
-  } catch (const gen::generator_error& e) {
-    EXPECT_EQ(gen::format_diagnostics(e.diagnostics()),
+  } catch (const ccl::input_error& e) {
+    EXPECT_EQ(ccl::format_diagnostics(e.diagnostics()),
               "par/heat.par:1:23: error: value -1 of 'HeatEquation::alpha' is outside every range: (0:*) positive\n"
               "HeatEquation::alpha = -1\n"
               "                      ^\n"

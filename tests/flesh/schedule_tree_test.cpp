@@ -11,7 +11,7 @@
 
 #include <gtest/gtest.h>
 
-#include "generator/diagnostic.hpp"
+#include "ccl/diagnostic.hpp"
 #include "opuntia/binding.hpp"
 
 namespace {
@@ -100,7 +100,7 @@ std::vector<std::string> names(const std::vector<schedule_node>& nodes) {
 std::string errors(const std::vector<const thorn_binding*>& thorns, const opuntia::condition_evaluator& values) {
   try {
     schedule_tree::build(thorns, values);
-  } catch (const opuntia::gen::generator_error& e) {
+  } catch (const opuntia::ccl::input_error& e) {
     std::string out;
     for (const auto& d : e.diagnostics()) {
       out += d.where.path + ":" + std::to_string(d.where.line) + ":" + std::to_string(d.where.column) + ": " +

@@ -1,8 +1,8 @@
 // libFuzzer target for cakernel.ccl (see fuzz_parse.hpp); built with OPUNTIA_BUILD_FUZZERS=ON, run with
 // scripts/run_fuzzers.sh.
-#include "generator/parse.hpp"
+#include "ccl/parse.hpp"
 #include "fuzz_parse.hpp"
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
-  return opuntia::gen::fuzz::run(data, size, "cakernel.ccl", [](const auto& file) { (void)opuntia::gen::parse_cakernel_ccl(file); });
+  return opuntia::ccl::fuzz::run(data, size, "cakernel.ccl", [](const auto& file) { (void)opuntia::ccl::parse_cakernel_ccl(file); });
 }

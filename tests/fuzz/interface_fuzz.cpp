@@ -1,8 +1,8 @@
 // libFuzzer target for interface.ccl (see fuzz_parse.hpp); built with OPUNTIA_BUILD_FUZZERS=ON, run with
 // scripts/run_fuzzers.sh.
-#include "generator/parse.hpp"
+#include "ccl/parse.hpp"
 #include "fuzz_parse.hpp"
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
-  return opuntia::gen::fuzz::run(data, size, "interface.ccl", [](const auto& file) { (void)opuntia::gen::parse_interface_ccl(file); });
+  return opuntia::ccl::fuzz::run(data, size, "interface.ccl", [](const auto& file) { (void)opuntia::ccl::parse_interface_ccl(file); });
 }

@@ -1,7 +1,7 @@
 // libFuzzer target for the parameter-file evaluator (see fuzz_parse.hpp): the input is parsed as
 // a parameter file and applied to a parameter_registry holding hand-made thorns with every
 // parameter type (arrays, numeric ranges with open ends and steps, keywords, strings checked
-// against regular expressions, USES and EXTENDS). It must apply or fail with a generator_error;
+// against regular expressions, USES and EXTENDS). It must apply or fail with a input_error;
 // another exception (std::logic_error is a bug in a binding or the registry), a crash, a hang
 // or a sanitizer report is a bug. Built with OPUNTIA_BUILD_FUZZERS=ON, run with
 // scripts/run_fuzzers.sh.
@@ -10,7 +10,7 @@
 
 #include "flesh/parameters/parameter_registry.hpp"
 #include "fuzz_parse.hpp"
-#include "generator/parse.hpp"
+#include "ccl/parse.hpp"
 #include "tests/flesh/parameter_bindings.hpp"
 
 namespace {
@@ -74,8 +74,8 @@ void read_everything(const parameter_registry& registry) {
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
   static const std::vector<thorn_binding> thorns = make_thorns();
-  return opuntia::gen::fuzz::run(data, size, "run.par", [](const opuntia::gen::source_file& file) {
-    const auto parfile = opuntia::gen::parse_parfile(file);
+  return opuntia::ccl::fuzz::run(data, size, "run.par", [](const opuntia::ccl::source_file& file) {
+    const auto parfile = opuntia::ccl::parse_parfile(file);
     // Both levels: strict mode has errors of its own (a parameter set twice).
     for (const auto level : {parameter_level::normal, parameter_level::strict}) {
       parameter_registry registry(level);

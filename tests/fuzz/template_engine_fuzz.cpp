@@ -1,15 +1,15 @@
-// libFuzzer target: any input renders to text or fails with a generator_error; anything
+// libFuzzer target: any input renders to text or fails with a input_error; anything
 // else (another exception, a crash, a hang, runaway memory) is a bug.
 //   clang++ -std=c++20 -fsanitize=fuzzer,address -I. tests/fuzz/template_engine_fuzz.cpp \
-//     generator/template_engine.cpp generator/diagnostic.cpp generator/source_file.cpp \
-//     generator/grammar/common.cpp -lfmt -o /tmp/tfuzz && /tmp/tfuzz -max_total_time=60
+//     generator/template_engine.cpp ccl/diagnostic.cpp ccl/source_file.cpp \
+//     ccl/grammar/common.cpp -lfmt -o /tmp/tfuzz && /tmp/tfuzz -max_total_time=60
 #include <cstddef>
 #include <cstdint>
 #include <cstdlib>
 #include <string>
 
-#include "generator/diagnostic.hpp"
-#include "generator/source_file.hpp"
+#include "ccl/diagnostic.hpp"
+#include "ccl/source_file.hpp"
 #include "generator/template_engine.hpp"
 
 namespace {
@@ -45,7 +45,7 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
     const std::string out = render_template(file, scope, options);
     // Rendering is a pure function: the same input renders the same way.
     if (render_template(file, scope, options) != out) std::abort();
-  } catch (const generator_error& e) {
+  } catch (const input_error& e) {
     // Every diagnostic has a place in the fuzzed file.
     if (e.diagnostics().empty() || e.diagnostics().front().where.path != "fuzz.tpl") std::abort();
     (void)format_diagnostics(e.diagnostics());

@@ -38,7 +38,7 @@ std::string read(const fs::path& path) {
 std::string read_error(const fs::path& path) {
   try {
     (void)read_source(path);
-  } catch (const generator_error& e) {
+  } catch (const input_error& e) {
     return format_diagnostics(e.diagnostics());
   }
   return "read";
@@ -55,7 +55,7 @@ std::string write_error(const fs::path& out_dir, const std::vector<std::pair<std
   }
   try {
     write_outputs(out_dir, files);
-  } catch (const generator_error& e) {
+  } catch (const input_error& e) {
     return format_diagnostics(e.diagnostics());
   }
   return "written";
@@ -95,7 +95,7 @@ TEST(file_io, inputs_are_read_up_to_64_mib) {
   EXPECT_EQ(read_error(over_limit),
             over_limit.generic_string() + ": error: file is larger than 64 MiB, the limit for an input file\n");
   // A thorn's optional files are capped too, not taken as absent.
-  EXPECT_THROW(read_optional_source(over_limit), generator_error);
+  EXPECT_THROW(read_optional_source(over_limit), input_error);
 }
 
 TEST(file_io, a_byte_order_mark_is_skipped) {

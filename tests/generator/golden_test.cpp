@@ -89,7 +89,7 @@ TEST_P(golden, generates_expected_output) {
   std::string error;
   try {
     files = generate(case_inputs());
-  } catch (const generator_error& e) {
+  } catch (const input_error& e) {
     error = format_diagnostics(e.diagnostics());
   }
 
@@ -129,7 +129,7 @@ TEST_P(golden, is_deterministic) {
   const auto run = [&]() -> std::variant<std::vector<generated_file>, std::string> {
     try {
       return generate(inputs);
-    } catch (const generator_error& e) {
+    } catch (const input_error& e) {
       return format_diagnostics(e.diagnostics());
     }
   };

@@ -4,14 +4,14 @@
 #include <fstream>
 #include <sstream>
 
-#include "generator/parse.hpp"
+#include "ccl/parse.hpp"
 #include "generator/semantic/template_tree.hpp"
-#include "parse_test_support.hpp"
+#include "tests/ccl/parse_test_support.hpp"
 
 namespace opuntia::gen {
 namespace {
 
-using test::repeated;
+using ccl::test::repeated;
 
 std::string read_file(const std::string& path) {
   std::ifstream in(std::string(OPUNTIA_SOURCE_DIR) + "/" + path, std::ios::binary);
@@ -23,7 +23,7 @@ std::string read_file(const std::string& path) {
 std::string error_text(const std::string& text) {
   try {
     build_template_tree(parse_deps_ccl(source_file{"deps.ccl", text}));
-  } catch (const generator_error& e) {
+  } catch (const input_error& e) {
     auto ds = e.diagnostics();
     const source_file file{"deps.ccl", text};
     fill_line_texts(ds, {&file});

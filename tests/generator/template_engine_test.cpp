@@ -4,8 +4,8 @@
 
 #include <string>
 
-#include "generator/diagnostic.hpp"
-#include "generator/source_file.hpp"
+#include "ccl/diagnostic.hpp"
+#include "ccl/source_file.hpp"
 
 namespace opuntia::gen {
 namespace {
@@ -41,7 +41,7 @@ std::string error_of(const std::string& text, const template_scope& scope = kern
                      const render_options& options = unaligned()) {
   try {
     render(text, scope, options);
-  } catch (const generator_error& e) {
+  } catch (const input_error& e) {
     return format_diagnostics(e.diagnostics());
   }
   return "no error";

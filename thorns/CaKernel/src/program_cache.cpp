@@ -1,6 +1,6 @@
 #include "program_cache.hpp"
 
-#include "generator/file_io.hpp"
+#include "ccl/file_io.hpp"
 
 #include <fmt/format.h>
 
@@ -43,7 +43,7 @@ bool is_entry_name(std::string_view name) {
   return name.size() > suffix.size() && name.substr(name.size() - suffix.size()) == suffix;
 }
 
-/// `.<entry name>.tmp<pid>.<n>`: the temporary gen::write_file_atomically writes an entry to,
+/// `.<entry name>.tmp<pid>.<n>`: the temporary ccl::write_file_atomically writes an entry to,
 /// which a crash can leave behind.
 bool is_temporary_name(std::string_view name) {
   if (name.empty() || name.front() != '.') return false;
@@ -57,7 +57,7 @@ void make_tagged_dir(const fs::path& dir) {
   std::error_code ec;
   if (fs::exists(dir, ec)) return;
   fs::create_directories(dir);
-  gen::write_file_atomically(dir / tag_name, tag_text);
+  ccl::write_file_atomically(dir / tag_name, tag_text);
 }
 
 /// Whether the file begins with the entry header's magic: the cache wrote it.
@@ -115,7 +115,7 @@ bool program_cache::store(const std::string& key, const std::vector<unsigned cha
     // A folder the cache makes itself is tagged as a cache; one that was there before (say
     // cache_dir = ".") is not, since the tag would hide the user's files from backups.
     make_tagged_dir(dir_);
-    gen::write_file_atomically(path_of(key),
+    ccl::write_file_atomically(path_of(key),
                                fmt::format("{} {} {} {:016x}\n", magic, key, body.size(), fnv1a(body)) + body);
     return true;
   } catch (const std::exception&) {
@@ -130,8 +130,8 @@ program_cache::build_failure_files program_cache::store_build_failure(const std:
   const fs::path folder = dir_ / build_errors_folder;
   make_tagged_dir(folder);
   build_failure_files files{folder / (label + ".cl"), folder / (label + ".log")};
-  gen::write_file_atomically(files.source, source);
-  gen::write_file_atomically(files.log, log);
+  ccl::write_file_atomically(files.source, source);
+  ccl::write_file_atomically(files.log, log);
   return files;
 }
 

@@ -10,7 +10,7 @@
 #include <fmt/format.h>
 
 #include "HeatEquation_parameters.hpp"
-#include "generator/file_io.hpp"
+#include "ccl/file_io.hpp"
 #include "opuntia/routine_context.hpp"
 
 namespace opuntia::thorns::HeatEquation {
@@ -81,7 +81,7 @@ void HeatEquation_Error(routine_context& context) {
   context.info(fmt::format("t = {:.6g}: max |u - exact| = {:.6e} (relative {:.3e}), rms = {:.6e}", context.time(),
                            max_error, max_exact > 0 ? max_error / max_exact : 0.0, l2));
   // Whole or not at all: a temporary file renamed into place; a failed write is an error.
-  gen::write_file_atomically(
+  ccl::write_file_atomically(
       context.out_dir() / "heat_error.txt",
       fmt::format("# iteration time max_error rms_error dx\n{} {:.17g} {:.17g} {:.17g} {:.17g}\n", context.iteration(),
                   context.time(), max_error, l2, g.delta[0]));

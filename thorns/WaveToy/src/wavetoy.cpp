@@ -7,7 +7,7 @@
 #include <fmt/format.h>
 
 #include "WaveToy_parameters.hpp"
-#include "generator/file_io.hpp"
+#include "ccl/file_io.hpp"
 #include "opuntia/routine_context.hpp"
 
 namespace opuntia::thorns::WaveToy {
@@ -69,7 +69,7 @@ void WaveToy_Error(routine_context& context) {
   const double rms = std::sqrt(sum_squares / static_cast<double>(g.points()));
   context.info(fmt::format("t = {:.6g}: max |phi - exact| = {:.6e}, rms = {:.6e}", context.time(), max_error, rms));
   // Whole or not at all: a temporary file renamed into place; a failed write is an error.
-  gen::write_file_atomically(
+  ccl::write_file_atomically(
       context.out_dir() / "wavetoy_error.txt",
       fmt::format("# iteration time max_error rms_error dx\n{} {:.17g} {:.17g} {:.17g} {:.17g}\n", context.iteration(),
                   context.time(), max_error, rms, g.delta[0]));

@@ -7,7 +7,7 @@
 #include <stdexcept>
 
 #include "flesh/grid/grid_functions.hpp"
-#include "generator/model/common.hpp"
+#include "ccl/model/common.hpp"
 #include "opuntia/parameter_error.hpp"
 
 namespace opuntia::thorns::CaKernel::opencl_selection {
@@ -18,7 +18,7 @@ bool is_index(const std::string& s) {
 }
 
 bool contains(const std::string& text, const std::string& part) {
-  return gen::to_lower(text).find(gen::to_lower(part)) != std::string::npos;
+  return ccl::to_lower(text).find(ccl::to_lower(part)) != std::string::npos;
 }
 
 std::string platform_list(const std::vector<platform_info>& platforms) {

@@ -1,0 +1,36 @@
+#!/usr/bin/env bash
+# The layers of docs/architecture.md hold in this repository, and scripts/check_layers.py, which
+# checks them, refuses a flesh file that includes a generator or thorn header.
+# Usage: layering_test.sh CHECKER SOURCE_DIR
+checker=$1
+source_dir=$2
+. "$(dirname "$0")/../check.sh"
+
+check "the repository's includes follow the layers" python3 "$checker" "$source_dir"
+
+# A tree with one forbidden include: the checker names its place and fails.
+forbidden() {
+  local include=$1 expected=$2
+  rm -rf "$work/tree" && mkdir -p "$work/tree/flesh/runtime"
+  printf '#include <vector>\n#include "%s"\n' "$include" >"$work/tree/flesh/runtime/bad.cpp"
+  local output status
+  output=$(python3 "$checker" "$work/tree")
+  status=$?
+  [ "$status" -eq 1 ] && grep -qF "$expected" <<<"$output"
+}
+check "a flesh file including a generator header fails" \
+  forbidden "generator/generate.hpp" \
+  "flesh/runtime/bad.cpp:2:11: error: flesh/ may not include generator/ (allowed: ccl, flesh, opuntia)"
+check "a flesh file including a thorn header fails" \
+  forbidden "thorns/Driver/src/single_process_driver.hpp" \
+  "flesh/runtime/bad.cpp:2:11: error: flesh/ may not include thorns/ (allowed: ccl, flesh, opuntia)"
+check "ccl/ including the flesh fails" bash -c "
+  rm -rf '$work/tree' && mkdir -p '$work/tree/ccl' &&
+  echo '#include \"flesh/runtime/simulation.hpp\"' >'$work/tree/ccl/x.hpp' &&
+  ! python3 '$checker' '$work/tree' >/dev/null"
+check "a file beside its includer is no layer" bash -c "
+  rm -rf '$work/tree' && mkdir -p '$work/tree/flesh' &&
+  echo '#include \"grid_functions.hpp\"' >'$work/tree/flesh/x.cpp' &&
+  python3 '$checker' '$work/tree'"
+
+finish
