@@ -11,7 +11,7 @@
 #include <new>
 #include <vector>
 
-#include "opuntia/openmp_rows.hpp"  // stream_points: the generated kernels' streaming stores
+#include "thorns/CaKernel/backends/openmp/rows.hpp"  // stream_points: the generated kernels' streaming stores
 
 namespace opuntia::bench {
 

@@ -19,7 +19,7 @@
 
 #include "GpuStencilBench_parameters.hpp"
 #include "opuntia/binding.hpp"
-#include "opuntia/cuda_check.hpp"
+#include "thorns/CaKernel/backends/cuda/check.hpp"
 #include "thorns/CaKernel/src/backend.hpp"
 
 namespace {

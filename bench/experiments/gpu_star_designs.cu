@@ -36,7 +36,7 @@
 #include <vector>
 
 // The mbarrier and bulk tensor copy helpers and the tensor map of the template 3dblock_ring.
-#include "opuntia/cuda_tensor_copy.cuh"
+#include "thorns/CaKernel/backends/cuda/tensor_copy.cuh"
 
 #ifndef PACE_EVERY
 #define PACE_EVERY 4  // tma's pacing: the planes between two checks of the neighbours

@@ -8,7 +8,7 @@
 #include <stdexcept>
 #include <string>
 
-#include "opuntia/cuda_slabs.hpp"
+#include "thorns/CaKernel/backends/cuda/slabs.hpp"
 
 // The macros belong to this variant: another variant of the same kernel may follow in the
 // same translation unit with its own.

@@ -41,7 +41,7 @@
 
 /* Tiles of TILE=%{tile_x},%{tile_y},%{tile_z} points, shared out over the threads; in each, x
    innermost, contiguous and vectorised from the first point that starts a cache line
-   (opuntia/openmp_rows.hpp), the points before it one by one. For 3dstencil each tile is a run
+   (thorns/CaKernel/backends/openmp/rows.hpp), the points before it one by one. For 3dstencil each tile is a run
    of TILE's z planes of a column of TILE's x and y, streamed through z so that the planes its
    z neighbours need stay in cache (the CPU form of the GPU's z in registers): the same loops.
    The vector loop goes a 64-byte line at a time; before each line it prefetches that line of

@@ -28,7 +28,7 @@
 
 /* 3dblock with targetDP's vector-length blocking: the tiles of TILE=%{tile_x},%{tile_y},%{tile_z}
    are shared out over the threads (TLP); each x run is cut into chunks of OPUNTIA_OPENMP_VVL
-   points from the first point that starts a cache line (opuntia/openmp_rows.hpp), each one omp
+   points from the first point that starts a cache line (thorns/CaKernel/backends/openmp/rows.hpp), each one omp
    simd loop of that fixed length (ILP); the points before the first chunk and after the last
    whole one run point by point. */
 #define CAKERNEL_%{name}_End \

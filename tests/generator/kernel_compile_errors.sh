@@ -21,14 +21,14 @@ make_case() {
 
 # compile_openmp CASE [VARIANT]
 compile_openmp() {
-  "$cxx" -std=c++20 -fopenmp -fsyntax-only -I "$work/$1/out/Heat/bindings" -I "$work/$1/Heat" -I "$src/flesh/include" \
+  "$cxx" -std=c++20 -fopenmp -fsyntax-only -I "$work/$1/out/Heat/bindings" -I "$work/$1/Heat" -I "$src/flesh/include" -I "$src" \
     "$work/$1/out/Heat/openmp/Heat_Update_${2:-3dblock}.cpp" >"$work/$1/openmp.log" 2>&1
 }
 
 # compile_cuda CASE [VARIANT]
 compile_cuda() {
   nvcc -std=c++17 -arch=sm_90 -c -o "$work/$1/cuda.o" -I "$work/$1/out/Heat/bindings" -I "$work/$1/Heat" \
-    -I "$src/flesh/include" "$work/$1/out/Heat/cuda/Heat_Update_${2:-3dblock}.cu" >"$work/$1/cuda.log" 2>&1
+    -I "$src/flesh/include" -I "$src" "$work/$1/out/Heat/cuda/Heat_Update_${2:-3dblock}.cu" >"$work/$1/cuda.log" 2>&1
 }
 
 # The unchanged thorn compiles: the checks below fail for the reason they name.
@@ -69,7 +69,7 @@ if command -v nvcc >/dev/null && [ -f "$work/good/out/Heat/cuda/Heat_Update_3dbl
   # The build's register cap reaches the kernels: HeatEquation's TILE 64,4,4 is 32 x 4 threads in
   # fp64, so 8 blocks an SM leave each thread 65536 / (128 x 8) = 64 registers.
   nvcc -std=c++17 -arch=sm_90 -c -o "$work/good/cap.o" -DOPUNTIA_CUDA_MIN_BLOCKS=8 -Xptxas -v \
-    -I "$work/good/out/Heat/bindings" -I "$work/good/Heat" -I "$src/flesh/include" \
+    -I "$work/good/out/Heat/bindings" -I "$work/good/Heat" -I "$src/flesh/include" -I "$src" \
     "$work/good/out/Heat/cuda/Heat_Update_3dblock.cu" >"$work/good/cap.log" 2>&1
   check "OPUNTIA_CUDA_MIN_BLOCKS compiles (CUDA)" test $? -eq 0
   check "... and caps the registers at 65536 / (threads x blocks)" \

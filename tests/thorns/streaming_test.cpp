@@ -1,5 +1,5 @@
 // The OpenMP 3dblock and 3dstencil write outputs larger than the cache with streaming stores
-// (templates/openmp/3dblock.h.tpl, opuntia/openmp_rows.hpp). tests/thorns/StreamCheck's kernel
+// (templates/openmp/3dblock.h.tpl, thorns/CaKernel/backends/openmp/rows.hpp). tests/thorns/StreamCheck's kernel
 // has every kind of output they stream: a CCTK_REAL out, a CCTK_INT out and a separateinout's
 // second buffer. Each variant runs with streaming forced on and off, on arrays that start on a
 // 64-byte line and on arrays that do not (which must fall back to ordinary stores), and must
@@ -10,7 +10,7 @@
 
 #include "StreamCheck_parameters.hpp"
 #include "opuntia/binding.hpp"
-#include "opuntia/openmp_rows.hpp"
+#include "thorns/CaKernel/backends/openmp/rows.hpp"
 #include "variant_check_grid.hpp"
 
 namespace {

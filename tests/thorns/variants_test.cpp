@@ -8,7 +8,7 @@
 
 #include "VariantCheck_parameters.hpp"
 #include "opuntia/binding.hpp"
-#include "opuntia/openmp_rows.hpp"
+#include "thorns/CaKernel/backends/openmp/rows.hpp"
 #include "variant_check_grid.hpp"
 
 namespace {

@@ -6,7 +6,7 @@
 #include <fmt/format.h>
 
 #include "../../src/backend.hpp"
-#include "opuntia/cuda_check.hpp"
+#include "thorns/CaKernel/backends/cuda/check.hpp"
 
 namespace opuntia::thorns::CaKernel {
 namespace {

@@ -17,7 +17,7 @@
 #include "../../src/program_cache.hpp"
 #include "build_log.hpp"
 #include "device_selection.hpp"
-#include "opuntia/opencl_launch.hpp"
+#include "thorns/CaKernel/backends/opencl/launch.hpp"
 
 #if defined(__has_feature)
 #if __has_feature(address_sanitizer)

@@ -13,7 +13,7 @@
    streams them through z (Micikevicius), keeping for each row and cached variable a window of
    the planes that its z neighbours need, in registers. A block of TX x TY threads covers
    TX x lanes points in x, TY x ROWS rows in y and a slab of planes in z: at most TZ (TILE's z),
-   as many as the launcher finds to fill the GPU (opuntia/cuda_slabs.hpp). I3D_l(v, 0, 0, k) is a
+   as many as the launcher finds to fill the GPU (thorns/CaKernel/backends/cuda/slabs.hpp). I3D_l(v, 0, 0, k) is a
    register; so is an x or y neighbour that is one of the thread's own points.
 
    With a shared plane, I3D_l(v, i, j, 0) reads the current plane of each cached variable, its
@@ -23,7 +23,7 @@
    3dblock_ring keeps a ring of NB planes filled AHEAD planes beyond the windows' newest, without
    registers, so the copies in flight do not depend on how many threads an SM holds; the windows
    take their newest plane from the ring. Where the rows are 16-byte groups (several lanes), each
-   plane of each cached variable is one bulk tensor copy (TMA, opuntia/cuda_tensor_copy.cuh)
+   plane of each cached variable is one bulk tensor copy (TMA, thorns/CaKernel/backends/cuda/tensor_copy.cuh)
    that thread 0 issues and that completes on the slot's mbarrier, its lines kept in the L2
    after the output's (evict_last: the neighbouring blocks copy the box's halo rows again, maybe
    a wave later; radius 4 in fp64 went from 84.7% to 86.5% of copy); otherwise every thread
@@ -59,7 +59,7 @@
 #define CAKERNEL_Heat_Update_3dblock_TY \
   (CAKERNEL_Heat_Update_3dblock_TY_WANTED * CAKERNEL_Heat_Update_3dblock_TX <= 512 ? CAKERNEL_Heat_Update_3dblock_TY_WANTED : 512 / CAKERNEL_Heat_Update_3dblock_TX)
 /* The most planes a block streams: the launcher may cut a column into more slabs, so that its
-   blocks fill the GPU (opuntia/cuda_slabs.hpp); the kernel takes the slab as cakernel_slab. */
+   blocks fill the GPU (thorns/CaKernel/backends/cuda/slabs.hpp); the kernel takes the slab as cakernel_slab. */
 #define CAKERNEL_Heat_Update_3dblock_TZ 4
 /* The kernel's __launch_bounds__: its threads, and the blocks an SM must hold at once where the
    build says (common.h: OPUNTIA_CUDA_MIN_BLOCKS). */
@@ -97,7 +97,7 @@
 #define CAKERNEL_INDEX(i, j, k) \
   ((ptrdiff_t)(i) + (ptrdiff_t)params.cagh_ni * ((ptrdiff_t)(j) + (ptrdiff_t)params.cagh_nj * (ptrdiff_t)(k)))
 /* I3D(v, i, j, k) is the element in global memory, except the current point of a variable the
-   kernel writes: that is the thread's register copy of it (staged_lanes in cuda_lanes.cuh), so
+   kernel writes: that is the thread's register copy of it (staged_lanes in backends/cuda/lanes.cuh), so
    that the row's points leave together as one 16-byte store. */
 #define I3D(v, i, j, k) CAKERNEL_Heat_Update_3dblock_I3D_##v(i, j, k)
 #define CAKERNEL_Heat_Update_3dblock_I3D_u(i, j, k) u[CAKERNEL_INDEX(gi + (i), gj + (j), gk + (k))]

@@ -5,7 +5,7 @@
 #include <string>
 
 #include "opuntia/cctk_types.h"
-#include "opuntia/opencl_launch.hpp"  /* programs, queue and OPUNTIA_OPENCL_CHECK of the OpenCL backend */
+#include "thorns/CaKernel/backends/opencl/launch.hpp"  /* programs, queue and OPUNTIA_OPENCL_CHECK of the OpenCL backend */
 
 /* The grid as every kernel body sees it through params.cagh_*. */
 #define CAKERNEL_HEAT_GRID_PARAMS                          \

@@ -5,9 +5,9 @@
 #include <cuda_runtime.h>
 
 #include "opuntia/cctk_types.h"
-#include "opuntia/cuda_check.hpp"  /* OPUNTIA_CUDA_CHECK: the launchers' calls are checked */
-#include "opuntia/cuda_lanes.cuh"  /* several x points per thread, one 16-byte access */
-#include "opuntia/cuda_tensor_copy.cuh"  /* 3dblock_ring: planes copied by the TMA */
+#include "thorns/CaKernel/backends/cuda/check.hpp"  /* OPUNTIA_CUDA_CHECK: the launchers' calls are checked */
+#include "thorns/CaKernel/backends/cuda/lanes.cuh"  /* several x points per thread, one 16-byte access */
+#include "thorns/CaKernel/backends/cuda/tensor_copy.cuh"  /* 3dblock_ring: planes copied by the TMA */
 
 /* The grid as every kernel body sees it through params.cagh_*. */
 #define CAKERNEL_HEATEQUATION_GRID_PARAMS                  \

@@ -3,7 +3,7 @@
 #include <stddef.h>
 
 #include "opuntia/cctk_types.h"
-#include "opuntia/openmp_rows.hpp"
+#include "thorns/CaKernel/backends/openmp/rows.hpp"
 
 /* The grid as every kernel body sees it through params.cagh_*. */
 #define CAKERNEL_HEATEQUATION_GRID_PARAMS                  \
@@ -69,7 +69,7 @@
 #endif
 
 /* 3dblock and 3dstencil: while a row is computed, the lines of the row the tile reaches this many
-   rows later are prefetched (opuntia/openmp_rows.hpp): the inputs' leading z plane (STENCIL's +z
+   rows later are prefetched (thorns/CaKernel/backends/openmp/rows.hpp): the inputs' leading z plane (STENCIL's +z
    reach) into L1, and the outputs into L2 where their stores are not streaming ones. 0 turns it
    off; override with -DOPUNTIA_OPENMP_PREFETCH_ROWS=n. */
 #ifndef OPUNTIA_OPENMP_PREFETCH_ROWS

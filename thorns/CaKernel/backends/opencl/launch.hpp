@@ -8,7 +8,7 @@
 #include <string>
 
 #include "opuntia/binding.hpp"
-#include "opuntia/opencl_check.hpp"
+#include "thorns/CaKernel/backends/opencl/check.hpp"
 
 /// The text of a macro's expansion as a string literal: the generated headers declare a
 /// kernel's Params once, as a macro, and hand the same member list to C++ and to OpenCL C.

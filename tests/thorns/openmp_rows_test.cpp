@@ -1,6 +1,6 @@
 #include <gtest/gtest.h>
 
-#include "opuntia/openmp_rows.hpp"
+#include "thorns/CaKernel/backends/openmp/rows.hpp"
 
 using opuntia::openmp::first_on_line;
 

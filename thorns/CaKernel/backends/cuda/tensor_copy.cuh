@@ -17,7 +17,7 @@
 #include <cudaTypedefs.h>
 #include <cuda_runtime.h>
 
-#include "opuntia/cuda_check.hpp"
+#include "thorns/CaKernel/backends/cuda/check.hpp"
 
 #if !defined(__CUDA_ARCH__) || __CUDA_ARCH__ >= 900
 #define OPUNTIA_CUDA_TENSOR_COPIES 1

@@ -1,7 +1,7 @@
 #pragma once
 // Every OpenCL call is checked: a failure throws with the call's text, file and line and the
 // error's name. Used by the OpenCL backend (thorns/CaKernel/backends/opencl) and by the
-// generated launchers (templates/opencl), as cuda_check.hpp is for CUDA.
+// generated launchers (templates/opencl), as backends/cuda/check.hpp is for CUDA.
 #ifndef CL_TARGET_OPENCL_VERSION
 #define CL_TARGET_OPENCL_VERSION 120  // OpenCL 1.2: what pocl and NVIDIA both provide
 #endif

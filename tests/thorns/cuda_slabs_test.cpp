@@ -1,6 +1,6 @@
 #include <gtest/gtest.h>
 
-#include "opuntia/cuda_slabs.hpp"
+#include "thorns/CaKernel/backends/cuda/slabs.hpp"
 
 #include <algorithm>
 #include <cstdint>
