@@ -1,0 +1,107 @@
+#include "cartesian_topology.hpp"
+
+#include <algorithm>
+#include <vector>
+
+#include <fmt/format.h>
+
+#include "flesh/runtime/parameters_error.hpp"
+
+namespace opuntia::thorns::Driver {
+
+namespace {
+
+constexpr const char* axis_names[] = {"x", "y", "z"};
+
+/// The prime factors of n, largest first.
+std::vector<int> prime_factors(int n) {
+  std::vector<int> factors;
+  for (int p = 2; static_cast<long long>(p) * p <= n; ++p) {
+    while (n % p == 0) {
+      factors.push_back(p);
+      n /= p;
+    }
+  }
+  if (n > 1) factors.push_back(n);
+  std::sort(factors.rbegin(), factors.rend());
+  return factors;
+}
+
+std::vector<parameter_name> topology_parameters() {
+  return {{"Driver", "processor_topology"},
+          {"Driver", "processor_topology_3d_x"},
+          {"Driver", "processor_topology_3d_y"},
+          {"Driver", "processor_topology_3d_z"}};
+}
+
+}  // namespace
+
+topology_kind topology_kind_of(const std::string& keyword) {
+  if (keyword == "manual") return topology_kind::manual;
+  if (keyword == "no_x_split") return topology_kind::no_x_split;
+  return topology_kind::automatic;
+}
+
+std::array<int, 3> choose_topology(int ranks, const std::array<int, 3>& owned, topology_kind kind,
+                                   const std::array<int, 3>& manual) {
+  std::array<int, 3> topology{1, 1, 1};
+  std::array<bool, 3> free{kind != topology_kind::no_x_split, true, true};  // directions still to choose
+  int remaining = ranks;
+  if (kind == topology_kind::manual) {
+    long long fixed = 1;
+    for (int d = 0; d < 3; ++d) {
+      if (manual[d] > 0) {
+        topology[d] = manual[d];
+        free[d] = false;
+        fixed *= manual[d];
+      }
+    }
+    const bool any_free = free[0] || free[1] || free[2];
+    if ((!any_free && fixed != ranks) || (any_free && ranks % fixed != 0)) {
+      throw parameters_error(
+          topology_parameters(),
+          fmt::format("Driver::processor_topology = \"manual\" with processor_topology_3d_x/y/z = {}/{}/{} does not "
+                      "split {} rank{}: {}",
+                      manual[0], manual[1], manual[2], ranks, ranks == 1 ? "" : "s",
+                      any_free ? fmt::format("{} is not a multiple of {}", ranks, fixed)
+                               : fmt::format("their product is {}", fixed)));
+    }
+    remaining = static_cast<int>(ranks / fixed);
+  }
+  // Each prime factor, largest first, splits the free direction whose blocks are largest; among
+  // equal blocks z before y before x, so that x, the direction of contiguous rows, is split last.
+  for (const int p : prime_factors(remaining)) {
+    int best = -1;
+    for (int d = 2; d >= 0; --d) {
+      if (!free[d]) continue;
+      const double block = static_cast<double>(owned[d]) / topology[d];
+      if (best < 0 || block > static_cast<double>(owned[best]) / topology[best]) best = d;
+    }
+    topology[best] *= p;
+  }
+  for (int d = 0; d < 3; ++d) {
+    if (topology[d] > owned[d]) {
+      throw parameters_error(
+          topology_parameters(),
+          fmt::format("{} ranks along {} (topology {}x{}x{}, processor_topology = \"{}\") but only {} points to "
+                      "split there: use fewer ranks or another topology",
+                      topology[d], axis_names[d], topology[0], topology[1], topology[2],
+                      kind == topology_kind::manual ? "manual" : kind == topology_kind::no_x_split ? "no_x_split"
+                                                                                                   : "automatic",
+                      owned[d]));
+    }
+  }
+  return topology;
+}
+
+block_range block_along(int owned, int parts, int index) {
+  const int base = owned / parts;
+  const int larger = owned % parts;  // the first `larger` blocks hold base + 1 points
+  return {index * base + std::min(index, larger), base + (index < larger ? 1 : 0)};
+}
+
+std::array<int, 3> rank_coordinates(int rank, const std::array<int, 3>& topology) {
+  return {rank % topology[0], (rank / topology[0]) % topology[1], rank / (topology[0] * topology[1])};
+}
+
+}  // namespace opuntia::thorns::Driver
