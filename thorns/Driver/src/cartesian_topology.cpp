@@ -104,4 +104,36 @@ std::array<int, 3> rank_coordinates(int rank, const std::array<int, 3>& topology
   return {rank % topology[0], (rank / topology[0]) % topology[1], rank / (topology[0] * topology[1])};
 }
 
+rank_block block_of(int rank, const std::array<int, 3>& topology, const grid_layout& whole,
+                    const std::array<int, 3>& ghosts, const std::array<bool, 3>& periodic) {
+  rank_block b;
+  b.layout.global = whole.global;
+  b.layout.origin = whole.origin;
+  b.layout.delta = whole.delta;
+  const auto position = rank_coordinates(rank, topology);
+  for (int d = 0; d < 3; ++d) {
+    const int parts = topology[d];
+    const int c = position[d];
+    // Periodic: point n - 1 is point 0 again, so n - 1 points are owned; it is a ghost.
+    const auto owned = block_along(periodic[d] ? whole.global[d] - 1 : whole.global[d], parts, c);
+    const bool lower_physical = !periodic[d] && c == 0;
+    const bool upper_physical = !periodic[d] && c == parts - 1;
+    const int lower_ghosts = lower_physical ? 0 : ghosts[d];
+    const int upper_ghosts = upper_physical ? 0 : ghosts[d];
+    b.layout.ghosts[d] = lower_physical && upper_physical ? 0 : ghosts[d];
+    b.layout.local[d] = owned.count + lower_ghosts + upper_ghosts;
+    b.layout.offset[d] = owned.begin - lower_ghosts;
+    b.layout.physical[2 * d] = lower_physical;
+    b.layout.physical[2 * d + 1] = upper_physical;
+    const auto neighbour = [&](int step) {
+      auto p = position;
+      p[d] = (c + step + parts) % parts;
+      return p[0] + topology[0] * (p[1] + topology[1] * p[2]);
+    };
+    if (!lower_physical) b.neighbours[2 * d] = neighbour(-1);
+    if (!upper_physical) b.neighbours[2 * d + 1] = neighbour(+1);
+  }
+  return b;
+}
+
 }  // namespace opuntia::thorns::Driver

@@ -6,6 +6,8 @@
 #include <array>
 #include <string>
 
+#include "opuntia/grid.hpp"
+
 namespace opuntia::thorns::Driver {
 
 enum class topology_kind {
@@ -31,5 +33,16 @@ block_range block_along(int owned, int parts, int index);
 
 /// The position of `rank` in `topology`: x fastest, as MPI_Cart_create orders ranks.
 std::array<int, 3> rank_coordinates(int rank, const std::array<int, 3>& topology);
+
+/// One rank's part of the grid: its block with ghost zones, and the rank across each face.
+struct rank_block {
+  grid_layout layout;
+  std::array<int, 6> neighbours{-1, -1, -1, -1, -1, -1};  // xn, xp, yn, yp, zn, zp; -1: physical face
+};
+/// The block of `rank` in `topology` of a grid of `whole.global` points on `whole.origin` and
+/// `whole.delta`, with ghost zones of `ghosts` where a face has a neighbour (another rank, or
+/// this one across a periodic direction) and none on a physical face.
+rank_block block_of(int rank, const std::array<int, 3>& topology, const grid_layout& whole,
+                    const std::array<int, 3>& ghosts, const std::array<bool, 3>& periodic);
 
 }  // namespace opuntia::thorns::Driver

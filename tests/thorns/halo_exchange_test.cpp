@@ -1,0 +1,179 @@
+// The halo exchange of the Cartesian driver on several ranks in one process: each rank is a
+// thread, and a communicator of the test's own carries their messages. Every ghost point, edges
+// and corners included, must end up with the value of the point it images.
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <condition_variable>
+#include <cstring>
+#include <map>
+#include <mutex>
+#include <thread>
+#include <tuple>
+
+#include "thorns/Driver/src/cartesian_topology.hpp"
+#include "thorns/Driver/src/halo_exchange.hpp"
+
+namespace opuntia::thorns::Driver {
+namespace {
+
+/// Messages between threads: a send is left in a mailbox, a receive waits for its message.
+class mailboxes {
+public:
+  explicit mailboxes(int ranks) : ranks_(ranks) {}
+  int size() const { return ranks_; }
+  void post(int from, const message& m) {
+    std::lock_guard lock(mutex_);
+    box_[{from, m.peer, m.tag}].assign(m.bytes.begin(), m.bytes.end());
+    arrived_.notify_all();
+  }
+  void take(int to, const message& m) {
+    std::unique_lock lock(mutex_);
+    const auto key = std::make_tuple(m.peer, to, m.tag);
+    arrived_.wait(lock, [&] { return box_.count(key) > 0; });
+    auto& bytes = box_[key];
+    ASSERT_EQ(bytes.size(), m.bytes.size());
+    std::memcpy(m.bytes.data(), bytes.data(), bytes.size());
+    box_.erase(key);
+  }
+
+private:
+  int ranks_;
+  std::mutex mutex_;
+  std::condition_variable arrived_;
+  std::map<std::tuple<int, int, int>, std::vector<std::byte>> box_;
+};
+
+class thread_communicator final : public communicator {
+public:
+  thread_communicator(mailboxes& boxes, int rank) : boxes_(boxes), rank_(rank) {}
+  int rank() const override { return rank_; }
+  int size() const override { return boxes_.size(); }
+  void exchange(std::span<const message> sends, std::span<const message> receives) override {
+    for (const auto& m : sends) boxes_.post(rank_, m);
+    for (const auto& m : receives) boxes_.take(rank_, m);
+  }
+  void sum(exact_sum&) override {}
+  double minimum(double local) override { return local; }
+  double maximum(double local) override { return local; }
+
+private:
+  mailboxes& boxes_;
+  int rank_;
+};
+
+/// A value that tells every point of the global grid apart; periodic indices wrap first.
+double value_at(std::array<int, 3> global_index, const grid_layout& whole, const std::array<bool, 3>& periodic) {
+  for (int d = 0; d < 3; ++d) {
+    if (periodic[d]) {
+      const int period = whole.global[d] - 1;
+      global_index[d] = ((global_index[d] % period) + period) % period;
+    }
+  }
+  return global_index[0] + 1000.0 * global_index[1] + 1e6 * global_index[2];
+}
+
+struct exchange_case {
+  int ranks;
+  std::array<int, 3> points;
+  std::array<bool, 3> periodic;
+  std::array<int, 3> ghosts;
+  topology_kind kind = topology_kind::automatic;
+};
+
+/// Runs the exchange on every rank of `c` and returns the number of points checked; each
+/// failure is reported with its rank and indices.
+std::size_t check_exchange(const exchange_case& c) {
+  grid_layout whole;
+  whole.global = c.points;
+  std::array<int, 3> owned{};
+  for (int d = 0; d < 3; ++d) owned[d] = c.periodic[d] ? c.points[d] - 1 : c.points[d];
+  const auto topology = choose_topology(c.ranks, owned, c.kind, {});
+  mailboxes boxes(c.ranks);
+  std::vector<std::size_t> checked(c.ranks);
+  std::vector<std::thread> threads;
+  for (int rank = 0; rank < c.ranks; ++rank) {
+    threads.emplace_back([&, rank] {
+      const auto block = block_of(rank, topology, whole, c.ghosts, c.periodic);
+      const auto& g = block.layout;
+      std::vector<double> field(g.points(), std::nan(""));
+      std::vector<int> tags(g.points(), -1);  // a second field of another element size
+      const auto owns = [&](int d, int i) {
+        const int lower = g.physical[2 * d] ? 0 : g.ghosts[d];
+        const int upper = g.physical[2 * d + 1] ? 0 : g.ghosts[d];
+        return i >= lower && i < g.local[d] - upper;
+      };
+      for (int k = 0; k < g.local[2]; ++k)
+        for (int j = 0; j < g.local[1]; ++j)
+          for (int i = 0; i < g.local[0]; ++i)
+            if (owns(0, i) && owns(1, j) && owns(2, k)) {
+              field[g.index(i, j, k)] = value_at({i + g.offset[0], j + g.offset[1], k + g.offset[2]}, whole, c.periodic);
+              tags[g.index(i, j, k)] = rank;
+            }
+      thread_communicator ranks(boxes, rank);
+      halo_exchange halo(g, block.neighbours);
+      const field_view fields[] = {{field.data(), sizeof(double)}, {tags.data(), sizeof(int)}};
+      halo.exchange(fields, ranks);
+      for (int k = 0; k < g.local[2]; ++k)
+        for (int j = 0; j < g.local[1]; ++j)
+          for (int i = 0; i < g.local[0]; ++i) {
+            const double expected = value_at({i + g.offset[0], j + g.offset[1], k + g.offset[2]}, whole, c.periodic);
+            EXPECT_EQ(field[g.index(i, j, k)], expected) << "rank " << rank << " point " << i << "," << j << "," << k;
+            EXPECT_GE(tags[g.index(i, j, k)], 0) << "rank " << rank << " point " << i << "," << j << "," << k;
+            ++checked[rank];
+          }
+    });
+  }
+  for (auto& t : threads) t.join();
+  std::size_t total = 0;
+  for (const auto n : checked) total += n;
+  return total;
+}
+
+TEST(halo_exchange, one_rank_periodic_images_itself_edges_and_corners_included) {
+  EXPECT_EQ(check_exchange({1, {7, 6, 5}, {true, true, true}, {2, 1, 2}}), (6u + 4) * (5 + 2) * (4 + 4));
+}
+
+TEST(halo_exchange, one_rank_without_periodic_directions_moves_nothing) {
+  grid_layout whole;
+  whole.global = {5, 5, 5};
+  const auto block = block_of(0, {1, 1, 1}, whole, {1, 1, 1}, {false, false, false});
+  EXPECT_EQ(block.layout.local, (std::array<int, 3>{5, 5, 5}));
+  EXPECT_EQ(block.layout.ghosts, (std::array<int, 3>{0, 0, 0}));
+  EXPECT_FALSE(halo_exchange(block.layout, block.neighbours).exchanges());
+}
+
+TEST(halo_exchange, several_ranks_fill_every_ghost) {
+  for (const auto& c : std::vector<exchange_case>{
+           {2, {9, 8, 7}, {false, false, false}, {1, 1, 1}},
+           {3, {11, 9, 7}, {false, true, false}, {2, 2, 2}},
+           {4, {10, 10, 10}, {true, true, true}, {1, 1, 1}},
+           {8, {13, 12, 11}, {true, false, true}, {2, 1, 3}},
+           {6, {16, 9, 9}, {false, false, false}, {3, 3, 3}, topology_kind::no_x_split},
+           {5, {7, 7, 21}, {false, false, true}, {2, 2, 2}},
+       }) {
+    SCOPED_TRACE(::testing::Message() << c.ranks << " ranks on " << c.points[0] << "x" << c.points[1] << "x"
+                                      << c.points[2]);
+    EXPECT_GT(check_exchange(c), 0u);
+  }
+}
+
+TEST(halo_exchange, blocks_cover_the_grid_with_their_owned_points) {
+  grid_layout whole;
+  whole.global = {10, 7, 6};
+  const std::array<bool, 3> periodic{true, false, false};
+  const auto topology = choose_topology(6, {9, 7, 6}, topology_kind::automatic, {});
+  long owned_points = 0;
+  for (int rank = 0; rank < 6; ++rank) {
+    const auto b = block_of(rank, topology, whole, {1, 1, 1}, periodic);
+    long points = 1;
+    for (int d = 0; d < 3; ++d) {
+      points *= b.layout.local[d] - (b.layout.physical[2 * d] ? 0 : 1) - (b.layout.physical[2 * d + 1] ? 0 : 1);
+    }
+    owned_points += points;
+  }
+  EXPECT_EQ(owned_points, 9L * 7 * 6);
+}
+
+}  // namespace
+}  // namespace opuntia::thorns::Driver

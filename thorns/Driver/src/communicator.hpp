@@ -1,0 +1,46 @@
+#pragma once
+// What the Cartesian driver needs from the ranks around it: point-to-point messages with its
+// neighbours, posted together and completed together (non-blocking MPI underneath), and
+// reductions. `self_communicator` is the one rank of a run without MPI, whose periodic
+// neighbour is itself: the same exchange code serves 1 rank and N.
+#include <cstddef>
+#include <span>
+#include <vector>
+
+#include "opuntia/exact_sum.hpp"
+
+namespace opuntia::thorns::Driver {
+
+/// One message of an exchange: to (or from) rank `peer`, told apart from the others between the
+/// same two ranks by `tag`.
+struct message {
+  int peer = 0;
+  int tag = 0;
+  std::span<std::byte> bytes;
+};
+
+class communicator {
+public:
+  virtual ~communicator() = default;
+  virtual int rank() const = 0;
+  virtual int size() const = 0;
+  /// Posts every receive and every send, then waits for all of them: on return each receive
+  /// buffer holds the bytes its peer sent with the same tag.
+  virtual void exchange(std::span<const message> sends, std::span<const message> receives) = 0;
+  /// The sum over ranks of every rank's accumulator, exact (limb-wise integer sums).
+  virtual void sum(exact_sum& local) = 0;
+  virtual double minimum(double local) = 0;
+  virtual double maximum(double local) = 0;
+};
+
+class self_communicator final : public communicator {
+public:
+  int rank() const override { return 0; }
+  int size() const override { return 1; }
+  void exchange(std::span<const message> sends, std::span<const message> receives) override;
+  void sum(exact_sum&) override {}
+  double minimum(double local) override { return local; }
+  double maximum(double local) override { return local; }
+};
+
+}  // namespace opuntia::thorns::Driver
