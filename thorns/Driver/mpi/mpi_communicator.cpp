@@ -1,0 +1,90 @@
+#include "mpi_communicator.hpp"
+
+#include <cstdlib>
+#include <limits>
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+#include <fmt/format.h>
+#include <mpi.h>
+
+namespace opuntia::thorns::Driver {
+
+namespace {
+
+void check(int status, const char* call) {
+  if (status == MPI_SUCCESS) return;
+  char text[MPI_MAX_ERROR_STRING];
+  int length = 0;
+  MPI_Error_string(status, text, &length);
+  throw std::runtime_error(fmt::format("{} failed: {}", call, std::string(text, static_cast<std::size_t>(length))));
+}
+
+void initialise_once() {
+  int initialised = 0;
+  MPI_Initialized(&initialised);
+  if (initialised) return;
+  int provided = 0;
+  check(MPI_Init_thread(nullptr, nullptr, MPI_THREAD_FUNNELED, &provided), "MPI_Init_thread");
+  std::atexit([] {
+    int finalised = 0;
+    MPI_Finalized(&finalised);
+    if (!finalised) MPI_Finalize();
+  });
+}
+
+int byte_count(std::size_t bytes) {
+  if (bytes > static_cast<std::size_t>(std::numeric_limits<int>::max())) {
+    throw std::runtime_error(fmt::format("a halo message of {} bytes is larger than one MPI message carries", bytes));
+  }
+  return static_cast<int>(bytes);
+}
+
+double reduced(double local, MPI_Op op) {
+  double result = 0;
+  check(MPI_Allreduce(&local, &result, 1, MPI_DOUBLE, op, MPI_COMM_WORLD), "MPI_Allreduce");
+  return result;
+}
+
+}  // namespace
+
+mpi_communicator::mpi_communicator() {
+  initialise_once();
+  MPI_Comm_rank(MPI_COMM_WORLD, &rank_);
+  MPI_Comm_size(MPI_COMM_WORLD, &size_);
+}
+
+bool mpi_communicator::launched_with_several_ranks() {
+  for (const char* name : {"OMPI_COMM_WORLD_SIZE", "PMI_SIZE", "PMIX_SIZE", "MV2_COMM_WORLD_SIZE"}) {
+    if (const char* value = std::getenv(name)) return std::atoi(value) > 1;
+  }
+  return false;
+}
+
+void mpi_communicator::exchange(std::span<const message> sends, std::span<const message> receives) {
+  std::vector<MPI_Request> requests(sends.size() + receives.size(), MPI_REQUEST_NULL);
+  std::size_t r = 0;
+  for (const auto& m : receives) {
+    check(MPI_Irecv(m.bytes.data(), byte_count(m.bytes.size()), MPI_BYTE, m.peer, m.tag, MPI_COMM_WORLD, &requests[r++]),
+          "MPI_Irecv");
+  }
+  for (const auto& m : sends) {
+    check(MPI_Isend(m.bytes.data(), byte_count(m.bytes.size()), MPI_BYTE, m.peer, m.tag, MPI_COMM_WORLD, &requests[r++]),
+          "MPI_Isend");
+  }
+  check(MPI_Waitall(static_cast<int>(requests.size()), requests.data(), MPI_STATUSES_IGNORE), "MPI_Waitall");
+}
+
+void mpi_communicator::sum(exact_sum& local) {
+  local.normalize();
+  const auto limbs = local.limbs();
+  check(MPI_Allreduce(MPI_IN_PLACE, limbs.data(), static_cast<int>(limbs.size()), MPI_INT64_T, MPI_SUM, MPI_COMM_WORLD),
+        "MPI_Allreduce");
+  local.normalize();
+}
+
+double mpi_communicator::minimum(double local) { return reduced(local, MPI_MIN); }
+double mpi_communicator::maximum(double local) { return reduced(local, MPI_MAX); }
+
+}  // namespace opuntia::thorns::Driver

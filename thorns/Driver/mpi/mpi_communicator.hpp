@@ -1,0 +1,29 @@
+#pragma once
+// The communicator of a run under mpirun: MPI_COMM_WORLD, point-to-point messages posted
+// non-blocking and completed together, exact sums as limb-wise integer sums (MPI_INT64_T,
+// MPI_SUM), so that every rank count gives the same bits. MPI is initialised on first use,
+// if the program has not done it, and finalised at exit.
+#include "thorns/Driver/src/communicator.hpp"
+
+namespace opuntia::thorns::Driver {
+
+class mpi_communicator final : public communicator {
+public:
+  mpi_communicator();
+  int rank() const override { return rank_; }
+  int size() const override { return size_; }
+  void exchange(std::span<const message> sends, std::span<const message> receives) override;
+  void sum(exact_sum& local) override;
+  double minimum(double local) override;
+  double maximum(double local) override;
+
+  /// Whether this process was started by mpirun (or another MPI launcher) with more than one
+  /// rank, read from the environment without initialising MPI.
+  static bool launched_with_several_ranks();
+
+private:
+  int rank_ = 0;
+  int size_ = 1;
+};
+
+}  // namespace opuntia::thorns::Driver
