@@ -7,10 +7,9 @@
 #include "flesh/grid/grid_functions.hpp"
 #include "flesh/runtime/parameters_error.hpp"
 #include "opuntia/grid.hpp"
+#include "opuntia/reduction.hpp"
 
 namespace opuntia {
-
-enum class reduction { sum, minimum, maximum };
 
 class driver {
 public:

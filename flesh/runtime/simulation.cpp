@@ -83,6 +83,17 @@ class simulation::context final : public routine_context {
   int iteration() const override { return sim_.iteration_; }
   double time() const override { return sim_.time_; }
   double dt() const override { return sim_.dt_; }
+  int rank() const override { return sim_.driver_->rank(); }
+  int size() const override { return sim_.driver_->size(); }
+  double reduce(double local, reduction op) const override { return sim_.driver_->reduce(local, op); }
+  std::vector<variable_description> variables() const override {
+    std::vector<variable_description> out;
+    for (const auto* v : sim_.store_.visible_to(thorn_)) {
+      out.push_back({v->name, v->group, v->implementation, v->group_type, v->data_type, v->timelevels,
+                     !v->levels.empty()});
+    }
+    return out;
+  }
   const parameter_source& all_parameters() const override { return sim_.registry_; }
   std::span<const CCTK_REAL> read(std::string_view var, int level) override { return real_span(var, level, false); }
   std::span<CCTK_REAL> write(std::string_view var, int level) override { return real_span(var, level, true); }

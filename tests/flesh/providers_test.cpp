@@ -6,28 +6,12 @@
 #include <string>
 
 #include "ccl/parse.hpp"
+#include "test_driver.hpp"
 
 namespace {
 
 using namespace opuntia;
-
-/// A driver that only tells its name.
-class named_driver final : public driver {
- public:
-  explicit named_driver(std::string name) : name_(std::move(name)) {}
-  std::string name() const override { return name_; }
-  int rank() const override { return 0; }
-  int size() const override { return 1; }
-  const grid_layout& layout() const override { return layout_; }
-  std::vector<parameter_name> size_parameters() const override { return {}; }
-  void sync(const std::vector<grid_variable*>&, grid_function_store&) override {}
-  bool exchanges() const override { return false; }
-  double reduce(double local, reduction) const override { return local; }
-
- private:
-  std::string name_;
-  grid_layout layout_;
-};
+using test_support::test_driver;
 
 thorn_binding thorn(std::string name) {
   thorn_binding t;
@@ -38,15 +22,15 @@ thorn_binding thorn(std::string name) {
 
 // What the thorns of these tests provide, as their src/provide.cpp would.
 void provide_grid_a(providers& p) {
-  p.add_driver({[](const parameter_source&) -> std::unique_ptr<driver> { return std::make_unique<named_driver>("a"); }});
+  p.add_driver({[](const parameter_source&) -> std::unique_ptr<driver> { return std::make_unique<test_driver>("a"); }});
 }
 void provide_grid_b(providers& p) {
-  p.add_driver({[](const parameter_source&) -> std::unique_ptr<driver> { return std::make_unique<named_driver>("b"); }});
+  p.add_driver({[](const parameter_source&) -> std::unique_ptr<driver> { return std::make_unique<test_driver>("b"); }});
 }
 void provide_always_active_grid(providers& p) {
   p.always_active();
   p.add_driver({[](const parameter_source&) -> std::unique_ptr<driver> {
-    return std::make_unique<named_driver>("always");
+    return std::make_unique<test_driver>("always");
   }});
 }
 void provide_nothing(providers&) {}
