@@ -103,23 +103,37 @@ void grid_function_store::add_thorn(const thorn_binding& thorn, const grid_layou
   }
 }
 
-grid_variable* grid_function_store::try_find(std::string_view thorn, std::string_view name) {
-  const auto [qualifier, var] = split_qualified(name);
+bool grid_function_store::sees(std::string_view thorn, const grid_variable& v) const {
   const auto scope = std::find_if(thorn_scope_.begin(), thorn_scope_.end(),
                                   [&](const auto& s) { return iequals(s.first, thorn); });
+  return scope != thorn_scope_.end() &&
+         std::any_of(scope->second.begin(), scope->second.end(),
+                     [&](const std::string& impl) { return iequals(impl, v.implementation); });
+}
+
+grid_variable* grid_function_store::try_find(std::string_view thorn, std::string_view name) {
+  const auto [qualifier, var] = split_qualified(name);
   // Own variables first, then those of implementations the thorn sees, then any qualified one.
   for (int pass = 0; pass < 3; ++pass) {
     for (auto& v : variables_) {
       if (!iequals(v.name, var)) continue;
       if (!qualifier.empty() && !iequals(qualifier, v.implementation) && !iequals(qualifier, v.thorn)) continue;
       const bool own = iequals(v.thorn, thorn);
-      const bool visible = scope != thorn_scope_.end() &&
-                           std::any_of(scope->second.begin(), scope->second.end(),
-                                       [&](const std::string& impl) { return iequals(impl, v.implementation); });
-      if ((pass == 0 && own) || (pass == 1 && visible) || (pass == 2 && !qualifier.empty())) return &v;
+      if ((pass == 0 && own) || (pass == 1 && sees(thorn, v)) || (pass == 2 && !qualifier.empty())) return &v;
     }
   }
   return nullptr;
+}
+
+std::vector<const grid_variable*> grid_function_store::visible_to(std::string_view thorn) const {
+  std::vector<const grid_variable*> out;
+  for (const auto& v : variables_) {
+    if (iequals(v.thorn, thorn)) out.push_back(&v);
+  }
+  for (const auto& v : variables_) {
+    if (!iequals(v.thorn, thorn) && sees(thorn, v)) out.push_back(&v);
+  }
+  return out;
 }
 
 grid_variable& grid_function_store::find(std::string_view thorn, std::string_view name) {

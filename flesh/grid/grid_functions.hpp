@@ -84,6 +84,9 @@ public:
   grid_variable& find(std::string_view thorn, std::string_view var);
   grid_variable* try_find(std::string_view thorn, std::string_view var);
   std::vector<grid_variable>& variables() { return variables_; }
+  /// The variables `thorn` sees: its own, then those of the implementations it inherits or is a
+  /// friend of, each in declaration order.
+  std::vector<const grid_variable*> visible_to(std::string_view thorn) const;
 
   /// Time level `level` of `v`; throws when storage is off or the level does not exist.
   void* data(grid_variable& v, int level = 0);
@@ -96,6 +99,9 @@ public:
   void rotate_timelevels();
 
 private:
+  /// Whether `v` belongs to an implementation `thorn` sees (its own, inherited or a friend).
+  bool sees(std::string_view thorn, const grid_variable& v) const;
+
   std::vector<grid_variable> variables_;
   std::vector<std::pair<std::string, std::vector<std::string>>> thorn_scope_;  // thorn -> implementations it sees
 };

@@ -125,19 +125,14 @@ ccl::source_location location_of(const std::string& origin) {
 
 }  // namespace
 
-const std::vector<std::string>& parameter_registry::core_thorns() {
-  static const std::vector<std::string> names{"Cactus", "Driver", "CaKernel", "Time", "IO"};
-  return names;
-}
-
-bool parameter_registry::is_core(std::string_view thorn) const {
-  const auto& core = core_thorns();
-  return std::any_of(core.begin(), core.end(), [&](const std::string& c) { return iequals(c, thorn); });
+bool parameter_registry::is_always_active(std::string_view thorn) const {
+  return std::any_of(always_active_.begin(), always_active_.end(),
+                     [&](const std::string& name) { return iequals(name, thorn); });
 }
 
 // --- registration ------------------------------------------------------------------------
 
-void parameter_registry::add_thorn(const thorn_binding& thorn) {
+void parameter_registry::add_thorn(const thorn_binding& thorn, activation active) {
   for (const auto& name : thorn_names_) {
     if (iequals(name, thorn.name)) throw std::logic_error(fmt::format("thorn '{}' is registered twice", thorn.name));
   }
@@ -218,6 +213,7 @@ void parameter_registry::add_thorn(const thorn_binding& thorn) {
   }
   thorn_names_.push_back(thorn.name);
   implementation_of_[to_lower(thorn.name)] = thorn.implementation;
+  if (active == activation::always) always_active_.push_back(thorn.name);
   for (auto& e : added) entries_.push_back(std::move(e));
 }
 
@@ -225,7 +221,7 @@ void parameter_registry::add_thorn(const thorn_binding& thorn) {
 
 bool parameter_registry::is_active(std::string_view thorn) const {
   const auto active_name = [&](const std::string& name) {
-    return is_core(name) || std::any_of(active_.begin(), active_.end(), [&](const auto& a) { return a == name; });
+    return is_always_active(name) || std::any_of(active_.begin(), active_.end(), [&](const auto& a) { return a == name; });
   };
   for (const auto& name : thorn_names_) {
     if (iequals(name, thorn)) return active_name(name);
@@ -237,12 +233,7 @@ bool parameter_registry::is_active(std::string_view thorn) const {
 }
 
 std::vector<std::string> parameter_registry::active_thorns() const {
-  std::vector<std::string> out;
-  for (const auto& core : core_thorns()) {
-    for (const auto& name : thorn_names_) {
-      if (iequals(name, core)) out.push_back(name);
-    }
-  }
+  std::vector<std::string> out = always_active_;
   out.insert(out.end(), active_.begin(), active_.end());
   return out;
 }
@@ -456,7 +447,7 @@ struct parameter_registry::applier {
 
   void activate(const ccl::parfile_statement& st) {
     for (const auto& thorn : st.thorns) {
-      if (registry.is_core(thorn.text)) continue;  // always active (or provided by the flesh)
+      if (registry.is_always_active(thorn.text)) continue;
       const auto known = std::find_if(registry.thorn_names_.begin(), registry.thorn_names_.end(),
                                       [&](const std::string& n) { return iequals(n, thorn.text); });
       if (known == registry.thorn_names_.end()) {

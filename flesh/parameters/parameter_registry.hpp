@@ -30,19 +30,20 @@ enum class parameter_level {
   strict,  // a parameter set twice is an error; so is one set but never read (see unread())
 };
 
+/// Whether a thorn is active only when ActiveThorns names it, or always (as the flesh's own thorn
+/// and those a thorn's provide() declares so: naming them in ActiveThorns changes nothing).
+enum class activation { by_parfile, always };
+
 class parameter_registry final : public parameter_source {
  public:
-  /// Thorns always active whatever ActiveThorns says (naming them there changes nothing).
-  static const std::vector<std::string>& core_thorns();
-
   explicit parameter_registry(parameter_level level = parameter_level::normal) : level_(level) {}
 
   /// Registers the parameters of a compiled thorn: its own, and its USES/EXTENDS of
   /// parameters that other implementations share (resolved when the parfile is applied).
-  void add_thorn(const thorn_binding& thorn);
+  void add_thorn(const thorn_binding& thorn, activation active = activation::by_parfile);
 
   /// Reads a parsed parameter file: activates the thorns of every ActiveThorns line (plus the
-  /// core thorns), then evaluates and sets every assignment in order. Errors, all collected
+  /// thorns always active), then evaluates and sets every assignment in order. Errors, all collected
   /// and thrown together as ccl::input_error, each at its `file:line:column`:
   /// unknown thorn (nearest names), unknown parameter (nearest names), parameter of a thorn
   /// not active, value of the wrong type, value outside every range (listing the ranges),
@@ -54,7 +55,8 @@ class parameter_registry final : public parameter_source {
   void apply(const ccl::parfile_file& parfile, const ccl::source_file& source);
 
   bool is_active(std::string_view thorn) const;
-  /// Active thorns in activation order (core thorns first).
+  bool is_always_active(std::string_view thorn) const;
+  /// Active thorns in activation order (those always active first, in registration order).
   std::vector<std::string> active_thorns() const;
   /// Every registered thorn, sorted.
   std::vector<std::string> thorns() const;
@@ -120,13 +122,13 @@ class parameter_registry final : public parameter_source {
   const entry& readable(std::string_view owner, std::string_view name, int index, const char* as) const;
   /// `message` at the first element of `e` that the parameter file set; nullopt when none.
   std::optional<ccl::diagnostic> first_set(const entry& e, std::string message) const;
-  bool is_core(std::string_view thorn) const;
 
   parameter_level level_;
   std::vector<entry> entries_;                            // stable order: registration order
   std::vector<std::string> thorn_names_;                  // registration order
   std::map<std::string, std::string> implementation_of_;  // thorn (lower case) -> implementation
-  std::vector<std::string> active_;                       // activation order, core thorns not included
+  std::vector<std::string> always_active_;                // registration order
+  std::vector<std::string> active_;                       // activation order, always active ones not included
   std::vector<ccl::source_file> sources_;                 // the files applied: line texts for unread()
 };
 

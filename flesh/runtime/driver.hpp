@@ -1,15 +1,15 @@
 #pragma once
-// The driver interface: how the grid is decomposed and how ghost zones are exchanged. The
-// single-process driver lives in thorns/Driver; the MPI one implements the same interface.
+// The driver interface: how the grid is decomposed and how ghost zones are exchanged. A driver
+// thorn provides one (flesh/runtime/providers.hpp): the single-process driver of thorns/Driver.
 #include <string>
 #include <vector>
 
 #include "flesh/grid/grid_functions.hpp"
+#include "flesh/runtime/parameters_error.hpp"
 #include "opuntia/grid.hpp"
+#include "opuntia/reduction.hpp"
 
 namespace opuntia {
-
-enum class reduction { sum, minimum, maximum };
 
 class driver {
 public:
@@ -19,6 +19,9 @@ public:
   virtual int size() const = 0;
   /// This rank's block of the grid.
   virtual const grid_layout& layout() const = 0;
+  /// The parameters that set the number of grid points, where a grid too large for the memory
+  /// is reported.
+  virtual std::vector<parameter_name> size_parameters() const = 0;
   /// Fills the ghost zones of `variables` (current time level) from their neighbours, periodic
   /// images included. Host arrays: the caller makes them valid first.
   virtual void sync(const std::vector<grid_variable*>& variables, grid_function_store& store) = 0;

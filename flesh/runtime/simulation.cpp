@@ -83,6 +83,17 @@ class simulation::context final : public routine_context {
   int iteration() const override { return sim_.iteration_; }
   double time() const override { return sim_.time_; }
   double dt() const override { return sim_.dt_; }
+  int rank() const override { return sim_.driver_->rank(); }
+  int size() const override { return sim_.driver_->size(); }
+  double reduce(double local, reduction op) const override { return sim_.driver_->reduce(local, op); }
+  std::vector<variable_description> variables() const override {
+    std::vector<variable_description> out;
+    for (const auto* v : sim_.store_.visible_to(thorn_)) {
+      out.push_back({v->name, v->group, v->implementation, v->group_type, v->data_type, v->timelevels,
+                     !v->levels.empty()});
+    }
+    return out;
+  }
   const parameter_source& all_parameters() const override { return sim_.registry_; }
   std::span<const CCTK_REAL> read(std::string_view var, int level) override { return real_span(var, level, false); }
   std::span<CCTK_REAL> write(std::string_view var, int level) override { return real_span(var, level, true); }
@@ -95,7 +106,7 @@ class simulation::context final : public routine_context {
     return *static_cast<CCTK_REAL*>(sim_.store_.data(v, 0));
   }
   std::filesystem::path out_dir() override {
-    std::filesystem::path dir = sim_.registry_.text("IO", "out_dir");
+    auto dir = sim_.output_folder();
     std::filesystem::create_directories(dir);
     return dir;
   }
@@ -123,77 +134,86 @@ class simulation::context final : public routine_context {
   std::string thorn_;
 };
 
-simulation::simulation(std::vector<thorn_binding> thorns, const ccl::source_file& parfile, parameter_level level,
-                       simulation_parts parts, std::ostream& out)
-    : thorns_(std::move(thorns)), out_(out), registry_(level) {
+simulation::simulation(std::vector<thorn_binding> thorns, providers provided, const ccl::source_file& parfile,
+                       parameter_level level, std::ostream& out)
+    : thorns_(std::move(thorns)),
+      provided_(std::move(provided)),
+      out_(out),
+      registry_(provided_.registry_of(thorns_, level)) {
   parfile_name_ = parfile.path;
-  for (const auto& t : thorns_) registry_.add_thorn(t);
+  ccl::parfile_file statements;
   try {
-    registry_.apply(ccl::parse_parfile(parfile), parfile);
+    statements = ccl::parse_parfile(parfile);
+    registry_.apply(statements, parfile);
+    const auto& driver_maker = provided_.active_driver(registry_, statements, parfile);
+    runtime_provider_ = &provided_.active_kernel_runtime(registry_, statements, parfile);
+    time_step_ = &provided_.active_time_step(registry_, statements, parfile);
+    output_ = &provided_.active_output_folder(registry_, statements, parfile);
+    // A value the parameter file gave that turns out wrong only now (no such device, no such
+    // variant) is reported where the file set it.
+    try {
+      for (const auto& name : registry_.active_thorns()) active_.push_back(&thorn(name));
+      for (const auto* t : active_) {
+        if (t->make_parameters) typed_parameters_.emplace_back(t->name, t->make_parameters(registry_));
+      }
+      // Building the structs read everything; from now on their fields report real reads.
+      registry_.reset_reads();
+      schedule_ = schedule_tree::build(active_, registry_conditions(registry_), runtime_provider_->launch_routine);
+
+      driver_ = driver_maker.make(registry_);
+      for (const auto* t : active_) store_.add_thorn(*t, driver_->layout());
+      // Storage for every group named by a STORAGE: statement, or by a scheduled item's STORAGE
+      // clause (kept on for the whole run rather than only during the routine).
+      std::vector<std::string> storage = schedule_.storage();
+      schedule_.for_each_node(
+          [&](const schedule_node& node) { storage.insert(storage.end(), node.storage.begin(), node.storage.end()); });
+      {
+        // Libraries a backend loads may take signals over (pocl's LLVM swallows SIGQUIT).
+        const keep_signal_dispositions keep_signals;
+        runtime_ = runtime_provider_->make(registry_, store_);
+      }
+      check_variant();
+      dt_ = time_step_->dt(registry_, driver_->layout());
+      if (!(dt_ > 0) || !std::isnormal(dt_)) {
+        fail_at(time_step_parameters(),
+                fmt::format("the time step dt = {:g} is not a positive normal double (finite, at least {:g})", dt_,
+                            std::numeric_limits<double>::min()));
+      }
+      time_ = registry_.real("Cactus", "cctk_initial_time");
+
+      check_memory(storage);
+      // The schedule tree qualifies every group as impl::group, so no thorn's view is needed.
+      for (const auto& group : storage) store_.enable_storage("", group);
+    } catch (const parameter_value_error& e) {
+      fail_at({{e.owner(), e.name()}}, e.what());
+    } catch (const parameters_error& e) {
+      fail_at(e.parameters(), e.what());
+    }
   } catch (const ccl::input_error& e) {
     throw with_lines(e, parfile);
   }
-  // A value the parameter file gave that turns out wrong only now (no such device, no such
-  // variant) is reported where the file set it.
-  try {
-    for (const auto& name : registry_.active_thorns()) active_.push_back(&thorn(name));
-    for (const auto* t : active_) {
-      if (t->make_parameters) typed_parameters_.emplace_back(t->name, t->make_parameters(registry_));
-    }
-    // Building the structs read everything; from now on their fields report real reads.
-    registry_.reset_reads();
-    schedule_ = schedule_tree::build(active_, registry_conditions(registry_));
+}
 
-    driver_ = parts.make_driver(registry_);
-    for (const auto* t : active_) store_.add_thorn(*t, driver_->layout());
-    // Storage for every group named by a STORAGE: statement, or by a scheduled item's STORAGE
-    // clause (kept on for the whole run rather than only during the routine).
-    std::vector<std::string> storage = schedule_.storage();
-    schedule_.for_each_node(
-        [&](const schedule_node& node) { storage.insert(storage.end(), node.storage.begin(), node.storage.end()); });
-    {
-      // Libraries a backend loads may take signals over (pocl's LLVM swallows SIGQUIT).
-      const keep_signal_dispositions keep_signals;
-      runtime_ = parts.make_runtime(registry_, store_);
-    }
-    variant_ = registry_.text("CaKernel", "variant");
-    if (!variant_.empty()) {
-      // CaKernel::variant picks among the variants generated for a kernel; it must name one.
-      std::vector<std::string> available;
-      for (const auto* t : active_) {
-        for (const auto& k : t->kernels) {
-          for (const auto& v : k.variants) {
-            if (v.backend == runtime_->backend_name()) available.push_back(v.template_name);
-          }
-        }
-      }
-      if (std::find(available.begin(), available.end(), variant_) == available.end()) {
-        std::sort(available.begin(), available.end());
-        available.erase(std::unique(available.begin(), available.end()), available.end());
-        throw parameter_value_error("CaKernel", "variant",
-                                    fmt::format("CaKernel::variant = \"{}\": no kernel of the active thorns has a "
-                                                "variant of that name for backend {} (generated: {})",
-                                                variant_, runtime_->backend_name(), ccl::join_names(available)));
+void simulation::check_variant() {
+  // The variant parameter picks among the variants generated for a kernel; it must name one.
+  const auto& [owner, name] = runtime_provider_->variant;
+  variant_ = registry_.text(owner, name);
+  if (variant_.empty()) return;
+  std::vector<std::string> available;
+  for (const auto* t : active_) {
+    for (const auto& k : t->kernels) {
+      for (const auto& v : k.variants) {
+        if (v.backend == runtime_->backend_name()) available.push_back(v.template_name);
       }
     }
-    const auto& g = driver_->layout();
-    const double timestep = registry_.real("Time", "timestep");
-    dt_ = timestep > 0 ? timestep : registry_.real("Time", "dtfac") * std::min({g.delta[0], g.delta[1], g.delta[2]});
-    if (!(dt_ > 0) || !std::isnormal(dt_)) {
-      fail_at(time_step_parameters(),
-              fmt::format("the time step dt = {:g} is not a positive normal double (finite, at least {:g})", dt_,
-                          std::numeric_limits<double>::min()));
-    }
-    time_ = registry_.real("Cactus", "cctk_initial_time");
-
-    check_memory(storage);
-    // The schedule tree qualifies every group as impl::group, so no thorn's view is needed.
-    for (const auto& group : storage) store_.enable_storage("", group);
-  } catch (const parameter_value_error& e) {
-    fail_at({{e.owner(), e.name()}}, e.what());
-  } catch (const parameters_error& e) {
-    fail_at(e.parameters(), e.what());
   }
+  if (std::find(available.begin(), available.end(), variant_) != available.end()) return;
+  std::sort(available.begin(), available.end());
+  available.erase(std::unique(available.begin(), available.end()), available.end());
+  throw parameter_value_error(owner, name,
+                              fmt::format("{}::{} = \"{}\": no kernel of the active thorns has a variant of that "
+                                          "name for backend {} (generated: {})",
+                                          owner, name, variant_, runtime_->backend_name(), ccl::join_names(available)));
 }
 
 simulation::~simulation() = default;
@@ -263,9 +283,10 @@ void simulation::fail_at(const std::vector<parameter_name>& parameters, const st
   throw std::invalid_argument(message);
 }
 
-std::vector<parameter_name> simulation::time_step_parameters() const {
-  if (registry_.real("Time", "timestep") > 0) return {{"Time", "timestep"}};
-  return {{"Time", "dtfac"}};
+std::vector<parameter_name> simulation::time_step_parameters() const { return time_step_->parameters(registry_); }
+
+std::filesystem::path simulation::output_folder() const {
+  return registry_.text(output_->folder.owner, output_->folder.name);
 }
 
 void simulation::check_memory(const std::vector<std::string>& storage) {
@@ -302,8 +323,7 @@ void simulation::check_memory(const std::vector<std::string>& storage) {
   const auto& g = driver_->layout();
   const std::string points = fmt::format("{}x{}x{} points{}", g.local[0], g.local[1], g.local[2],
                                          g.local == g.global ? "" : " (ghost zones included)");
-  const std::vector<parameter_name> grid_size = {
-      {"Driver", "global_nx"}, {"Driver", "global_ny"}, {"Driver", "global_nz"}};
+  const auto grid_size = driver_->size_parameters();
   const auto needs = [&](const memory_need& need, std::string_view memory) {
     return fmt::format("the run needs {} of {} memory for {} at {}", byte_text(need.bytes()), memory, need.arrays(),
                        points);
@@ -328,9 +348,10 @@ void simulation::check_memory(const std::vector<std::string>& storage) {
 
 void simulation::prepare_output_folder() const {
   namespace fs = std::filesystem;
-  const fs::path dir = registry_.text("IO", "out_dir");
+  const fs::path dir = output_folder();
+  const auto& [owner, name] = output_->folder;
   const auto fail = [&](const std::string& why) {
-    fail_at({{"IO", "out_dir"}}, fmt::format("IO::out_dir = \"{}\": {}", dir.string(), why));
+    fail_at({output_->folder}, fmt::format("{}::{} = \"{}\": {}", owner, name, dir.string(), why));
   };
   std::error_code error;
   if (fs::exists(dir, error) && !fs::is_directory(dir, error)) {
@@ -433,12 +454,11 @@ void simulation::run_node(const schedule_node& node) {
 }
 
 const kernel_binding* simulation::launched_kernel(const schedule_node& node) const {
-  constexpr std::string_view launch_prefix = "CAKERNEL_Launch_";
-  if (node.function.rfind(launch_prefix, 0) != 0) return nullptr;
+  if (node.kernel.empty()) return nullptr;
   const auto& t = thorn(node.thorn);
-  const auto name = node.function.substr(launch_prefix.size());
-  const auto kernel = std::find_if(t.kernels.begin(), t.kernels.end(), [&](const auto& k) { return k.name == name; });
-  if (kernel == t.kernels.end()) throw std::logic_error("no kernel " + name + " in thorn " + t.name);
+  const auto kernel =
+      std::find_if(t.kernels.begin(), t.kernels.end(), [&](const auto& k) { return k.name == node.kernel; });
+  if (kernel == t.kernels.end()) throw std::logic_error("no kernel " + node.kernel + " in thorn " + t.name);
   return &*kernel;
 }
 

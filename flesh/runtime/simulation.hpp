@@ -1,6 +1,7 @@
 #pragma once
 // A run: parameters from the parameter file, the active thorns, the schedule, the grid, the
 // kernel runtime, and the main loop STARTUP ... TERMINATE, SHUTDOWN in Cactus order.
+#include <filesystem>
 #include <functional>
 #include <iosfwd>
 #include <memory>
@@ -13,18 +14,12 @@
 #include "flesh/runtime/driver.hpp"
 #include "flesh/runtime/kernel_runtime.hpp"
 #include "flesh/runtime/parameters_error.hpp"
+#include "flesh/runtime/providers.hpp"
 #include "flesh/schedule/schedule_tree.hpp"
 #include "ccl/source_file.hpp"
 #include "opuntia/binding.hpp"
 
 namespace opuntia {
-
-/// How the flesh obtains the parts that live in thorns (Driver, CaKernel).
-struct simulation_parts {
-  std::function<std::unique_ptr<driver>(const parameter_source&)> make_driver;
-  /// Reads CaKernel::backend and the other parameters of the kernel runtime from the source.
-  std::function<std::unique_ptr<kernel_runtime>(const parameter_source&, grid_function_store&)> make_runtime;
-};
 
 class stop_signal_handlers;
 
@@ -46,16 +41,18 @@ public:
   /// Reads the parameter file, builds the schedule and allocates the grid functions; every
   /// problem in the parameter file or the schedule throws ccl::input_error with its place
   /// (nothing has run yet), a grid too large for the host's or the device's memory included
-  /// (refused before anything is allocated).
-  simulation(std::vector<thorn_binding> thorns, const ccl::source_file& parfile, parameter_level level,
-             simulation_parts parts, std::ostream& out);
+  /// (refused before anything is allocated). The driver, the kernel runtime, the time step and
+  /// the output folder come from the active thorns that provide them (`provided`), exactly one
+  /// of each: none or several is an error at the ActiveThorns line.
+  simulation(std::vector<thorn_binding> thorns, providers provided, const ccl::source_file& parfile,
+             parameter_level level, std::ostream& out);
   ~simulation();
 
   /// The schedule tree as the run would execute it.
   std::string show_schedule() const;
 
   /// Runs to the end. Errors in a routine or kernel propagate as exceptions; an unusable
-  /// IO::out_dir is a ccl::input_error at its line before anything runs. SIGINT or SIGTERM
+  /// output folder (IO::out_dir) is a ccl::input_error at its line before anything runs. SIGINT or SIGTERM
   /// stop the run at the next routine or iteration boundary: run_stopped.
   void run();
 
@@ -78,7 +75,7 @@ private:
   void run_bin(const std::string& bin);
   void run_node(const schedule_node& node);
   void run_routine(const schedule_node& node);
-  /// The kernel a CAKERNEL_Launch_<kernel> item launches; nullptr for a host routine.
+  /// The kernel a schedule item launches; nullptr for a host routine.
   const kernel_binding* launched_kernel(const schedule_node& node) const;
   void sync(const schedule_node& node);
   bool condition_holds(const std::vector<std::string>& scalars, const std::string& thorn);
@@ -93,12 +90,17 @@ private:
   /// Throws `message` as a diagnostic at the first of `parameters` the parameter file set,
   /// naming where it set the others; std::invalid_argument when it set none.
   [[noreturn]] void fail_at(const std::vector<parameter_name>& parameters, const std::string& message) const;
-  /// The parameters the time step comes from: Time::timestep, or Time::dtfac when that is 0.
+  /// The parameters the time step comes from (Time::timestep, or Time::dtfac when that is 0).
   std::vector<parameter_name> time_step_parameters() const;
+  /// Reads the variant parameter of the kernel runtime: empty, or a variant generated for the
+  /// backend by some kernel of the active thorns (parameter_value_error otherwise).
+  void check_variant();
   /// Refuses a run whose arrays (every time level, scratch buffers, device copies) exceed what
   /// the host or the device has, before anything is allocated. `storage`: the groups to allocate.
   void check_memory(const std::vector<std::string>& storage);
-  /// Creates IO::out_dir and checks that a file can be written there.
+  /// The run's output folder (IO::out_dir).
+  std::filesystem::path output_folder() const;
+  /// Creates the output folder and checks that a file can be written there.
   void prepare_output_folder() const;
   /// A run that ends at Cactus::cctk_final_time but cannot get there in a plausible number of
   /// steps says so before it starts.
@@ -109,6 +111,10 @@ private:
   void stop_if_signalled();
 
   std::vector<thorn_binding> thorns_;
+  providers provided_;
+  const kernel_runtime_provider* runtime_provider_ = nullptr;
+  const time_step_provider* time_step_ = nullptr;
+  const output_folder_provider* output_ = nullptr;
   std::string parfile_name_;
   std::ostream& out_;
   parameter_registry registry_;

@@ -77,8 +77,9 @@ struct item {
 
 class builder {
 public:
-  builder(const std::vector<const thorn_binding*>& thorns, const condition_evaluator& parameters)
-      : thorns_(thorns), parameters_(parameters) {}
+  builder(const std::vector<const thorn_binding*>& thorns, const condition_evaluator& parameters,
+          const kernel_launch_name& launch_name)
+      : thorns_(thorns), parameters_(parameters), launch_name_(launch_name) {}
 
   bin_list build(std::vector<std::string>& storage) {
     for (const auto* thorn : thorns_) collect(*thorn, thorn->schedule, storage);
@@ -228,7 +229,7 @@ private:
   }
 
   void check_functions() {
-    for (const auto& it : items_) {
+    for (auto& it : items_) {
       if (it.node.what != schedule_node::kind::routine) continue;
       const std::string& f = it.node.function;
       std::vector<std::string> known;
@@ -238,8 +239,13 @@ private:
         known.push_back(r.name);
       }
       for (const auto& k : it.thorn->kernels) {
-        found = found || "CAKERNEL_Launch_" + k.name == f;
-        known.push_back("CAKERNEL_Launch_" + k.name);
+        if (!launch_name_) break;
+        auto launch = launch_name_(k.name);
+        if (launch == f && it.node.kernel.empty()) {
+          it.node.kernel = k.name;
+          found = true;
+        }
+        known.push_back(std::move(launch));
       }
       if (!found) {
         error(it.node.origin, "routine '" + f + "' of thorn " + it.thorn->name + " has no function: define void " +
@@ -381,6 +387,7 @@ private:
 
   const std::vector<const thorn_binding*>& thorns_;
   const condition_evaluator& parameters_;
+  const kernel_launch_name& launch_name_;
   std::vector<item> items_;
   std::map<std::string, std::size_t> groups_;  // lower-case group name -> item
   ccl::diagnostic_sink sink_;
@@ -422,9 +429,9 @@ std::size_t label_width(const std::vector<schedule_node>& nodes, std::size_t dep
 }  // namespace
 
 schedule_tree schedule_tree::build(const std::vector<const thorn_binding*>& thorns,
-                                   const condition_evaluator& parameters) {
+                                   const condition_evaluator& parameters, const kernel_launch_name& launch_name) {
   schedule_tree tree;
-  tree.bins_ = builder(thorns, parameters).build(tree.storage_);
+  tree.bins_ = builder(thorns, parameters, launch_name).build(tree.storage_);
   return tree;
 }
 

@@ -28,7 +28,8 @@ struct schedule_node {
   enum class kind { routine, group };
   kind what = kind::routine;
   std::string name;          // as scheduled (the alias when AS is given)
-  std::string function;      // routine: the function name (routine_binding / CAKERNEL_Launch_<K>)
+  std::string function;      // routine: the function name (a routine_binding's or a kernel launch's)
+  std::string kernel;        // routine: the kernel of its thorn it launches; empty for a host routine
   std::string thorn;         // the thorn that scheduled it
   std::string description;
   std::vector<std::string> while_vars;  // impl::scalar: repeat the group while non-zero
@@ -54,17 +55,23 @@ public:
   virtual std::optional<std::string> parameter_text(std::string_view thorn, std::string_view name) const = 0;
 };
 
+/// The name of the scheduled function that launches a kernel: the kernel runtime's rule
+/// (CaKernel's CAKERNEL_Launch_<kernel>).
+using kernel_launch_name = std::function<std::string(std::string_view kernel)>;
+
 class schedule_tree {
 public:
   /// Builds the tree. `thorns` are the active thorns' bindings. Errors (all collected), each at
   /// its schedule.ccl place: IN/AT an unknown bin or group (nearest names), a BEFORE/AFTER
   /// cycle (naming every member), a group scheduled twice, a malformed or unknown-parameter
-  /// condition, a routine with no function (neither in routines nor a kernel launch).
+  /// condition, a routine with no function (neither in routines nor a kernel launch: the
+  /// function `launch_name` gives a kernel of its thorn; empty: no function launches a kernel).
   /// BEFORE/AFTER naming something not scheduled is ignored, as in Cactus. Siblings run in
   /// BEFORE/AFTER order, ties in registration order (`thorns` order, then statement order).
   /// A routine scheduled again in the same bin or group by the same thorn (a deps.ccl template
   /// repeating the thorn's own lines) runs once, where it was first scheduled.
-  static schedule_tree build(const std::vector<const thorn_binding*>& thorns, const condition_evaluator& parameters);
+  static schedule_tree build(const std::vector<const thorn_binding*>& thorns, const condition_evaluator& parameters,
+                             const kernel_launch_name& launch_name = {});
 
   /// The top-level nodes of a bin ("STARTUP", "EVOL", ...; a CCTK_ prefix is accepted, any case).
   /// Throws std::out_of_range for a name that is no bin.

@@ -77,6 +77,13 @@ thorn_binding io() {
 
 // --- helpers -------------------------------------------------------------------------------
 
+/// Adds `t` as the program does: Cactus, Driver, Time and IO always active, as their provide()
+/// declares them (thorns/<Thorn>/src/provide.cpp).
+void add_to(parameter_registry& registry, const thorn_binding& t) {
+  const bool always = t.name == "Cactus" || t.name == "Driver" || t.name == "Time" || t.name == "IO";
+  registry.add_thorn(t, always ? activation::always : activation::by_parfile);
+}
+
 void run(parameter_registry& registry, const std::string& text, const std::string& path = "run.par") {
   const ccl::source_file file{path, text};
   registry.apply(ccl::parse_parfile(file), file);
@@ -97,11 +104,12 @@ std::string errors(parameter_registry& registry, const std::string& text, const 
   return "";
 }
 
-/// A registry with Cactus, Driver, Time, IO and HeatEquation, HeatEquation active.
+/// A registry with Cactus, Driver, Time, IO (always active, as their provide() declares them) and
+/// HeatEquation, HeatEquation active.
 struct parameter_registry_parfile : ::testing::Test {
   parameter_registry registry;
   void SetUp() override {
-    for (const auto& t : {cactus(), driver(), time_thorn(), io(), heat_equation()}) registry.add_thorn(t);
+    for (const auto& t : {cactus(), driver(), time_thorn(), io(), heat_equation()}) add_to(registry, t);
   }
   /// Errors of a parfile that activates HeatEquation and then has `body`.
   std::string errors_of(const std::string& body) {
@@ -111,22 +119,34 @@ struct parameter_registry_parfile : ::testing::Test {
 
 // --- activation ----------------------------------------------------------------------------
 
-TEST(parameter_registry, core_thorns_are_always_active) {
-  EXPECT_EQ(parameter_registry::core_thorns(),
-            (std::vector<std::string>{"Cactus", "Driver", "CaKernel", "Time", "IO"}));
+TEST(parameter_registry, thorns_added_always_active_are_active_without_active_thorns) {
   parameter_registry registry;
-  for (const auto& t : {heat_equation(), time_thorn(), cactus()}) registry.add_thorn(t);
+  registry.add_thorn(cactus(), activation::always);
+  registry.add_thorn(heat_equation());
+  registry.add_thorn(time_thorn(), activation::always);
   run(registry, "");
   EXPECT_EQ(registry.active_thorns(), (std::vector<std::string>{"Cactus", "Time"}));
   EXPECT_TRUE(registry.is_active("cactus"));
+  EXPECT_TRUE(registry.is_always_active("TIME"));
   EXPECT_FALSE(registry.is_active("HeatEquation"));
+  EXPECT_FALSE(registry.is_always_active("HeatEquation"));
   EXPECT_FALSE(registry.is_active("Driver"));  // not registered
   EXPECT_EQ(registry.thorns(), (std::vector<std::string>{"Cactus", "HeatEquation", "Time"}));
 }
 
+TEST(parameter_registry, the_flesh_knows_no_thorn_by_name) {
+  // Driver is no different from any other thorn unless it is added always active: an
+  // ActiveThorns line that names an unregistered CaKernel is an unknown thorn.
+  parameter_registry registry;
+  registry.add_thorn(driver());
+  run(registry, "");
+  EXPECT_FALSE(registry.is_active("Driver"));
+  EXPECT_EQ(errors(registry, "ActiveThorns = \"CaKernel\"\n"), "1:17: unknown thorn 'CaKernel'\n");
+}
+
 TEST_F(parameter_registry_parfile, active_thorns_may_appear_more_than_once_in_any_case) {
-  registry.add_thorn(thorn("Extra", "extra", {}));
-  run(registry, "ActiveThorns = \"time heatequation\"\nActiveThorns = \"EXTRA CaKernel HeatEquation\"\n");
+  add_to(registry, thorn("Extra", "extra", {}));
+  run(registry, "ActiveThorns = \"time heatequation\"\nActiveThorns = \"EXTRA Driver HeatEquation\"\n");
   EXPECT_EQ(registry.active_thorns(),
             (std::vector<std::string>{"Cactus", "Driver", "Time", "IO", "HeatEquation", "Extra"}));
   EXPECT_TRUE(registry.is_active("HEATEQUATION"));
@@ -140,7 +160,7 @@ TEST_F(parameter_registry_parfile, unknown_thorn_in_active_thorns_names_the_near
 }
 
 TEST_F(parameter_registry_parfile, active_thorns_names_thorns_not_implementations) {
-  registry.add_thorn(thorn("CartGrid3D", "grid", {}));
+  add_to(registry, thorn("CartGrid3D", "grid", {}));
   EXPECT_EQ(errors(registry, "ActiveThorns = \"grid\"\nGrid::x = 1\nGird::x = 1\n"),
             "1:17: unknown thorn 'grid'; implementation 'grid' is provided by thorn 'CartGrid3D'\n"
             "2:1: thorn 'CartGrid3D' is not active; add it to ActiveThorns\n"
@@ -148,7 +168,7 @@ TEST_F(parameter_registry_parfile, active_thorns_names_thorns_not_implementation
 }
 
 TEST_F(parameter_registry_parfile, two_thorns_of_one_implementation_cannot_both_be_active) {
-  registry.add_thorn(thorn("HeatEquation2", "heatequation", {}));
+  add_to(registry, thorn("HeatEquation2", "heatequation", {}));
   EXPECT_EQ(errors(registry, "ActiveThorns = \"HeatEquation HeatEquation2\"\n"),
             "1:30: thorns 'HeatEquation' and 'HeatEquation2' both provide implementation 'heatequation'; "
             "activate only one\n");
@@ -399,7 +419,7 @@ TEST_F(parameter_registry_parfile, value_outside_every_range_lists_the_ranges) {
 
 TEST_F(parameter_registry_parfile, several_ranges_are_all_listed) {
   parameter_registry r;
-  r.add_thorn(thorn("Grid", "grid",
+  add_to(r, thorn("Grid", "grid",
                     {param("n", parameter_type::integer, "1", "",
                            {numeric("1:10", "1", "10", false, false, "small"),
                             numeric("[100:200)", "100", "200", false, true, "large")})}));
@@ -435,7 +455,7 @@ TEST_F(parameter_registry_parfile, very_long_string_values_are_matched_without_o
 TEST(parameter_registry, malformed_string_range_names_the_reason) {
   parameter_registry r;
   try {
-    r.add_thorn(thorn("U", "u", {param("s", parameter_type::string, "", "", {words("\"(\"", {"("}, "")})}));
+    add_to(r, thorn("U", "u", {param("s", parameter_type::string, "", "", {words("\"(\"", {"("}, "")})}));
     FAIL() << "no error";
   } catch (const std::logic_error& e) {
     EXPECT_EQ(std::string(e.what()).rfind("malformed regular expression '(' in the ranges of 'U::s' (", 0), 0u) << e.what();
@@ -497,7 +517,7 @@ TEST_F(parameter_registry_parfile, unknown_referenced_parameter) {
 
 TEST_F(parameter_registry_parfile, strict_mode_rejects_a_second_assignment) {
   parameter_registry strict(parameter_level::strict);
-  for (const auto& t : {driver(), heat_equation()}) strict.add_thorn(t);
+  for (const auto& t : {driver(), heat_equation()}) add_to(strict, t);
   EXPECT_EQ(errors(strict,
                    "ActiveThorns = \"HeatEquation\"\n"
                    "Driver::global_nx = 10\n"
@@ -512,7 +532,7 @@ TEST_F(parameter_registry_parfile, strict_mode_rejects_a_second_assignment) {
 
 TEST_F(parameter_registry_parfile, unread_lists_parameters_set_but_never_read) {
   parameter_registry strict(parameter_level::strict);
-  for (const auto& t : {driver(), heat_equation()}) strict.add_thorn(t);
+  for (const auto& t : {driver(), heat_equation()}) add_to(strict, t);
   run(strict,
       "ActiveThorns = \"HeatEquation\"\n"
       "HeatEquation::alpha = 2\n"
@@ -535,7 +555,7 @@ TEST_F(parameter_registry_parfile, unread_lists_parameters_set_but_never_read) {
 
 TEST_F(parameter_registry_parfile, a_value_found_wrong_later_is_reported_where_the_file_set_it) {
   parameter_registry r;
-  for (const auto& t : {driver(), heat_equation()}) r.add_thorn(t);
+  for (const auto& t : {driver(), heat_equation()}) add_to(r, t);
   run(r,
       "ActiveThorns = \"HeatEquation\"\r\n"
       "  driver::Global_NX = 10\r\n");
@@ -573,7 +593,7 @@ TEST_F(parameter_registry_parfile, errors_are_collected_in_file_order_with_place
 // --- USES and EXTENDS ----------------------------------------------------------------------
 
 TEST_F(parameter_registry_parfile, uses_reads_the_sharing_implementation) {
-  registry.add_thorn(thorn("Wave", "wave", {uses("global_nx", parameter_type::integer, "driver")}));
+  add_to(registry, thorn("Wave", "wave", {uses("global_nx", parameter_type::integer, "driver")}));
   run(registry, "ActiveThorns = \"Wave\"\nDriver::global_nx = 77\n");
   EXPECT_EQ(registry.integer("driver", "global_nx"), 77);  // as Wave's generated code reads it
   EXPECT_EQ(registry.integer("Wave", "global_nx"), 77);
@@ -582,7 +602,7 @@ TEST_F(parameter_registry_parfile, uses_reads_the_sharing_implementation) {
 }
 
 TEST_F(parameter_registry_parfile, uses_without_an_owner) {
-  registry.add_thorn(
+  add_to(registry, 
       thorn("Wave", "wave",
             {uses("global_mx", parameter_type::integer, "driver"), uses("secret", parameter_type::integer, "driver"),
              uses("speed", parameter_type::real, "medium", "extends")}));
@@ -597,12 +617,12 @@ TEST_F(parameter_registry_parfile, uses_without_an_owner) {
 }
 
 TEST_F(parameter_registry_parfile, uses_of_an_inactive_thorn_is_not_checked) {
-  registry.add_thorn(thorn("Wave", "wave", {uses("global_mx", parameter_type::integer, "driver")}));
+  add_to(registry, thorn("Wave", "wave", {uses("global_mx", parameter_type::integer, "driver")}));
   EXPECT_EQ(errors(registry, ""), "");
 }
 
 TEST_F(parameter_registry_parfile, extends_adds_choices_and_ranges) {
-  registry.add_thorn(
+  add_to(registry, 
       thorn("Fast", "fast",
             {uses("mode", parameter_type::keyword, "driver", "extends", {words("\"turbo\"", {"turbo"}, "faster")}),
              uses("global_nx", parameter_type::integer, "driver", "extends",
@@ -636,16 +656,16 @@ TEST_F(parameter_registry_parfile, empty_parfile) {
 
 TEST(parameter_registry, real_cacuda_parfile) {
   parameter_registry registry;
-  registry.add_thorn(cactus());
-  registry.add_thorn(time_thorn());
+  add_to(registry, cactus());
+  add_to(registry, time_thorn());
   auto io_thorn = io();
-  registry.add_thorn(io_thorn);
-  registry.add_thorn(thorn("CaCUDALib", "cacudalib",
+  add_to(registry, io_thorn);
+  add_to(registry, thorn("CaCUDALib", "cacudalib",
                            {param("output_banner", parameter_type::boolean, "no", ""),
                             param("output_cudadev_info", parameter_type::boolean, "no", ""),
                             param("min_cuda_capability", parameter_type::real, "1.0", "",
                                   {numeric("1.0:*", "1.0", "", false, false, "")})}));
-  registry.add_thorn(thorn(
+  add_to(registry, thorn(
       "IOASCII", "ioascii",
       {param("out2D_style", parameter_type::keyword, "gnuplot f(x,y)", "",
              {words("\"gnuplot f(x,y)\", \"gnuplot f(t,x,y)\"", {"gnuplot f(x,y)", "gnuplot f(t,x,y)"}, "")}),
@@ -713,7 +733,7 @@ TEST_F(parameter_registry_parfile, reading_an_unknown_parameter_or_with_the_wron
 TEST(parameter_registry, malformed_defaults_are_bugs_but_defaults_are_not_range_checked) {
   const auto registering = [](parameter_binding p) {
     parameter_registry r;
-    r.add_thorn(thorn("T", "t", {std::move(p)}));
+    add_to(r, thorn("T", "t", {std::move(p)}));
     return r.integer("T", "n");
   };
   EXPECT_EQ(registering(param("n", parameter_type::integer, "0", "", {numeric("1:*", "1", "", false, false, "")})), 0);
@@ -729,14 +749,14 @@ TEST(parameter_registry, malformed_defaults_are_bugs_but_defaults_are_not_range_
                  "(thorns/Test/param.ccl:1:1)");
   }
   parameter_registry r;
-  r.add_thorn(thorn("T", "t", {}));
-  EXPECT_THROW(r.add_thorn(thorn("t", "other", {})), std::logic_error);
+  add_to(r, thorn("T", "t", {}));
+  EXPECT_THROW(add_to(r, thorn("t", "other", {})), std::logic_error);
   auto bad_regex = param("s", parameter_type::string, "", "", {words("\"(\"", {"("}, "")});
-  EXPECT_THROW(r.add_thorn(thorn("U", "u", {bad_regex})), std::logic_error);
+  EXPECT_THROW(add_to(r, thorn("U", "u", {bad_regex})), std::logic_error);
 }
 
 TEST_F(parameter_registry_parfile, describe_lists_every_parameter) {
-  registry.add_thorn(thorn("Wave", "wave", {uses("global_nx", parameter_type::integer, "driver")}));
+  add_to(registry, thorn("Wave", "wave", {uses("global_nx", parameter_type::integer, "driver")}));
   EXPECT_EQ(registry.describe("heatequation"),
             "HeatEquation (implementation heatequation)\n"
             "  alpha  REAL  restricted  default 1.0\n"
@@ -763,7 +783,7 @@ TEST_F(parameter_registry_parfile, describe_lists_every_parameter) {
             "  coeffs[3]  REAL  private  default 0\n"
             "    stencil coefficients\n");
   EXPECT_EQ(registry.describe("Wave"), "Wave (implementation wave)\n  global_nx  INT  uses driver::global_nx\n");
-  registry.add_thorn(thorn("Empty", "empty", {}));
+  add_to(registry, thorn("Empty", "empty", {}));
   EXPECT_EQ(registry.describe("Empty"), "Empty (implementation empty)\n  (no parameters)\n");
   try {
     (void)registry.describe("HeatEqation");

@@ -96,10 +96,13 @@ std::vector<std::string> names(const std::vector<schedule_node>& nodes) {
   return out;
 }
 
+/// CaKernel's name for the function that launches a kernel (thorns/CaKernel/src/provide.cpp).
+std::string cakernel_launch(std::string_view kernel) { return "CAKERNEL_Launch_" + std::string(kernel); }
+
 /// "path:line:column: message" lines of the error build() throws, or "no error".
 std::string errors(const std::vector<const thorn_binding*>& thorns, const opuntia::condition_evaluator& values) {
   try {
-    schedule_tree::build(thorns, values);
+    schedule_tree::build(thorns, values, cakernel_launch);
   } catch (const opuntia::ccl::input_error& e) {
     std::string out;
     for (const auto& d : e.diagnostics()) {
@@ -690,7 +693,7 @@ TEST(schedule_tree, reproduces_the_cacuda_lid_driven_cavity_schedule) {
   const auto lib = cacuda_lib_thorn();
   parameter_values values;
   values.values["initial_data"] = "lid_driven_cavity";
-  const auto tree = schedule_tree::build({&lib, &ldc}, values);
+  const auto tree = schedule_tree::build({&lib, &ldc}, values, cakernel_launch);
   EXPECT_EQ(tree.show(),
             "BASEGRID\n"
             "  CaCUDALib_SetDev                              [CaCUDALib]\n"
@@ -765,6 +768,21 @@ TEST(schedule_tree, a_kernel_launch_needs_a_kernel_of_its_own_thorn) {
   EXPECT_EQ(errors({&a, &b}, values),
             "b/schedule.ccl:2:1: routine 'CAKERNEL_Launch_Update' of thorn B has no function: define void "
             "CAKERNEL_Launch_Update(opuntia::routine_context&) in the thorn's src/\n");
+}
+
+TEST(schedule_tree, a_kernel_launch_names_its_kernel_by_the_runtime_s_rule) {
+  auto t = thorn("T", {routine("CAKERNEL_Launch_Update", "EVOL"), routine("Init", "INITIAL")});
+  t.routines = {{"Init", &no_op}};
+  opuntia::kernel_binding k;
+  k.name = "Update";
+  t.kernels.push_back(k);
+  parameter_values values;
+  const auto tree = schedule_tree::build({&t}, values, cakernel_launch);
+  ASSERT_EQ(tree.bin("EVOL").size(), 1u);
+  EXPECT_EQ(tree.bin("EVOL")[0].kernel, "Update");
+  EXPECT_EQ(tree.bin("INITIAL")[0].kernel, "");  // a host routine
+  // Without a kernel runtime's rule no function launches a kernel.
+  EXPECT_THROW(schedule_tree::build({&t}, values), opuntia::ccl::input_error);
 }
 
 TEST(schedule_tree, a_failed_condition_takes_neither_branch) {

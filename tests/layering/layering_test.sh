@@ -24,6 +24,10 @@ check "a flesh file including a generator header fails" \
 check "a flesh file including a thorn header fails" \
   forbidden "thorns/Driver/src/single_process_driver.hpp" \
   "flesh/runtime/bad.cpp:2:11: error: flesh/ may not include thorns/ (allowed: ccl, flesh, opuntia)"
+check "the program including a thorn header fails" bash -c "
+  rm -rf '$work/tree' && mkdir -p '$work/tree/program' &&
+  echo '#include \"thorns/CaKernel/src/program_cache.hpp\"' >'$work/tree/program/main.cpp' &&
+  python3 '$checker' '$work/tree' | grep -qF 'program/main.cpp:1:11: error: program/ may not include thorns/ (allowed: ccl, flesh, opuntia, program)'"
 check "ccl/ including the flesh fails" bash -c "
   rm -rf '$work/tree' && mkdir -p '$work/tree/ccl' &&
   echo '#include \"flesh/runtime/simulation.hpp\"' >'$work/tree/ccl/x.hpp' &&

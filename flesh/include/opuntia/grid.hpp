@@ -19,6 +19,28 @@ inline std::optional<std::size_t> point_count(const std::array<int, 3>& sizes) {
   return static_cast<std::size_t>(points);
 }
 
+/// A box of local indices, [begin, end) along each axis.
+struct index_range {
+  std::array<int, 3> begin{};
+  std::array<int, 3> end{};
+
+  /// Points in the box (0 when it is empty along an axis).
+  std::size_t points() const {
+    std::size_t n = 1;
+    for (int d = 0; d < 3; ++d) n *= end[d] > begin[d] ? static_cast<std::size_t>(end[d] - begin[d]) : 0;
+    return n;
+  }
+  /// Calls visit(i, j, k) for every point, x fastest.
+  template <typename Visit>
+  void for_each(Visit&& visit) const {
+    for (int k = begin[2]; k < end[2]; ++k) {
+      for (int j = begin[1]; j < end[1]; ++j) {
+        for (int i = begin[0]; i < end[0]; ++i) visit(i, j, k);
+      }
+    }
+  }
+};
+
 struct grid_layout {
   std::array<int, 3> global{};   // global_nx, global_ny, global_nz
   std::array<int, 3> local{};    // this rank's array sizes, ghosts included (cagh_ni, ...)
@@ -38,6 +60,16 @@ struct grid_layout {
   std::size_t index(int i, int j, int k) const {
     return static_cast<std::size_t>(i) +
            static_cast<std::size_t>(local[0]) * (static_cast<std::size_t>(j) + static_cast<std::size_t>(local[1]) * static_cast<std::size_t>(k));
+  }
+  /// The points this rank owns: its block less the ghost zones on every side (those exchanged
+  /// with neighbours and periodic images alike). Over all ranks, the global grid once.
+  index_range interior() const {
+    index_range r;
+    for (int d = 0; d < 3; ++d) {
+      r.begin[d] = ghosts[d];
+      r.end[d] = local[d] - ghosts[d];
+    }
+    return r;
   }
   /// Coordinate of local index i along axis d.
   double coordinate(int d, int i) const { return origin[d] + (offset[d] + i) * delta[d]; }

@@ -8,16 +8,36 @@
 //     const auto& g = context.grid();
 //     for (int k = 0; k < g.local[2]; ++k) ... u[g.index(i, j, k)] = ...;
 //   }
+//
+// A routine that sums over the grid visits the points its rank owns (interior()) and combines
+// the ranks' results (sum(), maximum()), so that it gives the same on any number of ranks:
+//
+//     double squares = 0;
+//     context.interior().for_each([&](int i, int j, int k) { squares += u[g.index(i, j, k)] * ...; });
+//     const double rms = std::sqrt(context.sum(squares) / context.sum(context.interior().points()));
 #include <cstddef>
 #include <filesystem>
 #include <span>
 #include <string>
 #include <string_view>
+#include <vector>
 
 #include "opuntia/binding.hpp"
 #include "opuntia/grid.hpp"
+#include "opuntia/reduction.hpp"
 
 namespace opuntia {
+
+/// A grid function as routine_context::variables() lists it.
+struct variable_description {
+  std::string name;            // "phi"
+  std::string group;           // "scalarevolve"
+  std::string implementation;  // "wavetoy": `implementation::name` names it from any thorn
+  std::string group_type;      // GF, SCALAR, ARRAY
+  std::string data_type;       // CCTK_REAL, CCTK_INT
+  int timelevels = 1;
+  bool has_storage = false;
+};
 
 class routine_context {
 public:
@@ -29,6 +49,21 @@ public:
   virtual int iteration() const = 0;
   virtual double time() const = 0;
   virtual double dt() const = 0;
+
+  /// This rank, from 0, and the number of ranks of the run (the driver's).
+  virtual int rank() const = 0;
+  virtual int size() const = 0;
+  /// The points of this rank's block that it owns: grid() less its ghost zones.
+  index_range interior() const { return grid().interior(); }
+  /// Combines `local` over every rank; every rank must call it, in the same order.
+  virtual double reduce(double local, reduction op) const = 0;
+  double sum(double local) const { return reduce(local, reduction::sum); }
+  double minimum(double local) const { return reduce(local, reduction::minimum); }
+  double maximum(double local) const { return reduce(local, reduction::maximum); }
+
+  /// The grid functions this thorn sees (its own, then those of the implementations it inherits
+  /// or is a friend of), in declaration order.
+  virtual std::vector<variable_description> variables() const = 0;
 
   /// This thorn's typed parameters (the generated `opuntia::thorns::<Thorn>::parameters`).
   template <typename Parameters>

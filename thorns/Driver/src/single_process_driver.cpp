@@ -60,7 +60,7 @@ single_process_driver::single_process_driver(const parameter_source& p) {
   }
   if (!point_count(layout_.local)) {
     const auto& n = layout_.local;
-    throw parameters_error({{"Driver", "global_nx"}, {"Driver", "global_ny"}, {"Driver", "global_nz"}},
+    throw parameters_error(size_parameters(),
                            fmt::format("the grid has {}x{}x{} = {:.3g} points{}, more than an array index counts "
                                        "({} at most)",
                                        n[0], n[1], n[2], static_cast<double>(n[0]) * n[1] * n[2],

@@ -20,6 +20,9 @@ public:
   int rank() const override { return 0; }
   int size() const override { return 1; }
   const grid_layout& layout() const override { return layout_; }
+  std::vector<parameter_name> size_parameters() const override {
+    return {{"Driver", "global_nx"}, {"Driver", "global_ny"}, {"Driver", "global_nz"}};
+  }
   void sync(const std::vector<grid_variable*>& variables, grid_function_store& store) override;
   double reduce(double local, reduction) const override { return local; }
   bool exchanges() const override { return periodic_[0] || periodic_[1] || periodic_[2]; }

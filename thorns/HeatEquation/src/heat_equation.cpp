@@ -62,13 +62,15 @@ void HeatEquation_Error(routine_context& context) {
   const auto m = slowest_mode(g, context.parameters<parameters>().alpha);
   const double decay = std::exp(-m.decay_rate * context.time());
   const auto u = context.read("u");
+  // The points this rank owns, not its ghost zones, combined over the ranks.
+  const auto interior = context.interior();
   double max_error = 0;
   double sum_squares = 0;
   double max_exact = 0;
 #pragma omp parallel for collapse(2) schedule(static) reduction(max : max_error, max_exact) reduction(+ : sum_squares)
-  for (int k = 0; k < g.local[2]; ++k) {
-    for (int j = 0; j < g.local[1]; ++j) {
-      for (int i = 0; i < g.local[0]; ++i) {
+  for (int k = interior.begin[2]; k < interior.end[2]; ++k) {
+    for (int j = interior.begin[1]; j < interior.end[1]; ++j) {
+      for (int i = interior.begin[0]; i < interior.end[0]; ++i) {
         const double exact = decay * shape(g, m, i, j, k);
         const double error = std::abs(u[g.index(i, j, k)] - exact);
         max_error = std::max(max_error, error);
@@ -77,9 +79,12 @@ void HeatEquation_Error(routine_context& context) {
       }
     }
   }
-  const double l2 = std::sqrt(sum_squares / static_cast<double>(g.points()));
+  max_error = context.maximum(max_error);
+  max_exact = context.maximum(max_exact);
+  const double l2 = std::sqrt(context.sum(sum_squares) / context.sum(static_cast<double>(interior.points())));
   context.info(fmt::format("t = {:.6g}: max |u - exact| = {:.6e} (relative {:.3e}), rms = {:.6e}", context.time(),
                            max_error, max_exact > 0 ? max_error / max_exact : 0.0, l2));
+  if (context.rank() != 0) return;  // one file for the run
   // Whole or not at all: a temporary file renamed into place; a failed write is an error.
   ccl::write_file_atomically(
       context.out_dir() / "heat_error.txt",

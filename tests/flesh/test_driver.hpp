@@ -1,0 +1,42 @@
+#pragma once
+// A driver for the flesh's tests (providers_test.cpp, routine_context_test.cpp): a name, a
+// layout and a rank given by the test, no exchange, and reductions a test can recognise (a sum
+// adds 100, a maximum doubles, a minimum halves), as if other ranks had answered.
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "flesh/runtime/driver.hpp"
+
+namespace opuntia::test_support {
+
+class test_driver final : public driver {
+ public:
+  explicit test_driver(std::string name, grid_layout layout = {}, int rank = 0, int size = 1)
+      : name_(std::move(name)), layout_(layout), rank_(rank), size_(size) {}
+  std::string name() const override { return name_; }
+  int rank() const override { return rank_; }
+  int size() const override { return size_; }
+  const grid_layout& layout() const override { return layout_; }
+  std::vector<parameter_name> size_parameters() const override { return {}; }
+  void sync(const std::vector<grid_variable*>&, grid_function_store&) override {}
+  bool exchanges() const override { return false; }
+  double reduce(double local, reduction op) const override {
+    switch (op) {
+      case reduction::sum:
+        return local + 100;
+      case reduction::maximum:
+        return local * 2;
+      case reduction::minimum:
+        return local / 2;
+    }
+    return local;
+  }
+
+ private:
+  std::string name_;
+  grid_layout layout_;
+  int rank_, size_;
+};
+
+}  // namespace opuntia::test_support
