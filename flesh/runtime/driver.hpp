@@ -1,11 +1,12 @@
 #pragma once
 // The driver interface: how the grid is decomposed and how ghost zones are exchanged. A driver
-// thorn provides one (flesh/runtime/providers.hpp): the single-process driver of thorns/Driver.
+// thorn provides one (flesh/runtime/providers.hpp): the Cartesian driver of thorns/Driver.
 #include <string>
 #include <vector>
 
 #include "flesh/grid/grid_functions.hpp"
 #include "flesh/runtime/parameters_error.hpp"
+#include "opuntia/exact_sum.hpp"
 #include "opuntia/grid.hpp"
 #include "opuntia/reduction.hpp"
 
@@ -30,6 +31,9 @@ public:
   virtual bool exchanges() const = 0;
   /// Combines one value per rank.
   virtual double reduce(double local, reduction op) const = 0;
+  /// The exact sum over every rank of each rank's accumulator (exact_sum.hpp), the same bits on
+  /// any number of ranks. A driver of one rank needs nothing more than this default.
+  virtual double sum(exact_sum& local) const { return local.value(); }
 };
 
 }  // namespace opuntia

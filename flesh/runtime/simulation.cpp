@@ -86,6 +86,7 @@ class simulation::context final : public routine_context {
   int rank() const override { return sim_.driver_->rank(); }
   int size() const override { return sim_.driver_->size(); }
   double reduce(double local, reduction op) const override { return sim_.driver_->reduce(local, op); }
+  double sum(exact_sum& local) const override { return sim_.driver_->sum(local); }
   std::vector<variable_description> variables() const override {
     std::vector<variable_description> out;
     for (const auto* v : sim_.store_.visible_to(thorn_)) {

@@ -37,9 +37,10 @@ run zero 'Driver::global_nx = 4194304' 'Driver::global_ny = 2097152' 'Driver::gl
 check "a point count that wraps to 0 fails" test $status -eq 1
 check "a point count that wraps to 0 is named" has_line zero \
   "zero.par:4:1: error: the grid has 4194304x2097152x2097152 = 1.84e+19 points, more than an array index counts (9223372036854775807 at most); Driver::global_ny set at zero.par:5:1, Driver::global_nz set at zero.par:6:1"
+# Periodic: 2147483646 points owned (point n - 1 is point 0 again) and a ghost zone on each side.
 run wide 'Driver::global_nx = 2147483647' 'Driver::periodic_x = yes'
 check "a row that overflows an int with its ghost zones fails" has_line wide \
-  "wide.par:4:1: error: Driver::global_nx = 2147483647 with ghost zones of 1 on both sides makes 2147483649 points along x, more than an int counts (2147483647)"
+  "wide.par:4:1: error: Driver::global_nx = 2147483647 with ghost zones of 1 on both sides makes 2147483648 points along x, more than an int counts (2147483647)"
 
 # --- grids too large for the memory -------------------------------------------------------
 run huge 'Driver::global_nx = 100000' 'Driver::global_ny = 100000' 'Driver::global_nz = 100000'

@@ -24,6 +24,7 @@ std::unique_ptr<driver> rank_one_of_three(const parameter_source&) {
   layout.local = {8, 6, 5};
   layout.ghosts = {2, 1, 0};
   layout.offset = {2, -1, 0};
+  layout.physical = {false, false, false, false, true, true};  // neighbours along x and y
   layout.delta = {0.1, 0.1, 0.1};
   return std::make_unique<test_support::test_driver>("rank 1 of 3", layout, 1, 3);
 }
@@ -169,6 +170,15 @@ TEST(index_range, an_empty_box_has_no_points) {
   g.local = {3, 3, 3};
   g.ghosts = {0, 0, 0};
   EXPECT_EQ(g.interior().points(), g.points());  // no ghosts: the whole block
+}
+
+TEST(index_range, a_physical_face_has_no_ghost_zone) {
+  grid_layout g;  // the first rank along x: a physical lower face, a neighbour above
+  g.local = {7, 3, 3};
+  g.ghosts = {2, 0, 0};
+  g.physical = {true, false, true, true, true, true};
+  EXPECT_EQ(g.interior().begin, (std::array<int, 3>{0, 0, 0}));
+  EXPECT_EQ(g.interior().end, (std::array<int, 3>{5, 3, 3}));
 }
 
 }  // namespace

@@ -65,9 +65,9 @@ struct grid_layout {
   /// with neighbours and periodic images alike). Over all ranks, the global grid once.
   index_range interior() const {
     index_range r;
-    for (int d = 0; d < 3; ++d) {
-      r.begin[d] = ghosts[d];
-      r.end[d] = local[d] - ghosts[d];
+    for (int d = 0; d < 3; ++d) {  // a physical face has no ghost zone
+      r.begin[d] = physical[2 * d] ? 0 : ghosts[d];
+      r.end[d] = local[d] - (physical[2 * d + 1] ? 0 : ghosts[d]);
     }
     return r;
   }

@@ -15,6 +15,8 @@
 //     double squares = 0;
 //     context.interior().for_each([&](int i, int j, int k) { squares += u[g.index(i, j, k)] * ...; });
 //     const double rms = std::sqrt(context.sum(squares) / context.sum(context.interior().points()));
+#include <algorithm>
+#include <cmath>
 #include <cstddef>
 #include <filesystem>
 #include <span>
@@ -23,6 +25,7 @@
 #include <vector>
 
 #include "opuntia/binding.hpp"
+#include "opuntia/exact_sum.hpp"
 #include "opuntia/grid.hpp"
 #include "opuntia/reduction.hpp"
 
@@ -60,6 +63,18 @@ public:
   double sum(double local) const { return reduce(local, reduction::sum); }
   double minimum(double local) const { return reduce(local, reduction::minimum); }
   double maximum(double local) const { return reduce(local, reduction::maximum); }
+  /// The exact sum over every rank of each rank's accumulator: the same bits on any number of
+  /// ranks and threads, where summing doubles would depend on both.
+  virtual double sum(exact_sum& local) const = 0;
+
+  /// The largest |f(i, j, k)| and the root mean square of f over the points every rank owns, its
+  /// sum exact: an error norm that gives the same bits however the run is split.
+  struct norms {
+    double max_abs = 0;
+    double rms = 0;
+  };
+  template <typename PointValue>
+  norms interior_norms(PointValue f) const;
 
   /// The grid functions this thorn sees (its own, then those of the implementations it inherits
   /// or is a friend of), in declaration order.
@@ -90,5 +105,36 @@ public:
 protected:
   virtual const void* thorn_parameters() const = 0;
 };
+
+template <typename PointValue>
+routine_context::norms routine_context::interior_norms(PointValue f) const {
+  const auto r = interior();
+  exact_sum squares;
+  double max_abs = 0;
+#pragma omp parallel
+  {
+    exact_sum thread_squares;
+    double thread_max = 0;
+#pragma omp for collapse(2) schedule(static) nowait
+    for (int k = r.begin[2]; k < r.end[2]; ++k) {
+      for (int j = r.begin[1]; j < r.end[1]; ++j) {
+        for (int i = r.begin[0]; i < r.end[0]; ++i) {
+          const double value = f(i, j, k);
+          thread_max = std::max(thread_max, std::abs(value));
+          thread_squares.add(value * value);
+        }
+      }
+    }
+#pragma omp critical(opuntia_interior_norms)
+    {
+      squares.merge(thread_squares);  // exact: the order of the threads does not matter
+      max_abs = std::max(max_abs, thread_max);
+    }
+  }
+  exact_sum points;
+  points.add(static_cast<double>(r.points()));
+  const double total_points = sum(points);
+  return {maximum(max_abs), total_points > 0 ? std::sqrt(sum(squares) / total_points) : 0.0};
+}
 
 }  // namespace opuntia

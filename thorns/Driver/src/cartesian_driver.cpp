@@ -106,7 +106,7 @@ cartesian_driver::cartesian_driver(const parameter_source& p, std::unique_ptr<co
   block_ = block_of(ranks_->rank(), topology_, whole, ghosts, periodic);
   if (!point_count(block_.layout.local)) {
     const auto& n = block_.layout.local;
-    throw parameters_error({{"Driver", "global_nx"}, {"Driver", "global_ny"}, {"Driver", "global_nz"}},
+    throw parameters_error(size_parameters(),
                            fmt::format("the grid has {}x{}x{} = {:.3g} points{}, more than an array index counts "
                                        "({} at most)",
                                        n[0], n[1], n[2], static_cast<double>(n[0]) * n[1] * n[2],
@@ -132,10 +132,9 @@ void cartesian_driver::sync(const std::vector<grid_variable*>& variables, grid_f
 double cartesian_driver::reduce(double local, reduction op) const {
   switch (op) {
     case reduction::sum: {
-      exact_sum sum;
-      sum.add(local);
-      ranks_->sum(sum);
-      return sum.value();
+      exact_sum total;
+      total.add(local);
+      return sum(total);
     }
     case reduction::minimum: return ranks_->minimum(local);
     case reduction::maximum: return ranks_->maximum(local);

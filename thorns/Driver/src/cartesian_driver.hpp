@@ -25,10 +25,17 @@ public:
   int rank() const override { return ranks_->rank(); }
   int size() const override { return ranks_->size(); }
   const grid_layout& layout() const override { return block_.layout; }
+  std::vector<parameter_name> size_parameters() const override {
+    return {{"Driver", "global_nx"}, {"Driver", "global_ny"}, {"Driver", "global_nz"}};
+  }
   void sync(const std::vector<grid_variable*>& variables, grid_function_store& store) override;
   bool exchanges() const override { return halo_->exchanges(); }
   /// Sums are exact (exact_sum): the same bits on any number of ranks.
   double reduce(double local, reduction op) const override;
+  double sum(exact_sum& local) const override {
+    ranks_->sum(local);
+    return local.value();
+  }
 
   const std::array<int, 3>& topology() const { return topology_; }
   const std::array<int, 6>& neighbours() const { return block_.neighbours; }

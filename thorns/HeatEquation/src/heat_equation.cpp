@@ -62,26 +62,12 @@ void HeatEquation_Error(routine_context& context) {
   const auto m = slowest_mode(g, context.parameters<parameters>().alpha);
   const double decay = std::exp(-m.decay_rate * context.time());
   const auto u = context.read("u");
-  // The points this rank owns, not its ghost zones, combined over the ranks.
-  const auto interior = context.interior();
-  double max_error = 0;
-  double sum_squares = 0;
-  double max_exact = 0;
-#pragma omp parallel for collapse(2) schedule(static) reduction(max : max_error, max_exact) reduction(+ : sum_squares)
-  for (int k = interior.begin[2]; k < interior.end[2]; ++k) {
-    for (int j = interior.begin[1]; j < interior.end[1]; ++j) {
-      for (int i = interior.begin[0]; i < interior.end[0]; ++i) {
-        const double exact = decay * shape(g, m, i, j, k);
-        const double error = std::abs(u[g.index(i, j, k)] - exact);
-        max_error = std::max(max_error, error);
-        max_exact = std::max(max_exact, std::abs(exact));
-        sum_squares += error * error;
-      }
-    }
-  }
-  max_error = context.maximum(max_error);
-  max_exact = context.maximum(max_exact);
-  const double l2 = std::sqrt(context.sum(sum_squares) / context.sum(static_cast<double>(interior.points())));
+  // The points this rank owns, not its ghost zones, combined over the ranks with an exact sum.
+  const auto exact = [&](int i, int j, int k) { return decay * shape(g, m, i, j, k); };
+  const auto error = context.interior_norms([&](int i, int j, int k) { return u[g.index(i, j, k)] - exact(i, j, k); });
+  const double max_error = error.max_abs;
+  const double max_exact = context.interior_norms(exact).max_abs;
+  const double l2 = error.rms;
   context.info(fmt::format("t = {:.6g}: max |u - exact| = {:.6e} (relative {:.3e}), rms = {:.6e}", context.time(),
                            max_error, max_exact > 0 ? max_error / max_exact : 0.0, l2));
   if (context.rank() != 0) return;  // one file for the run

@@ -55,22 +55,11 @@ void WaveToy_Error(routine_context& context) {
   const plane_wave wave(context.parameters<parameters>());
   const auto phi = context.read("phi");
   // The points this rank owns, not its ghost zones (copies of points another rank, or the
-  // periodic image, owns), combined over the ranks.
-  const auto interior = context.interior();
-  double max_error = 0;
-  double sum_squares = 0;
-#pragma omp parallel for collapse(2) schedule(static) reduction(max : max_error) reduction(+ : sum_squares)
-  for (int k = interior.begin[2]; k < interior.end[2]; ++k) {
-    for (int j = interior.begin[1]; j < interior.end[1]; ++j) {
-      for (int i = interior.begin[0]; i < interior.end[0]; ++i) {
-        const double error = std::abs(phi[g.index(i, j, k)] - wave.at(g, i, j, k, context.time()));
-        max_error = std::max(max_error, error);
-        sum_squares += error * error;
-      }
-    }
-  }
-  max_error = context.maximum(max_error);
-  const double rms = std::sqrt(context.sum(sum_squares) / context.sum(static_cast<double>(interior.points())));
+  // periodic image, owns), combined over the ranks with an exact sum.
+  const auto norms = context.interior_norms(
+      [&](int i, int j, int k) { return phi[g.index(i, j, k)] - wave.at(g, i, j, k, context.time()); });
+  const double max_error = norms.max_abs;
+  const double rms = norms.rms;
   context.info(fmt::format("t = {:.6g}: max |phi - exact| = {:.6e}, rms = {:.6e}", context.time(), max_error, rms));
   if (context.rank() != 0) return;  // one file for the run
   // Whole or not at all: a temporary file renamed into place; a failed write is an error.
