@@ -34,6 +34,8 @@ public:
   /// The exact sum over every rank of each rank's accumulator (exact_sum.hpp), the same bits on
   /// any number of ranks. A driver of one rank needs nothing more than this default.
   virtual double sum(exact_sum& local) const { return local.value(); }
+  /// The sum over every rank modulo 2^64 (routine_context::digest).
+  virtual std::uint64_t wrapping_sum(std::uint64_t local) const { return local; }
 };
 
 }  // namespace opuntia

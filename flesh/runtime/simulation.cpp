@@ -87,6 +87,7 @@ class simulation::context final : public routine_context {
   int size() const override { return sim_.driver_->size(); }
   double reduce(double local, reduction op) const override { return sim_.driver_->reduce(local, op); }
   double sum(exact_sum& local) const override { return sim_.driver_->sum(local); }
+  std::uint64_t wrapping_sum(std::uint64_t local) const override { return sim_.driver_->wrapping_sum(local); }
   std::vector<variable_description> variables() const override {
     std::vector<variable_description> out;
     for (const auto* v : sim_.store_.visible_to(thorn_)) {
@@ -477,7 +478,13 @@ void simulation::run_routine(const schedule_node& node) {
                                       [&](const auto& r) { return iequals(r.name, node.function); });
     if (routine == t.routines.end()) throw std::logic_error("no routine " + node.function + " in thorn " + t.name);
     context c(*this, t.name);
-    routine->function(c);
+    try {
+      routine->function(c);
+    } catch (const parameter_value_error& e) {  // a routine that checks its thorn's parameters
+      fail_at({{e.owner(), e.name()}}, e.what());
+    } catch (const parameters_error& e) {
+      fail_at(e.parameters(), e.what());
+    }
   }
   runtime_->synchronize();
   sync(node);

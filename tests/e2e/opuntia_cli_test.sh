@@ -63,13 +63,22 @@ check "normal level: the same file runs" test $? -eq 0
 # the same rms with ghost zones 1 and 3 wide (counting ghosts gave 4.986540e-03 and 4.989969e-03;
 # counting point n - 1 of a periodic direction, which is point 0 again, gave 4.989340e-03).
 for ghosts in 1 3; do
-  printf 'ActiveThorns = "WaveToy"\nCaKernel::backend = "openmp"\nCactus::cctk_itlast = 8\nDriver::global_nx = 17\nDriver::global_ny = 17\nDriver::global_nz = 17\nDriver::periodic_x = yes\nDriver::ghost_size_x = %s\nTime::dtfac = 0.25\nIO::out_dir = "ghosts%s"\n' \
+  printf 'ActiveThorns = "WaveToy"\nCaKernel::backend = "openmp"\nCactus::cctk_itlast = 8\nDriver::global_nx = 17\nDriver::global_ny = 17\nDriver::global_nz = 17\nDriver::periodic_x = yes\nDriver::ghost_size_x = %s\nTime::dtfac = 0.25\nIO::out_dir = "ghosts%s"\nIO::out_digest_vars = "wavetoy::phi"\n' \
     "$ghosts" "$ghosts" >"$work/ghosts$ghosts.par"
   (cd "$work" && "$opuntia" "ghosts$ghosts.par" >"$work/ghosts$ghosts.out" 2>&1)
 done
 check "the error norm of a periodic run counts no ghost point" \
   grep -qxF "INFO (WaveToy): t = 0.125: max |phi - exact| = 8.591592e-03, rms = 4.991752e-03" "$work/ghosts1.out"
 check "... whatever the ghost width" cmp -s "$work/ghosts1/wavetoy_error.txt" "$work/ghosts3/wavetoy_error.txt"
+digest_line() { grep '^INFO (IO): digest of wavetoy::phi at iteration 8: [0-9a-f]\{16\}$' "$1"; }
+check "IO::out_digest_vars prints the field's digest at the end" digest_line "$work/ghosts1.out"
+check "... the same bits whatever the ghost width" test "$(digest_line "$work/ghosts1.out")" = "$(digest_line "$work/ghosts3.out")"
+sed 's/wavetoy::phi"/wavetoy::phy"/' "$work/ghosts1.par" >"$work/digest_typo.par"
+(cd "$work" && "$opuntia" digest_typo.par >"$work/out" 2>&1)
+check "an unknown digest variable fails before the run" test $? -eq 1
+check "... at its line, with the nearest name" grep -qxF \
+  "digest_typo.par:11:1: error: IO::out_digest_vars: unknown grid function 'wavetoy::phy' in thorn IO; did you mean 'wavetoy::phi'?" "$work/out"
+check "... and runs no iteration" bash -c "! grep -q 'INFO (WaveToy)' '$work/out'"
 
 "$opuntia" "$work/missing.par" >"$work/out" 2>&1
 check "a missing parfile fails" test $? -eq 1

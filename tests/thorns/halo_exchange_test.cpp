@@ -56,6 +56,7 @@ public:
   void sum(exact_sum&) override {}
   double minimum(double local) override { return local; }
   double maximum(double local) override { return local; }
+  std::uint64_t wrapping_sum(std::uint64_t local) override { return local; }
 
 private:
   mailboxes& boxes_;

@@ -18,6 +18,8 @@
 #include <algorithm>
 #include <cmath>
 #include <cstddef>
+#include <cstdint>
+#include <cstring>
 #include <filesystem>
 #include <span>
 #include <string>
@@ -76,6 +78,13 @@ public:
   template <typename PointValue>
   norms interior_norms(PointValue f) const;
 
+  /// The sum over every rank modulo 2^64.
+  virtual std::uint64_t wrapping_sum(std::uint64_t local) const = 0;
+  /// A 64-bit digest of time level `level` of the real grid function `var` over the points every
+  /// rank owns: a sum of a hash of each point's global index and bits, so that it does not depend
+  /// on how the grid is split, and two runs whose fields differ in one bit differ in it.
+  std::uint64_t digest(std::string_view var, int level = 0);
+
   /// The grid functions this thorn sees (its own, then those of the implementations it inherits
   /// or is a friend of), in declaration order.
   virtual std::vector<variable_description> variables() const = 0;
@@ -105,6 +114,33 @@ public:
 protected:
   virtual const void* thorn_parameters() const = 0;
 };
+
+inline std::uint64_t routine_context::digest(std::string_view var, int level) {
+  const auto values = read(var, level);
+  const auto& g = grid();
+  const auto r = interior();
+  // splitmix64's finaliser: every input bit reaches every output bit.
+  const auto mix = [](std::uint64_t x) {
+    x = (x ^ (x >> 30)) * 0xbf58476d1ce4e5b9ULL;
+    x = (x ^ (x >> 27)) * 0x94d049bb133111ebULL;
+    return x ^ (x >> 31);
+  };
+  std::uint64_t local = 0;
+  for (int k = r.begin[2]; k < r.end[2]; ++k) {
+    for (int j = r.begin[1]; j < r.end[1]; ++j) {
+      for (int i = r.begin[0]; i < r.end[0]; ++i) {
+        const auto global_index = static_cast<std::uint64_t>(g.offset[0] + i) +
+                                  static_cast<std::uint64_t>(g.global[0]) *
+                                      (static_cast<std::uint64_t>(g.offset[1] + j) +
+                                       static_cast<std::uint64_t>(g.global[1]) * static_cast<std::uint64_t>(g.offset[2] + k));
+        std::uint64_t bits = 0;
+        std::memcpy(&bits, &values[g.index(i, j, k)], sizeof(CCTK_REAL));
+        local += mix(mix(global_index) ^ bits);
+      }
+    }
+  }
+  return wrapping_sum(local);
+}
 
 template <typename PointValue>
 routine_context::norms routine_context::interior_norms(PointValue f) const {

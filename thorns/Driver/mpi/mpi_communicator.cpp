@@ -87,4 +87,10 @@ void mpi_communicator::sum(exact_sum& local) {
 double mpi_communicator::minimum(double local) { return reduced(local, MPI_MIN); }
 double mpi_communicator::maximum(double local) { return reduced(local, MPI_MAX); }
 
+std::uint64_t mpi_communicator::wrapping_sum(std::uint64_t local) {
+  std::uint64_t result = 0;  // unsigned: MPI_SUM wraps modulo 2^64
+  check(MPI_Allreduce(&local, &result, 1, MPI_UINT64_T, MPI_SUM, MPI_COMM_WORLD), "MPI_Allreduce");
+  return result;
+}
+
 }  // namespace opuntia::thorns::Driver

@@ -16,6 +16,7 @@ public:
   void sum(exact_sum& local) override;
   double minimum(double local) override;
   double maximum(double local) override;
+  std::uint64_t wrapping_sum(std::uint64_t local) override;
 
   /// Whether this process was started by mpirun (or another MPI launcher) with more than one
   /// rank, read from the environment without initialising MPI.

@@ -32,6 +32,7 @@ public:
   bool exchanges() const override { return halo_->exchanges(); }
   /// Sums are exact (exact_sum): the same bits on any number of ranks.
   double reduce(double local, reduction op) const override;
+  std::uint64_t wrapping_sum(std::uint64_t local) const override { return ranks_->wrapping_sum(local); }
   double sum(exact_sum& local) const override {
     ranks_->sum(local);
     return local.value();

@@ -4,6 +4,7 @@
 // reductions. `self_communicator` is the one rank of a run without MPI, whose periodic
 // neighbour is itself: the same exchange code serves 1 rank and N.
 #include <cstddef>
+#include <cstdint>
 #include <span>
 #include <vector>
 
@@ -31,6 +32,8 @@ public:
   virtual void sum(exact_sum& local) = 0;
   virtual double minimum(double local) = 0;
   virtual double maximum(double local) = 0;
+  /// The sum over ranks modulo 2^64 (digests of fields).
+  virtual std::uint64_t wrapping_sum(std::uint64_t local) = 0;
 };
 
 class self_communicator final : public communicator {
@@ -41,6 +44,7 @@ public:
   void sum(exact_sum&) override {}
   double minimum(double local) override { return local; }
   double maximum(double local) override { return local; }
+  std::uint64_t wrapping_sum(std::uint64_t local) override { return local; }
 };
 
 }  // namespace opuntia::thorns::Driver
