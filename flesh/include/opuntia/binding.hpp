@@ -1,6 +1,8 @@
 #pragma once
 // What opuntia-gen emits for each thorn, as plain data: the flesh builds its parameter
 // registry, grid-function registry and schedule from these. Nothing here runs anything.
+#include <array>
+#include <limits>
 #include <memory>
 #include <string>
 #include <string_view>
@@ -8,9 +10,18 @@
 #include <utility>
 #include <vector>
 
+#include "ccl/model/param_range.hpp"
+#include "ccl/model/variable_kinds.hpp"
 #include "opuntia/cctk_types.h"
 
 namespace opuntia {
+
+// What interface.ccl and cakernel.ccl say about a variable: the enums opuntia-gen reads them into.
+using ccl::centering;
+using ccl::centerings;
+using ccl::data_type;
+using ccl::group_type;
+using ccl::kernel_intent;
 
 /// A value of a thorn's typed `parameters` struct that tells the registry when code reads it, so
 /// that `--parameter-level strict` can name parameters a parameter file sets but nothing reads.
@@ -113,10 +124,8 @@ enum class parameter_access { private_access, restricted_access, global_access, 
 struct range_binding {
   std::string spec;         // as written: "1:*", "(0:1]", "\"a\", \"b\""
   std::string description;
-  // INT/REAL: the interpreted bounds (empty: unbounded)
-  std::string lower, upper;
-  bool lower_open = false, upper_open = false;
-  std::string step;
+  // INT/REAL: the interpreted ends, as numbers (unbounded where absent)
+  ccl::numeric_bounds bounds;
   // KEYWORD/STRING: the allowed words or regular expressions
   std::vector<std::string> words;
 };
@@ -136,10 +145,15 @@ struct parameter_binding {
   std::string origin;        // "path:line:column" of the declaration
 };
 
+/// A group of interface.ccl. `centering` says where its points sit along x, y and z
+/// (CENTERING={vcc}): point i of a cell-centred direction lies half a step above vertex i, at
+/// grid_layout::coordinate(d, i, centering[d]). Output and checkpoints are to record it with the
+/// values, so that a reader places them; storage and SYNC are the same for every centering.
 struct group_binding {
   std::string name;
-  std::string data_type;     // CCTK_REAL, CCTK_INT, ...
-  std::string group_type;    // GF, ARRAY, SCALAR
+  ccl::data_type data_type = ccl::data_type::cctk_real;
+  ccl::group_type group_type = ccl::group_type::scalar;
+  ccl::centerings centering = ccl::vertex_centred;
   std::string access;        // public, protected, private
   int dim = 3;
   std::string timelevels;    // a number or a parameter name
@@ -178,7 +192,7 @@ struct schedule_binding {
 struct kernel_variable_binding {
   std::string name;          // as the body names it (`phi_p` for a past time level)
   std::string group;
-  std::string intent;        // in, out, inout, separateinout
+  ccl::kernel_intent intent = ccl::kernel_intent::in;
   bool cached = false;
   std::string grid_function; // the grid function (`phi` for `phi_p`)
   int timelevel = 0;         // 0: current, 1: previous, ...

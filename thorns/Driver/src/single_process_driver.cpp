@@ -78,7 +78,7 @@ void single_process_driver::sync(const std::vector<grid_variable*>& variables, g
     return ((global_index % period) + period) % period;
   };
   for (auto* v : variables) {
-    if (v->group_type != "GF") continue;
+    if (v->group_type != group_type::gf) continue;
     auto* base = static_cast<unsigned char*>(store.data(*v, 0));
     const std::size_t size = v->element_size();
     for (int k = 0; k < g.local[2]; ++k) {
