@@ -90,6 +90,7 @@ class simulation::context final : public routine_context {
     auto& v = sim_.store_.find(thorn_, name);
     return *static_cast<CCTK_INT*>(sim_.store_.data(v, 0));
   }
+  centerings centering(std::string_view name) override { return sim_.store_.find(thorn_, name).centering; }
   CCTK_REAL& real_scalar(std::string_view name) override {
     auto& v = sim_.store_.find(thorn_, name);
     return *static_cast<CCTK_REAL*>(sim_.store_.data(v, 0));

@@ -9,6 +9,9 @@
 struct CAKERNEL_%{name}_Params {
   CAKERNEL_%{thorn_upper}_GRID_PARAMS
 %param_loop() %[  %{ptype} %{pname};
+]%  /* each variable's offset from the vertices, in grid steps, along x, y, z: 0.5 where it is
+     cell-centred (CENTERING={c..}), 0 where vertex-centred */
+%var_loop() %[  CCTK_REAL cagh_%{vname}_xoffset, cagh_%{vname}_yoffset, cagh_%{vname}_zoffset;
 ]%};
 
 /// The arrays of kernel %{name}; `<v>_out` is the second buffer of a separateinout variable.
@@ -72,6 +75,10 @@ inline CAKERNEL_%{name}_Params CAKERNEL_%{name}_params_of(const opuntia::kernel_
   params.cagh_nghostsk = call.grid.nghostsk;
   params.cagh_face = -1;
 %param_loop() %[  params.%{pname} = thorn_parameters->%{pname};
+]%  // each variable's offsets from the vertices, in grid steps: 0.5 along a cell-centred direction
+%var_loop() %[  params.cagh_%{vname}_xoffset = %{xoffset};  // CENTERING={%{centering}}
+  params.cagh_%{vname}_yoffset = %{yoffset};
+  params.cagh_%{vname}_zoffset = %{zoffset};
 ]%  return params;
 }
 

@@ -11,6 +11,8 @@
 #define CAKERNEL_%{name}_PARAMS_MEMBERS \
   CAKERNEL_%{thorn_upper}_GRID_PARAMS \
 %param_loop() %[  %{ptype} %{pname}; \
+]%  /* each variable's offsets from the vertices along x, y, z, in grid steps */ \
+%var_loop() %[  CCTK_REAL cagh_%{vname}_xoffset, cagh_%{vname}_yoffset, cagh_%{vname}_zoffset; \
 ]%  /* end of CAKERNEL_%{name}_PARAMS_MEMBERS */
 
 struct CAKERNEL_%{name}_Params {
@@ -67,6 +69,10 @@ inline CAKERNEL_%{name}_Params CAKERNEL_%{name}_params_of(const opuntia::kernel_
   params.cagh_nghostsk = call.grid.nghostsk;
   params.cagh_face = -1;
 %param_loop() %[  params.%{pname} = thorn_parameters->%{pname};
+]%  // each variable's offsets from the vertices, in grid steps: 0.5 along a cell-centred direction
+%var_loop() %[  params.cagh_%{vname}_xoffset = %{xoffset};  // CENTERING={%{centering}}
+  params.cagh_%{vname}_yoffset = %{yoffset};
+  params.cagh_%{vname}_zoffset = %{zoffset};
 ]%  return params;
 }
 

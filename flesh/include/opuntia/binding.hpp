@@ -99,7 +99,9 @@ using kernel_launcher = void (*)(const kernel_call&);
 /// The slab a boundary kernel updates on `face` (0..5: xn, xp, yn, yp, zn, zp) of `grid`: the
 /// whole face, edges and corners included, `exterior` points deep (at least one), as [lo, hi).
 /// False when `face` is not a physical boundary of this block. Shared by every backend's
-/// boundary launcher.
+/// boundary launcher. The slab is the same for every centering: along a cell-centred direction
+/// its outermost point is a ghost cell on the upper face and the first interior cell on the
+/// lower one (docs/writing-a-thorn.md, boundary kernels).
 inline bool boundary_slab(const kernel_grid& grid, int face, int exterior, int lo[3], int hi[3]) {
   if (!grid.physical[face]) return false;
   const int size[3] = {grid.ni, grid.nj, grid.nk};

@@ -47,6 +47,12 @@ public:
   virtual CCTK_INT& integer_scalar(std::string_view var) = 0;
   virtual CCTK_REAL& real_scalar(std::string_view var) = 0;
 
+  /// Where the points of grid function `var` sit along x, y and z (its group's CENTERING).
+  virtual centerings centering(std::string_view var) = 0;
+  /// The coordinate of local index i of `var` along axis d, honouring its centering:
+  /// `context.coordinate("p", 0, i)` is the x of p's point i, a cell centre if p is {c..}.
+  double coordinate(std::string_view var, int d, int i) { return grid().coordinate(d, i, centering(var)[d]); }
+
   /// The run's output folder (IO::out_dir), created and checked when the run starts.
   virtual std::filesystem::path out_dir() = 0;
   /// Prints "INFO (<Thorn>): message" on rank 0.

@@ -8,9 +8,11 @@
 /* What kernel Heat_Update reads besides grid functions: the grid and its parameters. One member
    list, of CCTK_REAL and CCTK_INT only, for the C++ struct and the OpenCL C one, so that the
    host and the device lay it out alike. */
-#define CAKERNEL_Heat_Update_PARAMS_MEMBERS \
-  CAKERNEL_HEAT_GRID_PARAMS                 \
-  CCTK_REAL alpha;                          \
+#define CAKERNEL_Heat_Update_PARAMS_MEMBERS                                    \
+  CAKERNEL_HEAT_GRID_PARAMS                                                    \
+  CCTK_REAL alpha;                                                             \
+  /* each variable's offsets from the vertices along x, y, z, in grid steps */ \
+  CCTK_REAL cagh_u_xoffset, cagh_u_yoffset, cagh_u_zoffset;                    \
   /* end of CAKERNEL_Heat_Update_PARAMS_MEMBERS */
 
 struct CAKERNEL_Heat_Update_Params {
@@ -76,6 +78,10 @@ inline CAKERNEL_Heat_Update_Params CAKERNEL_Heat_Update_params_of(const opuntia:
   params.cagh_nghostsk = call.grid.nghostsk;
   params.cagh_face = -1;
   params.alpha = thorn_parameters->alpha;
+  // each variable's offsets from the vertices, in grid steps: 0.5 along a cell-centred direction
+  params.cagh_u_xoffset = 0.0;  // CENTERING={vvv}
+  params.cagh_u_yoffset = 0.0;
+  params.cagh_u_zoffset = 0.0;
   return params;
 }
 

@@ -9,6 +9,9 @@
 struct CAKERNEL_Heat_Update_Params {
   CAKERNEL_HEATEQUATION_GRID_PARAMS
   CCTK_REAL alpha;
+  /* each variable's offset from the vertices, in grid steps, along x, y, z: 0.5 where it is
+     cell-centred (CENTERING={c..}), 0 where vertex-centred */
+  CCTK_REAL cagh_u_xoffset, cagh_u_yoffset, cagh_u_zoffset;
 };
 
 /// The arrays of kernel Heat_Update; `<v>_out` is the second buffer of a separateinout variable.
@@ -64,6 +67,10 @@ inline CAKERNEL_Heat_Update_Params CAKERNEL_Heat_Update_params_of(const opuntia:
   params.cagh_nghostsk = call.grid.nghostsk;
   params.cagh_face = -1;
   params.alpha = thorn_parameters->alpha;
+  // each variable's offsets from the vertices, in grid steps: 0.5 along a cell-centred direction
+  params.cagh_u_xoffset = 0.0;  // CENTERING={vvv}
+  params.cagh_u_yoffset = 0.0;
+  params.cagh_u_zoffset = 0.0;
   return params;
 }
 
