@@ -119,6 +119,19 @@ inline bool boundary_slab(const kernel_grid& grid, int face, int exterior, int l
   return true;
 }
 
+/// The one loop of every backend's boundary launcher: `launch(face, lo, hi, points)` for each
+/// face (xn, xp, yn, yp, zn, zp, in that order) that is a physical boundary of `grid` and whose
+/// slab (boundary_slab, `exterior[face]` deep) holds points.
+template <typename Launch>
+void for_each_boundary_slab(const kernel_grid& grid, const int (&exterior)[6], Launch&& launch) {
+  for (int face = 0; face < 6; ++face) {
+    int lo[3], hi[3];
+    if (!boundary_slab(grid, face, exterior[face], lo, hi)) continue;
+    const long long points = static_cast<long long>(hi[0] - lo[0]) * (hi[1] - lo[1]) * (hi[2] - lo[2]);
+    if (points > 0) launch(face, lo, hi, points);
+  }
+}
+
 enum class parameter_type { integer, real, keyword, string, boolean };
 enum class parameter_access { private_access, restricted_access, global_access, shared };
 
