@@ -84,6 +84,11 @@ std::optional<double> numeric_value(const std::string& text) {
   return std::strtod(c_real_literal(text).c_str(), nullptr);
 }
 
+numeric_bounds bounds_of(const numeric_range& range) {
+  return {numeric_value(range.lower), numeric_value(range.upper), range.lower_open, range.upper_open,
+          numeric_value(range.step)};
+}
+
 namespace {
 
 /// 2^53: beyond it a double holds no odd integers, so a step can be checked only below it (the
@@ -97,11 +102,11 @@ struct range_ends {
   std::optional<long long> step;  // an INT step the flesh applies (a whole number >= 1)
 };
 
-range_ends ends_of(const numeric_range& range, bool integer) {
+range_ends ends_of(const numeric_bounds& range, bool integer) {
   range_ends ends;
-  if (const auto lower = numeric_value(range.lower)) ends.lower = *lower;
-  if (const auto upper = numeric_value(range.upper)) ends.upper = *upper;
-  if (const auto step = numeric_value(range.step); integer && step && *step >= 1 && *step < exact_integers) {
+  if (range.lower) ends.lower = *range.lower;
+  if (range.upper) ends.upper = *range.upper;
+  if (const auto& step = range.step; integer && step && *step >= 1 && *step < exact_integers) {
     ends.step = static_cast<long long>(*step);
   }
   return ends;
@@ -114,7 +119,7 @@ double first_on_step(double from, double base, long long step) {
 
 }  // namespace
 
-bool range_contains(const numeric_range& range, double value, bool integer) {
+bool range_contains(const numeric_bounds& range, double value, bool integer) {
   const auto ends = ends_of(range, integer);
   if (range.lower_open ? value <= ends.lower : value < ends.lower) return false;
   if (range.upper_open ? value >= ends.upper : value > ends.upper) return false;
@@ -125,7 +130,7 @@ bool range_contains(const numeric_range& range, double value, bool integer) {
   return true;
 }
 
-bool range_is_empty(const numeric_range& range, bool integer) {
+bool range_is_empty(const numeric_bounds& range, bool integer) {
   const auto ends = ends_of(range, integer);
   if (!integer) {
     return ends.lower > ends.upper || (ends.lower == ends.upper && (range.lower_open || range.upper_open));

@@ -15,18 +15,31 @@ struct numeric_range {
   std::string step;   // empty: none
 };
 
+/// A numeric range's ends as numbers: what the bindings carry (opuntia::range_binding) and
+/// range_contains checks, so that opuntia-gen and the flesh apply one rule.
+struct numeric_bounds {
+  std::optional<double> lower;  // nullopt: unbounded
+  std::optional<double> upper;  // nullopt: unbounded
+  bool lower_open = false;
+  bool upper_open = false;
+  std::optional<double> step;   // nullopt: none
+};
+
 /// Interprets an INT/REAL range spec; nullopt when it is not one.
 std::optional<numeric_range> parse_numeric_range(const std::string& spec);
+
+/// The ends of a well-formed range as numbers.
+numeric_bounds bounds_of(const numeric_range& range);
 
 /// A number as param.ccl writes it (`1.d-3` too); nullopt when `text` is not one.
 std::optional<double> numeric_value(const std::string& text);
 
 /// Whether `value` lies in `range` as the flesh checks a parameter's value: each end open or
 /// closed or absent; for an INT with a step, only base + k * step (base: the lower end, else 0).
-bool range_contains(const numeric_range& range, double value, bool integer);
+bool range_contains(const numeric_bounds& range, double value, bool integer);
 
 /// Whether no value (no integer, for an INT) lies in `range`: `5:1`, `(1:1]`, INT `(0:1)`.
-bool range_is_empty(const numeric_range& range, bool integer);
+bool range_is_empty(const numeric_bounds& range, bool integer);
 
 /// Whether `text` is an integer / a real number as param.ccl and parfiles write them
 /// (Fortran exponents `1.d-3` and `1.0D+2` included).

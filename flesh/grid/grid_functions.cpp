@@ -62,7 +62,7 @@ std::string byte_text(double bytes) {
 
 namespace {
 std::size_t points_of(const group_binding& g, const grid_layout& layout) {
-  if (g.group_type == "GF") return layout.points();
+  if (g.group_type == group_type::gf) return layout.points();
   return 1;  // SCALAR (ARRAY groups are not distributed yet: one value)
 }
 
@@ -96,6 +96,7 @@ void grid_function_store::add_thorn(const thorn_binding& thorn, const grid_layou
       var.implementation = thorn.implementation;
       var.data_type = g.data_type;
       var.group_type = g.group_type;
+      var.centering = g.centering;
       var.timelevels = levels;
       var.count = points_of(g, layout);
       variables_.push_back(std::move(var));

@@ -36,14 +36,15 @@ struct grid_variable {
   std::string group;
   std::string thorn;
   std::string implementation;
-  std::string data_type;   // CCTK_REAL or CCTK_INT
-  std::string group_type;  // GF, SCALAR, ARRAY
+  opuntia::data_type data_type = opuntia::data_type::cctk_real;  // CCTK_REAL or CCTK_INT
+  opuntia::group_type group_type = opuntia::group_type::gf;
+  centerings centering = ccl::vertex_centred;  // where its points sit: grid_layout::coordinate
   int timelevels = 1;
   std::size_t count = 0;   // points (1 for a scalar)
   std::vector<field_buffer> levels;  // empty while storage is off
   field_buffer scratch;    // the second buffer of a separateinout kernel variable, made on demand
 
-  std::size_t element_size() const { return data_type == "CCTK_INT" ? sizeof(CCTK_INT) : sizeof(CCTK_REAL); }
+  std::size_t element_size() const { return data_type == opuntia::data_type::cctk_int ? sizeof(CCTK_INT) : sizeof(CCTK_REAL); }
 };
 
 /// The arrays a run will hold in one memory (the host's, or a device's), counted before any is

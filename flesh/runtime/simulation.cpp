@@ -103,6 +103,7 @@ class simulation::context final : public routine_context {
     auto& v = sim_.store_.find(thorn_, name);
     return *static_cast<CCTK_INT*>(sim_.store_.data(v, 0));
   }
+  centerings centering(std::string_view name) override { return sim_.store_.find(thorn_, name).centering; }
   CCTK_REAL& real_scalar(std::string_view name) override {
     auto& v = sim_.store_.find(thorn_, name);
     return *static_cast<CCTK_REAL*>(sim_.store_.data(v, 0));
@@ -122,9 +123,9 @@ class simulation::context final : public routine_context {
  private:
   std::span<CCTK_REAL> real_span(std::string_view name, int level, bool writing) {
     auto& v = sim_.store_.find(thorn_, name);
-    if (v.data_type != "CCTK_REAL") {
+    if (v.data_type != data_type::cctk_real) {
       throw std::invalid_argument(
-          fmt::format("grid function {}::{} is {}, not CCTK_REAL", v.implementation, v.name, v.data_type));
+          fmt::format("grid function {}::{} is {}, not CCTK_REAL", v.implementation, v.name, ccl::name_of(v.data_type)));
     }
     sim_.runtime_->ensure_host(v, level);
     auto* data = static_cast<CCTK_REAL*>(sim_.store_.data(v, level));
@@ -310,7 +311,7 @@ void simulation::check_memory(const std::vector<std::string>& storage) {
       const auto* v = store_.try_find(node.thorn, kv.grid_function.empty() ? kv.name : kv.grid_function);
       if (v == nullptr) continue;  // an unknown variable is reported at launch
       add_once(used_by_kernels, v);
-      if (kv.intent == "separateinout") add_once(with_scratch, v);
+      if (kv.intent == kernel_intent::separateinout) add_once(with_scratch, v);
     }
   });
 
@@ -428,7 +429,7 @@ bool simulation::condition_holds(const std::vector<std::string>& scalars, const 
   for (const auto& name : scalars) {
     auto& v = store_.find(thorn_name, name);
     runtime_->ensure_host(v);
-    const bool nonzero = v.data_type == "CCTK_INT" ? *static_cast<CCTK_INT*>(store_.data(v, 0)) != 0
+    const bool nonzero = v.data_type == data_type::cctk_int ? *static_cast<CCTK_INT*>(store_.data(v, 0)) != 0
                                                    : *static_cast<CCTK_REAL*>(store_.data(v, 0)) != 0;
     if (!nonzero) return false;
   }

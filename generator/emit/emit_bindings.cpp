@@ -1,6 +1,7 @@
 // Thorn bindings: the typed parameter struct, grid-function names, and the registration data
 // (parameters, groups, schedule, kernels) that the flesh reads at start-up.
 #include <algorithm>
+#include <cmath>
 
 #include <fmt/format.h>
 
@@ -170,6 +171,14 @@ const char* access_word(access_level a) {
   return "";
 }
 
+/// `value` as a C++ double literal that reads back as the same double: `0.5`, `1e-06`, `3.0`.
+std::string double_literal(double value) {
+  if (std::isinf(value)) return value < 0 ? "-std::numeric_limits<double>::infinity()" : "std::numeric_limits<double>::infinity()";
+  auto text = fmt::format("{}", value);  // the shortest text that round-trips
+  if (text.find_first_of(".e") == std::string::npos) text += ".0";
+  return text;
+}
+
 std::string emit_parameter(const param_syntax& p) {
   std::string out = "  {\n    opuntia::parameter_binding p;\n";
   out += fmt::format("    p.name = {};\n    p.type = {};\n    p.access = {};\n", cpp_string(p.name.text),
@@ -189,9 +198,12 @@ std::string emit_parameter(const param_syntax& p) {
     out += fmt::format("      r.spec = {};\n      r.description = {};\n", cpp_string(r.spec), cpp_string(r.comment));
     if (type == "INT" || type == "REAL") {
       if (const auto n = parse_numeric_range(r.spec)) {
-        out += fmt::format("      r.lower = {};\n      r.upper = {};\n", cpp_string(n->lower), cpp_string(n->upper));
-        out += fmt::format("      r.lower_open = {};\n      r.upper_open = {};\n", n->lower_open, n->upper_open);
-        if (!n->step.empty()) out += fmt::format("      r.step = {};\n", cpp_string(n->step));
+        const auto bounds = bounds_of(*n);
+        if (bounds.lower) out += fmt::format("      r.bounds.lower = {};\n", double_literal(*bounds.lower));
+        if (bounds.upper) out += fmt::format("      r.bounds.upper = {};\n", double_literal(*bounds.upper));
+        if (bounds.lower_open) out += "      r.bounds.lower_open = true;\n";
+        if (bounds.upper_open) out += "      r.bounds.upper_open = true;\n";
+        if (bounds.step) out += fmt::format("      r.bounds.step = {};\n", double_literal(*bounds.step));
       }
     } else {
       out += fmt::format("      r.words = {};\n", string_list(r.words));
@@ -202,10 +214,25 @@ std::string emit_parameter(const param_syntax& p) {
   return out;
 }
 
+/// `opuntia::data_type::cctk_real`: an enumerator as generated code names it. The enumerators
+/// of data_type, group_type and kernel_intent are their CCL names in lower case.
+template <typename Enum>
+std::string enum_value(const char* type, Enum value) {
+  return fmt::format("opuntia::{}::{}", type, to_lower(name_of(value)));
+}
+
+std::string enum_value(const char* type, centering value) {
+  return fmt::format("opuntia::{}::{}", type, value == centering::cell ? "cell" : "vertex");
+}
+
 std::string emit_group(const variable_group_model& g) {
   std::string out = "  {\n    opuntia::group_binding g;\n";
   out += fmt::format("    g.name = {};\n    g.data_type = {};\n    g.group_type = {};\n", cpp_string(g.name),
-                     cpp_string(g.data_type), cpp_string(g.group_type));
+                     enum_value("data_type", g.data_type), enum_value("group_type", g.group_type));
+  if (g.centering != vertex_centred) {
+    out += fmt::format("    g.centering = {{{}, {}, {}}};\n", enum_value("centering", g.centering[0]),
+                       enum_value("centering", g.centering[1]), enum_value("centering", g.centering[2]));
+  }
   out += fmt::format("    g.access = {};\n    g.dim = {};\n    g.timelevels = {};\n", cpp_string(access_word(g.access)),
                      g.dim, cpp_string(g.timelevels));
   if (!g.vector_size.empty()) out += fmt::format("    g.vector_size = {};\n", cpp_string(g.vector_size));
@@ -315,8 +342,8 @@ std::string emit_kernel(const kernel_model& k, const std::vector<kernel_variant>
   }
   for (const auto& v : k.variables) {
     out += fmt::format("    k.variables.push_back({{{}, {}, {}, {}, {}, {}}});\n", cpp_string(v.name),
-                       cpp_string(v.group), cpp_string(to_string(v.intent)), v.cached, cpp_string(v.grid_function),
-                       v.timelevel);
+                       cpp_string(v.group), enum_value("kernel_intent", v.intent), v.cached,
+                       cpp_string(v.grid_function), v.timelevel);
   }
   for (const auto& p : k.parameters) out += fmt::format("    k.parameters.push_back({});\n", cpp_string(p.name));
   for (const auto& v : variants) {

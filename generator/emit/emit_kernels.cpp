@@ -45,13 +45,25 @@ std::string string_literal(const std::string& text) {
   return out + "\"";
 }
 
+/// `vcc`: the centering letters of x, y and z.
+std::string centering_letters_of(const centerings& c) {
+  return std::string(name_of(c[0])) + std::string(name_of(c[1])) + std::string(name_of(c[2]));
+}
+
+/// A centering offset as a C literal: `0.0` or `0.5`.
+std::string offset_literal(centering c) { return fmt::format("{:.1f}", centering_offset(c)); }
+
 template_scope variable_scope(const kernel_variable& v) {
   template_scope s;
   s.values = {{"vname", v.name},
               {"vname_upper", to_upper(v.name)},
-              {"vtype", v.data_type},
+              {"vtype", std::string(name_of(v.data_type))},
               {"group", v.group},
-              {"intent", to_string(v.intent)},
+              {"intent", std::string(name_of(v.intent))},
+              {"centering", centering_letters_of(v.centering)},
+              {"xoffset", offset_literal(v.centering[0])},
+              {"yoffset", offset_literal(v.centering[1])},
+              {"zoffset", offset_literal(v.centering[2])},
               {"cached", yes_no(v.cached)},
               {"timelevels", std::to_string(v.timelevels)},
               {"description", escape_template_text(v.description)}};
@@ -67,8 +79,8 @@ template_scope parameter_scope(const kernel_parameter& p) {
   return s;
 }
 
-const std::vector<std::string> variable_keys{"vname", "vname_upper", "vtype", "group", "intent", "cached", "timelevels",
-                                            "vindex", "vout_index"};
+const std::vector<std::string> variable_keys{"vname",  "vname_upper", "vtype",     "group",  "intent",    "centering",
+                                            "cached", "timelevels",  "vindex",    "vout_index"};
 const std::vector<std::string> parameter_keys{"pname", "ptype", "cactus_type"};
 
 /// `vindex`: the variable's place in kernel_call::arrays; `vout_index`: that of its second buffer

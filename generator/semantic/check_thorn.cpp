@@ -1,11 +1,13 @@
 // The semantic pass: what the grammars cannot check, each error at the offending node.
 #include <algorithm>
 #include <array>
+#include <cctype>
 #include <cerrno>
 #include <cmath>
 #include <cstdlib>
 #include <filesystem>
 #include <map>
+#include <optional>
 #include <set>
 
 #include <fmt/format.h>
@@ -20,10 +22,37 @@ const std::vector<std::string> known_kernel_keys{"TYPE", "STENCIL", "TILE", "EXT
 const std::vector<std::string> known_variable_keys{"cached", "intent"};
 const std::vector<std::string> known_intents{"in", "out", "inout", "separateinout"};
 
-std::string normalised_data_type(std::string type) {
+/// `REAL`, `cctk_int`, ... as the enum; nullopt for a type interface.ccl's grammar does not know.
+std::optional<ccl::data_type> data_type_of(std::string type) {
   type = to_upper(type);
   if (type.rfind("CCTK_", 0) == 0) type.erase(0, 5);
-  return "CCTK_" + type;
+  return enum_named<ccl::data_type>(data_type_names, "CCTK_" + type);
+}
+
+/// CENTERING={vcc}: one letter per direction x, y, z, v (vertex) or c (cell), any case. Errors
+/// point at the value, or at the letter that is neither.
+std::optional<centerings> centering_of(const key_value& option, diagnostic_sink& sink) {
+  const auto& text = option.value.text;
+  if (text.size() != 5 || text.front() != '{' || text.back() != '}') {
+    sink.add(error_at(option.value.where, fmt::format("CENTERING must be one letter per direction x, y, z in braces, "
+                                                      "v (vertex) or c (cell), as in {{vvv}} or {{vcc}}; not '{}'",
+                                                      text)));
+    return std::nullopt;
+  }
+  centerings result = vertex_centred;
+  for (std::size_t d = 0; d < 3; ++d) {
+    const char letter = static_cast<char>(std::tolower(static_cast<unsigned char>(text[d + 1])));
+    if (letter == 'c') {
+      result[d] = centering::cell;
+    } else if (letter != 'v') {
+      auto where = option.value.where;
+      where.column += d + 1;
+      sink.add(error_at(where, fmt::format("CENTERING letter '{}' for {} must be v (vertex) or c (cell)", text[d + 1],
+                                           "xyz"[d])));
+      return std::nullopt;
+    }
+  }
+  return result;
 }
 
 /// Parses a file with `parse`, moving its diagnostics into `sink` instead of stopping.
@@ -132,14 +161,28 @@ struct checker {
     for (const auto& g : file.groups) {
       variable_group_model m;
       m.name = g.name.text;
-      m.data_type = normalised_data_type(g.data_type);
+      if (const auto type = data_type_of(g.data_type)) {
+        m.data_type = *type;
+      } else {
+        sink.add(error_at(g.where, fmt::format("unknown data type '{}'", g.data_type)));
+      }
       m.access = g.access;
       m.vector_size = g.vector_size;
       m.options = g.options;
       m.description = g.description;
       m.where = g.name.where;
-      m.group_type = "SCALAR";
-      if (const auto* type = find_key(g.options, "TYPE")) m.group_type = to_upper(type->value.text);
+      // The parser accepts only GF, ARRAY and SCALAR (any case).
+      if (const auto* type = find_key(g.options, "TYPE")) {
+        m.group_type = enum_named<ccl::group_type>(group_type_names, to_upper(type->value.text)).value_or(m.group_type);
+      }
+      if (const auto* option = find_key(g.options, "CENTERING")) {
+        if (m.group_type != ccl::group_type::gf) {
+          sink.add(error_at(option->key.where, fmt::format("CENTERING applies to grid functions (TYPE=GF); group '{}' "
+                                                           "is TYPE={}", m.name, name_of(m.group_type))));
+        } else if (const auto c = centering_of(*option, sink)) {
+          m.centering = *c;
+        }
+      }
       if (const auto* dim = find_key(g.options, "DIM")) {
         if (!is_integer_literal(dim->value.text) || dim->value.text.size() > 2 || std::stoi(dim->value.text) < 0) {
           sink.add(error_at(dim->value.where, fmt::format("DIM must be a non-negative integer, not '{}'", dim->value.text)));
@@ -215,7 +258,7 @@ struct checker {
           continue;
         }
       }
-      if (range_is_empty(*range, type == "INT")) {
+      if (range_is_empty(bounds_of(*range), type == "INT")) {
         const auto lower = numeric_value(range->lower), upper = numeric_value(range->upper);
         sink.add(error_at(r.where, lower && upper && *lower > *upper
                                        ? fmt::format("{} is empty: its lower end {} is above its upper end {}", where,
@@ -243,7 +286,7 @@ struct checker {
           continue;
         }
         specs.push_back(r.spec);
-        inside = inside || (number && range_contains(*parse_numeric_range(r.spec), *number, type == "INT"));
+        inside = inside || (number && range_contains(bounds_of(*parse_numeric_range(r.spec)), *number, type == "INT"));
       }
       if (!specs.empty() && !inside) {
         sink.add(error_at(value.where, fmt::format("default {} of {} parameter '{}' is outside every range: {}",
@@ -427,9 +470,9 @@ struct checker {
         continue;
       }
       const auto& group = *found->second.group;
-      if (group.group_type != "GF") {
+      if (group.group_type != ccl::group_type::gf) {
         sink.add(error_at(name.where, fmt::format("'{}' belongs to group '{}' of TYPE={}; kernels take grid functions "
-                                            "(TYPE=GF)", name.text, group.name, group.group_type)));
+                                            "(TYPE=GF)", name.text, group.name, name_of(group.group_type))));
         continue;
       }
       if (std::any_of(kernel.variables.begin(), kernel.variables.end(), [&](const kernel_variable& v) { return v.name == name.text; })) {
@@ -445,7 +488,7 @@ struct checker {
       }
       if (level > 0 && intent != kernel_intent::in) {
         sink.add(error_at(name.where, fmt::format("'{}' is a past time level of '{}': kernels only read it "
-                                                  "(intent=in), not intent={}", name.text, base, to_string(intent))));
+                                                  "(intent=in), not intent={}", name.text, base, name_of(intent))));
         continue;
       }
       kernel_variable v;
@@ -455,6 +498,7 @@ struct checker {
       v.group = group.name;
       v.implementation = found->second.implementation;
       v.data_type = group.data_type;
+      v.centering = group.centering;
       v.timelevels = group_levels;
       v.cached = cached;
       v.intent = intent;

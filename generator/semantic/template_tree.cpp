@@ -1,6 +1,7 @@
 #include "generator/semantic/template_tree.hpp"
 
 #include <algorithm>
+#include <filesystem>
 #include <map>
 #include <optional>
 #include <utility>
@@ -16,6 +17,17 @@ std::string template_node::path() const {
 }
 
 namespace {
+
+/// `file=` of a template in group `openmp`: `kernel.h.tpl` -> `openmp/kernel.h.tpl`, and
+/// `../shared/kernel.h.tpl` -> `shared/kernel.h.tpl`, a file several backends' groups share.
+/// Lexical only (no I/O); nullopt when the path leaves the templates directory.
+std::optional<std::string> template_file_path(const std::vector<std::string>& group_path, const std::string& file) {
+  std::filesystem::path joined;
+  for (const auto& group : group_path) joined /= group;
+  const auto normal = (joined / file).lexically_normal();
+  if (std::filesystem::path(file).is_absolute() || normal.empty() || *normal.begin() == "..") return std::nullopt;
+  return normal.generic_string();
+}
 
 /// Depth-first search over `count` nodes whose edges `edges(i)` lists, in the order given,
 /// without recursion (a chain of templates may be as long as the file). Calls
@@ -116,8 +128,15 @@ struct builder {
         // `auto` (seen in the shipped CaCUDA deps.ccl) has no effect here: every template is
         // evaluated only when a kernel's TYPE or a trigger asks for it.
       } else if (key == "file") {
-        if (kv.value.text.empty()) sink.add(error_at(kv.value.where, "file must name a template file"));
-        node.file = join_names(path, "/") + "/" + kv.value.text;
+        if (kv.value.text.empty()) {
+          sink.add(error_at(kv.value.where, "file must name a template file"));
+        } else if (const auto file = template_file_path(path, kv.value.text)) {
+          node.file = *file;
+        } else {
+          sink.add(error_at(kv.value.where, fmt::format("file \"{}\" leaves the templates directory; a file shared by "
+                                                        "several groups lies beside them, e.g. \"../shared/{}\"",
+                                                        kv.value.text, std::filesystem::path(kv.value.text).filename().generic_string())));
+        }
         has_file = true;
       } else {
         sink.add(error_at(kv.key.where, fmt::format("unknown template key '{}'{}; known keys: {}", kv.key.text,

@@ -13,6 +13,7 @@
 #include "ccl/model/param_model.hpp"
 #include "ccl/model/param_range.hpp"
 #include "ccl/model/schedule_model.hpp"
+#include "ccl/model/variable_kinds.hpp"
 #include "ccl/source_file.hpp"
 
 namespace opuntia::gen {
@@ -35,9 +36,6 @@ struct thorn_sources {
   static constexpr std::size_t max_embedded_file_size = 1 << 20;
 };
 
-enum class kernel_intent { in, out, inout, separateinout };
-std::string to_string(kernel_intent intent);
-
 /// A kernel variable with what its grid function says about it.
 struct kernel_variable {
   std::string name;            // as the body names it: `phi`, or `phi_p` for a past time level
@@ -45,7 +43,8 @@ struct kernel_variable {
   int timelevel = 0;           // 0: current; n: n steps back (Cactus's `_p` suffix, once per step)
   std::string group;
   std::string implementation;  // of the thorn that declares the grid function
-  std::string data_type;       // CCTK_REAL, CCTK_INT, ...
+  ccl::data_type data_type = ccl::data_type::cctk_real;
+  centerings centering = vertex_centred;  // of its group
   int timelevels = 1;
   bool cached = false;
   kernel_intent intent = kernel_intent::in;
@@ -82,8 +81,9 @@ struct kernel_model {
 /// A grid-function group from interface.ccl with its options interpreted.
 struct variable_group_model {
   std::string name;
-  std::string data_type;    // CCTK_REAL, CCTK_INT, ...
-  std::string group_type;   // GF, ARRAY, SCALAR
+  ccl::data_type data_type = ccl::data_type::cctk_real;
+  ccl::group_type group_type = ccl::group_type::scalar;  // Cactus's default TYPE
+  centerings centering = vertex_centred;                  // CENTERING={vcc}: x, y, z
   access_level access = access_level::private_access;
   int dim = 3;
   std::string timelevels = "1";  // a number or a parameter name (Cactus allows both)

@@ -20,17 +20,13 @@ void CAKERNEL_Launch_%{name}_cuda_%{variant}(const opuntia::kernel_call& call) {
   auto params = CAKERNEL_%{name}_params_of(call);
   const auto arrays = CAKERNEL_%{name}_arrays_of(call);
   const int exterior[6] = {%{exterior_xn}, %{exterior_xp}, %{exterior_yn}, %{exterior_yp}, %{exterior_zn}, %{exterior_zp}};
-  for (int face = 0; face < 6; ++face) {
-    int lo[3], hi[3];
-    if (!opuntia::boundary_slab(call.grid, face, exterior[face], lo, hi)) continue;
-    const long long points = static_cast<long long>(hi[0] - lo[0]) * (hi[1] - lo[1]) * (hi[2] - lo[2]);
-    if (points <= 0) continue;
+  opuntia::for_each_boundary_slab(call.grid, exterior, [&](int face, const int lo[3], const int hi[3], long long points) {
     params.cagh_face = face;
     constexpr int threads = 256;
     CAKERNEL_%{name}_%{variant}_kernel<<<static_cast<unsigned>((points + threads - 1) / threads), threads>>>(
         params, arrays, make_int3(lo[0], lo[1], lo[2]), make_int3(hi[0], hi[1], hi[2]));
     OPUNTIA_CUDA_CHECK(cudaGetLastError());
-  }
+  });
 }
 
 }  // namespace opuntia::thorns::%{thorn}

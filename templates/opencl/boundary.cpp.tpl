@@ -17,11 +17,7 @@ void CAKERNEL_Launch_%{name}_opencl_%{variant}(const opuntia::kernel_call& call)
       opuntia::opencl::kernel({source, options, "CAKERNEL_%{name}_%{variant}_kernel", "%{name}_%{variant}"});
   auto params = CAKERNEL_%{name}_params_of(call);
   const int exterior[6] = {%{exterior_xn}, %{exterior_xp}, %{exterior_yn}, %{exterior_yp}, %{exterior_zn}, %{exterior_zp}};
-  for (int face = 0; face < 6; ++face) {
-    int lo[3], hi[3];
-    if (!opuntia::boundary_slab(call.grid, face, exterior[face], lo, hi)) continue;
-    const long long points = static_cast<long long>(hi[0] - lo[0]) * (hi[1] - lo[1]) * (hi[2] - lo[2]);
-    if (points <= 0) continue;
+  opuntia::for_each_boundary_slab(call.grid, exterior, [&](int face, const int lo[3], const int hi[3], long long points) {
     params.cagh_face = face;
     // Arguments are captured at each enqueue, so the next face may set them again.
     const unsigned next = opuntia::opencl::set_arguments(kernel, &params, sizeof params, call.arrays,
@@ -31,7 +27,7 @@ void CAKERNEL_Launch_%{name}_opencl_%{variant}(const opuntia::kernel_call& call)
     OPUNTIA_OPENCL_CHECK(clSetKernelArg(kernel, next + 1, sizeof slab_hi, &slab_hi));
     const std::size_t global = static_cast<std::size_t>(points);
     opuntia::opencl::enqueue(kernel, 1, &global, nullptr);
-  }
+  });
 }
 
 }  // namespace opuntia::thorns::%{thorn}

@@ -20,12 +20,10 @@ void CAKERNEL_Launch_%{name}_openmp_%{variant}(const opuntia::kernel_call& call)
   auto params = CAKERNEL_%{name}_params_of(call);
   const auto arrays = CAKERNEL_%{name}_arrays_of(call);
   const int exterior[6] = {%{exterior_xn}, %{exterior_xp}, %{exterior_yn}, %{exterior_yp}, %{exterior_zn}, %{exterior_zp}};
-  for (int face = 0; face < 6; ++face) {
-    int lo[3], hi[3];
-    if (!opuntia::boundary_slab(call.grid, face, exterior[face], lo, hi)) continue;
+  opuntia::for_each_boundary_slab(call.grid, exterior, [&](int face, const int lo[3], const int hi[3], long long) {
     params.cagh_face = face;
     CAKERNEL_%{name}_%{variant}_compute(params, arrays, lo, hi);
-  }
+  });
 }
 
 }  // namespace opuntia::thorns::%{thorn}

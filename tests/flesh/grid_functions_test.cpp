@@ -25,8 +25,8 @@ group_binding group(std::string name, std::vector<std::string> variables, std::s
                     std::string group_type = "GF", std::string data_type = "CCTK_REAL") {
   group_binding g;
   g.name = std::move(name);
-  g.data_type = std::move(data_type);
-  g.group_type = std::move(group_type);
+  g.data_type = *opuntia::ccl::enum_named<opuntia::data_type>(opuntia::ccl::data_type_names, data_type);
+  g.group_type = *opuntia::ccl::enum_named<opuntia::group_type>(opuntia::ccl::group_type_names, group_type);
   g.access = "public";
   g.timelevels = std::move(timelevels);
   g.variables = std::move(variables);
@@ -275,8 +275,8 @@ TEST(grid_function_store, variables_carry_their_declaration) {
   const auto& u = t.store.find("HeatEquation", "u");
   EXPECT_EQ(u.implementation, "heat");
   EXPECT_EQ(u.group, "evolved");
-  EXPECT_EQ(u.group_type, "GF");
-  EXPECT_EQ(u.data_type, "CCTK_REAL");
+  EXPECT_EQ(u.group_type, opuntia::group_type::gf);
+  EXPECT_EQ(u.data_type, opuntia::data_type::cctk_real);
   EXPECT_EQ(t.store.variables().size(), 7u);
 }
 
@@ -433,7 +433,7 @@ TEST(grid_function_store, scalar_groups_hold_one_value) {
   two_thorns t;
   t.store.enable_storage("HeatEquation", "energy");
   auto& e = t.store.find("HeatEquation", "total_energy");
-  EXPECT_EQ(e.group_type, "SCALAR");
+  EXPECT_EQ(e.group_type, opuntia::group_type::scalar);
   EXPECT_EQ(e.count, 1u);
   ASSERT_EQ(e.levels.size(), 1u);
   EXPECT_EQ(e.levels[0].bytes(), sizeof(CCTK_REAL));
@@ -446,7 +446,7 @@ TEST(grid_function_store, int_groups_use_int_storage) {
   t.store.enable_storage("HeatEquation", "flags");
   auto& mask = t.store.find("HeatEquation", "mask");
   static_assert(sizeof(CCTK_INT) == sizeof(int));
-  EXPECT_EQ(mask.data_type, "CCTK_INT");
+  EXPECT_EQ(mask.data_type, opuntia::data_type::cctk_int);
   EXPECT_EQ(mask.element_size(), sizeof(CCTK_INT));
   EXPECT_EQ(mask.count, t.grid.points());
   EXPECT_EQ(mask.levels[0].bytes(), t.grid.points() * sizeof(CCTK_INT));
@@ -500,7 +500,7 @@ TEST(memory_need, says_variables_x_levels_when_every_variable_has_as_many) {
 
 TEST(memory_need, counts_bytes_beyond_size_t_without_wrapping) {
   grid_variable huge;
-  huge.data_type = "CCTK_REAL";
+  huge.data_type = opuntia::data_type::cctk_real;
   huge.count = std::size_t{1} << 62;
   opuntia::memory_need need;
   need.add(huge, 3, true);

@@ -6,6 +6,7 @@
 #include <utility>
 #include <vector>
 
+#include "ccl/model/param_range.hpp"
 #include "opuntia/binding.hpp"
 
 namespace opuntia::test_bindings {
@@ -15,11 +16,8 @@ inline range_binding numeric(std::string spec, std::string lower, std::string up
   range_binding r;
   r.spec = std::move(spec);
   r.description = std::move(description);
-  r.lower = std::move(lower);
-  r.upper = std::move(upper);
-  r.lower_open = lower_open;
-  r.upper_open = upper_open;
-  r.step = std::move(step);
+  // As opuntia-gen writes them: numbers, unbounded where the text is empty.
+  r.bounds = {ccl::numeric_value(lower), ccl::numeric_value(upper), lower_open, upper_open, ccl::numeric_value(step)};
   return r;
 }
 

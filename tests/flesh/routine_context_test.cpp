@@ -75,8 +75,8 @@ thorn_binding cactus() {
 group_binding real_gf(std::string name, std::vector<std::string> variables, std::string timelevels) {
   group_binding g;
   g.name = std::move(name);
-  g.data_type = "CCTK_REAL";
-  g.group_type = "GF";
+  g.data_type = data_type::cctk_real;
+  g.group_type = group_type::gf;
   g.access = "public";
   g.timelevels = std::move(timelevels);
   g.variables = std::move(variables);
@@ -149,8 +149,8 @@ TEST(routine_context, tells_rank_interior_reductions_and_variables) {
   EXPECT_EQ(seen.variables[0].name, "u");
   EXPECT_EQ(seen.variables[0].group, "evolved");
   EXPECT_EQ(seen.variables[0].implementation, "probe");
-  EXPECT_EQ(seen.variables[0].group_type, "GF");
-  EXPECT_EQ(seen.variables[0].data_type, "CCTK_REAL");
+  EXPECT_EQ(seen.variables[0].group_type, group_type::gf);
+  EXPECT_EQ(seen.variables[0].data_type, data_type::cctk_real);
   EXPECT_EQ(seen.variables[0].timelevels, 2);
   EXPECT_TRUE(seen.variables[0].has_storage);
   EXPECT_EQ(seen.variables[1].name, "v");

@@ -32,10 +32,10 @@ std::vector<field> initial_arrays(const grid_size& grid, const opuntia::kernel_b
   std::vector<field> arrays;
   unsigned seed = 1;
   for (const auto& v : k.variables) {
-    arrays.push_back(v.intent == "out" ? variant_check::poisoned(grid) : variant_check::random_field(grid, seed++));
+    arrays.push_back(v.intent == opuntia::kernel_intent::out ? variant_check::poisoned(grid) : variant_check::random_field(grid, seed++));
   }
   for (const auto& v : k.variables) {
-    if (v.intent == "separateinout") arrays.push_back(variant_check::poisoned(grid));
+    if (v.intent == opuntia::kernel_intent::separateinout) arrays.push_back(variant_check::poisoned(grid));
   }
   return arrays;
 }

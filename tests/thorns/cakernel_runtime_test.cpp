@@ -264,8 +264,8 @@ protected:
     for (const auto& [group, var] : {std::pair{"evolved", "u"}, {"rhs", "v"}, {"extra", "w"}}) {
       opuntia::group_binding g;
       g.name = group;
-      g.data_type = "CCTK_REAL";
-      g.group_type = "GF";
+      g.data_type = opuntia::data_type::cctk_real;
+      g.group_type = opuntia::group_type::gf;
       g.timelevels = "1";
       g.variables = {var};
       thorn.groups.push_back(g);
@@ -288,7 +288,7 @@ protected:
     for (const auto& [name, intent] : variables) {
       opuntia::kernel_variable_binding v;
       v.name = name;
-      v.intent = intent;
+      v.intent = *opuntia::ccl::enum_named<opuntia::kernel_intent>(opuntia::ccl::kernel_intent_names, intent);
       k.variables.push_back(v);
     }
     k.variants.push_back({std::move(backend), "3dblock", &scripted_kernel});
@@ -297,7 +297,7 @@ protected:
 
   void launch(const kernel_binding& k, std::function<void(const kernel_call&)> body = nullptr) {
     g_array_count = k.variables.size();
-    for (const auto& v : k.variables) g_array_count += v.intent == "separateinout" ? 1 : 0;
+    for (const auto& v : k.variables) g_array_count += v.intent == opuntia::kernel_intent::separateinout ? 1 : 0;
     g_body = std::move(body);
     rt->launch(thorn, k, &parameters, opuntia::kernel_grid{}, "");
   }

@@ -70,8 +70,8 @@ TEST(generated_heat_kernel, bindings_describe_the_thorn) {
   EXPECT_EQ(b.implementation, "heatequation");
   ASSERT_EQ(b.parameters.size(), 1u);
   EXPECT_EQ(b.parameters[0].name, "alpha");
-  EXPECT_EQ(b.parameters[0].ranges[0].lower, "0");
-  EXPECT_TRUE(b.parameters[0].ranges[0].lower_open);
+  EXPECT_EQ(b.parameters[0].ranges[0].bounds.lower, 0.0);
+  EXPECT_TRUE(b.parameters[0].ranges[0].bounds.lower_open);
   ASSERT_EQ(b.groups.size(), 1u);
   EXPECT_EQ(b.groups[0].variables, std::vector<std::string>{"u"});
   ASSERT_EQ(b.kernels.size(), 1u);

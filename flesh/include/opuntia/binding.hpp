@@ -1,6 +1,8 @@
 #pragma once
 // What opuntia-gen emits for each thorn, as plain data: the flesh builds its parameter
 // registry, grid-function registry and schedule from these. Nothing here runs anything.
+#include <array>
+#include <limits>
 #include <memory>
 #include <string>
 #include <string_view>
@@ -8,9 +10,18 @@
 #include <utility>
 #include <vector>
 
+#include "ccl/model/param_range.hpp"
+#include "ccl/model/variable_kinds.hpp"
 #include "opuntia/cctk_types.h"
 
 namespace opuntia {
+
+// What interface.ccl and cakernel.ccl say about a variable: the enums opuntia-gen reads them into.
+using ccl::centering;
+using ccl::centerings;
+using ccl::data_type;
+using ccl::group_type;
+using ccl::kernel_intent;
 
 /// A value of a thorn's typed `parameters` struct that tells the registry when code reads it, so
 /// that `--parameter-level strict` can name parameters a parameter file sets but nothing reads.
@@ -88,7 +99,9 @@ using kernel_launcher = void (*)(const kernel_call&);
 /// The slab a boundary kernel updates on `face` (0..5: xn, xp, yn, yp, zn, zp) of `grid`: the
 /// whole face, edges and corners included, `exterior` points deep (at least one), as [lo, hi).
 /// False when `face` is not a physical boundary of this block. Shared by every backend's
-/// boundary launcher.
+/// boundary launcher. The slab is the same for every centering: along a cell-centred direction
+/// its outermost point is a ghost cell on the upper face and the first interior cell on the
+/// lower one (docs/writing-a-thorn.md, boundary kernels).
 inline bool boundary_slab(const kernel_grid& grid, int face, int exterior, int lo[3], int hi[3]) {
   if (!grid.physical[face]) return false;
   const int size[3] = {grid.ni, grid.nj, grid.nk};
@@ -106,6 +119,19 @@ inline bool boundary_slab(const kernel_grid& grid, int face, int exterior, int l
   return true;
 }
 
+/// The one loop of every backend's boundary launcher: `launch(face, lo, hi, points)` for each
+/// face (xn, xp, yn, yp, zn, zp, in that order) that is a physical boundary of `grid` and whose
+/// slab (boundary_slab, `exterior[face]` deep) holds points.
+template <typename Launch>
+void for_each_boundary_slab(const kernel_grid& grid, const int (&exterior)[6], Launch&& launch) {
+  for (int face = 0; face < 6; ++face) {
+    int lo[3], hi[3];
+    if (!boundary_slab(grid, face, exterior[face], lo, hi)) continue;
+    const long long points = static_cast<long long>(hi[0] - lo[0]) * (hi[1] - lo[1]) * (hi[2] - lo[2]);
+    if (points > 0) launch(face, lo, hi, points);
+  }
+}
+
 enum class parameter_type { integer, real, keyword, string, boolean };
 enum class parameter_access { private_access, restricted_access, global_access, shared };
 
@@ -113,10 +139,8 @@ enum class parameter_access { private_access, restricted_access, global_access, 
 struct range_binding {
   std::string spec;         // as written: "1:*", "(0:1]", "\"a\", \"b\""
   std::string description;
-  // INT/REAL: the interpreted bounds (empty: unbounded)
-  std::string lower, upper;
-  bool lower_open = false, upper_open = false;
-  std::string step;
+  // INT/REAL: the interpreted ends, as numbers (unbounded where absent)
+  ccl::numeric_bounds bounds;
   // KEYWORD/STRING: the allowed words or regular expressions
   std::vector<std::string> words;
 };
@@ -136,10 +160,15 @@ struct parameter_binding {
   std::string origin;        // "path:line:column" of the declaration
 };
 
+/// A group of interface.ccl. `centering` says where its points sit along x, y and z
+/// (CENTERING={vcc}): point i of a cell-centred direction lies half a step above vertex i, at
+/// grid_layout::coordinate(d, i, centering[d]). Output and checkpoints are to record it with the
+/// values, so that a reader places them; storage and SYNC are the same for every centering.
 struct group_binding {
   std::string name;
-  std::string data_type;     // CCTK_REAL, CCTK_INT, ...
-  std::string group_type;    // GF, ARRAY, SCALAR
+  ccl::data_type data_type = ccl::data_type::cctk_real;
+  ccl::group_type group_type = ccl::group_type::scalar;
+  ccl::centerings centering = ccl::vertex_centred;
   std::string access;        // public, protected, private
   int dim = 3;
   std::string timelevels;    // a number or a parameter name
@@ -178,7 +207,7 @@ struct schedule_binding {
 struct kernel_variable_binding {
   std::string name;          // as the body names it (`phi_p` for a past time level)
   std::string group;
-  std::string intent;        // in, out, inout, separateinout
+  ccl::kernel_intent intent = ccl::kernel_intent::in;
   bool cached = false;
   std::string grid_function; // the grid function (`phi` for `phi_p`)
   int timelevel = 0;         // 0: current, 1: previous, ...

@@ -1,10 +1,13 @@
 #pragma once
 // The grid one rank holds: sizes with ghosts, where it sits in the global grid, its spacing
-// and which of its faces are physical boundaries. Vertex-centred: x = xmin + i * dx globally.
+// and which of its faces are physical boundaries. Vertex i lies at x = xmin + i * dx globally; a
+// cell-centred direction (CENTERING={c..}) puts point i half a step above it.
 #include <array>
 #include <cstddef>
 #include <optional>
 #include <stdexcept>
+
+#include "ccl/model/variable_kinds.hpp"
 
 namespace opuntia {
 
@@ -71,8 +74,12 @@ struct grid_layout {
     }
     return r;
   }
-  /// Coordinate of local index i along axis d.
-  double coordinate(int d, int i) const { return origin[d] + (offset[d] + i) * delta[d]; }
+  /// Coordinate of local index i along axis d of a variable centred `c` along d (a vertex, or
+  /// the centre of the cell above it): coordinate(0, i, ccl::centering::cell) == xmin + (global
+  /// i + 0.5) * dx.
+  double coordinate(int d, int i, ccl::centering c = ccl::centering::vertex) const {
+    return origin[d] + (offset[d] + i + ccl::centering_offset(c)) * delta[d];
+  }
   /// Coordinate of local index 0 along d: params.cagh_xmin in a kernel.
   double local_origin(int d) const { return origin[d] + offset[d] * delta[d]; }
 };

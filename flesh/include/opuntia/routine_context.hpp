@@ -38,8 +38,8 @@ struct variable_description {
   std::string name;            // "phi"
   std::string group;           // "scalarevolve"
   std::string implementation;  // "wavetoy": `implementation::name` names it from any thorn
-  std::string group_type;      // GF, SCALAR, ARRAY
-  std::string data_type;       // CCTK_REAL, CCTK_INT
+  opuntia::group_type group_type = opuntia::group_type::gf;
+  opuntia::data_type data_type = opuntia::data_type::cctk_real;
   int timelevels = 1;
   bool has_storage = false;
 };
@@ -105,6 +105,12 @@ public:
   /// An integer scalar (a TYPE=SCALAR CCTK_INT group), e.g. the variable of a WHILE loop.
   virtual CCTK_INT& integer_scalar(std::string_view var) = 0;
   virtual CCTK_REAL& real_scalar(std::string_view var) = 0;
+
+  /// Where the points of grid function `var` sit along x, y and z (its group's CENTERING).
+  virtual centerings centering(std::string_view var) = 0;
+  /// The coordinate of local index i of `var` along axis d, honouring its centering:
+  /// `context.coordinate("p", 0, i)` is the x of p's point i, a cell centre if p is {c..}.
+  double coordinate(std::string_view var, int d, int i) { return grid().coordinate(d, i, centering(var)[d]); }
 
   /// The run's output folder (IO::out_dir), created and checked when the run starts.
   virtual std::filesystem::path out_dir() = 0;

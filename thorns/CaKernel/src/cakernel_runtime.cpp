@@ -55,11 +55,11 @@ void cakernel_runtime::launch(const thorn_binding& thorn, const kernel_binding& 
     // in, inout, separateinout and past levels are read: the device copy must be current. An
     // `out` variable is copied too the first time, so the points a kernel leaves alone (a
     // boundary) hold the host's values rather than garbage.
-    if (kv.intent != "out" || device_->shares_host_memory() || !mirrors_.count(host)) to_device(host, bytes);
+    if (kv.intent != kernel_intent::out || device_->shares_host_memory() || !mirrors_.count(host)) to_device(host, bytes);
     arrays.push_back(device_of(host, bytes));
   }
   for (std::size_t i = 0; i < kernel.variables.size(); ++i) {
-    if (kernel.variables[i].intent != "separateinout") continue;
+    if (kernel.variables[i].intent != kernel_intent::separateinout) continue;
     auto& v = *variables[i];
     const std::size_t bytes = v.count * v.element_size();
     if (!device_->shares_host_memory() && (!v.scratch || !mirrors_.count(v.scratch.data()))) {
@@ -80,9 +80,9 @@ void cakernel_runtime::launch(const thorn_binding& thorn, const kernel_binding& 
   chosen->launch(call);
   for (std::size_t i = 0; i < kernel.variables.size(); ++i) {
     auto& v = *variables[i];
-    const auto& intent = kernel.variables[i].intent;
-    if (intent == "in" || kernel.variables[i].timelevel > 0) continue;
-    if (intent == "separateinout") {
+    const auto intent = kernel.variables[i].intent;
+    if (intent == kernel_intent::in || kernel.variables[i].timelevel > 0) continue;
+    if (intent == kernel_intent::separateinout) {
       // The new values are in the second buffer: it becomes level 0 on the host side, and its
       // device mirror, keyed by that host buffer, goes with it.
       tracker_.after_kernel_writes(key(store_.scratch(v)));

@@ -124,7 +124,7 @@ std::string cartesian_driver::name() const {
 void cartesian_driver::sync(const std::vector<grid_variable*>& variables, grid_function_store& store) {
   std::vector<field_view> fields;
   for (auto* v : variables) {
-    if (v->group_type == "GF") fields.push_back({store.data(*v, 0), v->element_size()});
+    if (v->group_type == group_type::gf) fields.push_back({store.data(*v, 0), v->element_size()});
   }
   halo_->exchange(fields, *ranks_);
 }

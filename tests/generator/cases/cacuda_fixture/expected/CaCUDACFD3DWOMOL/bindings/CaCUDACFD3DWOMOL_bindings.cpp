@@ -64,10 +64,7 @@ opuntia::thorn_binding binding() {
       opuntia::range_binding r;
       r.spec = "1.0e-10:*";
       r.description = "Positive";
-      r.lower = "1.0e-10";
-      r.upper = "";
-      r.lower_open = false;
-      r.upper_open = false;
+      r.bounds.lower = 1e-10;
       p.ranges.push_back(std::move(r));
     }
     p.origin = "thorns/CaCUDACFD3DWOMOL/param.ccl:10:1";
@@ -84,10 +81,7 @@ opuntia::thorn_binding binding() {
       opuntia::range_binding r;
       r.spec = "1:*";
       r.description = "Positive";
-      r.lower = "1";
-      r.upper = "";
-      r.lower_open = false;
-      r.upper_open = false;
+      r.bounds.lower = 1.0;
       p.ranges.push_back(std::move(r));
     }
     p.origin = "thorns/CaCUDACFD3DWOMOL/param.ccl:15:1";
@@ -96,8 +90,8 @@ opuntia::thorn_binding binding() {
   {
     opuntia::group_binding g;
     g.name = "velocity";
-    g.data_type = "CCTK_REAL";
-    g.group_type = "GF";
+    g.data_type = opuntia::data_type::cctk_real;
+    g.group_type = opuntia::group_type::gf;
     g.access = "public";
     g.dim = 3;
     g.timelevels = "1";
@@ -111,8 +105,8 @@ opuntia::thorn_binding binding() {
   {
     opuntia::group_binding g;
     g.name = "pressure";
-    g.data_type = "CCTK_REAL";
-    g.group_type = "GF";
+    g.data_type = opuntia::data_type::cctk_real;
+    g.group_type = opuntia::group_type::gf;
     g.access = "public";
     g.dim = 3;
     g.timelevels = "1";
@@ -126,8 +120,8 @@ opuntia::thorn_binding binding() {
   {
     opuntia::group_binding g;
     g.name = "psolver_step";
-    g.data_type = "CCTK_INT";
-    g.group_type = "SCALAR";
+    g.data_type = opuntia::data_type::cctk_int;
+    g.group_type = opuntia::group_type::scalar;
     g.access = "private";
     g.dim = 3;
     g.timelevels = "1";
@@ -387,10 +381,10 @@ opuntia::thorn_binding binding() {
     k.tile[0] = 16;
     k.tile[1] = 16;
     k.tile[2] = 16;
-    k.variables.push_back({"vx", "velocity", "separateinout", true, "vx", 0});
-    k.variables.push_back({"vy", "velocity", "separateinout", true, "vy", 0});
-    k.variables.push_back({"vz", "velocity", "separateinout", true, "vz", 0});
-    k.variables.push_back({"p", "pressure", "in", true, "p", 0});
+    k.variables.push_back({"vx", "velocity", opuntia::kernel_intent::separateinout, true, "vx", 0});
+    k.variables.push_back({"vy", "velocity", opuntia::kernel_intent::separateinout, true, "vy", 0});
+    k.variables.push_back({"vz", "velocity", opuntia::kernel_intent::separateinout, true, "vz", 0});
+    k.variables.push_back({"p", "pressure", opuntia::kernel_intent::in, true, "p", 0});
     k.parameters.push_back("density");
     k.variants.push_back({"gpu_cuda", "3dblock", &CAKERNEL_Launch_Update_Velocity_gpu_cuda_3dblock});
     k.origin = "thorns/CaCUDACFD3DWOMOL/cakernel.ccl:3:18";
@@ -409,10 +403,10 @@ opuntia::thorn_binding binding() {
     k.tile[0] = 16;
     k.tile[1] = 16;
     k.tile[2] = 16;
-    k.variables.push_back({"vx", "velocity", "separateinout", true, "vx", 0});
-    k.variables.push_back({"vy", "velocity", "separateinout", true, "vy", 0});
-    k.variables.push_back({"vz", "velocity", "separateinout", true, "vz", 0});
-    k.variables.push_back({"p", "pressure", "inout", false, "p", 0});
+    k.variables.push_back({"vx", "velocity", opuntia::kernel_intent::separateinout, true, "vx", 0});
+    k.variables.push_back({"vy", "velocity", opuntia::kernel_intent::separateinout, true, "vy", 0});
+    k.variables.push_back({"vz", "velocity", opuntia::kernel_intent::separateinout, true, "vz", 0});
+    k.variables.push_back({"p", "pressure", opuntia::kernel_intent::inout, false, "p", 0});
     k.parameters.push_back("density");
     k.variants.push_back({"gpu_cuda", "3dstencil", &CAKERNEL_Launch_Update_Pressure_gpu_cuda_3dstencil});
     k.origin = "thorns/CaCUDACFD3DWOMOL/cakernel.ccl:23:18";
@@ -431,9 +425,9 @@ opuntia::thorn_binding binding() {
     k.tile[0] = 16;
     k.tile[1] = 16;
     k.tile[2] = 16;
-    k.variables.push_back({"vx", "velocity", "inout", false, "vx", 0});
-    k.variables.push_back({"vy", "velocity", "inout", false, "vy", 0});
-    k.variables.push_back({"vz", "velocity", "inout", false, "vz", 0});
+    k.variables.push_back({"vx", "velocity", opuntia::kernel_intent::inout, false, "vx", 0});
+    k.variables.push_back({"vy", "velocity", opuntia::kernel_intent::inout, false, "vy", 0});
+    k.variables.push_back({"vz", "velocity", opuntia::kernel_intent::inout, false, "vz", 0});
     k.variants.push_back({"gpu_cuda", "boundary", &CAKERNEL_Launch_Update_Boundaries_gpu_cuda_boundary});
     k.origin = "thorns/CaCUDACFD3DWOMOL/cakernel.ccl:43:18";
     b.kernels.push_back(std::move(k));

@@ -9,6 +9,11 @@
 #include "thorns/CaKernel/backends/cuda/lanes.cuh"  /* several x points per thread, one 16-byte access */
 #include "thorns/CaKernel/backends/cuda/tensor_copy.cuh"  /* 3dblock_ring: planes copied by the TMA */
 
+/* What runs on both sides: the I3D_l checks of templates/shared/kernel.h.tpl. */
+#ifndef OPUNTIA_HOST_DEVICE
+#define OPUNTIA_HOST_DEVICE __host__ __device__
+#endif
+
 /* The grid as every kernel body sees it through params.cagh_*. */
 #define CAKERNEL_HEAT_GRID_PARAMS                          \
   CCTK_REAL cagh_dx, cagh_dy, cagh_dz, cagh_dt, cagh_time; \

@@ -5,6 +5,12 @@
 #include "opuntia/cctk_types.h"
 #include "thorns/CaKernel/backends/openmp/rows.hpp"
 
+/* What CUDA compiles for both sides (the I3D_l checks of templates/shared/kernel.h.tpl): here
+   the host is all there is. */
+#ifndef OPUNTIA_HOST_DEVICE
+#define OPUNTIA_HOST_DEVICE
+#endif
+
 /* The grid as every kernel body sees it through params.cagh_*. */
 #define CAKERNEL_HEAT_GRID_PARAMS                          \
   CCTK_REAL cagh_dx, cagh_dy, cagh_dz, cagh_dt, cagh_time; \

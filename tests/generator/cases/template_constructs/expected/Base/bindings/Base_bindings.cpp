@@ -32,10 +32,6 @@ opuntia::thorn_binding binding() {
       opuntia::range_binding r;
       r.spec = "*:*";
       r.description = "any";
-      r.lower = "";
-      r.upper = "";
-      r.lower_open = false;
-      r.upper_open = false;
       p.ranges.push_back(std::move(r));
     }
     p.origin = "thorns/Base/param.ccl:2:1";
@@ -44,8 +40,8 @@ opuntia::thorn_binding binding() {
   {
     opuntia::group_binding g;
     g.name = "density_group";
-    g.data_type = "CCTK_REAL";
-    g.group_type = "GF";
+    g.data_type = opuntia::data_type::cctk_real;
+    g.group_type = opuntia::group_type::gf;
     g.access = "public";
     g.dim = 3;
     g.timelevels = "2";
@@ -59,8 +55,8 @@ opuntia::thorn_binding binding() {
   {
     opuntia::group_binding g;
     g.name = "hidden";
-    g.data_type = "CCTK_REAL";
-    g.group_type = "GF";
+    g.data_type = opuntia::data_type::cctk_real;
+    g.group_type = opuntia::group_type::gf;
     g.access = "private";
     g.dim = 3;
     g.timelevels = "1";

@@ -44,10 +44,9 @@ opuntia::thorn_binding binding() {
       opuntia::range_binding r;
       r.spec = "(0:10]";
       r.description = "positive, at most 10";
-      r.lower = "0";
-      r.upper = "10";
-      r.lower_open = true;
-      r.upper_open = false;
+      r.bounds.lower = 0.0;
+      r.bounds.upper = 10.0;
+      r.bounds.lower_open = true;
       p.ranges.push_back(std::move(r));
     }
     p.origin = "thorns/Fancy/param.ccl:2:1";
@@ -64,11 +63,9 @@ opuntia::thorn_binding binding() {
       opuntia::range_binding r;
       r.spec = "2:8:2";
       r.description = "even";
-      r.lower = "2";
-      r.upper = "8";
-      r.lower_open = false;
-      r.upper_open = false;
-      r.step = "2";
+      r.bounds.lower = 2.0;
+      r.bounds.upper = 8.0;
+      r.bounds.step = 2.0;
       p.ranges.push_back(std::move(r));
     }
     p.origin = "thorns/Fancy/param.ccl:6:1";
@@ -128,8 +125,8 @@ opuntia::thorn_binding binding() {
   {
     opuntia::group_binding g;
     g.name = "state";
-    g.data_type = "CCTK_REAL";
-    g.group_type = "GF";
+    g.data_type = opuntia::data_type::cctk_real;
+    g.group_type = opuntia::group_type::gf;
     g.access = "public";
     g.dim = 3;
     g.timelevels = "3";
@@ -143,8 +140,8 @@ opuntia::thorn_binding binding() {
   {
     opuntia::group_binding g;
     g.name = "flags";
-    g.data_type = "CCTK_INT";
-    g.group_type = "GF";
+    g.data_type = opuntia::data_type::cctk_int;
+    g.group_type = opuntia::group_type::gf;
     g.access = "public";
     g.dim = 3;
     g.timelevels = "1";
@@ -157,8 +154,8 @@ opuntia::thorn_binding binding() {
   {
     opuntia::group_binding g;
     g.name = "step_count";
-    g.data_type = "CCTK_INT";
-    g.group_type = "SCALAR";
+    g.data_type = opuntia::data_type::cctk_int;
+    g.group_type = opuntia::group_type::scalar;
     g.access = "private";
     g.dim = 3;
     g.timelevels = "1";
@@ -241,11 +238,11 @@ opuntia::thorn_binding binding() {
     k.tile[0] = 32;
     k.tile[1] = 4;
     k.tile[2] = 2;
-    k.variables.push_back({"phi", "state", "separateinout", true, "phi", 0});
-    k.variables.push_back({"psi", "state", "separateinout", true, "psi", 0});
-    k.variables.push_back({"rho", "density_group", "in", false, "rho", 0});
-    k.variables.push_back({"mask", "flags", "in", false, "mask", 0});
-    k.variables.push_back({"chi", "state", "out", false, "chi", 0});
+    k.variables.push_back({"phi", "state", opuntia::kernel_intent::separateinout, true, "phi", 0});
+    k.variables.push_back({"psi", "state", opuntia::kernel_intent::separateinout, true, "psi", 0});
+    k.variables.push_back({"rho", "density_group", opuntia::kernel_intent::in, false, "rho", 0});
+    k.variables.push_back({"mask", "flags", opuntia::kernel_intent::in, false, "mask", 0});
+    k.variables.push_back({"chi", "state", opuntia::kernel_intent::out, false, "chi", 0});
     k.parameters.push_back("speed");
     k.parameters.push_back("order");
     k.parameters.push_back("verbose");
@@ -273,7 +270,7 @@ opuntia::thorn_binding binding() {
     k.exterior[3] = 1;
     k.exterior[4] = 1;
     k.exterior[5] = 1;
-    k.variables.push_back({"phi", "state", "inout", false, "phi", 0});
+    k.variables.push_back({"phi", "state", opuntia::kernel_intent::inout, false, "phi", 0});
     k.variants.push_back({"cpu", "edges", &CAKERNEL_Launch_Edges_cpu_edges});
     k.origin = "thorns/Fancy/cakernel.ccl:9:13";
     b.kernels.push_back(std::move(k));

@@ -35,10 +35,8 @@ opuntia::thorn_binding binding() {
       opuntia::range_binding r;
       r.spec = "(0:*";
       r.description = "positive";
-      r.lower = "0";
-      r.upper = "";
-      r.lower_open = true;
-      r.upper_open = false;
+      r.bounds.lower = 0.0;
+      r.bounds.lower_open = true;
       p.ranges.push_back(std::move(r));
     }
     p.origin = "thorns/HeatEquation/param.ccl:4:1";
@@ -47,8 +45,8 @@ opuntia::thorn_binding binding() {
   {
     opuntia::group_binding g;
     g.name = "temperature";
-    g.data_type = "CCTK_REAL";
-    g.group_type = "GF";
+    g.data_type = opuntia::data_type::cctk_real;
+    g.group_type = opuntia::group_type::gf;
     g.access = "public";
     g.dim = 3;
     g.timelevels = "1";
@@ -91,7 +89,7 @@ opuntia::thorn_binding binding() {
     k.tile[0] = 64;
     k.tile[1] = 4;
     k.tile[2] = 4;
-    k.variables.push_back({"u", "temperature", "separateinout", true, "u", 0});
+    k.variables.push_back({"u", "temperature", opuntia::kernel_intent::separateinout, true, "u", 0});
     k.parameters.push_back("alpha");
     k.variants.push_back({"openmp", "3dblock", &CAKERNEL_Launch_Heat_Update_openmp_3dblock});
     k.variants.push_back({"openmp", "3dblock_copy", &CAKERNEL_Launch_Heat_Update_openmp_3dblock_copy});
