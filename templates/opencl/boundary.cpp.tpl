@@ -8,7 +8,8 @@
 namespace opuntia::thorns::%{thorn} {
 
 /// Runs kernel %{name} on each physical face, one launch per face: a slab as wide as the
-/// face's EXTERIOR (at least one point), spanning the whole face, edges and corners included.
+/// face's EXTERIOR (at least one point), spanning the whole face, edges and corners included
+/// (its part in the call's box, where it has one).
 void CAKERNEL_Launch_%{name}_opencl_%{variant}(const opuntia::kernel_call& call) {
   static const std::string source = CAKERNEL_%{name}_opencl_source(CAKERNEL_%{name}_%{variant}_opencl_macros);
   const std::size_t no_tile[3] = {1, 1, 1};
@@ -19,7 +20,7 @@ void CAKERNEL_Launch_%{name}_opencl_%{variant}(const opuntia::kernel_call& call)
   const int exterior[6] = {%{exterior_xn}, %{exterior_xp}, %{exterior_yn}, %{exterior_yp}, %{exterior_zn}, %{exterior_zp}};
   for (int face = 0; face < 6; ++face) {
     int lo[3], hi[3];
-    if (!opuntia::boundary_slab(call.grid, face, exterior[face], lo, hi)) continue;
+    if (!opuntia::boundary_slab(call.grid, face, exterior[face], lo, hi) || !opuntia::clip_to_box(call, lo, hi)) continue;
     const long long points = static_cast<long long>(hi[0] - lo[0]) * (hi[1] - lo[1]) * (hi[2] - lo[2]);
     if (points <= 0) continue;
     params.cagh_face = face;
@@ -30,7 +31,7 @@ void CAKERNEL_Launch_%{name}_opencl_%{variant}(const opuntia::kernel_call& call)
     OPUNTIA_OPENCL_CHECK(clSetKernelArg(kernel, next, sizeof slab_lo, &slab_lo));
     OPUNTIA_OPENCL_CHECK(clSetKernelArg(kernel, next + 1, sizeof slab_hi, &slab_hi));
     const std::size_t global = static_cast<std::size_t>(points);
-    opuntia::opencl::enqueue(kernel, 1, &global, nullptr);
+    opuntia::opencl::enqueue(call.queue, kernel, 1, &global, nullptr);
   }
 }
 

@@ -2,6 +2,7 @@
 // What opuntia-gen emits for each thorn, as plain data: the flesh builds its parameter
 // registry, grid-function registry and schedule from these. Nothing here runs anything.
 #include <memory>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <type_traits>
@@ -75,6 +76,13 @@ struct kernel_grid {
   bool physical[6] = {true, true, true, true, true, true};
 };
 
+/// A box of local indices, [lo, hi) on each axis: the points a launch covers (the interior of a
+/// block while its halo is in flight, or a piece of its rim).
+struct index_box {
+  int lo[3] = {0, 0, 0};
+  int hi[3] = {0, 0, 0};
+};
+
 /// One launch of a generated kernel. `arrays` holds one pointer per kernel variable in
 /// descriptor order, then the second buffer of each separateinout variable in the same order;
 /// `parameters` points to the owning thorn's generated `parameters` struct.
@@ -82,8 +90,29 @@ struct kernel_call {
   kernel_grid grid;
   void* const* arrays = nullptr;
   const void* parameters = nullptr;
+  /// The queue the launch is enqueued on, returning before it runs: a cudaStream_t (CUDA), a
+  /// cl_command_queue (OpenCL); null for OpenMP, which runs the kernel before returning.
+  void* queue = nullptr;
+  /// Where set, the kernel computes only the points of this box among those it would compute.
+  std::optional<index_box> box;
 };
 using kernel_launcher = void (*)(const kernel_call&);
+
+/// Narrows [lo, hi) to `call.box` where the call has one; false when nothing is left. Every
+/// backend's launcher applies it to the points it would compute without a box:
+///   int lo[3] = {xn, yn, zn}, hi[3] = {ni - xp, nj - yp, nk - zp};
+///   if (!opuntia::clip_to_box(call, lo, hi)) return;
+inline bool clip_to_box(const kernel_call& call, int lo[3], int hi[3]) {
+  bool points = true;
+  for (int d = 0; d < 3; ++d) {
+    if (call.box) {
+      lo[d] = call.box->lo[d] > lo[d] ? call.box->lo[d] : lo[d];
+      hi[d] = call.box->hi[d] < hi[d] ? call.box->hi[d] : hi[d];
+    }
+    points = points && lo[d] < hi[d];
+  }
+  return points;
+}
 
 /// The slab a boundary kernel updates on `face` (0..5: xn, xp, yn, yp, zn, zp) of `grid`: the
 /// whole face, edges and corners included, `exterior` points deep (at least one), as [lo, hi).
