@@ -147,6 +147,7 @@ bool generated_cases(int n, int repetitions, std::vector<result>& results) {
     call.grid.dx = call.grid.dy = call.grid.dz = 1.0 / (n - 1);
     call.arrays = arrays;
     call.parameters = &thorn_parameters;
+    call.queue = device->queue();
     for (std::size_t k = 0; k < b.kernels.size(); ++k) {
       const auto& kernel = b.kernels[k];
       const int radius = kernel.stencil[0];

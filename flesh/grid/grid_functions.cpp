@@ -16,7 +16,7 @@ using ccl::iequals;
 
 void field_buffer::free_aligned::operator()(void* p) const { std::free(p); }
 
-field_buffer::field_buffer(std::size_t count, std::size_t element_size) {
+field_buffer::field_buffer(std::size_t count, std::size_t element_size, int number) : number_(number) {
   constexpr std::size_t alignment = 64;
   bytes_ = count * element_size;
   const std::size_t rounded = (bytes_ + alignment - 1) / alignment * alignment;
@@ -90,6 +90,7 @@ void grid_function_store::add_thorn(const thorn_binding& thorn, const grid_layou
     }
     for (const auto& v : g.variables) {
       grid_variable var;
+      var.id = variables_.size();
       var.name = v;
       var.group = g.name;
       var.thorn = thorn.name;
@@ -173,7 +174,7 @@ void grid_function_store::enable_storage(std::string_view thorn, std::string_vie
   }
   for (auto* v : members) {
     if (!v->levels.empty()) continue;
-    for (int l = 0; l < v->timelevels; ++l) v->levels.emplace_back(v->count, v->element_size());
+    for (int l = 0; l < v->timelevels; ++l) v->levels.emplace_back(v->count, v->element_size(), l);
   }
 }
 
@@ -191,11 +192,21 @@ void* grid_function_store::data(grid_variable& v, int level) {
 
 void* grid_function_store::scratch(grid_variable& v) {
   if (!v.scratch) {
-    v.scratch = field_buffer(v.count, v.element_size());
+    v.scratch = field_buffer(v.count, v.element_size(), v.timelevels);
     // Points a kernel does not write (boundaries) keep their values across the swap.
     std::memcpy(v.scratch.data(), data(v, 0), v.scratch.bytes());
   }
   return v.scratch.data();
+}
+
+buffer_key grid_function_store::key(grid_variable& v, int level) {
+  data(v, level);  // the same checks
+  return {v.id, v.levels[static_cast<std::size_t>(level)].number()};
+}
+
+buffer_key grid_function_store::scratch_key(grid_variable& v) {
+  scratch(v);
+  return {v.id, v.scratch.number()};
 }
 
 void grid_function_store::swap_with_scratch(grid_variable& v) { std::swap(v.levels.at(0), v.scratch); }

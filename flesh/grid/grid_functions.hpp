@@ -14,13 +14,15 @@
 
 namespace opuntia {
 
-/// One aligned, first-touched array of `count` elements of `element_size` bytes.
+/// One aligned, first-touched array of `count` elements of `element_size` bytes; `number` tells
+/// it from the other buffers of its variable, and goes with it when levels rotate or swap.
 class field_buffer {
 public:
   field_buffer() = default;
-  field_buffer(std::size_t count, std::size_t element_size);
+  field_buffer(std::size_t count, std::size_t element_size, int number = 0);
   void* data() const { return data_.get(); }
   std::size_t bytes() const { return bytes_; }
+  int number() const { return number_; }
   explicit operator bool() const { return data_ != nullptr; }
 
 private:
@@ -29,9 +31,27 @@ private:
   };
   std::unique_ptr<void, free_aligned> data_;
   std::size_t bytes_ = 0;
+  int number_ = 0;
+};
+
+/// One buffer of one variable, for the whole run: the variable's id and the buffer's number
+/// (time level n's buffer is number n when storage is turned on, the scratch buffer's is the
+/// number of levels). Time levels rotate over buffers; a device copy and its validity belong to
+/// the buffer, so they follow it with no copy.
+struct buffer_key {
+  std::size_t variable = 0;
+  int buffer = 0;
+  // Written out rather than defaulted with <=>: CUDA translation units include this as C++17.
+  friend bool operator<(const buffer_key& a, const buffer_key& b) {
+    return a.variable != b.variable ? a.variable < b.variable : a.buffer < b.buffer;
+  }
+  friend bool operator==(const buffer_key& a, const buffer_key& b) {
+    return a.variable == b.variable && a.buffer == b.buffer;
+  }
 };
 
 struct grid_variable {
+  std::size_t id = 0;      // its place in the store: the same for the whole run
   std::string name;
   std::string group;
   std::string thorn;
@@ -93,6 +113,10 @@ public:
   void* data(grid_variable& v, int level = 0);
   /// The second buffer of `v` (allocated on first use as a copy of level 0).
   void* scratch(grid_variable& v);
+  /// The buffer that holds time level `level` of `v` now (throws as data() does).
+  buffer_key key(grid_variable& v, int level = 0);
+  /// The buffer scratch() returns (allocating it as scratch() does).
+  buffer_key scratch_key(grid_variable& v);
   /// After a separateinout launch: the second buffer becomes level 0 and level 0 the second buffer.
   void swap_with_scratch(grid_variable& v);
   /// Start of an iteration: level n-1 <- ... <- level 0, the oldest buffer reused as level 0

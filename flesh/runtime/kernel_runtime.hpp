@@ -11,21 +11,40 @@
 
 namespace opuntia {
 
+/// A point in a queue of device work: done once everything enqueued before it has finished.
+class queue_event {
+public:
+  virtual ~queue_event() = default;
+  /// Blocks the host until the event is done.
+  virtual void wait() = 0;
+  /// Whether it is done, without waiting.
+  virtual bool done() = 0;
+};
+using queue_event_ptr = std::shared_ptr<queue_event>;
+
 class kernel_runtime {
 public:
   virtual ~kernel_runtime() = default;
   /// The backend kernels run on: openmp, cuda, opencl.
   virtual std::string backend_name() const = 0;
-  /// Runs `kernel` of `thorn` (its variant for this backend; `variant` names the template when
-  /// several were generated, empty: the first), applying every variable's INTENT around it.
+  /// Enqueues `kernel` of `thorn` (its variant for this backend; `variant` names the template when
+  /// several were generated, empty: the first), applying every variable's INTENT around it; on a
+  /// device it may still run when this returns. `box`: only its points (of those the kernel computes).
   virtual void launch(const thorn_binding& thorn, const kernel_binding& kernel, const void* thorn_parameters,
-                      const kernel_grid& grid, const std::string& variant) = 0;
-  /// Before the host reads time level `level` of `v`: bring the host copy up to date.
+                      const kernel_grid& grid, const std::string& variant,
+                      const std::optional<index_range>& box = std::nullopt) = 0;
+  /// Before the host reads (or writes) time level `level` of `v`: waits for the kernel that last
+  /// wrote it and brings the host copy up to date, or for a copy still reading the host array.
   virtual void ensure_host(grid_variable& v, int level = 0) = 0;
   /// After the host wrote time level `level` of `v`: the device copy is stale.
   virtual void host_wrote(grid_variable& v, int level = 0) = 0;
   /// Waits for every launched kernel.
   virtual void synchronize() = 0;
+  /// An event after everything enqueued so far (on OpenMP, whose kernels have run by then, a
+  /// time on the host's clock): the per-routine timers measure kernels between two of them.
+  virtual queue_event_ptr record() = 0;
+  /// Seconds between two events of record(), once both are done.
+  virtual double elapsed_seconds(queue_event& from, queue_event& to) = 0;
 
   // What the flesh counts before allocating, so that a run too large for the device is refused
   // with the figures rather than failing in its first launch. The defaults suit a backend that

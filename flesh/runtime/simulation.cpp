@@ -467,13 +467,25 @@ const kernel_binding* simulation::launched_kernel(const schedule_node& node) con
 
 void simulation::run_routine(const schedule_node& node) {
   const auto& t = thorn(node.thorn);
-  const double start = wall_seconds();
+  auto timer_of = std::find_if(timers_.begin(), timers_.end(),
+                               [&](const timer& x) { return x.name == node.name && x.thorn == node.thorn; });
+  if (timer_of == timers_.end()) timer_of = timers_.insert(timers_.end(), timer{node.name, node.thorn});
+  ++timer_of->calls;
+  // A kernel is enqueued and timed on the device, between events around it (the host goes on);
+  // a host routine, and a SYNC, on the host's clock.
+  double start = wall_seconds();
   if (const auto* kernel = launched_kernel(node)) {
     // The chosen variant where this kernel has it; its first variant otherwise.
     const bool has_variant = std::any_of(kernel->variants.begin(), kernel->variants.end(), [&](const auto& v) {
       return v.template_name == variant_ && v.backend == runtime_->backend_name();
     });
+    auto before = runtime_->record();
     runtime_->launch(t, *kernel, thorn_parameters(t.name), grid_for_kernels(), has_variant ? variant_ : std::string());
+    auto after = runtime_->record();
+    // The exchange reads what the kernel wrote: waiting here keeps the kernel out of its time.
+    if (!node.sync.empty() && driver_->exchanges()) after->wait();
+    timer_of->on_device.emplace_back(std::move(before), std::move(after));
+    start = wall_seconds();
   } else {
     const auto routine = std::find_if(t.routines.begin(), t.routines.end(),
                                       [&](const auto& r) { return iequals(r.name, node.function); });
@@ -487,14 +499,20 @@ void simulation::run_routine(const schedule_node& node) {
       fail_at(e.parameters(), e.what());
     }
   }
-  runtime_->synchronize();
   sync(node);
-  auto timer_of = std::find_if(timers_.begin(), timers_.end(),
-                               [&](const timer& x) { return x.name == node.name && x.thorn == node.thorn; });
-  if (timer_of == timers_.end()) timer_of = timers_.insert(timers_.end(), timer{node.name, node.thorn, 0, 0});
-  ++timer_of->calls;
   timer_of->seconds += wall_seconds() - start;
   stop_if_signalled();
+}
+
+void simulation::read_device_timers(bool wait) {
+  for (auto& t : timers_) {
+    const auto finished = std::stable_partition(t.on_device.begin(), t.on_device.end(), [&](const auto& interval) {
+      if (wait) interval.second->wait();
+      return !interval.second->done();
+    });
+    for (auto i = finished; i != t.on_device.end(); ++i) t.seconds += runtime_->elapsed_seconds(*i->first, *i->second);
+    t.on_device.erase(finished, t.on_device.end());
+  }
 }
 
 void simulation::sync(const schedule_node& node) {
@@ -555,6 +573,7 @@ void simulation::print_progress(double elapsed) {
 }
 
 void simulation::print_timer_report(double elapsed) {
+  read_device_timers(true);
   if (driver_->rank() != 0 || registry_.text("Cactus", "cctk_timer_output") == "off") return;
   fmt::print(out_, "\ntimer report ({:.3f} s in all, backend {})\n", elapsed, runtime_->backend_name());
   fmt::print(out_, "  {:<44} {:<18} {:>8} {:>11} {:>6}\n", "routine", "thorn", "calls", "seconds", "%");
@@ -599,6 +618,7 @@ void simulation::run() {
     ++iteration_;
     time_ = time;
     for (const char* bin : {"PRESTEP", "EVOL", "POSTSTEP", "CHECKPOINT", "ANALYSIS"}) run_bin(bin);
+    read_device_timers(false);  // keeps the events of the kernels still queued, no more
     if (progress_every > 0 && iteration_ % progress_every == 0) {
       print_progress(wall_seconds() - loop_start);
       out_.flush();  // whole lines, as they come, for whoever follows the log
@@ -607,6 +627,8 @@ void simulation::run() {
   }
   run_bin("TERMINATE");
   run_bin("SHUTDOWN");
+  // Launches return before their kernels end: the run ends when the last one has.
+  runtime_->synchronize();
   print_timer_report(wall_seconds() - run_start_);
   out_.flush();
   if (!out_) throw std::runtime_error("the run's output could not be written (a full disk?)");

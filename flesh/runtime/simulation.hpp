@@ -69,6 +69,8 @@ private:
     std::string thorn;
     long calls = 0;
     double seconds = 0;
+    /// Kernels still counted on the device: the events before and after each launch.
+    std::vector<std::pair<queue_event_ptr, queue_event_ptr>> on_device;
   };
   const thorn_binding& thorn(const std::string& name) const;
   const void* thorn_parameters(const std::string& name) const;
@@ -82,6 +84,8 @@ private:
   bool finished() const;
   void print_progress(double elapsed);
   void print_timer_report(double elapsed);
+  /// Adds the device time of the kernels that have finished to their timers; `wait`: of all.
+  void read_device_timers(bool wait);
   kernel_grid grid_for_kernels() const;
   /// `message` as a diagnostic at the first of `parameters` the parameter file set, naming where
   /// it set the others; nullopt when it set none.

@@ -47,13 +47,16 @@ static CAKERNEL_%{name}_%{variant}_Maps<lanes> CAKERNEL_%{name}_%{variant}_maps_
 
 /// Launches kernel %{name} with `lanes` x points per thread.
 template <int lanes>
-static void CAKERNEL_%{name}_cuda_%{variant}_launch(const opuntia::kernel_call& call) {
+static void CAKERNEL_%{name}_cuda_%{variant}_launch(const opuntia::kernel_call& call, const int lo[3], const int hi[3]) {
   const dim3 block(CAKERNEL_%{name}_%{variant}_block_x, CAKERNEL_%{name}_%{variant}_block_y);
-  const int points_x = block.x * lanes;  // threads start at x = 0, aligned to their lanes
+  const int points_x = block.x * lanes;
   const int rows = block.y * CAKERNEL_%{name}_%{variant}_rows_per_thread;
-  const int planes = call.grid.nk - %{stencil_zn} - %{stencil_zp};
-  const unsigned columns_x = static_cast<unsigned>((call.grid.ni - %{stencil_xp} + points_x - 1) / points_x),
-                 columns_y = static_cast<unsigned>((call.grid.nj - %{stencil_yn} - %{stencil_yp} + rows - 1) / rows);
+  // The blocks' first point: in x a multiple of the lanes (0 for the whole grid), so that every
+  // thread's points are aligned; in y the first row's halo row; in z the first plane.
+  const int3 origin = make_int3((lo[0] - %{stencil_xn}) / lanes * lanes, lo[1] - %{stencil_yn}, lo[2]);
+  const int planes = hi[2] - lo[2];
+  const unsigned columns_x = static_cast<unsigned>((hi[0] - origin.x + points_x - 1) / points_x),
+                 columns_y = static_cast<unsigned>((hi[1] - lo[1] + rows - 1) / rows);
   constexpr int shared_bytes = CAKERNEL_%{name}_%{variant}_shared_bytes<lanes>();
   // Once on each device it runs on (64 at most; past that, at every launch): the shared planes
   // (3dblock, 3dblock_ring) live in dynamic shared memory, which above 48 KiB a kernel must ask
@@ -86,27 +89,29 @@ static void CAKERNEL_%{name}_cuda_%{variant}_launch(const opuntia::kernel_call& 
   const dim3 grid(columns_x, columns_y, static_cast<unsigned>((planes + slab - 1) / slab));
   const CAKERNEL_%{name}_Arrays arrays = CAKERNEL_%{name}_arrays_of(call);
   (void)arrays;
-  CAKERNEL_%{name}_%{variant}_kernel<lanes><<<grid, block, shared_bytes>>>(
-      CAKERNEL_%{name}_params_of(call), CAKERNEL_%{name}_%{variant}_maps_of<lanes>(arrays, call), slab%var_loop() %[, arrays.%{vname}]% %var_loop("intent=separateinout") %[, arrays.%{vname}_out]%);
+  CAKERNEL_%{name}_%{variant}_kernel<lanes><<<grid, block, shared_bytes, static_cast<cudaStream_t>(call.queue)>>>(
+      CAKERNEL_%{name}_params_of(call), CAKERNEL_%{name}_%{variant}_maps_of<lanes>(arrays, call), slab, origin,
+      make_int3(lo[0], lo[1], lo[2]), make_int3(hi[0], hi[1], hi[2])%var_loop() %[, arrays.%{vname}]% %var_loop("intent=separateinout") %[, arrays.%{vname}_out]%);
   OPUNTIA_CUDA_CHECK(cudaGetLastError());
 }
 
-/// Runs kernel %{name} over every point its STENCIL allows: with several x points per thread
-/// where every row starts on a 16-byte boundary (an x size that is a multiple of the lanes, and
-/// aligned arrays), one point per thread otherwise.
+/// Enqueues kernel %{name} on the call's stream over every point its STENCIL allows (those in the
+/// call's box, where it has one): with several x points per thread where every row starts on a
+/// 16-byte boundary (an x size that is a multiple of the lanes, and aligned arrays), one point
+/// per thread otherwise.
 void CAKERNEL_Launch_%{name}_cuda_%{variant}(const opuntia::kernel_call& call) {
-  if (call.grid.ni - %{stencil_xn} - %{stencil_xp} <= 0 || call.grid.nj - %{stencil_yn} - %{stencil_yp} <= 0 ||
-      call.grid.nk - %{stencil_zn} - %{stencil_zp} <= 0)
-    return;
+  int lo[3] = {%{stencil_xn}, %{stencil_yn}, %{stencil_zn}};
+  int hi[3] = {call.grid.ni - %{stencil_xp}, call.grid.nj - %{stencil_yp}, call.grid.nk - %{stencil_zp}};
+  if (!opuntia::clip_to_box(call, lo, hi)) return;
   constexpr int lanes = CAKERNEL_%{name}_%{variant}_lanes;
   const auto aligned_16 = [&](int a) { return reinterpret_cast<std::uintptr_t>(call.arrays[a]) % 16 == 0; };
   bool aligned = lanes > 1 && call.grid.ni % lanes == 0;
 %var_loop() %[  aligned = aligned && aligned_16(%{vindex});
 ]% %var_loop("intent=separateinout") %[ aligned = aligned && aligned_16(%{vout_index});
 ]%  if (aligned)
-    CAKERNEL_%{name}_cuda_%{variant}_launch<lanes>(call);
+    CAKERNEL_%{name}_cuda_%{variant}_launch<lanes>(call, lo, hi);
   else
-    CAKERNEL_%{name}_cuda_%{variant}_launch<1>(call);
+    CAKERNEL_%{name}_cuda_%{variant}_launch<1>(call, lo, hi);
 }
 
 }  // namespace opuntia::thorns::%{thorn}

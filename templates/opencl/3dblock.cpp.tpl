@@ -8,20 +8,22 @@
 
 namespace opuntia::thorns::%{thorn} {
 
-/// Runs kernel %{name} over every point its STENCIL allows. The program (the generated macros
-/// and the body, built with this block's sizes as constants) is built at the first launch.
+/// Enqueues kernel %{name} on the call's queue over every point its STENCIL allows (those in the
+/// call's box, where it has one). The program (the generated macros and the body, built with this
+/// block's sizes and the points' bounds as constants) is built at the first launch.
 void CAKERNEL_Launch_%{name}_opencl_%{variant}(const opuntia::kernel_call& call) {
-  const int points_x = call.grid.ni - %{stencil_xn} - %{stencil_xp};
-  const int points_y = call.grid.nj - %{stencil_yn} - %{stencil_yp};
-  const int points_z = call.grid.nk - %{stencil_zn} - %{stencil_zp};
-  if (points_x <= 0 || points_y <= 0 || points_z <= 0) return;
+  int lo[3] = {%{stencil_xn}, %{stencil_yn}, %{stencil_zn}};
+  int hi[3] = {call.grid.ni - %{stencil_xp}, call.grid.nj - %{stencil_yp}, call.grid.nk - %{stencil_zp}};
+  if (!opuntia::clip_to_box(call, lo, hi)) return;
+  const int points_x = hi[0] - lo[0], points_y = hi[1] - lo[1], points_z = hi[2] - lo[2];
   static const std::string source = CAKERNEL_%{name}_opencl_source(CAKERNEL_%{name}_%{variant}_opencl_macros);
   const std::size_t block_x = CAKERNEL_%{name}_%{variant}_block_x;
   const std::size_t block_y = std::max<std::size_t>(
       1, std::min<std::size_t>(CAKERNEL_%{name}_%{variant}_block_y, opuntia::opencl::max_work_group_size() / block_x));
   const std::size_t block_z = CAKERNEL_%{name}_%{variant}_block_z;
   const std::size_t tile[3] = {block_x, block_y, block_z};
-  const std::string options = opuntia::opencl::size_options(tile, call.grid);
+  const std::string options =
+      opuntia::opencl::size_options(tile, call.grid) + (call.box ? opuntia::opencl::bounds_options(lo, hi) : "");
   const cl_kernel kernel =
       opuntia::opencl::kernel({source, options, "CAKERNEL_%{name}_%{variant}_kernel", "%{name}_%{variant}"});
   const auto params = CAKERNEL_%{name}_params_of(call);
@@ -31,7 +33,7 @@ void CAKERNEL_Launch_%{name}_opencl_%{variant}(const opuntia::kernel_call& call)
   const std::size_t local[3] = {block_x, block_y, 1};
   const std::size_t global[3] = {(points_x + block_x - 1) / block_x * block_x, (points_y + rows - 1) / rows * block_y,
                                  (points_z + block_z - 1) / block_z};
-  opuntia::opencl::enqueue(kernel, 3, global, local);
+  opuntia::opencl::enqueue(call.queue, kernel, 3, global, local);
 }
 
 }  // namespace opuntia::thorns::%{thorn}

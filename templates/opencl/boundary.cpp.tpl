@@ -8,7 +8,8 @@
 namespace opuntia::thorns::%{thorn} {
 
 /// Runs kernel %{name} on each physical face, one launch per face: a slab as wide as the
-/// face's EXTERIOR (at least one point), spanning the whole face, edges and corners included.
+/// face's EXTERIOR (at least one point), spanning the whole face, edges and corners included
+/// (its part in the call's box, where it has one).
 void CAKERNEL_Launch_%{name}_opencl_%{variant}(const opuntia::kernel_call& call) {
   static const std::string source = CAKERNEL_%{name}_opencl_source(CAKERNEL_%{name}_%{variant}_opencl_macros);
   const std::size_t no_tile[3] = {1, 1, 1};
@@ -17,7 +18,7 @@ void CAKERNEL_Launch_%{name}_opencl_%{variant}(const opuntia::kernel_call& call)
       opuntia::opencl::kernel({source, options, "CAKERNEL_%{name}_%{variant}_kernel", "%{name}_%{variant}"});
   auto params = CAKERNEL_%{name}_params_of(call);
   const int exterior[6] = {%{exterior_xn}, %{exterior_xp}, %{exterior_yn}, %{exterior_yp}, %{exterior_zn}, %{exterior_zp}};
-  opuntia::for_each_boundary_slab(call.grid, exterior, [&](int face, const int lo[3], const int hi[3], long long points) {
+  opuntia::for_each_boundary_slab(call, exterior, [&](int face, const int lo[3], const int hi[3], long long points) {
     params.cagh_face = face;
     // Arguments are captured at each enqueue, so the next face may set them again.
     const unsigned next = opuntia::opencl::set_arguments(kernel, &params, sizeof params, call.arrays,
@@ -26,7 +27,7 @@ void CAKERNEL_Launch_%{name}_opencl_%{variant}(const opuntia::kernel_call& call)
     OPUNTIA_OPENCL_CHECK(clSetKernelArg(kernel, next, sizeof slab_lo, &slab_lo));
     OPUNTIA_OPENCL_CHECK(clSetKernelArg(kernel, next + 1, sizeof slab_hi, &slab_hi));
     const std::size_t global = static_cast<std::size_t>(points);
-    opuntia::opencl::enqueue(kernel, 1, &global, nullptr);
+    opuntia::opencl::enqueue(call.queue, kernel, 1, &global, nullptr);
   });
 }
 

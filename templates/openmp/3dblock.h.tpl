@@ -25,7 +25,8 @@
    (the body contract), which is what makes the innermost loop an omp simd loop. */
 #define CAKERNEL_%{name}_Begin \
   OPUNTIA_OPENMP_KERNEL static void CAKERNEL_%{name}_%{variant}_compute(const CAKERNEL_%{name}_Params params, \
-                                                                        const CAKERNEL_%{name}_Arrays arrays) { \
+                                                                        const CAKERNEL_%{name}_Arrays arrays, \
+                                                                        const int cakernel_lo[3], const int cakernel_hi[3]) { \
 %var_loop("intent=in|inout|separateinout") %[    %{vtype}* const %{vname} = arrays.%{vname}; (void)%{vname}; \
 ]%    const ptrdiff_t cakernel_sj = params.cagh_ni, cakernel_sk = (ptrdiff_t)params.cagh_ni * params.cagh_nj; \
     const auto cakernel_point = [=](const int gi, const int gj, const int gk, const ptrdiff_t cakernel_row \
@@ -62,9 +63,10 @@
    which the compiler must assume may alias anything. */
 #define CAKERNEL_%{name}_End \
     }; \
-    const int cakernel_ilo = %{stencil_xn}, cakernel_ihi = params.cagh_ni - %{stencil_xp}; \
-    const int cakernel_jlo = %{stencil_yn}, cakernel_jhi = params.cagh_nj - %{stencil_yp}; \
-    const int cakernel_klo = %{stencil_zn}, cakernel_khi = params.cagh_nk - %{stencil_zp}; \
+    /* the points the launcher asks for: those the STENCIL allows, within the call's box */ \
+    const int cakernel_ilo = cakernel_lo[0], cakernel_ihi = cakernel_hi[0]; \
+    const int cakernel_jlo = cakernel_lo[1], cakernel_jhi = cakernel_hi[1]; \
+    const int cakernel_klo = cakernel_lo[2], cakernel_khi = cakernel_hi[2]; \
     constexpr int cakernel_line = opuntia::openmp::line_points<CCTK_REAL>; \
     const size_t cakernel_points = (size_t)params.cagh_ni * params.cagh_nj * params.cagh_nk; \
     const bool cakernel_stream = opuntia::openmp::streaming_pays( \

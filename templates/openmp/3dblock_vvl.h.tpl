@@ -14,7 +14,8 @@
    (the body contract), which is what makes the innermost loop an omp simd loop. */
 #define CAKERNEL_%{name}_Begin \
   OPUNTIA_OPENMP_KERNEL static void CAKERNEL_%{name}_%{variant}_compute(const CAKERNEL_%{name}_Params params, \
-                                                                        const CAKERNEL_%{name}_Arrays arrays) { \
+                                                                        const CAKERNEL_%{name}_Arrays arrays, \
+                                                                        const int cakernel_lo[3], const int cakernel_hi[3]) { \
 %var_loop() %[    %{vtype}* const %{vname} = arrays.%{vname}; (void)%{vname}; \
 ]% %var_loop("intent=separateinout") %[   %{vtype}* const %{vname}_out = arrays.%{vname}_out; (void)%{vname}_out; \
 ]%    const ptrdiff_t cakernel_sj = params.cagh_ni, cakernel_sk = (ptrdiff_t)params.cagh_ni * params.cagh_nj; \
@@ -33,9 +34,10 @@
    whole one run point by point. */
 #define CAKERNEL_%{name}_End \
     }; \
-    const int cakernel_ilo = %{stencil_xn}, cakernel_ihi = params.cagh_ni - %{stencil_xp}; \
-    const int cakernel_jlo = %{stencil_yn}, cakernel_jhi = params.cagh_nj - %{stencil_yp}; \
-    const int cakernel_klo = %{stencil_zn}, cakernel_khi = params.cagh_nk - %{stencil_zp}; \
+    /* the points the launcher asks for: those the STENCIL allows, within the call's box */ \
+    const int cakernel_ilo = cakernel_lo[0], cakernel_ihi = cakernel_hi[0]; \
+    const int cakernel_jlo = cakernel_lo[1], cakernel_jhi = cakernel_hi[1]; \
+    const int cakernel_klo = cakernel_lo[2], cakernel_khi = cakernel_hi[2]; \
     _Pragma("omp parallel for collapse(3) schedule(static)") \
     for (int cakernel_tk = cakernel_klo; cakernel_tk < cakernel_khi; cakernel_tk += %{tile_z}) \
     for (int cakernel_tj = cakernel_jlo; cakernel_tj < cakernel_jhi; cakernel_tj += %{tile_y}) \

@@ -15,12 +15,13 @@
 namespace opuntia::thorns::%{thorn} {
 
 /// Runs kernel %{name} on each physical face, one launch per face: a slab as wide as the
-/// face's EXTERIOR (at least one point), spanning the whole face, edges and corners included.
+/// face's EXTERIOR (at least one point), spanning the whole face, edges and corners included
+/// (its part in the call's box, where it has one).
 void CAKERNEL_Launch_%{name}_openmp_%{variant}(const opuntia::kernel_call& call) {
   auto params = CAKERNEL_%{name}_params_of(call);
   const auto arrays = CAKERNEL_%{name}_arrays_of(call);
   const int exterior[6] = {%{exterior_xn}, %{exterior_xp}, %{exterior_yn}, %{exterior_yp}, %{exterior_zn}, %{exterior_zp}};
-  opuntia::for_each_boundary_slab(call.grid, exterior, [&](int face, const int lo[3], const int hi[3], long long) {
+  opuntia::for_each_boundary_slab(call, exterior, [&](int face, const int lo[3], const int hi[3], long long) {
     params.cagh_face = face;
     CAKERNEL_%{name}_%{variant}_compute(params, arrays, lo, hi);
   });

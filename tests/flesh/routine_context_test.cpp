@@ -32,11 +32,19 @@ std::unique_ptr<driver> rank_one_of_three(const parameter_source&) {
 class host_runtime final : public kernel_runtime {
  public:
   std::string backend_name() const override { return "host"; }
-  void launch(const thorn_binding&, const kernel_binding&, const void*, const kernel_grid&,
-              const std::string&) override {}
+  void launch(const thorn_binding&, const kernel_binding&, const void*, const kernel_grid&, const std::string&,
+              const std::optional<index_range>&) override {}
   void ensure_host(grid_variable&, int) override {}
   void host_wrote(grid_variable&, int) override {}
   void synchronize() override {}
+  queue_event_ptr record() override { return std::make_shared<no_event>(); }
+  double elapsed_seconds(queue_event&, queue_event&) override { return 0; }
+
+ private:
+  struct no_event final : queue_event {  // nothing runs asynchronously here
+    void wait() override {}
+    bool done() override { return true; }
+  };
 };
 
 /// What the probe routine saw.

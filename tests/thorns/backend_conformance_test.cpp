@@ -16,13 +16,11 @@
 
 #include "VariantCheck_parameters.hpp"
 #include "opuntia/binding.hpp"
-#include "thorns/CaKernel/src/backend.hpp"
-#include "variant_check_grid.hpp"
+#include "backend_cases.hpp"
 
 namespace {
 
 using namespace opuntia::thorns::VariantCheck;
-namespace ck = opuntia::thorns::CaKernel;
 
 using variant_check::field;
 using variant_check::grid_size;
@@ -50,25 +48,6 @@ std::vector<field> run_openmp(const grid_size& grid, const opuntia::kernel_bindi
   return arrays;
 }
 
-std::vector<field> run_on(const grid_size& grid, ck::backend& device, const opuntia::kernel_variant_binding& variant,
-                          const opuntia::kernel_binding& k, const parameters& p) {
-  const std::size_t bytes = grid.points() * sizeof(CCTK_REAL);
-  auto arrays = initial_arrays(grid, k);
-  std::vector<void*> pointers;
-  for (auto& a : arrays) {
-    void* d = device.allocate(bytes);
-    device.copy_to_device(d, a.data(), bytes);
-    pointers.push_back(d);
-  }
-  variant.launch(variant_check::make_call(grid, pointers.data(), &p));
-  device.synchronize();
-  for (std::size_t a = 0; a < arrays.size(); ++a) {
-    device.copy_to_host(arrays[a].data(), pointers[a], bytes);
-    device.release(pointers[a]);
-  }
-  return arrays;
-}
-
 /// Points where the two differ beyond 1e-12 relative, or where one is written and not the other.
 std::size_t mismatches(const field& a, const field& b, std::string& first) {
   std::size_t count = 0;
@@ -81,30 +60,12 @@ std::size_t mismatches(const field& a, const field& b, std::string& first) {
   return count;
 }
 
-struct conformance_case {
-  std::string backend;
-  grid_size grid;
-};
-
-/// The device backends of this build (every one but OpenMP), each on both grids.
-std::vector<conformance_case> conformance_cases() {
-  std::vector<conformance_case> cases;
-  for (const auto& factory : ck::compiled_backends()) {
-    if (std::string(factory.name) == "openmp") continue;
-    for (const grid_size grid : {grid_size{41, 29, 23}, grid_size{44, 29, 23}}) cases.push_back({factory.name, grid});
-  }
-  return cases;
-}
-
-class backend_conformance : public ::testing::TestWithParam<conformance_case> {};
+class backend_conformance : public ::testing::TestWithParam<variant_check::backend_case> {};
 
 TEST_P(backend_conformance, every_kernel_matches_openmp) {
   const std::string& backend = GetParam().backend;
   const grid_size& grid = GetParam().grid;
-  const auto factory = std::find_if(ck::compiled_backends().begin(), ck::compiled_backends().end(),
-                                    [&](const auto& f) { return f.name == backend; });
-  ASSERT_NE(factory, ck::compiled_backends().end());
-  auto device = factory->make({});
+  auto device = variant_check::make_device(backend);
   if (!device) GTEST_SKIP() << "the build has " << backend << ", the machine no device for it";
   const auto b = binding();
   const parameters p{};
@@ -114,7 +75,7 @@ TEST_P(backend_conformance, every_kernel_matches_openmp) {
     for (const auto& variant : k.variants) {
       if (variant.backend != backend) continue;
       ++variants;
-      const auto result = run_on(grid, *device, variant, k, p);
+      const auto result = variant_check::launched_through(*device, variant, grid, initial_arrays(grid, k), &p);
       for (std::size_t a = 0; a < result.size(); ++a) {
         std::string first;
         EXPECT_EQ(mismatches(reference[a], result[a], first), 0u)
@@ -127,10 +88,8 @@ TEST_P(backend_conformance, every_kernel_matches_openmp) {
   EXPECT_EQ(variants, backend == "cuda" ? 15 : 11) << "every GPU template of VariantCheck's TYPEs";
 }
 
-INSTANTIATE_TEST_SUITE_P(device, backend_conformance, ::testing::ValuesIn(conformance_cases()), [](const auto& info) {
-  const grid_size& g = info.param.grid;
-  return info.param.backend + "_" + std::to_string(g.ni) + "x" + std::to_string(g.nj) + "x" + std::to_string(g.nk);
-});
+INSTANTIATE_TEST_SUITE_P(device, backend_conformance, ::testing::ValuesIn(variant_check::backend_cases(false)),
+                         [](const auto& info) { return variant_check::case_name(info.param); });
 GTEST_ALLOW_UNINSTANTIATED_PARAMETERIZED_TEST(backend_conformance);
 
 }  // namespace

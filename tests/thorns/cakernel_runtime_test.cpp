@@ -34,79 +34,82 @@ using transfer = validity_tracker::transfer;
 
 // --- validity_tracker ----------------------------------------------------------------------
 
+// Buffers of three variables, as the grid function store names them: variable id, buffer number.
+const opuntia::buffer_key u{0, 0}, wave_u{1, 0}, wave_v{2, 0};
+
 TEST(validity_tracker, unseen_variable_is_valid_on_the_host) {
   validity_tracker t;
-  EXPECT_EQ(t.state("wave::u"), validity::host);
+  EXPECT_EQ(t.state(wave_u), validity::host);
 }
 
 TEST(validity_tracker, kernel_read_of_host_data_transfers_to_device_once) {
   validity_tracker t;
-  EXPECT_EQ(t.before_kernel_reads("u"), transfer::to_device);
-  EXPECT_EQ(t.state("u"), validity::both);
-  EXPECT_EQ(t.before_kernel_reads("u"), transfer::none);
-  EXPECT_EQ(t.before_kernel_reads("u"), transfer::none);
-  EXPECT_EQ(t.state("u"), validity::both);
+  EXPECT_EQ(t.before_kernel_reads(u), transfer::to_device);
+  EXPECT_EQ(t.state(u), validity::both);
+  EXPECT_EQ(t.before_kernel_reads(u), transfer::none);
+  EXPECT_EQ(t.before_kernel_reads(u), transfer::none);
+  EXPECT_EQ(t.state(u), validity::both);
 }
 
 TEST(validity_tracker, kernel_write_makes_the_device_copy_the_only_valid_one) {
   validity_tracker t;
-  t.after_kernel_writes("u");
-  EXPECT_EQ(t.state("u"), validity::device);
-  EXPECT_EQ(t.before_kernel_reads("u"), transfer::none);  // already on the device
-  EXPECT_EQ(t.state("u"), validity::device);
+  t.after_kernel_writes(u);
+  EXPECT_EQ(t.state(u), validity::device);
+  EXPECT_EQ(t.before_kernel_reads(u), transfer::none);  // already on the device
+  EXPECT_EQ(t.state(u), validity::device);
 }
 
 TEST(validity_tracker, host_read_after_kernel_write_transfers_back_once) {
   validity_tracker t;
-  EXPECT_EQ(t.before_kernel_reads("u"), transfer::to_device);
-  t.after_kernel_writes("u");
-  EXPECT_EQ(t.before_host_reads("u"), transfer::to_host);
-  EXPECT_EQ(t.state("u"), validity::both);
-  EXPECT_EQ(t.before_host_reads("u"), transfer::none);
-  EXPECT_EQ(t.before_kernel_reads("u"), transfer::none);  // both copies are current
+  EXPECT_EQ(t.before_kernel_reads(u), transfer::to_device);
+  t.after_kernel_writes(u);
+  EXPECT_EQ(t.before_host_reads(u), transfer::to_host);
+  EXPECT_EQ(t.state(u), validity::both);
+  EXPECT_EQ(t.before_host_reads(u), transfer::none);
+  EXPECT_EQ(t.before_kernel_reads(u), transfer::none);  // both copies are current
 }
 
 TEST(validity_tracker, host_reads_of_host_data_move_nothing) {
   validity_tracker t;
-  EXPECT_EQ(t.before_host_reads("u"), transfer::none);
-  EXPECT_EQ(t.state("u"), validity::host);
-  EXPECT_EQ(t.before_kernel_reads("u"), transfer::to_device);
-  EXPECT_EQ(t.before_host_reads("u"), transfer::none);  // both
+  EXPECT_EQ(t.before_host_reads(u), transfer::none);
+  EXPECT_EQ(t.state(u), validity::host);
+  EXPECT_EQ(t.before_kernel_reads(u), transfer::to_device);
+  EXPECT_EQ(t.before_host_reads(u), transfer::none);  // both
 }
 
 TEST(validity_tracker, host_write_makes_the_host_copy_the_only_valid_one) {
   validity_tracker t;
-  EXPECT_EQ(t.before_kernel_reads("u"), transfer::to_device);
-  t.after_host_writes("u");
-  EXPECT_EQ(t.state("u"), validity::host);
-  EXPECT_EQ(t.before_kernel_reads("u"), transfer::to_device);
+  EXPECT_EQ(t.before_kernel_reads(u), transfer::to_device);
+  t.after_host_writes(u);
+  EXPECT_EQ(t.state(u), validity::host);
+  EXPECT_EQ(t.before_kernel_reads(u), transfer::to_device);
   // A host write over device-only data: the host copy wins, nothing comes back.
-  t.after_kernel_writes("u");
-  t.after_host_writes("u");
-  EXPECT_EQ(t.state("u"), validity::host);
-  EXPECT_EQ(t.before_host_reads("u"), transfer::none);
+  t.after_kernel_writes(u);
+  t.after_host_writes(u);
+  EXPECT_EQ(t.state(u), validity::host);
+  EXPECT_EQ(t.before_host_reads(u), transfer::none);
 }
 
 TEST(validity_tracker, repeated_writes_move_nothing) {
   validity_tracker t;
-  t.after_kernel_writes("u");
-  t.after_kernel_writes("u");
-  EXPECT_EQ(t.state("u"), validity::device);
-  EXPECT_EQ(t.before_host_reads("u"), transfer::to_host);
-  t.after_host_writes("u");
-  t.after_host_writes("u");
-  EXPECT_EQ(t.state("u"), validity::host);
-  EXPECT_EQ(t.before_host_reads("u"), transfer::none);
+  t.after_kernel_writes(u);
+  t.after_kernel_writes(u);
+  EXPECT_EQ(t.state(u), validity::device);
+  EXPECT_EQ(t.before_host_reads(u), transfer::to_host);
+  t.after_host_writes(u);
+  t.after_host_writes(u);
+  EXPECT_EQ(t.state(u), validity::host);
+  EXPECT_EQ(t.before_host_reads(u), transfer::none);
 }
 
 TEST(validity_tracker, variables_are_tracked_independently) {
   validity_tracker t;
-  t.after_kernel_writes("wave::u");
-  EXPECT_EQ(t.state("wave::u"), validity::device);
-  EXPECT_EQ(t.state("wave::v"), validity::host);
-  EXPECT_EQ(t.before_kernel_reads("wave::v"), transfer::to_device);
-  EXPECT_EQ(t.before_host_reads("wave::u"), transfer::to_host);
-  EXPECT_EQ(t.state("wave::v"), validity::both);
+  t.after_kernel_writes(wave_u);
+  EXPECT_EQ(t.state(wave_u), validity::device);
+  EXPECT_EQ(t.state(wave_v), validity::host);
+  EXPECT_EQ(t.before_kernel_reads(wave_v), transfer::to_device);
+  EXPECT_EQ(t.before_host_reads(wave_u), transfer::to_host);
+  EXPECT_EQ(t.state(wave_v), validity::both);
 }
 
 // --- a fake device backend and a scripted launcher -----------------------------------------

@@ -4,6 +4,7 @@
 #include <array>
 #include <limits>
 #include <memory>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <type_traits>
@@ -13,6 +14,7 @@
 #include "ccl/model/param_range.hpp"
 #include "ccl/model/variable_kinds.hpp"
 #include "opuntia/cctk_types.h"
+#include "opuntia/grid.hpp"
 
 namespace opuntia {
 
@@ -93,8 +95,29 @@ struct kernel_call {
   kernel_grid grid;
   void* const* arrays = nullptr;
   const void* parameters = nullptr;
+  /// The queue the launch is enqueued on, returning before it runs: a cudaStream_t (CUDA), a
+  /// cl_command_queue (OpenCL); null for OpenMP, which runs the kernel before returning.
+  void* queue = nullptr;
+  /// Where set, the kernel computes only the points of this box among those it would compute.
+  std::optional<index_range> box;  // local indices: the interior while the halo is in flight, or a rim piece
 };
 using kernel_launcher = void (*)(const kernel_call&);
+
+/// Narrows [lo, hi) to `call.box` where the call has one; false when nothing is left. Every
+/// backend's launcher applies it to the points it would compute without a box:
+///   int lo[3] = {xn, yn, zn}, hi[3] = {ni - xp, nj - yp, nk - zp};
+///   if (!opuntia::clip_to_box(call, lo, hi)) return;
+inline bool clip_to_box(const kernel_call& call, int lo[3], int hi[3]) {
+  bool points = true;
+  for (int d = 0; d < 3; ++d) {
+    if (call.box) {
+      lo[d] = call.box->begin[d] > lo[d] ? call.box->begin[d] : lo[d];
+      hi[d] = call.box->end[d] < hi[d] ? call.box->end[d] : hi[d];
+    }
+    points = points && lo[d] < hi[d];
+  }
+  return points;
+}
 
 /// The slab a boundary kernel updates on `face` (0..5: xn, xp, yn, yp, zn, zp) of `grid`: the
 /// whole face, edges and corners included, `exterior` points deep (at least one), as [lo, hi).
@@ -120,15 +143,16 @@ inline bool boundary_slab(const kernel_grid& grid, int face, int exterior, int l
 }
 
 /// The one loop of every backend's boundary launcher: `launch(face, lo, hi, points)` for each
-/// face (xn, xp, yn, yp, zn, zp, in that order) that is a physical boundary of `grid` and whose
-/// slab (boundary_slab, `exterior[face]` deep) holds points.
+/// face (xn, xp, yn, yp, zn, zp, in that order) that is a physical boundary of `call.grid` and
+/// whose slab (boundary_slab, `exterior[face]` deep, within `call.box` if the launch has one)
+/// holds points.
 template <typename Launch>
-void for_each_boundary_slab(const kernel_grid& grid, const int (&exterior)[6], Launch&& launch) {
+void for_each_boundary_slab(const kernel_call& call, const int (&exterior)[6], Launch&& launch) {
   for (int face = 0; face < 6; ++face) {
     int lo[3], hi[3];
-    if (!boundary_slab(grid, face, exterior[face], lo, hi)) continue;
+    if (!boundary_slab(call.grid, face, exterior[face], lo, hi) || !clip_to_box(call, lo, hi)) continue;
     const long long points = static_cast<long long>(hi[0] - lo[0]) * (hi[1] - lo[1]) * (hi[2] - lo[2]);
-    if (points > 0) launch(face, lo, hi, points);
+    launch(face, lo, hi, points);
   }
 }
 

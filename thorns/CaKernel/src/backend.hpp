@@ -1,13 +1,30 @@
 #pragma once
 // What the CaKernel runtime needs from a backend. Each backend lives in backends/<name>/ with
 // the same file names; the rest of the runtime talks to this interface only.
+#include <chrono>
 #include <cstddef>
 #include <memory>
 #include <optional>
 #include <string>
 #include <vector>
 
+#include "flesh/runtime/kernel_runtime.hpp"
+
 namespace opuntia::thorns::CaKernel {
+
+/// The event of a backend whose kernels have run when their launch returns (OpenMP): done at
+/// once, and stamped with the host's clock so that two of them time what ran between.
+class host_clock_event final : public queue_event {
+public:
+  host_clock_event()
+      : seconds_(std::chrono::duration<double>(std::chrono::steady_clock::now().time_since_epoch()).count()) {}
+  void wait() override {}
+  bool done() override { return true; }
+  double seconds() const { return seconds_; }
+
+private:
+  double seconds_;
+};
 
 class backend {
 public:
@@ -17,9 +34,31 @@ public:
   virtual bool shares_host_memory() const = 0;
   virtual void* allocate(std::size_t bytes) = 0;
   virtual void release(void* device) = 0;
+  /// The queue launches (kernel_call::queue) and copies to the device go to, in order: the
+  /// backend's CUDA stream or OpenCL command queue; null where a launch runs before it returns.
+  virtual void* queue() const { return nullptr; }
+  /// Enqueued on queue(): `host` must stay unchanged until an event recorded after it is done.
   virtual void copy_to_device(void* device, const void* host, std::size_t bytes) = 0;
+  /// Returns once the copy has landed. It does not wait for kernels still running (devices copy
+  /// on a queue of their own): the caller waits first for the kernel that wrote `device`.
   virtual void copy_to_host(void* host, const void* device, std::size_t bytes) = 0;
+  /// Waits for everything enqueued.
   virtual void synchronize() = 0;
+  /// An event on queue() after everything enqueued on it so far.
+  virtual queue_event_ptr record() { return std::make_shared<host_clock_event>(); }
+  /// Seconds between two events of record(), once both are done.
+  virtual double elapsed_seconds(queue_event& from, queue_event& to) {
+    return static_cast<host_clock_event&>(to).seconds() - static_cast<host_clock_event&>(from).seconds();
+  }
+  /// Makes copies of the `bytes` at `host` asynchronous and faster (page-locked), until unpin:
+  /// the runtime pins each host array that gets a device copy. Does nothing where the backend
+  /// cannot pin memory it did not allocate.
+  virtual void pin(void* host, std::size_t bytes) {
+    (void)host;
+    (void)bytes;
+  }
+  /// Never throws: called from destructors.
+  virtual void unpin(void* host) noexcept { (void)host; }
   /// Bytes of device memory free now; nullopt where unknown (or the host's, shares_host_memory).
   virtual std::optional<std::size_t> memory_available() const { return std::nullopt; }
   /// The largest single allocation the device allows; nullopt: no limit but the memory itself.

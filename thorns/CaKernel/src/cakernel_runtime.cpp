@@ -15,26 +15,36 @@ cakernel_runtime::cakernel_runtime(std::unique_ptr<backend> device, grid_functio
     : device_(std::move(device)), store_(store) {}
 
 cakernel_runtime::~cakernel_runtime() {
-  for (auto& [_, device] : mirrors_) device_->release(device);
-}
-
-std::string cakernel_runtime::key(const void* host_buffer) { return fmt::format("{}", host_buffer); }
-
-void* cakernel_runtime::device_of(const void* host_buffer, std::size_t bytes) {
-  if (device_->shares_host_memory()) return const_cast<void*>(host_buffer);
-  auto& device = mirrors_[host_buffer];
-  if (device == nullptr) device = device_->allocate(bytes);
-  return device;
-}
-
-void cakernel_runtime::to_device(void* host_buffer, std::size_t bytes) {
-  if (tracker_.before_kernel_reads(key(host_buffer)) == validity_tracker::transfer::to_device) {
-    device_->copy_to_device(device_of(host_buffer, bytes), host_buffer, bytes);
+  try {
+    device_->synchronize();  // nothing still copies into or out of the arrays released here
+  } catch (const std::exception&) {
+    // a failed kernel was reported where it was waited for; the buffers are released anyway
+  }
+  for (auto& [_, m] : mirrors_) {
+    device_->release(m.device);
+    device_->unpin(m.host);
   }
 }
 
+void* cakernel_runtime::device_of(const buffer_key& buffer, void* host, std::size_t bytes) {
+  if (device_->shares_host_memory()) return host;
+  auto& m = mirrors_[buffer];
+  if (m.device == nullptr) {
+    m.device = device_->allocate(bytes);
+    device_->pin(host, bytes);
+    m.host = host;
+  }
+  return m.device;
+}
+
+bool cakernel_runtime::to_device(const buffer_key& buffer, void* host, std::size_t bytes) {
+  if (tracker_.before_kernel_reads(buffer) != validity_tracker::transfer::to_device) return false;
+  device_->copy_to_device(device_of(buffer, host, bytes), host, bytes);
+  return true;
+}
+
 void cakernel_runtime::launch(const thorn_binding& thorn, const kernel_binding& kernel, const void* thorn_parameters,
-                              const kernel_grid& grid, const std::string& variant) {
+                              const kernel_grid& grid, const std::string& variant, const std::optional<index_range>& box) {
   const auto chosen = std::find_if(kernel.variants.begin(), kernel.variants.end(), [&](const kernel_variant_binding& k) {
     return k.backend == device_->name() && (variant.empty() || k.template_name == variant);
   });
@@ -47,61 +57,85 @@ void cakernel_runtime::launch(const thorn_binding& thorn, const kernel_binding& 
   }
   std::vector<grid_variable*> variables;
   std::vector<void*> arrays;
+  std::vector<buffer_key> copied;  // buffers whose host arrays the queue still reads after this returns
   for (const auto& kv : kernel.variables) {
     auto& v = store_.find(thorn.name, kv.grid_function.empty() ? kv.name : kv.grid_function);
     variables.push_back(&v);
+    const buffer_key buffer = store_.key(v, kv.timelevel);
     void* host = store_.data(v, kv.timelevel);
     const std::size_t bytes = v.count * v.element_size();
     // in, inout, separateinout and past levels are read: the device copy must be current. An
     // `out` variable is copied too the first time, so the points a kernel leaves alone (a
     // boundary) hold the host's values rather than garbage.
-    if (kv.intent != kernel_intent::out || device_->shares_host_memory() || !mirrors_.count(host)) to_device(host, bytes);
-    arrays.push_back(device_of(host, bytes));
+    if ((kv.intent != kernel_intent::out || device_->shares_host_memory() || !mirrors_.count(buffer)) &&
+        to_device(buffer, host, bytes)) {
+      copied.push_back(buffer);
+    }
+    arrays.push_back(device_of(buffer, host, bytes));
   }
   for (std::size_t i = 0; i < kernel.variables.size(); ++i) {
     if (kernel.variables[i].intent != kernel_intent::separateinout) continue;
     auto& v = *variables[i];
     const std::size_t bytes = v.count * v.element_size();
-    if (!device_->shares_host_memory() && (!v.scratch || !mirrors_.count(v.scratch.data()))) {
+    if (!device_->shares_host_memory() && (!v.scratch || !mirrors_.count(store_.scratch_key(v)))) {
       // The second buffer starts as a copy of level 0 (points the kernel does not write keep
       // their values across the swap); level 0 may be current on the device only.
       ensure_host(v);
       if (v.scratch) std::memcpy(v.scratch.data(), store_.data(v, 0), bytes);
-      tracker_.after_host_writes(key(store_.scratch(v)));  // store_.scratch() copies level 0 when it makes the buffer
+      tracker_.after_host_writes(store_.scratch_key(v));  // store_.scratch() copies level 0 when it makes the buffer
     }
     void* scratch = store_.scratch(v);
-    to_device(scratch, bytes);
-    arrays.push_back(device_of(scratch, bytes));
+    const buffer_key buffer = store_.scratch_key(v);
+    if (to_device(buffer, scratch, bytes)) copied.push_back(buffer);
+    arrays.push_back(device_of(buffer, scratch, bytes));
   }
   kernel_call call;
   call.grid = grid;
   call.arrays = arrays.data();
   call.parameters = thorn_parameters;
+  call.queue = device_->queue();
+  call.box = box;
   chosen->launch(call);
+  // One event after the copies and the kernel: what the host waits for before it reads a buffer
+  // the kernel wrote, or writes one whose copy to the device the queue may still be reading.
+  const queue_event_ptr done = device_->shares_host_memory() ? nullptr : device_->record();
+  for (const auto& buffer : copied) reading_host_[buffer] = done;
   for (std::size_t i = 0; i < kernel.variables.size(); ++i) {
     auto& v = *variables[i];
     const auto intent = kernel.variables[i].intent;
     if (intent == kernel_intent::in || kernel.variables[i].timelevel > 0) continue;
-    if (intent == kernel_intent::separateinout) {
-      // The new values are in the second buffer: it becomes level 0 on the host side, and its
-      // device mirror, keyed by that host buffer, goes with it.
-      tracker_.after_kernel_writes(key(store_.scratch(v)));
-      store_.swap_with_scratch(v);
-    } else {
-      tracker_.after_kernel_writes(key(store_.data(v, 0)));
-    }
+    // separateinout: the new values are in the second buffer, which becomes level 0 on the host
+    // side; its device mirror and validity, keyed by that buffer, go with it.
+    const buffer_key written = intent == kernel_intent::separateinout ? store_.scratch_key(v) : store_.key(v, 0);
+    tracker_.after_kernel_writes(written);
+    last_writer_[written] = done;
+    if (intent == kernel_intent::separateinout) store_.swap_with_scratch(v);
   }
 }
 
 void cakernel_runtime::ensure_host(grid_variable& v, int level) {
+  const buffer_key buffer = store_.key(v, level);
   void* host = store_.data(v, level);
-  if (tracker_.before_host_reads(key(host)) == validity_tracker::transfer::to_host) {
-    const std::size_t bytes = v.count * v.element_size();
-    device_->copy_to_host(host, device_of(host, bytes), bytes);
+  if (const auto copying = reading_host_.find(buffer); copying != reading_host_.end()) {
+    if (copying->second) copying->second->wait();
+    reading_host_.erase(copying);
   }
+  if (tracker_.before_host_reads(buffer) != validity_tracker::transfer::to_host) return;
+  if (const auto writer = last_writer_.find(buffer); writer != last_writer_.end()) {
+    if (writer->second) writer->second->wait();
+    last_writer_.erase(writer);
+  }
+  const std::size_t bytes = v.count * v.element_size();
+  device_->copy_to_host(host, device_of(buffer, host, bytes), bytes);
 }
 
-void cakernel_runtime::host_wrote(grid_variable& v, int level) { tracker_.after_host_writes(key(store_.data(v, level))); }
+void cakernel_runtime::host_wrote(grid_variable& v, int level) { tracker_.after_host_writes(store_.key(v, level)); }
+
+void cakernel_runtime::synchronize() {
+  device_->synchronize();
+  last_writer_.clear();
+  reading_host_.clear();
+}
 
 std::unique_ptr<opuntia::kernel_runtime> make_kernel_runtime(const std::string& backend_name, grid_function_store& store,
                                                              const backend_options& options) {

@@ -1,6 +1,8 @@
 #pragma once
 // The CaKernel runtime: picks a backend, keeps a device mirror of every grid function a kernel
-// uses, applies the variables' INTENT around each launch and calls the generated launcher.
+// uses, applies the variables' INTENT around each launch and calls the generated launcher, which
+// enqueues the kernel on the backend's queue. The host waits only where it reads: for the
+// kernel that last wrote the buffer it reads, or for a copy still reading a buffer it will write.
 #include <map>
 #include <memory>
 #include <string>
@@ -18,31 +20,40 @@ public:
 
   std::string backend_name() const override { return device_->name(); }
   void launch(const thorn_binding& thorn, const kernel_binding& kernel, const void* thorn_parameters,
-              const kernel_grid& grid, const std::string& variant) override;
+              const kernel_grid& grid, const std::string& variant,
+              const std::optional<index_range>& box = std::nullopt) override;
   void ensure_host(grid_variable& v, int level = 0) override;
   void host_wrote(grid_variable& v, int level = 0) override;
-  void synchronize() override { device_->synchronize(); }
+  void synchronize() override;
+  queue_event_ptr record() override { return device_->record(); }
+  double elapsed_seconds(queue_event& from, queue_event& to) override { return device_->elapsed_seconds(from, to); }
   bool mirrors_on_device() const override { return !device_->shares_host_memory(); }
   std::optional<std::size_t> device_memory_available() const override { return device_->memory_available(); }
   std::optional<std::size_t> largest_device_allocation() const override { return device_->largest_allocation(); }
 
   const validity_tracker& tracker() const { return tracker_; }
   /// Where the valid copy of time level `level` of `v` is.
-  validity validity_of(grid_variable& v, int level = 0) { return tracker_.state(key(store_.data(v, level))); }
+  validity validity_of(grid_variable& v, int level = 0) { return tracker_.state(store_.key(v, level)); }
 
 private:
   // Every device buffer mirrors one host buffer: a time level of a variable, or its scratch
-  // buffer. Mirrors and validity are keyed by the host buffer, so when the flesh rotates time
-  // levels or swaps a separateinout pair on the host, the device side follows with no copy.
-  static std::string key(const void* host_buffer);
-  void* device_of(const void* host_buffer, std::size_t bytes);
-  /// Makes the device copy of `host_buffer` current (copying only when it is stale).
-  void to_device(void* host_buffer, std::size_t bytes);
+  // buffer. Mirrors, validity and events are keyed by the buffer (store_.key), so when the flesh
+  // rotates time levels or swaps a separateinout pair on the host, the device side follows with
+  // no copy.
+  struct mirror {
+    void* device = nullptr;
+    void* host = nullptr;  // pinned while the mirror lives
+  };
+  void* device_of(const buffer_key& buffer, void* host, std::size_t bytes);
+  /// Makes the device copy of `buffer` current (copying only when it is stale); true when it copied.
+  bool to_device(const buffer_key& buffer, void* host, std::size_t bytes);
 
   std::unique_ptr<backend> device_;
   grid_function_store& store_;
   validity_tracker tracker_;
-  std::map<const void*, void*> mirrors_;  // host buffer -> device buffer (device backends only)
+  std::map<buffer_key, mirror> mirrors_;                   // device backends only
+  std::map<buffer_key, queue_event_ptr> last_writer_;      // the launch that last wrote the device copy
+  std::map<buffer_key, queue_event_ptr> reading_host_;     // a copy to the device still reading the host array
 };
 
 /// `CaKernel::backend`: "auto" (a GPU when this build has a backend for one and it answers,

@@ -2,25 +2,25 @@
 
 namespace opuntia::thorns::CaKernel {
 
-validity validity_tracker::state(const std::string& variable) const {
-  const auto found = states_.find(variable);
+validity validity_tracker::state(const buffer_key& buffer) const {
+  const auto found = states_.find(buffer);
   return found == states_.end() ? validity::host : found->second;
 }
 
-validity_tracker::transfer validity_tracker::before_kernel_reads(const std::string& variable) {
-  if (state(variable) != validity::host) return transfer::none;
-  states_[variable] = validity::both;
+validity_tracker::transfer validity_tracker::before_kernel_reads(const buffer_key& buffer) {
+  if (state(buffer) != validity::host) return transfer::none;
+  states_[buffer] = validity::both;
   return transfer::to_device;
 }
 
-void validity_tracker::after_kernel_writes(const std::string& variable) { states_[variable] = validity::device; }
+void validity_tracker::after_kernel_writes(const buffer_key& buffer) { states_[buffer] = validity::device; }
 
-validity_tracker::transfer validity_tracker::before_host_reads(const std::string& variable) {
-  if (state(variable) != validity::device) return transfer::none;
-  states_[variable] = validity::both;
+validity_tracker::transfer validity_tracker::before_host_reads(const buffer_key& buffer) {
+  if (state(buffer) != validity::device) return transfer::none;
+  states_[buffer] = validity::both;
   return transfer::to_host;
 }
 
-void validity_tracker::after_host_writes(const std::string& variable) { states_[variable] = validity::host; }
+void validity_tracker::after_host_writes(const buffer_key& buffer) { states_[buffer] = validity::host; }
 
 }  // namespace opuntia::thorns::CaKernel

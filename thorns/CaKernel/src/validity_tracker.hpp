@@ -1,9 +1,10 @@
 #pragma once
-// Where the valid copy of each grid function is: host, device or both. Data moves only when
-// the other side needs it: a kernel reading a variable whose device copy is stale, or the host
+// Where the valid copy of each grid function buffer is: host, device or both. Data moves only
+// when the other side needs it: a kernel reading a buffer whose device copy is stale, or the host
 // reading one whose host copy is stale; never on every launch.
 #include <map>
-#include <string>
+
+#include "flesh/grid/grid_functions.hpp"
 
 namespace opuntia::thorns::CaKernel {
 
@@ -14,16 +15,16 @@ public:
   /// What must be copied before a use; the tracker assumes the copy then happens.
   enum class transfer { none, to_device, to_host };
 
-  /// A variable the tracker has not seen is valid on the host only.
-  validity state(const std::string& variable) const;
+  /// A buffer the tracker has not seen is valid on the host only.
+  validity state(const buffer_key& buffer) const;
 
-  transfer before_kernel_reads(const std::string& variable);   // intent in, inout, separateinout
-  void after_kernel_writes(const std::string& variable);       // intent out, inout, separateinout
-  transfer before_host_reads(const std::string& variable);
-  void after_host_writes(const std::string& variable);
+  transfer before_kernel_reads(const buffer_key& buffer);  // intent in, inout, separateinout
+  void after_kernel_writes(const buffer_key& buffer);      // intent out, inout, separateinout
+  transfer before_host_reads(const buffer_key& buffer);
+  void after_host_writes(const buffer_key& buffer);
 
 private:
-  std::map<std::string, validity> states_;
+  std::map<buffer_key, validity> states_;
 };
 
 }  // namespace opuntia::thorns::CaKernel

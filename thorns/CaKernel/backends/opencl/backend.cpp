@@ -104,6 +104,34 @@ machine query_machine() {
 class opencl_backend;
 opencl_backend* active_backend = nullptr;  // the one the generated launchers use
 
+/// A marker on a command queue with profiling on: its end time is when everything enqueued
+/// before it had finished.
+class opencl_event final : public queue_event {
+public:
+  explicit opencl_event(cl_command_queue queue) {
+    OPUNTIA_OPENCL_CHECK(clEnqueueMarkerWithWaitList(queue, 0, nullptr, &event_));
+  }
+  ~opencl_event() override { clReleaseEvent(event_); }
+  opencl_event(const opencl_event&) = delete;
+  opencl_event& operator=(const opencl_event&) = delete;
+  void wait() override { OPUNTIA_OPENCL_CHECK(clWaitForEvents(1, &event_)); }
+  bool done() override {
+    cl_int status = CL_QUEUED;
+    OPUNTIA_OPENCL_CHECK(
+        clGetEventInfo(event_, CL_EVENT_COMMAND_EXECUTION_STATUS, sizeof status, &status, nullptr));
+    OPUNTIA_OPENCL_CHECK(status < 0 ? status : CL_SUCCESS);  // a negative status: the command failed
+    return status == CL_COMPLETE;
+  }
+  cl_ulong end_nanoseconds() const {
+    cl_ulong end = 0;
+    OPUNTIA_OPENCL_CHECK(clGetEventProfilingInfo(event_, CL_PROFILING_COMMAND_END, sizeof end, &end, nullptr));
+    return end;
+  }
+
+private:
+  cl_event event_ = nullptr;
+};
+
 class opencl_backend final : public backend {
  public:
   opencl_backend(cl_platform_id platform, cl_device_id device, const selection::platform_info& platform_info,
@@ -114,7 +142,13 @@ class opencl_backend final : public backend {
     cl_int status = CL_SUCCESS;
     context_ = clCreateContext(properties, 1, &device_, nullptr, nullptr, &status);
     OPUNTIA_OPENCL_CHECK(status);
-    queue_ = clCreateCommandQueue(context_, device_, 0, &status);
+    // Kernels and copies to the device on one in-order queue, with profiling for the timers;
+    // copies to the host on a second one (they wait for the writing kernel's event, not the queue).
+    queue_ = clCreateCommandQueue(context_, device_, CL_QUEUE_PROFILING_ENABLE, &status);
+    if (status == CL_SUCCESS) {
+      transfer_queue_ = clCreateCommandQueue(context_, device_, 0, &status);
+      if (status != CL_SUCCESS) clReleaseCommandQueue(queue_);
+    }
     if (status != CL_SUCCESS) clReleaseContext(context_);
     OPUNTIA_OPENCL_CHECK(status);
     OPUNTIA_OPENCL_CHECK(clGetDeviceInfo(device_, CL_DEVICE_MAX_WORK_GROUP_SIZE, sizeof max_work_group_size_,
@@ -126,6 +160,7 @@ class opencl_backend final : public backend {
     if (active_backend == this) active_backend = nullptr;
     for (auto& [_, kernel] : kernels_) clReleaseKernel(kernel);
     for (auto& [_, program] : programs_) clReleaseProgram(program);
+    clReleaseCommandQueue(transfer_queue_);
     clReleaseCommandQueue(queue_);
     clReleaseContext(context_);
   }
@@ -149,17 +184,27 @@ class opencl_backend final : public backend {
     return buffer;
   }
   void release(void* device) override { clReleaseMemObject(static_cast<cl_mem>(device)); }  // never throws
+  void* queue() const override { return queue_; }
   void copy_to_device(void* device, const void* host, std::size_t bytes) override {
     OPUNTIA_OPENCL_CHECK(
-        clEnqueueWriteBuffer(queue_, static_cast<cl_mem>(device), CL_TRUE, 0, bytes, host, 0, nullptr, nullptr));
+        clEnqueueWriteBuffer(queue_, static_cast<cl_mem>(device), CL_FALSE, 0, bytes, host, 0, nullptr, nullptr));
   }
   void copy_to_host(void* host, const void* device, std::size_t bytes) override {
-    OPUNTIA_OPENCL_CHECK(clEnqueueReadBuffer(queue_, static_cast<cl_mem>(const_cast<void*>(device)), CL_TRUE, 0, bytes,
-                                             host, 0, nullptr, nullptr));
+    OPUNTIA_OPENCL_CHECK(clEnqueueReadBuffer(transfer_queue_, static_cast<cl_mem>(const_cast<void*>(device)), CL_TRUE,
+                                             0, bytes, host, 0, nullptr, nullptr));
   }
-  void synchronize() override { OPUNTIA_OPENCL_CHECK(clFinish(queue_)); }
+  void synchronize() override {
+    OPUNTIA_OPENCL_CHECK(clFinish(queue_));
+    OPUNTIA_OPENCL_CHECK(clFinish(transfer_queue_));
+  }
+  queue_event_ptr record() override { return std::make_shared<opencl_event>(queue_); }
+  double elapsed_seconds(queue_event& from, queue_event& to) override {
+    const auto nanoseconds = [](queue_event& e) { return static_cast<opencl_event&>(e).end_nanoseconds(); };
+    return (static_cast<double>(nanoseconds(to)) - static_cast<double>(nanoseconds(from))) * 1e-9;
+  }
+  // No pin(): OpenCL page-locks only memory it allocates itself (CL_MEM_ALLOC_HOST_PTR), and the
+  // grid function store's arrays are allocated by the flesh for every backend alike.
 
-  cl_command_queue queue() const { return queue_; }
   std::size_t max_work_group_size() const { return max_work_group_size_; }
 
   cl_kernel kernel(const opencl::program_request& request) {
@@ -279,6 +324,7 @@ class opencl_backend final : public backend {
   program_cache cache_;
   cl_context context_ = nullptr;
   cl_command_queue queue_ = nullptr;
+  cl_command_queue transfer_queue_ = nullptr;
   std::size_t max_work_group_size_ = 1;
   std::map<std::string, cl_program> programs_;  // cache key -> built program
   std::map<std::string, cl_kernel> kernels_;    // cache key/kernel name -> kernel
@@ -334,9 +380,10 @@ unsigned set_arguments(cl_kernel kernel, const void* params, std::size_t params_
   return array_count + 1;
 }
 
-void enqueue(cl_kernel kernel, unsigned dimensions, const std::size_t* global, const std::size_t* local) {
-  OPUNTIA_OPENCL_CHECK(clEnqueueNDRangeKernel(thorns::CaKernel::active().queue(), kernel, dimensions, nullptr, global,
-                                              local, 0, nullptr, nullptr));
+void enqueue(void* queue, cl_kernel kernel, unsigned dimensions, const std::size_t* global, const std::size_t* local) {
+  const auto on = queue != nullptr ? static_cast<cl_command_queue>(queue)
+                                   : static_cast<cl_command_queue>(thorns::CaKernel::active().queue());
+  OPUNTIA_OPENCL_CHECK(clEnqueueNDRangeKernel(on, kernel, dimensions, nullptr, global, local, 0, nullptr, nullptr));
 }
 
 }  // namespace opuntia::opencl

@@ -3,7 +3,7 @@
 // CaKernel runtime (thorns/CaKernel/backends/opencl), which defines these functions:
 //   cl_kernel k = opuntia::opencl::kernel({source, options, "CAKERNEL_K_3dblock_kernel", "K (3dblock)"});
 //   unsigned next = opuntia::opencl::set_arguments(k, &params, sizeof params, call.arrays, 3);
-//   opuntia::opencl::enqueue(k, 3, global, local);
+//   opuntia::opencl::enqueue(call.queue, k, 3, global, local);
 #include <cstddef>
 #include <string>
 
@@ -47,7 +47,22 @@ inline std::string size_options(const std::size_t tile[3], const kernel_grid& gr
          " -DCAKERNEL_NJ=" + std::to_string(grid.nj) + " -DCAKERNEL_NK=" + std::to_string(grid.nk);
 }
 
-/// Enqueues `kernel` over `global` work-items in groups of `local` (nullptr: the device chooses).
-void enqueue(cl_kernel kernel, unsigned dimensions, const std::size_t* global, const std::size_t* local);
+/// The build options that make the points a 3D kernel computes on a call's box compile-time
+/// constants: [CAKERNEL_ILO, CAKERNEL_IHI) in x, JLO/JHI in y, KLO/KHI in z (without them, every
+/// point the STENCIL allows).
+inline std::string bounds_options(const int lo[3], const int hi[3]) {
+  std::string options;
+  const char* axes[3] = {"I", "J", "K"};
+  for (int d = 0; d < 3; ++d) {
+    options += std::string(" -DCAKERNEL_") + axes[d] + "LO=" + std::to_string(lo[d]) + " -DCAKERNEL_" + axes[d] +
+               "HI=" + std::to_string(hi[d]);
+  }
+  return options;
+}
+
+/// Enqueues `kernel` on `queue` (a cl_command_queue, as kernel_call::queue carries it; null: the
+/// active backend's own queue) over `global` work-items in groups of `local` (nullptr: the device
+/// chooses), returning before it runs.
+void enqueue(void* queue, cl_kernel kernel, unsigned dimensions, const std::size_t* global, const std::size_t* local);
 
 }  // namespace opuntia::opencl

@@ -8,20 +8,22 @@
 
 namespace opuntia::thorns::Heat {
 
-/// Runs kernel Heat_Update over every point its STENCIL allows. The program (the generated macros
-/// and the body, built with this block's sizes as constants) is built at the first launch.
+/// Enqueues kernel Heat_Update on the call's queue over every point its STENCIL allows (those in the
+/// call's box, where it has one). The program (the generated macros and the body, built with this
+/// block's sizes and the points' bounds as constants) is built at the first launch.
 void CAKERNEL_Launch_Heat_Update_opencl_3dblock(const opuntia::kernel_call& call) {
-  const int points_x = call.grid.ni - 1 - 1;
-  const int points_y = call.grid.nj - 1 - 1;
-  const int points_z = call.grid.nk - 1 - 1;
-  if (points_x <= 0 || points_y <= 0 || points_z <= 0) return;
+  int lo[3] = {1, 1, 1};
+  int hi[3] = {call.grid.ni - 1, call.grid.nj - 1, call.grid.nk - 1};
+  if (!opuntia::clip_to_box(call, lo, hi)) return;
+  const int points_x = hi[0] - lo[0], points_y = hi[1] - lo[1], points_z = hi[2] - lo[2];
   static const std::string source = CAKERNEL_Heat_Update_opencl_source(CAKERNEL_Heat_Update_3dblock_opencl_macros);
   const std::size_t block_x = CAKERNEL_Heat_Update_3dblock_block_x;
   const std::size_t block_y = std::max<std::size_t>(
       1, std::min<std::size_t>(CAKERNEL_Heat_Update_3dblock_block_y, opuntia::opencl::max_work_group_size() / block_x));
   const std::size_t block_z = CAKERNEL_Heat_Update_3dblock_block_z;
   const std::size_t tile[3] = {block_x, block_y, block_z};
-  const std::string options = opuntia::opencl::size_options(tile, call.grid);
+  const std::string options =
+      opuntia::opencl::size_options(tile, call.grid) + (call.box ? opuntia::opencl::bounds_options(lo, hi) : "");
   const cl_kernel kernel =
       opuntia::opencl::kernel({source, options, "CAKERNEL_Heat_Update_3dblock_kernel", "Heat_Update_3dblock"});
   const auto params = CAKERNEL_Heat_Update_params_of(call);
@@ -31,7 +33,7 @@ void CAKERNEL_Launch_Heat_Update_opencl_3dblock(const opuntia::kernel_call& call
   const std::size_t local[3] = {block_x, block_y, 1};
   const std::size_t global[3] = {(points_x + block_x - 1) / block_x * block_x, (points_y + rows - 1) / rows * block_y,
                                  (points_z + block_z - 1) / block_z};
-  opuntia::opencl::enqueue(kernel, 3, global, local);
+  opuntia::opencl::enqueue(call.queue, kernel, 3, global, local);
 }
 
 }  // namespace opuntia::thorns::Heat

@@ -62,6 +62,16 @@ inline const char* const CAKERNEL_Heat_Update_3dblock_opencl_macros =
     "#define CAKERNEL_LOCAL_PLANE " OPUNTIA_OPENCL_EXPANDED_TEXT(CAKERNEL_LOCAL_PLANE_3dblock) "\n"
     R"opuntia_opencl(
 #define CAKERNEL_PF 1
+/* The points the work-items compute: the launcher's bounds options for a call with a box, else
+   every point the STENCIL allows. */
+#ifndef CAKERNEL_ILO
+#define CAKERNEL_ILO 1
+#define CAKERNEL_IHI (CAKERNEL_NI - 1)
+#define CAKERNEL_JLO 1
+#define CAKERNEL_JHI (CAKERNEL_NJ - 1)
+#define CAKERNEL_KLO 1
+#define CAKERNEL_KHI (CAKERNEL_NK - 1)
+#endif
 #define CAKERNEL_W (1 + 1 + 1 + CAKERNEL_PF)
 /* The local plane: the work-group's TX x (TY x ROWS) points and their halo. */
 #define CAKERNEL_TYR (CAKERNEL_TY * CAKERNEL_ROWS)
@@ -171,20 +181,22 @@ CAKERNEL_INLINE void CAKERNEL_Heat_Update_3dblock_plane(
 __kernel __attribute__((reqd_work_group_size(CAKERNEL_TX, CAKERNEL_TY, 1)))
 void CAKERNEL_Heat_Update_3dblock_kernel(const CAKERNEL_Heat_Update_Params cakernel_params CAKERNEL_ARRAY_PARAMETERS) {
   __local CCTK_REAL cakernel_local_u[CAKERNEL_LOCAL_PLANE ? 2 : 1][CAKERNEL_SY][CAKERNEL_SX];
-  /* The work-group's first halo point, and this work-item's first point and its place in the plane. */
-  const int cakernel_bi = (int)get_group_id(0) * CAKERNEL_TX;
-  const int cakernel_bj = (int)get_group_id(1) * CAKERNEL_TYR;
+  /* The work-group's first halo point, and this work-item's first point and its place in the plane:
+     the work-items compute the points of [CAKERNEL_ILO, CAKERNEL_IHI) x [JLO, JHI) x [KLO, KHI),
+     those the STENCIL allows within the call's box (build options, as the sizes). */
+  const int cakernel_bi = CAKERNEL_ILO - 1 + (int)get_group_id(0) * CAKERNEL_TX;
+  const int cakernel_bj = CAKERNEL_JLO - 1 + (int)get_group_id(1) * CAKERNEL_TYR;
   const int cakernel_si = 1 + (int)get_local_id(0);
   const int cakernel_sj = 1 + (int)get_local_id(1) * CAKERNEL_ROWS;
   const int gi = cakernel_bi + cakernel_si, cakernel_j = cakernel_bj + cakernel_sj;
 #if !CAKERNEL_LOCAL_PLANE
   /* Without a local plane nothing waits on a barrier: a work-item with nothing to compute leaves. */
-  if (gi >= CAKERNEL_NI - 1 || cakernel_j >= CAKERNEL_NJ - 1) return;
+  if (gi >= CAKERNEL_IHI || cakernel_j >= CAKERNEL_JHI) return;
 #endif
   /* Only a local plane keeps work-items outside the points: the others know they are inside. */
   const bool cakernel_column = !CAKERNEL_LOCAL_PLANE || gi < CAKERNEL_NI;
-  const bool cakernel_computes = !CAKERNEL_LOCAL_PLANE || gi < CAKERNEL_NI - 1;
-  const int cakernel_k0 = 1 + (int)get_group_id(2) * CAKERNEL_TZ;
+  const bool cakernel_computes = !CAKERNEL_LOCAL_PLANE || gi < CAKERNEL_IHI;
+  const int cakernel_k0 = CAKERNEL_KLO + (int)get_group_id(2) * CAKERNEL_TZ;
   /* The windows before the first plane: planes k0 - zn .. k0 + zp + PF - 1 in slots 1..W-1. */
   CCTK_REAL cakernel_w_u[CAKERNEL_ROWS][CAKERNEL_W];
 #pragma unroll
@@ -197,10 +209,14 @@ void CAKERNEL_Heat_Update_3dblock_kernel(const CAKERNEL_Heat_Update_Params caker
     }
   }
   /* Decided per work-group, so that all its work-items meet the same barriers. */
-  const bool cakernel_inside_x = !CAKERNEL_LOCAL_PLANE || cakernel_bi + 1 + CAKERNEL_TX + 1 <= CAKERNEL_NI;
-  const bool cakernel_inside = cakernel_inside_x &&
-                               cakernel_k0 + CAKERNEL_TZ + 1 + CAKERNEL_PF <= CAKERNEL_NK &&
-                               cakernel_bj + 1 + CAKERNEL_TYR + 1 <= CAKERNEL_NJ;
+  /* Inside: every point computes, and every plane the windows load is in the grid (the box's
+     bounds are within the STENCIL's, so for the whole grid these are the grid's bounds). */
+  const bool cakernel_inside_x = !CAKERNEL_LOCAL_PLANE || cakernel_bi + 1 + CAKERNEL_TX <= CAKERNEL_IHI;
+  const bool cakernel_inside =
+      cakernel_inside_x &&
+      cakernel_k0 + CAKERNEL_TZ + 1 + CAKERNEL_PF <=
+          (CAKERNEL_KHI + 1 + CAKERNEL_PF < CAKERNEL_NK ? CAKERNEL_KHI + 1 + CAKERNEL_PF : CAKERNEL_NK) &&
+      cakernel_bj + 1 + CAKERNEL_TYR <= CAKERNEL_JHI;
   if (cakernel_inside) {
     /* At most 16 planes unrolled: enough to overlap the loads of the next planes, and a large
        TILE z (the CPU bench's 256) neither bloats the code nor overflows the stack on pocl,
@@ -211,7 +227,7 @@ void CAKERNEL_Heat_Update_3dblock_kernel(const CAKERNEL_Heat_Update_Params caker
                                         cakernel_j, cakernel_k0, cakernel_bi, cakernel_bj, cakernel_si, cakernel_sj,
                                         cakernel_column, cakernel_computes, cakernel_t, false);
   } else {
-    for (int cakernel_t = 0; cakernel_t < CAKERNEL_TZ && cakernel_k0 + cakernel_t < CAKERNEL_NK - 1;
+    for (int cakernel_t = 0; cakernel_t < CAKERNEL_TZ && cakernel_k0 + cakernel_t < CAKERNEL_KHI;
          ++cakernel_t)
       CAKERNEL_Heat_Update_3dblock_plane(cakernel_params CAKERNEL_ARRAY_ARGUMENTS CAKERNEL_WINDOW_ARGUMENTS, gi,
                                         cakernel_j, cakernel_k0, cakernel_bi, cakernel_bj, cakernel_si, cakernel_sj,
@@ -227,7 +243,7 @@ void CAKERNEL_Heat_Update_3dblock_kernel(const CAKERNEL_Heat_Update_Params caker
     {
 
 #define CAKERNEL_Heat_Update_Computations_Begin \
-  if (!cakernel_checked || (cakernel_computes && gj < CAKERNEL_NJ - 1)) {
+  if (!cakernel_checked || (cakernel_computes && gj < CAKERNEL_JHI)) {
 
 #define CAKERNEL_Heat_Update_Computations_End }
 

@@ -47,13 +47,16 @@ static CAKERNEL_Heat_Update_3dblock_Maps<lanes> CAKERNEL_Heat_Update_3dblock_map
 
 /// Launches kernel Heat_Update with `lanes` x points per thread.
 template <int lanes>
-static void CAKERNEL_Heat_Update_cuda_3dblock_launch(const opuntia::kernel_call& call) {
+static void CAKERNEL_Heat_Update_cuda_3dblock_launch(const opuntia::kernel_call& call, const int lo[3], const int hi[3]) {
   const dim3 block(CAKERNEL_Heat_Update_3dblock_block_x, CAKERNEL_Heat_Update_3dblock_block_y);
-  const int points_x = block.x * lanes;  // threads start at x = 0, aligned to their lanes
+  const int points_x = block.x * lanes;
   const int rows = block.y * CAKERNEL_Heat_Update_3dblock_rows_per_thread;
-  const int planes = call.grid.nk - 1 - 1;
-  const unsigned columns_x = static_cast<unsigned>((call.grid.ni - 1 + points_x - 1) / points_x),
-                 columns_y = static_cast<unsigned>((call.grid.nj - 1 - 1 + rows - 1) / rows);
+  // The blocks' first point: in x a multiple of the lanes (0 for the whole grid), so that every
+  // thread's points are aligned; in y the first row's halo row; in z the first plane.
+  const int3 origin = make_int3((lo[0] - 1) / lanes * lanes, lo[1] - 1, lo[2]);
+  const int planes = hi[2] - lo[2];
+  const unsigned columns_x = static_cast<unsigned>((hi[0] - origin.x + points_x - 1) / points_x),
+                 columns_y = static_cast<unsigned>((hi[1] - lo[1] + rows - 1) / rows);
   constexpr int shared_bytes = CAKERNEL_Heat_Update_3dblock_shared_bytes<lanes>();
   // Once on each device it runs on (64 at most; past that, at every launch): the shared planes
   // (3dblock, 3dblock_ring) live in dynamic shared memory, which above 48 KiB a kernel must ask
@@ -86,27 +89,29 @@ static void CAKERNEL_Heat_Update_cuda_3dblock_launch(const opuntia::kernel_call&
   const dim3 grid(columns_x, columns_y, static_cast<unsigned>((planes + slab - 1) / slab));
   const CAKERNEL_Heat_Update_Arrays arrays = CAKERNEL_Heat_Update_arrays_of(call);
   (void)arrays;
-  CAKERNEL_Heat_Update_3dblock_kernel<lanes><<<grid, block, shared_bytes>>>(
-      CAKERNEL_Heat_Update_params_of(call), CAKERNEL_Heat_Update_3dblock_maps_of<lanes>(arrays, call), slab, arrays.u , arrays.u_out);
+  CAKERNEL_Heat_Update_3dblock_kernel<lanes><<<grid, block, shared_bytes, static_cast<cudaStream_t>(call.queue)>>>(
+      CAKERNEL_Heat_Update_params_of(call), CAKERNEL_Heat_Update_3dblock_maps_of<lanes>(arrays, call), slab, origin,
+      make_int3(lo[0], lo[1], lo[2]), make_int3(hi[0], hi[1], hi[2]), arrays.u , arrays.u_out);
   OPUNTIA_CUDA_CHECK(cudaGetLastError());
 }
 
-/// Runs kernel Heat_Update over every point its STENCIL allows: with several x points per thread
-/// where every row starts on a 16-byte boundary (an x size that is a multiple of the lanes, and
-/// aligned arrays), one point per thread otherwise.
+/// Enqueues kernel Heat_Update on the call's stream over every point its STENCIL allows (those in the
+/// call's box, where it has one): with several x points per thread where every row starts on a
+/// 16-byte boundary (an x size that is a multiple of the lanes, and aligned arrays), one point
+/// per thread otherwise.
 void CAKERNEL_Launch_Heat_Update_cuda_3dblock(const opuntia::kernel_call& call) {
-  if (call.grid.ni - 1 - 1 <= 0 || call.grid.nj - 1 - 1 <= 0 ||
-      call.grid.nk - 1 - 1 <= 0)
-    return;
+  int lo[3] = {1, 1, 1};
+  int hi[3] = {call.grid.ni - 1, call.grid.nj - 1, call.grid.nk - 1};
+  if (!opuntia::clip_to_box(call, lo, hi)) return;
   constexpr int lanes = CAKERNEL_Heat_Update_3dblock_lanes;
   const auto aligned_16 = [&](int a) { return reinterpret_cast<std::uintptr_t>(call.arrays[a]) % 16 == 0; };
   bool aligned = lanes > 1 && call.grid.ni % lanes == 0;
   aligned = aligned && aligned_16(0);
   aligned = aligned && aligned_16(1);
   if (aligned)
-    CAKERNEL_Heat_Update_cuda_3dblock_launch<lanes>(call);
+    CAKERNEL_Heat_Update_cuda_3dblock_launch<lanes>(call, lo, hi);
   else
-    CAKERNEL_Heat_Update_cuda_3dblock_launch<1>(call);
+    CAKERNEL_Heat_Update_cuda_3dblock_launch<1>(call, lo, hi);
 }
 
 }  // namespace opuntia::thorns::HeatEquation

@@ -139,7 +139,8 @@
   static __global__ void CAKERNEL_Heat_Update_3dblock_LAUNCH_BOUNDS                                                                                                              \
   CAKERNEL_Heat_Update_3dblock_kernel(const CAKERNEL_Heat_Update_Params params,                                                                                                  \
                                      const __grid_constant__ CAKERNEL_Heat_Update_3dblock_Maps<cakernel_lanes> cakernel_maps,                                                    \
-                                     const int cakernel_slab                                                                                                                     \
+                                     const int cakernel_slab,                                                                                                                    \
+                                     const int3 cakernel_origin, const int3 cakernel_lo, const int3 cakernel_hi                                                                  \
       , CCTK_REAL* const __restrict__ u                                                                                                                                          \
       , CCTK_REAL* const __restrict__ u_out                                                                                                                                      \
   ) {                                                                                                                                                                            \
@@ -168,9 +169,11 @@
     constexpr int cakernel_g0 = opuntia::cuda::align_down(-1, cakernel_lanes) / cakernel_lanes;                                                                                  \
     constexpr int cakernel_ng = opuntia::cuda::align_down(cakernel_lanes - 1 + 1, cakernel_lanes) / cakernel_lanes - cakernel_g0 + 1;                                            \
     /* The block's first point (x aligned to the lanes, y at its first halo row), this thread's                                                                                  \
-       first point and its place in the plane. */                                                                                                                                \
-    const int cakernel_bi = (int)blockIdx.x * cakernel_tx * cakernel_lanes;                                                                                                      \
-    const int cakernel_bj = (int)blockIdx.y * cakernel_tyr;                                                                                                                      \
+       first point and its place in the plane. The blocks start at the launcher's origin (0, 0, zn                                                                               \
+       for the whole grid) and compute the points of [lo, hi): those the STENCIL allows, within                                                                                  \
+       the call's box. */                                                                                                                                                        \
+    const int cakernel_bi = cakernel_origin.x + (int)blockIdx.x * cakernel_tx * cakernel_lanes;                                                                                  \
+    const int cakernel_bj = cakernel_origin.y + (int)blockIdx.y * cakernel_tyr;                                                                                                  \
     const int cakernel_x0 = cakernel_bi + (int)threadIdx.x * cakernel_lanes;                                                                                                     \
     const int cakernel_si = cakernel_xa + (int)threadIdx.x * cakernel_lanes;                                                                                                     \
     const int cakernel_sj = 1 + (int)threadIdx.y * CAKERNEL_Heat_Update_3dblock_ROWS;                                                                                            \
@@ -192,14 +195,14 @@
     (void)cakernel_planes_next, (void)cakernel_ring_full;                                                                                                                        \
     /* Without a shared plane nothing waits on a barrier: a thread with nothing to compute leaves. */                                                                            \
     if (!CAKERNEL_Heat_Update_3dblock_SHARED &&                                                                                                                                  \
-        (cakernel_x0 + cakernel_lanes <= 1 || cakernel_x0 >= params.cagh_ni - 1 ||                                                                                               \
-         cakernel_j >= params.cagh_nj - 1)) return;                                                                                                                              \
+        (cakernel_x0 + cakernel_lanes <= cakernel_lo.x || cakernel_x0 >= cakernel_hi.x ||                                                                                        \
+         cakernel_j >= cakernel_hi.y)) return;                                                                                                                                   \
     const bool cakernel_column = cakernel_x0 < params.cagh_ni;                                                                                                                   \
     /* The L2 policy of the ring's tensor copies, made once a block. */                                                                                                          \
     const std::uint64_t cakernel_keep_in_l2 = cakernel_tma ? opuntia::cuda::keep_in_l2_policy() : 0;                                                                             \
     (void)cakernel_keep_in_l2;                                                                                                                                                   \
     (void)cakernel_column;                                                                                                                                                       \
-    const int cakernel_k0 = 1 + (int)blockIdx.z * cakernel_slab;                                                                                                                 \
+    const int cakernel_k0 = cakernel_origin.z + (int)blockIdx.z * cakernel_slab;                                                                                                 \
     /* The lane groups of a shared plane that this thread fills at every plane: a ring                                                                                           \
        (3dblock_ring) copies the whole plane, a staged plane (3dblock) loads the halo (its centres                                                                               \
        come from the windows); the block's threads share them out, nq at most each. The same in                                                                                  \
@@ -357,9 +360,9 @@
        run its warp through both (and a shared plane needs the same barriers in every thread). */                                                                                \
     const bool cakernel_inside =                                                                                                                                                 \
         cakernel_k0 + cakernel_slab + 1 + CAKERNEL_Heat_Update_3dblock_PF <= params.cagh_nk &&                                                                                   \
-        cakernel_bj + 1 + cakernel_tyr + 1 <= params.cagh_nj;                                                                                                                    \
+        cakernel_k0 + cakernel_slab <= cakernel_hi.z && cakernel_bj + 1 + cakernel_tyr <= cakernel_hi.y;                                                                         \
     const bool cakernel_thread_x_inside =                                                                                                                                        \
-        cakernel_x0 >= 1 && cakernel_x0 + cakernel_lanes + 1 <= params.cagh_ni;                                                                                                  \
+        cakernel_x0 >= cakernel_lo.x && cakernel_x0 + cakernel_lanes <= cakernel_hi.x;                                                                                           \
     const bool cakernel_x_inside = CAKERNEL_Heat_Update_3dblock_SHARED ? __syncthreads_and(cakernel_thread_x_inside) != 0                                                        \
                                                                       : __all_sync(__activemask(), cakernel_thread_x_inside) != 0;                                               \
     /* At an x edge, whether every thread's points are all inside or all outside in x (the edge                                                                                  \
@@ -368,8 +371,8 @@
        keep the compiler from reading a neighbour once for all of a thread's points (42 shared                                                                                   \
        loads and 30% more instructions a plane than inside, radius 4 in fp32); checked together,                                                                                 \
        the ring at radius 4 went from 78% to 80-81% of copy in fp64 (H100). */                                                                                                   \
-    const bool cakernel_thread_x_whole = cakernel_thread_x_inside || cakernel_x0 + cakernel_lanes <= 1 ||                                                                        \
-                                         cakernel_x0 >= params.cagh_ni - 1;                                                                                                      \
+    const bool cakernel_thread_x_whole = cakernel_thread_x_inside || cakernel_x0 + cakernel_lanes <= cakernel_lo.x ||                                                            \
+                                         cakernel_x0 >= cakernel_hi.x;                                                                                                           \
     const bool cakernel_x_whole = CAKERNEL_Heat_Update_3dblock_SHARED ? __syncthreads_and(cakernel_thread_x_whole) != 0                                                          \
                                                                      : __all_sync(__activemask(), cakernel_thread_x_whole) != 0;                                                 \
     /* One plane: `checked`, rows or planes may lie past the grid; `x_checked`, points may lie                                                                                   \
@@ -449,7 +452,7 @@
         const int gj = cakernel_j + cakernel_m;                                                                                                                                  \
         /* A row past the grid computes nothing, nor a thread outside in x where its points are                                                                                  \
            checked together: decided here, around all its points, so that they share their reads. */                                                                             \
-        if ((cakernel_checked && gj >= params.cagh_nj - 1) ||                                                                                                                    \
+        if ((cakernel_checked && gj >= cakernel_hi.y) ||                                                                                                                         \
             (cakernel_x_checked && !cakernel_lanes_checked && !cakernel_thread_x_inside))                                                                                        \
           continue;                                                                                                                                                              \
         opuntia::cuda::staged_lanes<CCTK_REAL, cakernel_lanes> cakernel_staged_u_out;                                                                                            \
@@ -458,7 +461,7 @@
           (void)gi; (void)gj; (void)gk;
 
 #define CAKERNEL_Heat_Update_Computations_Begin \
-  if (!cakernel_lanes_checked || (gi >= 1 && gi < params.cagh_ni - 1)) {
+  if (!cakernel_lanes_checked || (gi >= cakernel_lo.x && gi < cakernel_hi.x)) {
 
 #define CAKERNEL_Heat_Update_Computations_End }
 
@@ -484,7 +487,7 @@
       _Pragma("unroll 1") for (int cakernel_t = 0; cakernel_t < cakernel_slab; ++cakernel_t)                            \
         cakernel_plane(cakernel_t, false, true, true);                                                                  \
     } else {                                                                                                            \
-      const int cakernel_tz = min(cakernel_slab, params.cagh_nk - 1 - cakernel_k0);                                     \
+      const int cakernel_tz = min(cakernel_slab, cakernel_hi.z - cakernel_k0);                                          \
       if (cakernel_x_whole)                                                                                             \
         for (int cakernel_t = 0; cakernel_t < cakernel_tz; ++cakernel_t) cakernel_plane(cakernel_t, true, true, false); \
       else                                                                                                              \

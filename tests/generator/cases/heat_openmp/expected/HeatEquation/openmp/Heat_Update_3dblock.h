@@ -23,15 +23,16 @@
    _Begin and _Computations_Begin belong to one point: private to each thread and each SIMD
    lane, as on a GPU thread. _End closes it and calls it over the tiles. Points are independent
    (the body contract), which is what makes the innermost loop an omp simd loop. */
-#define CAKERNEL_Heat_Update_Begin                                                                                  \
-  OPUNTIA_OPENMP_KERNEL static void CAKERNEL_Heat_Update_3dblock_compute(const CAKERNEL_Heat_Update_Params params,  \
-                                                                        const CAKERNEL_Heat_Update_Arrays arrays) { \
-    CCTK_REAL* const u = arrays.u; (void)u;                                                                         \
-    const ptrdiff_t cakernel_sj = params.cagh_ni, cakernel_sk = (ptrdiff_t)params.cagh_ni * params.cagh_nj;         \
-    const auto cakernel_point = [=](const int gi, const int gj, const int gk, const ptrdiff_t cakernel_row          \
-                                     , const opuntia::openmp::output_points<CCTK_REAL> u_out                        \
-                                    ) OPUNTIA_OPENMP_ALWAYS_INLINE {                                                \
-      (void)gi; (void)gj; (void)gk;  (void)u_out;                                                                   \
+#define CAKERNEL_Heat_Update_Begin                                                                                            \
+  OPUNTIA_OPENMP_KERNEL static void CAKERNEL_Heat_Update_3dblock_compute(const CAKERNEL_Heat_Update_Params params,            \
+                                                                        const CAKERNEL_Heat_Update_Arrays arrays,             \
+                                                                        const int cakernel_lo[3], const int cakernel_hi[3]) { \
+    CCTK_REAL* const u = arrays.u; (void)u;                                                                                   \
+    const ptrdiff_t cakernel_sj = params.cagh_ni, cakernel_sk = (ptrdiff_t)params.cagh_ni * params.cagh_nj;                   \
+    const auto cakernel_point = [=](const int gi, const int gj, const int gk, const ptrdiff_t cakernel_row                    \
+                                     , const opuntia::openmp::output_points<CCTK_REAL> u_out                                  \
+                                    ) OPUNTIA_OPENMP_ALWAYS_INLINE {                                                          \
+      (void)gi; (void)gj; (void)gk;  (void)u_out;                                                                             \
       const ptrdiff_t cakernel_c = cakernel_row + gi; (void)cakernel_c;
 
 #define CAKERNEL_Heat_Update_Computations_Begin {
@@ -61,9 +62,10 @@
    which the compiler must assume may alias anything. */
 #define CAKERNEL_Heat_Update_End                                                                                                  \
     };                                                                                                                            \
-    const int cakernel_ilo = 1, cakernel_ihi = params.cagh_ni - 1;                                                                \
-    const int cakernel_jlo = 1, cakernel_jhi = params.cagh_nj - 1;                                                                \
-    const int cakernel_klo = 1, cakernel_khi = params.cagh_nk - 1;                                                                \
+    /* the points the launcher asks for: those the STENCIL allows, within the call's box */                                       \
+    const int cakernel_ilo = cakernel_lo[0], cakernel_ihi = cakernel_hi[0];                                                       \
+    const int cakernel_jlo = cakernel_lo[1], cakernel_jhi = cakernel_hi[1];                                                       \
+    const int cakernel_klo = cakernel_lo[2], cakernel_khi = cakernel_hi[2];                                                       \
     constexpr int cakernel_line = opuntia::openmp::line_points<CCTK_REAL>;                                                        \
     const size_t cakernel_points = (size_t)params.cagh_ni * params.cagh_nj * params.cagh_nk;                                      \
     const bool cakernel_stream = opuntia::openmp::streaming_pays(                                                                 \

@@ -1,0 +1,71 @@
+#pragma once
+// What the tests that run VariantCheck's kernels through the CaKernel backends share
+// (backend_conformance_test.cpp, sub_box_test.cpp): a backend of the build on a grid, making its
+// device, and one launch through it from host arrays and back.
+#include <algorithm>
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "opuntia/binding.hpp"
+#include "thorns/CaKernel/src/backend.hpp"
+#include "variant_check_grid.hpp"
+
+namespace variant_check {
+
+/// One backend of the build on one grid: a test case's parameter.
+struct backend_case {
+  std::string backend;
+  grid_size grid;
+};
+
+/// The backends of this build (OpenMP too where `with_openmp`), each on a grid with an odd x size
+/// (one x point per GPU thread) and one with a multiple of 4 (several aligned points per thread).
+inline std::vector<backend_case> backend_cases(bool with_openmp) {
+  std::vector<backend_case> cases;
+  for (const auto& factory : opuntia::thorns::CaKernel::compiled_backends()) {
+    if (!with_openmp && std::string(factory.name) == "openmp") continue;
+    for (const grid_size grid : {grid_size{41, 29, 23}, grid_size{44, 29, 23}}) cases.push_back({factory.name, grid});
+  }
+  return cases;
+}
+
+/// The test's name for a case: cuda_41x29x23.
+inline std::string case_name(const backend_case& c) {
+  return c.backend + "_" + std::to_string(c.grid.ni) + "x" + std::to_string(c.grid.nj) + "x" + std::to_string(c.grid.nk);
+}
+
+/// The device of backend `name`; nullptr where the machine has none for it.
+inline std::unique_ptr<opuntia::thorns::CaKernel::backend> make_device(const std::string& name) {
+  const auto& backends = opuntia::thorns::CaKernel::compiled_backends();
+  const auto factory = std::find_if(backends.begin(), backends.end(), [&](const auto& f) { return f.name == name; });
+  return factory == backends.end() ? nullptr : factory->make({});
+}
+
+/// `arrays` after one launch of `variant` through `device` on its queue (over `box` where given):
+/// copied to the device, launched, waited for and copied back.
+inline std::vector<field> launched_through(opuntia::thorns::CaKernel::backend& device,
+                                           const opuntia::kernel_variant_binding& variant, const grid_size& grid,
+                                           std::vector<field> arrays, const void* thorn_parameters,
+                                           const std::optional<opuntia::index_range>& box = std::nullopt) {
+  const std::size_t bytes = grid.points() * sizeof(CCTK_REAL);
+  std::vector<void*> pointers;
+  for (auto& a : arrays) {
+    void* d = device.allocate(bytes);
+    device.copy_to_device(d, a.data(), bytes);
+    pointers.push_back(d);
+  }
+  auto call = make_call(grid, pointers.data(), thorn_parameters);
+  call.queue = device.queue();
+  call.box = box;
+  variant.launch(call);
+  device.synchronize();
+  for (std::size_t a = 0; a < arrays.size(); ++a) {
+    device.copy_to_host(arrays[a].data(), pointers[a], bytes);
+    device.release(pointers[a]);
+  }
+  return arrays;
+}
+
+}  // namespace variant_check
