@@ -19,6 +19,8 @@ echo "== compute-sanitizer on the conformance suite (CUDA)"
 t="build/device/tests/thorns/backend_conformance_tests --gtest_filter=*/cuda_*"
 compute-sanitizer --tool memcheck $t 2>&1 | tail -1
 compute-sanitizer --tool racecheck $t 2>&1 | tail -1
+echo "== compute-sanitizer on the sub-box launches (CUDA)"
+compute-sanitizer --tool memcheck build/device/tests/thorns/sub_box_tests --gtest_filter='*/sub_box.*/cuda*' 2>&1 | tail -1
 echo "== runs"
 cd build/device && mkdir -p run && cd run
 for b in openmp cuda opencl; do
