@@ -45,8 +45,8 @@ static CAKERNEL_%{name}_%{variant}_Maps<lanes> CAKERNEL_%{name}_%{variant}_maps_
   return maps;
 }
 
-/// Launches kernel %{name} with `lanes` x points per thread.
-template <int lanes>
+/// Launches kernel %{name} with `lanes` x points per thread, on the call's box when `boxed`.
+template <int lanes, bool boxed>
 static void CAKERNEL_%{name}_cuda_%{variant}_launch(const opuntia::kernel_call& call, const int lo[3], const int hi[3]) {
   const dim3 block(CAKERNEL_%{name}_%{variant}_block_x, CAKERNEL_%{name}_%{variant}_block_y);
   const int points_x = block.x * lanes;
@@ -74,11 +74,11 @@ static void CAKERNEL_%{name}_cuda_%{variant}_launch(const opuntia::kernel_call& 
                                  " bytes of shared memory a block, this GPU allows " + std::to_string(most) +
                                  " (each cached variable keeps " + std::to_string(CAKERNEL_%{name}_%{variant}_NB) +
                                  " planes of TILE's x and y plus the halo): make TILE's x or y smaller in its cakernel.ccl");
-      OPUNTIA_CUDA_CHECK(cudaFuncSetAttribute(CAKERNEL_%{name}_%{variant}_kernel<lanes>,
+      OPUNTIA_CUDA_CHECK(cudaFuncSetAttribute(CAKERNEL_%{name}_%{variant}_kernel<lanes, boxed>,
                                               cudaFuncAttributeMaxDynamicSharedMemorySize, shared_bytes));
     }
     int per_sm = 0, sms = 0;
-    OPUNTIA_CUDA_CHECK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, CAKERNEL_%{name}_%{variant}_kernel<lanes>,
+    OPUNTIA_CUDA_CHECK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, CAKERNEL_%{name}_%{variant}_kernel<lanes, boxed>,
                                                                      static_cast<int>(block.x * block.y), shared_bytes));
     OPUNTIA_CUDA_CHECK(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, device));
     resident = per_sm * sms > 0 ? per_sm * sms : -1;  // -1: asked, unknown (the launch reports why)
@@ -89,7 +89,7 @@ static void CAKERNEL_%{name}_cuda_%{variant}_launch(const opuntia::kernel_call& 
   const dim3 grid(columns_x, columns_y, static_cast<unsigned>((planes + slab - 1) / slab));
   const CAKERNEL_%{name}_Arrays arrays = CAKERNEL_%{name}_arrays_of(call);
   (void)arrays;
-  CAKERNEL_%{name}_%{variant}_kernel<lanes><<<grid, block, shared_bytes, static_cast<cudaStream_t>(call.queue)>>>(
+  CAKERNEL_%{name}_%{variant}_kernel<lanes, boxed><<<grid, block, shared_bytes, static_cast<cudaStream_t>(call.queue)>>>(
       CAKERNEL_%{name}_params_of(call), CAKERNEL_%{name}_%{variant}_maps_of<lanes>(arrays, call), slab, origin,
       make_int3(lo[0], lo[1], lo[2]), make_int3(hi[0], hi[1], hi[2])%var_loop() %[, arrays.%{vname}]% %var_loop("intent=separateinout") %[, arrays.%{vname}_out]%);
   OPUNTIA_CUDA_CHECK(cudaGetLastError());
@@ -108,10 +108,15 @@ void CAKERNEL_Launch_%{name}_cuda_%{variant}(const opuntia::kernel_call& call) {
   bool aligned = lanes > 1 && call.grid.ni % lanes == 0;
 %var_loop() %[  aligned = aligned && aligned_16(%{vindex});
 ]% %var_loop("intent=separateinout") %[ aligned = aligned && aligned_16(%{vout_index});
-]%  if (aligned)
-    CAKERNEL_%{name}_cuda_%{variant}_launch<lanes>(call, lo, hi);
+]%  const bool boxed = call.box.has_value();
+  if (aligned && boxed)
+    CAKERNEL_%{name}_cuda_%{variant}_launch<lanes, true>(call, lo, hi);
+  else if (aligned)
+    CAKERNEL_%{name}_cuda_%{variant}_launch<lanes, false>(call, lo, hi);
+  else if (boxed)
+    CAKERNEL_%{name}_cuda_%{variant}_launch<1, true>(call, lo, hi);
   else
-    CAKERNEL_%{name}_cuda_%{variant}_launch<1>(call, lo, hi);
+    CAKERNEL_%{name}_cuda_%{variant}_launch<1, false>(call, lo, hi);
 }
 
 }  // namespace opuntia::thorns::%{thorn}

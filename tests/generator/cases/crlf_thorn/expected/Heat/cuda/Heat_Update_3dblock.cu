@@ -45,8 +45,8 @@ static CAKERNEL_Heat_Update_3dblock_Maps<lanes> CAKERNEL_Heat_Update_3dblock_map
   return maps;
 }
 
-/// Launches kernel Heat_Update with `lanes` x points per thread.
-template <int lanes>
+/// Launches kernel Heat_Update with `lanes` x points per thread, on the call's box when `boxed`.
+template <int lanes, bool boxed>
 static void CAKERNEL_Heat_Update_cuda_3dblock_launch(const opuntia::kernel_call& call, const int lo[3], const int hi[3]) {
   const dim3 block(CAKERNEL_Heat_Update_3dblock_block_x, CAKERNEL_Heat_Update_3dblock_block_y);
   const int points_x = block.x * lanes;
@@ -74,11 +74,11 @@ static void CAKERNEL_Heat_Update_cuda_3dblock_launch(const opuntia::kernel_call&
                                  " bytes of shared memory a block, this GPU allows " + std::to_string(most) +
                                  " (each cached variable keeps " + std::to_string(CAKERNEL_Heat_Update_3dblock_NB) +
                                  " planes of TILE's x and y plus the halo): make TILE's x or y smaller in its cakernel.ccl");
-      OPUNTIA_CUDA_CHECK(cudaFuncSetAttribute(CAKERNEL_Heat_Update_3dblock_kernel<lanes>,
+      OPUNTIA_CUDA_CHECK(cudaFuncSetAttribute(CAKERNEL_Heat_Update_3dblock_kernel<lanes, boxed>,
                                               cudaFuncAttributeMaxDynamicSharedMemorySize, shared_bytes));
     }
     int per_sm = 0, sms = 0;
-    OPUNTIA_CUDA_CHECK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, CAKERNEL_Heat_Update_3dblock_kernel<lanes>,
+    OPUNTIA_CUDA_CHECK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, CAKERNEL_Heat_Update_3dblock_kernel<lanes, boxed>,
                                                                      static_cast<int>(block.x * block.y), shared_bytes));
     OPUNTIA_CUDA_CHECK(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, device));
     resident = per_sm * sms > 0 ? per_sm * sms : -1;  // -1: asked, unknown (the launch reports why)
@@ -89,7 +89,7 @@ static void CAKERNEL_Heat_Update_cuda_3dblock_launch(const opuntia::kernel_call&
   const dim3 grid(columns_x, columns_y, static_cast<unsigned>((planes + slab - 1) / slab));
   const CAKERNEL_Heat_Update_Arrays arrays = CAKERNEL_Heat_Update_arrays_of(call);
   (void)arrays;
-  CAKERNEL_Heat_Update_3dblock_kernel<lanes><<<grid, block, shared_bytes, static_cast<cudaStream_t>(call.queue)>>>(
+  CAKERNEL_Heat_Update_3dblock_kernel<lanes, boxed><<<grid, block, shared_bytes, static_cast<cudaStream_t>(call.queue)>>>(
       CAKERNEL_Heat_Update_params_of(call), CAKERNEL_Heat_Update_3dblock_maps_of<lanes>(arrays, call), slab, origin,
       make_int3(lo[0], lo[1], lo[2]), make_int3(hi[0], hi[1], hi[2]), arrays.u , arrays.u_out);
   OPUNTIA_CUDA_CHECK(cudaGetLastError());
@@ -108,10 +108,15 @@ void CAKERNEL_Launch_Heat_Update_cuda_3dblock(const opuntia::kernel_call& call) 
   bool aligned = lanes > 1 && call.grid.ni % lanes == 0;
   aligned = aligned && aligned_16(0);
   aligned = aligned && aligned_16(1);
-  if (aligned)
-    CAKERNEL_Heat_Update_cuda_3dblock_launch<lanes>(call, lo, hi);
+  const bool boxed = call.box.has_value();
+  if (aligned && boxed)
+    CAKERNEL_Heat_Update_cuda_3dblock_launch<lanes, true>(call, lo, hi);
+  else if (aligned)
+    CAKERNEL_Heat_Update_cuda_3dblock_launch<lanes, false>(call, lo, hi);
+  else if (boxed)
+    CAKERNEL_Heat_Update_cuda_3dblock_launch<1, true>(call, lo, hi);
   else
-    CAKERNEL_Heat_Update_cuda_3dblock_launch<1>(call, lo, hi);
+    CAKERNEL_Heat_Update_cuda_3dblock_launch<1, false>(call, lo, hi);
 }
 
 }  // namespace opuntia::thorns::Heat

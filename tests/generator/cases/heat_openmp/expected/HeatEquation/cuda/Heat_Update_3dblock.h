@@ -135,7 +135,7 @@
               .e[cakernel_lane + (i) - CAKERNEL_Heat_Update_3dblock_GROUP(i)]))
 
 #define CAKERNEL_Heat_Update_Begin                                                                                                                                               \
-  template <int cakernel_lanes>                                                                                                                                                  \
+  template <int cakernel_lanes, bool cakernel_boxed>                                                                                                                             \
   static __global__ void CAKERNEL_Heat_Update_3dblock_LAUNCH_BOUNDS                                                                                                              \
   CAKERNEL_Heat_Update_3dblock_kernel(const CAKERNEL_Heat_Update_Params params,                                                                                                  \
                                      const __grid_constant__ CAKERNEL_Heat_Update_3dblock_Maps<cakernel_lanes> cakernel_maps,                                                    \
@@ -144,6 +144,17 @@
       , CCTK_REAL* const __restrict__ u                                                                                                                                          \
       , CCTK_REAL* const __restrict__ u_out                                                                                                                                      \
   ) {                                                                                                                                                                            \
+    /* Where the blocks start and which points they compute: a launch over the whole grid                                                                                        \
+       (cakernel_boxed false) knows them at compile time but for the grid's size, as the tuned                                                                                   \
+       loops were written for (taking them from the arguments cost Star25 3dstencil a third of its                                                                               \
+       speed, H200, 2026-11-26); a launch on a box takes the launcher's. */                                                                                                      \
+    const int cakernel_origin_x = cakernel_boxed ? cakernel_origin.x : 0;                                                                                                        \
+    const int cakernel_origin_y = cakernel_boxed ? cakernel_origin.y : 0;                                                                                                        \
+    const int cakernel_origin_z = cakernel_boxed ? cakernel_origin.z : 1;                                                                                                        \
+    const int cakernel_lo_x = cakernel_boxed ? cakernel_lo.x : 1;                                                                                                                \
+    const int cakernel_hi_x = cakernel_boxed ? cakernel_hi.x : params.cagh_ni - 1;                                                                                               \
+    const int cakernel_hi_y = cakernel_boxed ? cakernel_hi.y : params.cagh_nj - 1;                                                                                               \
+    const int cakernel_hi_z = cakernel_boxed ? cakernel_hi.z : params.cagh_nk - 1;                                                                                               \
     /* The arrays are restrict parameters (not members of a struct) so that the compiler knows                                                                                   \
        that the body's stores leave the loads of the other arrays valid: the lanes of a thread                                                                                   \
        share their neighbours' loads. */                                                                                                                                         \
@@ -172,8 +183,8 @@
        first point and its place in the plane. The blocks start at the launcher's origin (0, 0, zn                                                                               \
        for the whole grid) and compute the points of [lo, hi): those the STENCIL allows, within                                                                                  \
        the call's box. */                                                                                                                                                        \
-    const int cakernel_bi = cakernel_origin.x + (int)blockIdx.x * cakernel_tx * cakernel_lanes;                                                                                  \
-    const int cakernel_bj = cakernel_origin.y + (int)blockIdx.y * cakernel_tyr;                                                                                                  \
+    const int cakernel_bi = cakernel_origin_x + (int)blockIdx.x * cakernel_tx * cakernel_lanes;                                                                                  \
+    const int cakernel_bj = cakernel_origin_y + (int)blockIdx.y * cakernel_tyr;                                                                                                  \
     const int cakernel_x0 = cakernel_bi + (int)threadIdx.x * cakernel_lanes;                                                                                                     \
     const int cakernel_si = cakernel_xa + (int)threadIdx.x * cakernel_lanes;                                                                                                     \
     const int cakernel_sj = 1 + (int)threadIdx.y * CAKERNEL_Heat_Update_3dblock_ROWS;                                                                                            \
@@ -195,14 +206,14 @@
     (void)cakernel_planes_next, (void)cakernel_ring_full;                                                                                                                        \
     /* Without a shared plane nothing waits on a barrier: a thread with nothing to compute leaves. */                                                                            \
     if (!CAKERNEL_Heat_Update_3dblock_SHARED &&                                                                                                                                  \
-        (cakernel_x0 + cakernel_lanes <= cakernel_lo.x || cakernel_x0 >= cakernel_hi.x ||                                                                                        \
-         cakernel_j >= cakernel_hi.y)) return;                                                                                                                                   \
+        (cakernel_x0 + cakernel_lanes <= cakernel_lo_x || cakernel_x0 >= cakernel_hi_x ||                                                                                        \
+         cakernel_j >= cakernel_hi_y)) return;                                                                                                                                   \
     const bool cakernel_column = cakernel_x0 < params.cagh_ni;                                                                                                                   \
     /* The L2 policy of the ring's tensor copies, made once a block. */                                                                                                          \
     const std::uint64_t cakernel_keep_in_l2 = cakernel_tma ? opuntia::cuda::keep_in_l2_policy() : 0;                                                                             \
     (void)cakernel_keep_in_l2;                                                                                                                                                   \
     (void)cakernel_column;                                                                                                                                                       \
-    const int cakernel_k0 = cakernel_origin.z + (int)blockIdx.z * cakernel_slab;                                                                                                 \
+    const int cakernel_k0 = cakernel_origin_z + (int)blockIdx.z * cakernel_slab;                                                                                                 \
     /* The lane groups of a shared plane that this thread fills at every plane: a ring                                                                                           \
        (3dblock_ring) copies the whole plane, a staged plane (3dblock) loads the halo (its centres                                                                               \
        come from the windows); the block's threads share them out, nq at most each. The same in                                                                                  \
@@ -360,9 +371,9 @@
        run its warp through both (and a shared plane needs the same barriers in every thread). */                                                                                \
     const bool cakernel_inside =                                                                                                                                                 \
         cakernel_k0 + cakernel_slab + 1 + CAKERNEL_Heat_Update_3dblock_PF <= params.cagh_nk &&                                                                                   \
-        cakernel_k0 + cakernel_slab <= cakernel_hi.z && cakernel_bj + 1 + cakernel_tyr <= cakernel_hi.y;                                                                         \
+        cakernel_k0 + cakernel_slab <= cakernel_hi_z && cakernel_bj + 1 + cakernel_tyr <= cakernel_hi_y;                                                                         \
     const bool cakernel_thread_x_inside =                                                                                                                                        \
-        cakernel_x0 >= cakernel_lo.x && cakernel_x0 + cakernel_lanes <= cakernel_hi.x;                                                                                           \
+        cakernel_x0 >= cakernel_lo_x && cakernel_x0 + cakernel_lanes <= cakernel_hi_x;                                                                                           \
     const bool cakernel_x_inside = CAKERNEL_Heat_Update_3dblock_SHARED ? __syncthreads_and(cakernel_thread_x_inside) != 0                                                        \
                                                                       : __all_sync(__activemask(), cakernel_thread_x_inside) != 0;                                               \
     /* At an x edge, whether every thread's points are all inside or all outside in x (the edge                                                                                  \
@@ -371,8 +382,8 @@
        keep the compiler from reading a neighbour once for all of a thread's points (42 shared                                                                                   \
        loads and 30% more instructions a plane than inside, radius 4 in fp32); checked together,                                                                                 \
        the ring at radius 4 went from 78% to 80-81% of copy in fp64 (H100). */                                                                                                   \
-    const bool cakernel_thread_x_whole = cakernel_thread_x_inside || cakernel_x0 + cakernel_lanes <= cakernel_lo.x ||                                                            \
-                                         cakernel_x0 >= cakernel_hi.x;                                                                                                           \
+    const bool cakernel_thread_x_whole = cakernel_thread_x_inside || cakernel_x0 + cakernel_lanes <= cakernel_lo_x ||                                                            \
+                                         cakernel_x0 >= cakernel_hi_x;                                                                                                           \
     const bool cakernel_x_whole = CAKERNEL_Heat_Update_3dblock_SHARED ? __syncthreads_and(cakernel_thread_x_whole) != 0                                                          \
                                                                      : __all_sync(__activemask(), cakernel_thread_x_whole) != 0;                                                 \
     /* One plane: `checked`, rows or planes may lie past the grid; `x_checked`, points may lie                                                                                   \
@@ -452,7 +463,7 @@
         const int gj = cakernel_j + cakernel_m;                                                                                                                                  \
         /* A row past the grid computes nothing, nor a thread outside in x where its points are                                                                                  \
            checked together: decided here, around all its points, so that they share their reads. */                                                                             \
-        if ((cakernel_checked && gj >= cakernel_hi.y) ||                                                                                                                         \
+        if ((cakernel_checked && gj >= cakernel_hi_y) ||                                                                                                                         \
             (cakernel_x_checked && !cakernel_lanes_checked && !cakernel_thread_x_inside))                                                                                        \
           continue;                                                                                                                                                              \
         opuntia::cuda::staged_lanes<CCTK_REAL, cakernel_lanes> cakernel_staged_u_out;                                                                                            \
@@ -461,7 +472,7 @@
           (void)gi; (void)gj; (void)gk;
 
 #define CAKERNEL_Heat_Update_Computations_Begin \
-  if (!cakernel_lanes_checked || (gi >= cakernel_lo.x && gi < cakernel_hi.x)) {
+  if (!cakernel_lanes_checked || (gi >= cakernel_lo_x && gi < cakernel_hi_x)) {
 
 #define CAKERNEL_Heat_Update_Computations_End }
 
@@ -487,7 +498,7 @@
       _Pragma("unroll 1") for (int cakernel_t = 0; cakernel_t < cakernel_slab; ++cakernel_t)                            \
         cakernel_plane(cakernel_t, false, true, true);                                                                  \
     } else {                                                                                                            \
-      const int cakernel_tz = min(cakernel_slab, cakernel_hi.z - cakernel_k0);                                          \
+      const int cakernel_tz = min(cakernel_slab, cakernel_hi_z - cakernel_k0);                                          \
       if (cakernel_x_whole)                                                                                             \
         for (int cakernel_t = 0; cakernel_t < cakernel_tz; ++cakernel_t) cakernel_plane(cakernel_t, true, true, false); \
       else                                                                                                              \
