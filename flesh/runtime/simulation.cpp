@@ -248,6 +248,12 @@ kernel_grid simulation::grid_for_kernels() const {
   k.xmin = g.local_origin(0);
   k.ymin = g.local_origin(1);
   k.zmin = g.local_origin(2);
+  k.xorigin = g.origin[0];
+  k.yorigin = g.origin[1];
+  k.zorigin = g.origin[2];
+  k.lbndi = g.offset[0];
+  k.lbndj = g.offset[1];
+  k.lbndk = g.offset[2];
   k.ni = g.local[0];
   k.nj = g.local[1];
   k.nk = g.local[2];

@@ -82,9 +82,11 @@ using routine_function = void (*)(routine_context&);
 /// (xn, xp, yn, yp, zn, zp) of this rank's block is a physical boundary.
 struct kernel_grid {
   CCTK_REAL dx = 0, dy = 0, dz = 0, dt = 0, time = 0;
-  CCTK_REAL xmin = 0, ymin = 0, zmin = 0;
+  CCTK_REAL xmin = 0, ymin = 0, zmin = 0;           // coordinates of local point 0
+  CCTK_REAL xorigin = 0, yorigin = 0, zorigin = 0;  // of global point 0: the domain's minimum
   CCTK_INT it = 0, ni = 0, nj = 0, nk = 0;
   CCTK_INT nghostsi = 0, nghostsj = 0, nghostsk = 0;
+  CCTK_INT lbndi = 0, lbndj = 0, lbndk = 0;         // global index of local point 0
   bool physical[6] = {true, true, true, true, true, true};
 };
 

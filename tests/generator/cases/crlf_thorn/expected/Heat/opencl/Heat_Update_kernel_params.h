@@ -16,6 +16,17 @@
   CCTK_REAL cagh_u_xoffset, cagh_u_yoffset, cagh_u_zoffset;                    \
   /* end of CAKERNEL_Heat_Update_PARAMS_MEMBERS */
 
+/* The coordinates of point (gi, gj, gk) of a vertex-centred variable, computed from its global
+   index (cagh_lbnd*: the global index of local point 0) so that they are the same bits on any
+   number of ranks, and the bits routine_context::coordinate gives host routines. A staggered
+   variable v adds its offset: cagh_xorigin + (cagh_lbndi + gi + cagh_v_xoffset) * cagh_dx.
+   (cagh_xmin + gi * cagh_dx is the same point, rounded differently on each rank.) */
+#ifndef CAGH_X
+#define CAGH_X(i) (params.cagh_xorigin + (CCTK_REAL)(params.cagh_lbndi + (i)) * params.cagh_dx)
+#define CAGH_Y(j) (params.cagh_yorigin + (CCTK_REAL)(params.cagh_lbndj + (j)) * params.cagh_dy)
+#define CAGH_Z(k) (params.cagh_zorigin + (CCTK_REAL)(params.cagh_lbndk + (k)) * params.cagh_dz)
+#endif
+
 struct CAKERNEL_Heat_Update_Params {
   CAKERNEL_Heat_Update_PARAMS_MEMBERS
 };
@@ -37,6 +48,9 @@ inline CAKERNEL_Heat_Update_Params CAKERNEL_Heat_Update_params_of(const opuntia:
   params.cagh_xmin = call.grid.xmin;
   params.cagh_ymin = call.grid.ymin;
   params.cagh_zmin = call.grid.zmin;
+  params.cagh_xorigin = call.grid.xorigin;
+  params.cagh_yorigin = call.grid.yorigin;
+  params.cagh_zorigin = call.grid.zorigin;
   params.cagh_it = call.grid.it;
   params.cagh_ni = call.grid.ni;
   params.cagh_nj = call.grid.nj;
@@ -44,6 +58,9 @@ inline CAKERNEL_Heat_Update_Params CAKERNEL_Heat_Update_params_of(const opuntia:
   params.cagh_nghostsi = call.grid.nghostsi;
   params.cagh_nghostsj = call.grid.nghostsj;
   params.cagh_nghostsk = call.grid.nghostsk;
+  params.cagh_lbndi = call.grid.lbndi;
+  params.cagh_lbndj = call.grid.lbndj;
+  params.cagh_lbndk = call.grid.lbndk;
   params.cagh_face = -1;
   params.alpha = thorn_parameters->alpha;
   // each variable's offsets from the vertices, in grid steps: 0.5 along a cell-centred direction

@@ -11,8 +11,10 @@
 #define CAKERNEL_HEATEQUATION_GRID_PARAMS                  \
   CCTK_REAL cagh_dx, cagh_dy, cagh_dz, cagh_dt, cagh_time; \
   CCTK_REAL cagh_xmin, cagh_ymin, cagh_zmin;               \
+  CCTK_REAL cagh_xorigin, cagh_yorigin, cagh_zorigin;      \
   CCTK_INT cagh_it, cagh_ni, cagh_nj, cagh_nk;             \
   CCTK_INT cagh_nghostsi, cagh_nghostsj, cagh_nghostsk;    \
+  CCTK_INT cagh_lbndi, cagh_lbndj, cagh_lbndk;             \
   CCTK_INT cagh_face; /* boundary kernels: the face being updated, 0..5 */
 
 /* The 3D variants share 3dblock.h, as CUDA's do: the rows of y that each work-item owns, whether
@@ -53,6 +55,11 @@ typedef int CCTK_INT;
 #define CAKERNEL_INDEX(i, j, k) \
   ((long)(i) + (long)CAKERNEL_NI * ((long)(j) + (long)CAKERNEL_NJ * (long)(k)))
 #define I3D(v, i, j, k) v[CAKERNEL_INDEX(gi + (i), gj + (j), gk + (k))]
+/* Coordinates from the global index, as templates/shared/kernel_params.h.tpl defines them for
+   C++: the same bits on any number of ranks. */
+#define CAGH_X(i) (params.cagh_xorigin + (CCTK_REAL)(params.cagh_lbndi + (i)) * params.cagh_dx)
+#define CAGH_Y(j) (params.cagh_yorigin + (CCTK_REAL)(params.cagh_lbndj + (j)) * params.cagh_dy)
+#define CAGH_Z(k) (params.cagh_zorigin + (CCTK_REAL)(params.cagh_lbndk + (k)) * params.cagh_dz)
 /* A kernel's params, from its argument, with the sizes as the constants of the build options. */
 #define CAKERNEL_SIZED_PARAMS(type) \
   type params = cakernel_params;    \
