@@ -51,6 +51,7 @@ int main(int argc, char** argv) {
   app.add_flag("--list-thorns", list, "list the thorns of this build");
   const auto thorns = opuntia::compiled_thorns();
   const auto provided = opuntia::compiled_providers();
+  const auto processes = provided.process_group();
   std::deque<bool> command_asked;  // a stable place for each command's flag
   std::string command_examples;
   for (const auto& [thorn, command] : provided.commands()) {
@@ -106,12 +107,21 @@ int main(int argc, char** argv) {
   } catch (const opuntia::run_stopped& stopped) {
     return 128 + stopped.signal_number();  // the run printed where it stopped
   } catch (const opuntia::ccl::input_error& e) {
-    auto diagnostics = e.diagnostics();
-    opuntia::ccl::fill_line_texts_from_disk(diagnostics);
-    std::cerr << opuntia::ccl::format_diagnostics(diagnostics);
+    // The parameter file is read by every rank alike, and found wrong by every rank alike:
+    // rank 0 says so, and every rank ends with the same status.
+    if (processes.rank() == 0) {
+      auto diagnostics = e.diagnostics();
+      opuntia::ccl::fill_line_texts_from_disk(diagnostics);
+      std::cerr << opuntia::ccl::format_diagnostics(diagnostics);
+    }
     return 1;
   } catch (const std::exception& e) {
-    std::cerr << "opuntia: error: " << e.what() << '\n';
+    // One rank's failure: it says which, and ends the others rather than leave them waiting.
+    const int size = processes.size();
+    std::cerr << (size > 1 ? fmt::format("opuntia: error on rank {} of {}: ", processes.rank(), size)
+                           : std::string("opuntia: error: "))
+              << e.what() << std::endl;
+    if (size > 1) processes.abort(1);
     return 1;
   }
 }

@@ -86,6 +86,15 @@ void providers::add_kernel_runtime(kernel_runtime_provider runtime) {
   kernel_runtimes_.push_back({current(), std::move(runtime)});
 }
 void providers::add_time_step(time_step_provider time_step) { time_steps_.push_back({current(), std::move(time_step)}); }
+void providers::add_process_group(process_group_provider group) {
+  process_groups_.push_back({current(), std::move(group)});
+}
+
+process_group_provider providers::process_group() const {
+  if (!process_groups_.empty()) return process_groups_.front().provided;
+  return {[] { return 0; }, [] { return 1; }, [](int) {}};
+}
+
 void providers::add_output_folder(output_folder_provider folder) {
   output_folders_.push_back({current(), std::move(folder)});
 }

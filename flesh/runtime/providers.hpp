@@ -57,6 +57,16 @@ struct output_folder_provider {
   parameter_name folder;
 };
 
+/// The processes of a run (the ranks of mpirun), for the program's last word: an error every
+/// rank found alike is printed by rank 0 alone, and one rank's failure ends every rank.
+struct process_group_provider {
+  std::function<int()> rank;
+  std::function<int()> size;
+  /// Ends every process of the run with `exit_code` (MPI_Abort), so that none waits for one
+  /// that failed; returns only where there is nothing to end.
+  std::function<void(int exit_code)> abort;
+};
+
 /// A command of the `opuntia` program (`opuntia --list-devices [PARFILE]`).
 struct command_provider {
   std::string flag;     // "--list-devices"
@@ -86,6 +96,7 @@ class providers {
   void add_time_step(time_step_provider time_step);
   void add_output_folder(output_folder_provider folder);
   void add_command(command_provider command);
+  void add_process_group(process_group_provider group);
 
   // --- what the flesh and the program ask ---------------------------------------------------
   bool is_always_active(std::string_view thorn) const;
@@ -96,6 +107,8 @@ class providers {
   const std::vector<of_thorn<time_step_provider>>& time_steps() const { return time_steps_; }
   const std::vector<of_thorn<output_folder_provider>>& output_folders() const { return output_folders_; }
   const std::vector<of_thorn<command_provider>>& commands() const { return commands_; }
+  /// The processes of this run: the first thorn's that provides them; one process if none does.
+  process_group_provider process_group() const;
 
   /// What the one active thorn that provides it provides, once `registry` read the parameter
   /// file `source` (`parfile`: its statements). None or several: ccl::input_error at the
@@ -127,6 +140,7 @@ class providers {
   std::vector<of_thorn<time_step_provider>> time_steps_;
   std::vector<of_thorn<output_folder_provider>> output_folders_;
   std::vector<of_thorn<command_provider>> commands_;
+  std::vector<of_thorn<process_group_provider>> process_groups_;
 };
 
 }  // namespace opuntia

@@ -1,6 +1,7 @@
 #include "mpi_communicator.hpp"
 
 #include <cstdlib>
+#include <initializer_list>
 #include <limits>
 #include <stdexcept>
 #include <string>
@@ -55,11 +56,44 @@ mpi_communicator::mpi_communicator() {
   MPI_Comm_size(MPI_COMM_WORLD, &size_);
 }
 
-bool mpi_communicator::launched_with_several_ranks() {
-  for (const char* name : {"OMPI_COMM_WORLD_SIZE", "PMI_SIZE", "PMIX_SIZE", "MV2_COMM_WORLD_SIZE"}) {
-    if (const char* value = std::getenv(name)) return std::atoi(value) > 1;
+namespace {
+/// The first of the launchers' variables that is set, as a number; `otherwise` if none is.
+int launcher_variable(std::initializer_list<const char*> names, int otherwise) {
+  for (const char* name : names) {
+    if (const char* value = std::getenv(name)) return std::atoi(value);
   }
-  return false;
+  return otherwise;
+}
+bool mpi_is_running() {
+  int initialised = 0, finalised = 0;
+  MPI_Initialized(&initialised);
+  MPI_Finalized(&finalised);
+  return initialised && !finalised;
+}
+}  // namespace
+
+bool mpi_communicator::launched_with_several_ranks() { return world_size() > 1; }
+
+int mpi_communicator::world_rank() {
+  if (mpi_is_running()) {
+    int rank = 0;
+    MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+    return rank;
+  }
+  return launcher_variable({"OMPI_COMM_WORLD_RANK", "PMI_RANK", "PMIX_RANK", "MV2_COMM_WORLD_RANK"}, 0);
+}
+
+int mpi_communicator::world_size() {
+  if (mpi_is_running()) {
+    int size = 1;
+    MPI_Comm_size(MPI_COMM_WORLD, &size);
+    return size;
+  }
+  return launcher_variable({"OMPI_COMM_WORLD_SIZE", "PMI_SIZE", "PMIX_SIZE", "MV2_COMM_WORLD_SIZE"}, 1);
+}
+
+void mpi_communicator::abort_all(int exit_code) {
+  if (mpi_is_running()) MPI_Abort(MPI_COMM_WORLD, exit_code);
 }
 
 void mpi_communicator::exchange(std::span<const message> sends, std::span<const message> receives) {

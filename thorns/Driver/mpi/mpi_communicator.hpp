@@ -21,6 +21,12 @@ public:
   /// Whether this process was started by mpirun (or another MPI launcher) with more than one
   /// rank, read from the environment without initialising MPI.
   static bool launched_with_several_ranks();
+  /// This process's rank and the number of ranks: from MPI once it is initialised, else from the
+  /// launcher's environment (0 and 1 without one).
+  static int world_rank();
+  static int world_size();
+  /// Ends every rank with `exit_code` (MPI_Abort) when MPI is initialised; returns otherwise.
+  static void abort_all(int exit_code);
 
 private:
   int rank_ = 0;

@@ -1,0 +1,67 @@
+#!/usr/bin/env bash
+# The driver on several ranks gives the bits of one rank: HeatEquation and WaveToy run under
+# mpirun on 1, 2, 3, 4 and 8 ranks (more ranks than cores: --oversubscribe), with the automatic,
+# manual and no_x_split topologies, periodic directions or none, odd global sizes and ghost zones
+# 1, 2 and 3 times the stencil's radius, and each run's fields must have the digest of the
+# one-rank run (IO::out_digest_vars: a hash of every point's global index and bits).
+# Usage: mpi_ranks_test.sh OPUNTIA MPIEXEC
+opuntia=$(realpath "$1")
+mpiexec=$2
+. "$(dirname "$0")/../check.sh"
+export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1  # containers run tests as root
+export OMP_NUM_THREADS=1
+
+base() {  # base APPLICATION: the lines every run of it shares
+  case $1 in
+    heat) printf 'ActiveThorns = "HeatEquation"\nCactus::cctk_itlast = 6\nTime::timestep = 0.0005\nIO::out_digest_vars = "heatequation::u"\n' ;;
+    wavetoy) printf 'ActiveThorns = "WaveToy"\nCactus::cctk_itlast = 6\nTime::dtfac = 0.25\nIO::out_digest_vars = "wavetoy::phi"\nWaveToy::wave_number_y = 0.5\n' ;;
+  esac
+  printf 'CaKernel::backend = "openmp"\nCactus::progress_every = 0\nCactus::cctk_timer_output = "off"\nDriver::global_nx = 13\nDriver::global_ny = 11\nDriver::global_nz = 9\n'
+}
+
+# run NAME RANKS APPLICATION [LINES...]: the digest line of the run, in $work/NAME.digest.
+run() {
+  local name=$1 ranks=$2 application=$3
+  shift 3
+  { base "$application"; printf '%s\n' "$@"; printf 'IO::out_dir = "%s"\n' "$name"; } >"$work/$name.par"
+  (cd "$work" && "$mpiexec" --oversubscribe -np "$ranks" "$opuntia" "$name.par" >"$name.out" 2>&1)
+  local status=$?
+  grep '^INFO (IO): digest of ' "$work/$name.out" >"$work/$name.digest"
+  [ $status -eq 0 ] || { echo "run $name failed:"; tail -5 "$work/$name.out"; }
+  return $status
+}
+same_digest() { [ -s "$work/$1.digest" ] && cmp -s "$work/$1.digest" "$work/$2.digest"; }
+
+for application in heat wavetoy; do
+  for periodic in no yes; do
+    lines=("Driver::periodic = $periodic")
+    reference=${application}_${periodic}_1
+    check "$application, periodic = $periodic, 1 rank runs" run "$reference" 1 "$application" "${lines[@]}"
+    for ranks in 2 3 4 8; do
+      name=${application}_${periodic}_$ranks
+      run "$name" "$ranks" "$application" "${lines[@]}"
+      check "$application, periodic = $periodic, $ranks ranks (automatic): the fields of 1 rank" same_digest "$reference" "$name"
+    done
+    run "${application}_${periodic}_x" 4 "$application" "${lines[@]}" 'Driver::processor_topology = "no_x_split"'
+    check "$application, periodic = $periodic, 4 ranks, no_x_split: the same fields" same_digest "$reference" "${application}_${periodic}_x"
+    run "${application}_${periodic}_m" 6 "$application" "${lines[@]}" 'Driver::processor_topology = "manual"' \
+      'Driver::processor_topology_3d_x = 3' 'Driver::processor_topology_3d_y = 2'
+    check "$application, periodic = $periodic, 6 ranks, manual 3x2x1: the same fields" same_digest "$reference" "${application}_${periodic}_m"
+    for ghosts in 2 3; do
+      run "${application}_${periodic}_g$ghosts" 4 "$application" "${lines[@]}" "Driver::ghost_size = $ghosts"
+      check "$application, periodic = $periodic, 4 ranks, ghost zones $ghosts wide: the same fields" \
+        same_digest "$reference" "${application}_${periodic}_g$ghosts"
+    done
+  done
+done
+
+# The driver names its topology, and refuses one that does not split the ranks.
+check "the start-up line names the topology" grep -qF "driver Cartesian, 8 ranks (2x2x2)" "$work/wavetoy_no_8.out"
+run bad_manual 4 wavetoy 'Driver::processor_topology = "manual"' 'Driver::processor_topology_3d_x = 3'
+check "a manual topology that does not split the ranks fails" test $? -ne 0
+check "... naming the parameters and values" grep -qxF \
+  'bad_manual.par:12:1: error: Driver::processor_topology = "manual" with processor_topology_3d_x/y/z = 3/0/0 does not split 4 ranks: 4 is not a multiple of 3; Driver::processor_topology_3d_x set at bad_manual.par:13:1' \
+  "$work/bad_manual.out"
+check "... once, though every rank found it" test "$(grep -c ': error: ' "$work/bad_manual.out")" -eq 1
+
+finish
