@@ -4,9 +4,10 @@
 # manual and no_x_split topologies, periodic directions or none, odd global sizes and ghost zones
 # 1, 2 and 3 times the stencil's radius, and each run's fields must have the digest of the
 # one-rank run (IO::out_digest_vars: a hash of every point's global index and bits).
-# Usage: mpi_ranks_test.sh OPUNTIA MPIEXEC
+# Usage: mpi_ranks_test.sh OPUNTIA MPIEXEC [BACKEND=openmp]
 opuntia=$(realpath "$1")
 mpiexec=$2
+backend=${3:-openmp}
 . "$(dirname "$0")/../check.sh"
 export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1  # containers run tests as root
 export OMP_NUM_THREADS=1
@@ -16,7 +17,7 @@ base() {  # base APPLICATION: the lines every run of it shares
     heat) printf 'ActiveThorns = "HeatEquation"\nCactus::cctk_itlast = 6\nTime::timestep = 0.0005\nIO::out_digest_vars = "heatequation::u"\n' ;;
     wavetoy) printf 'ActiveThorns = "WaveToy"\nCactus::cctk_itlast = 6\nTime::dtfac = 0.25\nIO::out_digest_vars = "wavetoy::phi"\nWaveToy::wave_number_y = 0.5\n' ;;
   esac
-  printf 'CaKernel::backend = "openmp"\nCactus::progress_every = 0\nCactus::cctk_timer_output = "off"\nDriver::global_nx = 13\nDriver::global_ny = 11\nDriver::global_nz = 9\n'
+  printf 'CaKernel::backend = "%s"\nCactus::progress_every = 0\nCactus::cctk_timer_output = "off"\nDriver::global_nx = 13\nDriver::global_ny = 11\nDriver::global_nz = 9\n' "$backend"
 }
 
 # run NAME RANKS APPLICATION [LINES...]: the digest line of the run, in $work/NAME.digest.
