@@ -64,11 +64,11 @@ void cakernel_runtime::launch(const thorn_binding& thorn, const kernel_binding& 
     const buffer_key buffer = store_.key(v, kv.timelevel);
     void* host = store_.data(v, kv.timelevel);
     const std::size_t bytes = v.count * v.element_size();
-    // in, inout, separateinout and past levels are read: the device copy must be current. An
-    // `out` variable is copied too the first time, so the points a kernel leaves alone (a
-    // boundary) hold the host's values rather than garbage.
-    if ((kv.intent != kernel_intent::out || device_->shares_host_memory() || !mirrors_.count(buffer)) &&
-        to_device(buffer, host, bytes)) {
+    // in, inout, separateinout and past levels are read: the device copy must be current. So
+    // must an `out` one whenever the host holds newer values: a kernel may leave points alone (a
+    // boundary kernel's interior, the ghost zones SYNC filled on the host), which must keep the
+    // host's values rather than the device's stale ones. to_device copies only then.
+    if (to_device(buffer, host, bytes)) {
       copied.push_back(buffer);
     }
     arrays.push_back(device_of(buffer, host, bytes));
