@@ -137,6 +137,17 @@ class simulation::context final : public routine_context {
   std::string thorn_;
 };
 
+template <typename Work>
+void simulation::at_parameter_lines(Work&& work) const {
+  try {
+    work();
+  } catch (const parameter_value_error& e) {
+    fail_at({{e.owner(), e.name()}}, e.what());
+  } catch (const parameters_error& e) {
+    fail_at(e.parameters(), e.what());
+  }
+}
+
 simulation::simulation(std::vector<thorn_binding> thorns, providers provided, const ccl::source_file& parfile,
                        parameter_level level, std::ostream& out)
     : thorns_(std::move(thorns)),
@@ -154,7 +165,7 @@ simulation::simulation(std::vector<thorn_binding> thorns, providers provided, co
     output_ = &provided_.active_output_folder(registry_, statements, parfile);
     // A value the parameter file gave that turns out wrong only now (no such device, no such
     // variant) is reported where the file set it.
-    try {
+    at_parameter_lines([&] {
       for (const auto& name : registry_.active_thorns()) active_.push_back(&thorn(name));
       for (const auto* t : active_) {
         if (t->make_parameters) typed_parameters_.emplace_back(t->name, t->make_parameters(registry_));
@@ -187,11 +198,7 @@ simulation::simulation(std::vector<thorn_binding> thorns, providers provided, co
       check_memory(storage);
       // The schedule tree qualifies every group as impl::group, so no thorn's view is needed.
       for (const auto& group : storage) store_.enable_storage("", group);
-    } catch (const parameter_value_error& e) {
-      fail_at({{e.owner(), e.name()}}, e.what());
-    } catch (const parameters_error& e) {
-      fail_at(e.parameters(), e.what());
-    }
+    });
   } catch (const ccl::input_error& e) {
     throw with_lines(e, parfile);
   }
@@ -475,7 +482,7 @@ void simulation::run_routine(const schedule_node& node) {
   const auto& t = thorn(node.thorn);
   auto timer_of = std::find_if(timers_.begin(), timers_.end(),
                                [&](const timer& x) { return x.name == node.name && x.thorn == node.thorn; });
-  if (timer_of == timers_.end()) timer_of = timers_.insert(timers_.end(), timer{node.name, node.thorn});
+  if (timer_of == timers_.end()) timer_of = timers_.insert(timers_.end(), timer{node.name, node.thorn, 0, 0, {}});
   ++timer_of->calls;
   // A kernel is enqueued and timed on the device, between events around it (the host goes on);
   // a host routine, and a SYNC, on the host's clock.
@@ -497,13 +504,7 @@ void simulation::run_routine(const schedule_node& node) {
                                       [&](const auto& r) { return iequals(r.name, node.function); });
     if (routine == t.routines.end()) throw std::logic_error("no routine " + node.function + " in thorn " + t.name);
     context c(*this, t.name);
-    try {
-      routine->function(c);
-    } catch (const parameter_value_error& e) {  // a routine that checks its thorn's parameters
-      fail_at({{e.owner(), e.name()}}, e.what());
-    } catch (const parameters_error& e) {
-      fail_at(e.parameters(), e.what());
-    }
+    at_parameter_lines([&] { routine->function(c); });  // a routine may check its thorn's parameters
   }
   sync(node);
   timer_of->seconds += wall_seconds() - start;

@@ -94,6 +94,10 @@ private:
   /// Throws `message` as a diagnostic at the first of `parameters` the parameter file set,
   /// naming where it set the others; std::invalid_argument when it set none.
   [[noreturn]] void fail_at(const std::vector<parameter_name>& parameters, const std::string& message) const;
+  /// Runs `work`; a parameter_value_error or parameters_error it throws (a value found wrong
+  /// only now, by the run or by a routine) becomes fail_at's diagnostic at the parameters' lines.
+  template <typename Work>
+  void at_parameter_lines(Work&& work) const;
   /// The parameters the time step comes from (Time::timestep, or Time::dtfac when that is 0).
   std::vector<parameter_name> time_step_parameters() const;
   /// Reads the variant parameter of the kernel runtime: empty, or a variant generated for the

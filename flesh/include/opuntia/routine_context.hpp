@@ -132,19 +132,16 @@ inline std::uint64_t routine_context::digest(std::string_view var, int level) {
     return x ^ (x >> 31);
   };
   std::uint64_t local = 0;
-  for (int k = r.begin[2]; k < r.end[2]; ++k) {
-    for (int j = r.begin[1]; j < r.end[1]; ++j) {
-      for (int i = r.begin[0]; i < r.end[0]; ++i) {
-        const auto global_index = static_cast<std::uint64_t>(g.offset[0] + i) +
-                                  static_cast<std::uint64_t>(g.global[0]) *
-                                      (static_cast<std::uint64_t>(g.offset[1] + j) +
-                                       static_cast<std::uint64_t>(g.global[1]) * static_cast<std::uint64_t>(g.offset[2] + k));
-        std::uint64_t bits = 0;
-        std::memcpy(&bits, &values[g.index(i, j, k)], sizeof(CCTK_REAL));
-        local += mix(mix(global_index) ^ bits);
-      }
-    }
-  }
+  r.for_each([&](int i, int j, int k) {
+    const auto global_index =
+        static_cast<std::uint64_t>(g.offset[0] + i) +
+        static_cast<std::uint64_t>(g.global[0]) * (static_cast<std::uint64_t>(g.offset[1] + j) +
+                                                    static_cast<std::uint64_t>(g.global[1]) *
+                                                        static_cast<std::uint64_t>(g.offset[2] + k));
+    std::uint64_t bits = 0;
+    std::memcpy(&bits, &values[g.index(i, j, k)], sizeof(CCTK_REAL));
+    local += mix(mix(global_index) ^ bits);
+  });
   return wrapping_sum(local);
 }
 

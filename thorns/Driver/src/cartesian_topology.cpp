@@ -12,6 +12,8 @@ namespace opuntia::thorns::Driver {
 namespace {
 
 constexpr const char* axis_names[] = {"x", "y", "z"};
+/// Driver::processor_topology's keywords, in the order of topology_kind.
+constexpr const char* topology_keywords[] = {"automatic", "manual", "no_x_split"};
 
 /// The prime factors of n, largest first.
 std::vector<int> prime_factors(int n) {
@@ -37,8 +39,9 @@ std::vector<parameter_name> topology_parameters() {
 }  // namespace
 
 topology_kind topology_kind_of(const std::string& keyword) {
-  if (keyword == "manual") return topology_kind::manual;
-  if (keyword == "no_x_split") return topology_kind::no_x_split;
+  for (int k = 0; k < 3; ++k) {
+    if (keyword == topology_keywords[k]) return static_cast<topology_kind>(k);
+  }
   return topology_kind::automatic;
 }
 
@@ -86,9 +89,7 @@ std::array<int, 3> choose_topology(int ranks, const std::array<int, 3>& owned, t
           fmt::format("{} ranks along {} (topology {}x{}x{}, processor_topology = \"{}\") but only {} points to "
                       "split there: use fewer ranks or another topology",
                       topology[d], axis_names[d], topology[0], topology[1], topology[2],
-                      kind == topology_kind::manual ? "manual" : kind == topology_kind::no_x_split ? "no_x_split"
-                                                                                                   : "automatic",
-                      owned[d]));
+                      topology_keywords[static_cast<int>(kind)], owned[d]));
     }
   }
   return topology;

@@ -9,9 +9,9 @@ namespace opuntia::thorns::Driver {
 
 halo_exchange::halo_exchange(const grid_layout& layout, const std::array<int, 6>& neighbours)
     : layout_(layout), neighbours_(neighbours) {
+  const auto owned_points = layout_.interior();
   for (int d = 0; d < 3; ++d) {
-    const int owned = layout_.local[d] - (layout_.physical[2 * d] ? 0 : layout_.ghosts[d]) -
-                      (layout_.physical[2 * d + 1] ? 0 : layout_.ghosts[d]);
+    const int owned = owned_points.end[d] - owned_points.begin[d];
     if (exchanges() && owned < layout_.ghosts[d]) {
       // The driver refuses such a split with the parameters; this guards the exchange itself.
       throw std::logic_error(fmt::format("halo_exchange: {} points along axis {} are fewer than the {} ghost layers "
