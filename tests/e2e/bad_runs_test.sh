@@ -38,6 +38,9 @@ check "a point count that wraps to 0 fails" test $status -eq 1
 check "a point count that wraps to 0 is named" has_line zero \
   "zero.par:4:1: error: the grid has 4194304x2097152x2097152 = 1.84e+19 points, more than an array index counts (9223372036854775807 at most); Driver::global_ny set at zero.par:5:1, Driver::global_nz set at zero.par:6:1"
 # Periodic: 2147483646 points owned (point n - 1 is point 0 again) and a ghost zone on each side.
+run noghosts 'Driver::periodic_x = yes' 'Driver::ghost_size = 0'
+check "a periodic direction without ghost zones fails, naming where they were set to 0" has_line noghosts \
+  "noghosts.par:4:1: error: the grid is periodic along x but its ghost zones there are 0 wide (Driver::ghost_size, or Driver::ghost_size_x): a periodic direction is filled through its ghost zones; Driver::ghost_size set at noghosts.par:5:1"
 run wide 'Driver::global_nx = 2147483647' 'Driver::periodic_x = yes'
 check "a row that overflows an int with its ghost zones fails" has_line wide \
   "wide.par:4:1: error: Driver::global_nx = 2147483647 with ghost zones of 1 on both sides makes 2147483648 points along x, more than an int counts (2147483647)"

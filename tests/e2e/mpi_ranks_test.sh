@@ -63,6 +63,10 @@ check "a manual topology that does not split the ranks fails" test $? -ne 0
 check "... naming the parameters and values" grep -qxF \
   'bad_manual.par:12:1: error: Driver::processor_topology = "manual" with processor_topology_3d_x/y/z = 3/0/0 does not split 4 ranks: 4 is not a multiple of 3; Driver::processor_topology_3d_x set at bad_manual.par:13:1' \
   "$work/bad_manual.out"
-check "... once, though every rank found it" test "$(grep -c ': error: ' "$work/bad_manual.out")" -eq 1
+run thin_blocks 4 wavetoy 'Driver::processor_topology = "manual"' 'Driver::processor_topology_3d_z = 4' 'Driver::ghost_size = 3'
+check "blocks thinner than their ghost zones are refused, with the parameters" grep -qxF \
+  'thin_blocks.par:11:1: error: 4 ranks along z leave blocks of 2 points, thinner than the ghost zones of 3 they fill: use fewer ranks along z, narrower ghost zones or a larger grid; Driver::processor_topology set at thin_blocks.par:12:1, Driver::ghost_size set at thin_blocks.par:14:1' \
+  "$work/thin_blocks.out"
+check "a topology error every rank finds is printed once" test "$(grep -c ': error: ' "$work/bad_manual.out")" -eq 1
 
 finish

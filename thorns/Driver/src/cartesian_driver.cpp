@@ -65,10 +65,10 @@ cartesian_driver::cartesian_driver(const parameter_source& p, std::unique_ptr<co
     if (periodic[d] && ghosts[d] == 0) {
       auto parameters = ghost_parameters(d);
       parameters.push_back({"Driver", "periodic_" + axis});
-      throw parameters_error(parameters, fmt::format("the grid is periodic along {} but has no ghost zones there "
-                                                     "(Driver::ghost_size_{} = 0): a periodic direction is filled "
-                                                     "through its ghost zones",
-                                                     axis, axis));
+      throw parameters_error(parameters, fmt::format("the grid is periodic along {0} but its ghost zones there are 0 "
+                                                     "wide (Driver::ghost_size, or Driver::ghost_size_{0}): a "
+                                                     "periodic direction is filled through its ghost zones",
+                                                     axis));
     }
     owned[d] = periodic[d] ? whole.global[d] - 1 : whole.global[d];
   }
