@@ -5,6 +5,7 @@
 #include <vector>
 
 #include "flesh/grid/grid_functions.hpp"
+#include "flesh/runtime/halo_memory.hpp"
 #include "flesh/runtime/parameters_error.hpp"
 #include "opuntia/exact_sum.hpp"
 #include "opuntia/grid.hpp"
@@ -24,8 +25,17 @@ public:
   /// is reported.
   virtual std::vector<parameter_name> size_parameters() const = 0;
   /// Fills the ghost zones of `variables` (current time level) from their neighbours, periodic
-  /// images included. Host arrays: the caller makes them valid first.
-  virtual void sync(const std::vector<grid_variable*>& variables, grid_function_store& store) = 0;
+  /// images included, packing and unpacking them in `memory` (the host arrays or a device's
+  /// copies: the caller makes the variables current there first).
+  virtual void sync(const std::vector<grid_variable*>& variables, halo_memory& memory) = 0;
+  /// Seconds sync() spent so far in each of its phases, with the number of calls: the timer
+  /// report prints them below the routines.
+  struct phase_timer {
+    std::string name;
+    long calls = 0;
+    double seconds = 0;
+  };
+  virtual std::vector<phase_timer> sync_timers() const { return {}; }
   /// Whether sync() has anything to do (neighbours or periodic images); when not, SYNC moves
   /// no data at all, not even between host and device.
   virtual bool exchanges() const = 0;

@@ -5,8 +5,10 @@
 #include <memory>
 #include <optional>
 #include <string>
+#include <vector>
 
 #include "flesh/grid/grid_functions.hpp"
+#include "flesh/runtime/halo_memory.hpp"
 #include "opuntia/binding.hpp"
 
 namespace opuntia {
@@ -38,6 +40,16 @@ public:
   virtual void ensure_host(grid_variable& v, int level = 0) = 0;
   /// After the host wrote time level `level` of `v`: the device copy is stale.
   virtual void host_wrote(grid_variable& v, int level = 0) = 0;
+  /// Where SYNC should pack the ghost zones of `variables` (time level 0): a halo memory on the
+  /// device when their current copies are there, so that only the halo leaves it; null where the
+  /// host arrays are the place (a backend on the host arrays, or a variable the host holds the
+  /// only current copy of: the caller then makes them all current on the host).
+  virtual halo_memory* device_halo(const std::vector<grid_variable*>& variables) {
+    (void)variables;
+    return nullptr;
+  }
+  /// After a SYNC in device_halo()'s memory filled `v`'s ghost zones on the device.
+  virtual void device_wrote(grid_variable& v) { (void)v; }
   /// Waits for every launched kernel.
   virtual void synchronize() = 0;
   /// An event after everything enqueued so far (on OpenMP, whose kernels have run by then, a

@@ -485,7 +485,7 @@ void simulation::run_routine(const schedule_node& node) {
   if (timer_of == timers_.end()) timer_of = timers_.insert(timers_.end(), timer{node.name, node.thorn, 0, 0, {}});
   ++timer_of->calls;
   // A kernel is enqueued and timed on the device, between events around it (the host goes on);
-  // a host routine, and a SYNC, on the host's clock.
+  // a host routine on the host's clock; the SYNC after either by the driver, phase by phase.
   double start = wall_seconds();
   if (const auto* kernel = launched_kernel(node)) {
     // The chosen variant where this kernel has it; its first variant otherwise.
@@ -506,8 +506,8 @@ void simulation::run_routine(const schedule_node& node) {
     context c(*this, t.name);
     at_parameter_lines([&] { routine->function(c); });  // a routine may check its thorn's parameters
   }
-  sync(node);
   timer_of->seconds += wall_seconds() - start;
+  sync(node);  // timed by the driver, phase by phase
   stop_if_signalled();
 }
 
@@ -528,12 +528,17 @@ void simulation::sync(const schedule_node& node) {
   std::vector<grid_variable*> variables;
   for (const auto& group : node.sync) {
     for (auto* v : store_.group(node.thorn, group)) {
-      if (v->levels.empty()) continue;
-      runtime_->ensure_host(*v);
-      variables.push_back(v);
+      if (!v->levels.empty()) variables.push_back(v);
     }
   }
-  driver_->sync(variables, store_);
+  // On the device when the kernels left the current copies there: only the halo moves.
+  if (auto* device = runtime_->device_halo(variables)) {
+    driver_->sync(variables, *device);
+    for (auto* v : variables) runtime_->device_wrote(*v);
+    return;
+  }
+  for (auto* v : variables) runtime_->ensure_host(*v);
+  driver_->sync(variables, host_halo_);
   for (auto* v : variables) runtime_->host_wrote(*v);
 }
 
@@ -586,10 +591,12 @@ void simulation::print_timer_report(double elapsed) {
   fmt::print(out_, "  {:<44} {:<18} {:>8} {:>11} {:>6}\n", "routine", "thorn", "calls", "seconds", "%");
   auto sorted = timers_;
   std::stable_sort(sorted.begin(), sorted.end(), [](const timer& a, const timer& b) { return a.seconds > b.seconds; });
-  for (const auto& t : sorted) {
-    fmt::print(out_, "  {:<44} {:<18} {:>8} {:>11.6f} {:>5.1f}%\n", t.name, t.thorn, t.calls, t.seconds,
-               elapsed > 0 ? 100 * t.seconds / elapsed : 0.0);
-  }
+  const auto row = [&](const std::string& name, const std::string& thorn, long calls, double seconds) {
+    fmt::print(out_, "  {:<44} {:<18} {:>8} {:>11.6f} {:>5.1f}%\n", name, thorn, calls, seconds,
+               elapsed > 0 ? 100 * seconds / elapsed : 0.0);
+  };
+  for (const auto& t : sorted) row(t.name, t.thorn, t.calls, t.seconds);
+  for (const auto& t : driver_->sync_timers()) row(t.name, "Driver", t.calls, t.seconds);
 }
 
 void simulation::run() {

@@ -132,6 +132,7 @@ private:
   std::unique_ptr<driver> driver_;
   grid_function_store store_;
   std::unique_ptr<kernel_runtime> runtime_;
+  host_halo_memory host_halo_{[this](grid_variable& v) { return store_.data(v, 0); }};  // SYNC of host arrays
   std::vector<timer> timers_;
   std::string variant_;
   const stop_signal_handlers* stop_signals_ = nullptr;  // while run() runs

@@ -13,6 +13,7 @@
 #include "flesh/grid/grid_functions.hpp"
 #include "opuntia/binding.hpp"
 #include "opuntia/grid.hpp"
+#include "flesh/runtime/halo_memory.hpp"
 #include "thorns/CaKernel/src/backend.hpp"
 #include "thorns/CaKernel/src/cakernel_runtime.hpp"
 #include "thorns/CaKernel/src/validity_tracker.hpp"
@@ -24,6 +25,8 @@ using opuntia::grid_variable;
 using opuntia::kernel_binding;
 using opuntia::kernel_call;
 using opuntia::thorn_binding;
+using opuntia::halo_piece;
+using opuntia::thorns::CaKernel::box_copy;
 using opuntia::thorns::CaKernel::backend;
 using opuntia::thorns::CaKernel::cakernel_runtime;
 using opuntia::thorns::CaKernel::make_kernel_runtime;
@@ -118,6 +121,7 @@ TEST(validity_tracker, variables_are_tracked_independently) {
 struct device_log {
   std::map<void*, std::size_t> live;  // device allocation -> bytes
   int allocations = 0, releases = 0, to_device = 0, to_host = 0, synchronizes = 0;
+  int box_copies = 0, staged_to_host = 0;  // points copied by copy_boxes; copies enqueue_copy_to_host made
   std::vector<void*> to_device_targets;
   std::vector<void*> to_host_targets;
 };
@@ -155,6 +159,25 @@ public:
     std::memcpy(host, device, bytes);
   }
   void synchronize() override { ++log_->synchronizes; }
+  void enqueue_copy_to_host(void* host, const void* device, std::size_t bytes) override {
+    check_device(const_cast<void*>(device), bytes);
+    ++log_->staged_to_host;
+    std::memcpy(host, device, bytes);
+  }
+  void copy_boxes(const std::vector<box_copy>& copies, bool pack) override {
+    for (const auto& c : copies) {
+      check_device(c.array, 1);
+      check_device(c.buffer, c.offset + c.box.points() * c.element_size);
+      auto* array = static_cast<unsigned char*>(c.array);
+      auto* buffer = static_cast<unsigned char*>(c.buffer) + c.offset;
+      c.box.for_each([&](int i, int j, int k) {
+        unsigned char* at = array + (i + static_cast<std::size_t>(c.extent[0]) * (j + static_cast<std::size_t>(c.extent[1]) * k)) * c.element_size;
+        if (pack) std::memcpy(buffer, at, c.element_size); else std::memcpy(at, buffer, c.element_size);
+        buffer += c.element_size;
+        ++log_->box_copies;
+      });
+    }
+  }
 
 private:
   void check_device(void* device, std::size_t bytes) const {
@@ -508,6 +531,79 @@ TEST_F(runtime_test, host_read_of_a_variable_no_kernel_used_moves_nothing) {
   EXPECT_EQ(log->to_device, 0);
   EXPECT_EQ(log->to_host, 0);
   EXPECT_EQ(log->allocations, 0);
+}
+
+// --- SYNC on the device: only the halo moves ------------------------------------------------
+
+TEST_F(runtime_test, sync_after_a_kernel_write_packs_and_unpacks_on_the_device_only) {
+  make_device_runtime();
+  launch(kernel({{"u", "out"}}), [](const kernel_call& call) {
+    for (std::size_t p = 0; p < points; ++p) real(call.arrays[0])[p] = static_cast<CCTK_REAL>(p);
+  });
+  const int to_device_before = log->to_device;
+  std::vector<grid_variable*> synced{&var("u")};
+  auto* memory = rt->device_halo(synced);
+  ASSERT_NE(memory, nullptr);
+  EXPECT_TRUE(memory->on_device());
+  // A periodic image along x of the 4x3x2 block: column 0 from column 2, as halo_exchange does it.
+  const std::array<int, 3> extent{4, 3, 2};
+  const std::vector<halo_piece> from{{&var("u"), extent, {{2, 0, 0}, {3, 3, 2}}, 0}};
+  const std::vector<halo_piece> to{{&var("u"), extent, {{0, 0, 0}, {1, 3, 2}}, 0}};
+  memory->pack(0, from);
+  memory->unpack(0, to);
+  rt->device_wrote(var("u"));
+  EXPECT_EQ(log->box_copies, 12);
+  EXPECT_EQ(log->to_device, to_device_before);  // no whole array moved
+  EXPECT_EQ(log->to_host, 0);
+  rt->ensure_host(var("u"));  // the host copy was stale: one copy back, with the ghosts filled
+  EXPECT_EQ(log->to_host, 1);
+  for (int k = 0; k < 2; ++k) {
+    for (int j = 0; j < 3; ++j) EXPECT_EQ(real(host("u"))[4 * (j + 3 * k)], 4.0 * (j + 3 * k) + 2);
+  }
+}
+
+TEST_F(runtime_test, sync_messages_are_staged_through_the_host_unless_the_communicator_takes_device_memory) {
+  make_device_runtime();
+  launch(kernel({{"u", "out"}}), writes(0, 7.0));
+  auto* memory = rt->device_halo({&var("u")});
+  ASSERT_NE(memory, nullptr);
+  const std::vector<halo_piece> face{{&var("u"), {4, 3, 2}, {{0, 0, 0}, {4, 3, 1}}, 0}};
+  memory->pack(0, face);
+  // The fake device's memory is no address MPI could take: host buffers even when offered.
+  std::byte* message = memory->message(0, 12 * sizeof(CCTK_REAL), true);
+  EXPECT_FALSE(on_device(message));
+  memory->packed({0});
+  EXPECT_EQ(log->staged_to_host, 1);
+  CCTK_REAL first = 0;
+  std::memcpy(&first, message, sizeof first);
+  EXPECT_EQ(first, 7.0);
+  // A received message goes back to the device before it is unpacked.
+  std::byte* incoming = memory->message(1, 12 * sizeof(CCTK_REAL), false);
+  const CCTK_REAL received = -3.0;
+  for (int p = 0; p < 12; ++p) std::memcpy(incoming + p * sizeof received, &received, sizeof received);
+  const int to_device_before = log->to_device;
+  memory->received({1});
+  EXPECT_EQ(log->to_device, to_device_before + 1);
+  memory->unpack(1, face);
+  rt->device_wrote(var("u"));
+  rt->ensure_host(var("u"));
+  EXPECT_EQ(real(host("u"))[0], -3.0);
+  EXPECT_EQ(real(host("u"))[11], -3.0);
+  EXPECT_EQ(real(host("u"))[12], 7.0);
+}
+
+TEST_F(runtime_test, sync_of_a_variable_the_host_wrote_stays_on_the_host) {
+  make_device_runtime();
+  launch(kernel({{"u", "out"}}), writes(0, 7.0));
+  rt->ensure_host(var("v"));
+  rt->host_wrote(var("v"));
+  EXPECT_EQ(rt->device_halo({&var("u"), &var("v")}), nullptr);  // v is current on the host only
+  EXPECT_NE(rt->device_halo({&var("u")}), nullptr);
+}
+
+TEST_F(runtime_test, sync_on_openmp_packs_the_host_arrays) {
+  make_openmp_runtime();
+  EXPECT_EQ(rt->device_halo({&var("u")}), nullptr);
 }
 
 TEST_F(runtime_test, destroying_the_runtime_releases_every_device_buffer) {

@@ -98,7 +98,7 @@ std::size_t check_exchange(const exchange_case& c) {
       const auto block = block_of(rank, topology, whole, c.ghosts, c.periodic);
       const auto& g = block.layout;
       std::vector<double> field(g.points(), std::nan(""));
-      std::vector<int> tags(g.points(), -1);  // a second field of another element size
+      std::vector<CCTK_INT> tags(g.points(), -1);  // a second field of another element size
       const auto owns = [&](int d, int i) {
         const int lower = g.physical[2 * d] ? 0 : g.ghosts[d];
         const int upper = g.physical[2 * d + 1] ? 0 : g.ghosts[d];
@@ -113,8 +113,14 @@ std::size_t check_exchange(const exchange_case& c) {
             }
       thread_communicator ranks(boxes, rank);
       halo_exchange halo(g, block.neighbours);
-      const field_view fields[] = {{field.data(), sizeof(double)}, {tags.data(), sizeof(int)}};
-      halo.exchange(fields, ranks);
+      grid_variable field_variable, tags_variable;
+      field_variable.data_type = data_type::cctk_real;
+      tags_variable.data_type = data_type::cctk_int;
+      host_halo_memory memory([&](grid_variable& v) -> void* {
+        return &v == &field_variable ? static_cast<void*>(field.data()) : static_cast<void*>(tags.data());
+      });
+      grid_variable* const variables[] = {&tags_variable, &field_variable};  // 4-byte pieces first: offsets align
+      halo.exchange(variables, memory, ranks);
       for (int k = 0; k < g.local[2]; ++k)
         for (int j = 0; j < g.local[1]; ++j)
           for (int i = 0; i < g.local[0]; ++i) {

@@ -1,10 +1,13 @@
 #pragma once
 // What the CaKernel runtime needs from a backend. Each backend lives in backends/<name>/ with
 // the same file names; the rest of the runtime talks to this interface only.
+#include <array>
 #include <chrono>
 #include <cstddef>
 #include <memory>
+#include <new>
 #include <optional>
+#include <stdexcept>
 #include <string>
 #include <vector>
 
@@ -26,6 +29,18 @@ private:
   double seconds_;
 };
 
+/// A box of a device array copied to or from contiguous device memory, x fastest (the messages
+/// of a ghost-zone exchange): `array` holds `extent` points of `element_size` bytes, x fastest;
+/// the box's points go to (come from) `buffer` from `offset` bytes on, a multiple of 8.
+struct box_copy {
+  void* array = nullptr;   // device memory as allocate() returned it (a cl_mem on OpenCL)
+  std::array<int, 3> extent{};
+  index_range box;
+  std::size_t element_size = 0;
+  void* buffer = nullptr;  // the same kind of device memory
+  std::size_t offset = 0;
+};
+
 class backend {
 public:
   virtual ~backend() = default;
@@ -44,6 +59,25 @@ public:
   virtual void copy_to_host(void* host, const void* device, std::size_t bytes) = 0;
   /// Waits for everything enqueued.
   virtual void synchronize() = 0;
+  /// Enqueues on queue(), after what is before it, a copy of device memory to host memory that
+  /// stays valid until an event recorded after it is done (device backends only).
+  virtual void enqueue_copy_to_host(void* host, const void* device, std::size_t bytes) {
+    (void)host, (void)device, (void)bytes;
+    throw std::logic_error("enqueue_copy_to_host: this backend has no device memory");
+  }
+  /// Enqueues on queue() the copies of boxes of device arrays into their buffers (`pack`) or back
+  /// (device backends only: kernels do it, so a halo never leaves the device as a whole array).
+  virtual void copy_boxes(const std::vector<box_copy>& copies, bool pack) {
+    (void)copies, (void)pack;
+    throw std::logic_error("copy_boxes: this backend has no device memory");
+  }
+  /// Whether device memory from allocate() is an address MPI can be given (CUDA), not a handle (OpenCL).
+  virtual bool device_memory_is_addressable() const { return false; }
+  /// Host memory that copies to and from the device reach fastest (page-locked where the
+  /// backend can), for messages staged through the host; freed by release_host.
+  virtual void* allocate_host(std::size_t bytes) { return ::operator new(bytes == 0 ? 1 : bytes); }
+  /// Never throws: called from destructors.
+  virtual void release_host(void* host) noexcept { ::operator delete(host); }
   /// An event on queue() after everything enqueued on it so far.
   virtual queue_event_ptr record() { return std::make_shared<host_clock_event>(); }
   /// Seconds between two events of record(), once both are done.

@@ -15,6 +15,7 @@ cakernel_runtime::cakernel_runtime(std::unique_ptr<backend> device, grid_functio
     : device_(std::move(device)), store_(store) {}
 
 cakernel_runtime::~cakernel_runtime() {
+  halo_.reset();  // its buffers belong to the backend released below
   try {
     device_->synchronize();  // nothing still copies into or out of the arrays released here
   } catch (const std::exception&) {
@@ -130,6 +131,27 @@ void cakernel_runtime::ensure_host(grid_variable& v, int level) {
 }
 
 void cakernel_runtime::host_wrote(grid_variable& v, int level) { tracker_.after_host_writes(store_.key(v, level)); }
+
+halo_memory* cakernel_runtime::device_halo(const std::vector<grid_variable*>& variables) {
+  if (device_->shares_host_memory()) return nullptr;
+  // Where the host holds the only current copy of one of them, the host is the place: a device
+  // exchange would first copy that whole array down.
+  for (auto* v : variables) {
+    if (validity_of(*v) == validity::host) return nullptr;
+  }
+  if (!halo_) {
+    halo_ = std::make_unique<device_halo_memory>(*device_, [this](grid_variable& v) {
+      return device_of(store_.key(v, 0), store_.data(v, 0), v.count * v.element_size());
+    });
+  }
+  return halo_.get();
+}
+
+void cakernel_runtime::device_wrote(grid_variable& v) {
+  const buffer_key buffer = store_.key(v, 0);
+  tracker_.after_kernel_writes(buffer);
+  last_writer_[buffer] = device_->record();
+}
 
 void cakernel_runtime::synchronize() {
   device_->synchronize();

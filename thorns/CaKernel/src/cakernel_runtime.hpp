@@ -8,6 +8,7 @@
 #include <string>
 
 #include "backend.hpp"
+#include "device_halo_memory.hpp"
 #include "flesh/runtime/kernel_runtime.hpp"
 #include "validity_tracker.hpp"
 
@@ -24,6 +25,8 @@ public:
               const std::optional<index_range>& box = std::nullopt) override;
   void ensure_host(grid_variable& v, int level = 0) override;
   void host_wrote(grid_variable& v, int level = 0) override;
+  halo_memory* device_halo(const std::vector<grid_variable*>& variables) override;
+  void device_wrote(grid_variable& v) override;
   void synchronize() override;
   queue_event_ptr record() override { return device_->record(); }
   double elapsed_seconds(queue_event& from, queue_event& to) override { return device_->elapsed_seconds(from, to); }
@@ -54,6 +57,7 @@ private:
   std::map<buffer_key, mirror> mirrors_;                   // device backends only
   std::map<buffer_key, queue_event_ptr> last_writer_;      // the launch that last wrote the device copy
   std::map<buffer_key, queue_event_ptr> reading_host_;     // a copy to the device still reading the host array
+  std::unique_ptr<device_halo_memory> halo_;                // made at the first SYNC on the device
 };
 
 /// `CaKernel::backend`: "auto" (a GPU when this build has a backend for one and it answers,

@@ -9,6 +9,9 @@
 
 #include <fmt/format.h>
 #include <mpi.h>
+#if __has_include(<mpi-ext.h>)
+#include <mpi-ext.h>  // Open MPI's extensions: MPIX_Query_cuda_support
+#endif
 
 namespace opuntia::thorns::Driver {
 
@@ -54,6 +57,10 @@ mpi_communicator::mpi_communicator() {
   initialise_once();
   MPI_Comm_rank(MPI_COMM_WORLD, &rank_);
   MPI_Comm_size(MPI_COMM_WORLD, &size_);
+#if defined(MPIX_CUDA_AWARE_SUPPORT)
+  // The macro says what the library was built with; the call what the one loaded now supports.
+  cuda_aware_ = MPIX_Query_cuda_support() == 1;
+#endif
 }
 
 namespace {

@@ -13,6 +13,9 @@ public:
   int rank() const override { return rank_; }
   int size() const override { return size_; }
   void exchange(std::span<const message> sends, std::span<const message> receives) override;
+  /// What the MPI library says at run time (Open MPI's MPIX_Query_cuda_support); false for a
+  /// library that cannot say.
+  bool accepts_device_memory() const override { return cuda_aware_; }
   void sum(exact_sum& local) override;
   double minimum(double local) override;
   double maximum(double local) override;
@@ -31,6 +34,7 @@ public:
 private:
   int rank_ = 0;
   int size_ = 1;
+  bool cuda_aware_ = false;
 };
 
 }  // namespace opuntia::thorns::Driver

@@ -121,12 +121,20 @@ std::string cartesian_driver::name() const {
   return fmt::format("Cartesian, {} ranks ({}x{}x{})", size(), topology_[0], topology_[1], topology_[2]);
 }
 
-void cartesian_driver::sync(const std::vector<grid_variable*>& variables, grid_function_store& store) {
-  std::vector<field_view> fields;
+void cartesian_driver::sync(const std::vector<grid_variable*>& variables, halo_memory& memory) {
+  std::vector<grid_variable*> grid_functions;
   for (auto* v : variables) {
-    if (v->group_type == group_type::gf) fields.push_back({store.data(*v, 0), v->element_size()});
+    if (v->group_type == group_type::gf) grid_functions.push_back(v);
   }
-  halo_->exchange(fields, *ranks_);
+  halo_->exchange(grid_functions, memory, *ranks_);
+}
+
+std::vector<driver::phase_timer> cartesian_driver::sync_timers() const {
+  const auto& s = halo_->seconds();
+  if (s.exchanges == 0) return {};
+  return {{"SYNC: pack (and stage to host)", s.exchanges, s.pack},
+          {"SYNC: messages between ranks", s.exchanges, s.messages},
+          {"SYNC: unpack (and stage to device)", s.exchanges, s.unpack}};
 }
 
 double cartesian_driver::reduce(double local, reduction op) const {

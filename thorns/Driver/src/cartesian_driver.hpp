@@ -28,8 +28,9 @@ public:
   std::vector<parameter_name> size_parameters() const override {
     return {{"Driver", "global_nx"}, {"Driver", "global_ny"}, {"Driver", "global_nz"}};
   }
-  void sync(const std::vector<grid_variable*>& variables, grid_function_store& store) override;
+  void sync(const std::vector<grid_variable*>& variables, halo_memory& memory) override;
   bool exchanges() const override { return halo_->exchanges(); }
+  std::vector<phase_timer> sync_timers() const override;
   /// Sums are exact (exact_sum): the same bits on any number of ranks.
   double reduce(double local, reduction op) const override;
   std::uint64_t wrapping_sum(std::uint64_t local) const override { return ranks_->wrapping_sum(local); }

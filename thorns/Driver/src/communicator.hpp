@@ -28,6 +28,9 @@ public:
   /// Posts every receive and every send, then waits for all of them: on return each receive
   /// buffer holds the bytes its peer sent with the same tag.
   virtual void exchange(std::span<const message> sends, std::span<const message> receives) = 0;
+  /// Whether exchange() may be given device memory (CUDA-aware MPI): a device halo then sends
+  /// its packed buffers as they are instead of staging them through the host.
+  virtual bool accepts_device_memory() const { return false; }
   /// The sum over ranks of every rank's accumulator, exact (limb-wise integer sums).
   virtual void sum(exact_sum& local) = 0;
   virtual double minimum(double local) = 0;

@@ -1,6 +1,6 @@
 #include "halo_exchange.hpp"
 
-#include <cstring>
+#include <chrono>
 #include <stdexcept>
 
 #include <fmt/format.h>
@@ -28,76 +28,79 @@ bool halo_exchange::exchanges() const {
   return false;
 }
 
-std::size_t halo_exchange::box::points() const {
-  return static_cast<std::size_t>(end[0] - begin[0]) * static_cast<std::size_t>(end[1] - begin[1]) *
-         static_cast<std::size_t>(end[2] - begin[2]);
-}
-
-halo_exchange::box halo_exchange::slab(int d, int first, int layers) const {
-  box b{{0, 0, 0}, layout_.local};
+index_range halo_exchange::slab(int d, int first, int layers) const {
+  index_range b{{0, 0, 0}, layout_.local};
   b.begin[d] = first;
   b.end[d] = first + layers;
   return b;
 }
 
-void halo_exchange::copy(const box& b, const field_view& f, std::byte* buffer, bool pack) const {
-  auto* base = static_cast<std::byte*>(f.data);
-  const std::size_t row = static_cast<std::size_t>(b.end[0] - b.begin[0]) * f.element_size;
-  for (int k = b.begin[2]; k < b.end[2]; ++k) {
-    for (int j = b.begin[1]; j < b.end[1]; ++j) {
-      std::byte* field_row = base + layout_.index(b.begin[0], j, k) * f.element_size;
-      if (pack) {
-        std::memcpy(buffer, field_row, row);
-      } else {
-        std::memcpy(field_row, buffer, row);
-      }
-      buffer += row;
-    }
-  }
-}
-
-void halo_exchange::exchange(std::span<const field_view> fields, communicator& ranks) {
-  std::size_t element_bytes = 0;  // of one point of every field
-  for (const auto& f : fields) element_bytes += f.element_size;
+void halo_exchange::exchange(std::span<grid_variable* const> variables, halo_memory& memory, communicator& ranks) {
+  // Message slots, reused by every direction: side s sends from slot 2s and receives into 2s + 1.
+  const auto send_slot = [](int side) { return 2 * side; };
+  const auto receive_slot = [](int side) { return 2 * side + 1; };
+  using clock = std::chrono::steady_clock;
+  const auto since = [](clock::time_point start) { return std::chrono::duration<double>(clock::now() - start).count(); };
+  ++seconds_.exchanges;
   for (int d = 0; d < 3; ++d) {
+    auto phase_start = clock::now();
     const int g = layout_.ghosts[d];
     const int n = layout_.local[d];
-    std::vector<message> sends, receives;
-    struct side_boxes {
-      box send, receive;
-      std::vector<std::byte>* send_buffer;
-      std::vector<std::byte>* receive_buffer;
+    struct side_plan {
+      int side;
+      int peer;
+      std::vector<halo_piece> send, receive;
+      std::size_t bytes = 0;
     };
-    std::vector<side_boxes> sides;
+    std::vector<side_plan> sides;
     for (int side = 0; side < 2; ++side) {
       const int face = 2 * d + side;
       if (g == 0 || layout_.physical[face] || neighbours_[face] < 0) continue;
-      side_boxes s{side == 0 ? slab(d, g, g) : slab(d, n - 2 * g, g), side == 0 ? slab(d, 0, g) : slab(d, n - g, g),
-                   &buffers_[2 * side], &buffers_[2 * side + 1]};
-      const std::size_t bytes = s.send.points() * element_bytes;
-      s.send_buffer->resize(bytes);
-      s.receive_buffer->resize(bytes);
-      std::byte* out = s.send_buffer->data();
-      for (const auto& f : fields) {
-        copy(s.send, f, out, true);
-        out += s.send.points() * f.element_size;
+      side_plan plan{side, neighbours_[face], {}, {}};
+      const index_range send = side == 0 ? slab(d, g, g) : slab(d, n - 2 * g, g);
+      const index_range receive = side == 0 ? slab(d, 0, g) : slab(d, n - g, g);
+      for (auto* v : variables) {
+        plan.send.push_back({v, layout_.local, send, plan.bytes});
+        plan.receive.push_back({v, layout_.local, receive, plan.bytes});
+        // Every piece starts 8-byte aligned: a device copies whole elements of any type.
+        plan.bytes += (send.points() * v->element_size() + 7) / 8 * 8;
       }
-      // A message is tagged with the face of the receiver it fills: what leaves through this
-      // rank's lower face fills the neighbour's upper ghosts.
-      sends.push_back({neighbours_[face], 2 * d + (1 - side), *s.send_buffer});
-      receives.push_back({neighbours_[face], face, *s.receive_buffer});
-      sides.push_back(s);
+      memory.pack(send_slot(side), plan.send);
+      sides.push_back(std::move(plan));
     }
     if (sides.empty()) continue;
-    ranks.exchange(sends, receives);
+    // Messages only to other ranks; a rank that is its own neighbour reads its own packed slab.
+    std::vector<message> sends, receives;
+    std::vector<int> sent_slots, received_slots;
     for (const auto& s : sides) {
-      std::byte* in = s.receive_buffer->data();
-      for (const auto& f : fields) {
-        copy(s.receive, f, in, false);
-        in += s.receive.points() * f.element_size;
-      }
+      if (s.peer == ranks.rank()) continue;
+      const bool device_pointers = ranks.accepts_device_memory();
+      // A message is tagged with the face of the receiver it fills: what leaves through this
+      // rank's lower face fills the neighbour's upper ghosts.
+      sends.push_back({s.peer, 2 * d + (1 - s.side), {memory.message(send_slot(s.side), s.bytes, device_pointers), s.bytes}});
+      receives.push_back({s.peer, 2 * d + s.side, {memory.message(receive_slot(s.side), s.bytes, device_pointers), s.bytes}});
+      sent_slots.push_back(send_slot(s.side));
+      received_slots.push_back(receive_slot(s.side));
     }
+    if (!sends.empty()) memory.packed(sent_slots);
+    seconds_.pack += since(phase_start);
+    phase_start = clock::now();
+    if (!sends.empty()) {
+      ranks.exchange(sends, receives);
+      seconds_.messages += since(phase_start);
+      phase_start = clock::now();
+      memory.received(received_slots);
+    }
+    for (const auto& s : sides) {
+      const bool from_itself = s.peer == ranks.rank();
+      memory.unpack(from_itself ? send_slot(1 - s.side) : receive_slot(s.side), s.receive);
+    }
+    // The next direction packs what this one unpacked (edges, corners): the device orders them.
+    seconds_.unpack += since(phase_start);
   }
+  const auto last_unpacks = clock::now();
+  memory.wait();
+  seconds_.unpack += since(last_unpacks);
 }
 
 }  // namespace opuntia::thorns::Driver

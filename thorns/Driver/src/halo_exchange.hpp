@@ -5,42 +5,48 @@
 // of their own (three rounds instead of 26 neighbours). A face with a neighbour (another rank,
 // or this one across a periodic direction) sends the `ghosts` layers it owns next to the face
 // and receives the neighbour's into its ghost layers; a physical face has no ghost zone.
+//
+// The layers are packed and unpacked by a halo_memory (flesh/runtime/halo_memory.hpp): on the
+// host arrays, or on a device's copies, where only the packed messages ever cross to the host
+// (and not even they when the communicator takes device memory). A face whose neighbour is this
+// rank itself (a periodic direction not split) sends no message: its ghosts are unpacked from
+// the buffer packed for the opposite face.
 #include <array>
 #include <cstddef>
 #include <span>
 #include <vector>
 
 #include "communicator.hpp"
+#include "flesh/runtime/halo_memory.hpp"
 #include "opuntia/grid.hpp"
 
 namespace opuntia::thorns::Driver {
-
-/// One array to exchange: `layout.points()` elements of `element_size` bytes.
-struct field_view {
-  void* data = nullptr;
-  std::size_t element_size = 0;
-};
 
 class halo_exchange {
 public:
   /// `neighbours`: the rank across each face (xn, xp, yn, yp, zn, zp), -1 for a physical face.
   halo_exchange(const grid_layout& layout, const std::array<int, 6>& neighbours);
-  void exchange(std::span<const field_view> fields, communicator& ranks);
+  /// Fills the ghost zones of time level 0 of every grid function in `variables`.
+  void exchange(std::span<grid_variable* const> variables, halo_memory& memory, communicator& ranks);
   /// Whether any face has a neighbour: when none, exchange() moves nothing.
   bool exchanges() const;
 
-private:
-  /// The box of local indices [begin, end) of the `layers` layers along `d` starting at `first`.
-  struct box {
-    std::array<int, 3> begin, end;
-    std::size_t points() const;
+  /// Host seconds of each phase over every exchange so far: packing the layers (with the copies
+  /// that stage them to the host), the messages between ranks (MPI, waiting for the neighbour
+  /// included), and unpacking (with the staging copies back), each to its end on the device.
+  struct phase_seconds {
+    long exchanges = 0;
+    double pack = 0, messages = 0, unpack = 0;
   };
-  box slab(int d, int first, int layers) const;
-  void copy(const box& b, const field_view& f, std::byte* buffer, bool pack) const;
+  const phase_seconds& seconds() const { return seconds_; }
+
+private:
+  /// The `layers` layers along `d` starting at `first`, across the whole block in the other directions.
+  index_range slab(int d, int first, int layers) const;
 
   grid_layout layout_;
   std::array<int, 6> neighbours_;
-  std::array<std::vector<std::byte>, 4> buffers_;  // send and receive, per side; reused between exchanges
+  phase_seconds seconds_;
 };
 
 }  // namespace opuntia::thorns::Driver

@@ -2,6 +2,7 @@
 // by the local rank under MPI launchers), every call checked. Kernels and copies to the device
 // go to one stream in order; copies to the host to a second stream, so that reading one
 // variable back waits for the kernel that wrote it and not for every kernel enqueued after it.
+#include <algorithm>
 #include <cstdlib>
 #include <memory>
 #include <string>
@@ -20,6 +21,46 @@ int local_rank() {
     if (const char* value = std::getenv(name)) return std::atoi(value);
   }
   return 0;
+}
+
+/// The box copies of one launch, passed by value (kernel parameters): a SYNC packs one piece per
+/// variable into each face's message, rarely more than a few.
+struct box_copy_jobs {
+  static constexpr int most = 8;
+  struct job {
+    unsigned char* array;
+    unsigned char* buffer;  // at the piece's offset
+    long long extent_x, extent_y;
+    int begin[3];
+    int size[3];
+    long long points;
+    int element_size;
+  } jobs[most];
+};
+
+/// Copies each job's box (blockIdx.y picks the job) between its array and its buffer, whole
+/// elements at a time: consecutive threads take consecutive points of the buffer.
+template <bool pack>
+__global__ void copy_boxes_kernel(box_copy_jobs batch) {
+  const auto& job = batch.jobs[blockIdx.y];
+  const long long stride = static_cast<long long>(gridDim.x) * blockDim.x;
+  for (long long p = static_cast<long long>(blockIdx.x) * blockDim.x + threadIdx.x; p < job.points; p += stride) {
+    const long long row = p / job.size[0];
+    const long long i = job.begin[0] + p % job.size[0];
+    const long long j = job.begin[1] + row % job.size[1];
+    const long long k = job.begin[2] + row / job.size[1];
+    const long long point = i + job.extent_x * (j + job.extent_y * k);
+    unsigned char* at_array = job.array + point * job.element_size;
+    unsigned char* at_buffer = job.buffer + p * job.element_size;
+    unsigned char* to = pack ? at_buffer : at_array;
+    const unsigned char* from = pack ? at_array : at_buffer;
+    switch (job.element_size) {  // the buffer offsets are multiples of 8: aligned for both
+      case 8: *reinterpret_cast<unsigned long long*>(to) = *reinterpret_cast<const unsigned long long*>(from); break;
+      case 4: *reinterpret_cast<unsigned*>(to) = *reinterpret_cast<const unsigned*>(from); break;
+      default:
+        for (int b = 0; b < job.element_size; ++b) to[b] = from[b];
+    }
+  }
 }
 
 /// A cudaEvent_t recorded on a stream, with timing (the per-routine timers read it).
@@ -85,6 +126,51 @@ public:
     OPUNTIA_CUDA_CHECK(cudaDeviceSynchronize());
   }
   queue_event_ptr record() override { return std::make_shared<cuda_event>(compute_); }
+  void enqueue_copy_to_host(void* host, const void* device, std::size_t bytes) override {
+    OPUNTIA_CUDA_CHECK(cudaMemcpyAsync(host, device, bytes, cudaMemcpyDeviceToHost, compute_));
+  }
+  void copy_boxes(const std::vector<box_copy>& copies, bool pack) override {
+    for (std::size_t first = 0; first < copies.size(); first += box_copy_jobs::most) {
+      box_copy_jobs batch{};
+      const std::size_t count = std::min<std::size_t>(box_copy_jobs::most, copies.size() - first);
+      long long most_points = 0;
+      for (std::size_t c = 0; c < count; ++c) {
+        const auto& copy = copies[first + c];
+        auto& job = batch.jobs[c];
+        job.array = static_cast<unsigned char*>(copy.array);
+        job.buffer = static_cast<unsigned char*>(copy.buffer) + copy.offset;
+        job.extent_x = copy.extent[0];
+        job.extent_y = copy.extent[1];
+        for (int d = 0; d < 3; ++d) {
+          job.begin[d] = copy.box.begin[d];
+          job.size[d] = std::max(copy.box.end[d] - copy.box.begin[d], 0);
+        }
+        job.points = static_cast<long long>(copy.box.points());
+        job.element_size = static_cast<int>(copy.element_size);
+        most_points = std::max(most_points, job.points);
+      }
+      if (most_points == 0) continue;
+      constexpr int threads = 256;
+      // Enough blocks to fill the GPU for a face of a large block; the loop covers the rest.
+      const unsigned blocks = static_cast<unsigned>(std::min<long long>((most_points + threads - 1) / threads, 2048));
+      const dim3 grid(blocks, static_cast<unsigned>(count));
+      if (pack) {
+        copy_boxes_kernel<true><<<grid, threads, 0, compute_>>>(batch);
+      } else {
+        copy_boxes_kernel<false><<<grid, threads, 0, compute_>>>(batch);
+      }
+      OPUNTIA_CUDA_CHECK(cudaGetLastError());
+    }
+  }
+  bool device_memory_is_addressable() const override { return true; }
+  void* allocate_host(std::size_t bytes) override {
+    void* p = nullptr;
+    OPUNTIA_CUDA_CHECK(cudaMallocHost(&p, bytes == 0 ? 1 : bytes));
+    return p;
+  }
+  void release_host(void* host) noexcept override {
+    if (cudaFreeHost(host) != cudaSuccess) cudaGetLastError();
+  }
   double elapsed_seconds(queue_event& from, queue_event& to) override {
     float milliseconds = 0;
     OPUNTIA_CUDA_CHECK(cudaEventElapsedTime(&milliseconds, static_cast<cuda_event&>(from).get(),

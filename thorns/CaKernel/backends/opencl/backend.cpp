@@ -5,6 +5,7 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <cstring>
 #include <map>
 #include <memory>
@@ -100,6 +101,34 @@ machine query_machine() {
   }
   return m;
 }
+
+/// The kernels that copy a box of an array to or from a contiguous buffer (ghost-zone messages),
+/// whole elements at a time; consecutive work-items take consecutive points of the buffer. The
+/// buffer offset is a multiple of 8 bytes, so 4- and 8-byte elements are aligned.
+const std::string box_copy_source = R"CL(
+#define OPUNTIA_BOX_COPY(name, to, from)                                                           \
+  __kernel void name(__global uchar* array, __global uchar* buffer, ulong offset, long extent_x,    \
+                     long extent_y, int begin_x, int begin_y, int begin_z, int size_x, int size_y,  \
+                     long points, int element_size) {                                               \
+    const long p = get_global_id(0);                                                                \
+    if (p >= points) return;                                                                        \
+    const long row = p / size_x;                                                                    \
+    const long point = (begin_x + p % size_x) +                                                     \
+                       extent_x * ((begin_y + row % size_y) + extent_y * (begin_z + row / size_y)); \
+    __global uchar* at_array = array + point * element_size;                                        \
+    __global uchar* at_buffer = buffer + offset + p * element_size;                                 \
+    if (element_size == 8) {                                                                        \
+      *(__global ulong*)(to) = *(__global const ulong*)(from);                                      \
+    } else if (element_size == 4) {                                                                 \
+      *(__global uint*)(to) = *(__global const uint*)(from);                                        \
+    } else {                                                                                        \
+      for (int b = 0; b < element_size; ++b) (to)[b] = (from)[b];                                   \
+    }                                                                                               \
+  }
+OPUNTIA_BOX_COPY(opuntia_pack_box, at_buffer, at_array)
+OPUNTIA_BOX_COPY(opuntia_unpack_box, at_array, at_buffer)
+)CL";
+const std::string box_copy_options;
 
 class opencl_backend;
 opencl_backend* active_backend = nullptr;  // the one the generated launchers use
@@ -198,6 +227,34 @@ class opencl_backend final : public backend {
     OPUNTIA_OPENCL_CHECK(clFinish(transfer_queue_));
   }
   queue_event_ptr record() override { return std::make_shared<opencl_event>(queue_); }
+  void enqueue_copy_to_host(void* host, const void* device, std::size_t bytes) override {
+    OPUNTIA_OPENCL_CHECK(clEnqueueReadBuffer(queue_, static_cast<cl_mem>(const_cast<void*>(device)), CL_FALSE, 0, bytes,
+                                             host, 0, nullptr, nullptr));
+  }
+  void copy_boxes(const std::vector<box_copy>& copies, bool pack) override {
+    const char* name = pack ? "opuntia_pack_box" : "opuntia_unpack_box";
+    cl_kernel k = kernel({box_copy_source, box_copy_options, name, "halo_box_copy"});
+    for (const auto& copy : copies) {
+      const cl_long points = static_cast<cl_long>(copy.box.points());
+      if (points == 0) continue;
+      const cl_mem array = static_cast<cl_mem>(copy.array), buffer = static_cast<cl_mem>(copy.buffer);
+      const cl_ulong offset = copy.offset;
+      const cl_long extent_x = copy.extent[0], extent_y = copy.extent[1];
+      const cl_int begin[3] = {copy.box.begin[0], copy.box.begin[1], copy.box.begin[2]};
+      const cl_int size[2] = {copy.box.end[0] - copy.box.begin[0], copy.box.end[1] - copy.box.begin[1]};
+      const cl_int element_size = static_cast<cl_int>(copy.element_size);
+      cl_uint a = 0;
+      const auto argument = [&](const auto& value) {
+        OPUNTIA_OPENCL_CHECK(clSetKernelArg(k, a++, sizeof value, &value));
+      };
+      argument(array), argument(buffer), argument(offset), argument(extent_x), argument(extent_y);
+      argument(begin[0]), argument(begin[1]), argument(begin[2]), argument(size[0]), argument(size[1]);
+      argument(points), argument(element_size);
+      const std::size_t local = std::min<std::size_t>(256, max_work_group_size_);
+      const std::size_t global = (static_cast<std::size_t>(points) + local - 1) / local * local;
+      OPUNTIA_OPENCL_CHECK(clEnqueueNDRangeKernel(queue_, k, 1, nullptr, &global, &local, 0, nullptr, nullptr));
+    }
+  }
   double elapsed_seconds(queue_event& from, queue_event& to) override {
     const auto nanoseconds = [](queue_event& e) { return static_cast<opencl_event&>(e).end_nanoseconds(); };
     return (static_cast<double>(nanoseconds(to)) - static_cast<double>(nanoseconds(from))) * 1e-9;

@@ -1,0 +1,71 @@
+#pragma once
+// Where SYNC packs the ghost-zone layers a rank sends and unpacks the ones it receives: the host
+// arrays (host_halo_memory), or a device's copies of them (thorns/CaKernel), so that on a GPU
+// a halo leaves the device as a few contiguous messages and never as whole arrays. The driver
+// decides what goes where (thorns/Driver/src/halo_exchange.hpp); the memory only copies boxes
+// into and out of numbered message buffers.
+#include <array>
+#include <cstddef>
+#include <functional>
+#include <memory>
+#include <vector>
+
+#include "flesh/grid/grid_functions.hpp"
+#include "opuntia/grid.hpp"
+
+namespace opuntia {
+
+/// The points of `box` (local indices of an array of `extent` points, x fastest) of time level 0
+/// of `variable`, x fastest, at `offset` bytes into a message.
+struct halo_piece {
+  grid_variable* variable = nullptr;
+  std::array<int, 3> extent{};
+  index_range box;
+  std::size_t offset = 0;
+};
+
+class halo_memory {
+public:
+  virtual ~halo_memory() = default;
+  /// Whether pack() and unpack() work on device memory.
+  virtual bool on_device() const = 0;
+  /// The `bytes` bytes of message buffer `slot`: what the communicator sends
+  /// from or receives into. Device memory only when `device_pointers_accepted` (CUDA-aware MPI)
+  /// and the backend can give it; otherwise host memory, staged to and from the device by
+  /// packed() and received().
+  virtual std::byte* message(int slot, std::size_t bytes, bool device_pointers_accepted) = 0;
+  /// Copies `pieces` into (pack) or out of (unpack) buffer `slot`; on a device, enqueued in order
+  /// after the kernels that wrote the variables.
+  virtual void pack(int slot, const std::vector<halo_piece>& pieces) = 0;
+  virtual void unpack(int slot, const std::vector<halo_piece>& pieces) = 0;
+  /// Before the communicator reads `slots`: the packs into them are done and their bytes are
+  /// where message() pointed (copied to the host when staged).
+  virtual void packed(const std::vector<int>& slots) = 0;
+  /// After the communicator filled `slots`: their bytes are where unpack() reads them.
+  virtual void received(const std::vector<int>& slots) = 0;
+  /// Waits for every pack, unpack and copy enqueued (the end of an exchange, for its timers).
+  virtual void wait() = 0;
+};
+
+/// The host arrays' halo memory: pack and unpack are row copies, messages are plain host buffers.
+class host_halo_memory final : public halo_memory {
+public:
+  /// `data_of`: where time level 0 of a variable is now (grid_function_store::data).
+  explicit host_halo_memory(std::function<void*(grid_variable&)> data_of) : data_of_(std::move(data_of)) {}
+  bool on_device() const override { return false; }
+  std::byte* message(int slot, std::size_t bytes, bool device_pointers_accepted) override;
+  void pack(int slot, const std::vector<halo_piece>& pieces) override;
+  void unpack(int slot, const std::vector<halo_piece>& pieces) override;
+  void packed(const std::vector<int>&) override {}
+  void received(const std::vector<int>&) override {}
+  void wait() override {}
+
+private:
+  std::vector<std::byte>& buffer(int slot);
+  void copy(int slot, const std::vector<halo_piece>& pieces, bool pack);
+
+  std::function<void*(grid_variable&)> data_of_;
+  std::vector<std::vector<std::byte>> buffers_;
+};
+
+}  // namespace opuntia

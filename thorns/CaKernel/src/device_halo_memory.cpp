@@ -1,0 +1,92 @@
+#include "device_halo_memory.hpp"
+
+#include <algorithm>
+
+namespace opuntia::thorns::CaKernel {
+
+device_halo_memory::device_halo_memory(backend& device, std::function<void*(grid_variable&)> device_array)
+    : device_(device), device_array_(std::move(device_array)) {}
+
+device_halo_memory::~device_halo_memory() {
+  try {
+    device_.synchronize();  // no copy still reads or writes the buffers released here
+  } catch (const std::exception&) {
+    // a failed copy was reported where it was waited for; the buffers are released anyway
+  }
+  for (auto& b : buffers_) {
+    if (b.device != nullptr) device_.release(b.device);
+    if (b.host != nullptr) device_.release_host(b.host);
+  }
+}
+
+device_halo_memory::buffer& device_halo_memory::slot_buffer(int slot) {
+  if (static_cast<std::size_t>(slot) >= buffers_.size()) buffers_.resize(static_cast<std::size_t>(slot) + 1);
+  return buffers_[static_cast<std::size_t>(slot)];
+}
+
+void device_halo_memory::reserve_device(buffer& b, std::size_t bytes) {
+  if (b.device_bytes >= bytes) return;
+  if (b.device != nullptr) {
+    device_.synchronize();  // a pack or unpack may still use the old buffer
+    device_.release(b.device);
+    b.device = nullptr;
+  }
+  b.device = device_.allocate(bytes);
+  b.device_bytes = bytes;
+}
+
+std::byte* device_halo_memory::message(int slot, std::size_t bytes, bool device_pointers_accepted) {
+  auto& b = slot_buffer(slot);
+  reserve_device(b, bytes);
+  if (device_pointers_accepted && device_.device_memory_is_addressable()) {
+    b.staged = 0;
+    return static_cast<std::byte*>(b.device);
+  }
+  if (b.host_bytes < bytes) {
+    if (b.host != nullptr) {
+      device_.synchronize();  // a staging copy may still read or fill the old buffer
+      device_.release_host(b.host);
+      b.host = nullptr;
+    }
+    b.host = static_cast<std::byte*>(device_.allocate_host(bytes));
+    b.host_bytes = bytes;
+  }
+  b.staged = bytes;
+  return b.host;
+}
+
+void device_halo_memory::copy(int slot, const std::vector<halo_piece>& pieces, bool pack) {
+  auto& b = slot_buffer(slot);
+  std::size_t end = 0;
+  for (const auto& piece : pieces) end = std::max(end, piece.offset + piece.box.points() * piece.variable->element_size());
+  reserve_device(b, end);
+  copies_.clear();
+  for (const auto& piece : pieces) {
+    copies_.push_back({device_array_(*piece.variable), piece.extent, piece.box, piece.variable->element_size(),
+                       b.device, piece.offset});
+  }
+  device_.copy_boxes(copies_, pack);
+}
+
+void device_halo_memory::pack(int slot, const std::vector<halo_piece>& pieces) { copy(slot, pieces, true); }
+void device_halo_memory::unpack(int slot, const std::vector<halo_piece>& pieces) { copy(slot, pieces, false); }
+
+void device_halo_memory::packed(const std::vector<int>& slots) {
+  for (const int slot : slots) {
+    const auto& b = slot_buffer(slot);
+    if (b.staged > 0) device_.enqueue_copy_to_host(b.host, b.device, b.staged);
+  }
+  // The communicator reads the messages now: the packs (and staging copies) must have finished.
+  device_.record()->wait();
+}
+
+void device_halo_memory::received(const std::vector<int>& slots) {
+  // Enqueued before the unpacks that read them. The host buffers stay untouched until the next
+  // packed() (or a growth) has waited for the queue, so the copies may still run on return.
+  for (const int slot : slots) {
+    const auto& b = slot_buffer(slot);
+    if (b.staged > 0) device_.copy_to_device(b.device, b.host, b.staged);
+  }
+}
+
+}  // namespace opuntia::thorns::CaKernel

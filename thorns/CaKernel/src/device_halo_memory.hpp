@@ -1,0 +1,49 @@
+#pragma once
+// The halo memory of a device backend (CUDA, OpenCL): ghost-zone layers are packed by kernels
+// from the device copies into device buffers and unpacked from them; messages leave the device
+// as they are when the communicator takes device memory (CUDA-aware MPI), else through host
+// buffers (page-locked where the backend can) copied in order on the backend's queue.
+#include <functional>
+#include <vector>
+
+#include "backend.hpp"
+#include "flesh/runtime/halo_memory.hpp"
+
+namespace opuntia::thorns::CaKernel {
+
+class device_halo_memory final : public halo_memory {
+public:
+  /// `device_array`: the device copy of time level 0 of a variable (which must be current).
+  device_halo_memory(backend& device, std::function<void*(grid_variable&)> device_array);
+  ~device_halo_memory() override;
+  device_halo_memory(const device_halo_memory&) = delete;
+  device_halo_memory& operator=(const device_halo_memory&) = delete;
+
+  bool on_device() const override { return true; }
+  std::byte* message(int slot, std::size_t bytes, bool device_pointers_accepted) override;
+  void pack(int slot, const std::vector<halo_piece>& pieces) override;
+  void unpack(int slot, const std::vector<halo_piece>& pieces) override;
+  void packed(const std::vector<int>& slots) override;
+  void received(const std::vector<int>& slots) override;
+  void wait() override { device_.record()->wait(); }
+
+private:
+  struct buffer {
+    void* device = nullptr;
+    std::size_t device_bytes = 0;
+    std::byte* host = nullptr;  // the staging copy, when messages go through the host
+    std::size_t host_bytes = 0;
+    std::size_t staged = 0;     // bytes of the current message staged through `host`; 0: none
+  };
+  buffer& slot_buffer(int slot);
+  /// Grows the slot's device buffer to at least `bytes` (waiting first for work that uses it).
+  void reserve_device(buffer& b, std::size_t bytes);
+  void copy(int slot, const std::vector<halo_piece>& pieces, bool pack);
+
+  backend& device_;
+  std::function<void*(grid_variable&)> device_array_;
+  std::vector<buffer> buffers_;
+  std::vector<box_copy> copies_;  // reused between calls
+};
+
+}  // namespace opuntia::thorns::CaKernel
