@@ -1,0 +1,42 @@
+#!/usr/bin/env bash
+# On a GPU machine with two GPUs (carry .deps and .baseline): the MPI driver's device checks in
+# one run. Builds this tree and the baseline's `opuntia`, runs the GPU-labelled tests,
+# compute-sanitizer on the halo pack/unpack kernels (1 and 2 ranks, periodic), the single-GPU
+# periodic WaveToy before (baseline: whole arrays through the host) and after (device halo),
+# then bench/halo_scaling.sh on 2 GPUs.
+#   git archive REV | (mkdir -p .baseline && tar -x -C .baseline)   # here, before the run
+#   scripts/device_mpi_check.sh [weak_n=256] [strong_n=512] [iterations=100]
+set -uo pipefail
+source "$(dirname "$0")/device_env.sh"
+export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
+nvidia-smi -L
+ompi_info --parsable --all 2>/dev/null | grep -m1 "mpi_built_with_cuda_support:value"
+configure build/device || exit 1
+(cd .baseline && cp -r ../.deps . && configure build/device -DOPUNTIA_BUILD_TESTS=OFF -DOPUNTIA_BUILD_BENCHMARKS=OFF) || exit 1
+targets="opuntia halo_bench backend_conformance_tests sub_box_tests"
+cmake --build build/device -j32 --target $targets >$OUT/build.log 2>&1 || { grep -E -A3 "error" $OUT/build.log | head -40; exit 1; }
+cmake --build .baseline/build/device -j32 --target opuntia >$OUT/build-baseline.log 2>&1 || { grep -E -A3 "error" $OUT/build-baseline.log | head -40; exit 1; }
+echo "== GPU tests"
+ctest --test-dir build/device -L gpu --output-on-failure 2>&1 | grep -E "Test +#|tests passed|Failure|Expected|failed"
+mkdir -p build/device/run && cd build/device/run
+wave() {  # wave BACKEND N ITERATIONS: the periodic plane wave
+  sed "s/IO::out_dir = \$parfile/CaKernel::backend = \"$1\"/" ../../../parfiles/wavetoy.par
+  printf 'Driver::periodic = yes\nDriver::global_nx = %s\nDriver::global_ny = %s\nDriver::global_nz = %s\nCactus::cctk_itlast = %s\nCactus::terminate = "iteration"\nCactus::progress_every = 0\nIO::out_digest_vars = "WaveToy::phi"\n' $2 $2 $2 $3
+}
+echo "== compute-sanitizer memcheck: device halo, CUDA, periodic, 1 and 2 ranks"
+wave cuda 33 8 > small.par
+compute-sanitizer --tool memcheck ../opuntia small.par 2>&1 | grep -E "ERROR SUMMARY|digest"
+mpirun -np 2 --bind-to none compute-sanitizer --tool memcheck ../opuntia small.par 2>&1 | grep -E "ERROR SUMMARY|digest"
+echo "== the same digests on openmp and opencl"
+for b in openmp opencl; do wave $b 33 8 > small_$b.par; ../opuntia small_$b.par 2>&1 | grep digest; done
+echo "== single-GPU periodic WaveToy 256^3, 400 iterations: before (baseline) and after"
+wave cuda 256 400 > wave256.par
+for round in 1 2; do
+  for tree in ../../../.baseline/build/device/opuntia ../opuntia; do
+    echo "-- $tree"
+    $tree wave256.par 2>&1 | grep -E "timer report|Evolve|Boundary|SYNC|digest"
+  done
+done
+cd ../../..
+echo "== scaling on 2 GPUs"
+bash bench/halo_scaling.sh build/device/bench/halo_bench "${1:-256}" "${2:-512}" "${3:-100}"
