@@ -36,6 +36,9 @@ public:
     double seconds = 0;
   };
   virtual std::vector<phase_timer> sync_timers() const { return {}; }
+  /// Whether a kernel followed by a SYNC computes its rim first and its interior while the
+  /// exchange runs (on backends with queues: simulation::run_routine).
+  virtual bool overlaps_sync() const { return false; }
   /// Whether sync() has anything to do (neighbours or periodic images); when not, SYNC moves
   /// no data at all, not even between host and device.
   virtual bool exchanges() const = 0;

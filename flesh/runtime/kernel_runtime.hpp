@@ -24,6 +24,13 @@ public:
 };
 using queue_event_ptr = std::shared_ptr<queue_event>;
 
+/// The points a launch computes, in two parts: the boxes of `first` (the rim a SYNC sends), then
+/// those of `then` (the interior, computed while the rim's ghost zones are exchanged). Both
+/// empty: every point the kernel computes, in one launch.
+struct launch_parts {
+  std::vector<index_range> first, then;
+};
+
 class kernel_runtime {
 public:
   virtual ~kernel_runtime() = default;
@@ -31,10 +38,10 @@ public:
   virtual std::string backend_name() const = 0;
   /// Enqueues `kernel` of `thorn` (its variant for this backend; `variant` names the template when
   /// several were generated, empty: the first), applying every variable's INTENT around it; on a
-  /// device it may still run when this returns. `box`: only its points (of those the kernel computes).
-  virtual void launch(const thorn_binding& thorn, const kernel_binding& kernel, const void* thorn_parameters,
-                      const kernel_grid& grid, const std::string& variant,
-                      const std::optional<index_range>& box = std::nullopt) = 0;
+  /// device it may still run when this returns. `parts`: the boxes it computes, in order (of the
+  /// points it would compute); returns an event after the first part's boxes.
+  virtual queue_event_ptr launch(const thorn_binding& thorn, const kernel_binding& kernel, const void* thorn_parameters,
+                                 const kernel_grid& grid, const std::string& variant, const launch_parts& parts = {}) = 0;
   /// Before the host reads (or writes) time level `level` of `v`: waits for the kernel that last
   /// wrote it and brings the host copy up to date, or for a copy still reading the host array.
   virtual void ensure_host(grid_variable& v, int level = 0) = 0;
@@ -44,8 +51,9 @@ public:
   /// device when their current copies are there, so that only the halo leaves it; null where the
   /// host arrays are the place (a backend on the host arrays, or a variable the host holds the
   /// only current copy of: the caller then makes them all current on the host).
-  virtual halo_memory* device_halo(const std::vector<grid_variable*>& variables) {
-    (void)variables;
+  /// Its packs start after `after` (an event of launch()), or after everything enqueued so far.
+  virtual halo_memory* device_halo(const std::vector<grid_variable*>& variables, queue_event* after = nullptr) {
+    (void)variables, (void)after;
     return nullptr;
   }
   /// After a SYNC in device_halo()'s memory filled `v`'s ghost zones on the device.

@@ -469,6 +469,37 @@ void simulation::run_node(const schedule_node& node) {
   run_routine(node);
 }
 
+namespace {
+
+/// A kernel's points split for overlap: `first`, slabs 2 x ghost width deep along every face
+/// whose ghost zones are exchanged (the ghosts, and the owned layers the SYNC sends), disjoint;
+/// `then`, the rest. Nothing to split (no exchanged face): both empty.
+launch_parts rim_then_interior(const grid_layout& g) {
+  launch_parts parts;
+  index_range rest{{0, 0, 0}, g.local};
+  for (int d = 0; d < 3; ++d) {
+    const int depth = 2 * g.ghosts[d];
+    if (depth == 0) continue;
+    if (!g.physical[2 * d]) {
+      index_range slab = rest;
+      slab.end[d] = std::min(rest.begin[d] + depth, rest.end[d]);
+      rest.begin[d] = slab.end[d];
+      if (slab.points() > 0) parts.first.push_back(slab);
+    }
+    if (!g.physical[2 * d + 1]) {
+      index_range slab = rest;
+      slab.begin[d] = std::max(rest.end[d] - depth, rest.begin[d]);
+      rest.end[d] = slab.begin[d];
+      if (slab.points() > 0) parts.first.push_back(slab);
+    }
+  }
+  if (parts.first.empty()) return {};
+  if (rest.points() > 0) parts.then.push_back(rest);
+  return parts;
+}
+
+}  // namespace
+
 const kernel_binding* simulation::launched_kernel(const schedule_node& node) const {
   if (node.kernel.empty()) return nullptr;
   const auto& t = thorn(node.thorn);
@@ -487,16 +518,23 @@ void simulation::run_routine(const schedule_node& node) {
   // A kernel is enqueued and timed on the device, between events around it (the host goes on);
   // a host routine on the host's clock; the SYNC after either by the driver, phase by phase.
   double start = wall_seconds();
+  queue_event_ptr rim_done;  // set when the kernel ran rim first: the SYNC starts after the rim
   if (const auto* kernel = launched_kernel(node)) {
     // The chosen variant where this kernel has it; its first variant otherwise.
     const bool has_variant = std::any_of(kernel->variants.begin(), kernel->variants.end(), [&](const auto& v) {
       return v.template_name == variant_ && v.backend == runtime_->backend_name();
     });
+    const bool syncs = !node.sync.empty() && driver_->exchanges();
+    // On a device the rim goes first and the interior runs while the SYNC exchanges the rim.
+    const auto parts = syncs && driver_->overlaps_sync() && runtime_->mirrors_on_device()
+                           ? rim_then_interior(driver_->layout())
+                           : launch_parts{};
     auto before = runtime_->record();
-    runtime_->launch(t, *kernel, thorn_parameters(t.name), grid_for_kernels(), has_variant ? variant_ : std::string());
+    rim_done = runtime_->launch(t, *kernel, thorn_parameters(t.name), grid_for_kernels(),
+                                has_variant ? variant_ : std::string(), parts);
     auto after = runtime_->record();
-    // The exchange reads what the kernel wrote: waiting here keeps the kernel out of its time.
-    if (!node.sync.empty() && driver_->exchanges()) after->wait();
+    // Without overlap the exchange waits for the kernel here, which keeps the kernel out of its time.
+    if (syncs && !rim_done) after->wait();
     timer_of->on_device.emplace_back(std::move(before), std::move(after));
     start = wall_seconds();
   } else {
@@ -507,7 +545,7 @@ void simulation::run_routine(const schedule_node& node) {
     at_parameter_lines([&] { routine->function(c); });  // a routine may check its thorn's parameters
   }
   timer_of->seconds += wall_seconds() - start;
-  sync(node);  // timed by the driver, phase by phase
+  sync(node, rim_done.get());  // timed by the driver, phase by phase
   stop_if_signalled();
 }
 
@@ -522,7 +560,7 @@ void simulation::read_device_timers(bool wait) {
   }
 }
 
-void simulation::sync(const schedule_node& node) {
+void simulation::sync(const schedule_node& node, queue_event* after) {
   // Nothing to exchange (one process, no periodic direction): no data moves at all.
   if (node.sync.empty() || !driver_->exchanges()) return;
   std::vector<grid_variable*> variables;
@@ -532,7 +570,7 @@ void simulation::sync(const schedule_node& node) {
     }
   }
   // On the device when the kernels left the current copies there: only the halo moves.
-  if (auto* device = runtime_->device_halo(variables)) {
+  if (auto* device = runtime_->device_halo(variables, after)) {
     driver_->sync(variables, *device);
     for (auto* v : variables) runtime_->device_wrote(*v);
     return;

@@ -79,7 +79,8 @@ private:
   void run_routine(const schedule_node& node);
   /// The kernel a schedule item launches; nullptr for a host routine.
   const kernel_binding* launched_kernel(const schedule_node& node) const;
-  void sync(const schedule_node& node);
+  /// The SYNC of `node`; `after`: an event the exchange waits for (the kernel's rim), null: none.
+  void sync(const schedule_node& node, queue_event* after = nullptr);
   bool condition_holds(const std::vector<std::string>& scalars, const std::string& thorn);
   bool finished() const;
   void print_progress(double elapsed);

@@ -32,8 +32,10 @@ std::unique_ptr<driver> rank_one_of_three(const parameter_source&) {
 class host_runtime final : public kernel_runtime {
  public:
   std::string backend_name() const override { return "host"; }
-  void launch(const thorn_binding&, const kernel_binding&, const void*, const kernel_grid&, const std::string&,
-              const std::optional<index_range>&) override {}
+  queue_event_ptr launch(const thorn_binding&, const kernel_binding&, const void*, const kernel_grid&,
+                         const std::string&, const launch_parts&) override {
+    return nullptr;
+  }
   void ensure_host(grid_variable&, int) override {}
   void host_wrote(grid_variable&, int) override {}
   void synchronize() override {}

@@ -159,12 +159,15 @@ public:
     std::memcpy(host, device, bytes);
   }
   void synchronize() override { ++log_->synchronizes; }
-  void enqueue_copy_to_host(void* host, const void* device, std::size_t bytes) override {
+  void enqueue_copy_to_device(void*, void* device, const void* host, std::size_t bytes) override {
+    copy_to_device(device, host, bytes);
+  }
+  void enqueue_copy_to_host(void*, void* host, const void* device, std::size_t bytes) override {
     check_device(const_cast<void*>(device), bytes);
     ++log_->staged_to_host;
     std::memcpy(host, device, bytes);
   }
-  void copy_boxes(const std::vector<box_copy>& copies, bool pack) override {
+  void copy_boxes(void*, const std::vector<box_copy>& copies, bool pack) override {
     for (const auto& c : copies) {
       check_device(c.array, 1);
       check_device(c.buffer, c.offset + c.box.points() * c.element_size);

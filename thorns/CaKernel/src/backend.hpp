@@ -59,16 +59,35 @@ public:
   virtual void copy_to_host(void* host, const void* device, std::size_t bytes) = 0;
   /// Waits for everything enqueued.
   virtual void synchronize() = 0;
-  /// Enqueues on queue(), after what is before it, a copy of device memory to host memory that
-  /// stays valid until an event recorded after it is done (device backends only).
-  virtual void enqueue_copy_to_host(void* host, const void* device, std::size_t bytes) {
-    (void)host, (void)device, (void)bytes;
+  // A device backend's second queue, for ghost-zone exchanges: packing, staging copies and
+  // unpacking run there, so that they overlap a kernel's interior running on queue(). The
+  // operations below are enqueued on the queue they are given (queue() or halo_queue()).
+  /// The queue of ghost-zone exchanges; null where there is no device.
+  virtual void* halo_queue() const { return nullptr; }
+  /// An event on `queue` after everything enqueued on it so far.
+  virtual queue_event_ptr record_on(void* queue) {
+    (void)queue;
+    return record();
+  }
+  /// Work enqueued on `queue` from now on waits for `event` (recorded on any queue).
+  virtual void wait_on(void* queue, queue_event& event) {
+    (void)queue;
+    event.wait();
+  }
+  /// Copies device memory to host memory that stays valid until an event recorded after it is done.
+  virtual void enqueue_copy_to_host(void* queue, void* host, const void* device, std::size_t bytes) {
+    (void)queue, (void)host, (void)device, (void)bytes;
     throw std::logic_error("enqueue_copy_to_host: this backend has no device memory");
   }
-  /// Enqueues on queue() the copies of boxes of device arrays into their buffers (`pack`) or back
-  /// (device backends only: kernels do it, so a halo never leaves the device as a whole array).
-  virtual void copy_boxes(const std::vector<box_copy>& copies, bool pack) {
-    (void)copies, (void)pack;
+  /// Copies host memory, unchanged until an event recorded after it is done, to device memory.
+  virtual void enqueue_copy_to_device(void* queue, void* device, const void* host, std::size_t bytes) {
+    (void)queue, (void)device, (void)host, (void)bytes;
+    throw std::logic_error("enqueue_copy_to_device: this backend has no device memory");
+  }
+  /// Copies boxes of device arrays into their buffers (`pack`) or back: kernels do it, so that a
+  /// halo never leaves the device as a whole array.
+  virtual void copy_boxes(void* queue, const std::vector<box_copy>& copies, bool pack) {
+    (void)queue, (void)copies, (void)pack;
     throw std::logic_error("copy_boxes: this backend has no device memory");
   }
   /// Whether device memory from allocate() is an address MPI can be given (CUDA), not a handle (OpenCL).

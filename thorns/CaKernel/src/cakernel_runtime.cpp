@@ -44,8 +44,9 @@ bool cakernel_runtime::to_device(const buffer_key& buffer, void* host, std::size
   return true;
 }
 
-void cakernel_runtime::launch(const thorn_binding& thorn, const kernel_binding& kernel, const void* thorn_parameters,
-                              const kernel_grid& grid, const std::string& variant, const std::optional<index_range>& box) {
+queue_event_ptr cakernel_runtime::launch(const thorn_binding& thorn, const kernel_binding& kernel,
+                                         const void* thorn_parameters, const kernel_grid& grid, const std::string& variant,
+                                         const launch_parts& parts) {
   const auto chosen = std::find_if(kernel.variants.begin(), kernel.variants.end(), [&](const kernel_variant_binding& k) {
     return k.backend == device_->name() && (variant.empty() || k.template_name == variant);
   });
@@ -95,8 +96,20 @@ void cakernel_runtime::launch(const thorn_binding& thorn, const kernel_binding& 
   call.arrays = arrays.data();
   call.parameters = thorn_parameters;
   call.queue = device_->queue();
-  call.box = box;
-  chosen->launch(call);
+  queue_event_ptr first_part_done;
+  if (parts.first.empty() && parts.then.empty()) {
+    chosen->launch(call);
+  } else {
+    for (const auto& box : parts.first) {
+      call.box = box;
+      chosen->launch(call);
+    }
+    first_part_done = device_->record();
+    for (const auto& box : parts.then) {
+      call.box = box;
+      chosen->launch(call);
+    }
+  }
   // One event after the copies and the kernel: what the host waits for before it reads a buffer
   // the kernel wrote, or writes one whose copy to the device the queue may still be reading.
   const queue_event_ptr done = device_->shares_host_memory() ? nullptr : device_->record();
@@ -112,6 +125,7 @@ void cakernel_runtime::launch(const thorn_binding& thorn, const kernel_binding& 
     last_writer_[written] = done;
     if (intent == kernel_intent::separateinout) store_.swap_with_scratch(v);
   }
+  return first_part_done;
 }
 
 void cakernel_runtime::ensure_host(grid_variable& v, int level) {
@@ -132,7 +146,7 @@ void cakernel_runtime::ensure_host(grid_variable& v, int level) {
 
 void cakernel_runtime::host_wrote(grid_variable& v, int level) { tracker_.after_host_writes(store_.key(v, level)); }
 
-halo_memory* cakernel_runtime::device_halo(const std::vector<grid_variable*>& variables) {
+halo_memory* cakernel_runtime::device_halo(const std::vector<grid_variable*>& variables, queue_event* after) {
   if (device_->shares_host_memory()) return nullptr;
   // Where the host holds the only current copy of one of them, the host is the place: a device
   // exchange would first copy that whole array down.
@@ -144,6 +158,7 @@ halo_memory* cakernel_runtime::device_halo(const std::vector<grid_variable*>& va
       return device_of(store_.key(v, 0), store_.data(v, 0), v.count * v.element_size());
     });
   }
+  halo_->start_after(after);
   return halo_.get();
 }
 

@@ -20,12 +20,11 @@ public:
   ~cakernel_runtime() override;
 
   std::string backend_name() const override { return device_->name(); }
-  void launch(const thorn_binding& thorn, const kernel_binding& kernel, const void* thorn_parameters,
-              const kernel_grid& grid, const std::string& variant,
-              const std::optional<index_range>& box = std::nullopt) override;
+  queue_event_ptr launch(const thorn_binding& thorn, const kernel_binding& kernel, const void* thorn_parameters,
+                         const kernel_grid& grid, const std::string& variant, const launch_parts& parts = {}) override;
   void ensure_host(grid_variable& v, int level = 0) override;
   void host_wrote(grid_variable& v, int level = 0) override;
-  halo_memory* device_halo(const std::vector<grid_variable*>& variables) override;
+  halo_memory* device_halo(const std::vector<grid_variable*>& variables, queue_event* after = nullptr) override;
   void device_wrote(grid_variable& v) override;
   void synchronize() override;
   queue_event_ptr record() override { return device_->record(); }

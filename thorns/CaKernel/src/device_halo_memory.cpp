@@ -5,7 +5,15 @@
 namespace opuntia::thorns::CaKernel {
 
 device_halo_memory::device_halo_memory(backend& device, std::function<void*(grid_variable&)> device_array)
-    : device_(device), device_array_(std::move(device_array)) {}
+    : device_(device), queue_(device.halo_queue()), device_array_(std::move(device_array)) {}
+
+void device_halo_memory::start_after(queue_event* after) {
+  if (after != nullptr) {
+    device_.wait_on(queue_, *after);
+  } else {
+    device_.wait_on(queue_, *device_.record());
+  }
+}
 
 device_halo_memory::~device_halo_memory() {
   try {
@@ -65,7 +73,7 @@ void device_halo_memory::copy(int slot, const std::vector<halo_piece>& pieces, b
     copies_.push_back({device_array_(*piece.variable), piece.extent, piece.box, piece.variable->element_size(),
                        b.device, piece.offset});
   }
-  device_.copy_boxes(copies_, pack);
+  device_.copy_boxes(queue_, copies_, pack);
 }
 
 void device_halo_memory::pack(int slot, const std::vector<halo_piece>& pieces) { copy(slot, pieces, true); }
@@ -74,10 +82,10 @@ void device_halo_memory::unpack(int slot, const std::vector<halo_piece>& pieces)
 void device_halo_memory::packed(const std::vector<int>& slots) {
   for (const int slot : slots) {
     const auto& b = slot_buffer(slot);
-    if (b.staged > 0) device_.enqueue_copy_to_host(b.host, b.device, b.staged);
+    if (b.staged > 0) device_.enqueue_copy_to_host(queue_, b.host, b.device, b.staged);
   }
   // The communicator reads the messages now: the packs (and staging copies) must have finished.
-  device_.record()->wait();
+  device_.record_on(queue_)->wait();
 }
 
 void device_halo_memory::received(const std::vector<int>& slots) {
@@ -85,7 +93,7 @@ void device_halo_memory::received(const std::vector<int>& slots) {
   // packed() (or a growth) has waited for the queue, so the copies may still run on return.
   for (const int slot : slots) {
     const auto& b = slot_buffer(slot);
-    if (b.staged > 0) device_.copy_to_device(b.device, b.host, b.staged);
+    if (b.staged > 0) device_.enqueue_copy_to_device(queue_, b.device, b.host, b.staged);
   }
 }
 

@@ -19,13 +19,16 @@ public:
   device_halo_memory(const device_halo_memory&) = delete;
   device_halo_memory& operator=(const device_halo_memory&) = delete;
 
+  /// The exchange about to start waits for `after` (an event of the compute queue), or for
+  /// everything enqueued there so far; it runs on the backend's halo queue.
+  void start_after(queue_event* after);
   bool on_device() const override { return true; }
   std::byte* message(int slot, std::size_t bytes, bool device_pointers_accepted) override;
   void pack(int slot, const std::vector<halo_piece>& pieces) override;
   void unpack(int slot, const std::vector<halo_piece>& pieces) override;
   void packed(const std::vector<int>& slots) override;
   void received(const std::vector<int>& slots) override;
-  void wait() override { device_.record()->wait(); }
+  void wait() override { device_.record_on(queue_)->wait(); }
 
 private:
   struct buffer {
@@ -41,6 +44,7 @@ private:
   void copy(int slot, const std::vector<halo_piece>& pieces, bool pack);
 
   backend& device_;
+  void* queue_;  // the backend's halo queue
   std::function<void*(grid_variable&)> device_array_;
   std::vector<buffer> buffers_;
   std::vector<box_copy> copies_;  // reused between calls

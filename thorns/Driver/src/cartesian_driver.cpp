@@ -114,6 +114,7 @@ cartesian_driver::cartesian_driver(const parameter_source& p, std::unique_ptr<co
                                        std::numeric_limits<std::ptrdiff_t>::max()));
   }
   halo_ = std::make_unique<halo_exchange>(block_.layout, block_.neighbours);
+  overlap_sync_ = p.boolean("Driver", "overlap_sync");
 }
 
 std::string cartesian_driver::name() const {

@@ -31,6 +31,7 @@ public:
   void sync(const std::vector<grid_variable*>& variables, halo_memory& memory) override;
   bool exchanges() const override { return halo_->exchanges(); }
   std::vector<phase_timer> sync_timers() const override;
+  bool overlaps_sync() const override { return overlap_sync_; }
   /// Sums are exact (exact_sum): the same bits on any number of ranks.
   double reduce(double local, reduction op) const override;
   std::uint64_t wrapping_sum(std::uint64_t local) const override { return ranks_->wrapping_sum(local); }
@@ -47,6 +48,7 @@ private:
   std::array<int, 3> topology_{1, 1, 1};
   rank_block block_;
   std::unique_ptr<halo_exchange> halo_;
+  bool overlap_sync_ = true;
 };
 
 }  // namespace opuntia::thorns::Driver

@@ -95,11 +95,16 @@ public:
     // Blocking streams (the default flags): a launch on the legacy default stream, as a caller
     // that sets no kernel_call::queue makes, stays ordered with them.
     OPUNTIA_CUDA_CHECK(cudaStreamCreate(&compute_));
-    const cudaError_t created = cudaStreamCreate(&transfer_);
+    cudaError_t created = cudaStreamCreate(&transfer_);
+    if (created == cudaSuccess) {
+      created = cudaStreamCreate(&halo_);
+      if (created != cudaSuccess) cudaStreamDestroy(transfer_);
+    }
     if (created != cudaSuccess) cudaStreamDestroy(compute_);
     OPUNTIA_CUDA_CHECK(created);
   }
   ~cuda_backend() override {
+    cudaStreamDestroy(halo_);
     cudaStreamDestroy(transfer_);
     cudaStreamDestroy(compute_);
   }
@@ -126,10 +131,19 @@ public:
     OPUNTIA_CUDA_CHECK(cudaDeviceSynchronize());
   }
   queue_event_ptr record() override { return std::make_shared<cuda_event>(compute_); }
-  void enqueue_copy_to_host(void* host, const void* device, std::size_t bytes) override {
-    OPUNTIA_CUDA_CHECK(cudaMemcpyAsync(host, device, bytes, cudaMemcpyDeviceToHost, compute_));
+  void* halo_queue() const override { return halo_; }
+  queue_event_ptr record_on(void* queue) override { return std::make_shared<cuda_event>(static_cast<cudaStream_t>(queue)); }
+  void wait_on(void* queue, queue_event& event) override {
+    OPUNTIA_CUDA_CHECK(cudaStreamWaitEvent(static_cast<cudaStream_t>(queue), static_cast<cuda_event&>(event).get(), 0));
   }
-  void copy_boxes(const std::vector<box_copy>& copies, bool pack) override {
+  void enqueue_copy_to_host(void* queue, void* host, const void* device, std::size_t bytes) override {
+    OPUNTIA_CUDA_CHECK(cudaMemcpyAsync(host, device, bytes, cudaMemcpyDeviceToHost, static_cast<cudaStream_t>(queue)));
+  }
+  void enqueue_copy_to_device(void* queue, void* device, const void* host, std::size_t bytes) override {
+    OPUNTIA_CUDA_CHECK(cudaMemcpyAsync(device, host, bytes, cudaMemcpyHostToDevice, static_cast<cudaStream_t>(queue)));
+  }
+  void copy_boxes(void* queue, const std::vector<box_copy>& copies, bool pack) override {
+    const auto stream = static_cast<cudaStream_t>(queue);
     for (std::size_t first = 0; first < copies.size(); first += box_copy_jobs::most) {
       box_copy_jobs batch{};
       const std::size_t count = std::min<std::size_t>(box_copy_jobs::most, copies.size() - first);
@@ -155,9 +169,9 @@ public:
       const unsigned blocks = static_cast<unsigned>(std::min<long long>((most_points + threads - 1) / threads, 2048));
       const dim3 grid(blocks, static_cast<unsigned>(count));
       if (pack) {
-        copy_boxes_kernel<true><<<grid, threads, 0, compute_>>>(batch);
+        copy_boxes_kernel<true><<<grid, threads, 0, stream>>>(batch);
       } else {
-        copy_boxes_kernel<false><<<grid, threads, 0, compute_>>>(batch);
+        copy_boxes_kernel<false><<<grid, threads, 0, stream>>>(batch);
       }
       OPUNTIA_CUDA_CHECK(cudaGetLastError());
     }
@@ -198,7 +212,7 @@ public:
 
 private:
   int device_;
-  cudaStream_t compute_ = nullptr, transfer_ = nullptr;
+  cudaStream_t compute_ = nullptr, transfer_ = nullptr, halo_ = nullptr;
 };
 
 }  // namespace

@@ -151,6 +151,7 @@ public:
     OPUNTIA_OPENCL_CHECK(status < 0 ? status : CL_SUCCESS);  // a negative status: the command failed
     return status == CL_COMPLETE;
   }
+  cl_event get() const { return event_; }
   cl_ulong end_nanoseconds() const {
     cl_ulong end = 0;
     OPUNTIA_OPENCL_CHECK(clGetEventProfilingInfo(event_, CL_PROFILING_COMMAND_END, sizeof end, &end, nullptr));
@@ -176,6 +177,10 @@ class opencl_backend final : public backend {
     queue_ = clCreateCommandQueue(context_, device_, CL_QUEUE_PROFILING_ENABLE, &status);
     if (status == CL_SUCCESS) {
       transfer_queue_ = clCreateCommandQueue(context_, device_, 0, &status);
+      if (status == CL_SUCCESS) {
+        halo_queue_ = clCreateCommandQueue(context_, device_, CL_QUEUE_PROFILING_ENABLE, &status);
+        if (status != CL_SUCCESS) clReleaseCommandQueue(transfer_queue_);
+      }
       if (status != CL_SUCCESS) clReleaseCommandQueue(queue_);
     }
     if (status != CL_SUCCESS) clReleaseContext(context_);
@@ -189,6 +194,7 @@ class opencl_backend final : public backend {
     if (active_backend == this) active_backend = nullptr;
     for (auto& [_, kernel] : kernels_) clReleaseKernel(kernel);
     for (auto& [_, program] : programs_) clReleaseProgram(program);
+    clReleaseCommandQueue(halo_queue_);
     clReleaseCommandQueue(transfer_queue_);
     clReleaseCommandQueue(queue_);
     clReleaseContext(context_);
@@ -224,14 +230,28 @@ class opencl_backend final : public backend {
   }
   void synchronize() override {
     OPUNTIA_OPENCL_CHECK(clFinish(queue_));
+    OPUNTIA_OPENCL_CHECK(clFinish(halo_queue_));
     OPUNTIA_OPENCL_CHECK(clFinish(transfer_queue_));
   }
   queue_event_ptr record() override { return std::make_shared<opencl_event>(queue_); }
-  void enqueue_copy_to_host(void* host, const void* device, std::size_t bytes) override {
-    OPUNTIA_OPENCL_CHECK(clEnqueueReadBuffer(queue_, static_cast<cl_mem>(const_cast<void*>(device)), CL_FALSE, 0, bytes,
-                                             host, 0, nullptr, nullptr));
+  void* halo_queue() const override { return halo_queue_; }
+  queue_event_ptr record_on(void* queue) override {
+    return std::make_shared<opencl_event>(static_cast<cl_command_queue>(queue));
   }
-  void copy_boxes(const std::vector<box_copy>& copies, bool pack) override {
+  void wait_on(void* queue, queue_event& event) override {
+    const cl_event after = static_cast<opencl_event&>(event).get();
+    OPUNTIA_OPENCL_CHECK(clEnqueueBarrierWithWaitList(static_cast<cl_command_queue>(queue), 1, &after, nullptr));
+  }
+  void enqueue_copy_to_host(void* queue, void* host, const void* device, std::size_t bytes) override {
+    OPUNTIA_OPENCL_CHECK(clEnqueueReadBuffer(static_cast<cl_command_queue>(queue),
+                                             static_cast<cl_mem>(const_cast<void*>(device)), CL_FALSE, 0, bytes, host, 0,
+                                             nullptr, nullptr));
+  }
+  void enqueue_copy_to_device(void* queue, void* device, const void* host, std::size_t bytes) override {
+    OPUNTIA_OPENCL_CHECK(clEnqueueWriteBuffer(static_cast<cl_command_queue>(queue), static_cast<cl_mem>(device),
+                                              CL_FALSE, 0, bytes, host, 0, nullptr, nullptr));
+  }
+  void copy_boxes(void* queue, const std::vector<box_copy>& copies, bool pack) override {
     const char* name = pack ? "opuntia_pack_box" : "opuntia_unpack_box";
     cl_kernel k = kernel({box_copy_source, box_copy_options, name, "halo_box_copy"});
     for (const auto& copy : copies) {
@@ -252,7 +272,8 @@ class opencl_backend final : public backend {
       argument(points), argument(element_size);
       const std::size_t local = std::min<std::size_t>(256, max_work_group_size_);
       const std::size_t global = (static_cast<std::size_t>(points) + local - 1) / local * local;
-      OPUNTIA_OPENCL_CHECK(clEnqueueNDRangeKernel(queue_, k, 1, nullptr, &global, &local, 0, nullptr, nullptr));
+      OPUNTIA_OPENCL_CHECK(clEnqueueNDRangeKernel(static_cast<cl_command_queue>(queue), k, 1, nullptr, &global, &local,
+                                                  0, nullptr, nullptr));
     }
   }
   double elapsed_seconds(queue_event& from, queue_event& to) override {
@@ -382,6 +403,7 @@ class opencl_backend final : public backend {
   cl_context context_ = nullptr;
   cl_command_queue queue_ = nullptr;
   cl_command_queue transfer_queue_ = nullptr;
+  cl_command_queue halo_queue_ = nullptr;
   std::size_t max_work_group_size_ = 1;
   std::map<std::string, cl_program> programs_;  // cache key -> built program
   std::map<std::string, cl_kernel> kernels_;    // cache key/kernel name -> kernel
