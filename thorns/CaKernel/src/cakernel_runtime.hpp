@@ -19,6 +19,7 @@ public:
   ~cakernel_runtime() override;
 
   std::string backend_name() const override { return device_->name(); }
+  std::string device_description() const override { return device_->device_description(); }
   void launch(const thorn_binding& thorn, const kernel_binding& kernel, const void* thorn_parameters,
               const kernel_grid& grid, const std::string& variant,
               const std::optional<index_range>& box = std::nullopt) override;

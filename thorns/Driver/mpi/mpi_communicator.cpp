@@ -35,9 +35,9 @@ void initialise_once() {
   });
 }
 
-int byte_count(std::size_t bytes) {
+int byte_count(std::size_t bytes, const char* what = "a halo message") {
   if (bytes > static_cast<std::size_t>(std::numeric_limits<int>::max())) {
-    throw std::runtime_error(fmt::format("a halo message of {} bytes is larger than one MPI message carries", bytes));
+    throw std::runtime_error(fmt::format("{} of {} bytes is larger than one MPI message carries", what, bytes));
   }
   return static_cast<int>(bytes);
 }
@@ -125,6 +125,26 @@ std::uint64_t mpi_communicator::wrapping_sum(std::uint64_t local) {
   std::uint64_t result = 0;  // unsigned: MPI_SUM wraps modulo 2^64
   check(MPI_Allreduce(&local, &result, 1, MPI_UINT64_T, MPI_SUM, MPI_COMM_WORLD), "MPI_Allreduce");
   return result;
+}
+
+std::vector<std::string> mpi_communicator::gather(const std::string& local) {
+  const int length = byte_count(local.size(), "a gathered text");
+  const bool root = rank_ == 0;
+  std::vector<int> lengths(root ? size_ : 0);
+  check(MPI_Gather(&length, 1, MPI_INT, lengths.data(), 1, MPI_INT, 0, MPI_COMM_WORLD), "MPI_Gather");
+  std::vector<int> starts(lengths.size());
+  std::size_t total = 0;
+  for (std::size_t r = 0; r < lengths.size(); ++r) {
+    starts[r] = byte_count(total, "the gathered texts");
+    total += static_cast<std::size_t>(lengths[r]);
+  }
+  std::string all(total, '\0');
+  check(MPI_Gatherv(local.data(), length, MPI_CHAR, all.data(), lengths.data(), starts.data(), MPI_CHAR, 0,
+                    MPI_COMM_WORLD),
+        "MPI_Gatherv");
+  std::vector<std::string> texts;
+  for (std::size_t r = 0; r < lengths.size(); ++r) texts.push_back(all.substr(starts[r], lengths[r]));
+  return texts;
 }
 
 }  // namespace opuntia::thorns::Driver

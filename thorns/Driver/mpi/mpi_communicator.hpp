@@ -17,6 +17,8 @@ public:
   double minimum(double local) override;
   double maximum(double local) override;
   std::uint64_t wrapping_sum(std::uint64_t local) override;
+  /// The lengths first (MPI_Gather), then the texts (MPI_Gatherv).
+  std::vector<std::string> gather(const std::string& local) override;
 
   /// Whether this process was started by mpirun (or another MPI launcher) with more than one
   /// rank, read from the environment without initialising MPI.
