@@ -1,10 +1,12 @@
 #include "mpi_communicator.hpp"
 
+#include <chrono>
 #include <cstdlib>
 #include <initializer_list>
 #include <limits>
 #include <stdexcept>
 #include <string>
+#include <thread>
 #include <vector>
 
 #include <fmt/format.h>
@@ -48,12 +50,16 @@ double reduced(double local, MPI_Op op) {
   return result;
 }
 
+MPI_Comm arrivals = MPI_COMM_NULL;  // all_arrive_within's own, apart from the exchanges'
+
 }  // namespace
 
 mpi_communicator::mpi_communicator() {
   initialise_once();
   MPI_Comm_rank(MPI_COMM_WORLD, &rank_);
   MPI_Comm_size(MPI_COMM_WORLD, &size_);
+  // Every rank's driver makes one communicator, at the same point: a collective is safe here.
+  if (arrivals == MPI_COMM_NULL) check(MPI_Comm_dup(MPI_COMM_WORLD, &arrivals), "MPI_Comm_dup");
 }
 
 namespace {
@@ -94,6 +100,20 @@ int mpi_communicator::world_size() {
 
 void mpi_communicator::abort_all(int exit_code) {
   if (mpi_is_running()) MPI_Abort(MPI_COMM_WORLD, exit_code);
+}
+
+bool mpi_communicator::all_arrive_within(double seconds) {
+  if (!mpi_is_running()) return true;
+  MPI_Request request = MPI_REQUEST_NULL;
+  if (arrivals == MPI_COMM_NULL || MPI_Ibarrier(arrivals, &request) != MPI_SUCCESS) return false;
+  const auto deadline = std::chrono::steady_clock::now() + std::chrono::duration<double>(seconds);
+  for (;;) {
+    int arrived = 0;
+    if (MPI_Test(&request, &arrived, MPI_STATUS_IGNORE) != MPI_SUCCESS) return false;
+    if (arrived) return true;
+    if (std::chrono::steady_clock::now() >= deadline) return false;
+    std::this_thread::sleep_for(std::chrono::milliseconds(10));
+  }
 }
 
 void mpi_communicator::exchange(std::span<const message> sends, std::span<const message> receives) {

@@ -29,6 +29,10 @@ public:
   static int world_size();
   /// Ends every rank with `exit_code` (MPI_Abort) when MPI is initialised; returns otherwise.
   static void abort_all(int exit_code);
+  /// Whether every rank calls it within `seconds`: a non-blocking barrier on a communicator of
+  /// its own (it never matches a collective the other ranks are in), polled until then. True
+  /// when MPI is not running: no rank can be waiting for another.
+  static bool all_arrive_within(double seconds);
 
 private:
   int rank_ = 0;
