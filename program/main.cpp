@@ -107,13 +107,21 @@ int main(int argc, char** argv) {
   } catch (const opuntia::run_stopped& stopped) {
     return 128 + stopped.signal_number();  // the run printed where it stopped
   } catch (const opuntia::ccl::input_error& e) {
+    auto diagnostics = e.diagnostics();
+    opuntia::ccl::fill_line_texts_from_disk(diagnostics);
     // The parameter file is read by every rank alike, and found wrong by every rank alike:
-    // rank 0 says so, and every rank ends with the same status.
-    if (processes.rank() == 0) {
-      auto diagnostics = e.diagnostics();
-      opuntia::ccl::fill_line_texts_from_disk(diagnostics);
-      std::cerr << opuntia::ccl::format_diagnostics(diagnostics);
+    // rank 0 says so, and every rank ends with the same status. A value that a routine finds
+    // wrong on some ranks only (one rank's block, one rank's device) leaves the others waiting:
+    // the ranks that found it say so with their rank and end the run. Ranks failing at one
+    // point of the run meet well within the grace; a slower one costs a repeated message.
+    constexpr double grace_seconds = 10;
+    if (processes.all_arrive_within(grace_seconds)) {
+      if (processes.rank() == 0) std::cerr << opuntia::ccl::format_diagnostics(diagnostics);
+      return 1;
     }
+    std::cerr << fmt::format("opuntia: error on rank {} of {}:\n", processes.rank(), processes.size())
+              << opuntia::ccl::format_diagnostics(diagnostics) << std::flush;
+    processes.abort(1);
     return 1;
   } catch (const std::exception& e) {
     // One rank's failure: it says which, and ends the others rather than leave them waiting.

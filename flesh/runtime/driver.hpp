@@ -49,6 +49,9 @@ public:
   virtual double sum(exact_sum& local) const { return local.value(); }
   /// The sum over every rank modulo 2^64 (routine_context::digest).
   virtual std::uint64_t wrapping_sum(std::uint64_t local) const { return local; }
+  /// Every rank's `local` text, in rank order, on rank 0; an empty list on the others. Every
+  /// rank calls it (the start-up report).
+  virtual std::vector<std::string> gather(const std::string& local) const { return {local}; }
 };
 
 }  // namespace opuntia

@@ -36,6 +36,9 @@ public:
   virtual ~kernel_runtime() = default;
   /// The backend kernels run on: openmp, cuda, opencl.
   virtual std::string backend_name() const = 0;
+  /// What this process runs kernels on, for the start-up report: "cuda device 0: NVIDIA H100
+  /// 80GB HBM3", "openmp: 4 threads".
+  virtual std::string device_description() const { return "host"; }
   /// Enqueues `kernel` of `thorn` (its variant for this backend; `variant` names the template when
   /// several were generated, empty: the first), applying every variable's INTENT around it; on a
   /// device it may still run when this returns. `parts`: the boxes it computes, in order (of the

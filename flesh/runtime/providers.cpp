@@ -92,7 +92,7 @@ void providers::add_process_group(process_group_provider group) {
 
 process_group_provider providers::process_group() const {
   if (!process_groups_.empty()) return process_groups_.front().provided;
-  return {[] { return 0; }, [] { return 1; }, [](int) {}};
+  return {[] { return 0; }, [] { return 1; }, [](int) {}, [](double) { return true; }};
 }
 
 void providers::add_output_folder(output_folder_provider folder) {

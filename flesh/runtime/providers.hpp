@@ -65,6 +65,10 @@ struct process_group_provider {
   /// Ends every process of the run with `exit_code` (MPI_Abort), so that none waits for one
   /// that failed; returns only where there is nothing to end.
   std::function<void(int exit_code)> abort;
+  /// Whether every process calls it within `seconds`: each calls it where it found an error, so
+  /// true means that all found one (a parameter error every rank finds alike). True where no
+  /// process can be waiting for another.
+  std::function<bool(double seconds)> all_arrive_within;
 };
 
 /// A command of the `opuntia` program (`opuntia --list-devices [PARFILE]`).

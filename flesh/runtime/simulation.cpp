@@ -18,6 +18,7 @@
 
 #include "flesh/runtime/host_memory.hpp"
 #include "flesh/runtime/signal_dispositions.hpp"
+#include "flesh/runtime/startup_report.hpp"
 #include "ccl/model/common.hpp"
 #include "ccl/parse.hpp"
 #include "opuntia/parameter_error.hpp"
@@ -641,11 +642,12 @@ void simulation::run() {
   run_start_ = wall_seconds();
   prepare_output_folder();
   const auto title = registry_.text("Cactus", "cctk_run_title");
+  const auto ranks = startup_report(*driver_, *runtime_);  // every rank takes part
   if (driver_->rank() == 0) {
     const auto& g = driver_->layout();
-    fmt::print(out_, "opuntia: {}{}{}\n  grid {}x{}x{}, dt {:g}, backend {}, driver {}\n", parfile_name_,
+    fmt::print(out_, "opuntia: {}{}{}\n  grid {}x{}x{}, dt {:g}, backend {}, driver {}\n{}", parfile_name_,
                title.empty() ? "" : " — ", title, g.global[0], g.global[1], g.global[2], dt_, runtime_->backend_name(),
-               driver_->name());
+               driver_->name(), ranks);
   }
   warn_if_final_time_out_of_reach();
   if (registry_.boolean("Cactus", "cctk_show_schedule") && driver_->rank() == 0) out_ << schedule_.show();

@@ -11,6 +11,7 @@
 #include "opuntia/routine_context.hpp"
 #include "parameter_bindings.hpp"
 #include "test_driver.hpp"
+#include "test_runtime.hpp"
 
 namespace {
 
@@ -29,25 +30,7 @@ std::unique_ptr<driver> rank_one_of_three(const parameter_source&) {
   return std::make_unique<test_support::test_driver>("rank 1 of 3", layout, 1, 3);
 }
 
-class host_runtime final : public kernel_runtime {
- public:
-  std::string backend_name() const override { return "host"; }
-  queue_event_ptr launch(const thorn_binding&, const kernel_binding&, const void*, const kernel_grid&,
-                         const std::string&, const launch_parts&) override {
-    return nullptr;
-  }
-  void ensure_host(grid_variable&, int) override {}
-  void host_wrote(grid_variable&, int) override {}
-  void synchronize() override {}
-  queue_event_ptr record() override { return std::make_shared<no_event>(); }
-  double elapsed_seconds(queue_event&, queue_event&) override { return 0; }
-
- private:
-  struct no_event final : queue_event {  // nothing runs asynchronously here
-    void wait() override {}
-    bool done() override { return true; }
-  };
-};
+using test_support::host_runtime;
 
 /// What the probe routine saw.
 struct seen_by_probe {

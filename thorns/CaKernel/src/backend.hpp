@@ -45,6 +45,8 @@ class backend {
 public:
   virtual ~backend() = default;
   virtual std::string name() const = 0;
+  /// The device this process uses, for the start-up report: "cuda device 0: NVIDIA H100 80GB HBM3".
+  virtual std::string device_description() const { return name(); }
   /// OpenMP: kernels read and write the host arrays themselves, so nothing is ever copied.
   virtual bool shares_host_memory() const = 0;
   virtual void* allocate(std::size_t bytes) = 0;

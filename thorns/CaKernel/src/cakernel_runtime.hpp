@@ -20,6 +20,7 @@ public:
   ~cakernel_runtime() override;
 
   std::string backend_name() const override { return device_->name(); }
+  std::string device_description() const override { return device_->device_description(); }
   queue_event_ptr launch(const thorn_binding& thorn, const kernel_binding& kernel, const void* thorn_parameters,
                          const kernel_grid& grid, const std::string& variant, const launch_parts& parts = {}) override;
   void ensure_host(grid_variable& v, int level = 0) override;

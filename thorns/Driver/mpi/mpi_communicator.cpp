@@ -1,10 +1,12 @@
 #include "mpi_communicator.hpp"
 
+#include <chrono>
 #include <cstdlib>
 #include <initializer_list>
 #include <limits>
 #include <stdexcept>
 #include <string>
+#include <thread>
 #include <vector>
 
 #include <fmt/format.h>
@@ -38,9 +40,9 @@ void initialise_once() {
   });
 }
 
-int byte_count(std::size_t bytes) {
+int byte_count(std::size_t bytes, const char* what = "a halo message") {
   if (bytes > static_cast<std::size_t>(std::numeric_limits<int>::max())) {
-    throw std::runtime_error(fmt::format("a halo message of {} bytes is larger than one MPI message carries", bytes));
+    throw std::runtime_error(fmt::format("{} of {} bytes is larger than one MPI message carries", what, bytes));
   }
   return static_cast<int>(bytes);
 }
@@ -50,6 +52,8 @@ double reduced(double local, MPI_Op op) {
   check(MPI_Allreduce(&local, &result, 1, MPI_DOUBLE, op, MPI_COMM_WORLD), "MPI_Allreduce");
   return result;
 }
+
+MPI_Comm arrivals = MPI_COMM_NULL;  // all_arrive_within's own, apart from the exchanges'
 
 }  // namespace
 
@@ -61,6 +65,8 @@ mpi_communicator::mpi_communicator() {
   // The macro says what the library was built with; the call what the one loaded now supports.
   cuda_aware_ = MPIX_Query_cuda_support() == 1;
 #endif
+  // Every rank's driver makes one communicator, at the same point: a collective is safe here.
+  if (arrivals == MPI_COMM_NULL) check(MPI_Comm_dup(MPI_COMM_WORLD, &arrivals), "MPI_Comm_dup");
 }
 
 namespace {
@@ -103,6 +109,20 @@ void mpi_communicator::abort_all(int exit_code) {
   if (mpi_is_running()) MPI_Abort(MPI_COMM_WORLD, exit_code);
 }
 
+bool mpi_communicator::all_arrive_within(double seconds) {
+  if (!mpi_is_running()) return true;
+  MPI_Request request = MPI_REQUEST_NULL;
+  if (arrivals == MPI_COMM_NULL || MPI_Ibarrier(arrivals, &request) != MPI_SUCCESS) return false;
+  const auto deadline = std::chrono::steady_clock::now() + std::chrono::duration<double>(seconds);
+  for (;;) {
+    int arrived = 0;
+    if (MPI_Test(&request, &arrived, MPI_STATUS_IGNORE) != MPI_SUCCESS) return false;
+    if (arrived) return true;
+    if (std::chrono::steady_clock::now() >= deadline) return false;
+    std::this_thread::sleep_for(std::chrono::milliseconds(10));
+  }
+}
+
 void mpi_communicator::exchange(std::span<const message> sends, std::span<const message> receives) {
   std::vector<MPI_Request> requests(sends.size() + receives.size(), MPI_REQUEST_NULL);
   std::size_t r = 0;
@@ -132,6 +152,26 @@ std::uint64_t mpi_communicator::wrapping_sum(std::uint64_t local) {
   std::uint64_t result = 0;  // unsigned: MPI_SUM wraps modulo 2^64
   check(MPI_Allreduce(&local, &result, 1, MPI_UINT64_T, MPI_SUM, MPI_COMM_WORLD), "MPI_Allreduce");
   return result;
+}
+
+std::vector<std::string> mpi_communicator::gather(const std::string& local) {
+  const int length = byte_count(local.size(), "a gathered text");
+  const bool root = rank_ == 0;
+  std::vector<int> lengths(root ? size_ : 0);
+  check(MPI_Gather(&length, 1, MPI_INT, lengths.data(), 1, MPI_INT, 0, MPI_COMM_WORLD), "MPI_Gather");
+  std::vector<int> starts(lengths.size());
+  std::size_t total = 0;
+  for (std::size_t r = 0; r < lengths.size(); ++r) {
+    starts[r] = byte_count(total, "the gathered texts");
+    total += static_cast<std::size_t>(lengths[r]);
+  }
+  std::string all(total, '\0');
+  check(MPI_Gatherv(local.data(), length, MPI_CHAR, all.data(), lengths.data(), starts.data(), MPI_CHAR, 0,
+                    MPI_COMM_WORLD),
+        "MPI_Gatherv");
+  std::vector<std::string> texts;
+  for (std::size_t r = 0; r < lengths.size(); ++r) texts.push_back(all.substr(starts[r], lengths[r]));
+  return texts;
 }
 
 }  // namespace opuntia::thorns::Driver

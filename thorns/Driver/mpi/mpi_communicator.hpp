@@ -20,6 +20,8 @@ public:
   double minimum(double local) override;
   double maximum(double local) override;
   std::uint64_t wrapping_sum(std::uint64_t local) override;
+  /// The lengths first (MPI_Gather), then the texts (MPI_Gatherv).
+  std::vector<std::string> gather(const std::string& local) override;
 
   /// Whether this process was started by mpirun (or another MPI launcher) with more than one
   /// rank, read from the environment without initialising MPI.
@@ -30,6 +32,10 @@ public:
   static int world_size();
   /// Ends every rank with `exit_code` (MPI_Abort) when MPI is initialised; returns otherwise.
   static void abort_all(int exit_code);
+  /// Whether every rank calls it within `seconds`: a non-blocking barrier on a communicator of
+  /// its own (it never matches a collective the other ranks are in), polled until then. True
+  /// when MPI is not running: no rank can be waiting for another.
+  static bool all_arrive_within(double seconds);
 
 private:
   int rank_ = 0;

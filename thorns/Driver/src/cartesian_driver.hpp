@@ -39,6 +39,7 @@ public:
     ranks_->sum(local);
     return local.value();
   }
+  std::vector<std::string> gather(const std::string& local) const override { return ranks_->gather(local); }
 
   const std::array<int, 3>& topology() const { return topology_; }
   const std::array<int, 6>& neighbours() const { return block_.neighbours; }

@@ -6,6 +6,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <span>
+#include <string>
 #include <vector>
 
 #include "opuntia/exact_sum.hpp"
@@ -37,6 +38,9 @@ public:
   virtual double maximum(double local) = 0;
   /// The sum over ranks modulo 2^64 (digests of fields).
   virtual std::uint64_t wrapping_sum(std::uint64_t local) = 0;
+  /// Every rank's `local` text, in rank order, on rank 0; an empty list on the others. Every
+  /// rank calls it (the start-up report).
+  virtual std::vector<std::string> gather(const std::string& local) = 0;
 };
 
 class self_communicator final : public communicator {
@@ -48,6 +52,7 @@ public:
   double minimum(double local) override { return local; }
   double maximum(double local) override { return local; }
   std::uint64_t wrapping_sum(std::uint64_t local) override { return local; }
+  std::vector<std::string> gather(const std::string& local) override { return {local}; }
 };
 
 }  // namespace opuntia::thorns::Driver

@@ -23,7 +23,8 @@ std::unique_ptr<communicator> ranks_of_this_run() {
 void provide(providers& p) {
   p.always_active();
 #if OPUNTIA_DRIVER_WITH_MPI
-  p.add_process_group({&mpi_communicator::world_rank, &mpi_communicator::world_size, &mpi_communicator::abort_all});
+  p.add_process_group({&mpi_communicator::world_rank, &mpi_communicator::world_size, &mpi_communicator::abort_all,
+                       &mpi_communicator::all_arrive_within});
 #endif
   p.add_driver({[](const parameter_source& s) -> std::unique_ptr<driver> {
     return std::make_unique<cartesian_driver>(s, ranks_of_this_run());

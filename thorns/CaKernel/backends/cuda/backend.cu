@@ -111,6 +111,11 @@ public:
   cuda_backend(const cuda_backend&) = delete;
   cuda_backend& operator=(const cuda_backend&) = delete;
   std::string name() const override { return "cuda"; }
+  std::string device_description() const override {
+    cudaDeviceProp properties{};
+    OPUNTIA_CUDA_CHECK(cudaGetDeviceProperties(&properties, device_));
+    return fmt::format("cuda device {}: {}", device_, properties.name);
+  }
   bool shares_host_memory() const override { return false; }
   void* allocate(std::size_t bytes) override {
     void* p = nullptr;

@@ -201,6 +201,17 @@ class opencl_backend final : public backend {
   }
 
   std::string name() const override { return "opencl"; }
+  /// The device's index as --list-devices counts it: ranks of one host sharing a device say so.
+  std::string device_description() const override {
+    cl_platform_id platform = nullptr;
+    OPUNTIA_OPENCL_CHECK(clGetDeviceInfo(device_, CL_DEVICE_PLATFORM, sizeof platform, &platform, nullptr));
+    cl_uint count = 0;
+    OPUNTIA_OPENCL_CHECK(clGetDeviceIDs(platform, CL_DEVICE_TYPE_ALL, 0, nullptr, &count));
+    std::vector<cl_device_id> ids(count);
+    OPUNTIA_OPENCL_CHECK(clGetDeviceIDs(platform, CL_DEVICE_TYPE_ALL, count, ids.data(), nullptr));
+    const auto index = std::find(ids.begin(), ids.end(), device_) - ids.begin();
+    return fmt::format("opencl device {} of {}: {}", index, platform_name_, device_info_.name);
+  }
   // OpenCL says how much memory a device has, not how much is free: the run is refused only
   // when it could never fit.
   std::optional<std::size_t> memory_available() const override {

@@ -15,6 +15,10 @@ namespace {
 class openmp_backend final : public backend {
 public:
   std::string name() const override { return "openmp"; }
+  std::string device_description() const override {
+    const int threads = omp_get_max_threads();
+    return fmt::format("openmp: {} thread{}", threads, threads == 1 ? "" : "s");
+  }
   bool shares_host_memory() const override { return true; }
   void* allocate(std::size_t bytes) override {
     void* p = std::aligned_alloc(64, (bytes + 63) / 64 * 64);

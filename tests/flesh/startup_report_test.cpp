@@ -1,0 +1,132 @@
+// The start-up report's lines for each rank (flesh/runtime/startup_report.cpp): the block a rank
+// owns in global indices, a long list of ranks cut short, and the devices ranks of one host share.
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <string>
+#include <vector>
+
+#include "flesh/runtime/startup_report.hpp"
+#include "test_driver.hpp"
+#include "test_runtime.hpp"
+
+namespace opuntia {
+namespace {
+
+TEST(startup_report, a_block_without_ghost_zones_is_its_global_ranges) {
+  grid_layout g;
+  g.global = g.local = {10, 11, 12};
+  EXPECT_EQ(describe_block(g), "x 0..9, y 0..10, z 0..11 (10x11x12 points)");
+}
+
+TEST(startup_report, a_block_names_what_it_owns_and_its_arrays_with_ghost_zones) {
+  // The second of two ranks along z of 97^3 points, ghost zones 1 wide: a neighbour below only.
+  grid_layout g;
+  g.global = {97, 97, 97};
+  g.local = {97, 97, 49};
+  g.ghosts = {1, 1, 1};
+  g.offset = {0, 0, 48};
+  g.physical = {true, true, true, true, false, true};
+  EXPECT_EQ(describe_block(g), "x 0..96, y 0..96, z 49..96 (97x97x48 points, 97x97x49 with ghost zones)");
+}
+
+TEST(startup_report, a_periodic_block_owns_one_point_less_than_the_grid) {
+  grid_layout g;
+  g.global = {13, 5, 5};
+  g.local = {16, 5, 5};  // 12 owned points and 2 periodic images on each side
+  g.ghosts = {2, 0, 0};
+  g.offset = {-2, 0, 0};
+  g.physical = {false, false, true, true, true, true};
+  EXPECT_EQ(describe_block(g), "x 0..11, y 0..4, z 0..4 (12x5x5 points, 16x5x5 with ghost zones)");
+}
+
+std::vector<rank_summary> ranks_on(const std::vector<std::string>& hosts, const std::vector<std::string>& devices) {
+  std::vector<rank_summary> ranks;
+  for (std::size_t r = 0; r < hosts.size(); ++r) ranks.push_back({hosts[r], "x 0..9 (10x1x1 points)", devices[r]});
+  return ranks;
+}
+
+TEST(startup_report, every_rank_gets_a_line_in_rank_order) {
+  const auto ranks = ranks_on({"a", "a", "b"}, {"openmp: 1 thread", "openmp: 1 thread", "openmp: 2 threads"});
+  EXPECT_EQ(describe_ranks(ranks, false),
+            "  rank 0 on a: x 0..9 (10x1x1 points); openmp: 1 thread\n"
+            "  rank 1 on a: x 0..9 (10x1x1 points); openmp: 1 thread\n"
+            "  rank 2 on b: x 0..9 (10x1x1 points); openmp: 2 threads\n");
+}
+
+TEST(startup_report, many_ranks_show_the_first_and_last_four_and_a_count) {
+  std::vector<std::string> hosts, devices;
+  for (int r = 0; r < 100; ++r) {
+    hosts.push_back("node" + std::to_string(r / 4));
+    devices.push_back("cuda device " + std::to_string(r % 4) + ": H100");
+  }
+  const auto text = describe_ranks(ranks_on(hosts, devices), false);
+  EXPECT_EQ(text,
+            "  rank 0 on node0: x 0..9 (10x1x1 points); cuda device 0: H100\n"
+            "  rank 1 on node0: x 0..9 (10x1x1 points); cuda device 1: H100\n"
+            "  rank 2 on node0: x 0..9 (10x1x1 points); cuda device 2: H100\n"
+            "  rank 3 on node0: x 0..9 (10x1x1 points); cuda device 3: H100\n"
+            "  ... 92 ranks more, 4 to 95\n"
+            "  rank 96 on node24: x 0..9 (10x1x1 points); cuda device 0: H100\n"
+            "  rank 97 on node24: x 0..9 (10x1x1 points); cuda device 1: H100\n"
+            "  rank 98 on node24: x 0..9 (10x1x1 points); cuda device 2: H100\n"
+            "  rank 99 on node24: x 0..9 (10x1x1 points); cuda device 3: H100\n");
+}
+
+TEST(startup_report, sixteen_ranks_are_all_listed) {
+  const std::vector<std::string> hosts(16, "a"), devices(16, "host");
+  const auto text = describe_ranks(ranks_on(hosts, devices), false);
+  EXPECT_EQ(std::count(text.begin(), text.end(), '\n'), 16);
+  EXPECT_NE(text.find("  rank 15 on a:"), std::string::npos);
+}
+
+TEST(startup_report, ranks_of_one_host_on_one_device_are_noted_once) {
+  // Two hosts of two GPUs each, three ranks on each host: device 0 of each host has two ranks.
+  const auto ranks = ranks_on({"a", "a", "a", "b", "b", "b"},
+                              {"cuda device 0: H100", "cuda device 1: H100", "cuda device 0: H100",
+                               "cuda device 0: H100", "cuda device 1: H100", "cuda device 0: H100"});
+  const auto text = describe_ranks(ranks, true);
+  EXPECT_EQ(text.substr(text.find("  note")),
+            "  note: 2 ranks on a share cuda device 0: H100 (ranks 0, 2)\n"
+            "  note: 2 ranks on b share cuda device 0: H100 (ranks 3, 5)\n");
+}
+
+TEST(startup_report, devices_no_two_ranks_share_get_no_note) {
+  const auto ranks = ranks_on({"a", "a", "b"}, {"cuda device 0: H100", "cuda device 1: H100", "cuda device 0: H100"});
+  EXPECT_EQ(describe_ranks(ranks, true).find("note"), std::string::npos);
+}
+
+TEST(startup_report, the_host_cores_are_not_noted_as_a_shared_device) {
+  const auto ranks = ranks_on({"a", "a"}, {"openmp: 1 thread", "openmp: 1 thread"});
+  EXPECT_EQ(describe_ranks(ranks, false).find("note"), std::string::npos);
+}
+
+TEST(startup_report, many_shared_devices_are_counted_past_four_notes_and_long_rank_lists_cut) {
+  // 40 ranks on one host of 6 GPUs, round robin: every device shared, by 7 or 6 ranks.
+  std::vector<std::string> hosts(40, "a"), devices;
+  for (int r = 0; r < 40; ++r) devices.push_back("cuda device " + std::to_string(r % 6) + ": H100");
+  auto text = describe_ranks(ranks_on(hosts, devices), true);
+  text = text.substr(text.find("  note"));
+  EXPECT_EQ(text,
+            "  note: 7 ranks on a share cuda device 0: H100 (ranks 0, 6, 12, 18, 24, 30, 36)\n"
+            "  note: 7 ranks on a share cuda device 1: H100 (ranks 1, 7, 13, 19, 25, 31, 37)\n"
+            "  note: 7 ranks on a share cuda device 2: H100 (ranks 2, 8, 14, 20, 26, 32, 38)\n"
+            "  note: 7 ranks on a share cuda device 3: H100 (ranks 3, 9, 15, 21, 27, 33, 39)\n"
+            "  note: 2 more devices are shared by several ranks each\n");
+  const auto crowded =
+      describe_ranks(ranks_on(std::vector<std::string>(10, "a"), std::vector<std::string>(10, "d")), true);
+  EXPECT_EQ(crowded.substr(crowded.find("  note")),
+            "  note: 10 ranks on a share d (ranks 0, 1, 2, 3, 4, 5, 6, 7 and 2 more)\n");
+}
+
+TEST(startup_report, one_rank_reports_its_host_block_and_device_host_by_default) {
+  grid_layout g;
+  g.global = g.local = {4, 4, 4};
+  const test_support::test_driver one("test", g);
+  const test_support::host_runtime runtime;
+  EXPECT_EQ(startup_report(one, runtime),
+            "  rank 0 on " + host_name() + ": x 0..3, y 0..3, z 0..3 (4x4x4 points); host\n");
+}
+
+}  // namespace
+}  // namespace opuntia
