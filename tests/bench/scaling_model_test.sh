@@ -1,0 +1,86 @@
+#!/usr/bin/env bash
+# bench/scaling_model.py: --check passes on the committed inputs and fails where the model breaks
+# one of its rules; every output mode runs; a mistake in an input file is reported at its place,
+# word for word, with the line and a caret.
+# Usage: scaling_model_test.sh PYTHON MODEL INPUTS
+python=$1
+model=$2
+inputs=$3
+. "$(dirname "$0")/../check.sh"
+
+check "--check passes on the committed inputs" bash -c "'$python' '$model' --check | tail -n 1 | grep -q 'all sane\$'"
+check "--markdown prints the table of 1024 GPUs" bash -c "'$python' '$model' --markdown | grep -qF '<!-- scaling_model.py: fp32_at_1024 -->'"
+# 2 paths x 432 settings, and the header.
+check "--all prints every setting" bash -c "test \"\$('$python' '$model' --all | wc -l)\" -eq 865"
+
+# Inputs in which the committed file's entries LEAVE_OUT (names, space-separated) are replaced by
+# FIRST, the first entry (line 3), followed by a comma like every entry but the last.
+write_inputs() {
+  local first=$1 leave_out=$2
+  "$python" - "$inputs" "$leave_out" "$first" >"$work/in.json" <<'PY'
+import json, sys
+entries = json.load(open(sys.argv[1]))["inputs"]
+lines = ["    " + sys.argv[3]] + [f"    {json.dumps(n)}: {json.dumps(e)}" for n, e in entries.items()
+                                  if n not in sys.argv[2].split()]
+print('{\n  "inputs": {\n' + ",\n".join(lines) + "\n  }\n}")
+PY
+}
+
+# Kernel launches of 1 ms: the six launches of the rim cost more than overlap hides.
+write_inputs '"kernel_launch_seconds": {"value": 1e-3, "unit": "s", "status": "assumed", "reasoning": "r"}' \
+  kernel_launch_seconds
+"$python" "$model" --inputs "$work/in.json" --check >"$work/out" 2>&1
+check "--check fails when overlap is worse than none" test $? -eq 1
+check "--check names the overlap it found worse" grep -q "overlap=True.* worse than without" "$work/out"
+
+# expect_error FIRST LEAVE_OUT EXPECTED: the model exits 1 printing exactly EXPECTED.
+expect_error() {
+  write_inputs "$1" "$2"
+  "$python" "$model" --inputs "$work/in.json" --check >"$work/out" 2>"$work/err"
+  local status=$?
+  [ "$status" -eq 1 ] && diff <(printf '%s\n' "$3") "$work/err"
+}
+check "an unknown input is named at its key" expect_error \
+  '"nvlink_bandwdth": {"value": 3.7e11, "unit": "B/s", "status": "assumed", "reasoning": "r"}' "" \
+  "$work/in.json:3:5: error: unknown input 'nvlink_bandwdth'
+    \"nvlink_bandwdth\": {\"value\": 3.7e11, \"unit\": \"B/s\", \"status\": \"assumed\", \"reasoning\": \"r\"},
+    ^"
+check "an assumed input without its reasoning is refused" expect_error \
+  '"nvlink_bandwidth": {"value": 3.7e11, "unit": "B/s", "status": "assumed"}' nvlink_bandwidth \
+  "$work/in.json:3:5: error: assumed input 'nvlink_bandwidth' needs 'reasoning'
+    \"nvlink_bandwidth\": {\"value\": 3.7e11, \"unit\": \"B/s\", \"status\": \"assumed\"},
+    ^"
+check "a measured input without its command is refused" expect_error \
+  '"nvlink_bandwidth": {"value": 3.7e11, "unit": "B/s", "status": "measured", "device": "H100", "date": "2026-11-26", "how": "h"}' \
+  nvlink_bandwidth \
+  "$work/in.json:3:5: error: measured input 'nvlink_bandwidth' needs 'command'
+    \"nvlink_bandwidth\": {\"value\": 3.7e11, \"unit\": \"B/s\", \"status\": \"measured\", \"device\": \"H100\", \"date\": \"2026-11-26\", \"how\": \"h\"},
+    ^"
+check "a value that is not positive is shown at the value" expect_error \
+  '"nvlink_bandwidth": {"value": -1, "unit": "B/s", "status": "assumed", "reasoning": "r"}' nvlink_bandwidth \
+  "$work/in.json:3:35: error: input 'nvlink_bandwidth' needs a positive number 'value'
+    \"nvlink_bandwidth\": {\"value\": -1, \"unit\": \"B/s\", \"status\": \"assumed\", \"reasoning\": \"r\"},
+                                  ^"
+check "a fraction above 1 is refused at the value" expect_error \
+  '"network_efficiency": {"value": 1.5, "unit": "fraction", "status": "assumed", "reasoning": "r"}' network_efficiency \
+  "$work/in.json:3:37: error: input 'network_efficiency' is at most 1
+    \"network_efficiency\": {\"value\": 1.5, \"unit\": \"fraction\", \"status\": \"assumed\", \"reasoning\": \"r\"},
+                                    ^"
+check "a status other than measured or assumed is shown at the status" expect_error \
+  '"nvlink_bandwidth": {"value": 1, "unit": "B/s", "status": "guessed", "reasoning": "r"}' nvlink_bandwidth \
+  "$work/in.json:3:63: error: input 'nvlink_bandwidth': 'status' must be \"measured\" or \"assumed\"
+    \"nvlink_bandwidth\": {\"value\": 1, \"unit\": \"B/s\", \"status\": \"guessed\", \"reasoning\": \"r\"},
+                                                              ^"
+check "a missing input is named at \"inputs\"" expect_error \
+  '"nvlink_latency_seconds": {"value": 3e-6, "unit": "s", "status": "assumed", "reasoning": "r"}' \
+  "nvlink_latency_seconds nvlink_bandwidth" \
+  "$work/in.json:2:3: error: input 'nvlink_bandwidth' is missing
+  \"inputs\": {
+  ^"
+check "JSON that does not parse is shown where it stops" expect_error \
+  '"nvlink_bandwidth": {"value": 1,, "unit": "B/s"}' nvlink_bandwidth \
+  "$work/in.json:3:37: error: expecting property name enclosed in double quotes
+    \"nvlink_bandwidth\": {\"value\": 1,, \"unit\": \"B/s\"},
+                                    ^"
+
+finish
