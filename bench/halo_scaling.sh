@@ -4,20 +4,23 @@
 # split into the kernel (compute) and the SYNC's pack (kernels, and the copy to the host when
 # staged), messages (MPI, waiting for the neighbour included) and unpack, then the efficiencies:
 # weak = t(1 GPU, n^3) / t(2 GPUs, 2n x n x n), strong = t(1 GPU, N^3) / (2 t(2 GPUs, N^3)).
-#   bench/halo_scaling.sh HALO_BENCH [weak_n=256] [strong_n=512] [iterations=200] [topology=no_x_split]
+# Each figure is the difference between runs of 2k and k iterations (k = 2^34 / points per GPU,
+# at least 100), so that what happens once (start-up, first launches) is left out; "step" is the
+# wall-clock time of an iteration, the others are their timers (compute: the kernel's device
+# time; with overlap the SYNC runs during the kernel, so the parts add up to more than a step).
+#   bench/halo_scaling.sh HALO_BENCH [weak_n=256] [strong_n=512] [topology=no_x_split]
 # Runs ranks with mpirun (as root: set OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1).
 set -uo pipefail
 bench=$1
 weak_n=${2:-256}
 strong_n=${3:-512}
-iterations=${4:-200}
-topology=${5:-no_x_split}
+topology=${4:-no_x_split}
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 
-# totals ITERATIONS RANKS RADIUS NX NY NZ: the seconds of "compute pack messages unpack" in all.
+# totals ITERATIONS OVERLAP RANKS RADIUS NX NY NZ: the seconds of "wall compute pack messages unpack" in all.
 totals() {
-  local iterations=$1 ranks=$2 radius=$3 nx=$4 ny=$5 nz=$6 par=$work/run.par
+  local iterations=$1 overlap=$2 ranks=$3 radius=$4 nx=$5 ny=$6 nz=$7 par=$work/run.par
   cat >"$par" <<PAR
 ActiveThorns = "HaloBench"
 CaKernel::backend = "cuda"
@@ -29,39 +32,41 @@ Driver::global_nz = $nz
 Driver::ghost_size = $radius
 Driver::processor_topology = "$topology"
 HaloBench::radius = $radius
+Driver::overlap_sync = $overlap
 PAR
   mpirun -np "$ranks" --bind-to none "$bench" "$par" >"$work/out.txt" 2>&1 || { cat "$work/out.txt" >&2; return 1; }
-  awk '/CAKERNEL_Launch_HaloBench/ { c = $4 } /SYNC: pack/ { p = $(NF-1) } /SYNC: messages/ { m = $(NF-1) }
-       /SYNC: unpack/ { u = $(NF-1) } END { print c + 0, p + 0, m + 0, u + 0 }' "$work/out.txt"
+  awk '/^timer report/ { w = substr($3, 2) } /CAKERNEL_Launch_HaloBench/ { c = $4 } /SYNC: pack/ { p = $(NF-1) }
+       /SYNC: messages/ { m = $(NF-1) } /SYNC: unpack/ { u = $(NF-1) } END { print w + 0, c + 0, p + 0, m + 0, u + 0 }' \
+    "$work/out.txt"
 }
 
-# run RANKS RADIUS NX NY NZ: "compute pack messages unpack step" in microseconds per iteration,
-# from the difference between runs of 2 x iterations and of iterations, so that what happens
-# once (the first launch, the first allocation of message buffers) is left out.
+# run OVERLAP RANKS RADIUS NX NY NZ: "compute pack messages unpack step" in microseconds per iteration.
 run() {
-  local short long
+  local short long iterations=$(( (1 << 34) / ($4 * $5 * $6 / $2) ))
+  [ $iterations -ge 100 ] || iterations=100
+  [ $iterations -le 4000 ] || iterations=4000
+  iterations=${HALO_ITERATIONS:-$iterations}
   short=$(totals "$iterations" "$@") || return 1
   long=$(totals $((2 * iterations)) "$@") || return 1
   awk -v it="$iterations" -v a="$short" -v b="$long" 'BEGIN {
-    split(a, x, " "); split(b, y, " "); s = 1e6 / it; total = 0
-    for (f = 1; f <= 4; ++f) { d[f] = (y[f] - x[f]) * s; total += d[f] }
-    printf "%.1f %.1f %.1f %.1f %.1f\n", d[1], d[2], d[3], d[4], total
+    split(a, x, " "); split(b, y, " "); s = 1e6 / it
+    printf "%.1f %.1f %.1f %.1f %.1f\n", (y[2] - x[2]) * s, (y[3] - x[3]) * s, (y[4] - x[4]) * s, (y[5] - x[5]) * s, (y[1] - x[1]) * s
   }'
 }
 
 nvidia-smi -L 2>/dev/null
-printf '%-8s %-6s %-5s %-15s %10s %10s %10s %10s %10s\n' radius kind GPUs grid compute_us pack_us messages_us unpack_us step_us
+row() { printf '%-7s %-7s %-5s %-8s %-14s %11s %9s %12s %10s %9s\n' "$@"; }
+row radius scaling GPUs overlap grid compute_us pack_us messages_us unpack_us step_us
 for radius in 1 4; do
   for kind in weak strong; do
-    if [ $kind = weak ]; then n=$weak_n; grid1="$n $n $n"; grid2="$n $n $((2 * n))"; else n=$strong_n; grid1="$n $n $n"; grid2=$grid1; fi
-    read -r c1 p1 m1 u1 t1 < <(run 1 $radius $grid1) || exit 1
-    read -r c2 p2 m2 u2 t2 < <(run 2 $radius $grid2) || exit 1
-    printf '%-8s %-6s %-5s %-15s %10s %10s %10s %10s %10s\n' $radius $kind 1 "${grid1// /x}" $c1 $p1 $m1 $u1 $t1
-    printf '%-8s %-6s %-5s %-15s %10s %10s %10s %10s %10s\n' $radius $kind 2 "${grid2// /x}" $c2 $p2 $m2 $u2 $t2
-    if [ $kind = weak ]; then
-      awk -v a="$t1" -v b="$t2" -v r=$radius 'BEGIN { printf "radius %s weak scaling efficiency on 2 GPUs: %.1f%%\n", r, 100 * a / b }'
-    else
-      awk -v a="$t1" -v b="$t2" -v r=$radius 'BEGIN { printf "radius %s strong scaling efficiency on 2 GPUs: %.1f%%\n", r, 100 * a / (2 * b) }'
-    fi
+    if [ $kind = weak ]; then n=$weak_n; grid2="$n $n $((2 * n))"; else n=$strong_n; grid2="$n $n $n"; fi
+    read -r c p m u t1 < <(run no 1 $radius $n $n $n) || exit 1
+    row $radius $kind 1 - "${n}^3" $c $p $m $u $t1
+    for overlap in no yes; do
+      read -r c p m u t2 < <(run $overlap 2 $radius $grid2) || exit 1
+      row $radius $kind 2 $overlap "${grid2// /x}" $c $p $m $u $t2
+      awk -v a="$t1" -v b="$t2" -v k=$kind -v r=$radius -v o=$overlap 'BEGIN {
+        printf "  radius %s, %s scaling on 2 GPUs, overlap %s: %.1f%% efficiency\n", r, k, o, 100 * a / (k == "weak" ? b : 2 * b) }'
+    done
   done
 done

@@ -5,10 +5,11 @@
 # periodic WaveToy before (baseline: whole arrays through the host) and after (device halo),
 # then bench/halo_scaling.sh on 2 GPUs.
 #   git archive REV | (mkdir -p .baseline && tar -x -C .baseline)   # here, before the run
-#   scripts/device_mpi_check.sh [weak_n=256] [strong_n=512] [iterations=100]
+#   scripts/device_mpi_check.sh [checks|scaling|all=all] [weak_n=256] [strong_n=512]
 set -uo pipefail
 source "$(dirname "$0")/device_env.sh"
 export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
+what=${1:-all}
 nvidia-smi -L
 ompi_info --parsable --all 2>/dev/null | grep -m1 "mpi_built_with_cuda_support:value"
 configure build/device || exit 1
@@ -16,6 +17,7 @@ configure build/device || exit 1
 targets="opuntia halo_bench backend_conformance_tests sub_box_tests"
 cmake --build build/device -j32 --target $targets >$OUT/build.log 2>&1 || { grep -E -A3 "error" $OUT/build.log | head -40; exit 1; }
 cmake --build .baseline/build/device -j32 --target opuntia >$OUT/build-baseline.log 2>&1 || { grep -E -A3 "error" $OUT/build-baseline.log | head -40; exit 1; }
+if [ "$what" != scaling ]; then
 echo "== GPU tests"
 ctest --test-dir build/device -L gpu --output-on-failure 2>&1 | grep -E "Test +#|tests passed|Failure|Expected|failed"
 mkdir -p build/device/run && cd build/device/run
@@ -38,5 +40,7 @@ for round in 1 2; do
   done
 done
 cd ../../..
+fi
+[ "$what" = checks ] && exit 0
 echo "== scaling on 2 GPUs"
-bash bench/halo_scaling.sh build/device/bench/halo_bench "${1:-256}" "${2:-512}" "${3:-100}"
+bash bench/halo_scaling.sh build/device/bench/halo_bench "${2:-256}" "${3:-512}"
