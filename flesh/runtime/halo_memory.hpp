@@ -8,6 +8,7 @@
 #include <cstddef>
 #include <functional>
 #include <memory>
+#include <stdexcept>
 #include <vector>
 
 #include "flesh/grid/grid_functions.hpp"
@@ -45,6 +46,26 @@ public:
   virtual void received(const std::vector<int>& slots) = 0;
   /// Waits for every pack, unpack and copy enqueued (the end of an exchange, for its timers).
   virtual void wait() = 0;
+
+  // Buffers that a rank on the same node packs into directly (CUDA IPC), so that a message
+  // never leaves the devices: the receiver shares a buffer, the sender opens it.
+  /// Makes buffer `slot` hold at least `bytes` and returns what another process needs to open
+  /// it; empty where this memory cannot share (the message then goes the usual way).
+  virtual std::vector<std::byte> share(int slot, std::size_t bytes) {
+    (void)slot, (void)bytes;
+    return {};
+  }
+  /// Opens, as `slot`, a buffer another process shared (closing the one opened there before);
+  /// false where it cannot (another node, another kind of device).
+  virtual bool open_shared(int slot, const std::vector<std::byte>& handle) {
+    (void)slot, (void)handle;
+    return false;
+  }
+  /// Packs `pieces` into the opened buffer `slot`.
+  virtual void pack_to_shared(int slot, const std::vector<halo_piece>& pieces) {
+    (void)slot, (void)pieces;
+    throw std::logic_error("pack_to_shared: this halo memory shares no buffers");
+  }
 };
 
 /// The host arrays' halo memory: pack and unpack are row copies, messages are plain host buffers.

@@ -92,6 +92,19 @@ public:
     (void)queue, (void)copies, (void)pack;
     throw std::logic_error("copy_boxes: this backend has no device memory");
   }
+  /// What another process on this node needs to open `device` (memory from allocate()): a CUDA
+  /// IPC handle; empty where the backend cannot share memory between processes.
+  virtual std::vector<std::byte> share_with_processes(void* device) {
+    (void)device;
+    return {};
+  }
+  /// The memory another process shared (share_with_processes), or null where it cannot be opened.
+  virtual void* open_from_process(const std::vector<std::byte>& handle) {
+    (void)handle;
+    return nullptr;
+  }
+  /// Never throws: called from destructors.
+  virtual void close_from_process(void* device) noexcept { (void)device; }
   /// Whether device memory from allocate() is an address MPI can be given (CUDA), not a handle (OpenCL).
   virtual bool device_memory_is_addressable() const { return false; }
   /// Host memory that copies to and from the device reach fastest (page-locked where the

@@ -22,6 +22,7 @@ device_halo_memory::~device_halo_memory() {
     // a failed copy was reported where it was waited for; the buffers are released anyway
   }
   for (auto& b : buffers_) {
+    if (b.opened != nullptr) device_.close_from_process(b.opened);
     if (b.device != nullptr) device_.release(b.device);
     if (b.host != nullptr) device_.release_host(b.host);
   }
@@ -63,17 +64,42 @@ std::byte* device_halo_memory::message(int slot, std::size_t bytes, bool device_
   return b.host;
 }
 
+void device_halo_memory::enqueue_box_copies(void* buffer, const std::vector<halo_piece>& pieces, bool pack) {
+  copies_.clear();
+  for (const auto& piece : pieces) {
+    copies_.push_back({device_array_(*piece.variable), piece.extent, piece.box, piece.variable->element_size(), buffer,
+                       piece.offset});
+  }
+  device_.copy_boxes(queue_, copies_, pack);
+}
+
 void device_halo_memory::copy(int slot, const std::vector<halo_piece>& pieces, bool pack) {
   auto& b = slot_buffer(slot);
   std::size_t end = 0;
   for (const auto& piece : pieces) end = std::max(end, piece.offset + piece.box.points() * piece.variable->element_size());
   reserve_device(b, end);
-  copies_.clear();
-  for (const auto& piece : pieces) {
-    copies_.push_back({device_array_(*piece.variable), piece.extent, piece.box, piece.variable->element_size(),
-                       b.device, piece.offset});
+  enqueue_box_copies(b.device, pieces, pack);
+}
+
+std::vector<std::byte> device_halo_memory::share(int slot, std::size_t bytes) {
+  auto& b = slot_buffer(slot);
+  reserve_device(b, bytes);
+  return device_.share_with_processes(b.device);
+}
+
+bool device_halo_memory::open_shared(int slot, const std::vector<std::byte>& handle) {
+  auto& b = slot_buffer(slot);
+  if (b.opened != nullptr) {
+    device_.synchronize();  // a pack may still write into the buffer opened before
+    device_.close_from_process(b.opened);
+    b.opened = nullptr;
   }
-  device_.copy_boxes(queue_, copies_, pack);
+  b.opened = device_.open_from_process(handle);
+  return b.opened != nullptr;
+}
+
+void device_halo_memory::pack_to_shared(int slot, const std::vector<halo_piece>& pieces) {
+  enqueue_box_copies(slot_buffer(slot).opened, pieces, true);
 }
 
 void device_halo_memory::pack(int slot, const std::vector<halo_piece>& pieces) { copy(slot, pieces, true); }

@@ -29,6 +29,9 @@ public:
   void packed(const std::vector<int>& slots) override;
   void received(const std::vector<int>& slots) override;
   void wait() override { device_.record_on(queue_)->wait(); }
+  std::vector<std::byte> share(int slot, std::size_t bytes) override;
+  bool open_shared(int slot, const std::vector<std::byte>& handle) override;
+  void pack_to_shared(int slot, const std::vector<halo_piece>& pieces) override;
 
 private:
   struct buffer {
@@ -37,11 +40,13 @@ private:
     std::byte* host = nullptr;  // the staging copy, when messages go through the host
     std::size_t host_bytes = 0;
     std::size_t staged = 0;     // bytes of the current message staged through `host`; 0: none
+    void* opened = nullptr;     // another process's buffer this one packs into (open_shared)
   };
   buffer& slot_buffer(int slot);
   /// Grows the slot's device buffer to at least `bytes` (waiting first for work that uses it).
   void reserve_device(buffer& b, std::size_t bytes);
   void copy(int slot, const std::vector<halo_piece>& pieces, bool pack);
+  void enqueue_box_copies(void* buffer, const std::vector<halo_piece>& pieces, bool pack);
 
   backend& device_;
   void* queue_;  // the backend's halo queue

@@ -1,6 +1,11 @@
 #include "halo_exchange.hpp"
 
+#include <unistd.h>
+
+#include <algorithm>
 #include <chrono>
+#include <cstring>
+#include <string>
 #include <stdexcept>
 
 #include <fmt/format.h>
@@ -35,23 +40,103 @@ index_range halo_exchange::slab(int d, int first, int layers) const {
   return b;
 }
 
+namespace {
+
+// Message slots of a memory, the same in every direction: side s sends from slot 2s and receives
+// into 2s + 1; the buffers a neighbour on this node writes into directly are 4 + 2 face + parity.
+int send_slot(int side) { return 2 * side; }
+int receive_slot(int side) { return 2 * side + 1; }
+int shared_slot(int face, int parity) { return 4 + 2 * face + parity; }
+// Tags of the messages that set up shared buffers, apart from the faces' tags (0..5).
+constexpr int share_tag = 8, share_answer_tag = 16;
+
+/// The setup message of shared buffers: this host's name (only a neighbour on the same host can
+/// open them) and the handles of the two buffers (exchanges alternate between them).
+constexpr std::size_t host_name_bytes = 64, handle_bytes = 128;
+constexpr std::size_t offer_bytes = host_name_bytes + 2 * (sizeof(std::uint64_t) + handle_bytes);
+
+std::string host_name() {
+  char name[host_name_bytes] = {};
+  gethostname(name, sizeof name - 1);
+  return name;
+}
+
+}  // namespace
+
+void halo_exchange::share_buffers(int d, std::vector<side_plan>& sides, halo_memory& memory, communicator& ranks) {
+  // Both neighbours of a face reach it in the same exchange with the same message size, so they
+  // set up (or grow) their shared buffers together: offers, then whether each could open the other's.
+  std::vector<std::vector<std::byte>> offers, answers;
+  std::vector<side_plan*> setting_up;
+  for (auto& s : sides) {
+    const int face = 2 * d + s.side;
+    if (s.peer == ranks.rank() || shared_[face].bytes >= s.bytes) continue;
+    std::vector<std::byte> offer(offer_bytes);
+    const auto name = host_name();
+    std::memcpy(offer.data(), name.data(), std::min(name.size(), host_name_bytes - 1));
+    bool offered = true;
+    for (int parity = 0; parity < 2; ++parity) {
+      const auto handle = memory.share(shared_slot(face, parity), s.bytes);
+      offered = offered && !handle.empty() && handle.size() <= handle_bytes;
+      const std::uint64_t size = offered ? handle.size() : 0;
+      std::byte* at = offer.data() + host_name_bytes + parity * (sizeof size + handle_bytes);
+      std::memcpy(at, &size, sizeof size);
+      if (offered) std::memcpy(at + sizeof size, handle.data(), handle.size());
+    }
+    offers.push_back(std::move(offer));
+    answers.emplace_back(offer_bytes);
+    setting_up.push_back(&s);
+  }
+  if (setting_up.empty()) return;
+  std::vector<message> sends, receives;
+  for (std::size_t i = 0; i < setting_up.size(); ++i) {
+    const auto& s = *setting_up[i];
+    sends.push_back({s.peer, share_tag + 2 * d + (1 - s.side), offers[i]});
+    receives.push_back({s.peer, share_tag + 2 * d + s.side, answers[i]});
+  }
+  ranks.exchange(sends, receives);
+  // Each side opens what the neighbour offered, then both learn whether the other could.
+  std::vector<std::array<std::byte, 1>> opened(setting_up.size()), peer_opened(setting_up.size());
+  const auto name = host_name();
+  for (std::size_t i = 0; i < setting_up.size(); ++i) {
+    const auto& offer = answers[i];
+    const std::string peer_host(reinterpret_cast<const char*>(offer.data()));
+    bool ok = peer_host == name;
+    for (int parity = 0; parity < 2 && ok; ++parity) {
+      const std::byte* at = offer.data() + host_name_bytes + parity * (sizeof(std::uint64_t) + handle_bytes);
+      std::uint64_t size = 0;
+      std::memcpy(&size, at, sizeof size);
+      ok = size > 0 && memory.open_shared(shared_slot(2 * d + setting_up[i]->side, parity),
+                                          std::vector<std::byte>(at + sizeof size, at + sizeof size + size));
+    }
+    opened[i][0] = std::byte{ok};
+  }
+  sends.clear(), receives.clear();
+  for (std::size_t i = 0; i < setting_up.size(); ++i) {
+    const auto& s = *setting_up[i];
+    sends.push_back({s.peer, share_answer_tag + 2 * d + (1 - s.side), opened[i]});
+    receives.push_back({s.peer, share_answer_tag + 2 * d + s.side, peer_opened[i]});
+  }
+  ranks.exchange(sends, receives);
+  for (std::size_t i = 0; i < setting_up.size(); ++i) {
+    const int face = 2 * d + setting_up[i]->side;
+    shared_[face] = {setting_up[i]->bytes, opened[i][0] == std::byte{1} && peer_opened[i][0] == std::byte{1}};
+  }
+}
+
 void halo_exchange::exchange(std::span<grid_variable* const> variables, halo_memory& memory, communicator& ranks) {
-  // Message slots, reused by every direction: side s sends from slot 2s and receives into 2s + 1.
-  const auto send_slot = [](int side) { return 2 * side; };
-  const auto receive_slot = [](int side) { return 2 * side + 1; };
   using clock = std::chrono::steady_clock;
   const auto since = [](clock::time_point start) { return std::chrono::duration<double>(clock::now() - start).count(); };
+  // Shared buffers alternate between exchanges: a neighbour writes this exchange's into one
+  // while this rank may still be unpacking the previous one from the other. (It cannot be two
+  // exchanges behind: it sent its messages of the previous exchange only after its queue,
+  // and with it that unpack, had finished.)
+  const int parity = static_cast<int>(seconds_.exchanges % 2);
   ++seconds_.exchanges;
   for (int d = 0; d < 3; ++d) {
     auto phase_start = clock::now();
     const int g = layout_.ghosts[d];
     const int n = layout_.local[d];
-    struct side_plan {
-      int side;
-      int peer;
-      std::vector<halo_piece> send, receive;
-      std::size_t bytes = 0;
-    };
     std::vector<side_plan> sides;
     for (int side = 0; side < 2; ++side) {
       const int face = 2 * d + side;
@@ -65,20 +150,39 @@ void halo_exchange::exchange(std::span<grid_variable* const> variables, halo_mem
         // Every piece starts 8-byte aligned: a device copies whole elements of any type.
         plan.bytes += (send.points() * v->element_size() + 7) / 8 * 8;
       }
-      memory.pack(send_slot(side), plan.send);
       sides.push_back(std::move(plan));
     }
     if (sides.empty()) continue;
+    // On a device, a neighbour on this node gets the slab packed straight into its memory and a
+    // message of no bytes that says it is there (the memory decides whether it can: CUDA IPC).
+    if (memory.on_device()) share_buffers(d, sides, memory, ranks);
+    // (Every rank takes the device path for the same SYNCs: the same schedule leaves the same copies current.)
+    const auto direct = [&](const side_plan& s) {
+      return memory.on_device() && s.peer != ranks.rank() && shared_[2 * d + s.side].direct;
+    };
+    for (const auto& s : sides) {
+      if (direct(s)) {
+        memory.pack_to_shared(shared_slot(2 * d + s.side, parity), s.send);
+      } else {
+        memory.pack(send_slot(s.side), s.send);
+      }
+    }
     // Messages only to other ranks; a rank that is its own neighbour reads its own packed slab.
     std::vector<message> sends, receives;
     std::vector<int> sent_slots, received_slots;
     for (const auto& s : sides) {
       if (s.peer == ranks.rank()) continue;
-      const bool device_pointers = ranks.accepts_device_memory();
       // A message is tagged with the face of the receiver it fills: what leaves through this
       // rank's lower face fills the neighbour's upper ghosts.
-      sends.push_back({s.peer, 2 * d + (1 - s.side), {memory.message(send_slot(s.side), s.bytes, device_pointers), s.bytes}});
-      receives.push_back({s.peer, 2 * d + s.side, {memory.message(receive_slot(s.side), s.bytes, device_pointers), s.bytes}});
+      const int sent_tag = 2 * d + (1 - s.side), received_tag = 2 * d + s.side;
+      if (direct(s)) {
+        sends.push_back({s.peer, sent_tag, {}});
+        receives.push_back({s.peer, received_tag, {}});
+        continue;
+      }
+      const bool device_pointers = ranks.accepts_device_memory();
+      sends.push_back({s.peer, sent_tag, {memory.message(send_slot(s.side), s.bytes, device_pointers), s.bytes}});
+      receives.push_back({s.peer, received_tag, {memory.message(receive_slot(s.side), s.bytes, device_pointers), s.bytes}});
       sent_slots.push_back(send_slot(s.side));
       received_slots.push_back(receive_slot(s.side));
     }
@@ -92,8 +196,10 @@ void halo_exchange::exchange(std::span<grid_variable* const> variables, halo_mem
       memory.received(received_slots);
     }
     for (const auto& s : sides) {
-      const bool from_itself = s.peer == ranks.rank();
-      memory.unpack(from_itself ? send_slot(1 - s.side) : receive_slot(s.side), s.receive);
+      int from = receive_slot(s.side);
+      if (s.peer == ranks.rank()) from = send_slot(1 - s.side);
+      if (direct(s)) from = shared_slot(2 * d + s.side, parity);
+      memory.unpack(from, s.receive);
     }
     // The next direction packs what this one unpacked (edges, corners): the device orders them.
     seconds_.unpack += since(phase_start);

@@ -43,6 +43,22 @@ public:
 private:
   /// The `layers` layers along `d` starting at `first`, across the whole block in the other directions.
   index_range slab(int d, int first, int layers) const;
+  /// One face's part of an exchange in direction d.
+  struct side_plan {
+    int side;
+    int peer;
+    std::vector<halo_piece> send, receive;
+    std::size_t bytes = 0;
+  };
+  /// Sets up, with each neighbour across the faces of `sides` that has none large enough yet,
+  /// the buffers the neighbour packs into directly (memory.share and open_shared).
+  void share_buffers(int d, std::vector<side_plan>& sides, halo_memory& memory, communicator& ranks);
+  /// Per face: the message size the shared buffers were set up for, and whether both sides opened them.
+  struct shared_face {
+    std::size_t bytes = 0;
+    bool direct = false;
+  };
+  std::array<shared_face, 6> shared_{};
 
   grid_layout layout_;
   std::array<int, 6> neighbours_;

@@ -4,6 +4,7 @@
 // variable back waits for the kernel that wrote it and not for every kernel enqueued after it.
 #include <algorithm>
 #include <cstdlib>
+#include <cstring>
 #include <memory>
 #include <string>
 
@@ -97,7 +98,10 @@ public:
     OPUNTIA_CUDA_CHECK(cudaStreamCreate(&compute_));
     cudaError_t created = cudaStreamCreate(&transfer_);
     if (created == cudaSuccess) {
-      created = cudaStreamCreate(&halo_);
+      // The halo's small kernels get SMs as the interior's blocks retire, not after all of them.
+      int lowest = 0, highest = 0;
+      cudaDeviceGetStreamPriorityRange(&lowest, &highest);
+      created = cudaStreamCreateWithPriority(&halo_, cudaStreamDefault, highest);
       if (created != cudaSuccess) cudaStreamDestroy(transfer_);
     }
     if (created != cudaSuccess) cudaStreamDestroy(compute_);
@@ -182,6 +186,30 @@ public:
     }
   }
   bool device_memory_is_addressable() const override { return true; }
+  std::vector<std::byte> share_with_processes(void* device) override {
+    cudaIpcMemHandle_t handle{};
+    if (cudaIpcGetMemHandle(&handle, device) != cudaSuccess) {
+      cudaGetLastError();
+      return {};
+    }
+    const auto* bytes = reinterpret_cast<const std::byte*>(&handle);
+    return {bytes, bytes + sizeof handle};
+  }
+  void* open_from_process(const std::vector<std::byte>& bytes) override {
+    cudaIpcMemHandle_t handle{};
+    if (bytes.size() != sizeof handle) return nullptr;
+    std::memcpy(&handle, bytes.data(), sizeof handle);
+    void* device = nullptr;
+    // Lazy peer access: a kernel on this GPU may then write the other GPU's memory over NVLink.
+    if (cudaIpcOpenMemHandle(&device, handle, cudaIpcMemLazyEnablePeerAccess) != cudaSuccess) {
+      cudaGetLastError();  // another node's handle, or this process's own memory
+      return nullptr;
+    }
+    return device;
+  }
+  void close_from_process(void* device) noexcept override {
+    if (cudaIpcCloseMemHandle(device) != cudaSuccess) cudaGetLastError();
+  }
   void* allocate_host(std::size_t bytes) override {
     void* p = nullptr;
     OPUNTIA_CUDA_CHECK(cudaMallocHost(&p, bytes == 0 ? 1 : bytes));
