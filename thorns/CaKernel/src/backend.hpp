@@ -11,6 +11,7 @@
 #include <string>
 #include <vector>
 
+#include "box_reduction.hpp"
 #include "flesh/runtime/kernel_runtime.hpp"
 
 namespace opuntia::thorns::CaKernel {
@@ -70,6 +71,12 @@ public:
   virtual void copy_boxes(const std::vector<box_copy>& copies, bool pack) {
     (void)copies, (void)pack;
     throw std::logic_error("copy_boxes: this backend has no device memory");
+  }
+  /// Enqueues on queue(), after what is before it, one pass of a reduction of a box of a device
+  /// array, and returns its words once done (device backends only: box_reduction.hpp).
+  virtual reduction_result reduce_box(const reduction_pass& pass) {
+    (void)pass;
+    throw std::logic_error("reduce_box: this backend has no device memory");
   }
   /// Whether device memory from allocate() is an address MPI can be given (CUDA), not a handle (OpenCL).
   virtual bool device_memory_is_addressable() const { return false; }

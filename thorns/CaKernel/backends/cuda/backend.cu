@@ -11,6 +11,7 @@
 
 #include "../../src/backend.hpp"
 #include "thorns/CaKernel/backends/cuda/check.hpp"
+#include "thorns/CaKernel/backends/cuda/reduce.hpp"
 
 namespace opuntia::thorns::CaKernel {
 namespace {
@@ -162,6 +163,7 @@ public:
       OPUNTIA_CUDA_CHECK(cudaGetLastError());
     }
   }
+  reduction_result reduce_box(const reduction_pass& pass) override { return reduce_box_on_cuda(pass, compute_); }
   bool device_memory_is_addressable() const override { return true; }
   void* allocate_host(std::size_t bytes) override {
     void* p = nullptr;

@@ -19,6 +19,7 @@
 #include "build_log.hpp"
 #include "device_selection.hpp"
 #include "thorns/CaKernel/backends/opencl/launch.hpp"
+#include "thorns/CaKernel/backends/opencl/reduce.hpp"
 
 #if defined(__has_feature)
 #if __has_feature(address_sanitizer)
@@ -254,6 +255,10 @@ class opencl_backend final : public backend {
       const std::size_t global = (static_cast<std::size_t>(points) + local - 1) / local * local;
       OPUNTIA_OPENCL_CHECK(clEnqueueNDRangeKernel(queue_, k, 1, nullptr, &global, &local, 0, nullptr, nullptr));
     }
+  }
+  reduction_result reduce_box(const reduction_pass& pass) override {
+    return reduce_box_on_opencl(
+        *this, [this](const opencl::program_request& request) { return kernel(request); }, pass);
   }
   double elapsed_seconds(queue_event& from, queue_event& to) override {
     const auto nanoseconds = [](queue_event& e) { return static_cast<opencl_event&>(e).end_nanoseconds(); };
