@@ -8,6 +8,8 @@
 #include <filesystem>
 #include <limits>
 #include <sstream>
+#include <stdexcept>
+#include <string>
 
 #include "flesh/runtime/simulation.hpp"
 #include "opuntia/routine_context.hpp"
@@ -92,6 +94,7 @@ struct seen_by_reduce {
   routine_context::field_statistics u, u_with_nan, v;
   field_reduction interior_of_u;  // f over the interior, added here point by point
   std::size_t host_copies_of_v = 0;
+  std::string scalar_refused;  // what statistics() of the SCALAR n throws
 } reduced;
 
 double f(int i, int j, int k) { return (i - 4) * 0.5 + j * 0.25 - k * 1e-3; }
@@ -118,6 +121,11 @@ void Probe_Reduce(routine_context& context) {
   host_copies_asked.clear();
   reduced.v = context.statistics("v");
   reduced.host_copies_of_v = host_copies_asked.size();
+  try {
+    context.statistics("n");
+  } catch (const std::invalid_argument& e) {
+    reduced.scalar_refused = e.what();
+  }
 }
 
 thorn_binding cactus() {
@@ -142,8 +150,8 @@ group_binding real_gf(std::string name, std::vector<std::string> variables, std:
   return g;
 }
 
-/// Probe (inherits Base) schedules Probe_Look in INITIAL; Base declares a group Probe sees,
-/// Other one it does not.
+/// Probe (inherits Base; grid functions u, v and the SCALAR n) schedules Probe_Look and Probe_Reduce
+/// in INITIAL; Base declares a group Probe sees, Other one it does not.
 std::vector<thorn_binding> thorns() {
   auto grid = thorn("Grid", "grid",
                     {param("out_dir", parameter_type::string, "."), param("variant", parameter_type::string, "")});
@@ -154,9 +162,12 @@ std::vector<thorn_binding> thorns() {
   auto probe = thorn("Probe", "probe", {});
   probe.inherits = {"base"};
   probe.groups.push_back(real_gf("evolved", {"u", "v"}, "2"));
+  auto counter = real_gf("counter", {"n"}, "1");
+  counter.group_type = group_type::scalar;
+  probe.groups.push_back(counter);
   schedule_binding storage;
   storage.what = schedule_binding::kind::storage;
-  storage.storage = {"evolved[2]"};
+  storage.storage = {"evolved[2]", "counter"};
   schedule_binding look;
   look.name = "Probe_Look";
   look.placement = "at";
@@ -213,7 +224,7 @@ TEST(routine_context, tells_rank_interior_reductions_and_variables) {
   EXPECT_EQ(seen.maximum, 6);
   EXPECT_EQ(seen.minimum, 1.5);
   // Its own variables first, then the inherited Base's; not Other's.
-  ASSERT_EQ(seen.variables.size(), 3u);
+  ASSERT_EQ(seen.variables.size(), 4u);
   EXPECT_EQ(seen.variables[0].name, "u");
   EXPECT_EQ(seen.variables[0].group, "evolved");
   EXPECT_EQ(seen.variables[0].implementation, "probe");
@@ -222,9 +233,11 @@ TEST(routine_context, tells_rank_interior_reductions_and_variables) {
   EXPECT_EQ(seen.variables[0].timelevels, 2);
   EXPECT_TRUE(seen.variables[0].has_storage);
   EXPECT_EQ(seen.variables[1].name, "v");
-  EXPECT_EQ(seen.variables[2].name, "s");
-  EXPECT_EQ(seen.variables[2].implementation, "base");
-  EXPECT_FALSE(seen.variables[2].has_storage);
+  EXPECT_EQ(seen.variables[2].name, "n");
+  EXPECT_EQ(seen.variables[2].group_type, group_type::scalar);
+  EXPECT_EQ(seen.variables[3].name, "s");
+  EXPECT_EQ(seen.variables[3].implementation, "base");
+  EXPECT_FALSE(seen.variables[3].has_storage);
 }
 
 TEST(routine_context, statistics_reduce_the_interior_where_the_data_is) {
@@ -255,6 +268,9 @@ TEST(routine_context, statistics_reduce_the_interior_where_the_data_is) {
   EXPECT_EQ(reduced.v.maximum, 10.0);
   EXPECT_EQ(reduced.v.max_abs, 10.0);
   EXPECT_EQ(reduced.host_copies_of_v, 0u);
+  // A SCALAR's one value has no grid to be reduced over (its index would run past it).
+  EXPECT_EQ(reduced.scalar_refused,
+            "probe::n is in a group of type SCALAR: only grid functions (GF) are reduced over the grid");
 }
 
 TEST(index_range, an_empty_box_has_no_points) {
