@@ -4,6 +4,8 @@
 #include <bit>
 #include <cmath>
 #include <limits>
+#include <stdexcept>
+#include <string>
 #include <vector>
 
 namespace opuntia {
@@ -57,6 +59,23 @@ void exact_sum::merge(const exact_sum& other) {
   addend.normalize();
   normalize();
   for (std::size_t i = 0; i < limbs_.size(); ++i) limbs_[i] += addend.limbs_[i];
+  normalize();
+}
+
+void exact_sum::add_limbs(std::span<const std::int64_t> addend) {
+  if (addend.size() != limbs_.size()) {
+    throw std::invalid_argument("exact_sum::add_limbs: " + std::to_string(addend.size()) + " limbs, expected " +
+                                std::to_string(limbs_.size()));
+  }
+  normalize();  // every digit below 2^32: room for the two parts each one receives below
+  constexpr std::uint64_t digit_mask = (std::uint64_t{1} << digit_bits) - 1;
+  for (int d = 0; d < digits - 1; ++d) {
+    // Any int64 as its low digit here and the rest (floor division: below 2^31 in magnitude)
+    // carried into the next limb, so that no limb can overflow whatever it is given.
+    limbs_[d] += static_cast<std::int64_t>(static_cast<std::uint64_t>(addend[d]) & digit_mask);
+    limbs_[d + 1] += addend[d] >> digit_bits;
+  }
+  for (std::size_t i = digits - 1; i < limbs_.size(); ++i) limbs_[i] += addend[i];
   normalize();
 }
 

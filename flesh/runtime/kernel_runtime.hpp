@@ -1,6 +1,7 @@
 #pragma once
 // The flesh's view of the CaKernel runtime (thorns/CaKernel implements it): launch a kernel
 // on the chosen backend, and keep host and device copies of grid functions coherent.
+#include <array>
 #include <cstddef>
 #include <memory>
 #include <optional>
@@ -12,6 +13,8 @@
 #include "opuntia/binding.hpp"
 
 namespace opuntia {
+
+struct field_reduction;  // opuntia/field_reduction.hpp: C++20, and CUDA translation units include this as C++17
 
 /// A point in a queue of device work: done once everything enqueued before it has finished.
 class queue_event {
@@ -61,6 +64,12 @@ public:
   }
   /// After a SYNC in device_halo()'s memory filled `v`'s ghost zones on the device.
   virtual void device_wrote(grid_variable& v) { (void)v; }
+  /// This rank's reduction of `box` of time level `level` of the real grid function `v` (an
+  /// array of `extent` points, x fastest), computed on the device where the current copy is the
+  /// device's alone, so that only a few hundred bytes leave it; nullopt where the host holds a
+  /// current copy (the caller reduces the host array). The same bits as the host's reduction.
+  virtual std::optional<field_reduction> reduce_on_device(grid_variable& v, int level, const std::array<int, 3>& extent,
+                                                          const index_range& box);
   /// Waits for every launched kernel.
   virtual void synchronize() = 0;
   /// An event after everything enqueued so far (on OpenMP, whose kernels have run by then, a

@@ -120,14 +120,31 @@ class simulation::context final : public routine_context {
 
  protected:
   const void* thorn_parameters() const override { return sim_.thorn_parameters(thorn_); }
+  field_reduction local_reduction(std::string_view name, int level) override {
+    auto& v = real_variable(name);
+    const auto& g = grid();
+    if (v.count != g.points()) {
+      throw std::invalid_argument(
+          fmt::format("{}::{} is in a group of type {}: only grid functions (GF) are reduced over the grid",
+                      v.implementation, v.name, ccl::name_of(v.group_type)));
+    }
+    if (auto on_device = sim_.runtime_->reduce_on_device(v, level, g.local, interior())) return std::move(*on_device);
+    const auto values = real_span(name, level, false);
+    return reduce_points(interior(),
+                         [&](int i, int j, int k) { return static_cast<double>(values[g.index(i, j, k)]); });
+  }
 
  private:
-  std::span<CCTK_REAL> real_span(std::string_view name, int level, bool writing) {
+  grid_variable& real_variable(std::string_view name) {
     auto& v = sim_.store_.find(thorn_, name);
     if (v.data_type != data_type::cctk_real) {
       throw std::invalid_argument(
           fmt::format("grid function {}::{} is {}, not CCTK_REAL", v.implementation, v.name, ccl::name_of(v.data_type)));
     }
+    return v;
+  }
+  std::span<CCTK_REAL> real_span(std::string_view name, int level, bool writing) {
+    auto& v = real_variable(name);
     sim_.runtime_->ensure_host(v, level);
     auto* data = static_cast<CCTK_REAL*>(sim_.store_.data(v, level));
     if (writing) sim_.runtime_->host_wrote(v, level);

@@ -1,10 +1,12 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <array>
 #include <bit>
 #include <cmath>
 #include <limits>
 #include <random>
+#include <stdexcept>
 #include <vector>
 
 #include "opuntia/exact_sum.hpp"
@@ -119,6 +121,60 @@ TEST(exact_sum, normalized_limbs_add_as_integers) {
   for (std::size_t i = 0; i < a.limbs().size(); ++i) a.limbs()[i] += b.limbs()[i];
   a.normalize();
   EXPECT_EQ(bits(a.value()), bits(merged.value()));
+}
+
+/// The normalised limbs of `sum`: two accumulators hold the same terms' sum exactly when these agree.
+std::vector<std::int64_t> normalized_limbs(exact_sum sum) {
+  sum.normalize();
+  return {sum.limbs().begin(), sum.limbs().end()};
+}
+
+TEST(exact_sum, limbs_added_unnormalized_are_exact) {
+  // What a device hands back: limbs that never carried, positive or negative, up to the
+  // extremes of an int64, each standing for limb * 2^(32 d - 1074).
+  std::array<std::int64_t, exact_sum_layout::limbs> limbs{};
+  limbs[0] = std::numeric_limits<std::int64_t>::max();     // 2^63 - 1 units of the smallest subnormal
+  limbs[1] = std::numeric_limits<std::int64_t>::min();     // -2^63 units of 2^32 of them
+  limbs[40] = (std::int64_t{1} << 62) + 12345;
+  limbs[41] = -7;
+  limbs[60] = -(std::int64_t{1} << 40);  // near 2^900: higher limbs are past any double
+  exact_sum added;
+  added.add(3.0);  // added to what is there already
+  added.add_limbs(limbs);
+  // The same value from doubles, each exact: a limb's high and low 32 bits times its weight.
+  exact_sum built;
+  built.add(3.0);
+  const auto add_integer_times = [&](std::int64_t n, int digit) {
+    const double scale = std::ldexp(1.0, 32 * digit - 1074);
+    const auto high = static_cast<double>(n >> 32), low = static_cast<double>(n & 0xffffffff);
+    built.add(std::ldexp(high * scale, 32));
+    built.add(low * scale);
+  };
+  for (int d = 0; d < exact_sum::digits; ++d) {
+    if (limbs[d] != 0) add_integer_times(limbs[d], d);
+  }
+  EXPECT_EQ(normalized_limbs(added), normalized_limbs(built));
+  EXPECT_EQ(bits(added.value()), bits(built.value()));
+}
+
+TEST(exact_sum, limbs_of_another_accumulator_add_as_merge_does) {
+  exact_sum a, b;
+  for (int i = 0; i < 500; ++i) {
+    a.add(std::ldexp(1.0 + i, -i));
+    b.add(-std::ldexp(3.0 + i, i));
+  }
+  b.add(std::numeric_limits<double>::quiet_NaN());
+  exact_sum merged = a, added = a;
+  merged.merge(b);
+  added.add_limbs(b.limbs());  // not normalised: as they were left
+  EXPECT_EQ(normalized_limbs(added), normalized_limbs(merged));
+  EXPECT_TRUE(std::isnan(added.value()));
+}
+
+TEST(exact_sum, limbs_of_the_wrong_length_are_refused) {
+  exact_sum sum;
+  const std::vector<std::int64_t> short_limbs(3, 0);
+  EXPECT_THROW(sum.add_limbs(short_limbs), std::invalid_argument);
 }
 
 }  // namespace

@@ -4,8 +4,12 @@
 // of 3 and whose block has ghost zones.
 #include <gtest/gtest.h>
 
+#include <cmath>
 #include <filesystem>
+#include <limits>
 #include <sstream>
+#include <stdexcept>
+#include <string>
 
 #include "flesh/runtime/simulation.hpp"
 #include "opuntia/routine_context.hpp"
@@ -30,7 +34,40 @@ std::unique_ptr<driver> rank_one_of_three(const parameter_source&) {
   return std::make_unique<test_support::test_driver>("rank 1 of 3", layout, 1, 3);
 }
 
-using test_support::host_runtime;
+/// The variables whose host copies were asked for, and the reduction a "device" hands back for
+/// variable v (as if its current copy were on a device): 5 and -1.
+std::vector<std::string> host_copies_asked;
+field_reduction device_reduction_of_v() {
+  field_reduction r;
+  r.add(5.0);
+  r.add(-1.0);
+  return r;
+}
+
+class host_runtime final : public kernel_runtime {
+ public:
+  std::string backend_name() const override { return "host"; }
+  queue_event_ptr launch(const thorn_binding&, const kernel_binding&, const void*, const kernel_grid&,
+                         const std::string&, const launch_parts&) override {
+    return nullptr;
+  }
+  void ensure_host(grid_variable& v, int) override { host_copies_asked.push_back(v.name); }
+  std::optional<field_reduction> reduce_on_device(grid_variable& v, int, const std::array<int, 3>&,
+                                                  const index_range&) override {
+    if (v.name != "v") return std::nullopt;
+    return device_reduction_of_v();
+  }
+  void host_wrote(grid_variable&, int) override {}
+  void synchronize() override {}
+  queue_event_ptr record() override { return std::make_shared<no_event>(); }
+  double elapsed_seconds(queue_event&, queue_event&) override { return 0; }
+
+ private:
+  struct no_event final : queue_event {  // nothing runs asynchronously here
+    void wait() override {}
+    bool done() override { return true; }
+  };
+};
 
 /// What the probe routine saw.
 struct seen_by_probe {
@@ -52,6 +89,46 @@ void Probe_Look(routine_context& context) {
   seen.maximum = context.maximum(3);
   seen.minimum = context.minimum(3);
   seen.variables = context.variables();
+}
+
+/// What the reducing routine saw: u's statistics (the interior holds f below, the ghost zones
+/// 1e300), those of u's level 1 (one interior point NaN), and v's (reduced on the "device").
+struct seen_by_reduce {
+  routine_context::field_statistics u, u_with_nan, v;
+  field_reduction interior_of_u;  // f over the interior, added here point by point
+  std::size_t host_copies_of_v = 0;
+  std::string scalar_refused;  // what statistics() of the SCALAR n throws
+} reduced;
+
+double f(int i, int j, int k) { return (i - 4) * 0.5 + j * 0.25 - k * 1e-3; }
+
+void Probe_Reduce(routine_context& context) {
+  const auto& g = context.grid();
+  const auto interior = context.interior();
+  auto u = context.write("u");
+  auto u1 = context.write("u", 1);
+  for (int k = 0; k < g.local[2]; ++k) {
+    for (int j = 0; j < g.local[1]; ++j) {
+      for (int i = 0; i < g.local[0]; ++i) {
+        const bool owned = i >= interior.begin[0] && i < interior.end[0] && j >= interior.begin[1] &&
+                           j < interior.end[1] && k >= interior.begin[2] && k < interior.end[2];
+        u[g.index(i, j, k)] = u1[g.index(i, j, k)] = owned ? f(i, j, k) : 1e300;
+      }
+    }
+  }
+  u1[g.index(3, 2, 1)] = std::numeric_limits<double>::quiet_NaN();
+  reduced.interior_of_u = {};  // each test's run adds anew
+  interior.for_each([](int i, int j, int k) { reduced.interior_of_u.add(f(i, j, k)); });
+  reduced.u = context.statistics("u");
+  reduced.u_with_nan = context.statistics("u", 1);
+  host_copies_asked.clear();
+  reduced.v = context.statistics("v");
+  reduced.host_copies_of_v = host_copies_asked.size();
+  try {
+    context.statistics("n");
+  } catch (const std::invalid_argument& e) {
+    reduced.scalar_refused = e.what();
+  }
 }
 
 thorn_binding cactus() {
@@ -76,8 +153,8 @@ group_binding real_gf(std::string name, std::vector<std::string> variables, std:
   return g;
 }
 
-/// Probe (inherits Base) schedules Probe_Look in INITIAL; Base declares a group Probe sees,
-/// Other one it does not.
+/// Probe (inherits Base; grid functions u, v and the SCALAR n) schedules Probe_Look and Probe_Reduce
+/// in INITIAL; Base declares a group Probe sees, Other one it does not.
 std::vector<thorn_binding> thorns() {
   auto grid = thorn("Grid", "grid",
                     {param("out_dir", parameter_type::string, "."), param("variant", parameter_type::string, "")});
@@ -88,16 +165,22 @@ std::vector<thorn_binding> thorns() {
   auto probe = thorn("Probe", "probe", {});
   probe.inherits = {"base"};
   probe.groups.push_back(real_gf("evolved", {"u", "v"}, "2"));
+  auto counter = real_gf("counter", {"n"}, "1");
+  counter.group_type = group_type::scalar;
+  probe.groups.push_back(counter);
   schedule_binding storage;
   storage.what = schedule_binding::kind::storage;
-  storage.storage = {"evolved[2]"};
+  storage.storage = {"evolved[2]", "counter"};
   schedule_binding look;
   look.name = "Probe_Look";
   look.placement = "at";
   look.target = "CCTK_INITIAL";
   look.origin = "thorns/Probe/schedule.ccl:1:1";
-  probe.schedule = {storage, look};
-  probe.routines = {{"Probe_Look", &Probe_Look}};
+  schedule_binding reduce = look;
+  reduce.name = "Probe_Reduce";
+  reduce.origin = "thorns/Probe/schedule.ccl:2:1";
+  probe.schedule = {storage, look, reduce};
+  probe.routines = {{"Probe_Look", &Probe_Look}, {"Probe_Reduce", &Probe_Reduce}};
   return {cactus(), grid, base, other, probe};
 }
 
@@ -115,7 +198,8 @@ void provide_grid(providers& p) {
   p.add_output_folder({{"Grid", "out_dir"}});
 }
 
-TEST(routine_context, tells_rank_interior_reductions_and_variables) {
+/// Runs Probe's routines (on rank 1 of 3), its output in a fresh folder.
+void run_probe() {
   providers provided;
   provided.add("Cactus", &provide_cactus);
   provided.add("Grid", &provide_grid);
@@ -125,6 +209,11 @@ TEST(routine_context, tells_rank_interior_reductions_and_variables) {
   std::ostringstream out;
   simulation sim(thorns(), provided, parfile, parameter_level::normal, out);
   sim.run();
+  std::filesystem::remove_all(out_dir);
+}
+
+TEST(routine_context, tells_rank_interior_reductions_and_variables) {
+  run_probe();
 
   EXPECT_EQ(seen.rank, 1);
   EXPECT_EQ(seen.size, 3);
@@ -138,7 +227,7 @@ TEST(routine_context, tells_rank_interior_reductions_and_variables) {
   EXPECT_EQ(seen.maximum, 6);
   EXPECT_EQ(seen.minimum, 1.5);
   // Its own variables first, then the inherited Base's; not Other's.
-  ASSERT_EQ(seen.variables.size(), 3u);
+  ASSERT_EQ(seen.variables.size(), 4u);
   EXPECT_EQ(seen.variables[0].name, "u");
   EXPECT_EQ(seen.variables[0].group, "evolved");
   EXPECT_EQ(seen.variables[0].implementation, "probe");
@@ -147,10 +236,44 @@ TEST(routine_context, tells_rank_interior_reductions_and_variables) {
   EXPECT_EQ(seen.variables[0].timelevels, 2);
   EXPECT_TRUE(seen.variables[0].has_storage);
   EXPECT_EQ(seen.variables[1].name, "v");
-  EXPECT_EQ(seen.variables[2].name, "s");
-  EXPECT_EQ(seen.variables[2].implementation, "base");
-  EXPECT_FALSE(seen.variables[2].has_storage);
-  std::filesystem::remove_all(out_dir);
+  EXPECT_EQ(seen.variables[2].name, "n");
+  EXPECT_EQ(seen.variables[2].group_type, group_type::scalar);
+  EXPECT_EQ(seen.variables[3].name, "s");
+  EXPECT_EQ(seen.variables[3].implementation, "base");
+  EXPECT_FALSE(seen.variables[3].has_storage);
+}
+
+TEST(routine_context, statistics_reduce_the_interior_where_the_data_is) {
+  run_probe();
+
+  // The interior's 80 points only (not the ghost zones' 1e300), combined through the driver:
+  // exact sums as they are on one rank, maximum x2 and minimum /2 (test_driver's).
+  const auto& expected = reduced.interior_of_u;
+  EXPECT_EQ(reduced.u.points, 80u);
+  EXPECT_EQ(reduced.u.sum, expected.sum.value());
+  EXPECT_EQ(reduced.u.rms, std::sqrt(expected.squares.value() / 80));
+  EXPECT_EQ(reduced.u.minimum, expected.minimum / 2);
+  EXPECT_EQ(reduced.u.maximum, expected.maximum * 2);
+  EXPECT_EQ(reduced.u.max_abs, expected.max_abs * 2);
+  EXPECT_EQ(expected.minimum, f(2, 1, 4));
+  // A NaN point makes every figure NaN but the count.
+  EXPECT_TRUE(std::isnan(reduced.u_with_nan.sum));
+  EXPECT_TRUE(std::isnan(reduced.u_with_nan.rms));
+  EXPECT_TRUE(std::isnan(reduced.u_with_nan.minimum));
+  EXPECT_TRUE(std::isnan(reduced.u_with_nan.maximum));
+  EXPECT_TRUE(std::isnan(reduced.u_with_nan.max_abs));
+  EXPECT_EQ(reduced.u_with_nan.points, 80u);
+  // v: the runtime's reduction, and no copy of v to the host.
+  EXPECT_EQ(reduced.v.points, 2u);
+  EXPECT_EQ(reduced.v.sum, 4.0);
+  EXPECT_EQ(reduced.v.rms, std::sqrt(26.0 / 2));
+  EXPECT_EQ(reduced.v.minimum, -0.5);
+  EXPECT_EQ(reduced.v.maximum, 10.0);
+  EXPECT_EQ(reduced.v.max_abs, 10.0);
+  EXPECT_EQ(reduced.host_copies_of_v, 0u);
+  // A SCALAR's one value has no grid to be reduced over (its index would run past it).
+  EXPECT_EQ(reduced.scalar_refused,
+            "probe::n is in a group of type SCALAR: only grid functions (GF) are reduced over the grid");
 }
 
 TEST(index_range, an_empty_box_has_no_points) {

@@ -15,13 +15,15 @@
 #include <cstdint>
 #include <span>
 
+#include "opuntia/exact_sum_layout.hpp"
+
 namespace opuntia {
 
 class exact_sum {
 public:
-  /// 32-bit digits from 2^-1074 to past 2^1024 with 64 bits of headroom: 2098 + 64 bits.
-  static constexpr int digit_bits = 32;
-  static constexpr int digits = (1074 + 1024 + 64 + digit_bits - 1) / digit_bits;
+  /// 32-bit digits from 2^-1074 to past 2^1024 with 64 bits of headroom (exact_sum_layout.hpp).
+  static constexpr int digit_bits = exact_sum_layout::digit_bits;
+  static constexpr int digits = exact_sum_layout::digits;
 
   void add(double x);
   /// Adds every term of `other`, as if its terms had been added here.
@@ -38,12 +40,17 @@ public:
   /// three (counts of NaN, +inf and -inf terms), which sum as the digits do.
   std::span<std::int64_t> limbs() { return limbs_; }
   std::span<const std::int64_t> limbs() const { return limbs_; }
+  /// Adds the terms of an accumulator given as limbs in the layout of limbs() (exact_sum_layout):
+  /// each digit limb may hold any int64, normalised or not (a device's partial sums, which
+  /// defer every carry); the top digit limb, which holds the sign, and the three counts are
+  /// added as they are. Exact, as merge() is. Throws std::invalid_argument for a wrong length.
+  void add_limbs(std::span<const std::int64_t> limbs);
 
 private:
-  static constexpr int nan_count = digits;
-  static constexpr int plus_infinity_count = digits + 1;
-  static constexpr int minus_infinity_count = digits + 2;
-  std::array<std::int64_t, digits + 3> limbs_{};
+  static constexpr int nan_count = exact_sum_layout::nan_count;
+  static constexpr int plus_infinity_count = exact_sum_layout::plus_infinity_count;
+  static constexpr int minus_infinity_count = exact_sum_layout::minus_infinity_count;
+  std::array<std::int64_t, exact_sum_layout::limbs> limbs_{};
   std::uint32_t additions_since_normalized_ = 0;
 };
 

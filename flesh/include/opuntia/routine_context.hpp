@@ -15,12 +15,18 @@
 //     double squares = 0;
 //     context.interior().for_each([&](int i, int j, int k) { squares += u[g.index(i, j, k)] * ...; });
 //     const double rms = std::sqrt(context.sum(squares) / context.sum(context.interior().points()));
+//
+// or lets the flesh reduce a whole grid function, on the device where its data is, with the
+// same bits on any number of ranks and wherever it is reduced:
+//
+//     const auto s = context.statistics("u");  // s.sum, s.minimum, s.maximum, s.max_abs, s.rms
 #include <algorithm>
 #include <cmath>
 #include <cstddef>
 #include <cstdint>
 #include <cstring>
 #include <filesystem>
+#include <limits>
 #include <span>
 #include <string>
 #include <string_view>
@@ -28,6 +34,7 @@
 
 #include "opuntia/binding.hpp"
 #include "opuntia/exact_sum.hpp"
+#include "opuntia/field_reduction.hpp"
 #include "opuntia/grid.hpp"
 #include "opuntia/reduction.hpp"
 
@@ -70,13 +77,37 @@ public:
   virtual double sum(exact_sum& local) const = 0;
 
   /// The largest |f(i, j, k)| and the root mean square of f over the points every rank owns, its
-  /// sum exact: an error norm that gives the same bits however the run is split.
+  /// sum exact: an error norm that gives the same bits however the run is split (both NaN where
+  /// f is NaN at a point, as statistics() below).
   struct norms {
     double max_abs = 0;
     double rms = 0;
   };
   template <typename PointValue>
   norms interior_norms(PointValue f) const;
+
+  /// Time level `level` of the real grid function `var` reduced over the points every rank owns:
+  /// on the device where its current copy is there alone (one pass, a few hundred bytes back),
+  /// else on the host array. Sums exact, minimum and maximum in an order where -0 < +0, so that
+  /// a field's figures have the same bits on any number of ranks, reduced on a device or on the
+  /// host. A NaN point makes every figure NaN but `points`. Every rank calls it, in the same order.
+  struct field_statistics {
+    double sum = 0;
+    double minimum = 0;  // +inf and -inf where no rank owns a point
+    double maximum = 0;
+    double max_abs = 0;
+    double rms = 0;  // sqrt(sum of squares / points); 0 without points
+    std::uint64_t points = 0;
+  };
+  field_statistics statistics(std::string_view var, int level = 0);
+  /// statistics() one figure at a time (each call reduces the field anew).
+  norms field_norms(std::string_view var, int level = 0) {
+    const auto s = statistics(var, level);
+    return {s.max_abs, s.rms};
+  }
+  double field_sum(std::string_view var, int level = 0) { return statistics(var, level).sum; }
+  double field_minimum(std::string_view var, int level = 0) { return statistics(var, level).minimum; }
+  double field_maximum(std::string_view var, int level = 0) { return statistics(var, level).maximum; }
 
   /// The sum over every rank modulo 2^64.
   virtual std::uint64_t wrapping_sum(std::uint64_t local) const = 0;
@@ -119,6 +150,13 @@ public:
 
 protected:
   virtual const void* thorn_parameters() const = 0;
+  /// This rank's part of statistics(): its interior() reduced where the current copy is.
+  virtual field_reduction local_reduction(std::string_view var, int level) = 0;
+  /// f(i, j, k) over `box` added up by the OpenMP threads (exact, so their order is no matter).
+  template <typename PointValue>
+  static field_reduction reduce_points(const index_range& box, PointValue f);
+  /// Every rank's `local` combined through the driver: every rank must call it, in the same order.
+  field_statistics combine(field_reduction& local) const;
 };
 
 inline std::uint64_t routine_context::digest(std::string_view var, int level) {
@@ -146,34 +184,53 @@ inline std::uint64_t routine_context::digest(std::string_view var, int level) {
 }
 
 template <typename PointValue>
-routine_context::norms routine_context::interior_norms(PointValue f) const {
-  const auto r = interior();
-  exact_sum squares;
-  double max_abs = 0;
+field_reduction routine_context::reduce_points(const index_range& box, PointValue f) {
+  field_reduction total;
 #pragma omp parallel
   {
-    exact_sum thread_squares;
-    double thread_max = 0;
+    field_reduction thread;
 #pragma omp for collapse(2) schedule(static) nowait
-    for (int k = r.begin[2]; k < r.end[2]; ++k) {
-      for (int j = r.begin[1]; j < r.end[1]; ++j) {
-        for (int i = r.begin[0]; i < r.end[0]; ++i) {
-          const double value = f(i, j, k);
-          thread_max = std::max(thread_max, std::abs(value));
-          thread_squares.add(value * value);
-        }
+    for (int k = box.begin[2]; k < box.end[2]; ++k) {
+      for (int j = box.begin[1]; j < box.end[1]; ++j) {
+        for (int i = box.begin[0]; i < box.end[0]; ++i) thread.add(f(i, j, k));
       }
     }
-#pragma omp critical(opuntia_interior_norms)
-    {
-      squares.merge(thread_squares);  // exact: the order of the threads does not matter
-      max_abs = std::max(max_abs, thread_max);
-    }
+#pragma omp critical(opuntia_reduce_points)
+    total.merge(thread);
   }
-  exact_sum points;
-  points.add(static_cast<double>(r.points()));
-  const double total_points = sum(points);
-  return {maximum(max_abs), total_points > 0 ? std::sqrt(sum(squares) / total_points) : 0.0};
+  return total;
+}
+
+inline routine_context::field_statistics routine_context::combine(field_reduction& local) const {
+  field_statistics s;
+  s.points = wrapping_sum(local.points);
+  const std::uint64_t nans = wrapping_sum(local.nans);
+  s.sum = sum(local.sum);
+  const double squares = sum(local.squares);
+  s.rms = s.points > 0 ? std::sqrt(squares / static_cast<double>(s.points)) : 0.0;
+  s.max_abs = maximum(local.max_abs);
+  // A minimum or maximum of doubles over the ranks may keep either zero when both are there:
+  // one more reduction then settles it as one rank's total order does (-0 below +0).
+  const bool minus_zero_here = local.minimum == 0 && std::signbit(local.minimum);
+  const bool plus_zero_here = local.maximum == 0 && !std::signbit(local.maximum);
+  s.minimum = minimum(local.minimum);
+  if (s.minimum == 0) s.minimum = maximum(minus_zero_here ? 1.0 : 0.0) > 0 ? -0.0 : 0.0;
+  s.maximum = maximum(local.maximum);
+  if (s.maximum == 0) s.maximum = maximum(plus_zero_here ? 1.0 : 0.0) > 0 ? 0.0 : -0.0;
+  if (nans > 0) s.minimum = s.maximum = s.max_abs = std::numeric_limits<double>::quiet_NaN();
+  return s;
+}
+
+inline routine_context::field_statistics routine_context::statistics(std::string_view var, int level) {
+  auto local = local_reduction(var, level);
+  return combine(local);
+}
+
+template <typename PointValue>
+routine_context::norms routine_context::interior_norms(PointValue f) const {
+  auto local = reduce_points(interior(), f);
+  const auto s = combine(local);
+  return {s.max_abs, s.rms};
 }
 
 }  // namespace opuntia

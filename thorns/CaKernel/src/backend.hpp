@@ -11,6 +11,7 @@
 #include <string>
 #include <vector>
 
+#include "box_reduction.hpp"
 #include "flesh/runtime/kernel_runtime.hpp"
 
 namespace opuntia::thorns::CaKernel {
@@ -105,6 +106,12 @@ public:
   }
   /// Never throws: called from destructors.
   virtual void close_from_process(void* device) noexcept { (void)device; }
+  /// Enqueues on queue(), after what is before it, one pass of a reduction of a box of a device
+  /// array, and returns its words once done (device backends only: box_reduction.hpp).
+  virtual reduction_result reduce_box(const reduction_pass& pass) {
+    (void)pass;
+    throw std::logic_error("reduce_box: this backend has no device memory");
+  }
   /// Whether device memory from allocate() is an address MPI can be given (CUDA), not a handle (OpenCL).
   virtual bool device_memory_is_addressable() const { return false; }
   /// Host memory that copies to and from the device reach fastest (page-locked where the

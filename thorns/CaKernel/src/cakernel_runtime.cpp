@@ -7,6 +7,7 @@
 #include <fmt/format.h>
 #include <fmt/ranges.h>
 
+#include "device_reduction.hpp"
 #include "opuntia/parameter_error.hpp"
 
 namespace opuntia::thorns::CaKernel {
@@ -166,6 +167,19 @@ void cakernel_runtime::device_wrote(grid_variable& v) {
   const buffer_key buffer = store_.key(v, 0);
   tracker_.after_kernel_writes(buffer);
   last_writer_[buffer] = device_->record();
+}
+
+std::optional<field_reduction> cakernel_runtime::reduce_on_device(grid_variable& v, int level,
+                                                                  const std::array<int, 3>& extent,
+                                                                  const index_range& box) {
+  const buffer_key buffer = store_.key(v, level);
+  if (device_->shares_host_memory() || tracker_.state(buffer) != validity::device) return std::nullopt;
+  // The host waits for the result anyway: waiting first for the writer keeps the pass after it
+  // whichever queue the writer ran on (a SYNC's unpack as much as a kernel).
+  if (const auto writer = last_writer_.find(buffer); writer != last_writer_.end() && writer->second) {
+    writer->second->wait();
+  }
+  return reduce_device_box(*device_, mirrors_.at(buffer).device, extent, box, v.element_size());
 }
 
 void cakernel_runtime::synchronize() {

@@ -27,6 +27,8 @@ public:
   void host_wrote(grid_variable& v, int level = 0) override;
   halo_memory* device_halo(const std::vector<grid_variable*>& variables, queue_event* after = nullptr) override;
   void device_wrote(grid_variable& v) override;
+  std::optional<field_reduction> reduce_on_device(grid_variable& v, int level, const std::array<int, 3>& extent,
+                                                  const index_range& box) override;
   void synchronize() override;
   queue_event_ptr record() override { return device_->record(); }
   double elapsed_seconds(queue_event& from, queue_event& to) override { return device_->elapsed_seconds(from, to); }

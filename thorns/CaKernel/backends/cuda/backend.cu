@@ -12,6 +12,7 @@
 
 #include "../../src/backend.hpp"
 #include "thorns/CaKernel/backends/cuda/check.hpp"
+#include "thorns/CaKernel/backends/cuda/reduce.hpp"
 
 namespace opuntia::thorns::CaKernel {
 namespace {
@@ -185,6 +186,7 @@ public:
       OPUNTIA_CUDA_CHECK(cudaGetLastError());
     }
   }
+  reduction_result reduce_box(const reduction_pass& pass) override { return reduce_box_on_cuda(pass, compute_); }
   bool device_memory_is_addressable() const override { return true; }
   std::vector<std::byte> share_with_processes(void* device) override {
     cudaIpcMemHandle_t handle{};

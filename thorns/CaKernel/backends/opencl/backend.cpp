@@ -19,6 +19,7 @@
 #include "build_log.hpp"
 #include "device_selection.hpp"
 #include "thorns/CaKernel/backends/opencl/launch.hpp"
+#include "thorns/CaKernel/backends/opencl/reduce.hpp"
 
 #if defined(__has_feature)
 #if __has_feature(address_sanitizer)
@@ -286,6 +287,10 @@ class opencl_backend final : public backend {
       OPUNTIA_OPENCL_CHECK(clEnqueueNDRangeKernel(static_cast<cl_command_queue>(queue), k, 1, nullptr, &global, &local,
                                                   0, nullptr, nullptr));
     }
+  }
+  reduction_result reduce_box(const reduction_pass& pass) override {
+    return reduce_box_on_opencl(
+        *this, [this](const opencl::program_request& request) { return kernel(request); }, pass);
   }
   double elapsed_seconds(queue_event& from, queue_event& to) override {
     const auto nanoseconds = [](queue_event& e) { return static_cast<opencl_event&>(e).end_nanoseconds(); };

@@ -1,0 +1,33 @@
+#include "opuntia/field_reduction.hpp"
+
+#include <cmath>
+
+namespace opuntia {
+
+void field_reduction::add(double value) {
+  ++points;
+  if (std::isnan(value)) {
+    ++nans;
+    sum.add(value);
+    squares.add(value);
+    return;
+  }
+  if (ordered_key(value) < ordered_key(minimum)) minimum = value;
+  if (ordered_key(value) > ordered_key(maximum)) maximum = value;
+  // Non-negative doubles order as their bits: a plain comparison, as |value| is never -0.
+  max_abs = std::fmax(max_abs, std::fabs(value));
+  sum.add(value);
+  squares.add(value * value);
+}
+
+void field_reduction::merge(const field_reduction& other) {
+  sum.merge(other.sum);
+  squares.merge(other.squares);
+  if (ordered_key(other.minimum) < ordered_key(minimum)) minimum = other.minimum;
+  if (ordered_key(other.maximum) > ordered_key(maximum)) maximum = other.maximum;
+  max_abs = std::fmax(max_abs, other.max_abs);
+  points += other.points;
+  nans += other.nans;
+}
+
+}  // namespace opuntia
