@@ -14,7 +14,7 @@ nvidia-smi -L
 ompi_info --parsable --all 2>/dev/null | grep -m1 "mpi_built_with_cuda_support:value"
 configure build/device || exit 1
 (cd .baseline && cp -r ../.deps . && configure build/device -DOPUNTIA_BUILD_TESTS=OFF -DOPUNTIA_BUILD_BENCHMARKS=OFF) || exit 1
-targets="opuntia halo_bench backend_conformance_tests sub_box_tests"
+targets="opuntia halo_bench backend_conformance_tests sub_box_tests device_reduction_tests"
 cmake --build build/device -j32 --target $targets >$OUT/build.log 2>&1 || { grep -E -A3 "error" $OUT/build.log | head -40; exit 1; }
 cmake --build .baseline/build/device -j32 --target opuntia >$OUT/build-baseline.log 2>&1 || { grep -E -A3 "error" $OUT/build-baseline.log | head -40; exit 1; }
 if [ "$what" != scaling ]; then
