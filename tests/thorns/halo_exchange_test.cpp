@@ -3,9 +3,12 @@
 // and corners included, must end up with the value of the point it images.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cmath>
 #include <condition_variable>
+#include <deque>
 #include <cstring>
+#include <functional>
 #include <map>
 #include <mutex>
 #include <thread>
@@ -24,24 +27,25 @@ public:
   int size() const { return ranks_; }
   void post(int from, const message& m) {
     std::lock_guard lock(mutex_);
-    box_[{from, m.peer, m.tag}].assign(m.bytes.begin(), m.bytes.end());
+    // In order, as MPI keeps the messages between two ranks with one tag.
+    box_[{from, m.peer, m.tag}].emplace_back(m.bytes.begin(), m.bytes.end());
     arrived_.notify_all();
   }
   void take(int to, const message& m) {
     std::unique_lock lock(mutex_);
     const auto key = std::make_tuple(m.peer, to, m.tag);
-    arrived_.wait(lock, [&] { return box_.count(key) > 0; });
-    auto& bytes = box_[key];
+    arrived_.wait(lock, [&] { return !box_[key].empty(); });
+    const auto bytes = std::move(box_[key].front());
+    box_[key].pop_front();
     ASSERT_EQ(bytes.size(), m.bytes.size());
-    std::memcpy(m.bytes.data(), bytes.data(), bytes.size());
-    box_.erase(key);
+    if (!bytes.empty()) std::memcpy(m.bytes.data(), bytes.data(), bytes.size());
   }
 
 private:
   int ranks_;
   std::mutex mutex_;
   std::condition_variable arrived_;
-  std::map<std::tuple<int, int, int>, std::vector<std::byte>> box_;
+  std::map<std::tuple<int, int, int>, std::deque<std::vector<std::byte>>> box_;
 };
 
 class thread_communicator final : public communicator {
@@ -66,6 +70,49 @@ private:
   int rank_;
 };
 
+/// The host halo memory, posing as a device whose buffers ranks on the same host can share
+/// (threads share one address space: a handle is the buffer's address). It follows the protocol
+/// of the CUDA IPC path (thorns/CaKernel/src/device_halo_memory.cpp) without a GPU.
+class sharing_memory final : public halo_memory {
+public:
+  explicit sharing_memory(std::function<void*(grid_variable&)> data_of) : inner_(std::move(data_of)) {}
+  bool on_device() const override { return true; }
+  std::byte* message(int slot, std::size_t bytes, bool device_pointers) override {
+    return inner_.message(slot, bytes, device_pointers);
+  }
+  void pack(int slot, const std::vector<halo_piece>& pieces) override { inner_.pack(slot, pieces); }
+  void unpack(int slot, const std::vector<halo_piece>& pieces) override { inner_.unpack(slot, pieces); }
+  void packed(const std::vector<int>&) override {}
+  void received(const std::vector<int>&) override {}
+  void wait() override {}
+  std::vector<std::byte> share(int slot, std::size_t bytes) override {
+    ++shared;
+    std::byte* buffer = inner_.message(slot, bytes, false);
+    std::vector<std::byte> handle(sizeof buffer);
+    std::memcpy(handle.data(), &buffer, sizeof buffer);
+    return handle;
+  }
+  bool open_shared(int slot, const std::vector<std::byte>& handle) override {
+    std::byte* buffer = nullptr;
+    std::memcpy(&buffer, handle.data(), sizeof buffer);
+    opened_[slot] = buffer;
+    return true;
+  }
+  void pack_to_shared(int slot, const std::vector<halo_piece>& pieces) override {
+    ++packed_to_shared;
+    constexpr int scratch = 99;
+    std::size_t bytes = 0;
+    for (const auto& p : pieces) bytes = std::max(bytes, p.offset + p.box.points() * p.variable->element_size());
+    inner_.pack(scratch, pieces);
+    std::memcpy(opened_.at(slot), inner_.message(scratch, bytes, false), bytes);
+  }
+  int shared = 0, packed_to_shared = 0;
+
+private:
+  host_halo_memory inner_;
+  std::map<int, std::byte*> opened_;
+};
+
 /// A value that tells every point of the global grid apart; periodic indices wrap first.
 double value_at(std::array<int, 3> global_index, const grid_layout& whole, const std::array<bool, 3>& periodic) {
   for (int d = 0; d < 3; ++d) {
@@ -83,6 +130,8 @@ struct exchange_case {
   std::array<bool, 3> periodic;
   std::array<int, 3> ghosts;
   topology_kind kind = topology_kind::automatic;
+  bool shared_buffers = false;  // ranks pack into each other's buffers (sharing_memory)
+  int exchanges = 1;            // successive exchanges (shared buffers alternate between them)
 };
 
 /// Runs the exchange on every rank of `c` and returns the number of points checked; each
@@ -123,7 +172,18 @@ std::size_t check_exchange(const exchange_case& c) {
         return &v == &field_variable ? static_cast<void*>(field.data()) : static_cast<void*>(tags.data());
       });
       grid_variable* const variables[] = {&tags_variable, &field_variable};  // 4-byte pieces first: offsets align
-      halo.exchange(variables, memory, ranks);
+      const auto data_of = [&](grid_variable& v) -> void* {
+        return &v == &field_variable ? static_cast<void*>(field.data()) : static_cast<void*>(tags.data());
+      };
+      sharing_memory shared_memory(data_of);
+      for (int e = 0; e < c.exchanges; ++e) {
+        if (c.shared_buffers) {
+          halo.exchange(variables, shared_memory, ranks);
+        } else {
+          halo.exchange(variables, memory, ranks);
+        }
+      }
+      if (c.shared_buffers && c.ranks > 1) EXPECT_GT(shared_memory.packed_to_shared, 0) << "rank " << rank;
       for (int k = 0; k < g.local[2]; ++k)
         for (int j = 0; j < g.local[1]; ++j)
           for (int i = 0; i < g.local[0]; ++i) {
@@ -161,6 +221,19 @@ TEST(halo_exchange, several_ranks_fill_every_ghost) {
            {8, {13, 12, 11}, {true, false, true}, {2, 1, 3}},
            {6, {16, 9, 9}, {false, false, false}, {3, 3, 3}, topology_kind::no_x_split},
            {5, {7, 7, 21}, {false, false, true}, {2, 2, 2}},
+       }) {
+    SCOPED_TRACE(::testing::Message() << c.ranks << " ranks on " << c.points[0] << "x" << c.points[1] << "x"
+                                      << c.points[2]);
+    EXPECT_GT(check_exchange(c), 0u);
+  }
+}
+
+TEST(halo_exchange, neighbours_that_share_buffers_pack_into_each_other_alternating_between_two) {
+  for (const auto& c : std::vector<exchange_case>{
+           {2, {9, 8, 7}, {false, false, false}, {1, 1, 1}, topology_kind::automatic, true, 3},
+           {4, {10, 10, 10}, {true, true, true}, {2, 2, 2}, topology_kind::automatic, true, 3},
+           {3, {11, 9, 7}, {false, true, false}, {2, 2, 2}, topology_kind::no_x_split, true, 2},
+           {1, {7, 6, 5}, {true, true, true}, {2, 1, 2}, topology_kind::automatic, true, 2},
        }) {
     SCOPED_TRACE(::testing::Message() << c.ranks << " ranks on " << c.points[0] << "x" << c.points[1] << "x"
                                       << c.points[2]);
