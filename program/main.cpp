@@ -119,16 +119,18 @@ int main(int argc, char** argv) {
       if (processes.rank() == 0) std::cerr << opuntia::ccl::format_diagnostics(diagnostics);
       return 1;
     }
-    std::cerr << fmt::format("opuntia: error on rank {} of {}:\n", processes.rank(), processes.size())
-              << opuntia::ccl::format_diagnostics(diagnostics) << std::flush;
+    // One write (std::cerr is unbuffered: each << is a write of its own, and the launcher may
+    // put another rank's output between two of them).
+    std::cerr << fmt::format("opuntia: error on rank {} of {}:\n{}", processes.rank(), processes.size(),
+                             opuntia::ccl::format_diagnostics(diagnostics))
+              << std::flush;
     processes.abort(1);
     return 1;
   } catch (const std::exception& e) {
     // One rank's failure: it says which, and ends the others rather than leave them waiting.
     const int size = processes.size();
-    std::cerr << (size > 1 ? fmt::format("opuntia: error on rank {} of {}: ", processes.rank(), size)
-                           : std::string("opuntia: error: "))
-              << e.what() << std::endl;
+    const std::string where = size > 1 ? fmt::format(" on rank {} of {}", processes.rank(), size) : "";
+    std::cerr << fmt::format("opuntia: error{}: {}\n", where, e.what()) << std::flush;  // one write, as above
     if (size > 1) processes.abort(1);
     return 1;
   }
