@@ -1,6 +1,7 @@
 #pragma once
 // The driver interface: how the grid is decomposed and how ghost zones are exchanged. A driver
 // thorn provides one (flesh/runtime/providers.hpp): the Cartesian driver of thorns/Driver.
+#include <array>
 #include <string>
 #include <vector>
 
@@ -39,6 +40,12 @@ public:
   /// Whether a kernel followed by a SYNC computes its rim first and its interior while the
   /// exchange runs (on backends with queues: simulation::run_routine).
   virtual bool overlaps_sync() const { return false; }
+  /// Refuses (parameters_error) ghost zones narrower than `widest[face]`, the widest STENCIL
+  /// across each face of the kernels of the active thorns (`kernel[face]` names one), on a face
+  /// whose ghost zones come from a neighbour.
+  virtual void check_stencils(const std::array<int, 6>& widest, const std::array<std::string, 6>& kernel) const {
+    (void)widest, (void)kernel;
+  }
   /// Whether sync() has anything to do (neighbours or periodic images); when not, SYNC moves
   /// no data at all, not even between host and device.
   virtual bool exchanges() const = 0;

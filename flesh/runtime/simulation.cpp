@@ -193,6 +193,18 @@ simulation::simulation(std::vector<thorn_binding> thorns, providers provided, co
       schedule_ = schedule_tree::build(active_, registry_conditions(registry_), runtime_provider_->launch_routine);
 
       driver_ = driver_maker.make(registry_);
+      // A kernel computes only where its STENCIL fits in the local block: on a face with a
+      // neighbour, ghost zones narrower than the stencil would leave owned points uncomputed.
+      std::array<int, 6> widest{};
+      std::array<std::string, 6> widest_kernel;
+      schedule_.for_each_node([&](const schedule_node& node) {
+        const auto* k = launched_kernel(node);
+        if (k == nullptr) return;
+        for (int face = 0; face < 6; ++face) {
+          if (k->stencil[face] > widest[face]) widest[face] = k->stencil[face], widest_kernel[face] = k->name;
+        }
+      });
+      driver_->check_stencils(widest, widest_kernel);
       for (const auto* t : active_) store_.add_thorn(*t, driver_->layout());
       // Storage for every group named by a STORAGE: statement, or by a scheduled item's STORAGE
       // clause (kept on for the whole run rather than only during the routine).

@@ -67,6 +67,11 @@ run thin_blocks 4 wavetoy 'Driver::processor_topology = "manual"' 'Driver::proce
 check "blocks thinner than their ghost zones are refused, with the parameters" grep -qxF \
   'thin_blocks.par:11:1: error: 4 ranks along z leave blocks of 2 points, thinner than the ghost zones of 3 they fill: use fewer ranks along z, narrower ghost zones or a larger grid; Driver::processor_topology set at thin_blocks.par:12:1, Driver::ghost_size set at thin_blocks.par:14:1' \
   "$work/thin_blocks.out"
+run narrow_ghosts 2 wavetoy 'Driver::processor_topology = "manual"' 'Driver::processor_topology_3d_z = 2' 'Driver::ghost_size = 0'
+check "ghost zones narrower than a kernel's STENCIL on a rank face are refused" test $? -ne 0
+check "... naming the kernel, the face and the ghost width" grep -qF \
+  "error: kernel WaveToy_Evolve reads 1 point across the upper z face of a rank's block, but the ghost zones there are 0 wide (Driver::ghost_size, or Driver::ghost_size_z): the owned points next to the face would never be computed; set the ghost width to at least 1" \
+  "$work/narrow_ghosts.out"
 check "a topology error every rank finds is printed once" test "$(grep -c ': error: ' "$work/bad_manual.out")" -eq 1
 
 finish

@@ -130,6 +130,23 @@ void cartesian_driver::sync(const std::vector<grid_variable*>& variables, halo_m
   halo_->exchange(grid_functions, memory, *ranks_);
 }
 
+void cartesian_driver::check_stencils(const std::array<int, 6>& widest, const std::array<std::string, 6>& kernel) const {
+  const auto& g = block_.layout;
+  for (int face = 0; face < 6; ++face) {
+    const int d = face / 2;
+    const bool from_neighbour = !g.physical[face] && block_.neighbours[face] >= 0;
+    if (!from_neighbour || g.ghosts[d] >= widest[face]) continue;
+    throw parameters_error(ghost_parameters(d),
+                           fmt::format("kernel {} reads {} point{} across the {} {} face of a rank's block, but the "
+                                       "ghost zones there are {} wide (Driver::ghost_size, or "
+                                       "Driver::ghost_size_{}): the owned points next to the face would never be "
+                                       "computed; set the ghost width to at least {}",
+                                       kernel[face], widest[face], widest[face] == 1 ? "" : "s",
+                                       face % 2 == 0 ? "lower" : "upper", axis_names[d], g.ghosts[d], axis_names[d],
+                                       widest[face]));
+  }
+}
+
 std::vector<driver::phase_timer> cartesian_driver::sync_timers() const {
   const auto& s = halo_->seconds();
   if (s.exchanges == 0) return {};

@@ -32,6 +32,7 @@ public:
   bool exchanges() const override { return halo_->exchanges(); }
   std::vector<phase_timer> sync_timers() const override;
   bool overlaps_sync() const override { return overlap_sync_; }
+  void check_stencils(const std::array<int, 6>& widest, const std::array<std::string, 6>& kernel) const override;
   /// Sums are exact (exact_sum): the same bits on any number of ranks.
   double reduce(double local, reduction op) const override;
   std::uint64_t wrapping_sum(std::uint64_t local) const override { return ranks_->wrapping_sum(local); }
