@@ -44,29 +44,16 @@ field_reduction device_reduction_of_v() {
   return r;
 }
 
-class host_runtime final : public kernel_runtime {
+/// The flesh tests' host runtime, recording the host copies asked for and handing back a
+/// device reduction for v.
+class recording_runtime final : public test_support::host_runtime {
  public:
-  std::string backend_name() const override { return "host"; }
-  queue_event_ptr launch(const thorn_binding&, const kernel_binding&, const void*, const kernel_grid&,
-                         const std::string&, const launch_parts&) override {
-    return nullptr;
-  }
   void ensure_host(grid_variable& v, int) override { host_copies_asked.push_back(v.name); }
   std::optional<field_reduction> reduce_on_device(grid_variable& v, int, const std::array<int, 3>&,
                                                   const index_range&) override {
     if (v.name != "v") return std::nullopt;
     return device_reduction_of_v();
   }
-  void host_wrote(grid_variable&, int) override {}
-  void synchronize() override {}
-  queue_event_ptr record() override { return std::make_shared<no_event>(); }
-  double elapsed_seconds(queue_event&, queue_event&) override { return 0; }
-
- private:
-  struct no_event final : queue_event {  // nothing runs asynchronously here
-    void wait() override {}
-    bool done() override { return true; }
-  };
 };
 
 /// What the probe routine saw.
@@ -189,7 +176,7 @@ void provide_grid(providers& p) {
   p.always_active();
   p.add_driver({&rank_one_of_three});
   p.add_kernel_runtime({[](const parameter_source&, grid_function_store&) -> std::unique_ptr<kernel_runtime> {
-                          return std::make_unique<host_runtime>();
+                          return std::make_unique<recording_runtime>();
                         },
                         [](std::string_view kernel) { return "Launch_" + std::string(kernel); },
                         {"Grid", "variant"}});

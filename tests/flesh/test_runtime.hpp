@@ -9,7 +9,8 @@
 
 namespace opuntia::test_support {
 
-class host_runtime final : public kernel_runtime {
+/// Not final: a test overrides what it records (routine_context_test.cpp).
+class host_runtime : public kernel_runtime {
  public:
   std::string backend_name() const override { return "host"; }
   queue_event_ptr launch(const thorn_binding&, const kernel_binding&, const void*, const kernel_grid&,
