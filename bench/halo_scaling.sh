@@ -8,6 +8,9 @@
 # at least 400; the better of two such pairs by step time), so that what happens once (start-up, first launches) is left out; "step" is the
 # wall-clock time of an iteration, the others are their timers (compute: the kernel's device
 # time; with overlap the SYNC runs during the kernel, so the parts add up to more than a step).
+# With ghost zones k times the radius (HALO_GHOST_FACTORS="1 2 3", default 1), the SYNC exchanges
+# on every k-th iteration and the kernel computes k - 1 radii of ghost layers again (docs/
+# running-a-simulation.md, wide ghost zones): the per-iteration figures are averages.
 #   bench/halo_scaling.sh HALO_BENCH [weak_n=256] [strong_n=512] [topology=no_x_split]
 # Runs ranks with mpirun (as root: set OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1).
 set -uo pipefail
@@ -18,9 +21,9 @@ topology=${4:-no_x_split}
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 
-# totals ITERATIONS OVERLAP RANKS RADIUS NX NY NZ: the seconds of "wall compute pack messages unpack" in all.
+# totals ITERATIONS OVERLAP GHOSTS RANKS RADIUS NX NY NZ: the seconds of "wall compute pack messages unpack" in all.
 totals() {
-  local iterations=$1 overlap=$2 ranks=$3 radius=$4 nx=$5 ny=$6 nz=$7 par=$work/run.par
+  local iterations=$1 overlap=$2 ghosts=$3 ranks=$4 radius=$5 nx=$6 ny=$7 nz=$8 par=$work/run.par
   cat >"$par" <<PAR
 ActiveThorns = "HaloBench"
 CaKernel::backend = "cuda"
@@ -29,7 +32,7 @@ Cactus::progress_every = 0
 Driver::global_nx = $nx
 Driver::global_ny = $ny
 Driver::global_nz = $nz
-Driver::ghost_size = $radius
+Driver::ghost_size = $ghosts
 Driver::processor_topology = "$topology"
 HaloBench::radius = $radius
 Driver::overlap_sync = $overlap
@@ -40,9 +43,9 @@ PAR
     "$work/out.txt"
 }
 
-# run OVERLAP RANKS RADIUS NX NY NZ: "compute pack messages unpack step" in microseconds per iteration.
+# run OVERLAP GHOSTS RANKS RADIUS NX NY NZ: "compute pack messages unpack step" in microseconds per iteration.
 run() {
-  local short long iterations=$(( (1 << 34) / ($4 * $5 * $6 / $2) ))
+  local short long iterations=$(( (1 << 34) / ($5 * $6 * $7 / $3) ))
   [ $iterations -ge 400 ] || iterations=400
   [ $iterations -le 4000 ] || iterations=4000
   iterations=${HALO_ITERATIONS:-$iterations}
@@ -57,18 +60,21 @@ run() {
 }
 
 nvidia-smi -L 2>/dev/null
-row() { printf '%-7s %-7s %-5s %-8s %-14s %11s %9s %12s %10s %9s\n' "$@"; }
-row radius scaling GPUs overlap grid compute_us pack_us messages_us unpack_us step_us
+row() { printf '%-7s %-7s %-5s %-8s %-7s %-14s %11s %9s %12s %10s %9s\n' "$@"; }
+row radius scaling GPUs overlap ghosts grid compute_us pack_us messages_us unpack_us step_us
 for radius in 1 4; do
   for kind in weak strong; do
     if [ $kind = weak ]; then n=$weak_n; grid2="$n $n $((2 * n))"; else n=$strong_n; grid2="$n $n $n"; fi
-    read -r c p m u t1 < <(run no 1 $radius $n $n $n) || exit 1
-    row $radius $kind 1 - "${n}^3" $c $p $m $u $t1
-    for overlap in no yes; do
-      read -r c p m u t2 < <(run $overlap 2 $radius $grid2) || exit 1
-      row $radius $kind 2 $overlap "${grid2// /x}" $c $p $m $u $t2
-      awk -v a="$t1" -v b="$t2" -v k=$kind -v r=$radius -v o=$overlap 'BEGIN {
-        printf "  radius %s, %s scaling on 2 GPUs, overlap %s: %.1f%% efficiency\n", r, k, o, 100 * a / (k == "weak" ? b : 2 * b) }'
+    read -r c p m u t1 < <(run no $radius 1 $radius $n $n $n) || exit 1
+    row $radius $kind 1 - - "${n}^3" $c $p $m $u $t1
+    for factor in ${HALO_GHOST_FACTORS:-1}; do
+      ghosts=$((factor * radius))
+      for overlap in no yes; do
+        read -r c p m u t2 < <(run $overlap $ghosts 2 $radius $grid2) || exit 1
+        row $radius $kind 2 $overlap $ghosts "${grid2// /x}" $c $p $m $u $t2
+        awk -v a="$t1" -v b="$t2" -v k=$kind -v r=$radius -v o=$overlap -v g=$ghosts 'BEGIN {
+          printf "  radius %s, %s scaling on 2 GPUs, ghost zones %s, overlap %s: %.1f%% efficiency\n", r, k, g, o, 100 * a / (k == "weak" ? b : 2 * b) }'
+      done
     done
   done
 done

@@ -5,7 +5,9 @@
 # periodic WaveToy before (baseline: whole arrays through the host) and after (device halo),
 # then bench/halo_scaling.sh on 2 GPUs.
 #   git archive REV | (mkdir -p .baseline && tar -x -C .baseline)   # here, before the run
-#   scripts/device_mpi_check.sh [checks|scaling|all=all] [weak_n=256] [strong_n=512]
+#   scripts/device_mpi_check.sh [checks|tests|scaling|all=all] [weak_n=256] [strong_n=512]
+# (tests: checks without the baseline; tests+scaling: both of those; HALO_GHOST_FACTORS passes on
+# to bench/halo_scaling.sh.)
 set -uo pipefail
 source "$(dirname "$0")/device_env.sh"
 export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
@@ -13,11 +15,17 @@ what=${1:-all}
 nvidia-smi -L
 ompi_info --parsable --all 2>/dev/null | grep -m1 "mpi_built_with_cuda_support:value"
 configure build/device || exit 1
+baseline=no
+case $what in checks | all) baseline=yes ;; esac
+if [ $baseline = yes ]; then
 (cd .baseline && cp -r ../.deps . && configure build/device -DOPUNTIA_BUILD_TESTS=OFF -DOPUNTIA_BUILD_BENCHMARKS=OFF) || exit 1
+fi
 targets="opuntia halo_bench backend_conformance_tests sub_box_tests device_reduction_tests"
 cmake --build build/device -j32 --target $targets >$OUT/build.log 2>&1 || { grep -E -A3 "error" $OUT/build.log | head -40; exit 1; }
+if [ $baseline = yes ]; then
 cmake --build .baseline/build/device -j32 --target opuntia >$OUT/build-baseline.log 2>&1 || { grep -E -A3 "error" $OUT/build-baseline.log | head -40; exit 1; }
-if [ "$what" != scaling ]; then
+fi
+if [ "$what" != scaling ]; then  # checks, tests, tests+scaling, all
 echo "== GPU tests"
 ctest --test-dir build/device -L gpu --output-on-failure 2>&1 | grep -E "Test +#|tests passed|Failure|Expected|failed"
 mkdir -p build/device/run && cd build/device/run
@@ -31,6 +39,7 @@ compute-sanitizer --tool memcheck ../opuntia small.par 2>&1 | grep -E "ERROR SUM
 mpirun -np 2 --bind-to none compute-sanitizer --tool memcheck ../opuntia small.par 2>&1 | grep -E "ERROR SUMMARY|digest"
 echo "== the same digests on openmp and opencl"
 for b in openmp opencl; do wave $b 33 8 > small_$b.par; ../opuntia small_$b.par 2>&1 | grep digest; done
+if [ $baseline = yes ]; then
 echo "== single-GPU periodic WaveToy 256^3, 400 iterations: before (baseline) and after"
 wave cuda 256 400 > wave256.par
 for round in 1 2; do
@@ -39,8 +48,14 @@ for round in 1 2; do
     $tree wave256.par 2>&1 | grep -E "timer report|Evolve|Boundary|SYNC|digest"
   done
 done
+fi
+echo "== single-GPU periodic WaveToy 256^3, 400 iterations, ghost zones 1, 2 and 3 wide"
+for ghosts in 1 2 3; do
+  { wave cuda 256 400; echo "Driver::ghost_size = $ghosts"; } > wave256_g$ghosts.par
+  ../opuntia wave256_g$ghosts.par 2>&1 | grep -E "timer report|Evolve|SYNC|digest"
+done
 cd ../../..
 fi
-[ "$what" = checks ] && exit 0
+case $what in checks | tests) exit 0 ;; esac
 echo "== scaling on 2 GPUs"
 bash bench/halo_scaling.sh build/device/bench/halo_bench "${2:-256}" "${3:-512}"

@@ -49,6 +49,13 @@ public:
   /// Whether sync() has anything to do (neighbours or periodic images); when not, SYNC moves
   /// no data at all, not even between host and device.
   virtual bool exchanges() const = 0;
+  /// The width of the ghost zones on each face (xn, xp, yn, yp, zn, zp) where some rank's face
+  /// is exchanged (with a neighbour or a periodic image), 0 where no rank's is: the same on
+  /// every rank, so that every rank decides alike whether a SYNC exchanges (ghost_depths.hpp).
+  virtual std::array<int, 6> exchanged_ghost_widths() const { return {}; }
+  /// The faces (xn, xp, yn, yp, zn, zp) of the periodic directions: across them a rank's ghost
+  /// zones hold the periodic image of points a period away.
+  virtual std::array<bool, 6> periodic_faces() const { return {}; }
   /// Combines one value per rank.
   virtual double reduce(double local, reduction op) const = 0;
   /// The exact sum over every rank of each rank's accumulator (exact_sum.hpp), the same bits on

@@ -147,7 +147,11 @@ class simulation::context final : public routine_context {
     auto& v = real_variable(name);
     sim_.runtime_->ensure_host(v, level);
     auto* data = static_cast<CCTK_REAL*>(sim_.store_.data(v, level));
-    if (writing) sim_.runtime_->host_wrote(v, level);
+    if (writing) {
+      sim_.runtime_->host_wrote(v, level);
+      // Which ghost layers a host routine fills is its own affair: the next SYNC exchanges.
+      if (sim_.ghost_depths_) sim_.ghost_depths_->forget(sim_.store_.key(v, level));
+    }
     return {data, v.count};
   }
 
@@ -228,6 +232,7 @@ simulation::simulation(std::vector<thorn_binding> thorns, providers provided, co
       check_memory(storage);
       // The schedule tree qualifies every group as impl::group, so no thorn's view is needed.
       for (const auto& group : storage) store_.enable_storage("", group);
+      find_reaches();
     });
   } catch (const ccl::input_error& e) {
     throw with_lines(e, parfile);
@@ -528,7 +533,116 @@ launch_parts rim_then_interior(const grid_layout& g) {
   return parts;
 }
 
+/// The grid function a kernel variable names (`phi` for `phi_p`).
+const std::string& grid_function_of(const kernel_variable_binding& kv) {
+  return kv.grid_function.empty() ? kv.name : kv.grid_function;
+}
+
+/// Whether a launch reads the variable's buffer: every intent but `out`, and past time levels.
+bool reads(const kernel_variable_binding& kv) { return kv.intent != kernel_intent::out || kv.timelevel > 0; }
+
+/// A boundary kernel (TYPE */boundary, CaKernel's BOUNDARY type) updates only the slabs of the
+/// physical faces; every other kernel type computes every point where its STENCIL fits.
+bool updates_physical_faces_only(const kernel_binding& k) {
+  const auto last = k.type_pattern.substr(k.type_pattern.find_last_of('/') + 1);
+  return iequals(last, "boundary");
+}
+
+const char* face_text(int face) {
+  static const char* const names[6] = {"lower x", "upper x", "lower y", "upper y", "lower z", "upper z"};
+  return names[face];
+}
+
 }  // namespace
+
+void simulation::find_reaches() {
+  if (!driver_->exchanges()) return;
+  ghost_depths_.emplace(driver_->exchanged_ghost_widths(), driver_->periodic_faces());
+  const auto widen = [&](const grid_variable& v, const ghost_depths::faces& reach) {
+    auto& r = reach_[v.id];
+    for (int f = 0; f < 6; ++f) r[f] = std::max(r[f], reach[f]);
+  };
+  schedule_.for_each_node([&](const schedule_node& node) {
+    if (const auto* k = launched_kernel(node)) {
+      ghost_depths::faces stencil;
+      std::copy(std::begin(k->stencil), std::end(k->stencil), stencil.begin());
+      for (const auto& kv : k->variables) {
+        if (!reads(kv)) continue;
+        if (const auto* v = store_.try_find(node.thorn, grid_function_of(kv))) widen(*v, stencil);
+      }
+      return;
+    }
+    // READS: impl::v(everywhere) (or a group): a host routine that reads the ghost zones, all of them.
+    for (const auto& item : node.reads) {
+      const auto open = item.find('(');
+      if (open == std::string::npos) continue;
+      auto region = std::string_view(item).substr(open + 1);
+      region = region.substr(0, region.find(')'));
+      if (!iequals(region, "everywhere")) continue;  // the parser trims items
+      const auto name = std::string_view(item).substr(0, open);
+      auto members = store_.group(node.thorn, name);
+      if (auto* v = store_.try_find(node.thorn, name)) members.push_back(v);
+      for (const auto* v : members) widen(*v, ghost_depths_->width());
+    }
+  });
+}
+
+ghost_depths::faces simulation::reach_of(const grid_variable& v) const {
+  ghost_depths::faces reach{1, 1, 1, 1, 1, 1};
+  if (const auto found = reach_.find(v.id); found != reach_.end()) {
+    for (int f = 0; f < 6; ++f) reach[f] = std::max(reach[f], found->second[f]);
+  }
+  return reach;
+}
+
+void simulation::track_ghosts(const schedule_node& node, const kernel_binding& kernel) {
+  if (!ghost_depths_) return;
+  auto& depths = *ghost_depths_;
+  ghost_depths::faces stencil;
+  std::copy(std::begin(kernel.stencil), std::end(kernel.stencil), stencil.begin());
+  std::vector<buffer_key> read_buffers;
+  for (const auto& kv : kernel.variables) {
+    auto* v = store_.try_find(node.thorn, grid_function_of(kv));
+    if (v == nullptr || v->levels.empty() || !reads(kv)) continue;  // the launch reports a missing one
+    const auto buffer = store_.key(*v, kv.timelevel);
+    read_buffers.push_back(buffer);
+    // Only a cached variable is read with I3D_l across the STENCIL; a SYNC missing after it was
+    // computed gives other values on other rank counts, so the run stops rather than go on.
+    if (!kv.cached) continue;
+    if (const auto face = depths.stale_face(buffer, stencil)) {
+      const auto* k = depths.find(buffer);
+      // Every rank finds it alike, at the schedule item that reads: a diagnostic there.
+      throw ccl::input_error(ccl::error_at(split_origin(node.origin), fmt::format(
+          "kernel {} reads {}::{} {} point{} across the {} faces between the ranks' blocks, but only {} of its "
+          "ghost layers there are current since {} computed it: a SYNC of {}::{} is missing between them in the "
+          "schedule",
+          kernel.name, v->implementation, kv.name, stencil[*face], stencil[*face] == 1 ? "" : "s", face_text(*face),
+          k->readable[*face], k->writer, v->implementation, v->group)));
+    }
+  }
+  const auto computed = depths.computed(read_buffers, stencil);
+  const bool whole_block = !updates_physical_faces_only(kernel);
+  for (const auto& kv : kernel.variables) {
+    if (kv.intent == kernel_intent::in || kv.timelevel > 0) continue;
+    auto* v = store_.try_find(node.thorn, grid_function_of(kv));
+    if (v == nullptr || v->levels.empty()) continue;
+    // A separateinout kernel writes the second buffer, level 0 after the launch.
+    const auto written = kv.intent == kernel_intent::separateinout ? store_.scratch_key(*v) : store_.key(*v, 0);
+    depths.kernel_wrote(written, computed, whole_block, kernel.name);
+  }
+}
+
+std::vector<grid_variable*> simulation::stale_synced(const schedule_node& node) {
+  std::vector<grid_variable*> variables;
+  if (node.sync.empty() || !driver_->exchanges()) return variables;
+  for (const auto& group : node.sync) {
+    for (auto* v : store_.group(node.thorn, group)) {
+      if (v->levels.empty() || std::find(variables.begin(), variables.end(), v) != variables.end()) continue;
+      if (ghost_depths_->short_of(store_.key(*v, 0), reach_of(*v))) variables.push_back(v);
+    }
+  }
+  return variables;
+}
 
 const kernel_binding* simulation::launched_kernel(const schedule_node& node) const {
   if (node.kernel.empty()) return nullptr;
@@ -554,7 +668,8 @@ void simulation::run_routine(const schedule_node& node) {
     const bool has_variant = std::any_of(kernel->variants.begin(), kernel->variants.end(), [&](const auto& v) {
       return v.template_name == variant_ && v.backend == runtime_->backend_name();
     });
-    const bool syncs = !node.sync.empty() && driver_->exchanges();
+    track_ghosts(node, *kernel);
+    const bool syncs = !stale_synced(node).empty();
     // On a device the rim goes first and the interior runs while the SYNC exchanges the rim.
     const auto parts = syncs && driver_->overlaps_sync() && runtime_->mirrors_on_device()
                            ? rim_then_interior(driver_->layout())
@@ -593,12 +708,14 @@ void simulation::read_device_timers(bool wait) {
 void simulation::sync(const schedule_node& node, queue_event* after) {
   // Nothing to exchange (one process, no periodic direction): no data moves at all.
   if (node.sync.empty() || !driver_->exchanges()) return;
-  std::vector<grid_variable*> variables;
-  for (const auto& group : node.sync) {
-    for (auto* v : store_.group(node.thorn, group)) {
-      if (!v->levels.empty()) variables.push_back(v);
-    }
+  // Ghost zones still current from the last exchange, computed again by the kernels since
+  // (ghost zones wider than the stencils): nothing to move either.
+  const auto variables = stale_synced(node);
+  if (variables.empty()) {
+    ++skipped_syncs_;
+    return;
   }
+  for (auto* v : variables) ghost_depths_->exchanged(store_.key(*v, 0), "the SYNC after " + node.name);
   // On the device when the kernels left the current copies there: only the halo moves.
   if (auto* device = runtime_->device_halo(variables, after)) {
     driver_->sync(variables, *device);
@@ -665,6 +782,7 @@ void simulation::print_timer_report(double elapsed) {
   };
   for (const auto& t : sorted) row(t.name, t.thorn, t.calls, t.seconds);
   for (const auto& t : driver_->sync_timers()) row(t.name, "Driver", t.calls, t.seconds);
+  if (skipped_syncs_ > 0) row("SYNC: none needed, ghost zones still current", "Driver", skipped_syncs_, 0);
 }
 
 void simulation::run() {

@@ -4,6 +4,7 @@
 #include <filesystem>
 #include <functional>
 #include <iosfwd>
+#include <map>
 #include <memory>
 #include <optional>
 #include <stdexcept>
@@ -12,6 +13,7 @@
 
 #include "flesh/parameters/parameter_registry.hpp"
 #include "flesh/runtime/driver.hpp"
+#include "flesh/runtime/ghost_depths.hpp"
 #include "flesh/runtime/kernel_runtime.hpp"
 #include "flesh/runtime/parameters_error.hpp"
 #include "flesh/runtime/providers.hpp"
@@ -81,6 +83,18 @@ private:
   const kernel_binding* launched_kernel(const schedule_node& node) const;
   /// The SYNC of `node`; `after`: an event the exchange waits for (the kernel's rim), null: none.
   void sync(const schedule_node& node, queue_event* after = nullptr);
+  /// The variables the SYNC of `node` must exchange: those whose ghost zones are current on
+  /// fewer layers than their readers reach (every one where the driver exchanges and depths are
+  /// not tracked); empty when the driver exchanges nothing.
+  std::vector<grid_variable*> stale_synced(const schedule_node& node);
+  /// The ghost layers of `v` a SYNC must make current: the widest STENCIL of the scheduled kernels
+  /// that read it, the whole ghost zones where a host routine READS it everywhere, at least one.
+  ghost_depths::faces reach_of(const grid_variable& v) const;
+  /// Before `kernel` runs: refuses a read of stale ghosts (a missing SYNC), and records the
+  /// layers it leaves current in the buffers it writes.
+  void track_ghosts(const schedule_node& node, const kernel_binding& kernel);
+  /// The readers' reach of every variable (reach_of), from the schedule.
+  void find_reaches();
   bool condition_holds(const std::vector<std::string>& scalars, const std::string& thorn);
   bool finished() const;
   void print_progress(double elapsed);
@@ -135,6 +149,9 @@ private:
   std::unique_ptr<kernel_runtime> runtime_;
   host_halo_memory host_halo_{[this](grid_variable& v) { return store_.data(v, 0); }};  // SYNC of host arrays
   std::vector<timer> timers_;
+  std::optional<ghost_depths> ghost_depths_;    // where the driver exchanges
+  std::map<std::size_t, ghost_depths::faces> reach_;  // by variable id
+  long skipped_syncs_ = 0;
   std::string variant_;
   const stop_signal_handlers* stop_signals_ = nullptr;  // while run() runs
   int iteration_ = 0;

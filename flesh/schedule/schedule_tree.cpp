@@ -46,25 +46,6 @@ int bin_index(std::string_view name) {
   return -1;
 }
 
-/// "path:line:column" -> source_location (the path may itself hold colons).
-ccl::source_location split_origin(const std::string& origin) {
-  ccl::source_location where{origin, 0, 0};
-  const auto is_number = [](std::string_view s) {
-    return !s.empty() && std::all_of(s.begin(), s.end(), [](unsigned char c) { return std::isdigit(c) != 0; });
-  };
-  const auto last = origin.rfind(':');
-  if (last == std::string::npos || last == 0) return where;
-  const auto middle = origin.rfind(':', last - 1);
-  if (middle == std::string::npos) return where;
-  const std::string line = origin.substr(middle + 1, last - middle - 1);
-  const std::string column = origin.substr(last + 1);
-  if (!is_number(line) || !is_number(column)) return where;
-  where.path = origin.substr(0, middle);
-  where.line = std::stoul(line);
-  where.column = std::stoul(column);
-  return where;
-}
-
 /// One item statement that was taken, with where it goes.
 struct item {
   const thorn_binding* thorn = nullptr;
@@ -427,6 +408,25 @@ std::size_t label_width(const std::vector<schedule_node>& nodes, std::size_t dep
 }
 
 }  // namespace
+
+ccl::source_location split_origin(const std::string& origin) {
+  ccl::source_location where{origin, 0, 0};
+  const auto is_number = [](std::string_view s) {
+    return !s.empty() && std::all_of(s.begin(), s.end(), [](unsigned char c) { return std::isdigit(c) != 0; });
+  };
+  const auto last = origin.rfind(':');
+  if (last == std::string::npos || last == 0) return where;
+  const auto middle = origin.rfind(':', last - 1);
+  if (middle == std::string::npos) return where;
+  const std::string line = origin.substr(middle + 1, last - middle - 1);
+  const std::string column = origin.substr(last + 1);
+  if (!is_number(line) || !is_number(column)) return where;
+  where.path = origin.substr(0, middle);
+  where.line = std::stoul(line);
+  where.column = std::stoul(column);
+  return where;
+}
+
 
 schedule_tree schedule_tree::build(const std::vector<const thorn_binding*>& thorns,
                                    const condition_evaluator& parameters, const kernel_launch_name& launch_name) {

@@ -44,6 +44,10 @@ struct schedule_node {
   std::vector<schedule_node> children;  // group: its members in execution order
 };
 
+/// A node's `origin`, "path:line:column" (the path may itself hold colons), as a place for a
+/// diagnostic; a text that is not one is a path without line.
+ccl::source_location split_origin(const std::string& origin);
+
 /// Decides `if (...)` conditions of schedule.ccl: the text inside the parentheses with the
 /// thorn whose schedule it is. Supports CCTK_Equals/CCTK_EQUALS(param, "text"), parameter
 /// names (the thorn's own or shared ones; BOOLEAN and INT are true when non-zero), integer and

@@ -114,6 +114,7 @@ cartesian_driver::cartesian_driver(const parameter_source& p, std::unique_ptr<co
                                        std::numeric_limits<std::ptrdiff_t>::max()));
   }
   halo_ = std::make_unique<halo_exchange>(block_.layout, block_.neighbours);
+  periodic_ = periodic;
   overlap_sync_ = p.boolean("Driver", "overlap_sync");
 }
 
@@ -128,6 +129,15 @@ void cartesian_driver::sync(const std::vector<grid_variable*>& variables, halo_m
     if (v->group_type == group_type::gf) grid_functions.push_back(v);
   }
   halo_->exchange(grid_functions, memory, *ranks_);
+}
+
+std::array<int, 6> cartesian_driver::exchanged_ghost_widths() const {
+  std::array<int, 6> width{};
+  for (int face = 0; face < 6; ++face) {
+    const int d = face / 2;
+    if (topology_[d] > 1 || periodic_[d]) width[face] = block_.layout.ghosts[d];
+  }
+  return width;
 }
 
 void cartesian_driver::check_stencils(const std::array<int, 6>& widest, const std::array<std::string, 6>& kernel) const {

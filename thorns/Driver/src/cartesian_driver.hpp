@@ -30,6 +30,10 @@ public:
   }
   void sync(const std::vector<grid_variable*>& variables, halo_memory& memory) override;
   bool exchanges() const override { return halo_->exchanges(); }
+  std::array<int, 6> exchanged_ghost_widths() const override;
+  std::array<bool, 6> periodic_faces() const override {
+    return {periodic_[0], periodic_[0], periodic_[1], periodic_[1], periodic_[2], periodic_[2]};
+  }
   std::vector<phase_timer> sync_timers() const override;
   bool overlaps_sync() const override { return overlap_sync_; }
   void check_stencils(const std::array<int, 6>& widest, const std::array<std::string, 6>& kernel) const override;
@@ -48,6 +52,7 @@ public:
 private:
   std::unique_ptr<communicator> ranks_;
   std::array<int, 3> topology_{1, 1, 1};
+  std::array<bool, 3> periodic_{};
   rank_block block_;
   std::unique_ptr<halo_exchange> halo_;
   bool overlap_sync_ = true;
