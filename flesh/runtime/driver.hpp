@@ -27,8 +27,9 @@ public:
   virtual std::vector<parameter_name> size_parameters() const = 0;
   /// Fills the ghost zones of `variables` (current time level) from their neighbours, periodic
   /// images included, packing and unpacking them in `memory` (the host arrays or a device's
-  /// copies: the caller makes the variables current there first).
-  virtual void sync(const std::vector<grid_variable*>& variables, halo_memory& memory) = 0;
+  /// copies: the caller makes the variables current there first); `what`: all ghost points, or
+  /// those across the faces only.
+  virtual void sync(const std::vector<grid_variable*>& variables, halo_memory& memory, halo_extent what) = 0;
   /// Seconds sync() spent so far in each of its phases, with the number of calls: the timer
   /// report prints them below the routines.
   struct phase_timer {

@@ -26,8 +26,8 @@ const ghost_depths::known* ghost_depths::find(const buffer_key& buffer) const {
   return found == known_.end() ? nullptr : &found->second;
 }
 
-void ghost_depths::exchanged(const buffer_key& buffer, const std::string& by) {
-  known_[buffer] = {width_, width_, by};
+void ghost_depths::exchanged(const buffer_key& buffer, const std::string& by, bool faces_only) {
+  known_[buffer] = {faces_only ? faces{} : width_, width_, by};
 }
 
 ghost_depths::layers ghost_depths::computed(const std::vector<buffer_key>& reads, const faces& stencil) const {

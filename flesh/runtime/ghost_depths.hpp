@@ -55,8 +55,9 @@ public:
   };
   const known* find(const buffer_key& buffer) const;
 
-  /// After an exchange: every layer current.
-  void exchanged(const buffer_key& buffer, const std::string& by);
+  /// After an exchange: every layer current; or, where it filled the faces only, every layer
+  /// readable along the axes but none whole (the edges and corners are stale).
+  void exchanged(const buffer_key& buffer, const std::string& by, bool faces_only = false);
   /// After a host routine wrote it.
   void forget(const buffer_key& buffer) { known_.erase(buffer); }
 

@@ -16,6 +16,11 @@
 
 namespace opuntia {
 
+/// Which ghost points a SYNC fills: all of them, edges and corners included (what a stencil
+/// that leaves the axes reads, CaKernel's 3DBLOCK), or those across the faces only (a stencil
+/// along the axes, 3DSTENCIL).
+enum class halo_extent { faces_edges_corners, faces };
+
 /// The points of `box` (local indices of an array of `extent` points, x fastest) of time level 0
 /// of `variable`, x fastest, at `offset` bytes into a message.
 struct halo_piece {

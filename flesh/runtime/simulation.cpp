@@ -2,6 +2,7 @@
 
 #include <fmt/format.h>
 #include <fmt/ostream.h>
+#include <fmt/ranges.h>
 
 #include <algorithm>
 #include <chrono>
@@ -548,6 +549,15 @@ bool updates_physical_faces_only(const kernel_binding& k) {
   return iequals(last, "boundary");
 }
 
+/// Whether a kernel reads along the axes only (CaKernel's 3DSTENCIL): it has a 3dstencil variant,
+/// whose body compiled only with I3D_l offsets along one axis, or it is a boundary kernel, which
+/// reads along its face's normal. Other kernels may read edges and corners of the ghost zones.
+bool reads_along_axes_only(const kernel_binding& k) {
+  return updates_physical_faces_only(k) || std::any_of(k.variants.begin(), k.variants.end(), [](const auto& v) {
+           return iequals(v.template_name, "3dstencil");
+         });
+}
+
 const char* face_text(int face) {
   static const char* const names[6] = {"lower x", "upper x", "lower y", "upper y", "lower z", "upper z"};
   return names[face];
@@ -568,7 +578,10 @@ void simulation::find_reaches() {
       std::copy(std::begin(k->stencil), std::end(k->stencil), stencil.begin());
       for (const auto& kv : k->variables) {
         if (!reads(kv)) continue;
-        if (const auto* v = store_.try_find(node.thorn, grid_function_of(kv))) widen(*v, stencil);
+        const auto* v = store_.try_find(node.thorn, grid_function_of(kv));
+        if (v == nullptr) continue;
+        widen(*v, stencil);
+        if (!reads_along_axes_only(*k)) read_off_axes_.insert(v->id);
       }
       return;
     }
@@ -582,9 +595,41 @@ void simulation::find_reaches() {
       const auto name = std::string_view(item).substr(0, open);
       auto members = store_.group(node.thorn, name);
       if (auto* v = store_.try_find(node.thorn, name)) members.push_back(v);
-      for (const auto* v : members) widen(*v, ghost_depths_->width());
+      for (const auto* v : members) {
+        widen(*v, ghost_depths_->width());
+        read_off_axes_.insert(v->id);
+      }
     }
   });
+}
+
+std::string simulation::faces_only_report() {
+  if (!ghost_depths_) return {};
+  std::vector<std::string> names;
+  schedule_.for_each_node([&](const schedule_node& node) {
+    for (const auto& group : node.sync) {
+      for (auto* v : store_.group(node.thorn, group)) {
+        const auto name = v->implementation + "::" + v->name;
+        if (extent_for({v}) == halo_extent::faces && std::find(names.begin(), names.end(), name) == names.end()) {
+          names.push_back(name);
+        }
+      }
+    }
+  });
+  if (names.empty()) return {};
+  return fmt::format("  SYNC fills the faces only, one round (every reader stencils along the axes): {}\n",
+                     fmt::join(names, ", "));
+}
+
+halo_extent simulation::extent_for(const std::vector<grid_variable*>& variables) const {
+  for (const auto* v : variables) {
+    if (read_off_axes_.count(v->id) != 0) return halo_extent::faces_edges_corners;
+    const auto reach = reach_of(*v);
+    for (int f = 0; f < 6; ++f) {
+      if (ghost_depths_->width()[f] > reach[f]) return halo_extent::faces_edges_corners;
+    }
+  }
+  return halo_extent::faces;
 }
 
 ghost_depths::faces simulation::reach_of(const grid_variable& v) const {
@@ -715,15 +760,18 @@ void simulation::sync(const schedule_node& node, queue_event* after) {
     ++skipped_syncs_;
     return;
   }
-  for (auto* v : variables) ghost_depths_->exchanged(store_.key(*v, 0), "the SYNC after " + node.name);
+  const auto extent = extent_for(variables);
+  for (auto* v : variables) {
+    ghost_depths_->exchanged(store_.key(*v, 0), "the SYNC after " + node.name, extent == halo_extent::faces);
+  }
   // On the device when the kernels left the current copies there: only the halo moves.
   if (auto* device = runtime_->device_halo(variables, after)) {
-    driver_->sync(variables, *device);
+    driver_->sync(variables, *device, extent);
     for (auto* v : variables) runtime_->device_wrote(*v);
     return;
   }
   for (auto* v : variables) runtime_->ensure_host(*v);
-  driver_->sync(variables, host_halo_);
+  driver_->sync(variables, host_halo_, extent);
   for (auto* v : variables) runtime_->host_wrote(*v);
 }
 
@@ -796,6 +844,7 @@ void simulation::run() {
                title.empty() ? "" : " — ", title, g.global[0], g.global[1], g.global[2], dt_, runtime_->backend_name(),
                driver_->name(), ranks);
   }
+  if (driver_->rank() == 0) fmt::print(out_, "{}", faces_only_report());
   warn_if_final_time_out_of_reach();
   if (registry_.boolean("Cactus", "cctk_show_schedule") && driver_->rank() == 0) out_ << schedule_.show();
   out_.flush();

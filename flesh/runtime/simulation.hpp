@@ -5,6 +5,7 @@
 #include <functional>
 #include <iosfwd>
 #include <map>
+#include <set>
 #include <memory>
 #include <optional>
 #include <stdexcept>
@@ -93,8 +94,14 @@ private:
   /// Before `kernel` runs: refuses a read of stale ghosts (a missing SYNC), and records the
   /// layers it leaves current in the buffers it writes.
   void track_ghosts(const schedule_node& node, const kernel_binding& kernel);
-  /// The readers' reach of every variable (reach_of), from the schedule.
+  /// The readers' reach of every variable (reach_of), and which are read off the axes, from the schedule.
   void find_reaches();
+  /// What the SYNC of `variables` fills: the faces only where every reader of each reads along
+  /// the axes and the ghost zones are no wider than they reach (wider ones skip exchanges by
+  /// computing layers again, which needs the edges and corners).
+  halo_extent extent_for(const std::vector<grid_variable*>& variables) const;
+  /// The start-up line naming the synced variables whose SYNC fills the faces only; empty: none.
+  std::string faces_only_report();
   bool condition_holds(const std::vector<std::string>& scalars, const std::string& thorn);
   bool finished() const;
   void print_progress(double elapsed);
@@ -151,6 +158,7 @@ private:
   std::vector<timer> timers_;
   std::optional<ghost_depths> ghost_depths_;    // where the driver exchanges
   std::map<std::size_t, ghost_depths::faces> reach_;  // by variable id
+  std::set<std::size_t> read_off_axes_;  // variables some reader reads off the axes (edges, corners)
   long skipped_syncs_ = 0;
   std::string variant_;
   const stop_signal_handlers* stop_signals_ = nullptr;  // while run() runs

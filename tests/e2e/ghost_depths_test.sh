@@ -82,6 +82,18 @@ run wavetoy_periodic_3 3 WaveToy "Driver::periodic = yes" "Driver::ghost_size = 
 check "WaveToy, periodic, 3 ranks, ghost zones 3 wide: every SYNC exchanges" exchanges_and_skips wavetoy_periodic_3 12 0
 check "... with the fields of 1 rank, ghost zones 1 wide" same_digest wavetoy_periodic_1 wavetoy_periodic_3
 
+# GhostCheck's kernel has a 3dstencil variant (its body reads along the axes only): with ghost
+# zones one radius wide, SYNC fills the faces only, in one round, with the bits of one rank.
+run faces_1 1 GhostCheck "Driver::periodic = yes"
+for ranks in 2 4 8; do
+  run "faces_$ranks" "$ranks" GhostCheck "Driver::periodic = yes"
+  check "faces only, periodic, $ranks ranks: the fields of 1 rank" same_digest faces_1 "faces_$ranks"
+done
+check "... and the start-up report says so" grep -qxF \
+  "  SYNC fills the faces only, one round (every reader stencils along the axes): ghostcheck::u" "$work/faces_4.out"
+check "with a host routine that READS u(everywhere), edges and corners too" \
+  bash -c '! grep -q "faces only" "$1"' _ "$work/reads_everywhere.out"
+
 run missing_sync 2 GhostCheck "GhostCheck::sync = 0"
 check "a SYNC missing between two stencil updates: the run fails" test "$status" -eq 1
 expected="$source_dir/tests/thorns/GhostCheck/schedule.ccl:20:3: error: kernel GhostCheck_Update reads ghostcheck::u 1 point across the lower x faces between the ranks' blocks, but only 0 of its ghost layers there are current since GhostCheck_Update computed it: a SYNC of ghostcheck::field is missing between them in the schedule

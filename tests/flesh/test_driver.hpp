@@ -19,7 +19,7 @@ class test_driver final : public driver {
   int size() const override { return size_; }
   const grid_layout& layout() const override { return layout_; }
   std::vector<parameter_name> size_parameters() const override { return {}; }
-  void sync(const std::vector<grid_variable*>&, halo_memory&) override {}
+  void sync(const std::vector<grid_variable*>&, halo_memory&, halo_extent) override {}
   bool exchanges() const override { return false; }
   double reduce(double local, reduction op) const override {
     switch (op) {

@@ -132,6 +132,7 @@ struct exchange_case {
   topology_kind kind = topology_kind::automatic;
   bool shared_buffers = false;  // ranks pack into each other's buffers (sharing_memory)
   int exchanges = 1;            // successive exchanges (shared buffers alternate between them)
+  halo_extent extent = halo_extent::faces_edges_corners;
 };
 
 /// Runs the exchange on every rank of `c` and returns the number of points checked; each
@@ -178,15 +179,22 @@ std::size_t check_exchange(const exchange_case& c) {
       sharing_memory shared_memory(data_of);
       for (int e = 0; e < c.exchanges; ++e) {
         if (c.shared_buffers) {
-          halo.exchange(variables, shared_memory, ranks);
+          halo.exchange(variables, shared_memory, ranks, c.extent);
         } else {
-          halo.exchange(variables, memory, ranks);
+          halo.exchange(variables, memory, ranks, c.extent);
         }
       }
       if (c.shared_buffers && c.ranks > 1) EXPECT_GT(shared_memory.packed_to_shared, 0) << "rank " << rank;
       for (int k = 0; k < g.local[2]; ++k)
         for (int j = 0; j < g.local[1]; ++j)
           for (int i = 0; i < g.local[0]; ++i) {
+            // Faces only: a ghost point of an edge or a corner (a ghost along two axes or three) is left alone.
+            const int ghost_axes = !owns(0, i) + !owns(1, j) + !owns(2, k);
+            if (c.extent == halo_extent::faces && ghost_axes > 1) {
+              EXPECT_TRUE(std::isnan(field[g.index(i, j, k)])) << "rank " << rank << " point " << i << "," << j << "," << k;
+              EXPECT_EQ(tags[g.index(i, j, k)], -1) << "rank " << rank << " point " << i << "," << j << "," << k;
+              continue;
+            }
             const double expected = value_at({i + g.offset[0], j + g.offset[1], k + g.offset[2]}, whole, c.periodic);
             EXPECT_EQ(field[g.index(i, j, k)], expected) << "rank " << rank << " point " << i << "," << j << "," << k;
             EXPECT_GE(tags[g.index(i, j, k)], 0) << "rank " << rank << " point " << i << "," << j << "," << k;
@@ -202,6 +210,19 @@ std::size_t check_exchange(const exchange_case& c) {
 
 TEST(halo_exchange, one_rank_periodic_images_itself_edges_and_corners_included) {
   EXPECT_EQ(check_exchange({1, {7, 6, 5}, {true, true, true}, {2, 1, 2}}), (6u + 4) * (5 + 2) * (4 + 4));
+}
+
+TEST(halo_exchange, faces_only_fill_the_faces_in_one_round_and_leave_edges_and_corners) {
+  for (const auto& c : std::vector<exchange_case>{
+           {1, {7, 6, 5}, {true, true, true}, {2, 1, 2}, topology_kind::automatic, false, 1, halo_extent::faces},
+           {4, {10, 10, 10}, {true, true, true}, {1, 1, 1}, topology_kind::automatic, false, 1, halo_extent::faces},
+           {8, {13, 12, 11}, {true, false, true}, {2, 1, 3}, topology_kind::automatic, false, 1, halo_extent::faces},
+           {3, {11, 9, 7}, {false, true, false}, {2, 2, 2}, topology_kind::automatic, true, 3, halo_extent::faces},
+       }) {
+    SCOPED_TRACE(::testing::Message() << c.ranks << " ranks on " << c.points[0] << "x" << c.points[1] << "x"
+                                      << c.points[2]);
+    EXPECT_GT(check_exchange(c), 0u);
+  }
 }
 
 TEST(halo_exchange, one_rank_without_periodic_directions_moves_nothing) {

@@ -123,12 +123,12 @@ std::string cartesian_driver::name() const {
   return fmt::format("Cartesian, {} ranks ({}x{}x{})", size(), topology_[0], topology_[1], topology_[2]);
 }
 
-void cartesian_driver::sync(const std::vector<grid_variable*>& variables, halo_memory& memory) {
+void cartesian_driver::sync(const std::vector<grid_variable*>& variables, halo_memory& memory, halo_extent what) {
   std::vector<grid_variable*> grid_functions;
   for (auto* v : variables) {
     if (v->group_type == group_type::gf) grid_functions.push_back(v);
   }
-  halo_->exchange(grid_functions, memory, *ranks_);
+  halo_->exchange(grid_functions, memory, *ranks_, what);
 }
 
 std::array<int, 6> cartesian_driver::exchanged_ghost_widths() const {

@@ -28,7 +28,7 @@ public:
   std::vector<parameter_name> size_parameters() const override {
     return {{"Driver", "global_nx"}, {"Driver", "global_ny"}, {"Driver", "global_nz"}};
   }
-  void sync(const std::vector<grid_variable*>& variables, halo_memory& memory) override;
+  void sync(const std::vector<grid_variable*>& variables, halo_memory& memory, halo_extent what) override;
   bool exchanges() const override { return halo_->exchanges(); }
   std::array<int, 6> exchanged_ghost_widths() const override;
   std::array<bool, 6> periodic_faces() const override {

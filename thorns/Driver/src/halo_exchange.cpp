@@ -33,8 +33,8 @@ bool halo_exchange::exchanges() const {
   return false;
 }
 
-index_range halo_exchange::slab(int d, int first, int layers) const {
-  index_range b{{0, 0, 0}, layout_.local};
+index_range halo_exchange::slab(int d, int first, int layers, bool owned_across) const {
+  index_range b = owned_across ? layout_.interior() : index_range{{0, 0, 0}, layout_.local};
   b.begin[d] = first;
   b.end[d] = first + layers;
   return b;
@@ -42,11 +42,13 @@ index_range halo_exchange::slab(int d, int first, int layers) const {
 
 namespace {
 
-// Message slots of a memory, the same in every direction: side s sends from slot 2s and receives
-// into 2s + 1; the buffers a neighbour on this node writes into directly are 4 + 2 face + parity.
-int send_slot(int side) { return 2 * side; }
-int receive_slot(int side) { return 2 * side + 1; }
-int shared_slot(int face, int parity) { return 4 + 2 * face + parity; }
+// Message slots of a memory: face f sends from slot 2f and receives into 2f + 1; the buffers a
+// neighbour on this node writes into directly are 12 + 2f + parity.
+int send_slot(int face) { return 2 * face; }
+int receive_slot(int face) { return 2 * face + 1; }
+int shared_slot(int face, int parity) { return 12 + 2 * face + parity; }
+/// The face across from `face` in its direction: what leaves through one fills the other's ghosts.
+int opposite(int face) { return face ^ 1; }
 // Tags of the messages that set up shared buffers, apart from the faces' tags (0..5).
 constexpr int share_tag = 8, share_answer_tag = 16;
 
@@ -63,13 +65,13 @@ std::string host_name() {
 
 }  // namespace
 
-void halo_exchange::share_buffers(int d, std::vector<side_plan>& sides, halo_memory& memory, communicator& ranks) {
+void halo_exchange::share_buffers(std::vector<side_plan>& sides, halo_memory& memory, communicator& ranks) {
   // Both neighbours of a face reach it in the same exchange with the same message size, so they
   // set up (or grow) their shared buffers together: offers, then whether each could open the other's.
   std::vector<std::vector<std::byte>> offers, answers;
   std::vector<side_plan*> setting_up;
   for (auto& s : sides) {
-    const int face = 2 * d + s.side;
+    const int face = s.face;
     if (s.peer == ranks.rank() || shared_[face].bytes >= s.bytes) continue;
     std::vector<std::byte> offer(offer_bytes);
     const auto name = host_name();
@@ -91,8 +93,8 @@ void halo_exchange::share_buffers(int d, std::vector<side_plan>& sides, halo_mem
   std::vector<message> sends, receives;
   for (std::size_t i = 0; i < setting_up.size(); ++i) {
     const auto& s = *setting_up[i];
-    sends.push_back({s.peer, share_tag + 2 * d + (1 - s.side), offers[i]});
-    receives.push_back({s.peer, share_tag + 2 * d + s.side, answers[i]});
+    sends.push_back({s.peer, share_tag + opposite(s.face), offers[i]});
+    receives.push_back({s.peer, share_tag + s.face, answers[i]});
   }
   ranks.exchange(sends, receives);
   // Each side opens what the neighbour offered, then both learn whether the other could.
@@ -106,7 +108,7 @@ void halo_exchange::share_buffers(int d, std::vector<side_plan>& sides, halo_mem
       const std::byte* at = offer.data() + host_name_bytes + parity * (sizeof(std::uint64_t) + handle_bytes);
       std::uint64_t size = 0;
       std::memcpy(&size, at, sizeof size);
-      ok = size > 0 && memory.open_shared(shared_slot(2 * d + setting_up[i]->side, parity),
+      ok = size > 0 && memory.open_shared(shared_slot(setting_up[i]->face, parity),
                                           std::vector<std::byte>(at + sizeof size, at + sizeof size + size));
     }
     opened[i][0] = std::byte{ok};
@@ -114,17 +116,42 @@ void halo_exchange::share_buffers(int d, std::vector<side_plan>& sides, halo_mem
   sends.clear(), receives.clear();
   for (std::size_t i = 0; i < setting_up.size(); ++i) {
     const auto& s = *setting_up[i];
-    sends.push_back({s.peer, share_answer_tag + 2 * d + (1 - s.side), opened[i]});
-    receives.push_back({s.peer, share_answer_tag + 2 * d + s.side, peer_opened[i]});
+    sends.push_back({s.peer, share_answer_tag + opposite(s.face), opened[i]});
+    receives.push_back({s.peer, share_answer_tag + s.face, peer_opened[i]});
   }
   ranks.exchange(sends, receives);
   for (std::size_t i = 0; i < setting_up.size(); ++i) {
-    const int face = 2 * d + setting_up[i]->side;
+    const int face = setting_up[i]->face;
     shared_[face] = {setting_up[i]->bytes, opened[i][0] == std::byte{1} && peer_opened[i][0] == std::byte{1}};
   }
 }
 
-void halo_exchange::exchange(std::span<grid_variable* const> variables, halo_memory& memory, communicator& ranks) {
+std::vector<std::vector<halo_exchange::side_plan>> halo_exchange::plan(std::span<grid_variable* const> variables,
+                                                                      halo_extent what) const {
+  const bool faces_only = what == halo_extent::faces;
+  std::vector<std::vector<side_plan>> rounds(faces_only ? 1 : 3);
+  for (int face = 0; face < 6; ++face) {
+    const int d = face / 2;
+    const int g = layout_.ghosts[d];
+    const int n = layout_.local[d];
+    if (g == 0 || layout_.physical[face] || neighbours_[face] < 0) continue;
+    side_plan s{face, neighbours_[face], {}, {}};
+    const bool lower = face % 2 == 0;
+    const index_range send = slab(d, lower ? g : n - 2 * g, g, faces_only);
+    const index_range receive = slab(d, lower ? 0 : n - g, g, faces_only);
+    for (auto* v : variables) {
+      s.send.push_back({v, layout_.local, send, s.bytes});
+      s.receive.push_back({v, layout_.local, receive, s.bytes});
+      // Every piece starts 8-byte aligned: a device copies whole elements of any type.
+      s.bytes += (send.points() * v->element_size() + 7) / 8 * 8;
+    }
+    rounds[faces_only ? 0 : d].push_back(std::move(s));
+  }
+  return rounds;
+}
+
+void halo_exchange::exchange(std::span<grid_variable* const> variables, halo_memory& memory, communicator& ranks,
+                             halo_extent what) {
   using clock = std::chrono::steady_clock;
   const auto since = [](clock::time_point start) { return std::chrono::duration<double>(clock::now() - start).count(); };
   // Shared buffers alternate between exchanges: a neighbour writes this exchange's into one
@@ -133,38 +160,21 @@ void halo_exchange::exchange(std::span<grid_variable* const> variables, halo_mem
   // and with it that unpack, had finished.)
   const int parity = static_cast<int>(seconds_.exchanges % 2);
   ++seconds_.exchanges;
-  for (int d = 0; d < 3; ++d) {
+  for (auto& sides : plan(variables, what)) {
     auto phase_start = clock::now();
-    const int g = layout_.ghosts[d];
-    const int n = layout_.local[d];
-    std::vector<side_plan> sides;
-    for (int side = 0; side < 2; ++side) {
-      const int face = 2 * d + side;
-      if (g == 0 || layout_.physical[face] || neighbours_[face] < 0) continue;
-      side_plan plan{side, neighbours_[face], {}, {}};
-      const index_range send = side == 0 ? slab(d, g, g) : slab(d, n - 2 * g, g);
-      const index_range receive = side == 0 ? slab(d, 0, g) : slab(d, n - g, g);
-      for (auto* v : variables) {
-        plan.send.push_back({v, layout_.local, send, plan.bytes});
-        plan.receive.push_back({v, layout_.local, receive, plan.bytes});
-        // Every piece starts 8-byte aligned: a device copies whole elements of any type.
-        plan.bytes += (send.points() * v->element_size() + 7) / 8 * 8;
-      }
-      sides.push_back(std::move(plan));
-    }
     if (sides.empty()) continue;
     // On a device, a neighbour on this node gets the slab packed straight into its memory and a
     // message of no bytes that says it is there (the memory decides whether it can: CUDA IPC).
-    if (memory.on_device()) share_buffers(d, sides, memory, ranks);
+    if (memory.on_device()) share_buffers(sides, memory, ranks);
     // (Every rank takes the device path for the same SYNCs: the same schedule leaves the same copies current.)
     const auto direct = [&](const side_plan& s) {
-      return memory.on_device() && s.peer != ranks.rank() && shared_[2 * d + s.side].direct;
+      return memory.on_device() && s.peer != ranks.rank() && shared_[s.face].direct;
     };
     for (const auto& s : sides) {
       if (direct(s)) {
-        memory.pack_to_shared(shared_slot(2 * d + s.side, parity), s.send);
+        memory.pack_to_shared(shared_slot(s.face, parity), s.send);
       } else {
-        memory.pack(send_slot(s.side), s.send);
+        memory.pack(send_slot(s.face), s.send);
       }
     }
     // Messages only to other ranks; a rank that is its own neighbour reads its own packed slab.
@@ -174,17 +184,17 @@ void halo_exchange::exchange(std::span<grid_variable* const> variables, halo_mem
       if (s.peer == ranks.rank()) continue;
       // A message is tagged with the face of the receiver it fills: what leaves through this
       // rank's lower face fills the neighbour's upper ghosts.
-      const int sent_tag = 2 * d + (1 - s.side), received_tag = 2 * d + s.side;
+      const int sent_tag = opposite(s.face), received_tag = s.face;
       if (direct(s)) {
         sends.push_back({s.peer, sent_tag, {}});
         receives.push_back({s.peer, received_tag, {}});
         continue;
       }
       const bool device_pointers = ranks.accepts_device_memory();
-      sends.push_back({s.peer, sent_tag, {memory.message(send_slot(s.side), s.bytes, device_pointers), s.bytes}});
-      receives.push_back({s.peer, received_tag, {memory.message(receive_slot(s.side), s.bytes, device_pointers), s.bytes}});
-      sent_slots.push_back(send_slot(s.side));
-      received_slots.push_back(receive_slot(s.side));
+      sends.push_back({s.peer, sent_tag, {memory.message(send_slot(s.face), s.bytes, device_pointers), s.bytes}});
+      receives.push_back({s.peer, received_tag, {memory.message(receive_slot(s.face), s.bytes, device_pointers), s.bytes}});
+      sent_slots.push_back(send_slot(s.face));
+      received_slots.push_back(receive_slot(s.face));
     }
     if (!sends.empty()) memory.packed(sent_slots);
     seconds_.pack += since(phase_start);
@@ -196,9 +206,9 @@ void halo_exchange::exchange(std::span<grid_variable* const> variables, halo_mem
       memory.received(received_slots);
     }
     for (const auto& s : sides) {
-      int from = receive_slot(s.side);
-      if (s.peer == ranks.rank()) from = send_slot(1 - s.side);
-      if (direct(s)) from = shared_slot(2 * d + s.side, parity);
+      int from = receive_slot(s.face);
+      if (s.peer == ranks.rank()) from = send_slot(opposite(s.face));
+      if (direct(s)) from = shared_slot(s.face, parity);
       memory.unpack(from, s.receive);
     }
     // The next direction packs what this one unpacked (edges, corners): the device orders them.

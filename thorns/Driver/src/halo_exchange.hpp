@@ -1,8 +1,10 @@
 #pragma once
-// Fills the ghost zones of a rank's block from its neighbours: one direction after the other,
-// x, y, z, each slab spanning the whole local block in the other directions, so that the ghosts
-// filled along x travel on along y and z and edges and corners come out right without messages
-// of their own (three rounds instead of 26 neighbours). A face with a neighbour (another rank,
+// Fills the ghost zones of a rank's block from its neighbours. With edges and corners: one
+// direction after the other, x, y, z, each slab spanning the whole local block in the other
+// directions, so that the ghosts filled along x travel on along y and z and edges and corners
+// come out right without messages of their own (three rounds instead of 26 neighbours). Faces
+// only (what stencils along the axes read, CaKernel's 3DSTENCIL): one round, the six faces'
+// slabs spanning the owned points in the other directions. A face with a neighbour (another rank,
 // or this one across a periodic direction) sends the `ghosts` layers it owns next to the face
 // and receives the neighbour's into its ghost layers; a physical face has no ghost zone.
 //
@@ -26,8 +28,9 @@ class halo_exchange {
 public:
   /// `neighbours`: the rank across each face (xn, xp, yn, yp, zn, zp), -1 for a physical face.
   halo_exchange(const grid_layout& layout, const std::array<int, 6>& neighbours);
-  /// Fills the ghost zones of time level 0 of every grid function in `variables`.
-  void exchange(std::span<grid_variable* const> variables, halo_memory& memory, communicator& ranks);
+  /// Fills the ghost zones (`what` of them) of time level 0 of every grid function in `variables`.
+  void exchange(std::span<grid_variable* const> variables, halo_memory& memory, communicator& ranks,
+                halo_extent what = halo_extent::faces_edges_corners);
   /// Whether any face has a neighbour: when none, exchange() moves nothing.
   bool exchanges() const;
 
@@ -41,18 +44,22 @@ public:
   const phase_seconds& seconds() const { return seconds_; }
 
 private:
-  /// The `layers` layers along `d` starting at `first`, across the whole block in the other directions.
-  index_range slab(int d, int first, int layers) const;
-  /// One face's part of an exchange in direction d.
+  /// The `layers` layers along `d` starting at `first`, across the whole block in the other
+  /// directions, or across the owned points there (`owned_across`).
+  index_range slab(int d, int first, int layers, bool owned_across) const;
+  /// One face's part of an exchange.
   struct side_plan {
-    int side;
+    int face;  // 0..5: xn, xp, yn, yp, zn, zp
     int peer;
     std::vector<halo_piece> send, receive;
     std::size_t bytes = 0;
   };
+  /// The rounds of an exchange (one per direction, or one for all faces), each the faces with a
+  /// neighbour and the pieces of `variables` they send and receive.
+  std::vector<std::vector<side_plan>> plan(std::span<grid_variable* const> variables, halo_extent what) const;
   /// Sets up, with each neighbour across the faces of `sides` that has none large enough yet,
   /// the buffers the neighbour packs into directly (memory.share and open_shared).
-  void share_buffers(int d, std::vector<side_plan>& sides, halo_memory& memory, communicator& ranks);
+  void share_buffers(std::vector<side_plan>& sides, halo_memory& memory, communicator& ranks);
   /// Per face: the message size the shared buffers were set up for, and whether both sides opened them.
   struct shared_face {
     std::size_t bytes = 0;
