@@ -11,6 +11,8 @@
 # With ghost zones k times the radius (HALO_GHOST_FACTORS="1 2 3", default 1), the SYNC exchanges
 # on every k-th iteration and the kernel computes k - 1 radii of ghost layers again (docs/
 # running-a-simulation.md, wide ghost zones): the per-iteration figures are averages.
+# HALO_RADII (default "1 4") and HALO_KINDS (default "weak strong") choose the rows;
+# HALO_FACES_ONLY=no sets Driver::sync_faces_only = no (radius 1, Star7, otherwise fills the faces only).
 #   bench/halo_scaling.sh HALO_BENCH [weak_n=256] [strong_n=512] [topology=no_x_split]
 # Runs ranks with mpirun (as root: set OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1).
 set -uo pipefail
@@ -36,6 +38,7 @@ Driver::ghost_size = $ghosts
 Driver::processor_topology = "$topology"
 HaloBench::radius = $radius
 Driver::overlap_sync = $overlap
+Driver::sync_faces_only = ${HALO_FACES_ONLY:-yes}
 PAR
   mpirun -np "$ranks" --bind-to none "$bench" "$par" >"$work/out.txt" 2>&1 || { cat "$work/out.txt" >&2; return 1; }
   awk '/^timer report/ { w = substr($3, 2) } /CAKERNEL_Launch_HaloBench/ { c = $4 } /SYNC: pack/ { p = $(NF-1) }
@@ -62,8 +65,8 @@ run() {
 nvidia-smi -L 2>/dev/null
 row() { printf '%-7s %-7s %-5s %-8s %-7s %-14s %11s %9s %12s %10s %9s\n' "$@"; }
 row radius scaling GPUs overlap ghosts grid compute_us pack_us messages_us unpack_us step_us
-for radius in 1 4; do
-  for kind in weak strong; do
+for radius in ${HALO_RADII:-1 4}; do
+  for kind in ${HALO_KINDS:-weak strong}; do
     if [ $kind = weak ]; then n=$weak_n; grid2="$n $n $((2 * n))"; else n=$strong_n; grid2="$n $n $n"; fi
     read -r c p m u t1 < <(run no $radius 1 $radius $n $n $n) || exit 1
     row $radius $kind 1 - - "${n}^3" $c $p $m $u $t1

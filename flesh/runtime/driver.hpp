@@ -41,6 +41,8 @@ public:
   /// Whether a kernel followed by a SYNC computes its rim first and its interior while the
   /// exchange runs (on backends with queues: simulation::run_routine).
   virtual bool overlaps_sync() const { return false; }
+  /// Whether a SYNC may fill the faces only where every reader stencils along the axes.
+  virtual bool syncs_faces_only() const { return true; }
   /// Refuses (parameters_error) ghost zones narrower than `widest[face]`, the widest STENCIL
   /// across each face of the kernels of the active thorns (`kernel[face]` names one), on a face
   /// whose ghost zones come from a neighbour.

@@ -622,6 +622,7 @@ std::string simulation::faces_only_report() {
 }
 
 halo_extent simulation::extent_for(const std::vector<grid_variable*>& variables) const {
+  if (!driver_->syncs_faces_only()) return halo_extent::faces_edges_corners;
   for (const auto* v : variables) {
     if (read_off_axes_.count(v->id) != 0) return halo_extent::faces_edges_corners;
     const auto reach = reach_of(*v);

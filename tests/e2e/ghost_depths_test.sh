@@ -93,6 +93,9 @@ check "... and the start-up report says so" grep -qxF \
   "  SYNC fills the faces only, one round (every reader stencils along the axes): ghostcheck::u" "$work/faces_4.out"
 check "with a host routine that READS u(everywhere), edges and corners too" \
   bash -c '! grep -q "faces only" "$1"' _ "$work/reads_everywhere.out"
+run faces_off 4 GhostCheck "Driver::periodic = yes" "Driver::sync_faces_only = no"
+check "Driver::sync_faces_only = no: edges and corners, the same fields" same_digest faces_1 faces_off
+check "... and no faces-only line" bash -c '! grep -q "faces only" "$1"' _ "$work/faces_off.out"
 
 run missing_sync 2 GhostCheck "GhostCheck::sync = 0"
 check "a SYNC missing between two stencil updates: the run fails" test "$status" -eq 1

@@ -116,6 +116,7 @@ cartesian_driver::cartesian_driver(const parameter_source& p, std::unique_ptr<co
   halo_ = std::make_unique<halo_exchange>(block_.layout, block_.neighbours);
   periodic_ = periodic;
   overlap_sync_ = p.boolean("Driver", "overlap_sync");
+  sync_faces_only_ = p.boolean("Driver", "sync_faces_only");
 }
 
 std::string cartesian_driver::name() const {

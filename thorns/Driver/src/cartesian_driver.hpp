@@ -36,6 +36,7 @@ public:
   }
   std::vector<phase_timer> sync_timers() const override;
   bool overlaps_sync() const override { return overlap_sync_; }
+  bool syncs_faces_only() const override { return sync_faces_only_; }
   void check_stencils(const std::array<int, 6>& widest, const std::array<std::string, 6>& kernel) const override;
   /// Sums are exact (exact_sum): the same bits on any number of ranks.
   double reduce(double local, reduction op) const override;
@@ -56,6 +57,7 @@ private:
   rank_block block_;
   std::unique_ptr<halo_exchange> halo_;
   bool overlap_sync_ = true;
+  bool sync_faces_only_ = true;
 };
 
 }  // namespace opuntia::thorns::Driver
