@@ -205,4 +205,27 @@ void write_files_atomically(const std::vector<std::pair<fs::path, std::string>>&
   staged.commit();
 }
 
+void append_whole(const fs::path& path, const std::string& text) {
+  file_descriptor out{::open(path.c_str(), O_WRONLY | O_APPEND | O_CLOEXEC)};
+  if (out.fd < 0) cannot_write(path, errno);
+  struct stat before {};
+  if (::fstat(out.fd, &before) != 0) cannot_write(path, errno);
+  const auto take_back = [&](int error) {
+    if (out.fd >= 0) {
+      (void)::ftruncate(out.fd, before.st_size);
+    } else {
+      (void)::truncate(path.c_str(), before.st_size);
+    }
+    cannot_write(path, error);
+  };
+  for (std::size_t done = 0; done < text.size();) {
+    const ssize_t count = ::write(out.fd, text.data() + done, text.size() - done);
+    if (count < 0 && errno == EINTR) continue;
+    if (count < 0) take_back(errno);
+    done += static_cast<std::size_t>(count);
+  }
+  // Some file systems report a failed write only when the file is closed.
+  if (::close(std::exchange(out.fd, -1)) != 0) take_back(errno);
+}
+
 }  // namespace opuntia::ccl

@@ -39,4 +39,9 @@ void write_file_atomically(const std::filesystem::path& path, const std::string&
 /// input_error says "path: error: cannot write file: <reason>".
 void write_files_atomically(const std::vector<std::pair<std::filesystem::path, std::string>>& files);
 
+/// Adds `text` to the end of the existing file `path`, all of it or nothing: when a write fails
+/// (a full disk, a file size limit), the file is cut back to the length it had, and input_error
+/// says "path: error: cannot write file: <reason>". For output that grows by whole records.
+void append_whole(const std::filesystem::path& path, const std::string& text);
+
 }  // namespace opuntia::ccl

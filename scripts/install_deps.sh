@@ -8,7 +8,11 @@ required_packages=(
   tao-pegtl-dev libcli11-dev libfmt-dev
   libgtest-dev libgmock-dev libbenchmark-dev
   clang libclang-rt-14-dev libomp-14-dev
-  libhdf5-dev libopenmpi-dev openmpi-bin
+  libopenmpi-dev openmpi-bin
+  # HDF5 output (thorns/IOHDF5): the parallel library, which an MPI build prefers, and the serial one.
+  libhdf5-openmpi-dev libhdf5-dev
+  # The output tests read the files back (tests/e2e/output_test.sh): h5py, and ParaView's pvpython.
+  python3-h5py paraview python3-paraview
   ocl-icd-opencl-dev opencl-headers pocl-opencl-icd
 )
 

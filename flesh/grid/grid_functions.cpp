@@ -143,10 +143,30 @@ grid_variable& grid_function_store::find(std::string_view thorn, std::string_vie
   // Compare like with like: a bare name with bare names, `impl::var` with qualified ones (the
   // `impl::` prefix alone would put every candidate past the typo threshold).
   const bool qualified = !split_qualified(name).first.empty();
-  std::vector<std::string> names;
-  for (const auto& v : variables_) names.push_back(qualified ? v.implementation + "::" + v.name : v.name);
   throw std::invalid_argument(fmt::format("unknown grid function '{}' in thorn {}{}", name, thorn,
-                                          ccl::did_you_mean(name, names)));
+                                          ccl::did_you_mean(name, known_names(qualified, true, false))));
+}
+
+std::vector<grid_variable*> grid_function_store::variables_named(std::string_view thorn, std::string_view name) {
+  if (auto* v = try_find(thorn, name)) return {v};
+  auto members = group(thorn, name);
+  if (!members.empty()) return members;
+  const bool qualified = !split_qualified(name).first.empty();
+  throw std::invalid_argument(fmt::format("unknown grid function or group '{}' in thorn {}{}", name, thorn,
+                                          ccl::did_you_mean(name, known_names(qualified, true, true))));
+}
+
+std::vector<std::string> grid_function_store::known_names(bool qualified, bool variables, bool groups) const {
+  std::vector<std::string> names;
+  const auto add = [&](const grid_variable& v, const std::string& name) {
+    auto text = qualified ? v.implementation + "::" + name : name;
+    if (std::find(names.begin(), names.end(), text) == names.end()) names.push_back(std::move(text));
+  };
+  for (const auto& v : variables_) {
+    if (variables) add(v, v.name);
+    if (groups) add(v, v.group);
+  }
+  return names;
 }
 
 std::vector<grid_variable*> grid_function_store::group(std::string_view thorn, std::string_view group_text) {
@@ -167,10 +187,8 @@ void grid_function_store::enable_storage(std::string_view thorn, std::string_vie
   const auto members = group(thorn, group_text);
   if (members.empty()) {
     const bool qualified = !split_qualified(group_text).first.empty();
-    std::vector<std::string> groups;
-    for (const auto& v : variables_) groups.push_back(qualified ? v.implementation + "::" + v.group : v.group);
     throw std::invalid_argument(fmt::format("unknown group '{}' in STORAGE of thorn {}{}", group_text, thorn,
-                                            ccl::did_you_mean(strip_levels(group_text), groups)));
+                                            ccl::did_you_mean(strip_levels(group_text), known_names(qualified, false, true))));
   }
   for (auto* v : members) {
     if (!v->levels.empty()) continue;

@@ -104,6 +104,11 @@ public:
   /// qualified one). Throws std::invalid_argument with the nearest names when there is none.
   grid_variable& find(std::string_view thorn, std::string_view var);
   grid_variable* try_find(std::string_view thorn, std::string_view var);
+  /// What one name of an output parameter names (Cactus's CCTK_TraverseString): the variable
+  /// `var` or `impl::var` as find() sees it, else every variable of the group `group` or
+  /// `impl::group` as group() does. Throws std::invalid_argument with the nearest variable and
+  /// group names when it is neither.
+  std::vector<grid_variable*> variables_named(std::string_view thorn, std::string_view name);
   std::vector<grid_variable>& variables() { return variables_; }
   /// The variables `thorn` sees: its own, then those of the implementations it inherits or is a
   /// friend of, each in declaration order.
@@ -126,6 +131,9 @@ public:
 private:
   /// Whether `v` belongs to an implementation `thorn` sees (its own, inherited or a friend).
   bool sees(std::string_view thorn, const grid_variable& v) const;
+  /// Every variable's name (`variables`) and group's name (`groups`), `impl::` before each when
+  /// `qualified`, each once: the candidates of a "did you mean".
+  std::vector<std::string> known_names(bool qualified, bool variables, bool groups) const;
 
   std::vector<grid_variable> variables_;
   std::vector<std::pair<std::string, std::vector<std::string>>> thorn_scope_;  // thorn -> implementations it sees

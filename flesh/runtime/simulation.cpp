@@ -90,17 +90,25 @@ class simulation::context final : public routine_context {
   double reduce(double local, reduction op) const override { return sim_.driver_->reduce(local, op); }
   double sum(exact_sum& local) const override { return sim_.driver_->sum(local); }
   std::uint64_t wrapping_sum(std::uint64_t local) const override { return sim_.driver_->wrapping_sum(local); }
+  std::vector<std::string> gather(const std::string& local) const override { return sim_.driver_->gather(local); }
   std::vector<variable_description> variables() const override {
     std::vector<variable_description> out;
-    for (const auto* v : sim_.store_.visible_to(thorn_)) {
-      out.push_back({v->name, v->group, v->implementation, v->group_type, v->data_type, v->timelevels,
-                     !v->levels.empty()});
-    }
+    for (const auto* v : sim_.store_.visible_to(thorn_)) out.push_back(describe(*v));
+    return out;
+  }
+  std::vector<variable_description> variables_named(std::string_view name) const override {
+    std::vector<variable_description> out;
+    for (const auto* v : sim_.store_.variables_named(thorn_, name)) out.push_back(describe(*v));
     return out;
   }
   const parameter_source& all_parameters() const override { return sim_.registry_; }
-  std::span<const CCTK_REAL> read(std::string_view var, int level) override { return real_span(var, level, false); }
-  std::span<CCTK_REAL> write(std::string_view var, int level) override { return real_span(var, level, true); }
+  std::span<const CCTK_REAL> read(std::string_view var, int level) override {
+    return host_span<CCTK_REAL>(var, level, false);
+  }
+  std::span<CCTK_REAL> write(std::string_view var, int level) override { return host_span<CCTK_REAL>(var, level, true); }
+  std::span<const CCTK_INT> read_integer(std::string_view var, int level) override {
+    return host_span<CCTK_INT>(var, level, false);
+  }
   CCTK_INT& integer_scalar(std::string_view name) override {
     auto& v = sim_.store_.find(thorn_, name);
     return *static_cast<CCTK_INT*>(sim_.store_.data(v, 0));
@@ -130,24 +138,30 @@ class simulation::context final : public routine_context {
                       v.implementation, v.name, ccl::name_of(v.group_type)));
     }
     if (auto on_device = sim_.runtime_->reduce_on_device(v, level, g.local, interior())) return std::move(*on_device);
-    const auto values = real_span(name, level, false);
+    const auto values = host_span<CCTK_REAL>(name, level, false);
     return reduce_points(interior(),
                          [&](int i, int j, int k) { return static_cast<double>(values[g.index(i, j, k)]); });
   }
 
  private:
-  grid_variable& real_variable(std::string_view name) {
+  static variable_description describe(const grid_variable& v) {
+    return {v.name, v.group, v.implementation, v.group_type, v.data_type, v.timelevels, !v.levels.empty()};
+  }
+  grid_variable& typed_variable(std::string_view name, data_type type) {
     auto& v = sim_.store_.find(thorn_, name);
-    if (v.data_type != data_type::cctk_real) {
-      throw std::invalid_argument(
-          fmt::format("grid function {}::{} is {}, not CCTK_REAL", v.implementation, v.name, ccl::name_of(v.data_type)));
+    if (v.data_type != type) {
+      throw std::invalid_argument(fmt::format("grid function {}::{} is {}, not {}", v.implementation, v.name,
+                                              ccl::name_of(v.data_type), ccl::name_of(type)));
     }
     return v;
   }
-  std::span<CCTK_REAL> real_span(std::string_view name, int level, bool writing) {
-    auto& v = real_variable(name);
+  grid_variable& real_variable(std::string_view name) { return typed_variable(name, data_type::cctk_real); }
+  /// Level `level` of `name` on the host, CCTK_REAL or CCTK_INT as T says.
+  template <typename T>
+  std::span<T> host_span(std::string_view name, int level, bool writing) {
+    auto& v = typed_variable(name, std::is_same_v<T, CCTK_INT> ? data_type::cctk_int : data_type::cctk_real);
     sim_.runtime_->ensure_host(v, level);
-    auto* data = static_cast<CCTK_REAL*>(sim_.store_.data(v, level));
+    auto* data = static_cast<T*>(sim_.store_.data(v, level));
     if (writing) {
       sim_.runtime_->host_wrote(v, level);
       // Which ghost layers a host routine fills is its own affair: the next SYNC exchanges.

@@ -270,6 +270,29 @@ TEST(grid_function_store, unknown_variable_far_from_everything_has_no_suggestion
   EXPECT_EQ(message.find("did you mean"), std::string::npos) << message;
 }
 
+TEST(grid_function_store, variables_named_finds_a_variable_or_a_group) {
+  two_thorns t;
+  const auto names = [](const std::vector<grid_variable*>& vs) {
+    std::vector<std::string> out;
+    for (const auto* v : vs) out.push_back(v->implementation + "::" + v->name);
+    return out;
+  };
+  EXPECT_EQ(names(t.store.variables_named("Other", "heat::u")), std::vector<std::string>{"heat::u"});
+  EXPECT_EQ(names(t.store.variables_named("Other", "heat::evolved")), std::vector<std::string>{"heat::u"});
+  EXPECT_EQ(names(t.store.variables_named("Analysis", "own_u")), std::vector<std::string>{"analysis::u"});
+  EXPECT_EQ(names(t.store.variables_named("Analysis", "w")), std::vector<std::string>{"heat::w"});
+}
+
+TEST(grid_function_store, variables_named_refuses_a_name_naming_the_nearest_variables_and_groups) {
+  two_thorns t;
+  EXPECT_EQ(message_of([&] { t.store.variables_named("Other", "heat::evolvd"); }),
+            "unknown grid function or group 'heat::evolvd' in thorn Other; did you mean 'heat::evolved'?");
+  EXPECT_EQ(message_of([&] { t.store.variables_named("Other", "heat::mask2"); }),
+            "unknown grid function or group 'heat::mask2' in thorn Other; did you mean 'heat::mask'?");
+  EXPECT_EQ(message_of([&] { t.store.variables_named("Other", "u"); }),
+            "unknown grid function or group 'u' in thorn Other; did you mean 'u', 'w' or 'v'?");
+}
+
 TEST(grid_function_store, variables_carry_their_declaration) {
   two_thorns t;
   const auto& u = t.store.find("HeatEquation", "u");

@@ -4,12 +4,14 @@
 // of 3 and whose block has ghost zones.
 #include <gtest/gtest.h>
 
+#include <array>
 #include <cmath>
 #include <filesystem>
 #include <limits>
 #include <sstream>
 #include <stdexcept>
 #include <string>
+#include <vector>
 
 #include "flesh/runtime/simulation.hpp"
 #include "opuntia/routine_context.hpp"
@@ -64,6 +66,13 @@ struct seen_by_probe {
   int visited = 0;
   double sum = 0, maximum = 0, minimum = 0;
   std::vector<variable_description> variables;
+  std::vector<std::string> named_group;  // variables_named("probe::evolved")
+  std::string unknown_name;              // what variables_named("probe::evolvd") throws
+  std::array<int, 3> owned_extent{};
+  std::vector<std::string> gathered;
+  std::size_t integers = 0;  // read_integer("m").size()
+  bool host_copy_of_m = false;
+  std::string real_read_of_integer, integer_read_of_real;  // what read("m") and read_integer("u") throw
 } seen;
 
 void Probe_Look(routine_context& context) {
@@ -76,6 +85,28 @@ void Probe_Look(routine_context& context) {
   seen.maximum = context.maximum(3);
   seen.minimum = context.minimum(3);
   seen.variables = context.variables();
+  seen.named_group.clear();  // each test's run looks anew
+  for (const auto& v : context.variables_named("probe::evolved")) seen.named_group.push_back(v.name);
+  try {
+    context.variables_named("probe::evolvd");
+  } catch (const std::invalid_argument& e) {
+    seen.unknown_name = e.what();
+  }
+  seen.owned_extent = context.owned_extent();
+  seen.gathered = context.gather("rank 1's text");
+  host_copies_asked.clear();
+  seen.integers = context.read_integer("m").size();
+  seen.host_copy_of_m = host_copies_asked == std::vector<std::string>{"m"};
+  try {
+    context.read("m");
+  } catch (const std::invalid_argument& e) {
+    seen.real_read_of_integer = e.what();
+  }
+  try {
+    context.read_integer("u");
+  } catch (const std::invalid_argument& e) {
+    seen.integer_read_of_real = e.what();
+  }
 }
 
 /// What the reducing routine saw: u's statistics (the interior holds f below, the ghost zones
@@ -155,9 +186,12 @@ std::vector<thorn_binding> thorns() {
   auto counter = real_gf("counter", {"n"}, "1");
   counter.group_type = group_type::scalar;
   probe.groups.push_back(counter);
+  auto flags = real_gf("flags", {"m"}, "1");
+  flags.data_type = data_type::cctk_int;
+  probe.groups.push_back(flags);
   schedule_binding storage;
   storage.what = schedule_binding::kind::storage;
-  storage.storage = {"evolved[2]", "counter"};
+  storage.storage = {"evolved[2]", "counter", "flags"};
   schedule_binding look;
   look.name = "Probe_Look";
   look.placement = "at";
@@ -214,7 +248,7 @@ TEST(routine_context, tells_rank_interior_reductions_and_variables) {
   EXPECT_EQ(seen.maximum, 6);
   EXPECT_EQ(seen.minimum, 1.5);
   // Its own variables first, then the inherited Base's; not Other's.
-  ASSERT_EQ(seen.variables.size(), 4u);
+  ASSERT_EQ(seen.variables.size(), 5u);
   EXPECT_EQ(seen.variables[0].name, "u");
   EXPECT_EQ(seen.variables[0].group, "evolved");
   EXPECT_EQ(seen.variables[0].implementation, "probe");
@@ -225,9 +259,29 @@ TEST(routine_context, tells_rank_interior_reductions_and_variables) {
   EXPECT_EQ(seen.variables[1].name, "v");
   EXPECT_EQ(seen.variables[2].name, "n");
   EXPECT_EQ(seen.variables[2].group_type, group_type::scalar);
-  EXPECT_EQ(seen.variables[3].name, "s");
-  EXPECT_EQ(seen.variables[3].implementation, "base");
-  EXPECT_FALSE(seen.variables[3].has_storage);
+  EXPECT_EQ(seen.variables[3].name, "m");
+  EXPECT_EQ(seen.variables[3].data_type, data_type::cctk_int);
+  EXPECT_EQ(seen.variables[4].name, "s");
+  EXPECT_EQ(seen.variables[4].implementation, "base");
+  EXPECT_FALSE(seen.variables[4].has_storage);
+}
+
+TEST(routine_context, names_groups_gathers_and_reads_integers) {
+  run_probe();
+
+  // An output parameter's name: a group gives its variables; a typo the nearest names.
+  EXPECT_EQ(seen.named_group, (std::vector<std::string>{"u", "v"}));
+  EXPECT_EQ(seen.unknown_name,
+            "unknown grid function or group 'probe::evolvd' in thorn Probe; did you mean 'probe::evolved'?");
+  // The owned extent is the largest offset + interior end over the ranks: through driver::reduce
+  // (test_driver's maximum doubles) of 2 + 6, -1 + 5 and 0 + 5.
+  EXPECT_EQ(seen.owned_extent, (std::array<int, 3>{16, 8, 10}));
+  EXPECT_EQ(seen.gathered, (std::vector<std::string>{"rank 1's text"}));  // the driver's gather
+  // A CCTK_INT grid function: its host copy brought up to date, the whole local block.
+  EXPECT_EQ(seen.integers, 8u * 6u * 5u);
+  EXPECT_TRUE(seen.host_copy_of_m);
+  EXPECT_EQ(seen.real_read_of_integer, "grid function probe::m is CCTK_INT, not CCTK_REAL");
+  EXPECT_EQ(seen.integer_read_of_real, "grid function probe::u is CCTK_REAL, not CCTK_INT");
 }
 
 TEST(routine_context, statistics_reduce_the_interior_where_the_data_is) {

@@ -21,6 +21,7 @@
 //
 //     const auto s = context.statistics("u");  // s.sum, s.minimum, s.maximum, s.max_abs, s.rms
 #include <algorithm>
+#include <array>
 #include <cmath>
 #include <cstddef>
 #include <cstdint>
@@ -111,6 +112,18 @@ public:
 
   /// The sum over every rank modulo 2^64.
   virtual std::uint64_t wrapping_sum(std::uint64_t local) const = 0;
+  /// Every rank's `local` bytes, in rank order, on rank 0; an empty list on the others: output
+  /// that one rank writes. Every rank calls it, in the same order.
+  virtual std::vector<std::string> gather(const std::string& local) const = 0;
+  /// The global indices the ranks own together, [0, end[d]) along axis d: the global grid less
+  /// the periodic images (a periodic axis of n points owns n - 1). Every rank calls it.
+  std::array<int, 3> owned_extent() const {
+    const auto& g = grid();
+    const auto r = interior();
+    std::array<int, 3> end{};
+    for (int d = 0; d < 3; ++d) end[d] = static_cast<int>(maximum(g.offset[d] + r.end[d]));
+    return end;
+  }
   /// A 64-bit digest of time level `level` of the real grid function `var` over the points every
   /// rank owns: a sum of a hash of each point's global index and bits, so that it does not depend
   /// on how the grid is split, and two runs whose fields differ in one bit differ in it.
@@ -119,6 +132,11 @@ public:
   /// The grid functions this thorn sees (its own, then those of the implementations it inherits
   /// or is a friend of), in declaration order.
   virtual std::vector<variable_description> variables() const = 0;
+  /// What one name of an output parameter names: the variable `impl::var`, or every variable of
+  /// the group `impl::group` (`var` and `group` alone as this thorn sees them); throws
+  /// std::invalid_argument with the nearest names when it is neither.
+  ///   context.variables_named("wavetoy::scalarevolve")  // {phi}
+  virtual std::vector<variable_description> variables_named(std::string_view name) const = 0;
 
   /// This thorn's typed parameters (the generated `opuntia::thorns::<Thorn>::parameters`).
   template <typename Parameters>
@@ -133,6 +151,8 @@ public:
   /// marks the device copy stale, so the next kernel that reads it gets the new values.
   virtual std::span<const CCTK_REAL> read(std::string_view var, int level = 0) = 0;
   virtual std::span<CCTK_REAL> write(std::string_view var, int level = 0) = 0;
+  /// A CCTK_INT grid function, brought up to date on the host as read() does.
+  virtual std::span<const CCTK_INT> read_integer(std::string_view var, int level = 0) = 0;
   /// An integer scalar (a TYPE=SCALAR CCTK_INT group), e.g. the variable of a WHILE loop.
   virtual CCTK_INT& integer_scalar(std::string_view var) = 0;
   virtual CCTK_REAL& real_scalar(std::string_view var) = 0;

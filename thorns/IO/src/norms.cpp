@@ -5,7 +5,7 @@
 
 #include "IO_parameters.hpp"
 #include "opuntia/routine_context.hpp"
-#include "variable_names.hpp"
+#include "output_variables.hpp"
 
 namespace opuntia::thorns::IO {
 
