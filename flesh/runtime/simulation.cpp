@@ -130,7 +130,7 @@ class simulation::context final : public routine_context {
     }
     if (auto on_device = sim_.runtime_->reduce_on_device(v, level, g.local, interior())) return std::move(*on_device);
     const auto values = real_span(name, level, false);
-    return reduce_points(interior(),
+    return reduce_box_points(interior(),
                          [&](int i, int j, int k) { return static_cast<double>(values[g.index(i, j, k)]); });
   }
 

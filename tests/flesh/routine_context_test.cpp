@@ -22,6 +22,9 @@ namespace {
 using namespace opuntia;
 using namespace opuntia::test_bindings;
 
+/// Whether the driver's reductions give each value back (true) or recognisably changed.
+bool reductions_as_one_rank = false;
+
 /// Rank 1 of 3 with a block of 8x6x5 points, ghost zones of 2 along x and 1 along y.
 std::unique_ptr<driver> rank_one_of_three(const parameter_source&) {
   grid_layout layout;
@@ -31,7 +34,7 @@ std::unique_ptr<driver> rank_one_of_three(const parameter_source&) {
   layout.offset = {2, -1, 0};
   layout.physical = {false, false, false, false, true, true};  // neighbours along x and y
   layout.delta = {0.1, 0.1, 0.1};
-  return std::make_unique<test_support::test_driver>("rank 1 of 3", layout, 1, 3);
+  return std::make_unique<test_support::test_driver>("rank 1 of 3", layout, 1, 3, !reductions_as_one_rank);
 }
 
 /// The variables whose host copies were asked for, and the reduction a "device" hands back for
@@ -39,8 +42,8 @@ std::unique_ptr<driver> rank_one_of_three(const parameter_source&) {
 std::vector<std::string> host_copies_asked;
 field_reduction device_reduction_of_v() {
   field_reduction r;
-  r.add(5.0);
-  r.add(-1.0);
+  r.add(5.0, 0);
+  r.add(-1.0, 1);
   return r;
 }
 
@@ -79,7 +82,8 @@ void Probe_Look(routine_context& context) {
 }
 
 /// What the reducing routine saw: u's statistics (the interior holds f below, the ghost zones
-/// 1e300), those of u's level 1 (one interior point NaN), and v's (reduced on the "device").
+/// 1e300), those of u's level 1 (interior points NaN at (3, 2, 1) and +inf at (5, 4, 4): global
+/// (5, 1, 1) and (7, 4, 4)), and v's (reduced on the "device").
 struct seen_by_reduce {
   routine_context::field_statistics u, u_with_nan, v;
   field_reduction interior_of_u;  // f over the interior, added here point by point
@@ -103,9 +107,11 @@ void Probe_Reduce(routine_context& context) {
       }
     }
   }
+  u1[g.index(5, 4, 4)] = std::numeric_limits<double>::infinity();
   u1[g.index(3, 2, 1)] = std::numeric_limits<double>::quiet_NaN();
   reduced.interior_of_u = {};  // each test's run adds anew
-  interior.for_each([](int i, int j, int k) { reduced.interior_of_u.add(f(i, j, k)); });
+  std::uint64_t index = 0;
+  interior.for_each([&](int i, int j, int k) { reduced.interior_of_u.add(f(i, j, k), index++); });
   reduced.u = context.statistics("u");
   reduced.u_with_nan = context.statistics("u", 1);
   host_copies_asked.clear();
@@ -250,6 +256,11 @@ TEST(routine_context, statistics_reduce_the_interior_where_the_data_is) {
   EXPECT_TRUE(std::isnan(reduced.u_with_nan.maximum));
   EXPECT_TRUE(std::isnan(reduced.u_with_nan.max_abs));
   EXPECT_EQ(reduced.u_with_nan.points, 80u);
+  EXPECT_EQ(reduced.u_with_nan.nans, 1u);
+  EXPECT_EQ(reduced.u_with_nan.infinities, 1u);
+  EXPECT_TRUE(reduced.u_with_nan.first_non_finite.has_value());
+  EXPECT_EQ(reduced.u.nans + reduced.u.infinities, 0u);
+  EXPECT_FALSE(reduced.u.first_non_finite.has_value());
   // v: the runtime's reduction, and no copy of v to the host.
   EXPECT_EQ(reduced.v.points, 2u);
   EXPECT_EQ(reduced.v.sum, 4.0);
@@ -261,6 +272,20 @@ TEST(routine_context, statistics_reduce_the_interior_where_the_data_is) {
   // A SCALAR's one value has no grid to be reduced over (its index would run past it).
   EXPECT_EQ(reduced.scalar_refused,
             "probe::n is in a group of type SCALAR: only grid functions (GF) are reduced over the grid");
+}
+
+TEST(routine_context, statistics_find_the_first_non_finite_point_in_global_order) {
+  // Reductions as one rank's: the global index of the first, and the rank holding it, come
+  // through as they are. The NaN at local (3, 2, 1) comes first (the +inf at (5, 4, 4) later):
+  // global (3 + 2, 2 - 1, 1 + 0) on rank 1.
+  reductions_as_one_rank = true;
+  run_probe();
+  reductions_as_one_rank = false;
+
+  ASSERT_TRUE(reduced.u_with_nan.first_non_finite.has_value());
+  EXPECT_EQ(reduced.u_with_nan.first_non_finite->index, (std::array<int, 3>{5, 1, 1}));
+  EXPECT_EQ(reduced.u_with_nan.first_non_finite->rank, 1);
+  EXPECT_EQ(reduced.interior_of_u.first_non_finite, field_reduction::no_point);  // f alone
 }
 
 TEST(index_range, an_empty_box_has_no_points) {
