@@ -149,6 +149,21 @@ grid_variable& grid_function_store::find(std::string_view thorn, std::string_vie
                                           ccl::did_you_mean(name, names)));
 }
 
+std::vector<grid_variable*> grid_function_store::named(std::string_view thorn, std::string_view name) {
+  if (auto* v = try_find(thorn, name)) return {v};
+  if (auto members = group(thorn, name); !members.empty()) return members;
+  const bool qualified = !split_qualified(name).first.empty();
+  std::vector<std::string> names;
+  for (const auto& v : variables_) {
+    names.push_back(qualified ? v.implementation + "::" + v.name : v.name);
+    names.push_back(qualified ? v.implementation + "::" + v.group : v.group);
+  }
+  std::sort(names.begin(), names.end());
+  names.erase(std::unique(names.begin(), names.end()), names.end());
+  throw std::invalid_argument(fmt::format("unknown grid function or group '{}' in thorn {}{}", name, thorn,
+                                          ccl::did_you_mean(name, names)));
+}
+
 std::vector<grid_variable*> grid_function_store::group(std::string_view thorn, std::string_view group_text) {
   const auto [qualifier, name] = split_qualified(strip_levels(group_text));
   std::vector<grid_variable*> members;

@@ -103,6 +103,9 @@ public:
   /// `var` or `impl::var` as seen from `thorn` (its own variables, then the inherited and any
   /// qualified one). Throws std::invalid_argument with the nearest names when there is none.
   grid_variable& find(std::string_view thorn, std::string_view var);
+  /// The variable `name` names as find() does, else the variables of the group it names as
+  /// group() does; neither: std::invalid_argument with the nearest names of both.
+  std::vector<grid_variable*> named(std::string_view thorn, std::string_view name);
   grid_variable* try_find(std::string_view thorn, std::string_view var);
   std::vector<grid_variable>& variables() { return variables_; }
   /// The variables `thorn` sees: its own, then those of the implementations it inherits or is a

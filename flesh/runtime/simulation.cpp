@@ -11,6 +11,7 @@
 #include <functional>
 #include <limits>
 #include <ostream>
+#include <sstream>
 #include <stdexcept>
 
 #include <stdlib.h>
@@ -96,6 +97,34 @@ class simulation::context final : public routine_context {
                      !v->levels.empty()});
     }
     return out;
+  }
+  std::vector<std::string> grid_functions_named(std::string_view list) override {
+    std::vector<std::string> names;
+    std::vector<const grid_variable*> seen;
+    const auto add = [&](const grid_variable& v, std::string name) {
+      if (std::find(seen.begin(), seen.end(), &v) != seen.end()) return;
+      seen.push_back(&v);
+      names.push_back(std::move(name));
+    };
+    const auto qualified = [](const grid_variable& v) { return v.implementation + "::" + v.name; };
+    std::istringstream words{std::string(list)};
+    for (std::string word; words >> word;) {
+      if (iequals(word, "all")) {
+        for (const auto& v : sim_.store_.variables()) {
+          if (v.data_type == data_type::cctk_real && v.group_type == group_type::gf && !v.levels.empty()) {
+            add(v, qualified(v));
+          }
+        }
+        continue;
+      }
+      // A grid function keeps the name the list gives it (printed as the user wrote it).
+      if (const auto* v = sim_.store_.try_find(thorn_, word)) {
+        add(*v, word);
+        continue;
+      }
+      for (const auto* v : sim_.store_.named(thorn_, word)) add(*v, qualified(*v));
+    }
+    return names;
   }
   const parameter_source& all_parameters() const override { return sim_.registry_; }
   std::span<const CCTK_REAL> read(std::string_view var, int level) override { return real_span(var, level, false); }

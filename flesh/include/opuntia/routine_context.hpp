@@ -37,6 +37,7 @@
 #include "opuntia/exact_sum.hpp"
 #include "opuntia/field_reduction.hpp"
 #include "opuntia/grid.hpp"
+#include "opuntia/parameter_error.hpp"
 #include "opuntia/reduction.hpp"
 
 namespace opuntia {
@@ -130,6 +131,17 @@ public:
   /// The grid functions this thorn sees (its own, then those of the implementations it inherits
   /// or is a friend of), in declaration order.
   virtual std::vector<variable_description> variables() const = 0;
+  /// The grid functions a blank-separated list names, each once, in the order named, as Cactus's
+  /// IO and NaNChecker parameters name them: a grid function (`impl::var`, or `var` as this
+  /// thorn sees it) as given, the variables of a group (`impl::group`) as `impl::var`, and for
+  /// `all` every real grid function with storage. An unknown name: std::invalid_argument naming
+  /// the nearest grid functions and groups.
+  virtual std::vector<std::string> grid_functions_named(std::string_view list) = 0;
+  /// grid_functions_named() of the STRING parameter `owner::name` (IO::out_norms_vars), each one
+  /// checked to be a real grid function with storage that statistics() reduces; any other name is
+  /// a parameter_value_error at the parameter's line, "owner::name: <why>". Every rank calls it,
+  /// in the same order (it reduces each grid function once): at CCTK_BASEGRID, before the run.
+  std::vector<std::string> checked_grid_functions(std::string_view owner, std::string_view name);
 
   /// This thorn's typed parameters (the generated `opuntia::thorns::<Thorn>::parameters`).
   template <typename Parameters>
@@ -245,6 +257,21 @@ inline routine_context::owned_point routine_context::first_point_of(std::uint64_
   p.index = {static_cast<int>(linear % global_x), static_cast<int>(linear / global_x % global_y),
              static_cast<int>(linear / global_x / global_y)};
   return p;
+}
+
+inline std::vector<std::string> routine_context::checked_grid_functions(std::string_view owner, std::string_view name) {
+  const std::string parameter = std::string(owner) + "::" + std::string(name);
+  try {
+    const auto names = grid_functions_named(all_parameters().text(owner, name));
+    // Refuses, with the reason, what no statistics can be taken of: an integer, a SCALAR (whose
+    // one value has no grid to be reduced over), a grid function without storage.
+    for (const auto& var : names) statistics(var);
+    return names;
+  } catch (const parameter_value_error&) {
+    throw;
+  } catch (const std::invalid_argument& e) {
+    throw parameter_value_error(std::string(owner), std::string(name), parameter + ": " + e.what());
+  }
 }
 
 inline routine_context::field_statistics routine_context::statistics(std::string_view var, int level) {
