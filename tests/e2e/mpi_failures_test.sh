@@ -9,9 +9,7 @@ set -uo pipefail
 opuntia=$(realpath "$1")
 opuntia_rank_failure=$(realpath "$2")
 mpiexec=$3
-. "$(dirname "$0")/../check.sh"
-export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1  # containers run tests as root
-export OMP_NUM_THREADS=1
+. "$(dirname "$0")/under_mpirun.sh"
 
 # run PROGRAM NAME [LINES...]: HeatEquation on 3 ranks for 4 iterations with LINES added, from
 # $work; its output in $work/NAME.out and its exit status in $status (124: the run hung).
