@@ -146,6 +146,15 @@ class simulation::context final : public routine_context {
   void info(std::string_view message) override {
     if (sim_.driver_->rank() == 0) fmt::print(sim_.out_, "INFO ({}): {}\n", thorn_, message);
   }
+  void warn(std::string_view message) override {
+    if (sim_.driver_->rank() == 0) fmt::print(sim_.out_, "WARNING ({}): {}\n", thorn_, message);
+  }
+  void terminate_next(std::string_view reason, bool failed) override {
+    auto& t = sim_.termination_;
+    if (!t.asked) t.reason = fmt::format("{} asked: {}", thorn_, reason);
+    t.asked = true;
+    t.failed = t.failed || failed;
+  }
 
  protected:
   const void* thorn_parameters() const override { return sim_.thorn_parameters(thorn_); }
@@ -643,6 +652,19 @@ void simulation::run_bin(const std::string& bin) {
   for (const auto& node : schedule_.bin(bin)) run_node(node);
 }
 
+bool simulation::termination_agreed() {
+  // A routine on one rank may ask: every rank learns it here, and all leave the loop together.
+  const double asked = driver_->reduce(!termination_.asked ? 0 : termination_.failed ? 2 : 1, reduction::maximum);
+  if (asked == 0) return false;
+  termination_.failed = asked == 2;
+  const auto reasons = driver_->gather(termination_.reason);
+  const auto reason = std::find_if(reasons.begin(), reasons.end(), [](const auto& r) { return !r.empty(); });
+  if (reason != reasons.end()) {
+    fmt::print(out_, "opuntia: terminated after iteration {}, time {:g}: {}\n", iteration_, time_, *reason);
+  }
+  return true;
+}
+
 bool simulation::finished() const {
   const auto terminate = registry_.text("Cactus", "terminate");
   const bool by_iteration = iteration_ >= registry_.integer("Cactus", "cctk_itlast");
@@ -724,7 +746,7 @@ void simulation::run() {
   }
   const double loop_start = wall_seconds();
   const int progress_every = registry_.integer("Cactus", "progress_every");
-  while (!finished()) {
+  while (!termination_agreed() && !finished()) {
     const double time = next_time();
     store_.rotate_timelevels();
     ++iteration_;

@@ -56,6 +56,10 @@ public:
   /// stop the run at the next routine or iteration boundary: run_stopped.
   void run();
 
+  /// Whether the run ended early because a routine found its result bad
+  /// (routine_context::terminate_next with `failed`): the program then exits with status 1.
+  bool terminated_on_failure() const { return termination_.failed; }
+
   // What the main loop reached (for tests).
   int iteration() const { return iteration_; }
   double time() const { return time_; }
@@ -83,6 +87,9 @@ private:
   void sync(const schedule_node& node, queue_event* after = nullptr);
   bool condition_holds(const std::vector<std::string>& scalars, const std::string& thorn);
   bool finished() const;
+  /// Whether a routine on any rank asked to end the run (routine_context::terminate_next); every
+  /// rank calls it once an iteration, and rank 0 prints the reason when one did.
+  bool termination_agreed();
   void print_progress(double elapsed);
   void print_timer_report(double elapsed);
   /// Adds the device time of the kernels that have finished to their timers; `wait`: of all.
@@ -137,6 +144,11 @@ private:
   std::vector<timer> timers_;
   std::string variant_;
   const stop_signal_handlers* stop_signals_ = nullptr;  // while run() runs
+  struct termination_request {
+    bool asked = false;
+    bool failed = false;
+    std::string reason;  // "NaNChecker asked: ..."
+  } termination_;
   int iteration_ = 0;
   double time_ = 0;
   double dt_ = 0;

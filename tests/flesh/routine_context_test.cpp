@@ -124,6 +124,15 @@ void Probe_Reduce(routine_context& context) {
   }
 }
 
+/// Probe_Stop asks to end the run at this iteration (-1: never), saying whether it failed.
+int stop_at_iteration = -1;
+bool stop_failed = false;
+
+void Probe_Stop(routine_context& context) {
+  if (context.iteration() != stop_at_iteration) return;
+  context.terminate_next("enough", stop_failed);
+}
+
 thorn_binding cactus() {
   return thorn("Cactus", "cactus",
                {param("cctk_itlast", parameter_type::integer, "0"), param("cctk_initial_time", parameter_type::real, "0"),
@@ -172,8 +181,12 @@ std::vector<thorn_binding> thorns() {
   schedule_binding reduce = look;
   reduce.name = "Probe_Reduce";
   reduce.origin = "thorns/Probe/schedule.ccl:2:1";
-  probe.schedule = {storage, look, reduce};
-  probe.routines = {{"Probe_Look", &Probe_Look}, {"Probe_Reduce", &Probe_Reduce}};
+  schedule_binding stop = look;
+  stop.name = "Probe_Stop";
+  stop.target = "CCTK_POSTSTEP";
+  stop.origin = "thorns/Probe/schedule.ccl:3:1";
+  probe.schedule = {storage, look, reduce, stop};
+  probe.routines = {{"Probe_Look", &Probe_Look}, {"Probe_Reduce", &Probe_Reduce}, {"Probe_Stop", &Probe_Stop}};
   return {cactus(), grid, base, other, probe};
 }
 
@@ -191,18 +204,27 @@ void provide_grid(providers& p) {
   p.add_output_folder({{"Grid", "out_dir"}});
 }
 
-/// Runs Probe's routines (on rank 1 of 3), its output in a fresh folder.
-void run_probe() {
+/// What a run of Probe printed, and where it ended.
+struct probe_run {
+  std::string out;
+  int iteration = 0;
+  bool terminated_on_failure = false;
+};
+
+/// Runs Probe's routines (on rank 1 of 3), its output in a fresh folder; `more` adds lines to
+/// the parameter file.
+probe_run run_probe(const std::string& more = "") {
   providers provided;
   provided.add("Cactus", &provide_cactus);
   provided.add("Grid", &provide_grid);
   const auto out_dir = std::filesystem::path(::testing::TempDir()) / "routine_context_test";
   const ccl::source_file parfile{
-      "run.par", "ActiveThorns = \"Base Other Probe\"\nGrid::out_dir = \"" + out_dir.string() + "\"\n"};
+      "run.par", "ActiveThorns = \"Base Other Probe\"\nGrid::out_dir = \"" + out_dir.string() + "\"\n" + more};
   std::ostringstream out;
   simulation sim(thorns(), provided, parfile, parameter_level::normal, out);
   sim.run();
   std::filesystem::remove_all(out_dir);
+  return {out.str(), sim.iteration(), sim.terminated_on_failure()};
 }
 
 TEST(routine_context, tells_rank_interior_reductions_and_variables) {
@@ -286,6 +308,26 @@ TEST(routine_context, statistics_find_the_first_non_finite_point_in_global_order
   EXPECT_EQ(reduced.u_with_nan.first_non_finite->index, (std::array<int, 3>{5, 1, 1}));
   EXPECT_EQ(reduced.u_with_nan.first_non_finite->rank, 1);
   EXPECT_EQ(reduced.interior_of_u.first_non_finite, field_reduction::no_point);  // f alone
+}
+
+TEST(routine_context, terminate_next_ends_the_run_after_the_iteration) {
+  // Reductions as one rank's: the request (2: failed, 1: not) comes through as it is.
+  reductions_as_one_rank = true;
+  stop_at_iteration = 3;
+  for (const bool failed : {true, false}) {
+    stop_failed = failed;
+    const auto run = run_probe("Cactus::cctk_itlast = 10\n");
+    EXPECT_EQ(run.iteration, 3);
+    EXPECT_EQ(run.terminated_on_failure, failed);
+    EXPECT_NE(run.out.find("opuntia: terminated after iteration 3, time 0.03: Probe asked: enough\n"), std::string::npos)
+        << run.out;
+  }
+  // In the POSTSTEP after the initial data: no iteration runs.
+  stop_at_iteration = 0;
+  EXPECT_EQ(run_probe("Cactus::cctk_itlast = 10\n").iteration, 0);
+  stop_at_iteration = -1;
+  EXPECT_EQ(run_probe("Cactus::cctk_itlast = 2\n").iteration, 2);  // no request: to the end
+  reductions_as_one_rank = false;
 }
 
 TEST(index_range, an_empty_box_has_no_points) {

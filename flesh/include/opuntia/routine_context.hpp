@@ -170,6 +170,15 @@ public:
   virtual std::filesystem::path out_dir() = 0;
   /// Prints "INFO (<Thorn>): message" on rank 0.
   virtual void info(std::string_view message) = 0;
+  /// Prints "WARNING (<Thorn>): message" on rank 0.
+  virtual void warn(std::string_view message) = 0;
+  /// Ends the run after this iteration, as Cactus's CCTK_TerminateNext: the iteration's other
+  /// routines run, then TERMINATE and SHUTDOWN, and the timer report is printed, after the line
+  /// "opuntia: terminated after iteration N, time T: <reason>". A request on any rank ends every
+  /// rank at the same iteration. `failed`: the run ends because its result is bad (NaNChecker
+  /// found a NaN), and `opuntia` exits with status 1 rather than 0. To stop at once instead,
+  /// throw (opuntia/collective_error.hpp where every rank finds the error alike).
+  virtual void terminate_next(std::string_view reason, bool failed = false) = 0;
 
 protected:
   virtual const void* thorn_parameters() const = 0;
