@@ -3,11 +3,12 @@
 # is printed once with its rank and ends every rank; so is a parameter error that a routine finds
 # on one rank only; a parameter error every rank finds is printed once, by rank 0, without a
 # rank. Each run is bounded by `timeout 60`: reaching it fails the check.
-# Usage: mpi_failures_test.sh OPUNTIA OPUNTIA_RANK_FAILURE MPIEXEC
-# (OPUNTIA_RANK_FAILURE: the program with tests/thorns/RankFailure, whose routine fails on a chosen rank.)
+# Usage: mpi_failures_test.sh OPUNTIA OPUNTIA_WITH_TEST_THORNS MPIEXEC
+# (OPUNTIA_WITH_TEST_THORNS: the program with tests/thorns/RankFailure, whose routine fails on a
+# chosen rank.)
 set -uo pipefail
 opuntia=$(realpath "$1")
-opuntia_rank_failure=$(realpath "$2")
+opuntia_with_test_thorns=$(realpath "$2")
 mpiexec=$3
 . "$(dirname "$0")/under_mpirun.sh"
 
@@ -30,13 +31,13 @@ count() { grep -c -- "$2" "$work/$1.out"; }
 # contains NAME TEXT: TEXT, lines and all, is somewhere in $work/NAME.out.
 contains() { [[ "$(<"$work/$1.out")" == *"$2"* ]]; }
 
-run "$opuntia_rank_failure" thrown 'ActiveThorns = "RankFailure"' 'RankFailure::fail_on_rank = 1'
+run "$opuntia_with_test_thorns" thrown 'ActiveThorns = "RankFailure"' 'RankFailure::fail_on_rank = 1'
 check "an exception on rank 1 of 3 ends the run with a failure, without hanging" failed_without_hanging
 check "... naming the rank and the error" has_line thrown \
   'opuntia: error on rank 1 of 3: RankFailure_Fail: rank 1 fails at iteration 1'
 check "... once" test "$(count thrown 'opuntia: error')" -eq 1
 
-run "$opuntia_rank_failure" one_rank_parameter 'ActiveThorns = "RankFailure"' 'RankFailure::fail_on_rank = 1' \
+run "$opuntia_with_test_thorns" one_rank_parameter 'ActiveThorns = "RankFailure"' 'RankFailure::fail_on_rank = 1' \
   'RankFailure::failure = "parameter"'
 check "a parameter error found on rank 1 alone ends the run with a failure, without hanging" failed_without_hanging
 check "... naming the rank, then the diagnostic at the parameter's line" contains one_rank_parameter \
