@@ -14,6 +14,7 @@
 #include "ccl/parse.hpp"
 #include "flesh/runtime/compiled_thorns.hpp"
 #include "flesh/runtime/simulation.hpp"
+#include "opuntia/collective_error.hpp"
 
 namespace {
 
@@ -70,6 +71,24 @@ int main(int argc, char** argv) {
       command_examples + "Parameter files follow Cactus's syntax; see docs/running-a-simulation.md.");
   CLI11_PARSE(app, argc, argv);
 
+  // An error every rank found alike (in the parameter file, or from figures reduced over the
+  // ranks) is printed once, by rank 0, and every rank ends with the same status: `alike`. One
+  // that only some ranks found (a value a routine finds wrong on one rank's block or device)
+  // leaves the others waiting: the ranks that found it print `on_one_rank` with their rank and
+  // end the run. Ranks failing at one point of the run meet well within the grace; a slower one
+  // costs a repeated message. Each message is one write (std::cerr is unbuffered: each << is a
+  // write of its own, and the launcher may put another rank's output between two of them).
+  const auto fail_on_every_rank = [&](const std::string& alike, const std::string& on_one_rank) {
+    constexpr double grace_seconds = 10;
+    if (processes.all_arrive_within(grace_seconds)) {
+      if (processes.rank() == 0) std::cerr << alike << std::flush;
+      return 1;
+    }
+    std::cerr << on_one_rank << std::flush;
+    processes.abort(1);
+    return 1;
+  };
+
   try {
     if (list) {
       list_thorns(thorns, provided);
@@ -103,29 +122,19 @@ int main(int argc, char** argv) {
         return 1;
       }
     }
-    return 0;
+    return sim.terminated_on_failure() ? 1 : 0;
   } catch (const opuntia::run_stopped& stopped) {
     return 128 + stopped.signal_number();  // the run printed where it stopped
   } catch (const opuntia::ccl::input_error& e) {
     auto diagnostics = e.diagnostics();
     opuntia::ccl::fill_line_texts_from_disk(diagnostics);
-    // The parameter file is read by every rank alike, and found wrong by every rank alike:
-    // rank 0 says so, and every rank ends with the same status. A value that a routine finds
-    // wrong on some ranks only (one rank's block, one rank's device) leaves the others waiting:
-    // the ranks that found it say so with their rank and end the run. Ranks failing at one
-    // point of the run meet well within the grace; a slower one costs a repeated message.
-    constexpr double grace_seconds = 10;
-    if (processes.all_arrive_within(grace_seconds)) {
-      if (processes.rank() == 0) std::cerr << opuntia::ccl::format_diagnostics(diagnostics);
-      return 1;
-    }
-    // One write (std::cerr is unbuffered: each << is a write of its own, and the launcher may
-    // put another rank's output between two of them).
-    std::cerr << fmt::format("opuntia: error on rank {} of {}:\n{}", processes.rank(), processes.size(),
-                             opuntia::ccl::format_diagnostics(diagnostics))
-              << std::flush;
-    processes.abort(1);
-    return 1;
+    const auto text = opuntia::ccl::format_diagnostics(diagnostics);
+    return fail_on_every_rank(text,
+                              fmt::format("opuntia: error on rank {} of {}:\n{}", processes.rank(), processes.size(), text));
+  } catch (const opuntia::collective_error& e) {
+    return fail_on_every_rank(
+        fmt::format("opuntia: error: {}\n", e.what()),
+        fmt::format("opuntia: error on rank {} of {}: {}\n", processes.rank(), processes.size(), e.what()));
   } catch (const std::exception& e) {
     // One rank's failure: it says which, and ends the others rather than leave them waiting.
     const int size = processes.size();

@@ -1,11 +1,14 @@
 #include "opuntia/field_reduction.hpp"
 
+#include <algorithm>
 #include <cmath>
 
 namespace opuntia {
 
-void field_reduction::add(double value) {
+void field_reduction::add(double value, std::uint64_t index) {
   ++points;
+  if (!std::isfinite(value)) first_non_finite = std::min(first_non_finite, index);
+  if (std::isinf(value)) ++infinities;
   if (std::isnan(value)) {
     ++nans;
     sum.add(value);
@@ -28,6 +31,8 @@ void field_reduction::merge(const field_reduction& other) {
   max_abs = std::fmax(max_abs, other.max_abs);
   points += other.points;
   nans += other.nans;
+  infinities += other.infinities;
+  first_non_finite = std::min(first_non_finite, other.first_non_finite);
 }
 
 }  // namespace opuntia

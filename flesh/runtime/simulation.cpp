@@ -12,6 +12,7 @@
 #include <functional>
 #include <limits>
 #include <ostream>
+#include <sstream>
 #include <stdexcept>
 
 #include <stdlib.h>
@@ -101,6 +102,34 @@ class simulation::context final : public routine_context {
     for (const auto* v : sim_.store_.variables_named(thorn_, name)) out.push_back(describe(*v));
     return out;
   }
+  std::vector<std::string> grid_functions_named(std::string_view list) override {
+    std::vector<std::string> names;
+    std::vector<const grid_variable*> seen;
+    const auto add = [&](const grid_variable& v, std::string name) {
+      if (std::find(seen.begin(), seen.end(), &v) != seen.end()) return;
+      seen.push_back(&v);
+      names.push_back(std::move(name));
+    };
+    const auto qualified = [](const grid_variable& v) { return v.implementation + "::" + v.name; };
+    std::istringstream words{std::string(list)};
+    for (std::string word; words >> word;) {
+      if (iequals(word, "all")) {
+        for (const auto& v : sim_.store_.variables()) {
+          if (v.data_type == data_type::cctk_real && v.group_type == group_type::gf && !v.levels.empty()) {
+            add(v, qualified(v));
+          }
+        }
+        continue;
+      }
+      // A grid function keeps the name the list gives it (printed as the user wrote it).
+      if (const auto* v = sim_.store_.try_find(thorn_, word)) {
+        add(*v, word);
+        continue;
+      }
+      for (const auto* v : sim_.store_.variables_named(thorn_, word)) add(*v, qualified(*v));
+    }
+    return names;
+  }
   const parameter_source& all_parameters() const override { return sim_.registry_; }
   std::span<const CCTK_REAL> read(std::string_view var, int level) override {
     return host_span<CCTK_REAL>(var, level, false);
@@ -126,6 +155,15 @@ class simulation::context final : public routine_context {
   void info(std::string_view message) override {
     if (sim_.driver_->rank() == 0) fmt::print(sim_.out_, "INFO ({}): {}\n", thorn_, message);
   }
+  void warn(std::string_view message) override {
+    if (sim_.driver_->rank() == 0) fmt::print(sim_.out_, "WARNING ({}): {}\n", thorn_, message);
+  }
+  void terminate_next(std::string_view reason, bool failed) override {
+    auto& t = sim_.termination_;
+    if (!t.asked) t.reason = fmt::format("{} asked: {}", thorn_, reason);
+    t.asked = true;
+    t.failed = t.failed || failed;
+  }
 
  protected:
   const void* thorn_parameters() const override { return sim_.thorn_parameters(thorn_); }
@@ -139,7 +177,7 @@ class simulation::context final : public routine_context {
     }
     if (auto on_device = sim_.runtime_->reduce_on_device(v, level, g.local, interior())) return std::move(*on_device);
     const auto values = host_span<CCTK_REAL>(name, level, false);
-    return reduce_points(interior(),
+    return reduce_box_points(interior(),
                          [&](int i, int j, int k) { return static_cast<double>(values[g.index(i, j, k)]); });
   }
 
@@ -794,6 +832,19 @@ void simulation::run_bin(const std::string& bin) {
   for (const auto& node : schedule_.bin(bin)) run_node(node);
 }
 
+bool simulation::termination_agreed() {
+  // A routine on one rank may ask: every rank learns it here, and all leave the loop together.
+  const double asked = driver_->reduce(!termination_.asked ? 0 : termination_.failed ? 2 : 1, reduction::maximum);
+  if (asked == 0) return false;
+  termination_.failed = asked == 2;
+  const auto reasons = driver_->gather(termination_.reason);
+  const auto reason = std::find_if(reasons.begin(), reasons.end(), [](const auto& r) { return !r.empty(); });
+  if (reason != reasons.end()) {
+    fmt::print(out_, "opuntia: terminated after iteration {}, time {:g}: {}\n", iteration_, time_, *reason);
+  }
+  return true;
+}
+
 bool simulation::finished() const {
   const auto terminate = registry_.text("Cactus", "terminate");
   const bool by_iteration = iteration_ >= registry_.integer("Cactus", "cctk_itlast");
@@ -877,7 +928,7 @@ void simulation::run() {
   }
   const double loop_start = wall_seconds();
   const int progress_every = registry_.integer("Cactus", "progress_every");
-  while (!finished()) {
+  while (!termination_agreed() && !finished()) {
     const double time = next_time();
     store_.rotate_timelevels();
     ++iteration_;

@@ -59,6 +59,10 @@ public:
   /// stop the run at the next routine or iteration boundary: run_stopped.
   void run();
 
+  /// Whether the run ended early because a routine found its result bad
+  /// (routine_context::terminate_next with `failed`): the program then exits with status 1.
+  bool terminated_on_failure() const { return termination_.failed; }
+
   // What the main loop reached (for tests).
   int iteration() const { return iteration_; }
   double time() const { return time_; }
@@ -104,6 +108,9 @@ private:
   std::string faces_only_report();
   bool condition_holds(const std::vector<std::string>& scalars, const std::string& thorn);
   bool finished() const;
+  /// Whether a routine on any rank asked to end the run (routine_context::terminate_next); every
+  /// rank calls it once an iteration, and rank 0 prints the reason when one did.
+  bool termination_agreed();
   void print_progress(double elapsed);
   void print_timer_report(double elapsed);
   /// Adds the device time of the kernels that have finished to their timers; `wait`: of all.
@@ -162,6 +169,11 @@ private:
   long skipped_syncs_ = 0;
   std::string variant_;
   const stop_signal_handlers* stop_signals_ = nullptr;  // while run() runs
+  struct termination_request {
+    bool asked = false;
+    bool failed = false;
+    std::string reason;  // "NaNChecker asked: ..."
+  } termination_;
   int iteration_ = 0;
   double time_ = 0;
   double dt_ = 0;

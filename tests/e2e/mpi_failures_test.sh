@@ -3,15 +3,14 @@
 # is printed once with its rank and ends every rank; so is a parameter error that a routine finds
 # on one rank only; a parameter error every rank finds is printed once, by rank 0, without a
 # rank. Each run is bounded by `timeout 60`: reaching it fails the check.
-# Usage: mpi_failures_test.sh OPUNTIA OPUNTIA_RANK_FAILURE MPIEXEC
-# (OPUNTIA_RANK_FAILURE: the program with tests/thorns/RankFailure, whose routine fails on a chosen rank.)
+# Usage: mpi_failures_test.sh OPUNTIA OPUNTIA_WITH_TEST_THORNS MPIEXEC
+# (OPUNTIA_WITH_TEST_THORNS: the program with tests/thorns/RankFailure, whose routine fails on a
+# chosen rank.)
 set -uo pipefail
 opuntia=$(realpath "$1")
 opuntia_test_thorns=$(realpath "$2")
 mpiexec=$3
-. "$(dirname "$0")/../check.sh"
-export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1  # containers run tests as root
-export OMP_NUM_THREADS=1
+. "$(dirname "$0")/under_mpirun.sh"
 
 # run PROGRAM NAME [LINES...]: HeatEquation on 3 ranks for 4 iterations with LINES added, from
 # $work; its output in $work/NAME.out and its exit status in $status (124: the run hung).
@@ -57,7 +56,7 @@ check "... naming no rank" test "$(count unknown_value 'on rank')" -eq 0
 run "$opuntia" late_parameter 'IO::out_digest_vars = "heatequation::nosuch"'
 check "a parameter every rank finds wrong in a routine fails, without hanging" failed_without_hanging
 check "... with the diagnostic" has_line late_parameter \
-  "late_parameter.par:6:1: error: IO::out_digest_vars: unknown grid function 'heatequation::nosuch' in thorn IO; did you mean 'heatequation::u'?"
+  "late_parameter.par:6:1: error: IO::out_digest_vars: unknown grid function or group 'heatequation::nosuch' in thorn IO; did you mean 'heatequation::u'?"
 check "... printed once, naming no rank" test "$(count late_parameter ': error: ')" -eq 1 -a \
   "$(count late_parameter 'on rank')" -eq 0
 

@@ -8,9 +8,7 @@
 opuntia=$(realpath "$1")
 mpiexec=$2
 backend=${3:-openmp}
-. "$(dirname "$0")/../check.sh"
-export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1  # containers run tests as root
-export OMP_NUM_THREADS=1
+. "$(dirname "$0")/under_mpirun.sh"
 
 base() {  # base APPLICATION: the lines every run of it shares
   case $1 in

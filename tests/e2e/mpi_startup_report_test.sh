@@ -6,9 +6,7 @@
 set -uo pipefail
 opuntia=$(realpath "$1")
 mpiexec=$2
-. "$(dirname "$0")/../check.sh"
-export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1  # containers run tests as root
-export OMP_NUM_THREADS=1
+. "$(dirname "$0")/under_mpirun.sh"
 host=$(hostname)
 
 # run NAME RANKS [LINES...]: HeatEquation on 13x11x9 points; its output in $work/NAME.out.

@@ -73,11 +73,17 @@ check "... whatever the ghost width" cmp -s "$work/ghosts1/wavetoy_error.txt" "$
 digest_line() { grep '^INFO (IO): digest of wavetoy::phi at iteration 8: [0-9a-f]\{16\}$' "$1"; }
 check "IO::out_digest_vars prints the field's digest at the end" digest_line "$work/ghosts1.out"
 check "... the same bits whatever the ghost width" test "$(digest_line "$work/ghosts1.out")" = "$(digest_line "$work/ghosts3.out")"
+for names in group:wavetoy::scalarevolve all:all; do
+  sed "s/wavetoy::phi\"/${names#*:}\"/; s/ghosts1\"/${names%%:*}\"/" "$work/ghosts1.par" >"$work/digest_${names%%:*}.par"
+  (cd "$work" && "$opuntia" "digest_${names%%:*}.par" >"$work/digest_${names%%:*}.out" 2>&1)
+  check "IO::out_digest_vars = \"${names#*:}\" prints the digest of wavetoy::phi" \
+    test "$(digest_line "$work/digest_${names%%:*}.out")" = "$(digest_line "$work/ghosts1.out")"
+done
 sed 's/wavetoy::phi"/wavetoy::phy"/' "$work/ghosts1.par" >"$work/digest_typo.par"
 (cd "$work" && "$opuntia" digest_typo.par >"$work/out" 2>&1)
 check "an unknown digest variable fails before the run" test $? -eq 1
 check "... at its line, with the nearest name" grep -qxF \
-  "digest_typo.par:11:1: error: IO::out_digest_vars: unknown grid function 'wavetoy::phy' in thorn IO; did you mean 'wavetoy::phi'?" "$work/out"
+  "digest_typo.par:11:1: error: IO::out_digest_vars: unknown grid function or group 'wavetoy::phy' in thorn IO; did you mean 'wavetoy::phi'?" "$work/out"
 check "... and runs no iteration" bash -c "! grep -q 'INFO (WaveToy)' '$work/out'"
 
 "$opuntia" "$work/missing.par" >"$work/out" 2>&1

@@ -14,9 +14,7 @@ opuntia=$(realpath "$1")
 mpiexec=$2
 shift 2
 backends=("$@")
-. "$(dirname "$0")/../check.sh"
-export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1  # containers run tests as root
-export OMP_NUM_THREADS=1
+. "$(dirname "$0")/under_mpirun.sh"
 
 application_lines() {
   case $1 in

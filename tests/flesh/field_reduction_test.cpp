@@ -16,9 +16,10 @@ namespace {
 
 std::uint64_t bits(double x) { return std::bit_cast<std::uint64_t>(x); }
 
-field_reduction reduction_of(const std::vector<double>& values) {
+/// `values`, point n indexed `first + n`.
+field_reduction reduction_of(const std::vector<double>& values, std::uint64_t first = 0) {
   field_reduction r;
-  for (const double x : values) r.add(x);
+  for (const double x : values) r.add(x, first++);
   return r;
 }
 
@@ -31,6 +32,7 @@ TEST(field_reduction, an_empty_one_holds_the_identities) {
   EXPECT_EQ(bits(r.max_abs), bits(0.0));
   EXPECT_EQ(r.points, 0u);
   EXPECT_EQ(r.sum.value(), 0.0);
+  EXPECT_EQ(r.first_non_finite, field_reduction::no_point);
 }
 
 TEST(field_reduction, sums_squares_and_extremes) {
@@ -59,12 +61,52 @@ TEST(field_reduction, nan_is_counted_and_kept_out_of_the_extremes) {
   const double nan = std::numeric_limits<double>::quiet_NaN();
   const auto r = reduction_of({nan, 2.0, -inf, nan});
   EXPECT_EQ(r.nans, 2u);
+  EXPECT_EQ(r.infinities, 1u);
+  EXPECT_EQ(r.first_non_finite, 0u);
   EXPECT_EQ(r.points, 4u);
   EXPECT_TRUE(std::isnan(r.sum.value()));
   EXPECT_TRUE(std::isnan(r.squares.value()));
   EXPECT_EQ(r.minimum, -inf);
   EXPECT_EQ(r.maximum, 2.0);
   EXPECT_EQ(r.max_abs, inf);
+}
+
+TEST(field_reduction, the_first_non_finite_point_is_the_smallest_index_in_any_order) {
+  const double nan = std::numeric_limits<double>::quiet_NaN();
+  field_reduction r;
+  r.add(1.0, 3);
+  r.add(nan, 40);
+  r.add(-inf, 12);
+  r.add(2.0, 5);
+  EXPECT_EQ(r.first_non_finite, 12u);
+  EXPECT_EQ(r.nans, 1u);
+  EXPECT_EQ(r.infinities, 1u);
+  // Merged: the smaller of the two, whichever side it is on.
+  auto merged = reduction_of({1.0, inf}, 100);
+  merged.merge(r);
+  EXPECT_EQ(merged.first_non_finite, 12u);
+  EXPECT_EQ(merged.infinities, 2u);
+  r.merge(reduction_of({nan}, 7));
+  EXPECT_EQ(r.first_non_finite, 7u);
+  EXPECT_EQ(reduction_of({1.0, -0.0, 1e308}).first_non_finite, field_reduction::no_point);
+}
+
+TEST(field_reduction, reduce_box_points_indexes_the_box_x_fastest) {
+  // A 3x4x5 box at (2, 1, 7) with infinities at (4, 1, 7) and (3, 2, 8), NaN at (2, 4, 11).
+  const index_range box{{2, 1, 7}, {5, 5, 12}};
+  const auto f = [](int i, int j, int k) {
+    if ((i == 4 && j == 1 && k == 7) || (i == 3 && j == 2 && k == 8)) return inf;
+    if (i == 2 && j == 4 && k == 11) return std::numeric_limits<double>::quiet_NaN();
+    return 1.0;
+  };
+  const auto r = reduce_box_points(box, f);
+  EXPECT_EQ(r.points, 60u);
+  EXPECT_EQ(r.nans, 1u);
+  EXPECT_EQ(r.infinities, 2u);
+  EXPECT_EQ(r.first_non_finite, 2u);
+  EXPECT_EQ(box_index(box, 4, 1, 7), 2u);
+  EXPECT_EQ(box_index(box, 3, 2, 8), 1u + 3u * (1u + 4u * 1u));
+  EXPECT_EQ(box_index(box, 4, 4, 11), 59u);  // the last
 }
 
 TEST(field_reduction, parts_merged_give_the_bits_of_the_whole) {
@@ -88,6 +130,7 @@ TEST(field_reduction, parts_merged_give_the_bits_of_the_whole) {
   EXPECT_EQ(bits(merged.maximum), bits(whole.maximum));
   EXPECT_EQ(bits(merged.max_abs), bits(whole.max_abs));
   EXPECT_EQ(merged.points, whole.points);
+  EXPECT_EQ(merged.first_non_finite, field_reduction::no_point);
 }
 
 TEST(field_reduction, ordered_keys_order_doubles_and_come_back) {

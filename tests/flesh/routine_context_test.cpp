@@ -24,6 +24,9 @@ namespace {
 using namespace opuntia;
 using namespace opuntia::test_bindings;
 
+/// Whether the driver's reductions give each value back (true) or recognisably changed.
+bool reductions_as_one_rank = false;
+
 /// Rank 1 of 3 with a block of 8x6x5 points, ghost zones of 2 along x and 1 along y.
 std::unique_ptr<driver> rank_one_of_three(const parameter_source&) {
   grid_layout layout;
@@ -33,7 +36,7 @@ std::unique_ptr<driver> rank_one_of_three(const parameter_source&) {
   layout.offset = {2, -1, 0};
   layout.physical = {false, false, false, false, true, true};  // neighbours along x and y
   layout.delta = {0.1, 0.1, 0.1};
-  return std::make_unique<test_support::test_driver>("rank 1 of 3", layout, 1, 3);
+  return std::make_unique<test_support::test_driver>("rank 1 of 3", layout, 1, 3, !reductions_as_one_rank);
 }
 
 /// The variables whose host copies were asked for, and the reduction a "device" hands back for
@@ -41,8 +44,8 @@ std::unique_ptr<driver> rank_one_of_three(const parameter_source&) {
 std::vector<std::string> host_copies_asked;
 field_reduction device_reduction_of_v() {
   field_reduction r;
-  r.add(5.0);
-  r.add(-1.0);
+  r.add(5.0, 0);
+  r.add(-1.0, 1);
   return r;
 }
 
@@ -110,7 +113,8 @@ void Probe_Look(routine_context& context) {
 }
 
 /// What the reducing routine saw: u's statistics (the interior holds f below, the ghost zones
-/// 1e300), those of u's level 1 (one interior point NaN), and v's (reduced on the "device").
+/// 1e300), those of u's level 1 (interior points NaN at (3, 2, 1) and +inf at (5, 4, 4): global
+/// (5, 1, 1) and (7, 4, 4)), and v's (reduced on the "device").
 struct seen_by_reduce {
   routine_context::field_statistics u, u_with_nan, v;
   field_reduction interior_of_u;  // f over the interior, added here point by point
@@ -134,9 +138,11 @@ void Probe_Reduce(routine_context& context) {
       }
     }
   }
+  u1[g.index(5, 4, 4)] = std::numeric_limits<double>::infinity();
   u1[g.index(3, 2, 1)] = std::numeric_limits<double>::quiet_NaN();
   reduced.interior_of_u = {};  // each test's run adds anew
-  interior.for_each([](int i, int j, int k) { reduced.interior_of_u.add(f(i, j, k)); });
+  std::uint64_t index = 0;
+  interior.for_each([&](int i, int j, int k) { reduced.interior_of_u.add(f(i, j, k), index++); });
   reduced.u = context.statistics("u");
   reduced.u_with_nan = context.statistics("u", 1);
   host_copies_asked.clear();
@@ -147,6 +153,15 @@ void Probe_Reduce(routine_context& context) {
   } catch (const std::invalid_argument& e) {
     reduced.scalar_refused = e.what();
   }
+}
+
+/// Probe_Stop asks to end the run at this iteration (-1: never), saying whether it failed.
+int stop_at_iteration = -1;
+bool stop_failed = false;
+
+void Probe_Stop(routine_context& context) {
+  if (context.iteration() != stop_at_iteration) return;
+  context.terminate_next("enough", stop_failed);
 }
 
 thorn_binding cactus() {
@@ -200,8 +215,12 @@ std::vector<thorn_binding> thorns() {
   schedule_binding reduce = look;
   reduce.name = "Probe_Reduce";
   reduce.origin = "thorns/Probe/schedule.ccl:2:1";
-  probe.schedule = {storage, look, reduce};
-  probe.routines = {{"Probe_Look", &Probe_Look}, {"Probe_Reduce", &Probe_Reduce}};
+  schedule_binding stop = look;
+  stop.name = "Probe_Stop";
+  stop.target = "CCTK_POSTSTEP";
+  stop.origin = "thorns/Probe/schedule.ccl:3:1";
+  probe.schedule = {storage, look, reduce, stop};
+  probe.routines = {{"Probe_Look", &Probe_Look}, {"Probe_Reduce", &Probe_Reduce}, {"Probe_Stop", &Probe_Stop}};
   return {cactus(), grid, base, other, probe};
 }
 
@@ -219,18 +238,27 @@ void provide_grid(providers& p) {
   p.add_output_folder({{"Grid", "out_dir"}});
 }
 
-/// Runs Probe's routines (on rank 1 of 3), its output in a fresh folder.
-void run_probe() {
+/// What a run of Probe printed, and where it ended.
+struct probe_run {
+  std::string out;
+  int iteration = 0;
+  bool terminated_on_failure = false;
+};
+
+/// Runs Probe's routines (on rank 1 of 3), its output in a fresh folder; `more` adds lines to
+/// the parameter file.
+probe_run run_probe(const std::string& more = "") {
   providers provided;
   provided.add("Cactus", &provide_cactus);
   provided.add("Grid", &provide_grid);
   const auto out_dir = std::filesystem::path(::testing::TempDir()) / "routine_context_test";
   const ccl::source_file parfile{
-      "run.par", "ActiveThorns = \"Base Other Probe\"\nGrid::out_dir = \"" + out_dir.string() + "\"\n"};
+      "run.par", "ActiveThorns = \"Base Other Probe\"\nGrid::out_dir = \"" + out_dir.string() + "\"\n" + more};
   std::ostringstream out;
   simulation sim(thorns(), provided, parfile, parameter_level::normal, out);
   sim.run();
   std::filesystem::remove_all(out_dir);
+  return {out.str(), sim.iteration(), sim.terminated_on_failure()};
 }
 
 TEST(routine_context, tells_rank_interior_reductions_and_variables) {
@@ -304,6 +332,11 @@ TEST(routine_context, statistics_reduce_the_interior_where_the_data_is) {
   EXPECT_TRUE(std::isnan(reduced.u_with_nan.maximum));
   EXPECT_TRUE(std::isnan(reduced.u_with_nan.max_abs));
   EXPECT_EQ(reduced.u_with_nan.points, 80u);
+  EXPECT_EQ(reduced.u_with_nan.nans, 1u);
+  EXPECT_EQ(reduced.u_with_nan.infinities, 1u);
+  EXPECT_TRUE(reduced.u_with_nan.first_non_finite.has_value());
+  EXPECT_EQ(reduced.u.nans + reduced.u.infinities, 0u);
+  EXPECT_FALSE(reduced.u.first_non_finite.has_value());
   // v: the runtime's reduction, and no copy of v to the host.
   EXPECT_EQ(reduced.v.points, 2u);
   EXPECT_EQ(reduced.v.sum, 4.0);
@@ -315,6 +348,40 @@ TEST(routine_context, statistics_reduce_the_interior_where_the_data_is) {
   // A SCALAR's one value has no grid to be reduced over (its index would run past it).
   EXPECT_EQ(reduced.scalar_refused,
             "probe::n is in a group of type SCALAR: only grid functions (GF) are reduced over the grid");
+}
+
+TEST(routine_context, statistics_find_the_first_non_finite_point_in_global_order) {
+  // Reductions as one rank's: the global index of the first, and the rank holding it, come
+  // through as they are. The NaN at local (3, 2, 1) comes first (the +inf at (5, 4, 4) later):
+  // global (3 + 2, 2 - 1, 1 + 0) on rank 1.
+  reductions_as_one_rank = true;
+  run_probe();
+  reductions_as_one_rank = false;
+
+  ASSERT_TRUE(reduced.u_with_nan.first_non_finite.has_value());
+  EXPECT_EQ(reduced.u_with_nan.first_non_finite->index, (std::array<int, 3>{5, 1, 1}));
+  EXPECT_EQ(reduced.u_with_nan.first_non_finite->rank, 1);
+  EXPECT_EQ(reduced.interior_of_u.first_non_finite, field_reduction::no_point);  // f alone
+}
+
+TEST(routine_context, terminate_next_ends_the_run_after_the_iteration) {
+  // Reductions as one rank's: the request (2: failed, 1: not) comes through as it is.
+  reductions_as_one_rank = true;
+  stop_at_iteration = 3;
+  for (const bool failed : {true, false}) {
+    stop_failed = failed;
+    const auto run = run_probe("Cactus::cctk_itlast = 10\n");
+    EXPECT_EQ(run.iteration, 3);
+    EXPECT_EQ(run.terminated_on_failure, failed);
+    EXPECT_NE(run.out.find("opuntia: terminated after iteration 3, time 0.03: Probe asked: enough\n"), std::string::npos)
+        << run.out;
+  }
+  // In the POSTSTEP after the initial data: no iteration runs.
+  stop_at_iteration = 0;
+  EXPECT_EQ(run_probe("Cactus::cctk_itlast = 10\n").iteration, 0);
+  stop_at_iteration = -1;
+  EXPECT_EQ(run_probe("Cactus::cctk_itlast = 2\n").iteration, 2);  // no request: to the end
+  reductions_as_one_rank = false;
 }
 
 TEST(index_range, an_empty_box_has_no_points) {

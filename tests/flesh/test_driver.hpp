@@ -1,7 +1,8 @@
 #pragma once
 // A driver for the flesh's tests (providers_test.cpp, routine_context_test.cpp): a name, a
 // layout and a rank given by the test, no exchange, and reductions a test can recognise (a sum
-// adds 100, a maximum doubles, a minimum halves), as if other ranks had answered.
+// adds 100, a maximum doubles, a minimum halves), as if other ranks had answered; or, where a
+// test needs them, reductions that give each value back, as if this rank were alone.
 #include <string>
 #include <utility>
 #include <vector>
@@ -12,8 +13,9 @@ namespace opuntia::test_support {
 
 class test_driver final : public driver {
  public:
-  explicit test_driver(std::string name, grid_layout layout = {}, int rank = 0, int size = 1)
-      : name_(std::move(name)), layout_(layout), rank_(rank), size_(size) {}
+  explicit test_driver(std::string name, grid_layout layout = {}, int rank = 0, int size = 1,
+                       bool recognisable_reductions = true)
+      : name_(std::move(name)), layout_(layout), rank_(rank), size_(size), recognisable_(recognisable_reductions) {}
   std::string name() const override { return name_; }
   int rank() const override { return rank_; }
   int size() const override { return size_; }
@@ -22,6 +24,7 @@ class test_driver final : public driver {
   void sync(const std::vector<grid_variable*>&, halo_memory&, halo_extent) override {}
   bool exchanges() const override { return false; }
   double reduce(double local, reduction op) const override {
+    if (!recognisable_) return local;
     switch (op) {
       case reduction::sum:
         return local + 100;
@@ -37,6 +40,7 @@ class test_driver final : public driver {
   std::string name_;
   grid_layout layout_;
   int rank_, size_;
+  bool recognisable_;
 };
 
 }  // namespace opuntia::test_support

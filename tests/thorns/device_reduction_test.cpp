@@ -1,13 +1,16 @@
-// Field reductions on a device (thorns/CaKernel/src/device_reduction.cpp over each backend's
-// reduce kernels: backends/cuda/reduce.cu, backends/opencl/reduce.cpp) against the host's
-// field_reduction of the same points, limb for limb: the exact sums of the values and of their
-// squares must be the same integers, minimum, maximum and max |value| the same bits, and the
-// counts the same. Inputs that break plain sums: huge and tiny magnitudes, 1e300 + 1 - 1e300,
+// Field reductions where each backend reduces: on a device (thorns/CaKernel/src/
+// device_reduction.cpp over each backend's reduce kernels: backends/cuda/reduce.cu,
+// backends/opencl/reduce.cpp), or on the host arrays for OpenMP (reduce_box_points, its threads'
+// parts merged), against field_reduction::add of the same points one by one, limb for limb: the
+// exact sums of the values and of their squares must be the same integers, minimum, maximum and
+// max |value| the same bits, the counts (points, NaN, infinities) and the first non-finite point
+// the same. Inputs that break plain sums: huge and tiny magnitudes, 1e300 + 1 - 1e300,
 // subnormals, squares that overflow or underflow, NaN and infinities, -0 beside +0, every
 // exponent at random (a new run of digits at almost every point), more points than one pass,
-// and ghost zones full of values that must not count. Doubles and floats. One CTest test per
-// device backend (device_reduction.opencl, device_reduction.cuda: label gpu); each skips where
-// the machine has no device for it.
+// and ghost zones full of values that must not count; NaN and infinities planted at known
+// points. Doubles and floats. One CTest test per backend (device_reduction.openmp,
+// device_reduction.opencl, device_reduction.cuda: label gpu); each skips where the machine has
+// no device for it.
 #include "thorns/CaKernel/src/device_reduction.hpp"
 
 #include <gtest/gtest.h>
@@ -42,12 +45,17 @@ index_range interior_of(const std::array<int, 3>& extent, int ghosts) {
 }
 
 template <typename Real>
+double value_at(const std::vector<Real>& array, const std::array<int, 3>& extent, int i, int j, int k) {
+  return static_cast<double>(
+      array[i + static_cast<std::size_t>(extent[0]) * (j + static_cast<std::size_t>(extent[1]) * k)]);
+}
+
+/// The reference: every point added one by one, in order.
+template <typename Real>
 field_reduction on_host(const std::vector<Real>& array, const std::array<int, 3>& extent, const index_range& box) {
   field_reduction r;
-  box.for_each([&](int i, int j, int k) {
-    r.add(static_cast<double>(
-        array[i + static_cast<std::size_t>(extent[0]) * (j + static_cast<std::size_t>(extent[1]) * k)]));
-  });
+  std::uint64_t index = 0;
+  box.for_each([&](int i, int j, int k) { r.add(value_at(array, extent, i, j, k), index++); });
   return r;
 }
 
@@ -62,13 +70,24 @@ field_reduction on_device(backend& device, const std::vector<Real>& array, const
   return r;
 }
 
-/// The device's reduction of `box` of `array` is the host's, exactly; returns the host's.
+/// The reduction where `device` reduces: the host array for a backend on the host's memory
+/// (OpenMP), as the CaKernel runtime does (cakernel_runtime::reduce_on_device), else the device.
+template <typename Real>
+field_reduction where_it_reduces(backend& device, const std::vector<Real>& array, const std::array<int, 3>& extent,
+                                 const index_range& box, std::uint64_t points_per_pass) {
+  if (device.shares_host_memory()) {
+    return opuntia::reduce_box_points(box, [&](int i, int j, int k) { return value_at(array, extent, i, j, k); });
+  }
+  return on_device(device, array, extent, box, points_per_pass);
+}
+
+/// The backend's reduction of `box` of `array` is the one-by-one one, exactly; returns the latter.
 template <typename Real>
 field_reduction expect_host_bits(
     backend& device, const std::vector<Real>& array, const std::array<int, 3>& extent, const index_range& box,
     std::uint64_t points_per_pass = opuntia::thorns::CaKernel::reduction_words::most_points_per_pass) {
   const auto host = on_host(array, extent, box);
-  const auto got = on_device(device, array, extent, box, points_per_pass);
+  const auto got = where_it_reduces(device, array, extent, box, points_per_pass);
   EXPECT_EQ(normalized_limbs(got.sum), normalized_limbs(host.sum));
   EXPECT_EQ(normalized_limbs(got.squares), normalized_limbs(host.squares));
   EXPECT_EQ(bits(got.sum.value()), bits(host.sum.value()));
@@ -77,6 +96,8 @@ field_reduction expect_host_bits(
   EXPECT_EQ(bits(got.max_abs), bits(host.max_abs));
   EXPECT_EQ(got.points, host.points);
   EXPECT_EQ(got.nans, host.nans);
+  EXPECT_EQ(got.infinities, host.infinities);
+  EXPECT_EQ(got.first_non_finite, host.first_non_finite);
   return host;
 }
 
@@ -101,15 +122,18 @@ class device_reduction : public ::testing::TestWithParam<variant_check::backend_
     box_ = interior_of(extent_, 3);
   }
   /// Both precisions: `values` over the interior, and the device against the host.
-  void expect_host_bits_of(const std::vector<double>& values, std::uint64_t points_per_pass = 1ULL << 30) {
+  /// Returns the one-by-one reduction of the doubles.
+  field_reduction expect_host_bits_of(const std::vector<double>& values, std::uint64_t points_per_pass = 1ULL << 30) {
+    field_reduction host;
     {
       SCOPED_TRACE("double");
-      expect_host_bits(*device_, box_of<double>(values, extent_, box_), extent_, box_, points_per_pass);
+      host = expect_host_bits(*device_, box_of<double>(values, extent_, box_), extent_, box_, points_per_pass);
     }
     {
       SCOPED_TRACE("float");
       expect_host_bits(*device_, box_of<float>(values, extent_, box_), extent_, box_, points_per_pass);
     }
+    return host;
   }
   std::unique_ptr<backend> device_;
   std::array<int, 3> extent_{};
@@ -150,6 +174,35 @@ TEST_P(device_reduction, nan_and_infinities_are_counted_and_zeros_ordered) {
   expect_host_bits_of({inf, 2.0, inf});    // +inf alone: no NaN in the sums
 }
 
+TEST_P(device_reduction, non_finite_points_planted_are_counted_and_the_first_found) {
+  const double nan = std::numeric_limits<double>::quiet_NaN();
+  // Point (i, j, k) of the box is value n = (i - 3) + nx (j - 3 + ny (k - 3)) of the list.
+  const int nx = box_.end[0] - box_.begin[0], ny = box_.end[1] - box_.begin[1];
+  const auto n_of = [&](int i, int j, int k) { return static_cast<std::size_t>(i - 3 + nx * (j - 3 + ny * (k - 3))); };
+  std::vector<double> values(box_.points());
+  for (std::size_t n = 0; n < values.size(); ++n) values[n] = std::sin(0.01 * static_cast<double>(n));
+  // Late points first, so that no backend finds the first by luck of its order: a NaN near the
+  // box's far corner, -inf in the middle, then the first, a NaN at (7, 5, 9).
+  values[n_of(box_.end[0] - 2, box_.end[1] - 1, box_.end[2] - 1)] = nan;
+  values[n_of(20, 10, 10)] = -inf;
+  const std::size_t first = n_of(7, 5, 9);
+  values[first] = nan;
+  for (const std::uint64_t pass : {1ULL << 30, 997ULL}) {
+    SCOPED_TRACE(pass);
+    const auto host = expect_host_bits_of(values, pass);
+    EXPECT_EQ(host.first_non_finite, first);
+    EXPECT_EQ(opuntia::box_index(box_, 7, 5, 9), first);
+    EXPECT_EQ(host.nans, 2u);
+    EXPECT_EQ(host.infinities, 1u);
+  }
+  // An infinity before every NaN is the first; a field without any has none.
+  values[n_of(3, 4, 3)] = inf;
+  EXPECT_EQ(expect_host_bits_of(values, 1000).first_non_finite, n_of(3, 4, 3));
+  const auto finite = expect_host_bits_of({1.0, -2.0});
+  EXPECT_EQ(finite.first_non_finite, field_reduction::no_point);
+  EXPECT_EQ(finite.nans + finite.infinities, 0u);
+}
+
 TEST_P(device_reduction, every_exponent_at_random) {
   // A new lowest digit at almost every point: every term reaches the shared words.
   std::mt19937_64 random(11);
@@ -182,7 +235,7 @@ TEST_P(device_reduction, passes_of_no_point_or_past_the_bound_are_refused) {
   EXPECT_THROW(on_device(*device_, array, extent_, box_, (1ULL << 30) + 1), std::invalid_argument);
 }
 
-INSTANTIATE_TEST_SUITE_P(device, device_reduction, ::testing::ValuesIn(variant_check::backend_cases(false)),
+INSTANTIATE_TEST_SUITE_P(device, device_reduction, ::testing::ValuesIn(variant_check::backend_cases(true)),
                          [](const auto& info) { return variant_check::case_name(info.param); });
 
 }  // namespace

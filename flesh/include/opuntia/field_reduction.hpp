@@ -6,13 +6,15 @@
 // a total order in which -0 lies below +0, so that no order of the points can change them.
 //
 //   opuntia::field_reduction r;
-//   for (double x : values) r.add(x);
-//   r.sum.value();  // exact, rounded once
+//   for (std::uint64_t n = 0; n < values.size(); ++n) r.add(values[n], n);
+//   r.sum.value();       // exact, rounded once
+//   r.first_non_finite;  // the smallest n of a NaN or an infinity (no_point: none)
 #include <bit>
 #include <cstdint>
 #include <limits>
 
 #include "opuntia/exact_sum.hpp"
+#include "opuntia/grid.hpp"
 
 namespace opuntia {
 
@@ -26,11 +28,48 @@ struct field_reduction {
   double max_abs = 0;
   std::uint64_t points = 0;  // NaN ones included
   std::uint64_t nans = 0;
+  std::uint64_t infinities = 0;  // +inf and -inf points
+  /// The smallest index (as add() was given it) of a NaN or infinite point; no_point where none
+  /// is. A box's points are indexed x fastest from 0 (box_index), so that the smallest is the
+  /// first in global index order too, wherever the box lies.
+  std::uint64_t first_non_finite = no_point;
+  static constexpr std::uint64_t no_point = std::numeric_limits<std::uint64_t>::max();
 
-  void add(double value);
+  /// Adds the point `index`; indices only order the non-finite points, and may come in any order.
+  void add(double value, std::uint64_t index);
   /// As if every point of `other` had been added here.
   void merge(const field_reduction& other);
 };
+
+/// The index of local point (i, j, k) of `box` among its points, x fastest from 0: what
+/// field_reduction::add is given for it, on the host and on a device alike.
+inline std::uint64_t box_index(const index_range& box, int i, int j, int k) {
+  const auto size_x = static_cast<std::uint64_t>(box.end[0] - box.begin[0]);
+  const auto size_y = static_cast<std::uint64_t>(box.end[1] - box.begin[1]);
+  const auto along = [&](int d, int at) { return static_cast<std::uint64_t>(at - box.begin[d]); };
+  return along(0, i) + size_x * (along(1, j) + size_y * along(2, k));
+}
+
+/// f(i, j, k) over every point of `box`, added up by the OpenMP threads (exact, so their order
+/// is no matter): the host's reduction of a field, point (i, j, k) indexed box_index().
+template <typename PointValue>
+field_reduction reduce_box_points(const index_range& box, PointValue f) {
+  field_reduction total;
+#pragma omp parallel
+  {
+    field_reduction thread;
+#pragma omp for collapse(2) schedule(static) nowait
+    for (int k = box.begin[2]; k < box.end[2]; ++k) {
+      for (int j = box.begin[1]; j < box.end[1]; ++j) {
+        std::uint64_t index = box_index(box, box.begin[0], j, k);
+        for (int i = box.begin[0]; i < box.end[0]; ++i) thread.add(f(i, j, k), index++);
+      }
+    }
+#pragma omp critical(opuntia_reduce_box_points)
+    total.merge(thread);
+  }
+  return total;
+}
 
 /// A double's place in the total order of the values that are not NaN, as an unsigned integer:
 /// -inf < ... < -0 < +0 < ... < +inf, ordered as doubles are where they are not both zeros.

@@ -78,7 +78,11 @@ struct grid_layout {
   /// the centre of the cell above it): coordinate(0, i, ccl::centering::cell) == xmin + (global
   /// i + 0.5) * dx.
   double coordinate(int d, int i, ccl::centering c = ccl::centering::vertex) const {
-    return origin[d] + (offset[d] + i + ccl::centering_offset(c)) * delta[d];
+    return global_coordinate(d, offset[d] + i, c);
+  }
+  /// The same for global index i along d, on any rank.
+  double global_coordinate(int d, int i, ccl::centering c = ccl::centering::vertex) const {
+    return origin[d] + (i + ccl::centering_offset(c)) * delta[d];
   }
   /// Coordinate of local index 0 along d: params.cagh_xmin in a kernel.
   double local_origin(int d) const { return origin[d] + offset[d] * delta[d]; }

@@ -28,6 +28,7 @@
 #include <cstring>
 #include <filesystem>
 #include <limits>
+#include <optional>
 #include <span>
 #include <string>
 #include <string_view>
@@ -37,6 +38,7 @@
 #include "opuntia/exact_sum.hpp"
 #include "opuntia/field_reduction.hpp"
 #include "opuntia/grid.hpp"
+#include "opuntia/parameter_error.hpp"
 #include "opuntia/reduction.hpp"
 
 namespace opuntia {
@@ -91,7 +93,13 @@ public:
   /// on the device where its current copy is there alone (one pass, a few hundred bytes back),
   /// else on the host array. Sums exact, minimum and maximum in an order where -0 < +0, so that
   /// a field's figures have the same bits on any number of ranks, reduced on a device or on the
-  /// host. A NaN point makes every figure NaN but `points`. Every rank calls it, in the same order.
+  /// host. A NaN point makes every figure NaN but the counts. The NaN and infinite points are
+  /// counted, and the first of them in global index order found: the same point on any number of
+  /// ranks (NaNChecker reports it). Every rank calls it, in the same order.
+  struct owned_point {
+    std::array<int, 3> index{};  // global indices
+    int rank = 0;                // the rank that owns the point
+  };
   struct field_statistics {
     double sum = 0;
     double minimum = 0;  // +inf and -inf where no rank owns a point
@@ -99,6 +107,10 @@ public:
     double max_abs = 0;
     double rms = 0;  // sqrt(sum of squares / points); 0 without points
     std::uint64_t points = 0;
+    std::uint64_t nans = 0;
+    std::uint64_t infinities = 0;  // +inf and -inf
+    /// The first NaN or infinite point, x fastest then y then z; nullopt where there is none.
+    std::optional<owned_point> first_non_finite;
   };
   field_statistics statistics(std::string_view var, int level = 0);
   /// statistics() one figure at a time (each call reduces the field anew).
@@ -137,6 +149,17 @@ public:
   /// std::invalid_argument with the nearest names when it is neither.
   ///   context.variables_named("wavetoy::scalarevolve")  // {phi}
   virtual std::vector<variable_description> variables_named(std::string_view name) const = 0;
+  /// The grid functions a blank-separated list names, each once, in the order named, as Cactus's
+  /// IO and NaNChecker parameters name them: a grid function (`impl::var`, or `var` as this
+  /// thorn sees it) as given, the variables of a group (`impl::group`) as `impl::var`, and for
+  /// `all` every real grid function with storage. An unknown name: std::invalid_argument naming
+  /// the nearest grid functions and groups.
+  virtual std::vector<std::string> grid_functions_named(std::string_view list) = 0;
+  /// grid_functions_named() of the STRING parameter `owner::name` (IO::out_norms_vars), each one
+  /// checked to be a real grid function with storage that statistics() reduces; any other name is
+  /// a parameter_value_error at the parameter's line, "owner::name: <why>". Every rank calls it,
+  /// in the same order (it reduces each grid function once): at CCTK_BASEGRID, before the run.
+  std::vector<std::string> checked_grid_functions(std::string_view owner, std::string_view name);
 
   /// This thorn's typed parameters (the generated `opuntia::thorns::<Thorn>::parameters`).
   template <typename Parameters>
@@ -167,16 +190,26 @@ public:
   virtual std::filesystem::path out_dir() = 0;
   /// Prints "INFO (<Thorn>): message" on rank 0.
   virtual void info(std::string_view message) = 0;
+  /// Prints "WARNING (<Thorn>): message" on rank 0.
+  virtual void warn(std::string_view message) = 0;
+  /// Ends the run after this iteration, as Cactus's CCTK_TerminateNext: the iteration's other
+  /// routines run, then TERMINATE and SHUTDOWN, and the timer report is printed, after the line
+  /// "opuntia: terminated after iteration N, time T: <reason>". A request on any rank ends every
+  /// rank at the same iteration. `failed`: the run ends because its result is bad (NaNChecker
+  /// found a NaN), and `opuntia` exits with status 1 rather than 0. To stop at once instead,
+  /// throw (opuntia/collective_error.hpp where every rank finds the error alike).
+  virtual void terminate_next(std::string_view reason, bool failed = false) = 0;
 
 protected:
   virtual const void* thorn_parameters() const = 0;
   /// This rank's part of statistics(): its interior() reduced where the current copy is.
   virtual field_reduction local_reduction(std::string_view var, int level) = 0;
-  /// f(i, j, k) over `box` added up by the OpenMP threads (exact, so their order is no matter).
-  template <typename PointValue>
-  static field_reduction reduce_points(const index_range& box, PointValue f);
-  /// Every rank's `local` combined through the driver: every rank must call it, in the same order.
+  /// Every rank's `local` (its interior() reduced) combined through the driver: every rank must
+  /// call it, in the same order.
   field_statistics combine(field_reduction& local) const;
+  /// The first point of every rank's `local_first` (an index of this rank's interior() as
+  /// field_reduction::first_non_finite holds it; no_point: none here), in global index order.
+  owned_point first_point_of(std::uint64_t local_first) const;
 };
 
 inline std::uint64_t routine_context::digest(std::string_view var, int level) {
@@ -203,28 +236,11 @@ inline std::uint64_t routine_context::digest(std::string_view var, int level) {
   return wrapping_sum(local);
 }
 
-template <typename PointValue>
-field_reduction routine_context::reduce_points(const index_range& box, PointValue f) {
-  field_reduction total;
-#pragma omp parallel
-  {
-    field_reduction thread;
-#pragma omp for collapse(2) schedule(static) nowait
-    for (int k = box.begin[2]; k < box.end[2]; ++k) {
-      for (int j = box.begin[1]; j < box.end[1]; ++j) {
-        for (int i = box.begin[0]; i < box.end[0]; ++i) thread.add(f(i, j, k));
-      }
-    }
-#pragma omp critical(opuntia_reduce_points)
-    total.merge(thread);
-  }
-  return total;
-}
-
 inline routine_context::field_statistics routine_context::combine(field_reduction& local) const {
   field_statistics s;
   s.points = wrapping_sum(local.points);
-  const std::uint64_t nans = wrapping_sum(local.nans);
+  // One reduction for both counts where there is neither (a run gone right).
+  const std::uint64_t non_finite = wrapping_sum(local.nans + local.infinities);
   s.sum = sum(local.sum);
   const double squares = sum(local.squares);
   s.rms = s.points > 0 ? std::sqrt(squares / static_cast<double>(s.points)) : 0.0;
@@ -237,8 +253,54 @@ inline routine_context::field_statistics routine_context::combine(field_reductio
   if (s.minimum == 0) s.minimum = maximum(minus_zero_here ? 1.0 : 0.0) > 0 ? -0.0 : 0.0;
   s.maximum = maximum(local.maximum);
   if (s.maximum == 0) s.maximum = maximum(plus_zero_here ? 1.0 : 0.0) > 0 ? 0.0 : -0.0;
-  if (nans > 0) s.minimum = s.maximum = s.max_abs = std::numeric_limits<double>::quiet_NaN();
+  if (non_finite == 0) return s;
+  // Rare (a run gone wrong): the reductions that tell which points, only then.
+  s.nans = wrapping_sum(local.nans);
+  s.infinities = non_finite - s.nans;
+  if (s.nans > 0) s.minimum = s.maximum = s.max_abs = std::numeric_limits<double>::quiet_NaN();
+  s.first_non_finite = first_point_of(local.first_non_finite);
   return s;
+}
+
+inline routine_context::owned_point routine_context::first_point_of(std::uint64_t local_first) const {
+  const auto& g = grid();
+  const auto box = interior();
+  // Each rank's first as a global linear index, x fastest (+inf: none there); the smallest over
+  // the ranks is the grid's first. Doubles hold such indices exactly (below 2^53 points).
+  const auto global_x = static_cast<std::uint64_t>(g.global[0]), global_y = static_cast<std::uint64_t>(g.global[1]);
+  double mine = std::numeric_limits<double>::infinity();
+  if (local_first != field_reduction::no_point) {
+    const auto size_x = static_cast<std::uint64_t>(box.end[0] - box.begin[0]);
+    const auto size_y = static_cast<std::uint64_t>(box.end[1] - box.begin[1]);
+    const auto global = [&](int d, std::uint64_t along) {
+      return static_cast<std::uint64_t>(g.offset[d] + box.begin[d]) + along;
+    };
+    const std::uint64_t i = global(0, local_first % size_x), j = global(1, local_first / size_x % size_y),
+                        k = global(2, local_first / size_x / size_y);
+    mine = static_cast<double>(i + global_x * (j + global_y * k));
+  }
+  const double first = minimum(mine);
+  owned_point p;
+  p.rank = static_cast<int>(maximum(mine == first ? rank() : -1));
+  const auto linear = static_cast<std::uint64_t>(first);
+  p.index = {static_cast<int>(linear % global_x), static_cast<int>(linear / global_x % global_y),
+             static_cast<int>(linear / global_x / global_y)};
+  return p;
+}
+
+inline std::vector<std::string> routine_context::checked_grid_functions(std::string_view owner, std::string_view name) {
+  const std::string parameter = std::string(owner) + "::" + std::string(name);
+  try {
+    const auto names = grid_functions_named(all_parameters().text(owner, name));
+    // Refuses, with the reason, what no statistics can be taken of: an integer, a SCALAR (whose
+    // one value has no grid to be reduced over), a grid function without storage.
+    for (const auto& var : names) statistics(var);
+    return names;
+  } catch (const parameter_value_error&) {
+    throw;
+  } catch (const std::invalid_argument& e) {
+    throw parameter_value_error(std::string(owner), std::string(name), parameter + ": " + e.what());
+  }
 }
 
 inline routine_context::field_statistics routine_context::statistics(std::string_view var, int level) {
@@ -248,7 +310,7 @@ inline routine_context::field_statistics routine_context::statistics(std::string
 
 template <typename PointValue>
 routine_context::norms routine_context::interior_norms(PointValue f) const {
-  auto local = reduce_points(interior(), f);
+  auto local = reduce_box_points(interior(), f);
   const auto s = combine(local);
   return {s.max_abs, s.rms};
 }

@@ -27,7 +27,9 @@ struct reduction_pass {
 /// their squares' (value * value rounded to a double), each made of the sums of the exact_sum
 /// digits (exact_sum_layout.hpp) of its positive terms, then of its negative terms, then the
 /// counts of its NaN, +inf and -inf terms. Then the minimum and maximum of the values that are
-/// not NaN as ordered_key()s (opuntia/field_reduction.hpp), and the largest |value|'s bits.
+/// not NaN as ordered_key()s (opuntia/field_reduction.hpp), the largest |value|'s bits, and the
+/// smallest index in the box (x fastest from 0, as field_reduction::add is given it) of a NaN or
+/// infinite value: the counts of those are the values accumulator's.
 ///
 /// A device adds digits into these words and never carries: a pass of at most
 /// most_points_per_pass points adds less than 2^30 * 2^32 into any word, so each stays below
@@ -47,10 +49,13 @@ inline constexpr int squares = accumulator;
 inline constexpr int minimum = 2 * accumulator;
 inline constexpr int maximum = minimum + 1;
 inline constexpr int max_abs = minimum + 2;
-inline constexpr int count = minimum + 3;
-/// Where minimum and maximum start: the keys of +inf and -inf (every other word starts at 0).
+inline constexpr int first_non_finite = minimum + 3;
+inline constexpr int count = minimum + 4;
+/// Where minimum and maximum start: the keys of +inf and -inf; first_non_finite: no point
+/// (field_reduction::no_point). Every other word starts at 0.
 inline constexpr std::uint64_t minimum_identity = 0xfff0000000000000ULL;
 inline constexpr std::uint64_t maximum_identity = 0x000fffffffffffffULL;
+inline constexpr std::uint64_t first_non_finite_identity = ~0ULL;
 inline constexpr std::uint64_t most_points_per_pass = std::uint64_t{1} << 30;
 }  // namespace reduction_words
 

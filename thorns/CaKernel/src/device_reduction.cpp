@@ -44,6 +44,8 @@ void add_pass(field_reduction& total, const reduction_result& pass, std::uint64_
   total.max_abs = std::fmax(total.max_abs, std::bit_cast<double>(pass[words::max_abs]));
   total.points += points;
   total.nans += pass[words::values + words::nan_count];
+  total.infinities += pass[words::values + words::plus_infinity_count] + pass[words::values + words::minus_infinity_count];
+  total.first_non_finite = std::min(total.first_non_finite, pass[words::first_non_finite]);
 }
 
 }  // namespace opuntia::thorns::CaKernel

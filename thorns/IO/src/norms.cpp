@@ -5,14 +5,13 @@
 
 #include "IO_parameters.hpp"
 #include "opuntia/routine_context.hpp"
-#include "output_variables.hpp"
 
 namespace opuntia::thorns::IO {
 
 void IO_PrintNorms(routine_context& context) {
   const auto& p = context.parameters<parameters>();
   if (context.iteration() % p.out_norms_every != 0) return;
-  for (const auto& name : variable_names(p.out_norms_vars)) {
+  for (const auto& name : context.grid_functions_named(p.out_norms_vars.get())) {
     const auto s = context.statistics(name);
     context.info(
         fmt::format("{} at iteration {}: minimum {:.17g}, maximum {:.17g}, max |value| {:.17g}, sum {:.17g}, "

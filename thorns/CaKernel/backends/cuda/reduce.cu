@@ -85,7 +85,10 @@ __device__ void add_counts(const term_accumulator& a, unsigned long long* block_
 __device__ unsigned long long ordered_key(unsigned long long bits) { return bits >> 63 ? ~bits : bits | (1ULL << 63); }
 
 __device__ unsigned long long starting_word(int w) {
-  return w == words::minimum ? words::minimum_identity : w == words::maximum ? words::maximum_identity : 0;
+  return w == words::minimum            ? words::minimum_identity
+         : w == words::maximum          ? words::maximum_identity
+         : w == words::first_non_finite ? words::first_non_finite_identity
+                                        : 0;
 }
 
 __global__ void start_words(unsigned long long* pass_words) {
@@ -102,6 +105,7 @@ __global__ void reduce_points(const Real* array, long long extent_x, long long e
 
   term_accumulator values, squares;
   unsigned long long minimum = words::minimum_identity, maximum = words::maximum_identity, max_abs = 0;
+  unsigned long long first_non_finite = words::first_non_finite_identity;
   const unsigned long long stride = static_cast<unsigned long long>(gridDim.x) * blockDim.x;
   for (unsigned long long p = static_cast<unsigned long long>(blockIdx.x) * blockDim.x + threadIdx.x; p < count;
        p += stride) {
@@ -111,6 +115,7 @@ __global__ void reduce_points(const Real* array, long long extent_x, long long e
     const long long j = begin_y + static_cast<long long>(row % size_y);
     const long long k = begin_z + static_cast<long long>(row / size_y);
     const double x = array[i + extent_x * (j + extent_y * k)];
+    if (!isfinite(x)) first_non_finite = min(first_non_finite, q);
     if (isnan(x)) {  // counted in both sums; not a minimum or maximum
       ++values.nan;
       ++squares.nan;
@@ -130,11 +135,12 @@ __global__ void reduce_points(const Real* array, long long extent_x, long long e
   atomicMin(&block_words[words::minimum], minimum);
   atomicMax(&block_words[words::maximum], maximum);
   atomicMax(&block_words[words::max_abs], max_abs);
+  atomicMin(&block_words[words::first_non_finite], first_non_finite);
   __syncthreads();
 
   for (int w = threadIdx.x; w < words::count; w += blockDim.x) {
     const unsigned long long word = block_words[w];
-    if (w == words::minimum) {
+    if (w == words::minimum || w == words::first_non_finite) {
       atomicMin(&pass_words[w], word);
     } else if (w == words::maximum || w == words::max_abs) {
       atomicMax(&pass_words[w], word);

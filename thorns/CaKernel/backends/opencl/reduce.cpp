@@ -95,11 +95,16 @@ void add_counts(const term_accumulator* a, volatile __local uint* low, volatile 
 ulong ordered_key(ulong bits) { return bits >> 63 ? ~bits : bits | (1UL << 63); }
 
 ulong starting_word(int w) {
-  return w == WORD_MINIMUM ? MINIMUM_IDENTITY : w == WORD_MAXIMUM ? MAXIMUM_IDENTITY : 0;
+  return w == WORD_MINIMUM            ? MINIMUM_IDENTITY
+         : w == WORD_MAXIMUM          ? MAXIMUM_IDENTITY
+         : w == WORD_FIRST_NON_FINITE ? FIRST_NON_FINITE_IDENTITY
+                                      : 0;
 }
 
 ulong combined(int w, ulong a, ulong b) {
-  return w == WORD_MINIMUM ? min(a, b) : w == WORD_MAXIMUM || w == WORD_MAX_ABS ? max(a, b) : a + b;
+  return w == WORD_MINIMUM || w == WORD_FIRST_NON_FINITE ? min(a, b)
+         : w == WORD_MAXIMUM || w == WORD_MAX_ABS        ? max(a, b)
+                                                         : a + b;
 }
 
 __kernel __attribute__((reqd_work_group_size(GROUP_SIZE, 1, 1)))
@@ -107,13 +112,14 @@ void opuntia_reduce_points(__global const REDUCED_REAL* array, long extent_x, lo
                            int begin_y, int begin_z, long size_x, long size_y, ulong first, ulong count,
                            __global ulong* group_words) {
   __local uint low[WORDS], high[WORDS];
-  __local ulong keys[3 * GROUP_SIZE];
+  __local ulong keys[4 * GROUP_SIZE];
   const int item = (int)get_local_id(0);
   for (int w = item; w < WORDS; w += GROUP_SIZE) low[w] = high[w] = 0;
   barrier(CLK_LOCAL_MEM_FENCE);
 
   term_accumulator values = {-1, {0, 0, 0}, 0, 0, 0}, squares = {-1, {0, 0, 0}, 0, 0, 0};
   ulong minimum = MINIMUM_IDENTITY, maximum = MAXIMUM_IDENTITY, max_abs = 0;
+  ulong first_non_finite = FIRST_NON_FINITE_IDENTITY;
   for (ulong p = get_global_id(0); p < count; p += get_global_size(0)) {
     const ulong q = first + p; /* x fastest through the box */
     const ulong row = q / size_x;
@@ -121,6 +127,7 @@ void opuntia_reduce_points(__global const REDUCED_REAL* array, long extent_x, lo
     const long j = begin_y + (long)(row % size_y);
     const long k = begin_z + (long)(row / size_y);
     const double x = (double)array[i + extent_x * (j + extent_y * k)];
+    if (!isfinite(x)) first_non_finite = min(first_non_finite, q);
     if (isnan(x)) { /* counted in both sums; not a minimum or maximum */
       ++values.nan;
       ++squares.nan;
@@ -140,12 +147,14 @@ void opuntia_reduce_points(__global const REDUCED_REAL* array, long extent_x, lo
   keys[item] = minimum;
   keys[GROUP_SIZE + item] = maximum;
   keys[2 * GROUP_SIZE + item] = max_abs;
+  keys[3 * GROUP_SIZE + item] = first_non_finite;
   barrier(CLK_LOCAL_MEM_FENCE);
   for (int apart = GROUP_SIZE / 2; apart > 0; apart /= 2) { /* (not `half`: a type in OpenCL C) */
     if (item < apart) {
       keys[item] = min(keys[item], keys[item + apart]);
       keys[GROUP_SIZE + item] = max(keys[GROUP_SIZE + item], keys[GROUP_SIZE + item + apart]);
       keys[2 * GROUP_SIZE + item] = max(keys[2 * GROUP_SIZE + item], keys[2 * GROUP_SIZE + item + apart]);
+      keys[3 * GROUP_SIZE + item] = min(keys[3 * GROUP_SIZE + item], keys[3 * GROUP_SIZE + item + apart]);
     }
     barrier(CLK_LOCAL_MEM_FENCE);
   }
@@ -155,7 +164,8 @@ void opuntia_reduce_points(__global const REDUCED_REAL* array, long extent_x, lo
     mine[w] = w == WORD_MINIMUM   ? keys[0]
               : w == WORD_MAXIMUM ? keys[GROUP_SIZE]
               : w == WORD_MAX_ABS ? keys[2 * GROUP_SIZE]
-                                  : ((ulong)high[w] << 32) | low[w];
+              : w == WORD_FIRST_NON_FINITE ? keys[3 * GROUP_SIZE]
+                                           : ((ulong)high[w] << 32) | low[w];
   }
 }
 
@@ -183,10 +193,12 @@ std::string reduce_options(std::size_t element_size, std::size_t group_size) {
                                                 {"WORD_MINIMUM", words::minimum},
                                                 {"WORD_MAXIMUM", words::maximum},
                                                 {"WORD_MAX_ABS", words::max_abs},
+                                                {"WORD_FIRST_NON_FINITE", words::first_non_finite},
                                                 {"WORDS", words::count}};
   for (const auto& [name, value] : layout) options += " -D" + std::string(name) + "=" + std::to_string(value);
   options += " -DMINIMUM_IDENTITY=" + std::to_string(words::minimum_identity) + "UL";
   options += " -DMAXIMUM_IDENTITY=" + std::to_string(words::maximum_identity) + "UL";
+  options += " -DFIRST_NON_FINITE_IDENTITY=" + std::to_string(words::first_non_finite_identity) + "UL";
   options += std::string(" -DREDUCED_REAL=") + (element_size == sizeof(float) ? "float" : "double");
   options += " -DGROUP_SIZE=" + std::to_string(group_size);
   return options;

@@ -1,0 +1,61 @@
+// NaNChecker (Cactus's): the grid functions NaNChecker::check_vars names, reduced where their
+// data is (routine_context::statistics: on the device when the kernels left it there, so that a
+// few hundred bytes leave it, not the arrays), every check_every iterations. A NaN or an infinity
+// is reported with the first such point in global index order (the same on any number of ranks
+// and on every backend) and the count; action_if_found then warns, ends the run after this
+// iteration, or stops it at once.
+#include <cstdint>
+#include <string>
+
+#include <fmt/format.h>
+
+#include "NaNChecker_parameters.hpp"
+#include "opuntia/collective_error.hpp"
+#include "opuntia/routine_context.hpp"
+
+namespace opuntia::thorns::NaNChecker {
+namespace {
+
+/// "1 point", "7 points".
+std::string points(std::uint64_t n) { return fmt::format("{} point{}", n, n == 1 ? "" : "s"); }
+
+/// "heatequation::u at iteration 3: 7 points are NaN or infinite (7 NaN, 0 infinite); the first
+/// is global point (4, 4, 3) at x = 0.5, y = 0.5, z = 0.375 (centering vvv) on rank 1"
+std::string report(routine_context& context, const std::string& var, const routine_context::field_statistics& s) {
+  const auto& first = *s.first_non_finite;
+  const auto& g = context.grid();
+  const auto c = context.centering(var);
+  const auto at = [&](int d) { return g.global_coordinate(d, first.index[d], c[d]); };
+  const std::uint64_t found = s.nans + s.infinities;
+  return fmt::format(
+      "{} at iteration {}: {} {} NaN or infinite ({} NaN, {} infinite); the first is global point ({}, {}, {}) at "
+      "x = {}, y = {}, z = {} (centering {}{}{}) on rank {}",
+      var, context.iteration(), points(found), found == 1 ? "is" : "are", s.nans, s.infinities, first.index[0],
+      first.index[1], first.index[2], at(0), at(1), at(2), ccl::name_of(c[0]), ccl::name_of(c[1]), ccl::name_of(c[2]),
+      first.rank);
+}
+
+}  // namespace
+
+void NaNChecker_CheckVars(routine_context& context) { context.checked_grid_functions("NaNChecker", "check_vars"); }
+
+void NaNChecker_NaNCheck(routine_context& context) {
+  const auto& p = context.parameters<parameters>();
+  const int iteration = context.iteration();
+  if (p.check_every == 0 || iteration % p.check_every != 0 || iteration < p.check_after) return;
+  for (const auto& var : context.grid_functions_named(p.check_vars.get())) {
+    const auto s = context.statistics(var);  // every rank, in the same order
+    if (!s.first_non_finite) continue;
+    const auto message = report(context, var, s);
+    // Every rank found the same: each stops, and rank 0 says so once (program/main.cpp).
+    if (p.action_if_found == "abort") throw collective_error("NaNChecker: " + message);
+    context.warn(message);
+    if (p.action_if_found == "terminate") {
+      context.terminate_next(fmt::format("{} is NaN or infinite at {} (NaNChecker::action_if_found = \"terminate\")",
+                                         var, points(s.nans + s.infinities)),
+                             true);
+    }
+  }
+}
+
+}  // namespace opuntia::thorns::NaNChecker
