@@ -263,23 +263,6 @@ TEST(grid_function_store, unknown_qualified_variable_throws_naming_the_nearest) 
   EXPECT_NE(message.find("heat::total_energy"), std::string::npos) << message;
 }
 
-TEST(grid_function_store, named_gives_a_variable_or_the_variables_of_a_group) {
-  two_thorns t;
-  EXPECT_EQ(t.store.variables_named("Other", "heat::u"), std::vector<grid_variable*>{&t.store.find("HeatEquation", "u")});
-  EXPECT_EQ(t.store.variables_named("Other", "heat::evolved"), std::vector<grid_variable*>{&t.store.find("HeatEquation", "u")});
-  // A variable before a group of the same name: Analysis's own `u` (its group is own_u).
-  EXPECT_EQ(t.store.variables_named("Analysis", "u"), std::vector<grid_variable*>{&t.store.find("Analysis", "u")});
-  EXPECT_EQ(t.store.variables_named("Analysis", "own_u"), std::vector<grid_variable*>{&t.store.find("Analysis", "u")});
-}
-
-TEST(grid_function_store, named_unknown_names_the_nearest_variables_and_groups) {
-  two_thorns t;
-  EXPECT_EQ(message_of([&] { t.store.variables_named("Other", "heat::evolvd"); }),
-            "unknown grid function or group 'heat::evolvd' in thorn Other; did you mean 'heat::evolved'?");
-  EXPECT_EQ(message_of([&] { t.store.variables_named("HeatEquation", "total_enrgy"); }),
-            "unknown grid function or group 'total_enrgy' in thorn HeatEquation; did you mean 'total_energy'?");
-}
-
 TEST(grid_function_store, unknown_variable_far_from_everything_has_no_suggestion) {
   two_thorns t;
   const auto message = message_of([&] { t.store.find("HeatEquation", "completely_unrelated_name"); });
@@ -297,6 +280,8 @@ TEST(grid_function_store, variables_named_finds_a_variable_or_a_group) {
   EXPECT_EQ(names(t.store.variables_named("Other", "heat::u")), std::vector<std::string>{"heat::u"});
   EXPECT_EQ(names(t.store.variables_named("Other", "heat::evolved")), std::vector<std::string>{"heat::u"});
   EXPECT_EQ(names(t.store.variables_named("Analysis", "own_u")), std::vector<std::string>{"analysis::u"});
+  // A variable before a group of the same name: Analysis's own `u` (its group is own_u).
+  EXPECT_EQ(names(t.store.variables_named("Analysis", "u")), std::vector<std::string>{"analysis::u"});
   EXPECT_EQ(names(t.store.variables_named("Analysis", "w")), std::vector<std::string>{"heat::w"});
 }
 
@@ -306,6 +291,8 @@ TEST(grid_function_store, variables_named_refuses_a_name_naming_the_nearest_vari
             "unknown grid function or group 'heat::evolvd' in thorn Other; did you mean 'heat::evolved'?");
   EXPECT_EQ(message_of([&] { t.store.variables_named("Other", "heat::mask2"); }),
             "unknown grid function or group 'heat::mask2' in thorn Other; did you mean 'heat::mask'?");
+  EXPECT_EQ(message_of([&] { t.store.variables_named("HeatEquation", "total_enrgy"); }),
+            "unknown grid function or group 'total_enrgy' in thorn HeatEquation; did you mean 'total_energy'?");
   EXPECT_EQ(message_of([&] { t.store.variables_named("Other", "u"); }),
             "unknown grid function or group 'u' in thorn Other; did you mean 'u', 'w' or 'v'?");
 }
