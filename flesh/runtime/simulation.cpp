@@ -36,28 +36,13 @@ double wall_seconds() {
   return std::chrono::duration<double>(clock::now().time_since_epoch()).count();
 }
 
-std::string value_text(const parameter_value& v) {
-  return std::visit(
-      [](const auto& x) -> std::string {
-        using T = std::decay_t<decltype(x)>;
-        if constexpr (std::is_same_v<T, std::string>) {
-          return x;
-        } else if constexpr (std::is_same_v<T, bool>) {
-          return x ? "yes" : "no";
-        } else {
-          return fmt::format("{}", x);
-        }
-      },
-      v);
-}
-
 /// Schedule conditions read parameters through the registry, as the thorn sees them.
 class registry_conditions final : public condition_evaluator {
  public:
   explicit registry_conditions(const parameter_registry& registry) : registry_(registry) {}
   std::optional<std::string> parameter_text(std::string_view thorn, std::string_view name) const override {
     try {
-      return value_text(registry_.value(thorn, name));
+      return opuntia::parameter_text(registry_.value(thorn, name));
     } catch (const std::exception&) {
       return std::nullopt;
     }
