@@ -1,6 +1,8 @@
 // The scheduled routines of IOHDF5: the check of IOHDF5::out_vars before the run, and the
 // output of each variable every IOHDF5::out_every iterations, with its XDMF file.
+#include <filesystem>
 #include <string>
+#include <system_error>
 
 #include <fmt/format.h>
 
@@ -57,7 +59,10 @@ void IOHDF5_Output(routine_context& context) {
     s.file = dir / (v.name + ".h5");
     s.dataset = dataset_name(v.implementation, v.name, context.iteration(), 0);
     const auto prefix = s.dataset.substr(0, s.dataset.rfind("it=") + 3);
-    s.new_file = steps_written == 0;
+    // A recovered run goes on adding to the files of the run it recovered; a variable it writes
+    // that the other did not gets its file anew.
+    std::error_code no_file;
+    s.new_file = steps_written == 0 || !std::filesystem::exists(s.file, no_file);
     s.type = v.data_type;
     s.values = v.data_type == data_type::cctk_int ? static_cast<const void*>(context.read_integer(name).data())
                                                   : static_cast<const void*>(context.read(name).data());
