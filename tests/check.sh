@@ -21,3 +21,25 @@ finish() {
   echo "$passes passed, $failures failed"
   test "$failures" -eq 0
 }
+
+# After the run NAME (its output in $work/NAME.out) ended with STATUS: its digest lines
+# (IO::out_digest_vars) in $work/NAME.digest, and the end of its output if it failed; returns
+# STATUS. same_digest A B: both runs printed the same digests.
+record_run() {
+  grep '^INFO (IO): digest of ' "$work/$1.out" >"$work/$1.digest"
+  [ "$2" -eq 0 ] || { echo "run $1 failed:"; tail -5 "$work/$1.out"; }
+  return "$2"
+}
+same_digest() { [ -s "$work/$1.digest" ] && cmp -s "$work/$1.digest" "$work/$2.digest"; }
+
+# Sets $python to a Python with h5py and numpy (Debian's python3-h5py; a python3 earlier on PATH
+# may lack them), or to nothing where there is none.
+find_python_with_h5py() {
+  python=
+  for candidate in python3 /usr/bin/python3; do
+    if "$candidate" -c 'import h5py, numpy' 2>/dev/null; then
+      python=$candidate
+      return
+    fi
+  done
+}

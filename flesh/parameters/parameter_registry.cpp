@@ -361,6 +361,34 @@ std::vector<ccl::diagnostic> parameter_registry::unread() const {
   return out;
 }
 
+std::vector<parameter_setting> parameter_registry::settings() const {
+  std::vector<parameter_setting> out;
+  for (const auto& e : entries_) {
+    if (is_shared_use(e.binding) || !is_active(e.thorn)) continue;
+    const bool array = !e.binding.array_size.empty();
+    for (std::size_t i = 0; i < e.values.size(); ++i) {
+      out.push_back({e.thorn, e.binding.name, array ? static_cast<int>(i) : -1, parameter_text(e.values[i]),
+                     e.binding.steerable.empty() ? "never" : e.binding.steerable});
+    }
+  }
+  return out;
+}
+
+std::string parameter_text(const parameter_value& value) {
+  return std::visit(
+      [](const auto& x) -> std::string {
+        using T = std::decay_t<decltype(x)>;
+        if constexpr (std::is_same_v<T, std::string>) {
+          return x;
+        } else if constexpr (std::is_same_v<T, bool>) {
+          return x ? "yes" : "no";
+        } else {
+          return fmt::format("{}", x);
+        }
+      },
+      value);
+}
+
 // --- describe ----------------------------------------------------------------------------
 
 std::string parameter_registry::describe(std::string_view thorn) const {

@@ -24,6 +24,19 @@ namespace opuntia {
 /// as text, BOOLEAN as bool.
 using parameter_value = std::variant<long long, double, std::string, bool>;
 
+/// A value as text: REAL in the shortest form that reads back to the same bits ("0.1", "1e-300"),
+/// BOOLEAN as yes or no, KEYWORD and STRING as they are.
+std::string parameter_text(const parameter_value& value);
+
+/// One value of a parameter of an active thorn, as a checkpoint records it.
+struct parameter_setting {
+  std::string thorn;      // the declaring thorn: "Driver"
+  std::string name;       // "global_nx"
+  int index = -1;         // the element of an array parameter; -1: not an array
+  std::string value;      // parameter_text()
+  std::string steerable;  // never, always, recover (param.ccl's STEERABLE; empty: never)
+};
+
 /// How strictly a parameter file is read (`--parameter-level`).
 enum class parameter_level {
   normal,  // later assignments win
@@ -74,6 +87,9 @@ class parameter_registry final : public parameter_source {
   /// Forgets every read so far: the flesh calls it after building the thorns' typed structs,
   /// whose fields then report their own reads (tracked_parameter).
   void reset_reads();
+  /// Every value of every parameter the active thorns declare (USES and EXTENDS hold none of
+  /// their own), thorn by thorn in registration order.
+  std::vector<parameter_setting> settings() const;
   /// Whether the parameter file set it (rather than the default).
   bool was_set(std::string_view owner, std::string_view name) const;
   /// `message` as a diagnostic at the place where the parameter file set owner::name (its first

@@ -22,17 +22,20 @@ std::string quoted_list(const std::vector<std::string>& names, std::string_view 
   return out;
 }
 
+/// The one active thorn's of `candidates`; none: nullptr where `none_allowed`, else an error.
 template <typename T>
-const T& provided_by_active_thorn(const std::vector<providers::of_thorn<T>>& candidates,
-                                   std::string_view role, const parameter_registry& registry,
-                                   const ccl::parfile_file& parfile, const ccl::source_file& source) {
+const providers::of_thorn<T>* provided_by_active_thorn(const std::vector<providers::of_thorn<T>>& candidates,
+                                                       std::string_view role, const parameter_registry& registry,
+                                                       const ccl::parfile_file& parfile,
+                                                       const ccl::source_file& source, bool none_allowed = false) {
   std::vector<const providers::of_thorn<T>*> active;
   std::vector<std::string> names;
   for (const auto& c : candidates) {
     names.push_back(c.thorn);
     if (registry.is_active(c.thorn)) active.push_back(&c);
   }
-  if (active.size() == 1) return active.front()->provided;
+  if (active.size() == 1) return active.front();
+  if (active.empty() && none_allowed) return nullptr;
   // Where ActiveThorns named the last of the rivals; the first ActiveThorns line, or the file's
   // first line, when the file named none of them.
   ccl::source_location where{source.path, 1, 1};
@@ -99,6 +102,9 @@ void providers::add_output_folder(output_folder_provider folder) {
   output_folders_.push_back({current(), std::move(folder)});
 }
 void providers::add_command(command_provider command) { commands_.push_back({current(), std::move(command)}); }
+void providers::add_checkpoints(checkpoint_provider checkpoints) {
+  checkpoints_.push_back({current(), std::move(checkpoints)});
+}
 
 bool providers::is_always_active(std::string_view thorn) const {
   return std::any_of(always_active_.begin(), always_active_.end(),
@@ -107,25 +113,31 @@ bool providers::is_always_active(std::string_view thorn) const {
 
 const driver_provider& providers::active_driver(const parameter_registry& registry, const ccl::parfile_file& parfile,
                                                const ccl::source_file& source) const {
-  return provided_by_active_thorn(drivers_, "a driver", registry, parfile, source);
+  return provided_by_active_thorn(drivers_, "a driver", registry, parfile, source)->provided;
 }
 
 const kernel_runtime_provider& providers::active_kernel_runtime(const parameter_registry& registry,
                                                                const ccl::parfile_file& parfile,
                                                                const ccl::source_file& source) const {
-  return provided_by_active_thorn(kernel_runtimes_, "a kernel runtime", registry, parfile, source);
+  return provided_by_active_thorn(kernel_runtimes_, "a kernel runtime", registry, parfile, source)->provided;
 }
 
 const time_step_provider& providers::active_time_step(const parameter_registry& registry,
                                                      const ccl::parfile_file& parfile,
                                                      const ccl::source_file& source) const {
-  return provided_by_active_thorn(time_steps_, "the time step", registry, parfile, source);
+  return provided_by_active_thorn(time_steps_, "the time step", registry, parfile, source)->provided;
 }
 
 const output_folder_provider& providers::active_output_folder(const parameter_registry& registry,
                                                              const ccl::parfile_file& parfile,
                                                              const ccl::source_file& source) const {
-  return provided_by_active_thorn(output_folders_, "the output folder", registry, parfile, source);
+  return provided_by_active_thorn(output_folders_, "the output folder", registry, parfile, source)->provided;
+}
+
+const providers::of_thorn<checkpoint_provider>* providers::active_checkpoints(const parameter_registry& registry,
+                                                                             const ccl::parfile_file& parfile,
+                                                                             const ccl::source_file& source) const {
+  return provided_by_active_thorn(checkpoints_, "checkpoints", registry, parfile, source, true);
 }
 
 parameter_registry providers::registry_of(const std::vector<thorn_binding>& thorns, parameter_level level) const {

@@ -1,6 +1,6 @@
 #pragma once
 // What thorns provide beyond their bindings: the driver, the kernel runtime, the time step, the
-// output folder and commands of the `opuntia` program. A thorn with a src/provide.cpp defines
+// output folder, checkpoints and commands of the `opuntia` program. A thorn with a src/provide.cpp defines
 //
 //   void opuntia::thorns::Driver::provide(opuntia::providers& p) {
 //     p.always_active();
@@ -10,6 +10,7 @@
 // and the build's thorn list calls it (compiled_providers(), cmake/opuntia_add_thorn.cmake). The
 // flesh asks for what the active thorns provide and names none of them: as in Cactus, the driver
 // that runs is the one of the active driver thorn.
+#include <filesystem>
 #include <functional>
 #include <iosfwd>
 #include <memory>
@@ -20,6 +21,7 @@
 #include "ccl/model/parfile_model.hpp"
 #include "ccl/source_file.hpp"
 #include "flesh/grid/grid_functions.hpp"
+#include "flesh/runtime/checkpoint_data.hpp"
 #include "flesh/parameters/parameter_registry.hpp"
 #include "flesh/runtime/driver.hpp"
 #include "flesh/runtime/kernel_runtime.hpp"
@@ -27,6 +29,7 @@
 #include "flesh/schedule/schedule_tree.hpp"
 #include "opuntia/binding.hpp"
 #include "opuntia/grid.hpp"
+#include "opuntia/routine_context.hpp"
 
 namespace opuntia {
 
@@ -55,6 +58,33 @@ struct time_step_provider {
 struct output_folder_provider {
   /// The STRING parameter that names the run's output folder.
   parameter_name folder;
+  /// Cactus's checkpoint parameters (IO::checkpoint_every, ...): the flesh writes checkpoints
+  /// and recovers from them as they say, through the active thorn that provides checkpoints.
+  struct checkpoint_parameters {
+    parameter_name every;         // INT: every this many iterations, in CHECKPOINT; 0: never
+    parameter_name keep;          // INT: how many are kept
+    parameter_name on_terminate;  // BOOLEAN: one at the end, and when a signal stops the run
+    parameter_name recover;       // KEYWORD: no, auto, manual
+    parameter_name recover_file;  // STRING: the file of manual
+  } checkpoints;
+};
+
+/// Checkpoints: one file per checkpoint, <out_dir>/checkpoint.it<iteration><extension>
+/// (checkpoint_files.hpp), with every time level of every variable with storage as the global
+/// array (checkpoint_data.hpp). As Cactus's IOHDF5 does for IOUtil's parameters.
+struct checkpoint_provider {
+  std::string extension;  // ".h5"
+  /// Writes `contents` to `file` whole or not at all: under a temporary name, flushed to the
+  /// disk (file and folder) and renamed to `file` only when complete; a failure throws and
+  /// leaves neither. Every rank calls it, `ranks` their routine_context.
+  std::function<void(const std::filesystem::path& file, const checkpoint_contents& contents, routine_context& ranks)>
+      write;
+  /// The header of `file`; std::runtime_error with the reason where it is no readable checkpoint.
+  std::function<checkpoint_header(const std::filesystem::path& file)> read_header;
+  /// Fills the values of `into.arrays` from `file`: on each rank its owned points of every grid
+  /// function (its ghost zones untouched), and every scalar; std::runtime_error naming an array
+  /// the file lacks or whose size differs. Each rank reads on its own.
+  std::function<void(const std::filesystem::path& file, checkpoint_contents& into)> read;
 };
 
 /// The processes of a run (the ranks of mpirun), for the program's last word: an error every
@@ -100,6 +130,7 @@ class providers {
   void add_time_step(time_step_provider time_step);
   void add_output_folder(output_folder_provider folder);
   void add_command(command_provider command);
+  void add_checkpoints(checkpoint_provider checkpoints);
   void add_process_group(process_group_provider group);
 
   // --- what the flesh and the program ask ---------------------------------------------------
@@ -111,6 +142,7 @@ class providers {
   const std::vector<of_thorn<time_step_provider>>& time_steps() const { return time_steps_; }
   const std::vector<of_thorn<output_folder_provider>>& output_folders() const { return output_folders_; }
   const std::vector<of_thorn<command_provider>>& commands() const { return commands_; }
+  const std::vector<of_thorn<checkpoint_provider>>& checkpoints() const { return checkpoints_; }
   /// The processes of this run: the first thorn's that provides them; one process if none does.
   process_group_provider process_group() const;
 
@@ -129,6 +161,12 @@ class providers {
                                                      const ccl::parfile_file& parfile,
                                                      const ccl::source_file& source) const;
 
+  /// The checkpoints of the one active thorn that provides them; nullptr where none does (a run
+  /// that asks for none needs none). Several: ccl::input_error as above.
+  const of_thorn<checkpoint_provider>* active_checkpoints(const parameter_registry& registry,
+                                                          const ccl::parfile_file& parfile,
+                                                          const ccl::source_file& source) const;
+
   /// A registry of every parameter of `thorns`, those always active activated.
   parameter_registry registry_of(const std::vector<thorn_binding>& thorns,
                                  parameter_level level = parameter_level::normal) const;
@@ -144,6 +182,7 @@ class providers {
   std::vector<of_thorn<time_step_provider>> time_steps_;
   std::vector<of_thorn<output_folder_provider>> output_folders_;
   std::vector<of_thorn<command_provider>> commands_;
+  std::vector<of_thorn<checkpoint_provider>> checkpoints_;
   std::vector<of_thorn<process_group_provider>> process_groups_;
 };
 

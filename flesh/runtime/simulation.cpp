@@ -37,28 +37,13 @@ double wall_seconds() {
   return std::chrono::duration<double>(clock::now().time_since_epoch()).count();
 }
 
-std::string value_text(const parameter_value& v) {
-  return std::visit(
-      [](const auto& x) -> std::string {
-        using T = std::decay_t<decltype(x)>;
-        if constexpr (std::is_same_v<T, std::string>) {
-          return x;
-        } else if constexpr (std::is_same_v<T, bool>) {
-          return x ? "yes" : "no";
-        } else {
-          return fmt::format("{}", x);
-        }
-      },
-      v);
-}
-
 /// Schedule conditions read parameters through the registry, as the thorn sees them.
 class registry_conditions final : public condition_evaluator {
  public:
   explicit registry_conditions(const parameter_registry& registry) : registry_(registry) {}
   std::optional<std::string> parameter_text(std::string_view thorn, std::string_view name) const override {
     try {
-      return value_text(registry_.value(thorn, name));
+      return opuntia::parameter_text(registry_.value(thorn, name));
     } catch (const std::exception&) {
       return std::nullopt;
     }
@@ -238,6 +223,13 @@ simulation::simulation(std::vector<thorn_binding> thorns, providers provided, co
     runtime_provider_ = &provided_.active_kernel_runtime(registry_, statements, parfile);
     time_step_ = &provided_.active_time_step(registry_, statements, parfile);
     output_ = &provided_.active_output_folder(registry_, statements, parfile);
+    checkpoints_ = provided_.active_checkpoints(registry_, statements, parfile);
+    parfile_ = parfile;
+    for (const auto& st : statements.statements) {
+      if (st.what != ccl::parfile_statement::kind::active_thorns) continue;
+      if (!active_thorns_at_) active_thorns_at_ = st.where;
+      active_thorn_names_.insert(active_thorn_names_.end(), st.thorns.begin(), st.thorns.end());
+    }
     // A value the parameter file gave that turns out wrong only now (no such device, no such
     // variant) is reported where the file set it.
     at_parameter_lines([&] {
@@ -281,6 +273,7 @@ simulation::simulation(std::vector<thorn_binding> thorns, providers provided, co
                             std::numeric_limits<double>::min()));
       }
       time_ = registry_.real("Cactus", "cctk_initial_time");
+      read_checkpoint_settings();
 
       check_memory(storage);
       // The schedule tree qualifies every group as impl::group, so no thorn's view is needed.
@@ -514,16 +507,27 @@ double simulation::next_time() const {
   return next;
 }
 
-void simulation::stop_if_signalled() {
-  const int signal = stop_signals_ != nullptr ? stop_signals_->received() : 0;
+void simulation::stop_if_signalled(bool iteration_done) {
+  int signal = stop_signals_ != nullptr ? stop_signals_->received() : 0;
+  if (checkpoints_on_terminate()) {
+    // A checkpoint holds the state between two iterations, which every rank writes together:
+    // the run goes on to the end of the iteration, and stops there on every rank if one was
+    // signalled (mpirun passes a signal to each rank, not at the same moment).
+    if (!iteration_done) return;
+    signal = static_cast<int>(driver_->reduce(signal, reduction::maximum));
+    if (signal == 0) return;
+    if (last_checkpoint_ != iteration_) write_checkpoint();
+  }
   if (signal == 0) return;
-  // Where IO::checkpoint_on_terminate would write a checkpoint; checkpoints do not exist yet,
-  // so a stopped run leaves none.
   const auto message =
       fmt::format("opuntia: stopped by {} at iteration {}, time {:g}", stop_signal_name(signal), iteration_, time_);
   if (driver_->rank() == 0) fmt::print(out_, "{}\n", message);
   out_.flush();
   throw run_stopped(signal, message);
+}
+
+std::unique_ptr<routine_context> simulation::context_for(const std::string& thorn) {
+  return std::make_unique<context>(*this, thorn);
 }
 
 bool simulation::condition_holds(const std::vector<std::string>& scalars, const std::string& thorn_name) {
@@ -911,6 +915,7 @@ void simulation::run() {
                driver_->name(), ranks);
   }
   if (driver_->rank() == 0) fmt::print(out_, "{}", faces_only_report());
+  prepare_recovery();
   warn_if_final_time_out_of_reach();
   if (registry_.boolean("Cactus", "cctk_show_schedule") && driver_->rank() == 0) out_ << schedule_.show();
   out_.flush();
@@ -922,10 +927,16 @@ void simulation::run() {
     ~forget_handlers() { handlers = nullptr; }
   } forget{stop_signals_};
 
-  for (const char* bin : {"STARTUP", "WRAGH", "PARAMCHECK", "BASEGRID", "INITIAL", "POSTINITIAL", "POSTPOSTINITIAL",
-                          "POSTSTEP", "CPINITIAL", "ANALYSIS"}) {
-    run_bin(bin);
+  for (const char* bin : {"STARTUP", "WRAGH", "PARAMCHECK", "BASEGRID"}) run_bin(bin);
+  if (recovery_) {
+    // As Cactus: the checkpoint's data instead of the initial data.
+    recover_variables();
+    for (const char* bin : {"RECOVER_VARIABLES", "POST_RECOVER_VARIABLES"}) run_bin(bin);
+  } else {
+    for (const char* bin : {"INITIAL", "POSTINITIAL", "POSTPOSTINITIAL", "POSTSTEP"}) run_bin(bin);
   }
+  for (const char* bin : {"CPINITIAL", "ANALYSIS"}) run_bin(bin);
+  stop_if_signalled(true);
   const double loop_start = wall_seconds();
   const int progress_every = registry_.integer("Cactus", "progress_every");
   while (!termination_agreed() && !finished()) {
@@ -933,14 +944,17 @@ void simulation::run() {
     store_.rotate_timelevels();
     ++iteration_;
     time_ = time;
-    for (const char* bin : {"PRESTEP", "EVOL", "POSTSTEP", "CHECKPOINT", "ANALYSIS"}) run_bin(bin);
+    for (const char* bin : {"PRESTEP", "EVOL", "POSTSTEP", "CHECKPOINT"}) run_bin(bin);
+    if (checkpoints_ != nullptr && checkpoint_.every > 0 && iteration_ % checkpoint_.every == 0) write_checkpoint();
+    run_bin("ANALYSIS");
     read_device_timers(false);  // keeps the events of the kernels still queued, no more
     if (progress_every > 0 && iteration_ % progress_every == 0) {
       print_progress(wall_seconds() - loop_start);
       out_.flush();  // whole lines, as they come, for whoever follows the log
     }
-    stop_if_signalled();
+    stop_if_signalled(true);
   }
+  if (checkpoints_on_terminate() && last_checkpoint_ != iteration_) write_checkpoint();
   run_bin("TERMINATE");
   run_bin("SHUTDOWN");
   // Launches return before their kernels end: the run ends when the last one has.

@@ -13,6 +13,7 @@
 #include <vector>
 
 #include "flesh/parameters/parameter_registry.hpp"
+#include "flesh/runtime/checkpoint_data.hpp"
 #include "flesh/runtime/driver.hpp"
 #include "flesh/runtime/ghost_depths.hpp"
 #include "flesh/runtime/kernel_runtime.hpp"
@@ -55,8 +56,11 @@ public:
   std::string show_schedule() const;
 
   /// Runs to the end. Errors in a routine or kernel propagate as exceptions; an unusable
-  /// output folder (IO::out_dir) is a ccl::input_error at its line before anything runs. SIGINT or SIGTERM
-  /// stop the run at the next routine or iteration boundary: run_stopped.
+  /// output folder (IO::out_dir), and a checkpoint to recover from that is missing, damaged or
+  /// written with other values of parameters that may not change, are a ccl::input_error at
+  /// their lines before anything runs. SIGINT or SIGTERM stop the run at the next routine or
+  /// iteration boundary (with IO::checkpoint_on_terminate, at the end of the iteration, after a
+  /// checkpoint): run_stopped.
   void run();
 
   /// Whether the run ended early because a routine found its result bad
@@ -144,8 +148,30 @@ private:
   void warn_if_final_time_out_of_reach() const;
   /// time + dt, or an error where dt no longer changes the time.
   double next_time() const;
-  /// After a routine or an iteration: stops the run when a signal asked for it.
-  void stop_if_signalled();
+  /// After a routine, or at the end of an iteration (`iteration_done`): stops the run when a
+  /// signal asked for it. With IO::checkpoint_on_terminate only at the end of an iteration, where
+  /// the ranks agree on it and a checkpoint is written first.
+  void stop_if_signalled(bool iteration_done = false);
+  /// A routine_context for the host code of `thorn`.
+  std::unique_ptr<routine_context> context_for(const std::string& thorn);
+
+  // Checkpoints and recovery (simulation_checkpoints.cpp).
+  /// The IO parameters of checkpoints; a run that asks for checkpoints or recovery without an
+  /// active thorn that provides them is refused at the parameter's line.
+  void read_checkpoint_settings();
+  /// IO::recover: finds the checkpoint (auto: the newest in the output folder; manual:
+  /// IO::recover_file) and refuses one that cannot be read or whose parameters may not be those
+  /// of this run, at the parameters' lines; sets recovery_.
+  void prepare_recovery();
+  /// At RECOVER_VARIABLES: every time level of every variable with storage from the checkpoint,
+  /// the iteration, time and dt; ghost zones exchanged, device copies stale.
+  void recover_variables();
+  /// Writes the checkpoint of this iteration (every rank), keeps IO::checkpoint_keep of them.
+  void write_checkpoint();
+  /// Every time level of every variable with storage, as a checkpoint holds them.
+  checkpoint_contents checkpoint_arrays();
+  /// Whether checkpoints are written at the end of the run and when a signal stops it.
+  bool checkpoints_on_terminate() const { return checkpoints_ != nullptr && checkpoint_.on_terminate; }
 
   std::vector<thorn_binding> thorns_;
   providers provided_;
@@ -174,6 +200,22 @@ private:
     bool failed = false;
     std::string reason;  // "NaNChecker asked: ..."
   } termination_;
+  std::optional<ccl::source_file> parfile_;       // where diagnostics about recovery point
+  std::optional<ccl::source_location> active_thorns_at_;  // the first ActiveThorns statement
+  std::vector<ccl::located_text> active_thorn_names_;     // every thorn ActiveThorns names, where
+  const providers::of_thorn<checkpoint_provider>* checkpoints_ = nullptr;  // the active thorn's
+  struct {
+    int every = 0;
+    int keep = 1;
+    bool on_terminate = false;
+    std::string recover = "no";
+  } checkpoint_;
+  struct recovery {
+    std::filesystem::path file;
+    checkpoint_header header;
+  };
+  std::optional<recovery> recovery_;  // the checkpoint this run recovers from
+  int last_checkpoint_ = -1;          // the iteration of the last checkpoint written or recovered
   int iteration_ = 0;
   double time_ = 0;
   double dt_ = 0;

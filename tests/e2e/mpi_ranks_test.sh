@@ -24,12 +24,8 @@ run() {
   shift 3
   { base "$application"; printf '%s\n' "$@"; printf 'IO::out_dir = "%s"\n' "$name"; } >"$work/$name.par"
   (cd "$work" && "$mpiexec" --oversubscribe -np "$ranks" "$opuntia" "$name.par" >"$name.out" 2>&1)
-  local status=$?
-  grep '^INFO (IO): digest of ' "$work/$name.out" >"$work/$name.digest"
-  [ $status -eq 0 ] || { echo "run $name failed:"; tail -5 "$work/$name.out"; }
-  return $status
+  record_run "$name" $?
 }
-same_digest() { [ -s "$work/$1.digest" ] && cmp -s "$work/$1.digest" "$work/$2.digest"; }
 
 for application in heat wavetoy; do
   for periodic in no yes; do

@@ -15,14 +15,7 @@ here=$(dirname "$(realpath "$0")")
 export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1  # containers run tests as root
 export OMP_NUM_THREADS=1
 
-# A Python with h5py and numpy (Debian's python3-h5py; a python3 earlier on PATH may lack it).
-python=
-for candidate in python3 /usr/bin/python3; do
-  if "$candidate" -c 'import h5py, numpy' 2>/dev/null; then
-    python=$candidate
-    break
-  fi
-done
+find_python_with_h5py
 if [ -z "$python" ]; then
   echo "FAILED: no python3 with h5py and numpy (scripts/install_deps.sh installs python3-h5py)"
   exit 1

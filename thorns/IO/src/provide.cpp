@@ -1,11 +1,17 @@
-// Thorn IO names the run's output folder (IO::out_dir).
+// Thorn IO names the run's output folder (IO::out_dir) and Cactus's checkpoint parameters, which
+// the flesh honours through the active thorn that provides checkpoints (IOHDF5).
 #include "flesh/runtime/providers.hpp"
 
 namespace opuntia::thorns::IO {
 
 void provide(providers& p) {
   p.always_active();
-  p.add_output_folder({{"IO", "out_dir"}});
+  p.add_output_folder({{"IO", "out_dir"},
+                       {{"IO", "checkpoint_every"},
+                        {"IO", "checkpoint_keep"},
+                        {"IO", "checkpoint_on_terminate"},
+                        {"IO", "recover"},
+                        {"IO", "recover_file"}}});
 }
 
 }  // namespace opuntia::thorns::IO

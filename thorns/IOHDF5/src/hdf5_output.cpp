@@ -1,7 +1,8 @@
 // The scheduled routines of IOHDF5: the check of IOHDF5::out_vars before the run, and the
 // output of each variable every IOHDF5::out_every iterations, with its XDMF file.
-#include <cctype>
+#include <filesystem>
 #include <string>
+#include <system_error>
 
 #include <fmt/format.h>
 
@@ -20,17 +21,6 @@ std::vector<variable_description> output_variables(const routine_context& contex
   return IO::output_variables(context, "IOHDF5", "out_vars", context.parameters<parameters>().out_vars);
 }
 
-write_mode mode_of(const routine_context& context) {
-  if (context.size() == 1) return write_mode::one_rank;
-  const bool collective = context.parameters<parameters>().collective_io;
-  return collective && collective_writes_possible(context.size()) ? write_mode::collective : write_mode::through_rank0;
-}
-
-std::string upper(std::string text) {
-  for (auto& c : text) c = static_cast<char>(std::toupper(static_cast<unsigned char>(c)));
-  return text;
-}
-
 }  // namespace
 
 void IOHDF5_CheckOutputVars(routine_context& context) {
@@ -39,7 +29,7 @@ void IOHDF5_CheckOutputVars(routine_context& context) {
   const bool collective = p.collective_io;  // read on every run: a setting the run ignores is still checked
   if (!writes || context.size() == 1) return;
   const auto library = library_description();
-  if (mode_of(context) == write_mode::collective) {
+  if (write_mode_of(context) == write_mode::collective) {
     context.info(fmt::format("{}: the {} ranks write their parts of each dataset together (collective MPI-IO)",
                              library, context.size()));
   } else {
@@ -60,32 +50,29 @@ void IOHDF5_Output(routine_context& context) {
   const auto dir = context.out_dir();
   const auto& g = context.grid();
   const auto extent = context.owned_extent();
-  const auto mode = mode_of(context);
+  const auto mode = write_mode_of(context);
   for (const auto& v : variables) {
     // Only the variables written now leave the device, and only now.
     const auto name = v.implementation + "::" + v.name;
     const auto centering = context.centering(name);
     output_step s;
     s.file = dir / (v.name + ".h5");
-    const auto prefix = fmt::format("{}::{} it=", upper(v.implementation), v.name);
-    s.dataset = fmt::format("{}{} tl=0", prefix, context.iteration());
-    s.new_file = steps_written == 0;
+    s.dataset = dataset_name(v.implementation, v.name, context.iteration(), 0);
+    const auto prefix = s.dataset.substr(0, s.dataset.rfind("it=") + 3);
+    // A recovered run goes on adding to the files of the run it recovered; a variable it writes
+    // that the other did not gets its file anew.
+    std::error_code no_file;
+    s.new_file = steps_written == 0 || !std::filesystem::exists(s.file, no_file);
     s.type = v.data_type;
     s.values = v.data_type == data_type::cctk_int ? static_cast<const void*>(context.read_integer(name).data())
                                                   : static_cast<const void*>(context.read(name).data());
     s.grid = g;
     s.extent = extent;
-    s.time = context.time();
-    s.iteration = context.iteration();
-    for (int d = 0; d < 3; ++d) {
-      s.origin[d] = g.origin[d] + ccl::centering_offset(centering[d]) * g.delta[d];
-      s.centering += ccl::centering_letters[static_cast<std::size_t>(centering[d])];
-    }
-    s.delta = g.delta;
+    s.attributes = attributes_of(g, centering, context.time(), context.iteration());
     write_step(s, context, mode);
     if (context.rank() == 0) {
-      const xdmf_series series{v.name, s.file.filename().string(), v.data_type, extent, s.origin, s.delta,
-                               read_series(s.file, prefix)};
+      const xdmf_series series{v.name, s.file.filename().string(), v.data_type, extent, s.attributes.origin,
+                               s.attributes.delta, read_series(s.file, prefix)};
       ccl::write_file_atomically(dir / (v.name + ".xmf"), xdmf_text(series));
     }
   }

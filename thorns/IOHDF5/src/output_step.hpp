@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "opuntia/routine_context.hpp"
+#include "ranks_write.hpp"
 
 namespace opuntia::thorns::IOHDF5 {
 
@@ -28,28 +29,8 @@ struct output_step {
   const void* values = nullptr;  // this rank's local array (ghosts included), of `type`
   grid_layout grid;              // this rank's block
   std::array<int, 3> extent{};   // the points the ranks own together along x, y, z
-  // The attributes.
-  double time = 0;
-  int iteration = 0;
-  std::array<double, 3> origin{};  // x, y, z of the variable's own first point
-  std::array<double, 3> delta{};
-  std::string centering;  // "vvv", "ccc", ... (interface.ccl's CENTERING)
+  grid_attributes attributes;
 };
-
-/// How the ranks of a run write.
-enum class write_mode {
-  one_rank,       // a run of one rank writes its array
-  collective,     // every rank its owned points, collective MPI-IO (a parallel library)
-  through_rank0,  // every rank sends its points to rank 0, which writes them all
-};
-
-/// Whether collective writes are possible for a run of `ranks` ranks: a parallel HDF5 library
-/// and ranks that are MPI_COMM_WORLD.
-bool collective_writes_possible(int ranks);
-/// Whether the HDF5 library of the build is the parallel one (MPI-IO).
-bool parallel_library();
-/// "HDF5 1.10.8 (parallel)".
-std::string library_description();
 
 /// Writes `step`; every rank calls it, in the same order. Throws hdf5_error naming the file
 /// and the reason, with the file as it was before the step (a new file: none, nor a temporary).

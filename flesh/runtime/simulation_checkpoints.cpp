@@ -1,0 +1,259 @@
+// Checkpoints and recovery, as Cactus's IOUtil parameters ask for them (IO::checkpoint_every,
+// IO::checkpoint_keep, IO::checkpoint_on_terminate, IO::recover, IO::recover_file). The flesh
+// decides when and what: every time level of every variable with storage, the iteration, the
+// time, dt and the parameters; the active thorn that provides checkpoints (IOHDF5) writes and
+// reads the files, so that the flesh knows no file format.
+#include <fmt/format.h>
+#include <fmt/ostream.h>
+
+#include <algorithm>
+#include <chrono>
+#include <filesystem>
+#include <ostream>
+#include <stdexcept>
+
+#include "flesh/runtime/checkpoint_files.hpp"
+#include "flesh/runtime/checkpoint_parameters.hpp"
+#include "ccl/model/common.hpp"
+#include "flesh/runtime/simulation.hpp"
+#include "opuntia/routine_context.hpp"
+
+namespace opuntia {
+
+namespace fs = std::filesystem;
+
+namespace {
+
+double seconds_now() {
+  using clock = std::chrono::steady_clock;
+  return std::chrono::duration<double>(clock::now().time_since_epoch()).count();
+}
+
+std::string qualified(const parameter_name& p) { return p.owner + "::" + p.name; }
+
+/// Bytes a checkpoint of `contents` holds: the owned points of each grid function, the scalars.
+double bytes_of(const checkpoint_contents& contents) {
+  const double points = static_cast<double>(contents.extent[0]) * contents.extent[1] * contents.extent[2];
+  double bytes = 0;
+  for (const auto& a : contents.arrays) {
+    const double element = a.type == data_type::cctk_int ? sizeof(CCTK_INT) : sizeof(CCTK_REAL);
+    bytes += (a.grid_function ? points : 1) * element;
+  }
+  return bytes;
+}
+
+}  // namespace
+
+void simulation::read_checkpoint_settings() {
+  const auto& p = output_->checkpoints;
+  if (p.every.owner.empty()) return;  // an output thorn without checkpoint parameters
+  checkpoint_.every = registry_.integer(p.every.owner, p.every.name);
+  checkpoint_.keep = registry_.integer(p.keep.owner, p.keep.name);
+  checkpoint_.on_terminate = registry_.boolean(p.on_terminate.owner, p.on_terminate.name);
+  checkpoint_.recover = registry_.text(p.recover.owner, p.recover.name);
+  if (checkpoints_ != nullptr) return;
+  // Asked for, and nobody to write or read them: refused, not silently ignored.
+  std::string asks;
+  parameter_name where;
+  if (checkpoint_.every > 0) {
+    asks = fmt::format("{} = {}", qualified(p.every), checkpoint_.every), where = p.every;
+  } else if (checkpoint_.on_terminate) {
+    asks = fmt::format("{} = yes", qualified(p.on_terminate)), where = p.on_terminate;
+  } else if (checkpoint_.recover != "no") {
+    asks = fmt::format("{} = \"{}\"", qualified(p.recover), checkpoint_.recover), where = p.recover;
+  } else {
+    return;
+  }
+  std::vector<std::string> thorns;
+  for (const auto& c : provided_.checkpoints()) thorns.push_back(c.thorn);
+  fail_at({where}, thorns.empty() ? fmt::format("{}: no thorn of this build writes checkpoints", asks)
+                                  : fmt::format("{}: no active thorn writes checkpoints; activate {}", asks,
+                                                ccl::join_names(thorns, " or ")));
+}
+
+checkpoint_contents simulation::checkpoint_arrays() {
+  checkpoint_contents contents;
+  contents.grid = driver_->layout();
+  for (auto& v : store_.variables()) {
+    for (int level = 0; level < static_cast<int>(v.levels.size()); ++level) {
+      contents.arrays.push_back({v.implementation, v.name, level, v.data_type, v.group_type == group_type::gf,
+                                 v.centering, store_.data(v, level)});
+    }
+  }
+  return contents;
+}
+
+void simulation::write_checkpoint() {
+  const auto& provider = checkpoints_->provided;
+  auto contents = checkpoint_arrays();
+  for (auto& v : store_.variables()) {
+    for (int level = 0; level < static_cast<int>(v.levels.size()); ++level) runtime_->ensure_host(v, level);
+  }
+  const auto ranks = context_for(checkpoints_->thorn);
+  contents.extent = ranks->owned_extent();
+  contents.header = {iteration_, time_, dt_, driver_->size(), recorded_parameters(registry_)};
+  const auto dir = output_folder();
+  const auto file = checkpoint_path(dir, iteration_, provider.extension);
+  const double start = seconds_now();
+  provider.write(file, contents, *ranks);
+  const double seconds = ranks->maximum(seconds_now() - start);
+  last_checkpoint_ = iteration_;
+  std::vector<fs::path> removed;
+  if (driver_->rank() == 0) removed = remove_old_checkpoints(dir, provider.extension, iteration_, checkpoint_.keep);
+  const double bytes = bytes_of(contents);
+  ranks->info(fmt::format("checkpoint {} written: {} in {:.3f} s ({}/s){}", file.string(), byte_text(bytes), seconds,
+                          byte_text(seconds > 0 ? bytes / seconds : 0),
+                          removed.empty() ? "" : fmt::format("; removed {}", removed.size() == 1
+                                                                                  ? removed.front().filename().string()
+                                                                                  : fmt::format("{} older ones",
+                                                                                                removed.size()))));
+  auto timer_of = std::find_if(timers_.begin(), timers_.end(),
+                               [&](const timer& t) { return t.name == "checkpoint" && t.thorn == checkpoints_->thorn; });
+  if (timer_of == timers_.end()) timer_of = timers_.insert(timers_.end(), timer{"checkpoint", checkpoints_->thorn, 0, 0, {}});
+  ++timer_of->calls;
+  timer_of->seconds += seconds;
+}
+
+void simulation::prepare_recovery() {
+  if (checkpoint_.recover == "no" || checkpoints_ == nullptr) return;
+  const auto& p = output_->checkpoints;
+  const auto& provider = checkpoints_->provided;
+  const auto info = [&](const std::string& message) {
+    if (driver_->rank() == 0) fmt::print(out_, "INFO ({}): {}\n", checkpoints_->thorn, message);
+  };
+  recovery found;
+  bool any = false;
+  if (checkpoint_.recover == "manual") {
+    found.file = registry_.text(p.recover_file.owner, p.recover_file.name);
+    const auto setting = fmt::format("{} = \"{}\"", qualified(p.recover_file), found.file.string());
+    if (found.file.empty()) {
+      fail_at({p.recover, p.recover_file},
+              fmt::format("{} = \"manual\" needs {}, the checkpoint to recover from", qualified(p.recover),
+                          qualified(p.recover_file)));
+    }
+    std::error_code error;
+    if (!fs::is_regular_file(found.file, error)) {
+      fail_at({p.recover_file}, fmt::format("{}: {}", setting, fs::exists(found.file, error) ? "not a file" : "no such file"));
+    }
+    try {
+      found.header = provider.read_header(found.file);
+    } catch (const std::exception& e) {
+      fail_at({p.recover_file}, fmt::format("{}: not a checkpoint this run can read: {}", setting, e.what()));
+    }
+    any = true;
+  } else {
+    // auto: the newest complete one; one that cannot be read (damaged since) is passed over, said so.
+    const auto candidates = checkpoints_in(output_folder(), provider.extension);
+    for (auto c = candidates.rbegin(); c != candidates.rend() && !any; ++c) {
+      try {
+        found.header = provider.read_header(c->path);
+        found.file = c->path;
+        any = true;
+      } catch (const std::exception& e) {
+        if (driver_->rank() == 0) {
+          fmt::print(out_, "opuntia: warning: {} = \"auto\" passes over {}, which cannot be read: {}\n",
+                     qualified(p.recover), c->path.string(), e.what());
+        }
+      }
+    }
+  }
+  // Every rank must recover alike, or none: they read the folder each on its own.
+  const double iteration = any ? found.header.iteration : -1;
+  if (driver_->reduce(iteration, reduction::maximum) != driver_->reduce(iteration, reduction::minimum)) {
+    throw std::runtime_error(fmt::format("the ranks found different checkpoints in {} to recover from",
+                                         output_folder().string()));
+  }
+  if (!any) {
+    info(fmt::format("{} = \"auto\": no checkpoint in {}; starting from the initial data", qualified(p.recover),
+                     output_folder().string()));
+    return;
+  }
+
+  recovery_conflicts conflicts;
+  try {
+    conflicts = conflicts_on_recovery(registry_, found.header.parameters);
+  } catch (const std::exception& e) {
+    fail_at({checkpoint_.recover == "manual" ? p.recover_file : p.recover},
+            fmt::format("checkpoint {}: {}", found.file.string(), e.what()));
+  }
+  std::vector<ccl::diagnostic> refusals;
+  // Where a refusal points when the parameter file did not set what it is about.
+  const auto at_recover = [&](const std::string& message) {
+    if (auto d = place_of({p.recover}, message)) return *d;
+    return ccl::whole_file_error(parfile_name_, message);
+  };
+  if (!conflicts.thorns_active_here_only.empty() || !conflicts.thorns_active_there_only.empty()) {
+    std::vector<std::string> differences;
+    if (!conflicts.thorns_active_here_only.empty()) {
+      differences.push_back(fmt::format("{} active here only", ccl::join_names(conflicts.thorns_active_here_only)));
+    }
+    if (!conflicts.thorns_active_there_only.empty()) {
+      differences.push_back(
+          fmt::format("{} active there only", ccl::join_names(conflicts.thorns_active_there_only)));
+    }
+    const auto message = fmt::format("the active thorns differ from those of checkpoint {}: {}; they may not change on recovery",
+                                     found.file.string(), ccl::join_names(differences, "; "));
+    // Where ActiveThorns names the first thorn the checkpoint's run did not have; else its first line.
+    auto where = active_thorns_at_;
+    for (const auto& named : active_thorn_names_) {
+      if (!conflicts.thorns_active_here_only.empty() && ccl::iequals(named.text, conflicts.thorns_active_here_only.front())) {
+        where = named.where;
+        break;
+      }
+    }
+    refusals.push_back(where ? ccl::error_at(*parfile_, *where, message) : at_recover(message));
+  }
+  for (const auto& c : conflicts.changed) {
+    const auto name = c.index < 0 ? fmt::format("{}::{}", c.thorn, c.name) : fmt::format("{}::{}[{}]", c.thorn, c.name, c.index);
+    const bool set_here = registry_.was_set(c.thorn, c.name);
+    const auto message = fmt::format(
+        "{} = {}{}, but checkpoint {} was written with {}: it may not change on recovery (its param.ccl "
+        "declaration has no STEERABLE=recover)",
+        name, c.now, set_here ? "" : " (its default)", found.file.string(), c.recorded);
+    if (auto d = set_here ? registry_.diagnostic_where_set(c.thorn, c.name, message) : std::nullopt) {
+      refusals.push_back(std::move(*d));
+    } else {
+      refusals.push_back(at_recover(message));
+    }
+  }
+  if (!refusals.empty()) throw ccl::input_error(std::move(refusals));
+  recovery_ = std::move(found);
+  info(fmt::format("recovering from {}: iteration {}, time {:g} (written by {} rank{})", recovery_->file.string(),
+                   recovery_->header.iteration, recovery_->header.time, recovery_->header.ranks,
+                   recovery_->header.ranks == 1 ? "" : "s"));
+}
+
+void simulation::recover_variables() {
+  auto contents = checkpoint_arrays();
+  for (auto& v : store_.variables()) {
+    for (int level = 0; level < static_cast<int>(v.levels.size()); ++level) runtime_->ensure_host(v, level);
+  }
+  contents.extent = context_for(checkpoints_->thorn)->owned_extent();
+  checkpoints_->provided.read(recovery_->file, contents);
+  iteration_ = recovery_->header.iteration;
+  time_ = recovery_->header.time;
+  dt_ = recovery_->header.dt;
+  last_checkpoint_ = iteration_;
+  // The file holds the owned points; ghost zones (the neighbours' points, periodic images) of
+  // every time level come from an exchange, as the run of any number of ranks had them.
+  if (driver_->exchanges()) {
+    for (int level = 0;; ++level) {
+      std::vector<grid_variable*> variables;
+      for (auto& v : store_.variables()) {
+        if (v.group_type == group_type::gf && static_cast<int>(v.levels.size()) > level) variables.push_back(&v);
+      }
+      if (variables.empty()) break;
+      host_halo_memory at_level([this, level](grid_variable& v) { return store_.data(v, level); });
+      driver_->sync(variables, at_level, halo_extent::faces_edges_corners);
+    }
+  }
+  for (auto& v : store_.variables()) {
+    for (int level = 0; level < static_cast<int>(v.levels.size()); ++level) {
+      runtime_->host_wrote(v, level);
+      // Written by the host: the next SYNC exchanges, whatever the writer of the checkpoint's run knew.
+      if (ghost_depths_) ghost_depths_->forget(store_.key(v, level));
+    }
+  }
+}
+
+}  // namespace opuntia
