@@ -16,6 +16,8 @@
 #include <stdexcept>
 
 #include <stdlib.h>
+#include <fcntl.h>
+#include <sys/file.h>
 #include <unistd.h>
 
 #include "flesh/runtime/host_memory.hpp"
@@ -309,6 +311,10 @@ void simulation::check_variant() {
 
 simulation::~simulation() = default;
 
+simulation::folder_lock::~folder_lock() {
+  if (fd >= 0) ::close(fd);
+}
+
 const thorn_binding& simulation::thorn(const std::string& name) const {
   const auto found = std::find_if(thorns_.begin(), thorns_.end(), [&](const auto& t) { return iequals(t.name, name); });
   if (found == thorns_.end()) throw std::logic_error("no compiled thorn " + name);
@@ -443,7 +449,7 @@ void simulation::check_memory(const std::vector<std::string>& storage) {
   }
 }
 
-void simulation::prepare_output_folder() const {
+void simulation::prepare_output_folder() {
   namespace fs = std::filesystem;
   const fs::path dir = output_folder();
   const auto& [owner, name] = output_->folder;
@@ -462,6 +468,29 @@ void simulation::prepare_output_folder() const {
   if (fd < 0) fail(fmt::format("cannot write in the output folder: {}", std::strerror(errno)));
   ::close(fd);
   ::unlink(probe.c_str());
+  // Two runs writing one folder would write over each other's files and checkpoints: the
+  // second waits for the first. flock() is released when the process ends, even by SIGKILL.
+  if (driver_->rank() != 0 || out_dir_lock_.fd >= 0) return;
+  const auto lock_path = dir / ".opuntia.lock";
+  out_dir_lock_.fd = ::open(lock_path.c_str(), O_RDWR | O_CREAT | O_CLOEXEC, 0644);
+  if (out_dir_lock_.fd < 0) fail(fmt::format("cannot create {}: {}", lock_path.string(), std::strerror(errno)));
+  if (::flock(out_dir_lock_.fd, LOCK_EX | LOCK_NB) != 0) {
+    char holder[256] = {};
+    const auto got = ::pread(out_dir_lock_.fd, holder, sizeof holder - 1, 0);
+    std::string who = got > 0 ? std::string(holder, static_cast<std::size_t>(got)) : "another run";
+    while (!who.empty() && who.back() == '\n') who.pop_back();
+    fmt::print(out_, "opuntia: waiting for {}::{} = \"{}\": {} writes there\n", owner, name, dir.string(), who);
+    out_.flush();
+    while (::flock(out_dir_lock_.fd, LOCK_EX) != 0) {
+      if (errno != EINTR) fail(fmt::format("cannot lock {}: {}", lock_path.string(), std::strerror(errno)));
+    }
+  }
+  char host[128] = {};
+  ::gethostname(host, sizeof host - 1);
+  const auto holder = fmt::format("the run of {} (process {} on {})\n", parfile_name_, ::getpid(), host);
+  if (::ftruncate(out_dir_lock_.fd, 0) != 0 || ::pwrite(out_dir_lock_.fd, holder.data(), holder.size(), 0) < 0) {
+    fail(fmt::format("cannot write {}: {}", lock_path.string(), std::strerror(errno)));
+  }
 }
 
 void simulation::warn_if_final_time_out_of_reach() const {

@@ -142,7 +142,9 @@ private:
   /// The run's output folder (IO::out_dir).
   std::filesystem::path output_folder() const;
   /// Creates the output folder and checks that a file can be written there.
-  void prepare_output_folder() const;
+  /// and, on rank 0, locks it for the run (out_dir_lock_): a second run given the same folder
+  /// waits, saying for whom, until the first has ended, rather than write over its files.
+  void prepare_output_folder();
   /// A run that ends at Cactus::cctk_final_time but cannot get there in a plausible number of
   /// steps says so before it starts.
   void warn_if_final_time_out_of_reach() const;
@@ -220,6 +222,15 @@ private:
   double time_ = 0;
   double dt_ = 0;
   double run_start_ = 0;
+  /// The open lock file of the output folder (rank 0), -1: none. Closing it, or the end of the
+  /// process however it ends, releases the lock.
+  struct folder_lock {
+    int fd = -1;
+    folder_lock() = default;
+    folder_lock(const folder_lock&) = delete;
+    folder_lock& operator=(const folder_lock&) = delete;
+    ~folder_lock();
+  } out_dir_lock_;
 };
 
 }  // namespace opuntia

@@ -127,4 +127,23 @@ if [[ -f /etc/OpenCL/vendors/pocl.icd ]] && "$opuntia" --list-devices 2>/dev/nul
   check "... at the line that asks for it" grep -q 'ocl.par:3:.*CaKernel::backend = "opencl": this machine has no device for it' "$work/out"
 fi
 
+# Two runs given one output folder: the second waits until the first has ended (a lock on
+# <out_dir>/.opuntia.lock, which the end of a process releases however it ends), saying for whom.
+printf 'ActiveThorns = "HeatEquation"\nCactus::terminate = "never"\nCactus::progress_every = 0\nIO::out_dir = "one_folder"\n' >"$work/first.par"
+printf 'ActiveThorns = "HeatEquation"\nCactus::cctk_itlast = 2\nCactus::cctk_timer_output = "off"\nIO::out_dir = "one_folder"\n' >"$work/second.par"
+(cd "$work" && exec "$opuntia" first.par >first.out 2>&1) &
+first=$!
+for _ in $(seq 300); do grep -qs "first.par" "$work/one_folder/.opuntia.lock" && break; sleep 0.1; done
+(cd "$work" && "$opuntia" second.par >second.out 2>&1) &
+second=$!
+for _ in $(seq 300); do grep -qs "waiting for" "$work/second.out" && break; sleep 0.1; done
+check "a second run in the same output folder waits, naming the first" \
+  grep -qE '^opuntia: waiting for IO::out_dir = "one_folder": the run of first.par \(process [0-9]+ on .+\) writes there$' "$work/second.out"
+check "... and has not started" bash -c '! grep -q "INFO (HeatEquation)" "$1"' _ "$work/second.out"
+kill -TERM "$first"
+wait "$first"
+wait "$second"
+check "... then runs when the first has ended" test $? -eq 0
+check "... to its end" grep -q "INFO (HeatEquation)" "$work/second.out"
+
 finish

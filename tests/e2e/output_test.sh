@@ -124,6 +124,7 @@ mkdir -p "$work/blocked/v.h5"
 attempt blocked 1
 check "an HDF5 file that cannot be made is an error naming it" grep -qxF \
   "opuntia: error: cannot write blocked/v.h5: Is a directory" "$work/blocked.out"
-check "... and leaves no temporary file" test -z "$(find "$work/blocked" -name '.*')"
+# (.opuntia.lock stays: the folder's lock, docs/running-a-simulation.md, Output.)
+check "... and leaves no temporary file" test -z "$(find "$work/blocked" -name '.*' ! -name .opuntia.lock)"
 
 finish
