@@ -763,13 +763,20 @@ void simulation::track_ghosts(const schedule_node& node, const kernel_binding& k
   }
 }
 
-std::vector<grid_variable*> simulation::stale_synced(const schedule_node& node) {
+std::vector<grid_variable*> simulation::stale_synced(const schedule_node& node, const kernel_binding* kernel) {
   std::vector<grid_variable*> variables;
   if (node.sync.empty() || !driver_->exchanges()) return variables;
+  // Before `kernel` runs, a separateinout variable's level 0 after it is the second buffer it writes.
+  const auto swapped = [&](grid_variable* v) {
+    return kernel != nullptr && std::any_of(kernel->variables.begin(), kernel->variables.end(), [&](const auto& kv) {
+             return kv.intent == kernel_intent::separateinout && store_.try_find(node.thorn, grid_function_of(kv)) == v;
+           });
+  };
   for (const auto& group : node.sync) {
     for (auto* v : store_.group(node.thorn, group)) {
       if (v->levels.empty() || std::find(variables.begin(), variables.end(), v) != variables.end()) continue;
-      if (ghost_depths_->short_of(store_.key(*v, 0), reach_of(*v))) variables.push_back(v);
+      const auto buffer = swapped(v) ? store_.scratch_key(*v) : store_.key(*v, 0);
+      if (ghost_depths_->short_of(buffer, reach_of(*v))) variables.push_back(v);
     }
   }
   return variables;
@@ -794,13 +801,15 @@ void simulation::run_routine(const schedule_node& node) {
   // a host routine on the host's clock; the SYNC after either by the driver, phase by phase.
   double start = wall_seconds();
   queue_event_ptr rim_done;  // set when the kernel ran rim first: the SYNC starts after the rim
+  std::vector<grid_variable*> stale;  // what the SYNC after it exchanges
   if (const auto* kernel = launched_kernel(node)) {
     // The chosen variant where this kernel has it; its first variant otherwise.
     const bool has_variant = std::any_of(kernel->variants.begin(), kernel->variants.end(), [&](const auto& v) {
       return v.template_name == variant_ && v.backend == runtime_->backend_name();
     });
     track_ghosts(node, *kernel);
-    const bool syncs = !stale_synced(node).empty();
+    stale = stale_synced(node, kernel);
+    const bool syncs = !stale.empty();
     // On a device the rim goes first and the interior runs while the SYNC exchanges the rim.
     const auto parts = syncs && driver_->overlaps_sync() && runtime_->mirrors_on_device()
                            ? rim_then_interior(driver_->layout())
@@ -819,9 +828,10 @@ void simulation::run_routine(const schedule_node& node) {
     if (routine == t.routines.end()) throw std::logic_error("no routine " + node.function + " in thorn " + t.name);
     context c(*this, t.name);
     at_parameter_lines([&] { routine->function(c); });  // a routine may check its thorn's parameters
+    stale = stale_synced(node);
   }
   timer_of->seconds += wall_seconds() - start;
-  sync(node, rim_done.get());  // timed by the driver, phase by phase
+  sync(node, stale, rim_done.get());  // timed by the driver, phase by phase
   stop_if_signalled();
 }
 
@@ -836,12 +846,11 @@ void simulation::read_device_timers(bool wait) {
   }
 }
 
-void simulation::sync(const schedule_node& node, queue_event* after) {
+void simulation::sync(const schedule_node& node, const std::vector<grid_variable*>& variables, queue_event* after) {
   // Nothing to exchange (one process, no periodic direction): no data moves at all.
   if (node.sync.empty() || !driver_->exchanges()) return;
   // Ghost zones still current from the last exchange, computed again by the kernels since
   // (ghost zones wider than the stencils): nothing to move either.
-  const auto variables = stale_synced(node);
   if (variables.empty()) {
     ++skipped_syncs_;
     return;

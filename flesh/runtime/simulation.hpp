@@ -90,12 +90,14 @@ private:
   void run_routine(const schedule_node& node);
   /// The kernel a schedule item launches; nullptr for a host routine.
   const kernel_binding* launched_kernel(const schedule_node& node) const;
-  /// The SYNC of `node`; `after`: an event the exchange waits for (the kernel's rim), null: none.
-  void sync(const schedule_node& node, queue_event* after = nullptr);
+  /// The SYNC of `node`, exchanging `variables` (stale_synced); `after`: an event the exchange
+  /// waits for (the kernel's rim), null: none.
+  void sync(const schedule_node& node, const std::vector<grid_variable*>& variables, queue_event* after);
   /// The variables the SYNC of `node` must exchange: those whose ghost zones are current on
   /// fewer layers than their readers reach (every one where the driver exchanges and depths are
   /// not tracked); empty when the driver exchanges nothing.
-  std::vector<grid_variable*> stale_synced(const schedule_node& node);
+  /// Before `kernel` (the node's, null for a host routine) runs: the buffers it leaves as level 0.
+  std::vector<grid_variable*> stale_synced(const schedule_node& node, const kernel_binding* kernel = nullptr);
   /// The ghost layers of `v` a SYNC must make current: the widest STENCIL of the scheduled kernels
   /// that read it, the whole ghost zones where a host routine READS it everywhere, at least one.
   ghost_depths::faces reach_of(const grid_variable& v) const;
