@@ -17,10 +17,6 @@ std::optional<int> short_face(const ghost_depths::faces& width, const ghost_dept
 
 }  // namespace
 
-bool ghost_depths::tracks() const {
-  return std::any_of(width_.begin(), width_.end(), [](int w) { return w > 0; });
-}
-
 const ghost_depths::known* ghost_depths::find(const buffer_key& buffer) const {
   const auto found = known_.find(buffer);
   return found == known_.end() ? nullptr : &found->second;

@@ -36,8 +36,6 @@ public:
   explicit ghost_depths(const faces& width, const std::array<bool, 6>& periodic = {})
       : width_(width), periodic_(periodic) {}
 
-  /// Whether any face is exchanged.
-  bool tracks() const;
   const faces& width() const { return width_; }
 
   /// What is known of a buffer. A buffer never written, or last written by a host routine, is

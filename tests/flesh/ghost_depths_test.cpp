@@ -10,11 +10,6 @@ using faces = ghost_depths::faces;
 const buffer_key u{0, 0}, u_out{0, 1}, v{1, 0};
 const faces radius_1{1, 1, 1, 1, 1, 1};
 
-TEST(ghost_depths, tracks_only_exchanged_faces) {
-  EXPECT_FALSE(ghost_depths(faces{}).tracks());
-  EXPECT_TRUE(ghost_depths(faces{0, 0, 2, 2, 0, 0}).tracks());
-}
-
 TEST(ghost_depths, unknown_buffers_are_exchanged_and_count_as_no_layer) {
   ghost_depths depths(faces{2, 2, 2, 2, 2, 2});
   EXPECT_EQ(depths.find(u), nullptr);
