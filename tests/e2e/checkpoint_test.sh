@@ -4,8 +4,9 @@
 #   recovery   a run of 8 iterations and one checkpointed at 4 then recovered to 8 end with the
 #              same digests (IO::out_digest_vars), for HeatEquation and WaveToy (3 time levels),
 #              on each backend given, written on 1 rank and recovered on 1 and 3 ranks and the
-#              other way round (collective HDF5 writes and writes through rank 0), periodic too.
-#   kill       12 runs killed with SIGKILL at random moments, 6 of them while a checkpoint is
+#              other way round (collective HDF5 writes and writes through rank 0, periodic too: on the
+#              first backend given).
+#   kill       12 runs on the first backend given, killed with SIGKILL at random moments, 6 of them while a checkpoint is
 #              being written (OPUNTIA_TEST_CHECKPOINT_DELAY_MS makes each take 60 ms), each then
 #              recovered with IO::recover = "auto" to the end: the digest of the uninterrupted run
 #              every time, recovered from the newest complete checkpoint, every file named as a
@@ -83,16 +84,18 @@ recovery() {
     done
   done
   [ -n "$mpiexec" ] || return
-  # Through rank 0 rather than collective MPI-IO; periodic (ghost zones are periodic images).
-  run wave_rank0_half 3 wavetoy openmp 'Cactus::cctk_itlast = 4' 'IO::checkpoint_every = 4' 'IOHDF5::collective_io = no'
+  # Through rank 0 rather than collective MPI-IO; periodic (ghost zones are periodic images). On the
+  # first backend given: what these check is the file, not the backend.
+  local first=${backends[0]}
+  run wave_rank0_half 3 wavetoy "$first" 'Cactus::cctk_itlast = 4' 'IO::checkpoint_every = 4' 'IOHDF5::collective_io = no'
   fork wave_rank0_half wave_rank0
-  run wave_rank0 1 wavetoy openmp 'Cactus::cctk_itlast = 8' 'IO::recover = "auto"'
-  check "a checkpoint written through rank 0 recovers bit for bit" same_digest wavetoy_openmp_whole wave_rank0
+  run wave_rank0 1 wavetoy "$first" 'Cactus::cctk_itlast = 8' 'IO::recover = "auto"'
+  check "a checkpoint written through rank 0 recovers bit for bit" same_digest "wavetoy_${first}_whole" wave_rank0
   local periodic=('Driver::periodic = yes' 'Driver::ghost_size = 2')
-  run wave_periodic_whole 1 wavetoy openmp 'Cactus::cctk_itlast = 8' "${periodic[@]}"
-  run wave_periodic_half 1 wavetoy openmp 'Cactus::cctk_itlast = 4' 'IO::checkpoint_every = 4' "${periodic[@]}"
+  run wave_periodic_whole 1 wavetoy "$first" 'Cactus::cctk_itlast = 8' "${periodic[@]}"
+  run wave_periodic_half 1 wavetoy "$first" 'Cactus::cctk_itlast = 4' 'IO::checkpoint_every = 4' "${periodic[@]}"
   fork wave_periodic_half wave_periodic
-  run wave_periodic 4 wavetoy openmp 'Cactus::cctk_itlast = 8' 'IO::recover = "auto"' "${periodic[@]}" \
+  run wave_periodic 4 wavetoy "$first" 'Cactus::cctk_itlast = 8' 'IO::recover = "auto"' "${periodic[@]}" \
     'Driver::processor_topology = "manual"' 'Driver::processor_topology_3d_z = 4' 'Driver::processor_topology_3d_x = 1'
   check "periodic, wide ghost zones, 1 rank recovered on 4 along z: bit for bit" same_digest wave_periodic_whole wave_periodic
 }
@@ -102,7 +105,7 @@ kill_runs() {
   local lines=('Driver::global_nx = 24' 'Driver::global_ny = 24' 'Driver::global_nz = 24' 'Cactus::cctk_itlast = 48'
     'IO::checkpoint_every = 4' 'IO::checkpoint_keep = 2' 'IO::recover = "auto"')
   export OPUNTIA_TEST_CHECKPOINT_DELAY_MS=60
-  check "the uninterrupted run" run whole 1 wavetoy openmp "${lines[@]}"
+  check "the uninterrupted run" run whole 1 wavetoy "${backends[0]}" "${lines[@]}"
   check "... starts from the initial data, there being no checkpoint" has_line whole \
     'INFO (IOHDF5): IO::recover = "auto": no checkpoint in whole; starting from the initial data'
   local seed=${CHECKPOINT_KILL_SEED:-$$}
@@ -110,7 +113,7 @@ kill_runs() {
   local during_write=0 failed_before=$failures
   for attempt in $(seq 12); do
     local name=kill$attempt
-    { base wavetoy openmp; printf '%s\n' "${lines[@]}"; printf 'IO::out_dir = "%s"\n' "$name"; } >"$work/$name.par"
+    { base wavetoy "${backends[0]}"; printf '%s\n' "${lines[@]}"; printf 'IO::out_dir = "%s"\n' "$name"; } >"$work/$name.par"
     (cd "$work" && exec "$opuntia" "$name.par" >"$name.killed.out" 2>&1) &
     local pid=$!
     if [ $((attempt % 2)) -eq 0 ]; then
@@ -148,7 +151,7 @@ for path in sys.argv[1:]:
     fi
     local ranks=1
     [ -n "$mpiexec" ] && [ $((attempt % 3)) -eq 0 ] && ranks=3
-    run "$name" "$ranks" wavetoy openmp "${lines[@]}"
+    run "$name" "$ranks" wavetoy "${backends[0]}" "${lines[@]}"
     check "kill $attempt (checkpoints left: ${complete:-none}), recovered on $ranks rank(s): the uninterrupted run's digest" \
       same_digest whole "$name"
     if [ -n "$newest" ]; then
