@@ -43,3 +43,10 @@ find_python_with_h5py() {
     fi
   done
 }
+# The same, where the test cannot go on without one: says so and exits with status 1.
+require_python_with_h5py() {
+  find_python_with_h5py
+  [ -n "$python" ] && return
+  echo "FAILED: no python3 with h5py and numpy (scripts/install_deps.sh installs python3-h5py)"
+  exit 1
+}

@@ -15,11 +15,7 @@ here=$(dirname "$(realpath "$0")")
 export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1  # containers run tests as root
 export OMP_NUM_THREADS=1
 
-find_python_with_h5py
-if [ -z "$python" ]; then
-  echo "FAILED: no python3 with h5py and numpy (scripts/install_deps.sh installs python3-h5py)"
-  exit 1
-fi
+require_python_with_h5py
 
 base() {  # the lines every run shares: 20 of them
   printf '%s\n' 'ActiveThorns = "OutputCheck IOHDF5 IOASCII"' 'Cactus::cctk_itlast = 2' \

@@ -43,17 +43,22 @@ void NaNChecker_NaNCheck(routine_context& context) {
   const auto& p = context.parameters<parameters>();
   const int iteration = context.iteration();
   if (p.check_every == 0 || iteration % p.check_every != 0 || iteration < p.check_after) return;
+  // The settings of every check, read whether it finds anything or not: a run that sets them
+  // and finds nothing used them too (--parameter-level strict must not call them never read).
+  const std::string& counted = p.check_for;  // "both", its one value: NaN and infinities alike
+  const std::string& action = p.action_if_found;
   for (const auto& var : context.grid_functions_named(p.check_vars.get())) {
     const auto s = context.statistics(var);  // every rank, in the same order
-    if (!s.first_non_finite) continue;
+    const std::uint64_t found = counted == "both" ? s.nans + s.infinities : 0;
+    if (found == 0) continue;
     const auto message = report(context, var, s);
     // Every rank found the same: each stops, and rank 0 says so once (program/main.cpp).
-    if (p.action_if_found == "abort") throw collective_error("NaNChecker: " + message);
+    if (action == "abort") throw collective_error("NaNChecker: " + message);
     context.warn(message);
-    if (p.action_if_found == "terminate") {
-      context.terminate_next(fmt::format("{} is NaN or infinite at {} (NaNChecker::action_if_found = \"terminate\")",
-                                         var, points(s.nans + s.infinities)),
-                             true);
+    if (action == "terminate") {
+      context.terminate_next(
+          fmt::format("{} is NaN or infinite at {} (NaNChecker::action_if_found = \"terminate\")", var, points(found)),
+          true);
     }
   }
 }
