@@ -13,6 +13,8 @@ required_packages=(
   libhdf5-openmpi-dev libhdf5-dev
   # The output tests read the files back (tests/e2e/output_test.sh): h5py, and ParaView's pvpython.
   python3-h5py paraview python3-paraview
+  # tools/plot_ldc.py (and its test, tests/tools/plot_ldc_test.sh) draws with matplotlib.
+  python3-matplotlib
   ocl-icd-opencl-dev opencl-headers pocl-opencl-icd
 )
 
