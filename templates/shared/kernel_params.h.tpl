@@ -61,6 +61,9 @@ inline CAKERNEL_%{name}_Params CAKERNEL_%{name}_params_of(const opuntia::kernel_
   params.cagh_lbndi = call.grid.lbndi;
   params.cagh_lbndj = call.grid.lbndj;
   params.cagh_lbndk = call.grid.lbndk;
+  params.cagh_gni = call.grid.gni;
+  params.cagh_gnj = call.grid.gnj;
+  params.cagh_gnk = call.grid.gnk;
 %param_loop("source=scalar") %[  params.%{pname} = *static_cast<const %{ptype}*>(call.scalars[%{scalar_index}]);  // grid scalar %{scalar_name} now
 ]%  params.cagh_face = -1;
 %param_loop("source=parameter") %[  params.%{pname} = thorn_parameters->%{pname};

@@ -4,7 +4,9 @@
 # and weight, and the kernel that follows sees the values of that sweep at every point (the
 # thorn compares them after each launch and stops the run at the first difference), on 1 and 3
 # ranks and every BACKEND. The sum the kernel accumulates is that of the 6 weights set,
-# 0.25 + 0.5 + ... + 1.5 = 5.25: a launch that saw a stale weight would change it.
+# 0.25 + 0.5 + ... + 1.5 = 5.25: a launch that saw a stale weight would change it. A kernel sees
+# the global grid sizes (params.cagh_gni, _gnj, _gnk) and tells the upper x wall from the global
+# index on every rank: 11 x 9 = 99 wall points, however the grid is split.
 # Usage: scalar_parameters_test.sh OPUNTIA_WITH_TEST_THORNS MPIEXEC BACKEND...
 set -uo pipefail
 opuntia=$(realpath "$1")
@@ -33,6 +35,8 @@ for backend in "${backends[@]}"; do
     check "$name: every launch saw the scalars set before it, status 0" test "$status" -eq 0
     check "$name: ... and the kernel's sum is that of the 6 weights set" has_line "$name" \
       "INFO (ScalarParameterCheck): 6 sweeps saw the colour and weight set before them; weight_total from 5.25 to 5.25, the sum of the weights set 5.25"
+    check "$name: the kernel saw the global sizes and the upper x wall" has_line "$name" \
+      "INFO (ScalarParameterCheck): the kernel saw a global grid of 13x11x9 points, 99 of them on the upper x wall"
   done
 done
 finish

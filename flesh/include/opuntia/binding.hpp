@@ -87,6 +87,7 @@ struct kernel_grid {
   CCTK_INT it = 0, ni = 0, nj = 0, nk = 0;
   CCTK_INT nghostsi = 0, nghostsj = 0, nghostsk = 0;
   CCTK_INT lbndi = 0, lbndj = 0, lbndk = 0;         // global index of local point 0
+  CCTK_INT gni = 0, gnj = 0, gnk = 0;               // global points, Driver::global_nx ... (Cactus's cctk_gsh)
   bool physical[6] = {true, true, true, true, true, true};
 };
 

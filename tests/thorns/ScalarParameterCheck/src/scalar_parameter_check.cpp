@@ -1,5 +1,6 @@
 // The host side of tests/thorns/ScalarParameterCheck: sets the grid scalars colour and weight
-// before each launch of kernel SeeScalars, and checks at every point that the launch saw them.
+// before each launch of kernel SeeScalars, and checks at every point that the launch saw them;
+// checks what kernel SeeGrid saw of the global grid.
 #include <algorithm>
 #include <stdexcept>
 
@@ -48,6 +49,34 @@ void ScalarParameterCheck_Compare(routine_context& context) {
   }
   ++context.integer_scalar("sweeps_done");
   --context.integer_scalar("sweeps_left");
+}
+
+void ScalarParameterCheck_CheckGrid(routine_context& context) {
+  const auto& g = context.grid();
+  const char* const sizes[] = {"gni_seen", "gnj_seen", "gnk_seen"};
+  for (int d = 0; d < 3; ++d) {
+    for (const CCTK_REAL seen : context.read(sizes[d])) {
+      if (seen != static_cast<CCTK_REAL>(g.global[d])) {
+        throw std::runtime_error(fmt::format("the kernel saw {} = {}; the grid has {} points along axis {}", sizes[d],
+                                             seen, g.global[d], d));
+      }
+    }
+  }
+  const auto wall = context.read("upper_x_wall");
+  for (int k = 0; k < g.local[2]; ++k) {
+    for (int j = 0; j < g.local[1]; ++j) {
+      for (int i = 0; i < g.local[0]; ++i) {
+        const CCTK_REAL expected = g.offset[0] + i == g.global[0] - 1 ? 1 : 0;
+        if (wall[g.index(i, j, k)] != expected) {
+          throw std::runtime_error(fmt::format("upper_x_wall at local ({}, {}, {}), global x index {}: the kernel "
+                                               "wrote {}, not {}", i, j, k, g.offset[0] + i,
+                                               wall[g.index(i, j, k)], expected));
+        }
+      }
+    }
+  }
+  context.info(fmt::format("the kernel saw a global grid of {}x{}x{} points, {} of them on the upper x wall",
+                           g.global[0], g.global[1], g.global[2], context.statistics("upper_x_wall").sum));
 }
 
 void ScalarParameterCheck_Report(routine_context& context) {

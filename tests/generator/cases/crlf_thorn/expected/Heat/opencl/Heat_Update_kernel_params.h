@@ -61,6 +61,9 @@ inline CAKERNEL_Heat_Update_Params CAKERNEL_Heat_Update_params_of(const opuntia:
   params.cagh_lbndi = call.grid.lbndi;
   params.cagh_lbndj = call.grid.lbndj;
   params.cagh_lbndk = call.grid.lbndk;
+  params.cagh_gni = call.grid.gni;
+  params.cagh_gnj = call.grid.gnj;
+  params.cagh_gnk = call.grid.gnk;
   params.cagh_face = -1;
   params.alpha = thorn_parameters->alpha;
   // each variable's offsets from the vertices, in grid steps: 0.5 along a cell-centred direction

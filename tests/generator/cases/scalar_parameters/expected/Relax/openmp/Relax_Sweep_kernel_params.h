@@ -63,6 +63,9 @@ inline CAKERNEL_Relax_Sweep_Params CAKERNEL_Relax_Sweep_params_of(const opuntia:
   params.cagh_lbndi = call.grid.lbndi;
   params.cagh_lbndj = call.grid.lbndj;
   params.cagh_lbndk = call.grid.lbndk;
+  params.cagh_gni = call.grid.gni;
+  params.cagh_gnj = call.grid.gnj;
+  params.cagh_gnk = call.grid.gnk;
   params.weight = *static_cast<const CCTK_REAL*>(call.scalars[0]);  // grid scalar relax::weight now
   params.colour = *static_cast<const CCTK_INT*>(call.scalars[1]);  // grid scalar colours::colour now
   params.cagh_face = -1;
