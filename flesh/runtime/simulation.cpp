@@ -348,6 +348,9 @@ kernel_grid simulation::grid_for_kernels() const {
   k.lbndi = g.offset[0];
   k.lbndj = g.offset[1];
   k.lbndk = g.offset[2];
+  k.gni = g.global[0];
+  k.gnj = g.global[1];
+  k.gnk = g.global[2];
   k.ni = g.local[0];
   k.nj = g.local[1];
   k.nk = g.local[2];

@@ -345,7 +345,13 @@ std::string emit_kernel(const kernel_model& k, const std::vector<kernel_variant>
                        cpp_string(v.group), enum_value("kernel_intent", v.intent), v.cached,
                        cpp_string(v.grid_function), v.timelevel);
   }
-  for (const auto& p : k.parameters) out += fmt::format("    k.parameters.push_back({});\n", cpp_string(p.name));
+  for (const auto& p : k.parameters) {
+    if (p.source == "scalar") {
+      out += fmt::format("    k.scalars.push_back({});\n", cpp_string(p.scalar_name));
+    } else {
+      out += fmt::format("    k.parameters.push_back({});\n", cpp_string(p.name));
+    }
+  }
   for (const auto& v : variants) {
     if (v.kernel == k.name) {
       out += fmt::format("    k.variants.push_back({{{}, {}, &{}}});\n", cpp_string(v.backend),

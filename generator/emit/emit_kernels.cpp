@@ -75,13 +75,16 @@ template_scope parameter_scope(const kernel_parameter& p) {
   s.values = {{"pname", p.name},
               {"ptype", p.c_type},
               {"cactus_type", p.cactus_type},
+              {"source", p.source},
+              {"scalar_name", p.scalar_name},
+              {"scalar_index", p.scalar_index < 0 ? std::string() : std::to_string(p.scalar_index)},
               {"description", escape_template_text(p.description)}};
   return s;
 }
 
 const std::vector<std::string> variable_keys{"vname",  "vname_upper", "vtype",     "group",  "intent",    "centering",
                                             "cached", "timelevels",  "vindex",    "vout_index"};
-const std::vector<std::string> parameter_keys{"pname", "ptype", "cactus_type"};
+const std::vector<std::string> parameter_keys{"pname", "ptype", "cactus_type", "source"};
 
 /// `vindex`: the variable's place in kernel_call::arrays; `vout_index`: that of its second buffer
 /// (separateinout only: they follow all variables, in the same order).

@@ -508,29 +508,81 @@ struct checker {
     }
   }
 
+  /// Each name is a parameter of param.ccl (INT, REAL or BOOLEAN) or a grid scalar the thorn
+  /// sees as kernel variables resolve (CCTK_INT or CCTK_REAL), never both.
   void check_parameters(const kernel_name_list& list, kernel_model& kernel) {
     for (const auto& kv : list.keys) {
       sink.add(error_at(kv.key.where, fmt::format("unknown parameter key '{}'; CCTK_KERNEL_PARAMETER takes no keys",
                                             kv.key.text)));
     }
+    const auto& params = thorn.params.parameters;
     for (const auto& name : list.names) {
-      const auto& params = thorn.params.parameters;
+      const auto parameter_named = [&](std::string cactus_type, std::string c_type) {
+        kernel_parameter p;
+        p.name = name.text;
+        p.cactus_type = std::move(cactus_type);
+        p.c_type = std::move(c_type);
+        p.description = list.description;
+        p.where = name.where;
+        return p;
+      };
       const auto found = std::find_if(params.begin(), params.end(), [&](const param_syntax& p) { return p.name.text == name.text; });
-      if (found == params.end()) {
+      const auto variable = variables.find(name.text);
+      const bool is_scalar = variable != variables.end() && variable->second.group->group_type == ccl::group_type::scalar;
+      if (std::any_of(kernel.parameters.begin(), kernel.parameters.end(), [&](const kernel_parameter& p) { return p.name == name.text; })) {
+        sink.add(error_at(name.where, fmt::format("parameter '{}' is listed twice in kernel '{}'", name.text, kernel.name)));
+        continue;
+      }
+      if (found != params.end() && is_scalar) {
+        sink.add(error_at(name.where, fmt::format("'{}' in kernel '{}' is both a parameter of param.ccl and the grid "
+                                                  "scalar {}::{} (group '{}'): rename one of them",
+                                                  name.text, kernel.name, variable->second.implementation, name.text,
+                                                  variable->second.group->name)));
+        continue;
+      }
+      if (found != params.end()) {
+        const auto type = to_upper(found->type);
+        if (type != "INT" && type != "REAL" && type != "BOOLEAN") {
+          sink.add(error_at(name.where, fmt::format("parameter '{}' is a {}; kernels take INT, REAL or BOOLEAN parameters",
+                                              name.text, type)));
+          continue;
+        }
+        kernel.parameters.push_back(parameter_named(type, type == "REAL" ? "CCTK_REAL" : "CCTK_INT"));
+        continue;
+      }
+      if (variable == variables.end()) {
         std::vector<std::string> known;
         for (const auto& p : params) known.push_back(p.name.text);
-        sink.add(error_at(name.where, fmt::format("unknown parameter '{}' in kernel '{}': it is not declared in param.ccl{}",
-                                            name.text, kernel.name, did_you_mean(name.text, known))));
+        for (const auto& [v, visible] : variables) {
+          if (visible.group->group_type == ccl::group_type::scalar) known.push_back(v);
+        }
+        sink.add(error_at(name.where, fmt::format("unknown parameter '{}' in kernel '{}': it is neither declared in "
+                                                  "param.ccl nor a grid scalar (TYPE=SCALAR) the thorn sees{}",
+                                                  name.text, kernel.name, did_you_mean(name.text, known))));
         continue;
       }
-      const auto type = to_upper(found->type);
-      if (type != "INT" && type != "REAL" && type != "BOOLEAN") {
-        sink.add(error_at(name.where, fmt::format("parameter '{}' is a {}; kernels take INT, REAL or BOOLEAN parameters",
-                                            name.text, type)));
+      const auto& group = *variable->second.group;
+      if (!is_scalar) {
+        sink.add(error_at(name.where, fmt::format("'{}' belongs to group '{}' of TYPE={}; CCTK_KERNEL_PARAMETER takes "
+                                                  "parameters and grid scalars (TYPE=SCALAR){}", name.text, group.name,
+                                                  name_of(group.group_type),
+                                                  group.group_type == ccl::group_type::gf
+                                                      ? "; a grid function goes under CCTK_KERNEL_VARIABLE"
+                                                      : "")));
         continue;
       }
-      kernel.parameters.push_back(kernel_parameter{name.text, type, type == "REAL" ? "CCTK_REAL" : "CCTK_INT",
-                                                   list.description, name.where});
+      if (group.data_type != ccl::data_type::cctk_int && group.data_type != ccl::data_type::cctk_real) {
+        sink.add(error_at(name.where, fmt::format("grid scalar '{}' of group '{}' is {}; kernels take CCTK_INT or "
+                                                  "CCTK_REAL scalars", name.text, group.name, name_of(group.data_type))));
+        continue;
+      }
+      const bool real = group.data_type == ccl::data_type::cctk_real;
+      auto p = parameter_named(real ? "REAL" : "INT", std::string(name_of(group.data_type)));
+      p.source = "scalar";
+      p.scalar_name = variable->second.implementation + "::" + name.text;
+      p.scalar_index = static_cast<int>(std::count_if(kernel.parameters.begin(), kernel.parameters.end(),
+                                                      [](const kernel_parameter& q) { return q.source == "scalar"; }));
+      kernel.parameters.push_back(std::move(p));
     }
   }
 };

@@ -52,12 +52,17 @@ struct kernel_variable {
   source_location where;
 };
 
+/// What a kernel reads through `params.<name>`: a parameter of param.ccl, fixed for the run, or
+/// a grid scalar (a TYPE=SCALAR variable of interface.ccl), read at each launch.
 struct kernel_parameter {
   std::string name;
   std::string cactus_type;  // INT, REAL, BOOLEAN, KEYWORD, STRING
   std::string c_type;       // CCTK_INT or CCTK_REAL (KEYWORD and STRING cannot reach a kernel)
   std::string description;
   source_location where;
+  std::string source = "parameter";  // "parameter" (param.ccl) or "scalar" (a grid scalar)
+  std::string scalar_name;           // a scalar's `impl::name`: kernel_binding::scalars holds it
+  int scalar_index = -1;             // a scalar's place in kernel_call::scalars (this kernel's)
 };
 
 /// A kernel with its keys interpreted.

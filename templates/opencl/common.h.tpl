@@ -15,6 +15,7 @@
   CCTK_INT cagh_it, cagh_ni, cagh_nj, cagh_nk;                              \
   CCTK_INT cagh_nghostsi, cagh_nghostsj, cagh_nghostsk;                     \
   CCTK_INT cagh_lbndi, cagh_lbndj, cagh_lbndk;                              \
+  CCTK_INT cagh_gni, cagh_gnj, cagh_gnk; /* global points: cctk_gsh */      \
   CCTK_INT cagh_face; /* boundary kernels: the face being updated, 0..5 */
 
 /* The 3D variants share 3dblock.h, as CUDA's do: the rows of y that each work-item owns, whether

@@ -6,9 +6,9 @@
 #include "%{thorn}_parameters.hpp"
 #include "opuntia/binding.hpp"
 
-/* What kernel %{name} reads besides grid functions: the grid and its parameters. One member
-   list, of CCTK_REAL and CCTK_INT only, for the C++ struct and (OpenCL) the OpenCL C one, so
-   that the host and the device lay it out alike. */
+/* What kernel %{name} reads besides grid functions: the grid and its parameters (of param.ccl,
+   and grid scalars). One member list, of CCTK_REAL and CCTK_INT only, for the C++ struct and
+   (OpenCL) the OpenCL C one, so that the host and the device lay it out alike. */
 #define CAKERNEL_%{name}_PARAMS_MEMBERS \
   CAKERNEL_%{thorn_upper}_GRID_PARAMS \
 %param_loop() %[  %{ptype} %{pname}; \
@@ -33,8 +33,8 @@ struct CAKERNEL_%{name}_Params {
 
 namespace opuntia::thorns::%{thorn} {
 
-/// The Params of kernel %{name} for one launch: the grid, and the kernel's parameters taken from
-/// the thorn's typed parameters.
+/// The Params of kernel %{name} for one launch: the grid, the kernel's parameters taken from the
+/// thorn's typed parameters, and its grid scalars' current values.
 inline CAKERNEL_%{name}_Params CAKERNEL_%{name}_params_of(const opuntia::kernel_call& call) {
   // A pointer, not a reference: a kernel with no parameters may be launched with none (null).
   const auto* const thorn_parameters = static_cast<const parameters*>(call.parameters);
@@ -61,8 +61,12 @@ inline CAKERNEL_%{name}_Params CAKERNEL_%{name}_params_of(const opuntia::kernel_
   params.cagh_lbndi = call.grid.lbndi;
   params.cagh_lbndj = call.grid.lbndj;
   params.cagh_lbndk = call.grid.lbndk;
-  params.cagh_face = -1;
-%param_loop() %[  params.%{pname} = thorn_parameters->%{pname};
+  params.cagh_gni = call.grid.gni;
+  params.cagh_gnj = call.grid.gnj;
+  params.cagh_gnk = call.grid.gnk;
+%param_loop("source=scalar") %[  params.%{pname} = *static_cast<const %{ptype}*>(call.scalars[%{scalar_index}]);  // grid scalar %{scalar_name} now
+]%  params.cagh_face = -1;
+%param_loop("source=parameter") %[  params.%{pname} = thorn_parameters->%{pname};
 ]%  // each variable's offsets from the vertices, in grid steps: 0.5 along a cell-centred direction
 %var_loop() %[  params.cagh_%{vname}_xoffset = %{xoffset};  // CENTERING={%{centering}}
   params.cagh_%{vname}_yoffset = %{yoffset};

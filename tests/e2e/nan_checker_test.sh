@@ -26,16 +26,10 @@ backends=("$@")
 run() {
   local name=$1 backend=$2 ranks=$3
   shift 3
-  {
-    printf '%s\n' 'ActiveThorns = "HeatEquation PlantNaN NaNChecker"' "CaKernel::backend = \"$backend\"" \
-      'Cactus::cctk_itlast = 6' 'Time::timestep = 0.0005' 'Driver::global_nx = 9' 'Driver::global_ny = 9' \
-      'Driver::global_nz = 9' 'Driver::processor_topology = "manual"' "Driver::processor_topology_3d_x = $ranks" \
-      "IO::out_dir = \"$name\"" 'PlantNaN::at_iteration = 2'
-    printf '%s\n' "$@"
-  } >"$work/$name.par"
-  (cd "$work" && timeout 120 "$mpiexec" --oversubscribe -np "$ranks" "$opuntia" "$name.par" >"$name.out" 2>&1)
-  status=$?
-  [ "$status" -ne 124 ] || echo "run $name hung"
+  run_parfile "$name" "$ranks" 'ActiveThorns = "HeatEquation PlantNaN NaNChecker"' "CaKernel::backend = \"$backend\"" \
+    'Cactus::cctk_itlast = 6' 'Time::timestep = 0.0005' 'Driver::global_nx = 9' 'Driver::global_ny = 9' \
+    'Driver::global_nz = 9' 'Driver::processor_topology = "manual"' "Driver::processor_topology_3d_x = $ranks" \
+    "IO::out_dir = \"$name\"" 'PlantNaN::at_iteration = 2' "$@"
 }
 has_line() { grep -qxF -- "$2" "$work/$1.out"; }
 count() { grep -c -- "$2" "$work/$1.out"; }

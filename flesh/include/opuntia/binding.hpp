@@ -87,16 +87,20 @@ struct kernel_grid {
   CCTK_INT it = 0, ni = 0, nj = 0, nk = 0;
   CCTK_INT nghostsi = 0, nghostsj = 0, nghostsk = 0;
   CCTK_INT lbndi = 0, lbndj = 0, lbndk = 0;         // global index of local point 0
+  CCTK_INT gni = 0, gnj = 0, gnk = 0;               // global points, Driver::global_nx ... (Cactus's cctk_gsh)
   bool physical[6] = {true, true, true, true, true, true};
 };
 
 /// One launch of a generated kernel. `arrays` holds one pointer per kernel variable in
 /// descriptor order, then the second buffer of each separateinout variable in the same order;
-/// `parameters` points to the owning thorn's generated `parameters` struct.
+/// `parameters` points to the owning thorn's generated `parameters` struct; `scalars` to the
+/// current value of each grid scalar among the kernel's parameters (kernel_binding::scalars,
+/// in that order: a CCTK_INT or a CCTK_REAL), which the launch copies into its params.
 struct kernel_call {
   kernel_grid grid;
   void* const* arrays = nullptr;
   const void* parameters = nullptr;
+  const void* const* scalars = nullptr;
   /// The queue the launch is enqueued on, returning before it runs: a cudaStream_t (CUDA), a
   /// cl_command_queue (OpenCL); null for OpenMP, which runs the kernel before returning.
   void* queue = nullptr;
@@ -261,7 +265,8 @@ struct kernel_binding {
   int tile[3] = {16, 16, 16};
   int exterior[6] = {0, 0, 0, 0, 0, 0};
   std::vector<kernel_variable_binding> variables;
-  std::vector<std::string> parameters;
+  std::vector<std::string> parameters;  // of param.ccl
+  std::vector<std::string> scalars;     // the grid scalars among its parameters, as `impl::name`
   std::vector<kernel_variant_binding> variants;
   std::string origin;
 };

@@ -45,6 +45,13 @@ bool cakernel_runtime::to_device(const buffer_key& buffer, void* host, std::size
   return true;
 }
 
+const std::vector<grid_variable*>& cakernel_runtime::scalars_of(const thorn_binding& thorn, const kernel_binding& kernel) {
+  if (const auto found = scalars_.find(&kernel); found != scalars_.end()) return found->second;
+  std::vector<grid_variable*> scalars;
+  for (const auto& name : kernel.scalars) scalars.push_back(&store_.find(thorn.name, name));
+  return scalars_.emplace(&kernel, std::move(scalars)).first->second;
+}
+
 queue_event_ptr cakernel_runtime::launch(const thorn_binding& thorn, const kernel_binding& kernel,
                                          const void* thorn_parameters, const kernel_grid& grid, const std::string& variant,
                                          const launch_parts& parts) {
@@ -92,10 +99,14 @@ queue_event_ptr cakernel_runtime::launch(const thorn_binding& thorn, const kerne
     if (to_device(buffer, scratch, bytes)) copied.push_back(buffer);
     arrays.push_back(device_of(buffer, scratch, bytes));
   }
+  // Each grid scalar's current value, read when the launcher fills the params (by value).
+  std::vector<const void*> scalars;
+  for (auto* v : scalars_of(thorn, kernel)) scalars.push_back(store_.data(*v));
   kernel_call call;
   call.grid = grid;
   call.arrays = arrays.data();
   call.parameters = thorn_parameters;
+  call.scalars = scalars.data();
   call.queue = device_->queue();
   queue_event_ptr first_part_done;
   if (parts.first.empty() && parts.then.empty()) {

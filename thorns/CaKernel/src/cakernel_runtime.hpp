@@ -6,6 +6,7 @@
 #include <map>
 #include <memory>
 #include <string>
+#include <vector>
 
 #include "backend.hpp"
 #include "device_halo_memory.hpp"
@@ -52,6 +53,8 @@ private:
   void* device_of(const buffer_key& buffer, void* host, std::size_t bytes);
   /// Makes the device copy of `buffer` current (copying only when it is stale); true when it copied.
   bool to_device(const buffer_key& buffer, void* host, std::size_t bytes);
+  /// The grid scalars `kernel` takes as parameters (kernel_binding::scalars), looked up at its first launch.
+  const std::vector<grid_variable*>& scalars_of(const thorn_binding& thorn, const kernel_binding& kernel);
 
   std::unique_ptr<backend> device_;
   grid_function_store& store_;
@@ -60,6 +63,7 @@ private:
   std::map<buffer_key, queue_event_ptr> last_writer_;      // the launch that last wrote the device copy
   std::map<buffer_key, queue_event_ptr> reading_host_;     // a copy to the device still reading the host array
   std::unique_ptr<device_halo_memory> halo_;                // made at the first SYNC on the device
+  std::map<const kernel_binding*, std::vector<grid_variable*>> scalars_;  // scalars_of() of each kernel launched
 };
 
 /// `CaKernel::backend`: "auto" (a GPU when this build has a backend for one and it answers,

@@ -8,13 +8,14 @@
 #include "thorns/CaKernel/backends/opencl/launch.hpp"  /* programs, queue and OPUNTIA_OPENCL_CHECK of the OpenCL backend */
 
 /* The grid as every kernel body sees it through params.cagh_*. */
-#define CAKERNEL_HEAT_GRID_PARAMS                          \
-  CCTK_REAL cagh_dx, cagh_dy, cagh_dz, cagh_dt, cagh_time; \
-  CCTK_REAL cagh_xmin, cagh_ymin, cagh_zmin;               \
-  CCTK_REAL cagh_xorigin, cagh_yorigin, cagh_zorigin;      \
-  CCTK_INT cagh_it, cagh_ni, cagh_nj, cagh_nk;             \
-  CCTK_INT cagh_nghostsi, cagh_nghostsj, cagh_nghostsk;    \
-  CCTK_INT cagh_lbndi, cagh_lbndj, cagh_lbndk;             \
+#define CAKERNEL_HEAT_GRID_PARAMS                                      \
+  CCTK_REAL cagh_dx, cagh_dy, cagh_dz, cagh_dt, cagh_time;             \
+  CCTK_REAL cagh_xmin, cagh_ymin, cagh_zmin;                           \
+  CCTK_REAL cagh_xorigin, cagh_yorigin, cagh_zorigin;                  \
+  CCTK_INT cagh_it, cagh_ni, cagh_nj, cagh_nk;                         \
+  CCTK_INT cagh_nghostsi, cagh_nghostsj, cagh_nghostsk;                \
+  CCTK_INT cagh_lbndi, cagh_lbndj, cagh_lbndk;                         \
+  CCTK_INT cagh_gni, cagh_gnj, cagh_gnk; /* global points: cctk_gsh */ \
   CCTK_INT cagh_face; /* boundary kernels: the face being updated, 0..5 */
 
 /* The 3D variants share 3dblock.h, as CUDA's do: the rows of y that each work-item owns, whether

@@ -15,13 +15,14 @@
 #endif
 
 /* The grid as every kernel body sees it through params.cagh_*. */
-#define CAKERNEL_HEATEQUATION_GRID_PARAMS                  \
-  CCTK_REAL cagh_dx, cagh_dy, cagh_dz, cagh_dt, cagh_time; \
-  CCTK_REAL cagh_xmin, cagh_ymin, cagh_zmin;               \
-  CCTK_REAL cagh_xorigin, cagh_yorigin, cagh_zorigin;      \
-  CCTK_INT cagh_it, cagh_ni, cagh_nj, cagh_nk;             \
-  CCTK_INT cagh_nghostsi, cagh_nghostsj, cagh_nghostsk;    \
-  CCTK_INT cagh_lbndi, cagh_lbndj, cagh_lbndk;             \
+#define CAKERNEL_HEATEQUATION_GRID_PARAMS                              \
+  CCTK_REAL cagh_dx, cagh_dy, cagh_dz, cagh_dt, cagh_time;             \
+  CCTK_REAL cagh_xmin, cagh_ymin, cagh_zmin;                           \
+  CCTK_REAL cagh_xorigin, cagh_yorigin, cagh_zorigin;                  \
+  CCTK_INT cagh_it, cagh_ni, cagh_nj, cagh_nk;                         \
+  CCTK_INT cagh_nghostsi, cagh_nghostsj, cagh_nghostsk;                \
+  CCTK_INT cagh_lbndi, cagh_lbndj, cagh_lbndk;                         \
+  CCTK_INT cagh_gni, cagh_gnj, cagh_gnk; /* global points: cctk_gsh */ \
   CCTK_INT cagh_face; /* boundary kernels: the face being updated, 0..5 */
 
 /* The 3D variants share 3dblock.h: the rows of y that each thread owns, whether I3D_l may leave

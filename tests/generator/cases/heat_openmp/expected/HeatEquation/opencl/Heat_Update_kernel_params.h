@@ -6,9 +6,9 @@
 #include "HeatEquation_parameters.hpp"
 #include "opuntia/binding.hpp"
 
-/* What kernel Heat_Update reads besides grid functions: the grid and its parameters. One member
-   list, of CCTK_REAL and CCTK_INT only, for the C++ struct and (OpenCL) the OpenCL C one, so
-   that the host and the device lay it out alike. */
+/* What kernel Heat_Update reads besides grid functions: the grid and its parameters (of param.ccl,
+   and grid scalars). One member list, of CCTK_REAL and CCTK_INT only, for the C++ struct and
+   (OpenCL) the OpenCL C one, so that the host and the device lay it out alike. */
 #define CAKERNEL_Heat_Update_PARAMS_MEMBERS                                    \
   CAKERNEL_HEATEQUATION_GRID_PARAMS                                            \
   CCTK_REAL alpha;                                                             \
@@ -33,8 +33,8 @@ struct CAKERNEL_Heat_Update_Params {
 
 namespace opuntia::thorns::HeatEquation {
 
-/// The Params of kernel Heat_Update for one launch: the grid, and the kernel's parameters taken from
-/// the thorn's typed parameters.
+/// The Params of kernel Heat_Update for one launch: the grid, the kernel's parameters taken from the
+/// thorn's typed parameters, and its grid scalars' current values.
 inline CAKERNEL_Heat_Update_Params CAKERNEL_Heat_Update_params_of(const opuntia::kernel_call& call) {
   // A pointer, not a reference: a kernel with no parameters may be launched with none (null).
   const auto* const thorn_parameters = static_cast<const parameters*>(call.parameters);
@@ -61,6 +61,9 @@ inline CAKERNEL_Heat_Update_Params CAKERNEL_Heat_Update_params_of(const opuntia:
   params.cagh_lbndi = call.grid.lbndi;
   params.cagh_lbndj = call.grid.lbndj;
   params.cagh_lbndk = call.grid.lbndk;
+  params.cagh_gni = call.grid.gni;
+  params.cagh_gnj = call.grid.gnj;
+  params.cagh_gnk = call.grid.gnk;
   params.cagh_face = -1;
   params.alpha = thorn_parameters->alpha;
   // each variable's offsets from the vertices, in grid steps: 0.5 along a cell-centred direction
