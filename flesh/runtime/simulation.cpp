@@ -25,6 +25,7 @@
 #include "flesh/runtime/startup_report.hpp"
 #include "ccl/model/common.hpp"
 #include "ccl/parse.hpp"
+#include "opuntia/collective_error.hpp"
 #include "opuntia/parameter_error.hpp"
 #include "opuntia/routine_context.hpp"
 
@@ -55,6 +56,9 @@ class registry_conditions final : public condition_evaluator {
   const parameter_registry& registry_;
 };
 
+/// Whether `dt` can step a run: positive, finite and not subnormal.
+bool usable_time_step(double dt) { return dt > 0 && std::isnormal(dt); }
+
 /// Fills in the line text of diagnostics that point into the parameter file.
 ccl::input_error with_lines(const ccl::input_error& e, const ccl::source_file& file) {
   auto ds = e.diagnostics();
@@ -67,12 +71,14 @@ ccl::input_error with_lines(const ccl::input_error& e, const ccl::source_file& f
 /// The routine_context a host routine of one thorn receives.
 class simulation::context final : public routine_context {
  public:
-  context(simulation& sim, std::string thorn) : sim_(sim), thorn_(std::move(thorn)) {}
+  context(simulation& sim, std::string thorn, std::string routine = {})
+      : sim_(sim), thorn_(std::move(thorn)), routine_(std::move(routine)) {}
   std::string_view thorn() const override { return thorn_; }
   const grid_layout& grid() const override { return sim_.driver_->layout(); }
   int iteration() const override { return sim_.iteration_; }
   double time() const override { return sim_.time_; }
   double dt() const override { return sim_.dt_; }
+  void set_dt(double dt) override { sim_.set_dt(dt, thorn_ + "::" + routine_); }
   int rank() const override { return sim_.driver_->rank(); }
   int size() const override { return sim_.driver_->size(); }
   double reduce(double local, reduction op) const override { return sim_.driver_->reduce(local, op); }
@@ -197,6 +203,7 @@ class simulation::context final : public routine_context {
 
   simulation& sim_;
   std::string thorn_;
+  std::string routine_;  // as scheduled; empty for the flesh's own contexts (context_for)
 };
 
 template <typename Work>
@@ -269,7 +276,7 @@ simulation::simulation(std::vector<thorn_binding> thorns, providers provided, co
       }
       check_variant();
       dt_ = time_step_->dt(registry_, driver_->layout());
-      if (!(dt_ > 0) || !std::isnormal(dt_)) {
+      if (!usable_time_step(dt_)) {
         fail_at(time_step_parameters(),
                 fmt::format("the time step dt = {:g} is not a positive normal double (finite, at least {:g})", dt_,
                             std::numeric_limits<double>::min()));
@@ -389,7 +396,39 @@ void simulation::fail_at(const std::vector<parameter_name>& parameters, const st
   throw std::invalid_argument(message);
 }
 
-std::vector<parameter_name> simulation::time_step_parameters() const { return time_step_->parameters(registry_); }
+std::vector<parameter_name> simulation::time_step_parameters() const {
+  if (!dt_set_by_.empty()) return {};
+  return time_step_->parameters(registry_);
+}
+
+std::string simulation::dt_text() const {
+  return dt_set_by_.empty() ? fmt::format("dt = {:g}", dt_) : fmt::format("dt = {:g} (set by {})", dt_, dt_set_by_);
+}
+
+void simulation::set_dt(double dt, const std::string& routine) {
+  const auto setting = fmt::format("{} sets dt = {:g} at CCTK_{}", routine, dt, bin_);
+  // Every rank is in the same bin and every rank calls it: each finds these errors alike.
+  if (!dt_fixed_.empty()) {
+    throw collective_error(fmt::format("{}, but {}: routines set the time step before the evolution, from CCTK_STARTUP "
+                                       "to CCTK_POSTINITIAL (as Cactus thorns set cctk_delta_time at CCTK_BASEGRID)",
+                                       setting, dt_fixed_));
+  }
+  const bool usable = usable_time_step(dt);
+  // Ranks that stepped differently would go on with different times: -1 stands for one that is no time step.
+  const double lowest = driver_->reduce(usable ? dt : -1, reduction::minimum);
+  const double highest = driver_->reduce(usable ? dt : -1, reduction::maximum);
+  if (!usable) {
+    throw collective_error(fmt::format("{}: the time step must be a positive normal double (finite, at least {:g})",
+                                       setting, std::numeric_limits<double>::min()));
+  }
+  if (lowest != highest) {
+    throw collective_error(fmt::format("{}, but other ranks set {}: every rank must set the same time step", setting,
+                                       lowest < 0 ? "no usable one" : fmt::format("from {:g} to {:g}", lowest, highest)));
+  }
+  dt_ = dt;
+  dt_set_by_ = fmt::format("{} at CCTK_{}", routine, bin_);
+  if (driver_->rank() == 0) fmt::print(out_, "opuntia: dt {:g} from now on, set by {}\n", dt_, dt_set_by_);
+}
 
 std::filesystem::path simulation::output_folder() const {
   return registry_.text(output_->folder.owner, output_->folder.name);
@@ -518,8 +557,8 @@ void simulation::warn_if_final_time_out_of_reach() const {
                                   "(a negative final time means none): the run does not end",
                                   terminate, final_time)
                     : fmt::format("reaching Cactus::cctk_final_time = {:g} from time {:g} takes about {:.3g} steps "
-                                  "of dt = {:g}: the run will not get there",
-                                  final_time, time_, steps, dt_);
+                                  "of {}: the run will not get there",
+                                  final_time, time_, steps, dt_text());
   if (driver_->rank() != 0) return;
   if (const auto d = place_of(parameters, message)) {
     fmt::print(out_, "{}:{}:{}: warning: {}\n", d->where.path, d->where.line, d->where.column, d->message);
@@ -532,9 +571,9 @@ double simulation::next_time() const {
   const double next = time_ + dt_;
   if (next == time_) {
     fail_at(time_step_parameters(),
-            fmt::format("the time step dt = {:g} no longer changes the time {:g} at iteration {} (it is below the "
+            fmt::format("the time step {} no longer changes the time {:g} at iteration {} (it is below the "
                         "resolution of a double there): the run would make no progress",
-                        dt_, time_, iteration_ + 1));
+                        dt_text(), time_, iteration_ + 1));
   }
   return next;
 }
@@ -829,7 +868,7 @@ void simulation::run_routine(const schedule_node& node) {
     const auto routine = std::find_if(t.routines.begin(), t.routines.end(),
                                       [&](const auto& r) { return iequals(r.name, node.function); });
     if (routine == t.routines.end()) throw std::logic_error("no routine " + node.function + " in thorn " + t.name);
-    context c(*this, t.name);
+    context c(*this, t.name, node.name);
     at_parameter_lines([&] { routine->function(c); });  // a routine may check its thorn's parameters
     stale = stale_synced(node);
   }
@@ -874,6 +913,7 @@ void simulation::sync(const schedule_node& node, const std::vector<grid_variable
 }
 
 void simulation::run_bin(const std::string& bin) {
+  bin_ = bin;
   for (const auto& node : schedule_.bin(bin)) run_node(node);
 }
 
@@ -976,8 +1016,11 @@ void simulation::run() {
   } else {
     for (const char* bin : {"INITIAL", "POSTINITIAL", "POSTPOSTINITIAL", "POSTSTEP"}) run_bin(bin);
   }
+  if (dt_fixed_.empty()) dt_fixed_ = "the initial data is complete";
   for (const char* bin : {"CPINITIAL", "ANALYSIS"}) run_bin(bin);
   stop_if_signalled(true);
+  dt_fixed_ = "the evolution has started";
+  if (!dt_set_by_.empty() && !recovery_) warn_if_final_time_out_of_reach();  // with the routine's dt
   const double loop_start = wall_seconds();
   const int progress_every = registry_.integer("Cactus", "progress_every");
   while (!termination_agreed() && !finished()) {

@@ -133,8 +133,13 @@ private:
   /// only now, by the run or by a routine) becomes fail_at's diagnostic at the parameters' lines.
   template <typename Work>
   void at_parameter_lines(Work&& work) const;
-  /// The parameters the time step comes from (Time::timestep, or Time::dtfac when that is 0).
+  /// The parameters the time step comes from (Time::timestep, or Time::dtfac when that is 0);
+  /// none once a routine or a checkpoint set it.
   std::vector<parameter_name> time_step_parameters() const;
+  /// "dt = 0.001", and who set it where not the parameters: "dt = 0.001 (set by Thorn::Routine at CCTK_BASEGRID)".
+  std::string dt_text() const;
+  /// routine_context::set_dt of `routine` (Thorn::Routine); every rank calls it.
+  void set_dt(double dt, const std::string& routine);
   /// Reads the variant parameter of the kernel runtime: empty, or a variant generated for the
   /// backend by some kernel of the active thorns (parameter_value_error otherwise).
   void check_variant();
@@ -223,6 +228,9 @@ private:
   int iteration_ = 0;
   double time_ = 0;
   double dt_ = 0;
+  std::string dt_set_by_;  // who set dt where not the time-step parameters: a routine, or a checkpoint
+  std::string dt_fixed_;   // why routines may no longer set dt; empty while they may
+  std::string bin_;        // the bin running, as run_bin names it: "BASEGRID"
   double run_start_ = 0;
   /// The open lock file of the output folder (rank 0), -1: none. Closing it, or the end of the
   /// process however it ends, releases the lock.

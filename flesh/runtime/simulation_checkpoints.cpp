@@ -232,7 +232,17 @@ void simulation::recover_variables() {
   checkpoints_->provided.read(recovery_->file, contents);
   iteration_ = recovery_->header.iteration;
   time_ = recovery_->header.time;
+  // The checkpoint's dt, whatever a routine set before (at CCTK_BASEGRID): the recovered run
+  // goes on as the run that wrote it would have.
+  if (!dt_set_by_.empty()) {
+    if (driver_->rank() == 0 && dt_ != recovery_->header.dt) {
+      fmt::print(out_, "opuntia: dt {:g}, that of checkpoint {}, replaces the {}\n", recovery_->header.dt,
+                 recovery_->file.string(), dt_text());
+    }
+    dt_set_by_ = "checkpoint " + recovery_->file.string();
+  }
   dt_ = recovery_->header.dt;
+  dt_fixed_ = fmt::format("this run recovered its time step from checkpoint {}", recovery_->file.string());
   last_checkpoint_ = iteration_;
   // The file holds the owned points; ghost zones (the neighbours' points, periodic images) of
   // every time level come from an exchange, as the run of any number of ranks had them.

@@ -25,6 +25,7 @@ public:
   int iteration() const override { return 0; }
   double time() const override { return 0; }
   double dt() const override { return 0; }
+  void set_dt(double) override { throw std::logic_error("not in this test"); }
   int rank() const override { return 0; }
   int size() const override { return 1; }
   double reduce(double local, reduction) const override { return local; }

@@ -64,6 +64,13 @@ public:
   virtual int iteration() const = 0;
   virtual double time() const = 0;
   virtual double dt() const = 0;
+  /// Sets the time step from now on, as a Cactus thorn sets cctk_delta_time at CCTK_BASEGRID:
+  /// dt() returns it, kernels see it as params.cagh_dt and the iterations advance by it. Only
+  /// before the evolution, from CCTK_STARTUP to CCTK_POSTINITIAL (later: an error naming the
+  /// routine); positive and finite; every rank calls it with the same value. A recovered run
+  /// keeps the checkpoint's dt, whatever a routine set at CCTK_BASEGRID.
+  ///   context.set_dt(cfl * context.grid().delta[0] / max_speed);
+  virtual void set_dt(double dt) = 0;
 
   /// This rank, from 0, and the number of ranks of the run (the driver's).
   virtual int rank() const = 0;
