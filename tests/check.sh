@@ -32,6 +32,20 @@ record_run() {
 }
 same_digest() { [ -s "$work/$1.digest" ] && cmp -s "$work/$1.digest" "$work/$2.digest"; }
 
+# run_lines NAME RANKS LINES...: LINES, one a line, in $work/NAME.par, run from $work by $opuntia
+# (under $mpiexec where RANKS > 1), its output in $work/NAME.out, then record_run.
+run_lines() {
+  local name=$1 ranks=$2
+  shift 2
+  printf '%s\n' "$@" >"$work/$name.par"
+  if [ "$ranks" -eq 1 ]; then
+    (cd "$work" && "$opuntia" "$name.par" >"$name.out" 2>&1)
+  else
+    (cd "$work" && "$mpiexec" --oversubscribe -np "$ranks" "$opuntia" "$name.par" >"$name.out" 2>&1)
+  fi
+  record_run "$name" $?
+}
+
 # find_python_with MODULE...: sets $python to a Python that imports every MODULE (Debian's
 # python3-h5py, python3-matplotlib; a python3 earlier on PATH may lack them), or to nothing where
 # there is none.

@@ -42,13 +42,7 @@ base() {  # base APPLICATION BACKEND: the lines every run of it shares
 run() {
   local name=$1 ranks=$2 application=$3 backend=$4
   shift 4
-  { base "$application" "$backend"; printf '%s\n' "$@"; printf 'IO::out_dir = "%s"\n' "$name"; } >"$work/$name.par"
-  if [ "$ranks" -eq 1 ]; then
-    (cd "$work" && "$opuntia" "$name.par" >"$name.out" 2>&1)
-  else
-    (cd "$work" && "$mpiexec" --oversubscribe -np "$ranks" "$opuntia" "$name.par" >"$name.out" 2>&1)
-  fi
-  record_run "$name" $?
+  run_lines "$name" "$ranks" "$(base "$application" "$backend")" "$@" "IO::out_dir = \"$name\""
 }
 has_line() { grep -qxF "$2" "$work/$1.out"; }
 # Copies the output folder of run FROM to that of run TO: a recovery of its own.

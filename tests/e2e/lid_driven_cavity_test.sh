@@ -39,13 +39,7 @@ cavity() {
 run() {
   local name=$1 ranks=$2
   shift 2
-  { printf '%s\n' "$@"; printf 'IO::out_dir = "%s"\n' "$name"; } >"$work/$name.par"
-  if [ "$ranks" -eq 1 ]; then
-    (cd "$work" && "$opuntia" "$name.par" >"$name.out" 2>&1)
-  else
-    (cd "$work" && "$mpiexec" --oversubscribe -np "$ranks" "$opuntia" "$name.par" >"$name.out" 2>&1)
-  fi
-  record_run "$name" $?
+  run_lines "$name" "$ranks" "$@" "IO::out_dir = \"$name\""
 }
 
 # The largest |div u| the diagnostics printed, each line's at most TOLERANCE, and at least STEPS lines.
@@ -112,8 +106,7 @@ ghia() {
   check "$name: runs to steady state" grep -q "terminated after iteration .*: steady state" "$work/$name.out"
   check "$name: the centrelines within 0.02 of Ghia et al." \
     python3 "$source_dir/tools/ldc_compare.py" --reynolds "$reynolds" --max-error 0.02 "$work/$name"
-  grep -E "terminated|max \|u - u_Ghia\||max \|v - v_Ghia\|" "$work/$name.out" || true
-  python3 "$source_dir/tools/ldc_compare.py" --reynolds "$reynolds" "$work/$name" || true
+  grep -E "terminated" "$work/$name.out" || true
 }
 
 errors() {
