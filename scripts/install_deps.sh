@@ -13,6 +13,8 @@ required_packages=(
   libhdf5-openmpi-dev libhdf5-dev
   # The output tests read the files back (tests/e2e/output_test.sh): h5py, and ParaView's pvpython.
   python3-h5py paraview python3-paraview
+  # bench/ldc_torch.py's numpy reference (tests/bench/ldc_torch_test.sh).
+  python3-numpy
   ocl-icd-opencl-dev opencl-headers pocl-opencl-icd
 )
 

@@ -32,14 +32,16 @@ record_run() {
 }
 same_digest() { [ -s "$work/$1.digest" ] && cmp -s "$work/$1.digest" "$work/$2.digest"; }
 
-# Sets $python to a Python with h5py and numpy (Debian's python3-h5py; a python3 earlier on PATH
-# may lack them), or to nothing where there is none.
-find_python_with_h5py() {
+# Sets $python to a Python that imports MODULES (a comma-separated list: Debian's python3 has the
+# packages scripts/install_deps.sh installs; a python3 earlier on PATH may lack them), or to
+# nothing where there is none.
+find_python_with() {
   python=
   for candidate in python3 /usr/bin/python3; do
-    if "$candidate" -c 'import h5py, numpy' 2>/dev/null; then
+    if "$candidate" -c "import $1" 2>/dev/null; then
       python=$candidate
       return
     fi
   done
 }
+find_python_with_h5py() { find_python_with 'h5py, numpy'; }
