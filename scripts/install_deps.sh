@@ -15,6 +15,8 @@ required_packages=(
   python3-h5py paraview python3-paraview
   # tools/plot_ldc.py (and its test, tests/tools/plot_ldc_test.sh) draws with matplotlib.
   python3-matplotlib
+  # bench/ldc_torch.py's numpy reference (tests/bench/ldc_torch_test.sh).
+  python3-numpy
   ocl-icd-opencl-dev opencl-headers pocl-opencl-icd
 )
 
