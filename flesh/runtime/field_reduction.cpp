@@ -5,24 +5,6 @@
 
 namespace opuntia {
 
-void field_reduction::add(double value, std::uint64_t index) {
-  ++points;
-  if (!std::isfinite(value)) first_non_finite = std::min(first_non_finite, index);
-  if (std::isinf(value)) ++infinities;
-  if (std::isnan(value)) {
-    ++nans;
-    sum.add(value);
-    squares.add(value);
-    return;
-  }
-  if (ordered_key(value) < ordered_key(minimum)) minimum = value;
-  if (ordered_key(value) > ordered_key(maximum)) maximum = value;
-  // Non-negative doubles order as their bits: a plain comparison, as |value| is never -0.
-  max_abs = std::fmax(max_abs, std::fabs(value));
-  sum.add(value);
-  squares.add(value * value);
-}
-
 void field_reduction::merge(const field_reduction& other) {
   sum.merge(other.sum);
   squares.merge(other.squares);

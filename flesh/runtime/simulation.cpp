@@ -160,7 +160,7 @@ class simulation::context final : public routine_context {
 
  protected:
   const void* thorn_parameters() const override { return sim_.thorn_parameters(thorn_); }
-  field_reduction local_reduction(std::string_view name, int level) override {
+  field_reduction local_reduction(std::string_view name, int level, reduction_figures figures) override {
     auto& v = real_variable(name);
     const auto& g = grid();
     if (v.count != g.points()) {
@@ -168,10 +168,16 @@ class simulation::context final : public routine_context {
           fmt::format("{}::{} is in a group of type {}: only grid functions (GF) are reduced over the grid",
                       v.implementation, v.name, ccl::name_of(v.group_type)));
     }
-    if (auto on_device = sim_.runtime_->reduce_on_device(v, level, g.local, interior())) return std::move(*on_device);
+    // A device pass computes every figure (its cost is the array's one read); the host's exact
+    // sums are most of its cost, and skipped where only the extremes are asked for.
+    const bool with_sums = figures == reduction_figures::all;
+    if (auto on_device = sim_.runtime_->reduce_on_device(v, level, g.local, interior())) {
+      on_device->with_sums = with_sums;  // the same figures wherever it is reduced
+      return std::move(*on_device);
+    }
     const auto values = host_span<CCTK_REAL>(name, level, false);
-    return reduce_box_points(interior(),
-                         [&](int i, int j, int k) { return static_cast<double>(values[g.index(i, j, k)]); });
+    return reduce_box_points(
+        interior(), [&](int i, int j, int k) { return static_cast<double>(values[g.index(i, j, k)]); }, with_sums);
   }
 
  private:

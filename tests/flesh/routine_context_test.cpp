@@ -116,7 +116,7 @@ void Probe_Look(routine_context& context) {
 /// 1e300), those of u's level 1 (interior points NaN at (3, 2, 1) and +inf at (5, 4, 4): global
 /// (5, 1, 1) and (7, 4, 4)), and v's (reduced on the "device").
 struct seen_by_reduce {
-  routine_context::field_statistics u, u_with_nan, v;
+  routine_context::field_statistics u, u_with_nan, v, u_extremes, u_with_nan_extremes;
   field_reduction interior_of_u;  // f over the interior, added here point by point
   std::size_t host_copies_of_v = 0;
   std::string scalar_refused;  // what statistics() of the SCALAR n throws
@@ -145,6 +145,8 @@ void Probe_Reduce(routine_context& context) {
   interior.for_each([&](int i, int j, int k) { reduced.interior_of_u.add(f(i, j, k), index++); });
   reduced.u = context.statistics("u");
   reduced.u_with_nan = context.statistics("u", 1);
+  reduced.u_extremes = context.statistics("u", 0, routine_context::reduction_figures::extremes);
+  reduced.u_with_nan_extremes = context.statistics("u", 1, routine_context::reduction_figures::extremes);
   host_copies_asked.clear();
   reduced.v = context.statistics("v");
   reduced.host_copies_of_v = host_copies_asked.size();
@@ -337,6 +339,18 @@ TEST(routine_context, statistics_reduce_the_interior_where_the_data_is) {
   EXPECT_TRUE(reduced.u_with_nan.first_non_finite.has_value());
   EXPECT_EQ(reduced.u.nans + reduced.u.infinities, 0u);
   EXPECT_FALSE(reduced.u.first_non_finite.has_value());
+  // The extremes alone: the same minimum, maximum, max_abs and counts, no sums.
+  EXPECT_EQ(reduced.u_extremes.minimum, reduced.u.minimum);
+  EXPECT_EQ(reduced.u_extremes.maximum, reduced.u.maximum);
+  EXPECT_EQ(reduced.u_extremes.max_abs, reduced.u.max_abs);
+  EXPECT_EQ(reduced.u_extremes.points, 80u);
+  EXPECT_TRUE(std::isnan(reduced.u_extremes.sum));
+  EXPECT_TRUE(std::isnan(reduced.u_extremes.rms));
+  EXPECT_TRUE(std::isnan(reduced.u_with_nan_extremes.max_abs));
+  EXPECT_EQ(reduced.u_with_nan_extremes.nans, 1u);
+  EXPECT_EQ(reduced.u_with_nan_extremes.infinities, 1u);
+  ASSERT_TRUE(reduced.u_with_nan_extremes.first_non_finite.has_value());
+  EXPECT_EQ(reduced.u_with_nan_extremes.first_non_finite->index, reduced.u_with_nan.first_non_finite->index);
   // v: the runtime's reduction, and no copy of v to the host.
   EXPECT_EQ(reduced.v.points, 2u);
   EXPECT_EQ(reduced.v.sum, 4.0);

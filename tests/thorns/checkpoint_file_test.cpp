@@ -49,7 +49,7 @@ public:
 
 protected:
   const void* thorn_parameters() const override { return nullptr; }
-  field_reduction local_reduction(std::string_view, int) override { throw std::logic_error("not in this test"); }
+  field_reduction local_reduction(std::string_view, int, reduction_figures) override { throw std::logic_error("not in this test"); }
 
 private:
   grid_layout grid_;

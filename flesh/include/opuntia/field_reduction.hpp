@@ -9,7 +9,9 @@
 //   for (std::uint64_t n = 0; n < values.size(); ++n) r.add(values[n], n);
 //   r.sum.value();       // exact, rounded once
 //   r.first_non_finite;  // the smallest n of a NaN or an infinity (no_point: none)
+#include <algorithm>
 #include <bit>
+#include <cmath>
 #include <cstdint>
 #include <limits>
 
@@ -17,6 +19,17 @@
 #include "opuntia/grid.hpp"
 
 namespace opuntia {
+
+/// A double's place in the total order of the values that are not NaN, as an unsigned integer:
+/// -inf < ... < -0 < +0 < ... < +inf, ordered as doubles are where they are not both zeros.
+inline std::uint64_t ordered_key(double x) {
+  const auto bits = std::bit_cast<std::uint64_t>(x);
+  return bits >> 63 ? ~bits : bits | (std::uint64_t{1} << 63);
+}
+/// The double ordered_key() maps to `key`.
+inline double from_ordered_key(std::uint64_t key) {
+  return std::bit_cast<double>(key >> 63 ? key & ~(std::uint64_t{1} << 63) : ~key);
+}
 
 struct field_reduction {
   exact_sum sum;      // of the values
@@ -34,12 +47,39 @@ struct field_reduction {
   /// first in global index order too, wherever the box lies.
   std::uint64_t first_non_finite = no_point;
   static constexpr std::uint64_t no_point = std::numeric_limits<std::uint64_t>::max();
+  /// false: sum and squares are left empty (routine_context::reduction_figures::extremes), the
+  /// exact sums being most of the cost of a reduction on the host.
+  bool with_sums = true;
 
   /// Adds the point `index`; indices only order the non-finite points, and may come in any order.
   void add(double value, std::uint64_t index);
   /// As if every point of `other` had been added here.
   void merge(const field_reduction& other);
 };
+
+// Inline: the host's reductions call it for every point of a field.
+inline void field_reduction::add(double value, std::uint64_t index) {
+  ++points;
+  if (!std::isfinite(value)) [[unlikely]] {
+    first_non_finite = std::min(first_non_finite, index);
+    if (std::isnan(value)) {
+      ++nans;
+      if (with_sums) {
+        sum.add(value);
+        squares.add(value);
+      }
+      return;
+    }
+    ++infinities;
+  }
+  if (ordered_key(value) < ordered_key(minimum)) minimum = value;
+  if (ordered_key(value) > ordered_key(maximum)) maximum = value;
+  // Non-negative doubles order as their bits: a plain comparison, as |value| is never -0.
+  if (const double magnitude = std::fabs(value); magnitude > max_abs) max_abs = magnitude;
+  if (!with_sums) return;
+  sum.add(value);
+  squares.add(value * value);
+}
 
 /// The index of local point (i, j, k) of `box` among its points, x fastest from 0: what
 /// field_reduction::add is given for it, on the host and on a device alike.
@@ -52,12 +92,15 @@ inline std::uint64_t box_index(const index_range& box, int i, int j, int k) {
 
 /// f(i, j, k) over every point of `box`, added up by the OpenMP threads (exact, so their order
 /// is no matter): the host's reduction of a field, point (i, j, k) indexed box_index().
+/// `with_sums` false: the extremes and counts alone (field_reduction::with_sums).
 template <typename PointValue>
-field_reduction reduce_box_points(const index_range& box, PointValue f) {
+field_reduction reduce_box_points(const index_range& box, PointValue f, bool with_sums = true) {
   field_reduction total;
+  total.with_sums = with_sums;
 #pragma omp parallel
   {
     field_reduction thread;
+    thread.with_sums = with_sums;
 #pragma omp for collapse(2) schedule(static) nowait
     for (int k = box.begin[2]; k < box.end[2]; ++k) {
       for (int j = box.begin[1]; j < box.end[1]; ++j) {
@@ -69,17 +112,6 @@ field_reduction reduce_box_points(const index_range& box, PointValue f) {
     total.merge(thread);
   }
   return total;
-}
-
-/// A double's place in the total order of the values that are not NaN, as an unsigned integer:
-/// -inf < ... < -0 < +0 < ... < +inf, ordered as doubles are where they are not both zeros.
-inline std::uint64_t ordered_key(double x) {
-  const auto bits = std::bit_cast<std::uint64_t>(x);
-  return bits >> 63 ? ~bits : bits | (std::uint64_t{1} << 63);
-}
-/// The double ordered_key() maps to `key`.
-inline double from_ordered_key(std::uint64_t key) {
-  return std::bit_cast<double>(key >> 63 ? key & ~(std::uint64_t{1} << 63) : ~key);
 }
 
 }  // namespace opuntia

@@ -119,7 +119,11 @@ public:
     /// The first NaN or infinite point, x fastest then y then z; nullopt where there is none.
     std::optional<owned_point> first_non_finite;
   };
-  field_statistics statistics(std::string_view var, int level = 0);
+  /// Which figures statistics() computes: `extremes` leaves sum and rms NaN and skips their
+  /// exact sums, several times cheaper on the host (a convergence test of an iterative solver
+  /// wants max_abs alone, every few iterations).
+  enum class reduction_figures { all, extremes };
+  field_statistics statistics(std::string_view var, int level = 0, reduction_figures figures = reduction_figures::all);
   /// statistics() one figure at a time (each call reduces the field anew).
   norms field_norms(std::string_view var, int level = 0) {
     const auto s = statistics(var, level);
@@ -210,7 +214,7 @@ public:
 protected:
   virtual const void* thorn_parameters() const = 0;
   /// This rank's part of statistics(): its interior() reduced where the current copy is.
-  virtual field_reduction local_reduction(std::string_view var, int level) = 0;
+  virtual field_reduction local_reduction(std::string_view var, int level, reduction_figures figures) = 0;
   /// Every rank's `local` (its interior() reduced) combined through the driver: every rank must
   /// call it, in the same order.
   field_statistics combine(field_reduction& local) const;
@@ -248,9 +252,13 @@ inline routine_context::field_statistics routine_context::combine(field_reductio
   s.points = wrapping_sum(local.points);
   // One reduction for both counts where there is neither (a run gone right).
   const std::uint64_t non_finite = wrapping_sum(local.nans + local.infinities);
-  s.sum = sum(local.sum);
-  const double squares = sum(local.squares);
-  s.rms = s.points > 0 ? std::sqrt(squares / static_cast<double>(s.points)) : 0.0;
+  if (local.with_sums) {
+    s.sum = sum(local.sum);
+    const double squares = sum(local.squares);
+    s.rms = s.points > 0 ? std::sqrt(squares / static_cast<double>(s.points)) : 0.0;
+  } else {
+    s.sum = s.rms = std::numeric_limits<double>::quiet_NaN();
+  }
   s.max_abs = maximum(local.max_abs);
   // A minimum or maximum of doubles over the ranks may keep either zero when both are there:
   // one more reduction then settles it as one rank's total order does (-0 below +0).
@@ -310,8 +318,9 @@ inline std::vector<std::string> routine_context::checked_grid_functions(std::str
   }
 }
 
-inline routine_context::field_statistics routine_context::statistics(std::string_view var, int level) {
-  auto local = local_reduction(var, level);
+inline routine_context::field_statistics routine_context::statistics(std::string_view var, int level,
+                                                                     reduction_figures figures) {
+  auto local = local_reduction(var, level, figures);
   return combine(local);
 }
 
