@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# The main example: the lid-driven cavity of Ghia, Ghia & Shin (1982), 2D, Re = 100 on 64^2
+# The main example: the lid-driven cavity of Ghia, Ghia & Shin (1982), 2D, Re = 100 on 128^2
 # cells, run to steady state on OpenMP with progress and a timer report; then its centrelines
 # against Ghia's table (tools/ldc_compare.py) and a PNG of them with the velocity magnitude and
 # streamlines (tools/plot_ldc.py). Another parameter file runs alone:
@@ -7,7 +7,7 @@
 set -euo pipefail
 source_dir=$(cd "$(dirname "$0")/.." && pwd)
 build_dir=$(cd "$1" && pwd)
-default=$source_dir/parfiles/lid_driven_cavity_2d_re100_64.par
+default=$source_dir/parfiles/lid_driven_cavity_2d_re100.par
 parfile=$(cd "$(dirname "${2:-$default}")" && pwd)/$(basename "${2:-$default}")
 mkdir -p "$build_dir/run"
 echo "== opuntia $parfile   (output in $build_dir/run/)"

@@ -118,7 +118,13 @@ private:
   /// rank calls it once an iteration, and rank 0 prints the reason when one did.
   bool termination_agreed();
   void print_progress(double elapsed);
-  void print_timer_report(double elapsed);
+  /// The evolution loop's iterations and wall time, its last kernels included.
+  struct evolution_time {
+    int iterations = 0;
+    double seconds = 0;
+  };
+  /// The per-routine timers, after `elapsed` seconds of run, and the evolution's time an iteration.
+  void print_timer_report(double elapsed, const evolution_time& evolution);
   /// Adds the device time of the kernels that have finished to their timers; `wait`: of all.
   void read_device_timers(bool wait);
   kernel_grid grid_for_kernels() const;

@@ -31,7 +31,7 @@ starts_with() {
 check "1 rank runs" run one 1
 check "1 rank: its block and its device, word for word" starts_with one <<END
 opuntia: one.par
-  grid 13x11x9, dt 0.0005, backend openmp, driver Cartesian, 1 rank
+  grid 13x11x9, CCTK_REAL double, dt 0.0005, backend openmp, driver Cartesian, 1 rank
   rank 0 on $host: x 0..12, y 0..10, z 0..8 (13x11x9 points); openmp: 1 thread
 INFO (HeatEquation): t = 0.001: max |u - exact| = 4.457738e-05 (relative 4.592e-05), rms = 1.361181e-05
 END
@@ -40,14 +40,14 @@ run_on_two_threads() { OMP_NUM_THREADS=2 run "$@"; }
 check "1 rank, periodic along x, 2 threads runs" run_on_two_threads periodic 1 'Driver::periodic_x = yes'
 check "1 rank, periodic along x: it owns one point less, its arrays hold the images" starts_with periodic <<END
 opuntia: periodic.par
-  grid 13x11x9, dt 0.0005, backend openmp, driver Cartesian, 1 rank
+  grid 13x11x9, CCTK_REAL double, dt 0.0005, backend openmp, driver Cartesian, 1 rank
   rank 0 on $host: x 0..11, y 0..10, z 0..8 (12x11x9 points, 14x11x9 with ghost zones); openmp: 2 threads
 END
 
 check "3 ranks run" run three 3
 check "3 ranks: each rank's block, in rank order, word for word" starts_with three <<END
 opuntia: three.par
-  grid 13x11x9, dt 0.0005, backend openmp, driver Cartesian, 3 ranks (3x1x1)
+  grid 13x11x9, CCTK_REAL double, dt 0.0005, backend openmp, driver Cartesian, 3 ranks (3x1x1)
   rank 0 on $host: x 0..4, y 0..10, z 0..8 (5x11x9 points, 6x11x9 with ghost zones); openmp: 1 thread
   rank 1 on $host: x 5..8, y 0..10, z 0..8 (4x11x9 points, 6x11x9 with ghost zones); openmp: 1 thread
   rank 2 on $host: x 9..12, y 0..10, z 0..8 (4x11x9 points, 5x11x9 with ghost zones); openmp: 1 thread
@@ -59,7 +59,7 @@ check "3 ranks: the host's cores are not a shared device" test "$(grep -c 'note:
 check "3 ranks, manual 1x1x3 runs" run manual 3 'Driver::processor_topology = "manual"' 'Driver::processor_topology_3d_z = 3'
 check "3 ranks, manual 1x1x3: the blocks split z" starts_with manual <<END
 opuntia: manual.par
-  grid 13x11x9, dt 0.0005, backend openmp, driver Cartesian, 3 ranks (1x1x3)
+  grid 13x11x9, CCTK_REAL double, dt 0.0005, backend openmp, driver Cartesian, 3 ranks (1x1x3)
   rank 0 on $host: x 0..12, y 0..10, z 0..2 (13x11x3 points, 13x11x4 with ghost zones); openmp: 1 thread
   rank 1 on $host: x 0..12, y 0..10, z 3..5 (13x11x3 points, 13x11x5 with ghost zones); openmp: 1 thread
   rank 2 on $host: x 0..12, y 0..10, z 6..8 (13x11x3 points, 13x11x4 with ghost zones); openmp: 1 thread
