@@ -13,7 +13,8 @@ timed in the same run (torch's, where torch is installed; numpy's on the host ot
 
 Usage:
   ldc_benchmark.py OPUNTIA [--n 256] [--dims 3] [--sweeps 20] [--steps 100] [--warmup 10]
-                   [--backend cuda] [--precision fp32|fp64] [--torch auto|yes|no] [--work DIR]
+                   [--backend cuda] [--precision fp32|fp64] [--peer auto|yes|no] [--work DIR]
+                   [--parameter 'Thorn::name = value' ...]
 --precision is the build's CCTK_REAL (OPUNTIA_REAL_PRECISION); the run's start-up line must agree.
 The last lines are a markdown table for bench/RESULTS.md. Not a test: it prints figures (the
 targets: each kernel >= 80% of the copy bandwidth, the step >= 70% of its floors' time, >= 8x
@@ -61,8 +62,7 @@ def parfile_text(args, iterations):
         "LidDrivenCavity::diagnostics_every = 0",
         f"Cactus::cctk_itlast = {iterations}",
         "Cactus::progress_every = 0",
-        "",
-    ])
+    ] + args.parameter + [""])
 
 
 def run_thorn(args, iterations):
@@ -89,7 +89,7 @@ def run_thorn(args, iterations):
 
 
 def torch_peer(args):
-    """bench/ldc_torch.py on the same device: (copy bytes/s, {variant: best step seconds}, its output)."""
+    """bench/ldc_torch.py on the same device: (copy bytes/s, {variant: best step seconds})."""
     command = [sys.executable, os.path.join(BENCH, "ldc_torch.py"), "--n", str(args.n), "--dims", str(args.dims),
                "--precision", args.precision, "--sweeps", str(args.sweeps), "--mode", "both",
                "--alpha", repr(args.alpha), "--cfl", repr(args.cfl), "--reynolds", repr(args.reynolds),
@@ -129,7 +129,10 @@ def main():
     parser.add_argument("--warmup", type=int, default=10)
     parser.add_argument("--backend", default="cuda")
     parser.add_argument("--precision", choices=("fp32", "fp64"), default="fp64")
-    parser.add_argument("--torch", choices=("auto", "yes", "no"), default="auto")
+    parser.add_argument("--peer", choices=("auto", "yes", "no"), default="auto",
+                        help="run bench/ldc_torch.py too (auto: where torch is installed)")
+    parser.add_argument("--parameter", action="append", default=[],
+                        help="a parameter line added to the runs' file, e.g. 'CaKernel::variant = \"3dstencil\"'")
     parser.add_argument("--reynolds", type=float, default=100.0)
     parser.add_argument("--alpha", type=float, default=1.0)
     parser.add_argument("--cfl", type=float, default=0.5)
@@ -143,12 +146,17 @@ def main():
 
 
 def benchmark(args):
-    use_torch = args.torch == "yes" or (args.torch == "auto" and ldc_torch.torch is not None)
-    if use_torch:
+    have_torch = ldc_torch.torch is not None
+    on_gpu = args.backend != "openmp" and have_torch and ldc_torch.torch.cuda.is_available()
+    torch_steps = {}
+    if args.peer == "yes" or (args.peer == "auto" and have_torch):
         copy_bps, torch_steps = torch_peer(args)
+        copy_source = "torch device-to-device copy" if on_gpu else "torch copy on the host"
+    elif on_gpu:
+        copy_bps, _ = ldc_torch.copy_bandwidth("cuda", 1024, 5)
         copy_source = "torch device-to-device copy"
     else:
-        copy_bps, torch_steps = host_copy_bandwidth(), {}
+        copy_bps = host_copy_bandwidth()
         copy_source = "numpy copy on the host"
     short = run_thorn(args, args.warmup)
     long = run_thorn(args, args.warmup + args.steps)
@@ -159,7 +167,7 @@ def benchmark(args):
     floors = ldc_torch.byte_floors(cfg, 8 if args.precision == "fp64" else 4)
 
     print(f"ldc_benchmark: {args.dims}D n = {args.n}, {args.precision}, {args.sweeps} Jacobi sweeps a step, "
-          f"{args.steps} steps after {args.warmup}; {long[3]}")
+          f"{args.steps} steps after {args.warmup}; {long[3]}{''.join('; ' + p for p in args.parameter)}")
     print(f"copy bandwidth: {copy_bps / 1e9:.1f} GB/s ({copy_source})")
     table = []
     floor_seconds = 0.0
