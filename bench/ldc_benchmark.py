@@ -71,7 +71,10 @@ def run_thorn(args, iterations):
     path = os.path.join(args.work, f"ldc_bench_{iterations}.par")
     with open(path, "w") as f:
         f.write(parfile_text(args, iterations))
-    result = subprocess.run([args.opuntia, path], cwd=args.work, capture_output=True, text=True)
+    # Every kernel loaded at start-up: with CUDA's lazy loading a kernel's first launch loads its
+    # module, milliseconds that differ from run to run and spoiled the difference of two runs.
+    environment = dict(os.environ, CUDA_MODULE_LOADING="EAGER")
+    result = subprocess.run([args.opuntia, path], cwd=args.work, capture_output=True, text=True, env=environment)
     if result.returncode != 0:
         sys.stderr.write(result.stdout[-4000:] + result.stderr[-4000:])
         raise SystemExit(f"ldc_benchmark: {args.opuntia} {path} failed (exit {result.returncode})")
