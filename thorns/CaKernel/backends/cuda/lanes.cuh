@@ -1,7 +1,7 @@
 #pragma once
 // Several consecutive x points per thread, moved as one access: the generated CUDA kernels
 // (templates/cuda/3dblock.h.tpl) give each thread N aligned points of a row and load them with
-// one 16-byte instruction where the type allows (double2, float4): on an H100 this took the
+// one 16-byte instruction where the type allows (double2, float4; float2 where the rows start on 8 bytes only): on an H100 this took the
 // generated 7-point star from 80% to 92-95% of the copy bandwidth (bench/RESULTS.md). Elements
 // are copied member by member: reinterpreting the array's bytes would put it in local memory
 // instead of registers.
@@ -51,6 +51,8 @@ __device__ __forceinline__ void store_lanes(T* p, const T (&v)[N]) {
     *reinterpret_cast<double2*>(p) = make_double2(v[0], v[1]);
   } else if constexpr (N == 4 && std::is_same_v<T, float>) {
     *reinterpret_cast<float4*>(p) = make_float4(v[0], v[1], v[2], v[3]);
+  } else if constexpr (N == 2 && std::is_same_v<T, float>) {
+    *reinterpret_cast<float2*>(p) = make_float2(v[0], v[1]);
   } else {
 #pragma unroll
     for (int q = 0; q < N; ++q) p[q] = v[q];
@@ -68,6 +70,9 @@ __device__ __forceinline__ lanes<T, N> load_lanes_shared(const T* p) {
   } else if constexpr (N == 4 && std::is_same_v<T, float>) {
     const float4 v = *reinterpret_cast<const float4*>(p);
     r.e[0] = v.x, r.e[1] = v.y, r.e[2] = v.z, r.e[3] = v.w;
+  } else if constexpr (N == 2 && std::is_same_v<T, float>) {
+    const float2 v = *reinterpret_cast<const float2*>(p);
+    r.e[0] = v.x, r.e[1] = v.y;
   } else {
 #pragma unroll
     for (int q = 0; q < N; ++q) r.e[q] = p[q];

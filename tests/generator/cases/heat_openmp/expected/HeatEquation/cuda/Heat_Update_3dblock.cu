@@ -7,6 +7,7 @@
 #include <cstdint>
 #include <stdexcept>
 #include <string>
+#include <type_traits>
 
 #include "thorns/CaKernel/backends/cuda/slabs.hpp"
 
@@ -96,27 +97,39 @@ static void CAKERNEL_Heat_Update_cuda_3dblock_launch(const opuntia::kernel_call&
 }
 
 /// Enqueues kernel Heat_Update on the call's stream over every point its STENCIL allows (those in the
-/// call's box, where it has one): with several x points per thread where every row starts on a
-/// 16-byte boundary (an x size that is a multiple of the lanes, and aligned arrays), one point
-/// per thread otherwise.
+/// call's box, where it has one): with as many x points per thread as every row and array start
+/// a group of: the lanes (16 bytes), else half of them (8 bytes: an fp32 grid of an even x size
+/// that is not a multiple of 4, as the lid-driven cavity's 256 cells and two ghost cells, which
+/// ran its step 20-55% slower with one point per thread on an H200, bench/RESULTS.md,
+/// 2026-11-26), else one.
 void CAKERNEL_Launch_Heat_Update_cuda_3dblock(const opuntia::kernel_call& call) {
   int lo[3] = {1, 1, 1};
   int hi[3] = {call.grid.ni - 1, call.grid.nj - 1, call.grid.nk - 1};
   if (!opuntia::clip_to_box(call, lo, hi)) return;
   constexpr int lanes = CAKERNEL_Heat_Update_3dblock_lanes;
-  const auto aligned_16 = [&](int a) { return reinterpret_cast<std::uintptr_t>(call.arrays[a]) % 16 == 0; };
-  bool aligned = lanes > 1 && call.grid.ni % lanes == 0;
-  aligned = aligned && aligned_16(0);
-  aligned = aligned && aligned_16(1);
+  const auto groups_of = [&](int points) {
+    const auto aligned = [&](int a) {
+      return reinterpret_cast<std::uintptr_t>(call.arrays[a]) % (points * sizeof(CCTK_REAL)) == 0;
+    };
+    bool fits = points > 1 && call.grid.ni % points == 0;
+    fits = fits && aligned(0);
+    fits = fits && aligned(1);
+    return fits;
+  };
   const bool boxed = call.box.has_value();
-  if (aligned && boxed)
-    CAKERNEL_Heat_Update_cuda_3dblock_launch<lanes, true>(call, lo, hi);
-  else if (aligned)
-    CAKERNEL_Heat_Update_cuda_3dblock_launch<lanes, false>(call, lo, hi);
-  else if (boxed)
-    CAKERNEL_Heat_Update_cuda_3dblock_launch<1, true>(call, lo, hi);
+  const auto launch = [&](auto points) {
+    if (boxed)
+      CAKERNEL_Heat_Update_cuda_3dblock_launch<decltype(points)::value, true>(call, lo, hi);
+    else
+      CAKERNEL_Heat_Update_cuda_3dblock_launch<decltype(points)::value, false>(call, lo, hi);
+  };
+  constexpr int half = lanes / 2 > 1 ? lanes / 2 : 1;
+  if (groups_of(lanes))
+    launch(std::integral_constant<int, lanes>{});
+  else if (half > 1 && groups_of(half))
+    launch(std::integral_constant<int, half>{});
   else
-    CAKERNEL_Heat_Update_cuda_3dblock_launch<1, false>(call, lo, hi);
+    launch(std::integral_constant<int, 1>{});
 }
 
 }  // namespace opuntia::thorns::HeatEquation
