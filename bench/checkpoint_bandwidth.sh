@@ -1,14 +1,18 @@
 #!/usr/bin/env bash
 # Checkpoint bandwidth against the disk: WaveToy at N^3 (3 time levels of doubles, 24 N^3 bytes a
-# checkpoint) writes a checkpoint after each of its iterations (IO::checkpoint_every = 1), and the
-# same folder gets a plain write of as many bytes, flushed as a checkpoint is (dd conv=fsync),
+# checkpoint) writes a checkpoint after each of its iterations (IO::checkpoint_every = 1), waiting
+# for each (IO::checkpoint_in_background = no), and the same folder gets a plain write of as many bytes, flushed as a checkpoint is (dd conv=fsync),
 # three times before and three after the run (a shared disk varies from one write to the next:
 # the best of each is printed). A checkpoint's time is what the run prints: from the first byte to the
-# folder synced after the rename. Not a test: it prints figures and asserts nothing.
-# Usage: bench/checkpoint_bandwidth.sh OPUNTIA [N=256] [CHECKPOINTS=3] [RANKS=1] [FOLDER=checkpoint_bench] [BACKEND=openmp]
-#   RANKS > 1 runs under mpirun (collective MPI-IO with a parallel HDF5 library). The last line
-#   puts a checkpoint against the run's time step (its kernels' time per iteration, from the timer
-#   report): on a GPU, what a checkpoint costs in steps.
+# folder synced after the rename. Then what a checkpoint costs the run, in steps, for both values
+# of IO::checkpoint_in_background: the same run with CHECKPOINTS checkpoints and without any, the
+# difference of their times over CHECKPOINTS, against the run's time per iteration. Not a test: it
+# prints figures and asserts nothing.
+# Usage: bench/checkpoint_bandwidth.sh OPUNTIA [N=256] [CHECKPOINTS=3] [RANKS=1] [FOLDER=checkpoint_bench] [BACKEND=openmp] [EVERY]
+#   RANKS > 1 runs under mpirun (collective MPI-IO with a parallel HDF5 library; such runs always
+#   wait for their checkpoints). EVERY: the iterations between two checkpoints of the cost runs;
+#   by default enough for twice the median checkpoint's time, at least 10, so that a background
+#   write ends before the next checkpoint.
 set -euo pipefail
 opuntia=$(realpath "$1")
 n=${2:-256}
@@ -16,6 +20,7 @@ count=${3:-3}
 ranks=${4:-1}
 dir=${5:-checkpoint_bench}
 backend=${6:-openmp}
+every=${7:-}
 mkdir -p "$dir"
 dir=$(realpath "$dir")
 trap 'rm -rf "$dir"' EXIT
@@ -48,12 +53,16 @@ Cactus::progress_every = 0
 IO::out_dir = "$dir/out"
 IO::checkpoint_every = 1
 IO::checkpoint_keep = 1
+IO::checkpoint_in_background = no
 EOF
-if [ "$ranks" -gt 1 ]; then
-  mpirun --oversubscribe -np "$ranks" "$opuntia" "$dir/bench.par" >"$dir/bench.out"
-else
-  "$opuntia" "$dir/bench.par" >"$dir/bench.out"
-fi
+run() {  # run PARFILE OUTPUT
+  if [ "$ranks" -gt 1 ]; then
+    mpirun --oversubscribe -np "$ranks" "$opuntia" "$1" >"$2"
+  else
+    "$opuntia" "$1" >"$2"
+  fi
+}
+run "$dir/bench.par" "$dir/bench.out"
 after=$(best_plain_write)
 grep -o 'checkpoint .* written: .*' "$dir/bench.out" | sed 's/;.*//; s/^/  /'
 times=$(sed -n 's/.* written: .* in \([0-9.]*\) s .*/\1/p' "$dir/bench.out" | sort -g)
@@ -65,16 +74,45 @@ awk -v b="$bytes" -v s="$best" -v m="$median" -v before="$before" -v after="$aft
   printf "checkpoint: best %.1f MiB/s, median %.1f; plain write with fsync: best %.1f MiB/s before, %.1f after; " \
          "best checkpoint / best plain write = %.0f%%\n", rate, b / m / 1048576, before, after, 100 * rate / disk
 }'
-# The time step: the kernels' seconds (every CAKERNEL_Launch_ row of the timer report) of runs of 60
-# and 10 iterations without checkpoints, their difference over 50, so that the first launches are
-# left out; the median checkpoint against it.
-kernel_seconds() {
-  sed -e '/^IO::checkpoint_every/d' -e "s/^Cactus::cctk_itlast = .*/Cactus::cctk_itlast = $1/" "$dir/bench.par" >"$dir/step.par"
-  "$opuntia" "$dir/step.par" | awk '$1 ~ /^CAKERNEL_Launch_/ { s += $4 } END { print s }'
+# The time step: the kernels' seconds (every CAKERNEL_Launch_ row of the timer report) and the
+# run's (the report's "in all") of runs of 60 and 10 iterations without checkpoints, their
+# difference over 50, so that the start and the first launches are left out.
+# variant ITERATIONS NAME [LINES...]: bench.par without checkpoints, ITERATIONS iterations, and LINES, run; its output in NAME.out.
+variant() {
+  local iterations=$1 name=$2
+  shift 2
+  { sed -e '/^IO::checkpoint_/d' -e "s/^Cactus::cctk_itlast = .*/Cactus::cctk_itlast = $iterations/" "$dir/bench.par"
+    printf '%s\n' "$@"; } >"$dir/$name.par"
+  run "$dir/$name.par" "$dir/$name.out"
 }
-short=$(kernel_seconds 10)
-long=$(kernel_seconds 60)
-awk -v short="$short" -v long="$long" -v m="$median" 'BEGIN {
-  step = (long - short) / 50
-  printf "time step (kernels, 60 - 10 iterations): %.3f ms; a checkpoint (median %.3f s) costs %.0f steps\n", 1000 * step, m, m / step
+kernel_seconds() { awk '$1 ~ /^CAKERNEL_Launch_/ { s += $4 } END { print s }' "$dir/$1.out"; }
+run_seconds() { sed -n 's/^timer report (\([0-9.]*\) s in all.*/\1/p' "$dir/$1.out"; }
+variant 10 short
+variant 60 long
+read -r kernel_step step < <(awk -v ks="$(kernel_seconds short)" -v kl="$(kernel_seconds long)" \
+  -v rs="$(run_seconds short)" -v rl="$(run_seconds long)" 'BEGIN { print (kl - ks) / 50, (rl - rs) / 50 }')
+awk -v k="$kernel_step" -v s="$step" -v m="$median" 'BEGIN {
+  printf "time step (60 - 10 iterations): kernels %.3f ms, the run %.3f ms; a checkpoint written while the run waits (median %.3f s) is %.1f of its steps\n", \
+         1000 * k, 1000 * s, m, m / s
 }'
+
+# The cost: the run of ITERATIONS = (CHECKPOINTS + 1) EVERY - 1 iterations without checkpoints,
+# with CHECKPOINTS of them (iterations EVERY, 2 EVERY, ...) in the background, and with as many
+# that the run waits for; each of its lines also says what the run stalled for.
+[ -n "$every" ] || every=$(awk -v m="$median" -v s="$step" 'BEGIN { e = int(2 * m / s) + 1; print e < 10 ? 10 : e }')
+iterations=$(((count + 1) * every - 1))
+echo "cost: $iterations iterations, a checkpoint every $every (in the background: a snapshot, then the write while the run goes on)"
+variant "$iterations" none
+variant "$iterations" background "IO::checkpoint_every = $every" 'IO::checkpoint_in_background = yes'
+variant "$iterations" waited "IO::checkpoint_every = $every" 'IO::checkpoint_in_background = no'
+grep -h '^  checkpoints every' "$dir/background.out" "$dir/waited.out" | sed 's/^  /  /'
+stalls() { sed -n 's/.* the run stalled \([0-9.]*\) s for its snapshot.*/\1/p' "$dir/$1.out" | xargs; }
+for mode in background waited; do
+  awk -v mode="$mode" -v t="$(run_seconds $mode)" -v t0="$(run_seconds none)" -v c="$count" -v s="$step" \
+    -v stalls="$(stalls $mode)" 'BEGIN {
+    cost = (t - t0) / c
+    printf "  %-10s %.3f s against %.3f s without: a checkpoint costs %.4f s = %.1f steps", mode, t, t0, cost, cost / s
+    if (stalls != "") printf "; its snapshots stalled the run %s s", stalls
+    printf "\n"
+  }'
+done

@@ -72,6 +72,29 @@ public:
                                                           const index_range& box);
   /// Waits for every launched kernel.
   virtual void synchronize() = 0;
+
+  // Snapshots: copies of arrays as they stand at one point of the run, taken while the run goes
+  // on (a checkpoint written in the background holds them).
+  /// Host memory a snapshot is copied into, page-locked where the backend can (copies from a
+  /// device then overlap its kernels); freed by release_host.
+  virtual void* allocate_host(std::size_t bytes);
+  /// Never throws: called from destructors.
+  virtual void release_host(void* host) noexcept;
+  /// How copy_for_snapshot() copied.
+  enum class snapshot_route {
+    host_copy,        // from the host array, a memcpy before it returned (the host copy was current)
+    device_snapshot,  // on the device into a snapshot buffer on the run's queue, then to `into` on another queue
+    device_to_host,   // from the device copy straight to `into` on the run's queue (no room for a snapshot buffer)
+  };
+  struct snapshot_copy {
+    queue_event_ptr done;  // `into` holds the values once it is done; null: it does on return
+    snapshot_route route = snapshot_route::host_copy;
+  };
+  /// Starts copying time level `level` of `v` (its host array `host`) into `into`
+  /// (v.count * v.element_size() bytes of allocate_host() memory), as everything launched so far
+  /// leaves it; launches and host writes after the call do not change what `into` receives. The
+  /// default, for a runtime on the host arrays: the current copy brought to the host, then a memcpy.
+  virtual snapshot_copy copy_for_snapshot(grid_variable& v, int level, const void* host, void* into);
   /// An event after everything enqueued so far (on OpenMP, whose kernels have run by then, a
   /// time on the host's clock): the per-routine timers measure kernels between two of them.
   virtual queue_event_ptr record() = 0;

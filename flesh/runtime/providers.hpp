@@ -66,6 +66,7 @@ struct output_folder_provider {
     parameter_name on_terminate;  // BOOLEAN: one at the end, and when a signal stops the run
     parameter_name recover;       // KEYWORD: no, auto, manual
     parameter_name recover_file;  // STRING: the file of manual
+    parameter_name in_background;  // BOOLEAN: a snapshot, written by a second thread while the run goes on
   } checkpoints;
 };
 
@@ -76,7 +77,10 @@ struct checkpoint_provider {
   std::string extension;  // ".h5"
   /// Writes `contents` to `file` whole or not at all: under a temporary name, flushed to the
   /// disk (file and folder) and renamed to `file` only when complete; a failure throws and
-  /// leaves neither. Every rank calls it, `ranks` their routine_context.
+  /// leaves neither. Every rank calls it, `ranks` their routine_context. Where
+  /// `writes_in_background`, a run of one rank may call it on a thread of its own while its
+  /// routines run (it then calls no collective of `ranks`): what it shares with the thorn's
+  /// routines (a library that is not thread-safe) must be serialised by the thorn.
   std::function<void(const std::filesystem::path& file, const checkpoint_contents& contents, routine_context& ranks)>
       write;
   /// The header of `file`; std::runtime_error with the reason where it is no readable checkpoint.
@@ -85,6 +89,8 @@ struct checkpoint_provider {
   /// function (its ghost zones untouched), and every scalar; std::runtime_error naming an array
   /// the file lacks or whose size differs. Each rank reads on its own.
   std::function<void(const std::filesystem::path& file, checkpoint_contents& into)> read;
+  /// Whether write may run on a thread of its own, as above.
+  bool writes_in_background = false;
 };
 
 /// The processes of a run (the ranks of mpirun), for the program's last word: an error every

@@ -20,6 +20,7 @@
 #include <sys/file.h>
 #include <unistd.h>
 
+#include "flesh/runtime/checkpoint_writer.hpp"
 #include "flesh/runtime/host_memory.hpp"
 #include "flesh/runtime/signal_dispositions.hpp"
 #include "flesh/runtime/startup_report.hpp"
@@ -593,9 +594,10 @@ void simulation::stop_if_signalled(bool iteration_done) {
     if (!iteration_done) return;
     signal = static_cast<int>(driver_->reduce(signal, reduction::maximum));
     if (signal == 0) return;
-    if (last_checkpoint_ != iteration_) write_checkpoint();
+    if (last_checkpoint_ != iteration_) write_checkpoint(true);
   }
   if (signal == 0) return;
+  collect_checkpoint_write(true);  // the checkpoint in flight completes before the run stops
   const auto message =
       fmt::format("opuntia: stopped by {} at iteration {}, time {:g}", stop_signal_name(signal), iteration_, time_);
   if (driver_->rank() == 0) fmt::print(out_, "{}\n", message);
@@ -986,6 +988,17 @@ void simulation::print_timer_report(double elapsed, const evolution_time& evolut
                elapsed > 0 ? 100 * seconds / elapsed : 0.0);
   };
   for (const auto& t : sorted) row(t.name, t.thorn, t.calls, t.seconds);
+  // Checkpoints: what the run waited for apart from what the writer did while it went on.
+  const auto rate = [](const checkpoint_totals& c) { return byte_text(c.writing > 0 ? c.bytes / c.writing : 0); };
+  if (in_background_.count > 0) {
+    row("checkpoint: snapshot, the run waits", checkpoints_->thorn, in_background_.count, in_background_.stalled);
+    row(fmt::format("checkpoint: background write, {}/s", rate(in_background_)), checkpoints_->thorn,
+        in_background_.count, in_background_.writing);
+  }
+  if (waited_for_.count > 0) {
+    row(fmt::format("checkpoint: write, the run waits, {}/s", rate(waited_for_)), checkpoints_->thorn,
+        waited_for_.count, waited_for_.writing);
+  }
   for (const auto& t : driver_->sync_timers()) row(t.name, "Driver", t.calls, t.seconds);
   if (skipped_syncs_ > 0) row("SYNC: none needed, ghost zones still current", "Driver", skipped_syncs_, 0);
   // The evolution's wall time per iteration, start-up and the last bins left out: what a
@@ -1010,6 +1023,8 @@ void simulation::run() {
                runtime_->backend_name(), driver_->name(), ranks);
   }
   if (driver_->rank() == 0) fmt::print(out_, "{}", faces_only_report());
+  const auto checkpoint_mode = choose_checkpoint_mode();
+  if (driver_->rank() == 0) fmt::print(out_, "{}", checkpoint_mode);
   prepare_recovery();
   warn_if_final_time_out_of_reach();
   if (registry_.boolean("Cactus", "cctk_show_schedule") && driver_->rank() == 0) out_ << schedule_.show();
@@ -1022,41 +1037,49 @@ void simulation::run() {
     ~forget_handlers() { handlers = nullptr; }
   } forget{stop_signals_};
 
-  for (const char* bin : {"STARTUP", "WRAGH", "PARAMCHECK", "BASEGRID"}) run_bin(bin);
-  if (recovery_) {
-    // As Cactus: the checkpoint's data instead of the initial data.
-    recover_variables();
-    for (const char* bin : {"RECOVER_VARIABLES", "POST_RECOVER_VARIABLES"}) run_bin(bin);
-  } else {
-    for (const char* bin : {"INITIAL", "POSTINITIAL", "POSTPOSTINITIAL", "POSTSTEP"}) run_bin(bin);
-  }
-  if (dt_fixed_.empty()) dt_fixed_ = "the initial data is complete";
-  for (const char* bin : {"CPINITIAL", "ANALYSIS"}) run_bin(bin);
-  stop_if_signalled(true);
-  dt_fixed_ = "the evolution has started";
-  if (!dt_set_by_.empty() && !recovery_) warn_if_final_time_out_of_reach();  // with the routine's dt
-  const double loop_start = wall_seconds();
-  const int first_iteration = iteration_;
-  const int progress_every = registry_.integer("Cactus", "progress_every");
-  while (!termination_agreed() && !finished()) {
-    const double time = next_time();
-    store_.rotate_timelevels();
-    ++iteration_;
-    time_ = time;
-    for (const char* bin : {"PRESTEP", "EVOL", "POSTSTEP", "CHECKPOINT"}) run_bin(bin);
-    if (checkpoints_ != nullptr && checkpoint_.every > 0 && iteration_ % checkpoint_.every == 0) write_checkpoint();
-    run_bin("ANALYSIS");
-    read_device_timers(false);  // keeps the events of the kernels still queued, no more
-    if (progress_every > 0 && iteration_ % progress_every == 0) {
-      print_progress(wall_seconds() - loop_start);
-      out_.flush();  // whole lines, as they come, for whoever follows the log
+  evolution_time evolution;
+  try {
+    for (const char* bin : {"STARTUP", "WRAGH", "PARAMCHECK", "BASEGRID"}) run_bin(bin);
+    if (recovery_) {
+      // As Cactus: the checkpoint's data instead of the initial data.
+      recover_variables();
+      for (const char* bin : {"RECOVER_VARIABLES", "POST_RECOVER_VARIABLES"}) run_bin(bin);
+    } else {
+      for (const char* bin : {"INITIAL", "POSTINITIAL", "POSTPOSTINITIAL", "POSTSTEP"}) run_bin(bin);
     }
+    if (dt_fixed_.empty()) dt_fixed_ = "the initial data is complete";
+    for (const char* bin : {"CPINITIAL", "ANALYSIS"}) run_bin(bin);
     stop_if_signalled(true);
+    dt_fixed_ = "the evolution has started";
+    if (!dt_set_by_.empty() && !recovery_) warn_if_final_time_out_of_reach();  // with the routine's dt
+    const double loop_start = wall_seconds();
+    const int first_iteration = iteration_;
+    const int progress_every = registry_.integer("Cactus", "progress_every");
+    while (!termination_agreed() && !finished()) {
+      const double time = next_time();
+      store_.rotate_timelevels();
+      ++iteration_;
+      time_ = time;
+      for (const char* bin : {"PRESTEP", "EVOL", "POSTSTEP", "CHECKPOINT"}) run_bin(bin);
+      if (checkpoints_ != nullptr && checkpoint_.every > 0 && iteration_ % checkpoint_.every == 0) write_checkpoint();
+      run_bin("ANALYSIS");
+      read_device_timers(false);  // keeps the events of the kernels still queued, no more
+      collect_checkpoint_write(false);  // a write that ended: said now, or the run fails here
+      if (progress_every > 0 && iteration_ % progress_every == 0) {
+        print_progress(wall_seconds() - loop_start);
+        out_.flush();  // whole lines, as they come, for whoever follows the log
+      }
+      stop_if_signalled(true);
+    }
+    // Launches return before their kernels end: the evolution ends when its last one has.
+    runtime_->synchronize();
+    evolution = {iteration_ - first_iteration, wall_seconds() - loop_start};
+    if (checkpoints_on_terminate() && last_checkpoint_ != iteration_) write_checkpoint(true);
+    collect_checkpoint_write(true);  // the run ends with its checkpoints complete
+  } catch (...) {
+    abandon_checkpoint_write();
+    throw;
   }
-  // Launches return before their kernels end: the evolution ends when its last one has.
-  runtime_->synchronize();
-  const evolution_time evolution{iteration_ - first_iteration, wall_seconds() - loop_start};
-  if (checkpoints_on_terminate() && last_checkpoint_ != iteration_) write_checkpoint();
   run_bin("TERMINATE");
   run_bin("SHUTDOWN");
   runtime_->synchronize();

@@ -14,6 +14,7 @@
 
 #include "flesh/parameters/parameter_registry.hpp"
 #include "flesh/runtime/checkpoint_data.hpp"
+#include "flesh/runtime/checkpoint_snapshot.hpp"
 #include "flesh/runtime/driver.hpp"
 #include "flesh/runtime/ghost_depths.hpp"
 #include "flesh/runtime/kernel_runtime.hpp"
@@ -26,6 +27,7 @@
 namespace opuntia {
 
 class stop_signal_handlers;
+class checkpoint_writer;
 
 /// simulation::run() throws it when SIGINT or SIGTERM stopped the run, after flushing the output
 /// and printing what() ("opuntia: stopped by SIGTERM at iteration 12, time 0.0012"); a program
@@ -181,10 +183,27 @@ private:
   /// At RECOVER_VARIABLES: every time level of every variable with storage from the checkpoint,
   /// the iteration, time and dt; ghost zones exchanged, device copies stale.
   void recover_variables();
-  /// Writes the checkpoint of this iteration (every rank), keeps IO::checkpoint_keep of them.
-  void write_checkpoint();
-  /// Every time level of every variable with storage, as a checkpoint holds them.
-  checkpoint_contents checkpoint_arrays();
+  /// The checkpoint of this iteration (every rank), once the one before is complete; keeps
+  /// IO::checkpoint_keep of them. In the background (checkpoint_mode_) a snapshot, written by
+  /// writer_ while the run goes on; `run_waits`: the run waits for it anyway (it ends, or a
+  /// signal stops it), so it is written at once from the run's arrays.
+  void write_checkpoint(bool run_waits = false);
+  /// The outcome of the checkpoint writer_ writes: its line and timers once it is complete, or
+  /// the run's failure naming the file; `wait`: waiting for it, else only where it has ended.
+  void collect_checkpoint_write(bool wait);
+  /// On the way out of a run that failed: waits for the write in flight, so that its file is
+  /// complete (and the output folder locked) until then; a failure of it is printed.
+  void abandon_checkpoint_write() noexcept;
+  /// Once checkpoint `file` (of this run's iteration `iteration`, `bytes`) is complete, `seconds`
+  /// after its write began: removes the older ones, and says so with `how` (how the run met it).
+  void checkpoint_written(const std::filesystem::path& file, int iteration, double bytes, double seconds,
+                          const std::string& how);
+  /// Decides checkpoint_mode_ as the run starts; the start-up report's line about it (empty
+  /// where the run writes no checkpoint every so many iterations).
+  std::string choose_checkpoint_mode();
+  /// Every time level of every variable with storage, as a checkpoint holds them; `sources`:
+  /// where each comes from.
+  checkpoint_contents checkpoint_arrays(std::vector<checkpoint_snapshot::source>* sources = nullptr);
   /// Whether checkpoints are written at the end of the run and when a signal stops it.
   bool checkpoints_on_terminate() const { return checkpoints_ != nullptr && checkpoint_.on_terminate; }
 
@@ -224,7 +243,32 @@ private:
     int keep = 1;
     bool on_terminate = false;
     std::string recover = "no";
+    bool in_background = true;
   } checkpoint_;
+  /// How this run writes checkpoints: a snapshot written in the background, or while the run
+  /// waits (`why`: the reason, for the start-up report).
+  struct {
+    bool background = false;
+    std::string why;
+  } checkpoint_mode_;
+  /// The checkpoint writer_ writes, until its outcome is collected.
+  struct checkpoint_in_flight {
+    std::filesystem::path file;
+    int iteration = 0;
+    double bytes = 0;
+    double host_seconds = 0;                // the run's thread, taking the snapshot
+    queue_event_ptr before, after;          // around the snapshot's copies on the run's queue (a device)
+    double bytes_allocated = 0, seconds_allocating = 0;  // snapshot memory, at the first one
+  };
+  std::optional<checkpoint_in_flight> in_flight_;
+  bool said_snapshots_skip_the_device_ = false;
+  /// The timer report's lines about checkpoints: those written in the background, those the run waited for.
+  struct checkpoint_totals {
+    long count = 0;
+    double stalled = 0;  // the run's own time: the snapshots (in the background), or the writes
+    double writing = 0;
+    double bytes = 0;
+  } in_background_, waited_for_;
   struct recovery {
     std::filesystem::path file;
     checkpoint_header header;
@@ -247,6 +291,10 @@ private:
     folder_lock& operator=(const folder_lock&) = delete;
     ~folder_lock();
   } out_dir_lock_;
+  // Declared last: the writer (destroyed first) ends its write while the snapshot it reads, the
+  // output folder's lock and the kernel runtime that gave the snapshot memory are still there.
+  std::unique_ptr<checkpoint_snapshot> snapshot_;
+  std::unique_ptr<checkpoint_writer> writer_;
 };
 
 }  // namespace opuntia

@@ -2,18 +2,24 @@
 // IO::checkpoint_keep, IO::checkpoint_on_terminate, IO::recover, IO::recover_file). The flesh
 // decides when and what: every time level of every variable with storage, the iteration, the
 // time, dt and the parameters; the active thorn that provides checkpoints (IOHDF5) writes and
-// reads the files, so that the flesh knows no file format.
+// reads the files, so that the flesh knows no file format. With IO::checkpoint_in_background
+// the run stops only for a snapshot of its arrays (checkpoint_snapshot.hpp), which a second
+// thread writes (checkpoint_writer.hpp) while the run goes on. Recovery reads a checkpoint
+// before the run's first iteration, so before any write can be in flight.
 #include <fmt/format.h>
 #include <fmt/ostream.h>
 
 #include <algorithm>
 #include <chrono>
 #include <filesystem>
+#include <memory>
 #include <ostream>
 #include <stdexcept>
 
 #include "flesh/runtime/checkpoint_files.hpp"
 #include "flesh/runtime/checkpoint_parameters.hpp"
+#include "flesh/runtime/checkpoint_writer.hpp"
+#include "flesh/runtime/host_memory.hpp"
 #include "ccl/model/common.hpp"
 #include "flesh/runtime/simulation.hpp"
 #include "opuntia/routine_context.hpp"
@@ -51,6 +57,9 @@ void simulation::read_checkpoint_settings() {
   checkpoint_.keep = registry_.integer(p.keep.owner, p.keep.name);
   checkpoint_.on_terminate = registry_.boolean(p.on_terminate.owner, p.on_terminate.name);
   checkpoint_.recover = registry_.text(p.recover.owner, p.recover.name);
+  if (!p.in_background.owner.empty()) {
+    checkpoint_.in_background = registry_.boolean(p.in_background.owner, p.in_background.name);
+  }
   if (checkpoints_ != nullptr) return;
   // Asked for, and nobody to write or read them: refused, not silently ignored.
   std::string asks;
@@ -71,47 +80,168 @@ void simulation::read_checkpoint_settings() {
                                                 ccl::join_names(thorns, " or ")));
 }
 
-checkpoint_contents simulation::checkpoint_arrays() {
+checkpoint_contents simulation::checkpoint_arrays(std::vector<checkpoint_snapshot::source>* sources) {
   checkpoint_contents contents;
   contents.grid = driver_->layout();
   for (auto& v : store_.variables()) {
     for (int level = 0; level < static_cast<int>(v.levels.size()); ++level) {
       contents.arrays.push_back({v.implementation, v.name, level, v.data_type, v.group_type == group_type::gf,
                                  v.centering, store_.data(v, level)});
+      if (sources != nullptr) sources->push_back({&v, level});
     }
   }
   return contents;
 }
 
-void simulation::write_checkpoint() {
-  const auto& provider = checkpoints_->provided;
-  auto contents = checkpoint_arrays();
-  for (auto& v : store_.variables()) {
-    for (int level = 0; level < static_cast<int>(v.levels.size()); ++level) runtime_->ensure_host(v, level);
+// With several ranks a checkpoint is written while the run waits. The provider's write is made
+// of collective MPI calls (MPI-IO with a parallel HDF5, or the gather of every rank's points to
+// rank 0 on the driver's communicator); from a second thread, while the run's thread exchanges
+// ghost zones, they would need MPI_THREAD_MULTIPLE, which the driver does not ask for
+// (thorns/Driver/mpi/mpi_communicator.cpp: FUNNELED; under MULTIPLE the library takes locks in
+// every call, which the halo exchanges would pay for at every step, and not every build provides
+// it), and a communicator of their own, so that the writer's collectives never interleave with
+// the run's on one communicator.
+// The ranks write their parts at once, which is the parallelism a checkpoint of many ranks has.
+std::string simulation::choose_checkpoint_mode() {
+  if (checkpoints_ == nullptr) return {};
+  const auto& p = output_->checkpoints;
+  const auto setting = p.in_background.owner.empty() ? std::string("background writes") : qualified(p.in_background);
+  double snapshot_bytes = 0;
+  for (const auto& v : store_.variables()) snapshot_bytes += static_cast<double>(v.levels.size() * v.count * v.element_size());
+  const auto host = host_memory_available();
+  checkpoint_mode_ = {};
+  if (!checkpoint_.in_background) {
+    checkpoint_mode_.why = setting + " = no";
+  } else if (!checkpoints_->provided.writes_in_background) {
+    checkpoint_mode_.why = fmt::format("{} writes checkpoints from the run's thread only", checkpoints_->thorn);
+  } else if (driver_->size() > 1) {
+    checkpoint_mode_.why = fmt::format(
+        "{} ranks write each one together with MPI calls, which stay on the run's thread: MPI_THREAD_FUNNELED",
+        driver_->size());
+  } else if (host && snapshot_bytes > host->bytes) {
+    checkpoint_mode_.why = fmt::format("a snapshot would need {} more host memory; {} available ({})",
+                                       byte_text(snapshot_bytes), byte_text(host->bytes), host->source);
+  } else {
+    checkpoint_mode_.background = true;
   }
-  const auto ranks = context_for(checkpoints_->thorn);
+  if (checkpoint_.every <= 0) return {};  // a checkpoint at the end only: the run waits for it anyway
+  return checkpoint_mode_.background
+             ? fmt::format("  checkpoints every {} iterations: a snapshot ({}), written by a second thread while the "
+                           "run goes on ({})\n",
+                           checkpoint_.every, byte_text(snapshot_bytes), setting)
+             : fmt::format("  checkpoints every {} iterations: written while the run waits ({})\n", checkpoint_.every,
+                           checkpoint_mode_.why);
+}
+
+void simulation::write_checkpoint(bool run_waits) {
+  collect_checkpoint_write(true);  // one write at a time, and checkpoints complete in order
+  const auto& provider = checkpoints_->provided;
+  std::vector<checkpoint_snapshot::source> sources;
+  auto contents = checkpoint_arrays(&sources);
+  std::shared_ptr<routine_context> ranks = context_for(checkpoints_->thorn);
   contents.extent = ranks->owned_extent();
   contents.header = {iteration_, time_, dt_, driver_->size(), recorded_parameters(registry_)};
-  const auto dir = output_folder();
-  const auto file = checkpoint_path(dir, iteration_, provider.extension);
-  const double start = seconds_now();
-  provider.write(file, contents, *ranks);
-  const double seconds = ranks->maximum(seconds_now() - start);
-  last_checkpoint_ = iteration_;
-  std::vector<fs::path> removed;
-  if (driver_->rank() == 0) removed = remove_old_checkpoints(dir, provider.extension, iteration_, checkpoint_.keep);
+  const auto file = checkpoint_path(output_folder(), iteration_, provider.extension);
   const double bytes = bytes_of(contents);
-  ranks->info(fmt::format("checkpoint {} written: {} in {:.3f} s ({}/s){}", file.string(), byte_text(bytes), seconds,
-                          byte_text(seconds > 0 ? bytes / seconds : 0),
-                          removed.empty() ? "" : fmt::format("; removed {}", removed.size() == 1
-                                                                                  ? removed.front().filename().string()
-                                                                                  : fmt::format("{} older ones",
-                                                                                                removed.size()))));
-  auto timer_of = std::find_if(timers_.begin(), timers_.end(),
-                               [&](const timer& t) { return t.name == "checkpoint" && t.thorn == checkpoints_->thorn; });
-  if (timer_of == timers_.end()) timer_of = timers_.insert(timers_.end(), timer{"checkpoint", checkpoints_->thorn, 0, 0, {}});
-  ++timer_of->calls;
-  timer_of->seconds += seconds;
+  last_checkpoint_ = iteration_;
+  if (run_waits || !checkpoint_mode_.background) {
+    for (const auto& source : sources) runtime_->ensure_host(*source.variable, source.level);
+    const double start = seconds_now();
+    provider.write(file, contents, *ranks);
+    const double seconds = ranks->maximum(seconds_now() - start);
+    ++waited_for_.count;
+    waited_for_.stalled += seconds;
+    waited_for_.writing += seconds;
+    waited_for_.bytes += bytes;
+    checkpoint_written(file, iteration_, bytes, seconds, ", the run waiting");
+    return;
+  }
+
+  if (!snapshot_) snapshot_ = std::make_unique<checkpoint_snapshot>(*runtime_);
+  if (!writer_) writer_ = std::make_unique<checkpoint_writer>();
+  checkpoint_in_flight written;
+  written.file = file;
+  written.iteration = iteration_;
+  written.bytes = bytes;
+  const double start = seconds_now();
+  // On a device the copies run on the run's queue: two events time them there.
+  if (runtime_->mirrors_on_device()) written.before = runtime_->record();
+  auto taken = snapshot_->take(contents, sources);
+  if (runtime_->mirrors_on_device()) written.after = runtime_->record();
+  written.host_seconds = seconds_now() - start;
+  written.bytes_allocated = taken.bytes_allocated;
+  written.seconds_allocating = taken.seconds_allocating;
+  const auto straight = taken.by_route[static_cast<std::size_t>(kernel_runtime::snapshot_route::device_to_host)];
+  if (straight > 0 && !said_snapshots_skip_the_device_) {
+    said_snapshots_skip_the_device_ = true;
+    const auto free = runtime_->device_memory_available();
+    ranks->info(fmt::format(
+        "the {} device has no room for a snapshot buffer of {} of the {} arrays of a checkpoint{}: those go straight "
+        "to host memory on the run's queue, and the kernels after each checkpoint wait for their copies",
+        runtime_->backend_name(), straight, sources.size(),
+        free ? fmt::format(" ({} free)", byte_text(static_cast<double>(*free))) : std::string()));
+  }
+  in_flight_ = std::move(written);
+  writer_->start(file, [&provider, file, contents = std::move(contents), ranks, copies = std::move(taken.copies)] {
+    for (const auto& copy : copies) copy->wait();
+    provider.write(file, contents, *ranks);
+  });
+}
+
+void simulation::collect_checkpoint_write(bool wait) {
+  if (!writer_) return;
+  const auto ended = wait ? writer_->wait() : writer_->finished();
+  if (!ended) return;
+  const auto written = std::move(*in_flight_);
+  in_flight_.reset();
+  if (ended->failed) {
+    throw std::runtime_error(fmt::format("checkpoint {} could not be written in the background: {}",
+                                         ended->file.string(), ended->reason));
+  }
+  double on_device = 0;
+  if (written.before && written.after) {
+    written.after->wait();
+    on_device = runtime_->elapsed_seconds(*written.before, *written.after);
+  }
+  // The host's copies and the device's ran at once; the kernels after the checkpoint started
+  // once both were done.
+  const double stalled = std::max(written.host_seconds, on_device);
+  ++in_background_.count;
+  in_background_.stalled += stalled;
+  in_background_.writing += ended->seconds;
+  in_background_.bytes += written.bytes;
+  auto how = fmt::format(" in the background; the run stalled {:.4f} s for its snapshot", stalled);
+  if (written.bytes_allocated > 0) {
+    how += fmt::format(" ({:.4f} s of it allocating its {} of memory, once)", written.seconds_allocating,
+                       byte_text(written.bytes_allocated));
+  }
+  checkpoint_written(written.file, written.iteration, written.bytes, ended->seconds, how);
+}
+
+void simulation::abandon_checkpoint_write() noexcept {
+  try {
+    collect_checkpoint_write(true);
+  } catch (const std::exception& e) {
+    try {
+      if (driver_->rank() == 0) fmt::print(out_, "opuntia: error: {}\n", e.what());
+    } catch (...) {
+      // the run's own error is on its way out: this one could not be printed
+    }
+  }
+}
+
+void simulation::checkpoint_written(const fs::path& file, int iteration, double bytes, double seconds,
+                                    const std::string& how) {
+  const auto& provider = checkpoints_->provided;
+  std::vector<fs::path> removed;
+  if (driver_->rank() == 0) removed = remove_old_checkpoints(output_folder(), provider.extension, iteration, checkpoint_.keep);
+  context_for(checkpoints_->thorn)
+      ->info(fmt::format("checkpoint {} written: {} in {:.3f} s ({}/s){}{}", file.string(), byte_text(bytes), seconds,
+                         byte_text(seconds > 0 ? bytes / seconds : 0), how,
+                         removed.empty() ? ""
+                                         : fmt::format("; removed {}", removed.size() == 1
+                                                                           ? removed.front().filename().string()
+                                                                           : fmt::format("{} older ones", removed.size()))));
 }
 
 void simulation::prepare_recovery() {

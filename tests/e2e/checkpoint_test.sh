@@ -5,7 +5,8 @@
 #              same digests (IO::out_digest_vars), for HeatEquation and WaveToy (3 time levels),
 #              on each backend given, written on 1 rank and recovered on 1 and 3 ranks and the
 #              other way round (collective HDF5 writes and writes through rank 0, periodic too: on the
-#              first backend given).
+#              first backend given); a checkpoint written in the background (IO::checkpoint_in_background,
+#              the default) equals, dataset for dataset, the one the run waits for at the same iteration.
 #   kill       12 runs on the first backend given, killed with SIGKILL at random moments, 6 of them while a checkpoint is
 #              being written (OPUNTIA_TEST_CHECKPOINT_DELAY_MS makes each take 60 ms), each then
 #              recovered with IO::recover = "auto" to the end: the digest of the uninterrupted run
@@ -14,7 +15,9 @@
 #   behaviour  checkpoint_keep, checkpoint_on_terminate at the end and on SIGTERM, the file's
 #              layout (h5py), and the refusals word for word: a changed parameter that may not
 #              change, the active thorns changed, manual with a missing file, no checkpoint
-#              thorn; recover = "auto" with an empty folder, and past a damaged file.
+#              thorn; recover = "auto" with an empty folder, and past a damaged file; a background
+#              write that fails fails the run, naming the file, and SIGTERM during one stops the run
+#              once it is complete.
 # Usage: checkpoint_test.sh OPUNTIA PART MPIEXEC|- [BACKEND...]   (MPIEXEC "-": no MPI)
 opuntia=$(realpath "$1")
 part=$2
@@ -52,6 +55,29 @@ checkpoints() {
   (cd "$work/$1" 2>/dev/null && ls checkpoint.it*.h5 2>/dev/null) | sed 's/checkpoint\.it\([0-9]*\)\.h5/\1/' | sort -n | xargs
 }
 temporaries() { (cd "$work/$1" 2>/dev/null && ls -A | grep -c '^\.checkpoint\..*\.tmp$'); }
+# same_checkpoint A B: the two checkpoint files hold the same datasets, bit for bit, with the same
+# attributes, and the same parameters but for the output folder and IO::checkpoint_in_background.
+same_checkpoint() {
+  [ -n "$python" ] || { echo "SKIPPED: no python3 with h5py"; return 0; }
+  "$python" -c 'import h5py, sys
+a, b = (h5py.File(path, "r") for path in sys.argv[1:])
+assert sorted(a) == sorted(b), (sorted(a), sorted(b))
+def parameters(f):
+    return [line for line in f["parameters"][()].decode().splitlines()
+            if not line.startswith(("IO::out_dir = ", "IO::checkpoint_in_background = "))]
+assert parameters(a) == parameters(b)
+for name in a:
+    if name == "parameters":
+        continue
+    assert a[name].dtype == b[name].dtype and a[name].shape == b[name].shape, name
+    assert a[name][()].tobytes() == b[name][()].tobytes(), name
+    assert sorted(a[name].attrs) == sorted(b[name].attrs), name
+    for key in a[name].attrs:
+        assert a[name].attrs[key].tobytes() == b[name].attrs[key].tobytes(), (name, key)
+for key in ("iteration", "time", "dt", "ranks", "checkpoint_format"):
+    assert a.attrs[key] == b.attrs[key], key
+' "$work/$1" "$work/$2"
+}
 
 recovery() {
   local ranks_list=(1)
@@ -60,9 +86,15 @@ recovery() {
     for application in heat wavetoy; do
       local id=${application}_$backend
       check "$id: 8 iterations uninterrupted" run "${id}_whole" 1 "$application" "$backend" 'Cactus::cctk_itlast = 8'
+      check "$id: 4 iterations, a checkpoint at 4 that the run waits for" run "${id}_waited" 1 "$application" \
+        "$backend" 'Cactus::cctk_itlast = 4' 'IO::checkpoint_every = 4' 'IO::checkpoint_in_background = no'
       for writer in "${ranks_list[@]}"; do
         check "$id: 4 iterations on $writer rank(s), a checkpoint at 4" \
           run "${id}_half$writer" "$writer" "$application" "$backend" 'Cactus::cctk_itlast = 4' 'IO::checkpoint_every = 4'
+        if [ "$writer" -eq 1 ]; then
+          check "$id: the checkpoint written in the background is the one the run waits for, dataset for dataset" \
+            same_checkpoint "${id}_half1/checkpoint.it4.h5" "${id}_waited/checkpoint.it4.h5"
+        fi
         for reader in "${ranks_list[@]}"; do
           local name=${id}_${writer}to$reader
           fork "${id}_half$writer" "$name"
@@ -245,6 +277,52 @@ with h5py.File(sys.argv[1], "r") as f:
     'opuntia: warning: IO::recover = "auto" passes over damaged/checkpoint.it6.h5, which cannot be read: cannot open damaged/checkpoint.it6.h5: .+' \
     "$work/damaged.out"
   check "... and recovers from the one before, bit for bit" same_digest whole8 damaged
+
+  # A background write that fails (its temporary name is taken by a folder) fails the run at the
+  # next point that waits for it, naming the file and the reason, and leaves no file of it.
+  mkdir -p "$work/failing/.checkpoint.it4.h5.tmp"
+  run failing 1 wavetoy openmp 'Cactus::cctk_itlast = 12' 'IO::checkpoint_every = 4'
+  check "a failed background write fails the run" test $? -eq 1
+  check "... naming the file and the reason" grep -qxE \
+    "opuntia: error: checkpoint failing/checkpoint.it4.h5 could not be written in the background: cannot create failing/.checkpoint.it4.h5.tmp: unable to open file: .*'Is a directory'.*" \
+    "$work/failing.out"
+  check "... leaving no checkpoint of it, nor a later one" test -z "$(checkpoints failing)"
+  check "... and computing no further than the next checkpoint" bash -c "! grep -q 'digest of' '$work/failing.out'"
+
+  # IOHDF5's output of every iteration while checkpoints are written in the background, which
+  # take 30 ms each here (the process makes its HDF5 calls one at a time): every step of the output is in
+  # its file, and a checkpoint of the middle recovers the run bit for bit.
+  OPUNTIA_TEST_CHECKPOINT_DELAY_MS=30 run overlapping 1 wavetoy openmp 'Cactus::cctk_itlast = 16' \
+    'IO::checkpoint_every = 4' 'IO::checkpoint_keep = 4' 'IOHDF5::out_vars = "wavetoy::phi"' 'IOHDF5::out_every = 1'
+  check "output of every iteration beside background checkpoints: the run ends well" test $? -eq 0
+  if [ -n "$python" ]; then
+    check "... every step of the output is in its file" "$python" -c 'import h5py, sys
+names = sorted(name for name in h5py.File(sys.argv[1], "r") if name != "xdmf")
+assert names == sorted("WAVETOY::phi it=%d tl=0" % i for i in range(17)), names' "$work/overlapping/phi.h5"
+  fi
+  run overlapping_recovered 1 wavetoy openmp 'Cactus::cctk_itlast = 16' 'IO::recover = "manual"' \
+    'IO::recover_file = "overlapping/checkpoint.it8.h5"'
+  check "... and its checkpoint of iteration 8 recovers the run bit for bit" same_digest overlapping overlapping_recovered
+
+  # SIGTERM while a checkpoint is written in the background (each takes a second here): the run
+  # stops at the next boundary once the write in flight is complete, and says so first.
+  { base wavetoy openmp; printf '%s\n' 'Cactus::terminate = "never"' 'IO::checkpoint_every = 4' \
+      'IO::out_dir = "signalled"'; } >"$work/signalled.par"
+  (cd "$work" && OPUNTIA_TEST_CHECKPOINT_DELAY_MS=1000 exec "$opuntia" signalled.par >signalled.out 2>&1) &
+  pid=$!
+  for _ in $(seq 400); do
+    [ "$(temporaries signalled)" -gt 0 ] && break
+    sleep 0.05
+  done
+  kill -TERM $pid
+  wait $pid
+  status=$?
+  check "SIGTERM during a background write: exit status 143" test $status -eq 143
+  local newest
+  newest=$(checkpoints signalled)
+  check "... the newest checkpoint complete ($newest), no temporary left" test -n "$newest" -a "$(temporaries signalled)" -eq 0
+  check "... and said before the run stops" bash -c \
+    "tail -n 2 '$work/signalled.out' | head -n 1 | grep -q '^INFO (IOHDF5): checkpoint signalled/checkpoint.it$newest.h5 written: .* in the background; '"
 
   # Refusals, each at its line.
   run changed_half 1 wavetoy openmp 'Cactus::cctk_itlast = 4' 'IO::checkpoint_every = 4'

@@ -150,6 +150,29 @@ check_parameter IO::checkpoint_on_terminate 'yes writes one more at the end, ite
   equals "$(written saved | cut -d' ' -f4-)" "7"
 check_parameter IO::checkpoint_keep '2 keeps the newest two' \
   equals "$(files saved 'checkpoint.it*.h5')" "checkpoint.it6.h5 checkpoint.it7.h5"
+check_parameter IO::checkpoint_in_background 'yes (its default): a snapshot of each, written by a second thread while the run goes on' \
+  has_line saved '  checkpoints every 2 iterations: a snapshot (5.7 KiB), written by a second thread while the run goes on (IO::checkpoint_in_background)'
+# how_written NAME: how each checkpoint of run NAME was written, as its line says (times left out).
+how_written() {
+  grep -E '^INFO \(IOHDF5\): checkpoint .* written: ' "$work/$1.out" |
+    sed -E 's/.*(checkpoint\.it[0-9]+)\.h5 written: [^)]*\)/\1/; s/[0-9]+\.[0-9]+ s/T s/g; s/; removed .*//'
+}
+check "... each line saying what the run stalled for (the last at the end, which the run waits for anyway)" equals \
+  "$(how_written saved)" "checkpoint.it2 in the background; the run stalled T s for its snapshot (T s of it allocating its 5.7 KiB of memory, once)
+checkpoint.it4 in the background; the run stalled T s for its snapshot
+checkpoint.it6 in the background; the run stalled T s for its snapshot
+checkpoint.it7, the run waiting"
+run waited 1 "${heat[@]}" 'Cactus::cctk_itlast = 6' 'IO::out_dir = "waited"' 'IO::checkpoint_every = 2' \
+  'IO::checkpoint_in_background = no'
+check_parameter IO::checkpoint_in_background 'no: the run waits while each is written, saying so' \
+  has_line waited '  checkpoints every 2 iterations: written while the run waits (IO::checkpoint_in_background = no)'
+check "... and in each checkpoint's line" equals "$(how_written waited | xargs -d '\n')" \
+  "checkpoint.it2, the run waiting checkpoint.it4, the run waiting checkpoint.it6, the run waiting"
+if [ -n "$mpiexec" ]; then
+  run waited2 2 "${heat[@]}" 'Cactus::cctk_itlast = 2' 'IO::out_dir = "waited2"' 'IO::checkpoint_every = 2'
+  check_parameter IO::checkpoint_in_background 'yes, but 2 ranks: the run waits, saying why' has_line waited2 \
+    '  checkpoints every 2 iterations: written while the run waits (2 ranks write each one together with MPI calls, which stay on the run'"'"'s thread: MPI_THREAD_FUNNELED)'
+fi
 cp -r "$work/saved" "$work/fresh"
 run fresh 1 "${heat[@]}" 'Cactus::cctk_itlast = 9' 'IO::out_dir = "fresh"' 'IO::recover = "no"'
 check_parameter 'IO::recover = "no"' 'starts from the initial data though out_dir holds checkpoints' \

@@ -6,6 +6,7 @@
 #include <functional>
 #include <map>
 #include <memory>
+#include <optional>
 #include <stdexcept>
 #include <string>
 #include <vector>
@@ -122,6 +123,9 @@ struct device_log {
   std::map<void*, std::size_t> live;  // device allocation -> bytes
   int allocations = 0, releases = 0, to_device = 0, to_host = 0, synchronizes = 0;
   int box_copies = 0, staged_to_host = 0;  // points copied by copy_boxes; copies enqueue_copy_to_host made
+  int on_device_copies = 0, snapshot_to_host = 0;  // copy_on_device; enqueue_copy_to_host on snapshot_queue()
+  int snapshot_queue = 0;                          // its address is the fake's snapshot queue
+  std::optional<std::size_t> memory_available;     // what the device says it has free
   std::vector<void*> to_device_targets;
   std::vector<void*> to_host_targets;
 };
@@ -162,11 +166,19 @@ public:
   void enqueue_copy_to_device(void*, void* device, const void* host, std::size_t bytes) override {
     copy_to_device(device, host, bytes);
   }
-  void enqueue_copy_to_host(void*, void* host, const void* device, std::size_t bytes) override {
+  void enqueue_copy_to_host(void* queue, void* host, const void* device, std::size_t bytes) override {
     check_device(const_cast<void*>(device), bytes);
-    ++log_->staged_to_host;
+    ++(queue == snapshot_queue() ? log_->snapshot_to_host : log_->staged_to_host);
     std::memcpy(host, device, bytes);
   }
+  void copy_on_device(void*, void* to, const void* from, std::size_t bytes) override {
+    check_device(to, bytes);
+    check_device(const_cast<void*>(from), bytes);
+    ++log_->on_device_copies;
+    std::memcpy(to, from, bytes);
+  }
+  void* snapshot_queue() const override { return &log_->snapshot_queue; }
+  std::optional<std::size_t> memory_available() const override { return log_->memory_available; }
   void copy_boxes(void*, const std::vector<box_copy>& copies, bool pack) override {
     for (const auto& c : copies) {
       check_device(c.array, 1);
@@ -607,6 +619,77 @@ TEST_F(runtime_test, sync_of_a_variable_the_host_wrote_stays_on_the_host) {
 TEST_F(runtime_test, sync_on_openmp_packs_the_host_arrays) {
   make_openmp_runtime();
   EXPECT_EQ(rt->device_halo({&var("u")}), nullptr);
+}
+
+// --- snapshots (a checkpoint written in the background) -------------------------------------
+
+using snapshot_route = opuntia::kernel_runtime::snapshot_route;
+
+TEST_F(runtime_test, snapshot_of_a_kernel_result_is_copied_within_the_device_then_to_the_host) {
+  make_device_runtime();
+  const auto k = kernel({{"u", "inout"}});
+  launch(k, writes(0, 5.0));
+  std::vector<CCTK_REAL> into(points, 0.0);
+  const auto copy = rt->copy_for_snapshot(var("u"), 0, host("u"), into.data());
+  EXPECT_EQ(copy.route, snapshot_route::device_snapshot);
+  EXPECT_EQ(log->on_device_copies, 1);
+  EXPECT_EQ(log->snapshot_to_host, 1);  // on the snapshot queue, not the run's
+  EXPECT_TRUE(all_equal(into.data(), 5.0));
+  EXPECT_EQ(log->to_host, 0);              // the run's host array is not brought up to date
+  EXPECT_TRUE(all_equal(host("u"), 1.0));
+  EXPECT_EQ(rt->validity_of(var("u")), validity::device);
+  const int allocations = log->allocations;
+  launch(k, writes(0, 6.0));
+  rt->copy_for_snapshot(var("u"), 0, host("u"), into.data());
+  EXPECT_EQ(log->allocations, allocations);  // the device snapshot buffer is reused
+  EXPECT_TRUE(all_equal(into.data(), 6.0));
+}
+
+TEST_F(runtime_test, snapshot_of_an_array_the_host_holds_is_a_memcpy) {
+  make_device_runtime();
+  std::vector<CCTK_REAL> into(points, 0.0);
+  const auto copy = rt->copy_for_snapshot(var("v"), 0, host("v"), into.data());
+  EXPECT_EQ(copy.route, snapshot_route::host_copy);
+  EXPECT_EQ(copy.done, nullptr);
+  EXPECT_TRUE(all_equal(into.data(), 10.0));
+  EXPECT_EQ(log->allocations, 0);
+  EXPECT_EQ(log->on_device_copies + log->snapshot_to_host + log->staged_to_host, 0);
+}
+
+TEST_F(runtime_test, snapshot_goes_straight_to_the_host_on_the_run_queue_where_the_device_has_no_room) {
+  make_device_runtime();
+  const auto k = kernel({{"u", "inout"}});
+  launch(k, writes(0, 5.0));
+  log->memory_available = opuntia::thorns::CaKernel::snapshot_headroom;  // nothing left beyond the headroom
+  const int allocations = log->allocations;
+  std::vector<CCTK_REAL> into(points, 0.0);
+  for (int checkpoint = 0; checkpoint < 2; ++checkpoint) {
+    const auto copy = rt->copy_for_snapshot(var("u"), 0, host("u"), into.data());
+    EXPECT_EQ(copy.route, snapshot_route::device_to_host);
+    EXPECT_TRUE(all_equal(into.data(), 5.0));
+  }
+  EXPECT_EQ(log->allocations, allocations);
+  EXPECT_EQ(log->staged_to_host, 2);
+  EXPECT_EQ(log->on_device_copies + log->snapshot_to_host, 0);
+}
+
+TEST_F(runtime_test, snapshot_on_openmp_copies_the_host_array) {
+  make_openmp_runtime();
+  launch(kernel({{"u", "inout"}}, "openmp"), writes(0, 3.0));
+  std::vector<CCTK_REAL> into(points, 0.0);
+  const auto copy = rt->copy_for_snapshot(var("u"), 0, host("u"), into.data());
+  EXPECT_EQ(copy.route, snapshot_route::host_copy);
+  EXPECT_TRUE(all_equal(into.data(), 3.0));
+}
+
+TEST_F(runtime_test, destroying_the_runtime_releases_the_device_snapshot_buffers) {
+  make_device_runtime();
+  launch(kernel({{"u", "inout"}}), writes(0, 5.0));
+  std::vector<CCTK_REAL> into(points, 0.0);
+  rt->copy_for_snapshot(var("u"), 0, host("u"), into.data());
+  rt.reset();
+  EXPECT_TRUE(log->live.empty());
+  EXPECT_EQ(log->allocations, log->releases);
 }
 
 TEST_F(runtime_test, destroying_the_runtime_releases_every_device_buffer) {

@@ -51,6 +51,15 @@ public:
   /// OpenMP: kernels read and write the host arrays themselves, so nothing is ever copied.
   virtual bool shares_host_memory() const = 0;
   virtual void* allocate(std::size_t bytes) = 0;
+  /// allocate(), or null where the device has no room left (no error stays behind: a run that
+  /// can do without the memory goes on).
+  virtual void* try_allocate(std::size_t bytes) {
+    try {
+      return allocate(bytes);
+    } catch (const std::exception&) {
+      return nullptr;
+    }
+  }
   virtual void release(void* device) = 0;
   /// The queue launches (kernel_call::queue) and copies to the device go to, in order: the
   /// backend's CUDA stream or OpenCL command queue; null where a launch runs before it returns.
@@ -87,6 +96,15 @@ public:
     (void)queue, (void)device, (void)host, (void)bytes;
     throw std::logic_error("enqueue_copy_to_device: this backend has no device memory");
   }
+  /// Copies `bytes` of device memory (from allocate()) to device memory.
+  virtual void copy_on_device(void* queue, void* to, const void* from, std::size_t bytes) {
+    (void)queue, (void)to, (void)from, (void)bytes;
+    throw std::logic_error("copy_on_device: this backend has no device memory");
+  }
+  /// The queue snapshots go to the host on (kernel_runtime::copy_for_snapshot), so that those
+  /// copies overlap the kernels on queue() and do not hold up the copies of copy_to_host(); null
+  /// where there is no device.
+  virtual void* snapshot_queue() const { return nullptr; }
   /// Copies boxes of device arrays into their buffers (`pack`) or back: kernels do it, so that a
   /// halo never leaves the device as a whole array.
   virtual void copy_boxes(void* queue, const std::vector<box_copy>& copies, bool pack) {

@@ -26,6 +26,9 @@ cakernel_runtime::~cakernel_runtime() {
     device_->release(m.device);
     device_->unpin(m.host);
   }
+  for (auto& [_, s] : snapshots_) {
+    if (s.device != nullptr) device_->release(s.device);
+  }
 }
 
 void* cakernel_runtime::device_of(const buffer_key& buffer, void* host, std::size_t bytes) {
@@ -191,6 +194,49 @@ std::optional<field_reduction> cakernel_runtime::reduce_on_device(grid_variable&
     writer->second->wait();
   }
   return reduce_device_box(*device_, mirrors_.at(buffer).device, extent, box, v.element_size());
+}
+
+void cakernel_runtime::reserve_snapshot(device_snapshot& s, std::size_t bytes) {
+  if (s.device != nullptr) {
+    device_->release(s.device);  // its last copy to the host has landed (copy_for_snapshot's condition)
+    s.device = nullptr;
+    s.bytes = 0;
+  }
+  if (const auto free = device_->memory_available(); free && bytes + snapshot_headroom > *free) {
+    s.no_room = true;
+    return;
+  }
+  s.device = device_->try_allocate(bytes);
+  if (s.device == nullptr) {
+    s.no_room = true;
+    return;
+  }
+  s.bytes = bytes;
+}
+
+kernel_runtime::snapshot_copy cakernel_runtime::copy_for_snapshot(grid_variable& v, int level, const void* host,
+                                                                  void* into) {
+  const buffer_key buffer = store_.key(v, level);
+  const auto mirrored = mirrors_.find(buffer);
+  if (device_->shares_host_memory() || tracker_.state(buffer) == validity::host || mirrored == mirrors_.end()) {
+    return kernel_runtime::copy_for_snapshot(v, level, host, into);
+  }
+  // The device copy is current (the host's may be too, but a copy within the device costs the
+  // run far less than a memcpy on the host). Copies on the run's queue come after every kernel
+  // launched so far and before every one launched later: nothing else needs waiting for.
+  const std::size_t bytes = v.count * v.element_size();
+  auto& snapshot = snapshots_[{v.id, level}];
+  if (snapshot.bytes != bytes && !snapshot.no_room) reserve_snapshot(snapshot, bytes);
+  void* const run_queue = device_->queue();
+  if (snapshot.device == nullptr) {
+    device_->enqueue_copy_to_host(run_queue, into, mirrored->second.device, bytes);
+    return {device_->record(), snapshot_route::device_to_host};
+  }
+  device_->copy_on_device(run_queue, snapshot.device, mirrored->second.device, bytes);
+  void* const side_queue = device_->snapshot_queue();
+  device_->wait_on(side_queue, *device_->record());
+  device_->enqueue_copy_to_host(side_queue, into, snapshot.device, bytes);
+  return {device_->record_on(side_queue), snapshot_route::device_snapshot};
 }
 
 void cakernel_runtime::synchronize() {

@@ -3,9 +3,11 @@
 // uses, applies the variables' INTENT around each launch and calls the generated launcher, which
 // enqueues the kernel on the backend's queue. The host waits only where it reads: for the
 // kernel that last wrote the buffer it reads, or for a copy still reading a buffer it will write.
+#include <cstddef>
 #include <map>
 #include <memory>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "backend.hpp"
@@ -31,6 +33,13 @@ public:
   std::optional<field_reduction> reduce_on_device(grid_variable& v, int level, const std::array<int, 3>& extent,
                                                   const index_range& box) override;
   void synchronize() override;
+  void* allocate_host(std::size_t bytes) override { return device_->allocate_host(bytes); }
+  void release_host(void* host) noexcept override { device_->release_host(host); }
+  /// On a device backend, from the device copy where it is current: into a device snapshot
+  /// buffer of (v, level) on the run's queue, then to `into` on the backend's snapshot queue;
+  /// where the device has no room for that buffer (snapshot_headroom), straight to `into` on the
+  /// run's queue. The copies of the snapshot before must have landed (its events done).
+  snapshot_copy copy_for_snapshot(grid_variable& v, int level, const void* host, void* into) override;
   queue_event_ptr record() override { return device_->record(); }
   double elapsed_seconds(queue_event& from, queue_event& to) override { return device_->elapsed_seconds(from, to); }
   bool mirrors_on_device() const override { return !device_->shares_host_memory(); }
@@ -55,6 +64,15 @@ private:
   bool to_device(const buffer_key& buffer, void* host, std::size_t bytes);
   /// The grid scalars `kernel` takes as parameters (kernel_binding::scalars), looked up at its first launch.
   const std::vector<grid_variable*>& scalars_of(const thorn_binding& thorn, const kernel_binding& kernel);
+  /// A device buffer that holds a snapshot of one time level of one variable while it goes to
+  /// the host; allocated at the first snapshot and reused by the later ones.
+  struct device_snapshot {
+    void* device = nullptr;
+    std::size_t bytes = 0;
+    bool no_room = false;  // the device had none: snapshots of it go straight to the host
+  };
+  /// `s` holding `bytes`, or no_room.
+  void reserve_snapshot(device_snapshot& s, std::size_t bytes);
 
   std::unique_ptr<backend> device_;
   grid_function_store& store_;
@@ -64,7 +82,12 @@ private:
   std::map<buffer_key, queue_event_ptr> reading_host_;     // a copy to the device still reading the host array
   std::unique_ptr<device_halo_memory> halo_;                // made at the first SYNC on the device
   std::map<const kernel_binding*, std::vector<grid_variable*>> scalars_;  // scalars_of() of each kernel launched
+  std::map<std::pair<std::size_t, int>, device_snapshot> snapshots_;      // by variable id and time level
 };
+
+/// Device memory a snapshot buffer must leave free (for the exchanges' buffers, the reductions
+/// and the device's own needs): one that would not is not made.
+constexpr std::size_t snapshot_headroom = std::size_t{256} << 20;
 
 /// `CaKernel::backend`: "auto" (a GPU when this build has a backend for one and it answers,
 /// else OpenMP), "openmp", "cuda", "opencl". A backend this build lacks: std::invalid_argument

@@ -32,6 +32,9 @@ void initialise_once() {
   MPI_Initialized(&initialised);
   if (initialised) return;
   int provided = 0;
+  // FUNNELED: OpenMP threads compute, the run's thread alone calls MPI. Checkpoints of several
+  // ranks are therefore written while the run waits, never by the background writer, whose
+  // collective writes would need MULTIPLE (flesh/runtime/simulation_checkpoints.cpp says why not).
   check(MPI_Init_thread(nullptr, nullptr, MPI_THREAD_FUNNELED, &provided), "MPI_Init_thread");
   std::atexit([] {
     int finalised = 0;

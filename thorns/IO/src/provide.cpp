@@ -11,7 +11,8 @@ void provide(providers& p) {
                         {"IO", "checkpoint_keep"},
                         {"IO", "checkpoint_on_terminate"},
                         {"IO", "recover"},
-                        {"IO", "recover_file"}}});
+                        {"IO", "recover_file"},
+                        {"IO", "checkpoint_in_background"}}});
 }
 
 }  // namespace opuntia::thorns::IO

@@ -72,6 +72,9 @@ void write_checkpoint(const fs::path& file, const checkpoint_contents& c, routin
   const auto temporary = temporary_of(file);
   const bool holder = holds_file(mode, ranks);
   remove_unless_done cleanup{temporary, ranks.rank() == 0};
+  // Held for the header, then for one dataset at a time, not while the file goes to the disk
+  // (hdf5_handle.hpp): an output step of the run's thread waits for one dataset at most.
+  auto header_lock = lock_hdf5();
   const auto properties = properties_for(mode);
   const auto what = [&](std::string_view detail) { return fmt::format("cannot write {}: {}", file.string(), detail); };
   file_handle out;
@@ -97,7 +100,9 @@ void write_checkpoint(const fs::path& file, const checkpoint_contents& c, routin
     const std::string padded = c.header.parameters.empty() ? std::string(1, '\0') : c.header.parameters;
     write_from_rank0(parameters, text, padded.data(), ranks, mode, properties.transfer, what("the parameters"));
   }
+  header_lock.unlock();
   for (const auto& a : c.arrays) {
+    const auto dataset_lock = lock_hdf5();  // made before the dataset, so released after it closes
     const auto name = dataset_name(a.implementation, a.name, c.header.iteration, a.level);
     const auto failed = what(fmt::format("dataset \"{}\"", name));
     dataset_handle dataset;
@@ -118,6 +123,7 @@ void write_checkpoint(const fs::path& file, const checkpoint_contents& c, routin
   }
   test_delay();
   if (holder) {
+    const auto flush_lock = lock_hdf5();
     checked(H5Fflush(out, H5F_SCOPE_GLOBAL), what("H5Fflush"));
     out.close(what("closing it"));
   }
@@ -134,6 +140,7 @@ void write_checkpoint(const fs::path& file, const checkpoint_contents& c, routin
 }
 
 checkpoint_header read_checkpoint_header(const fs::path& path) {
+  const auto lock = lock_hdf5();
   quiet_hdf5_errors();
   file_handle file{H5Fopen(path.c_str(), H5F_ACC_RDONLY, H5P_DEFAULT), fmt::format("cannot open {}", path.string())};
   checkpoint_header h;
@@ -159,6 +166,7 @@ checkpoint_header read_checkpoint_header(const fs::path& path) {
 }
 
 void read_checkpoint(const fs::path& path, checkpoint_contents& into) {
+  const auto lock = lock_hdf5();
   quiet_hdf5_errors();
   file_handle file{H5Fopen(path.c_str(), H5F_ACC_RDONLY, H5P_DEFAULT), fmt::format("cannot open {}", path.string())};
   const int iteration = read_attribute<int>(file, "iteration", H5T_NATIVE_INT, path);

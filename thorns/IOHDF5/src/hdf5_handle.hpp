@@ -2,14 +2,32 @@
 // HDF5 identifiers that close themselves, and calls checked with the library's own reason: the
 // library's automatic printing of its error stack is turned off, and a failed call throws
 // hdf5_error "what: reason" with the innermost message of the stack.
+//
+// The HDF5 library of Debian (serial and parallel) is built without its thread-safe option, and
+// a checkpoint may be written by a second thread while IOHDF5's output runs on the run's: every
+// HDF5 call of the process is made holding hdf5_mutex() (lock_hdf5()). Each entry point of
+// IOHDF5 holds it for what it does; a checkpoint written in the background holds it for one
+// dataset at a time and lets go while the file is flushed to the disk, so that an output step
+// waits for one dataset at most. Handles take it to close themselves.
 #include <hdf5.h>
 
+#include <mutex>
 #include <stdexcept>
 #include <string>
 #include <string_view>
 #include <utility>
 
 namespace opuntia::thorns::IOHDF5 {
+
+/// The one mutex every HDF5 call of the process is made under (recursive: an entry point that
+/// holds it calls helpers that take it again).
+inline std::recursive_mutex& hdf5_mutex() {
+  static std::recursive_mutex mutex;
+  return mutex;
+}
+using hdf5_lock = std::unique_lock<std::recursive_mutex>;
+/// Holds hdf5_mutex() until the returned lock goes out of scope.
+[[nodiscard]] inline hdf5_lock lock_hdf5() { return hdf5_lock(hdf5_mutex()); }
 
 class hdf5_error : public std::runtime_error {
 public:
@@ -42,6 +60,7 @@ Status checked(Status status, std::string_view what) {
 /// Turns off the printing of HDF5's error stack, once per process: errors reach the user as
 /// exceptions with their reason instead.
 inline void quiet_hdf5_errors() {
+  const auto lock = lock_hdf5();
   static const bool done = [] {
     H5Eset_auto2(H5E_DEFAULT, nullptr, nullptr);
     return true;
@@ -73,12 +92,15 @@ public:
   /// Closes now, with the library's reason when that fails (a file's last writes happen here).
   void close(std::string_view what) {
     if (id_ < 0) return;
+    const auto lock = lock_hdf5();
     checked(Close(std::exchange(id_, -1)), what);
   }
 
 private:
   void reset() {
-    if (id_ >= 0) Close(std::exchange(id_, -1));
+    if (id_ < 0) return;
+    const auto lock = lock_hdf5();
+    Close(std::exchange(id_, -1));
   }
   hid_t id_ = -1;
 };

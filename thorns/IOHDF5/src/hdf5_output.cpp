@@ -9,6 +9,7 @@
 #include "IOHDF5_parameters.hpp"
 #include "ccl/file_io.hpp"
 #include "opuntia/routine_context.hpp"
+#include "hdf5_handle.hpp"
 #include "output_step.hpp"
 #include "thorns/IO/src/output_variables.hpp"
 #include "xdmf.hpp"
@@ -24,6 +25,9 @@ std::vector<variable_description> output_variables(const routine_context& contex
 }  // namespace
 
 void IOHDF5_CheckOutputVars(routine_context& context) {
+  // The library initialises itself at its first call, a parallel one with MPI calls: here, on
+  // the run's thread, before a checkpoint can be written by another (MPI_THREAD_FUNNELED).
+  quiet_hdf5_errors();
   const auto& p = context.parameters<parameters>();
   const bool writes = !output_variables(context).empty() && IO::output_every(context, p.out_every) > 0;
   const bool collective = p.collective_io;  // read on every run: a setting the run ignores is still checked

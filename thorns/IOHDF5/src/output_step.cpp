@@ -100,6 +100,7 @@ private:
 std::string xdmf_link(int iteration) { return fmt::format("xdmf/it={}", iteration); }
 
 void write_step(const output_step& s, routine_context& ranks, write_mode mode) {
+  const auto lock = lock_hdf5();
   quiet_hdf5_errors();
   const auto properties = properties_for(mode);
   std::optional<step_file> file;
@@ -112,6 +113,7 @@ void write_step(const output_step& s, routine_context& ranks, write_mode mode) {
 }
 
 std::vector<series_entry> read_series(const fs::path& path, const std::string& prefix) {
+  const auto lock = lock_hdf5();
   quiet_hdf5_errors();
   file_handle file{H5Fopen(path.c_str(), H5F_ACC_RDONLY, H5P_DEFAULT), fmt::format("cannot read {}", path.string())};
   std::vector<std::string> names;

@@ -10,7 +10,9 @@ void provide(providers& p) {
                      [](const std::filesystem::path& file, const checkpoint_contents& contents, routine_context& ranks) {
                        write_checkpoint(file, contents, ranks, write_mode_of(ranks));
                      },
-                     &read_checkpoint_header, &read_checkpoint});
+                     &read_checkpoint_header, &read_checkpoint,
+                     // Every HDF5 call of the process holds one mutex (hdf5_handle.hpp).
+                     true});
 }
 
 }  // namespace opuntia::thorns::IOHDF5

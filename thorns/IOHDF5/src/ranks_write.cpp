@@ -140,6 +140,7 @@ bool parallel_library() {
 
 std::string library_description() {
   unsigned major = 0, minor = 0, release = 0;
+  const auto lock = lock_hdf5();
   H5get_libversion(&major, &minor, &release);
   return fmt::format("HDF5 {}.{}.{} ({})", major, minor, release, parallel_library() ? "parallel" : "serial");
 }
@@ -155,6 +156,7 @@ bool holds_file(write_mode mode, const routine_context& ranks) {
 }
 
 write_properties properties_for(write_mode mode) {
+  const auto lock = lock_hdf5();
   write_properties p{{H5Pcreate(H5P_FILE_ACCESS), "H5Pcreate"}, {H5Pcreate(H5P_DATASET_XFER), "H5Pcreate"}};
   if (mode == write_mode::collective) {
 #ifdef H5_HAVE_PARALLEL

@@ -1,7 +1,9 @@
 // The CUDA backend: device memory with cudaMalloc, explicit copies, one GPU per process (picked
 // by the local rank under MPI launchers), every call checked. Kernels and copies to the device
 // go to one stream in order; copies to the host to a second stream, so that reading one
-// variable back waits for the kernel that wrote it and not for every kernel enqueued after it.
+// variable back waits for the kernel that wrote it and not for every kernel enqueued after it;
+// the snapshots of a checkpoint go to the host on a third, so that they neither wait for the
+// kernels after them nor hold up the second one's copies.
 #include <algorithm>
 #include <cstdlib>
 #include <cstring>
@@ -65,10 +67,12 @@ __global__ void copy_boxes_kernel(box_copy_jobs batch) {
   }
 }
 
-/// A cudaEvent_t recorded on a stream, with timing (the per-routine timers read it).
+/// A cudaEvent_t recorded on a stream, with timing (the per-routine timers read it). Another
+/// thread may wait for it (a checkpoint's writer waits for its snapshot's copies): it makes the
+/// run's device current there first, so that no other device gets a context.
 class cuda_event final : public queue_event {
 public:
-  explicit cuda_event(cudaStream_t stream) {
+  cuda_event(cudaStream_t stream, int device) : device_(device) {
     OPUNTIA_CUDA_CHECK(cudaEventCreate(&event_));
     const cudaError_t recorded = cudaEventRecord(event_, stream);
     if (recorded != cudaSuccess) cudaEventDestroy(event_);
@@ -77,8 +81,12 @@ public:
   ~cuda_event() override { cudaEventDestroy(event_); }
   cuda_event(const cuda_event&) = delete;
   cuda_event& operator=(const cuda_event&) = delete;
-  void wait() override { OPUNTIA_CUDA_CHECK(cudaEventSynchronize(event_)); }
+  void wait() override {
+    on_device();
+    OPUNTIA_CUDA_CHECK(cudaEventSynchronize(event_));
+  }
   bool done() override {
+    on_device();
     const cudaError_t status = cudaEventQuery(event_);
     if (status == cudaErrorNotReady) return false;
     OPUNTIA_CUDA_CHECK(status);
@@ -87,6 +95,12 @@ public:
   cudaEvent_t get() const { return event_; }
 
 private:
+  void on_device() const {
+    int current = -1;
+    OPUNTIA_CUDA_CHECK(cudaGetDevice(&current));
+    if (current != device_) OPUNTIA_CUDA_CHECK(cudaSetDevice(device_));
+  }
+  int device_ = 0;
   cudaEvent_t event_ = nullptr;
 };
 
@@ -103,12 +117,19 @@ public:
       int lowest = 0, highest = 0;
       cudaDeviceGetStreamPriorityRange(&lowest, &highest);
       created = cudaStreamCreateWithPriority(&halo_, cudaStreamDefault, highest);
+      if (created == cudaSuccess) {
+        // Snapshots copied to the host while kernels run: the lowest priority (copies use the
+        // copy engines; the priority orders only the few kernels a stream may hold).
+        created = cudaStreamCreateWithPriority(&snapshot_, cudaStreamDefault, lowest);
+        if (created != cudaSuccess) cudaStreamDestroy(halo_);
+      }
       if (created != cudaSuccess) cudaStreamDestroy(transfer_);
     }
     if (created != cudaSuccess) cudaStreamDestroy(compute_);
     OPUNTIA_CUDA_CHECK(created);
   }
   ~cuda_backend() override {
+    cudaStreamDestroy(snapshot_);
     cudaStreamDestroy(halo_);
     cudaStreamDestroy(transfer_);
     cudaStreamDestroy(compute_);
@@ -127,6 +148,12 @@ public:
     OPUNTIA_CUDA_CHECK(cudaMalloc(&p, bytes == 0 ? 1 : bytes));
     return p;
   }
+  void* try_allocate(std::size_t bytes) override {
+    void* p = nullptr;
+    if (cudaMalloc(&p, bytes == 0 ? 1 : bytes) == cudaSuccess) return p;
+    cudaGetLastError();  // out of memory is no sticky error: clear it, so that no later check reports it
+    return nullptr;
+  }
   void release(void* device) override { cudaFree(device); }  // never throws: called from destructors
   void* queue() const override { return compute_; }
   void copy_to_device(void* device, const void* host, std::size_t bytes) override {
@@ -140,9 +167,9 @@ public:
     OPUNTIA_CUDA_CHECK(cudaGetLastError());
     OPUNTIA_CUDA_CHECK(cudaDeviceSynchronize());
   }
-  queue_event_ptr record() override { return std::make_shared<cuda_event>(compute_); }
+  queue_event_ptr record() override { return std::make_shared<cuda_event>(compute_, device_); }
   void* halo_queue() const override { return halo_; }
-  queue_event_ptr record_on(void* queue) override { return std::make_shared<cuda_event>(static_cast<cudaStream_t>(queue)); }
+  queue_event_ptr record_on(void* queue) override { return std::make_shared<cuda_event>(static_cast<cudaStream_t>(queue), device_); }
   void wait_on(void* queue, queue_event& event) override {
     OPUNTIA_CUDA_CHECK(cudaStreamWaitEvent(static_cast<cudaStream_t>(queue), static_cast<cuda_event&>(event).get(), 0));
   }
@@ -152,6 +179,10 @@ public:
   void enqueue_copy_to_device(void* queue, void* device, const void* host, std::size_t bytes) override {
     OPUNTIA_CUDA_CHECK(cudaMemcpyAsync(device, host, bytes, cudaMemcpyHostToDevice, static_cast<cudaStream_t>(queue)));
   }
+  void copy_on_device(void* queue, void* to, const void* from, std::size_t bytes) override {
+    OPUNTIA_CUDA_CHECK(cudaMemcpyAsync(to, from, bytes, cudaMemcpyDeviceToDevice, static_cast<cudaStream_t>(queue)));
+  }
+  void* snapshot_queue() const override { return snapshot_; }
   void copy_boxes(void* queue, const std::vector<box_copy>& copies, bool pack) override {
     const auto stream = static_cast<cudaStream_t>(queue);
     for (std::size_t first = 0; first < copies.size(); first += box_copy_jobs::most) {
@@ -247,7 +278,7 @@ public:
 
 private:
   int device_;
-  cudaStream_t compute_ = nullptr, transfer_ = nullptr, halo_ = nullptr;
+  cudaStream_t compute_ = nullptr, transfer_ = nullptr, halo_ = nullptr, snapshot_ = nullptr;
 };
 
 }  // namespace

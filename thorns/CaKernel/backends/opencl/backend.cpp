@@ -174,12 +174,17 @@ class opencl_backend final : public backend {
     context_ = clCreateContext(properties, 1, &device_, nullptr, nullptr, &status);
     OPUNTIA_OPENCL_CHECK(status);
     // Kernels and copies to the device on one in-order queue, with profiling for the timers;
-    // copies to the host on a second one (they wait for the writing kernel's event, not the queue).
+    // copies to the host on a second one (they wait for the writing kernel's event, not the
+    // queue); a checkpoint's snapshots go to the host on a third, overlapping the kernels.
     queue_ = clCreateCommandQueue(context_, device_, CL_QUEUE_PROFILING_ENABLE, &status);
     if (status == CL_SUCCESS) {
       transfer_queue_ = clCreateCommandQueue(context_, device_, 0, &status);
       if (status == CL_SUCCESS) {
         halo_queue_ = clCreateCommandQueue(context_, device_, CL_QUEUE_PROFILING_ENABLE, &status);
+        if (status == CL_SUCCESS) {
+          snapshot_queue_ = clCreateCommandQueue(context_, device_, 0, &status);
+          if (status != CL_SUCCESS) clReleaseCommandQueue(halo_queue_);
+        }
         if (status != CL_SUCCESS) clReleaseCommandQueue(transfer_queue_);
       }
       if (status != CL_SUCCESS) clReleaseCommandQueue(queue_);
@@ -195,6 +200,7 @@ class opencl_backend final : public backend {
     if (active_backend == this) active_backend = nullptr;
     for (auto& [_, kernel] : kernels_) clReleaseKernel(kernel);
     for (auto& [_, program] : programs_) clReleaseProgram(program);
+    clReleaseCommandQueue(snapshot_queue_);
     clReleaseCommandQueue(halo_queue_);
     clReleaseCommandQueue(transfer_queue_);
     clReleaseCommandQueue(queue_);
@@ -244,6 +250,7 @@ class opencl_backend final : public backend {
     OPUNTIA_OPENCL_CHECK(clFinish(queue_));
     OPUNTIA_OPENCL_CHECK(clFinish(halo_queue_));
     OPUNTIA_OPENCL_CHECK(clFinish(transfer_queue_));
+    OPUNTIA_OPENCL_CHECK(clFinish(snapshot_queue_));
   }
   queue_event_ptr record() override { return std::make_shared<opencl_event>(queue_); }
   void* halo_queue() const override { return halo_queue_; }
@@ -263,6 +270,12 @@ class opencl_backend final : public backend {
     OPUNTIA_OPENCL_CHECK(clEnqueueWriteBuffer(static_cast<cl_command_queue>(queue), static_cast<cl_mem>(device),
                                               CL_FALSE, 0, bytes, host, 0, nullptr, nullptr));
   }
+  void copy_on_device(void* queue, void* to, const void* from, std::size_t bytes) override {
+    OPUNTIA_OPENCL_CHECK(clEnqueueCopyBuffer(static_cast<cl_command_queue>(queue),
+                                             static_cast<cl_mem>(const_cast<void*>(from)), static_cast<cl_mem>(to), 0,
+                                             0, bytes, 0, nullptr, nullptr));
+  }
+  void* snapshot_queue() const override { return snapshot_queue_; }
   void copy_boxes(void* queue, const std::vector<box_copy>& copies, bool pack) override {
     const char* name = pack ? "opuntia_pack_box" : "opuntia_unpack_box";
     cl_kernel k = kernel({box_copy_source, box_copy_options, name, "halo_box_copy"});
@@ -420,6 +433,7 @@ class opencl_backend final : public backend {
   cl_command_queue queue_ = nullptr;
   cl_command_queue transfer_queue_ = nullptr;
   cl_command_queue halo_queue_ = nullptr;
+  cl_command_queue snapshot_queue_ = nullptr;
   std::size_t max_work_group_size_ = 1;
   std::map<std::string, cl_program> programs_;  // cache key -> built program
   std::map<std::string, cl_kernel> kernels_;    // cache key/kernel name -> kernel
