@@ -5,8 +5,8 @@
 
 Reads the run's HDF5 output (IOHDF5::out_vars = "liddrivencavity::vx liddrivencavity::vy"):
 OUT_DIR/vx.h5 and vy.h5, the last iteration both hold, in the mid-z plane. Draws (a) u along
-the vertical centreline x = 0.5 and v along the horizontal one y = 0.5 against Ghia's points
-(docs/reference/), and (b) the speed |(u, v)| at the cell centres with streamlines. Prints the
+the vertical centreline x = 0.5 and (b) v along the horizontal one y = 0.5 against Ghia's points
+(docs/reference/), and (c) the speed |(u, v)| at the cell centres with streamlines. Prints the
 same comparison lines as tools/ldc_compare.py, then where the PNG is; the PNG is written under a
 temporary name and renamed, so a failed run leaves none.
 
@@ -150,12 +150,12 @@ def cell_centred_velocity(vx, vy):
     return u, v, x, y
 
 
-def draw_centreline(ax, c, reynolds):
-    """Panel (a): the run's line `c` against Ghia's points, u against y and v against x as Ghia
-    draws them."""
+def draw_centreline(ax, c, reynolds, panel):
+    """Panel `panel` ("a", "b"): the run's line `c` against Ghia's points, u against y and v
+    against x as Ghia draws them."""
     line, run = c.line, c.computed
     value_across = line.component == "u"  # the value along the horizontal axis
-    ax.set_title(f"(a) {line.component} along {line.across} = {CENTRE:g}")
+    ax.set_title(f"({panel}) {line.component} along {line.across} = {CENTRE:g}")
     label = "this run"
     if c.reference is not None:
         points = [float(t) for t in c.reference.coordinates]
@@ -188,7 +188,7 @@ def draw_speed(figure, ax, vx, vy):
     ax.set_aspect("equal")
     ax.set_xlim(edges_x[0], edges_x[-1])
     ax.set_ylim(edges_y[0], edges_y[-1])
-    ax.set_title("(b) speed and streamlines" if finite else "(b) speed (NaN or Inf in it: no streamlines)")
+    ax.set_title("(c) speed and streamlines" if finite else "(c) speed (NaN or Inf in it: no streamlines)")
     ax.set_xlabel("x")
     ax.set_ylabel("y")
 
@@ -198,8 +198,8 @@ def draw(comparisons, vx, vy, iteration, reynolds):
     cells_y, cells_x = (n - 2 for n in vx.values.shape)
     figure.suptitle(f"lid-driven cavity, Re = {reynolds}, {cells_x} x {cells_y} cells, iteration {iteration}, "
                     f"t = {vx.time:.4g}")
-    for ax, c in zip(axes, comparisons):
-        draw_centreline(ax, c, reynolds)
+    for ax, c, panel in zip(axes, comparisons, "ab"):
+        draw_centreline(ax, c, reynolds, panel)
     draw_speed(figure, axes[2], vx, vy)
     return figure
 
