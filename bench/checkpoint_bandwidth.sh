@@ -75,8 +75,10 @@ awk -v b="$bytes" -v s="$best" -v m="$median" -v before="$before" -v after="$aft
          "best checkpoint / best plain write = %.0f%%\n", rate, b / m / 1048576, before, after, 100 * rate / disk
 }'
 # The time step: the kernels' seconds (every CAKERNEL_Launch_ row of the timer report) and the
-# run's (the report's "in all") of runs of 60 and 10 iterations without checkpoints, their
-# difference over 50, so that the start and the first launches are left out.
+# evolution's (the report's last line: start-up, and the end-of-run wait for the last checkpoint
+# write, left out; the whole run's "in all" varied by a quarter second with the GPU's start-up)
+# of runs of 60 and 10 iterations without checkpoints, their difference over 50, so that the
+# first launches are left out too.
 # variant ITERATIONS NAME [LINES...]: bench.par without checkpoints, ITERATIONS iterations, and LINES, run; its output in NAME.out.
 variant() {
   local iterations=$1 name=$2
@@ -86,7 +88,7 @@ variant() {
   run "$dir/$name.par" "$dir/$name.out"
 }
 kernel_seconds() { awk '$1 ~ /^CAKERNEL_Launch_/ { s += $4 } END { print s }' "$dir/$1.out"; }
-run_seconds() { sed -n 's/^timer report (\([0-9.]*\) s in all.*/\1/p' "$dir/$1.out"; }
+run_seconds() { sed -n 's/^  evolution: [0-9]* iterations in \([0-9.]*\) s.*/\1/p' "$dir/$1.out"; }
 variant 10 short
 variant 60 long
 read -r kernel_step step < <(awk -v ks="$(kernel_seconds short)" -v kl="$(kernel_seconds long)" \

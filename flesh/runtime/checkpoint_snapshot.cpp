@@ -39,33 +39,45 @@ double checkpoint_snapshot::bytes() const {
   return sum;
 }
 
+void checkpoint_snapshot::fit(std::size_t i, std::size_t bytes, taken& t) {
+  if (buffers_.size() <= i) buffers_.resize(i + 1);
+  auto& b = buffers_[i];
+  if (b.bytes == bytes) return;
+  const auto start = std::chrono::steady_clock::now();
+  if (b.memory != nullptr) runtime_.release_host(b.memory);
+  b = {};
+  b.memory = runtime_.allocate_host(bytes);
+  b.bytes = bytes;
+  // Every page touched now: the copies do not pay for the first touch, and the line says what
+  // allocating cost.
+  std::memset(b.memory, 0, bytes);
+  t.bytes_allocated += static_cast<double>(bytes);
+  t.seconds_allocating += seconds_since(start);
+}
+
+checkpoint_snapshot::taken checkpoint_snapshot::reserve(const std::vector<source>& sources) {
+  wait_for_copies();  // a buffer reallocated must have no copy landing in it
+  taken t;
+  for (std::size_t i = 0; i < sources.size(); ++i) {
+    fit(i, sources[i].variable->count * sources[i].variable->element_size(), t);
+  }
+  return t;
+}
+
 checkpoint_snapshot::taken checkpoint_snapshot::take(checkpoint_contents& contents, const std::vector<source>& sources) {
   if (sources.size() != contents.arrays.size()) {
     throw std::logic_error("checkpoint_snapshot::take: one source is needed for each array of the checkpoint");
   }
   wait_for_copies();
   taken t;
-  if (buffers_.size() < sources.size()) buffers_.resize(sources.size());
   for (std::size_t i = 0; i < sources.size(); ++i) {
     auto& v = *sources[i].variable;
-    auto& b = buffers_[i];
-    const std::size_t bytes = v.count * v.element_size();
-    if (b.bytes != bytes) {
-      const auto start = std::chrono::steady_clock::now();
-      if (b.memory != nullptr) runtime_.release_host(b.memory);
-      b = {};
-      b.memory = runtime_.allocate_host(bytes);
-      b.bytes = bytes;
-      // Every page touched now: the copies do not pay for the first touch, and the line says
-      // what allocating cost.
-      std::memset(b.memory, 0, bytes);
-      t.bytes_allocated += static_cast<double>(bytes);
-      t.seconds_allocating += seconds_since(start);
-    }
-    auto copy = runtime_.copy_for_snapshot(v, sources[i].level, contents.arrays[i].values, b.memory);
+    fit(i, v.count * v.element_size(), t);
+    void* const memory = buffers_[i].memory;
+    auto copy = runtime_.copy_for_snapshot(v, sources[i].level, contents.arrays[i].values, memory);
     ++t.by_route[static_cast<std::size_t>(copy.route)];
     if (copy.done) landing_.push_back(copy.done);
-    contents.arrays[i].values = b.memory;
+    contents.arrays[i].values = memory;
   }
   t.copies = landing_;
   return t;

@@ -1052,6 +1052,7 @@ void simulation::run() {
     stop_if_signalled(true);
     dt_fixed_ = "the evolution has started";
     if (!dt_set_by_.empty() && !recovery_) warn_if_final_time_out_of_reach();  // with the routine's dt
+    reserve_checkpoint_snapshot();
     const double loop_start = wall_seconds();
     const int first_iteration = iteration_;
     const int progress_every = registry_.integer("Cactus", "progress_every");

@@ -201,6 +201,9 @@ private:
   /// Decides checkpoint_mode_ as the run starts; the start-up report's line about it (empty
   /// where the run writes no checkpoint every so many iterations).
   std::string choose_checkpoint_mode();
+  /// With checkpoints in the background: the snapshot's host memory allocated before the
+  /// evolution, so that the first checkpoint does not stall the run to allocate it.
+  void reserve_checkpoint_snapshot();
   /// Every time level of every variable with storage, as a checkpoint holds them; `sources`:
   /// where each comes from.
   checkpoint_contents checkpoint_arrays(std::vector<checkpoint_snapshot::source>* sources = nullptr);

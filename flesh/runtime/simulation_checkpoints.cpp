@@ -133,6 +133,19 @@ std::string simulation::choose_checkpoint_mode() {
                            checkpoint_mode_.why);
 }
 
+void simulation::reserve_checkpoint_snapshot() {
+  if (checkpoints_ == nullptr || checkpoint_.every <= 0 || !checkpoint_mode_.background) return;
+  if (!snapshot_) snapshot_ = std::make_unique<checkpoint_snapshot>(*runtime_);
+  std::vector<checkpoint_snapshot::source> sources;
+  checkpoint_arrays(&sources);
+  const auto reserved = snapshot_->reserve(sources);
+  if (reserved.bytes_allocated > 0) {
+    context_for(checkpoints_->thorn)
+        ->info(fmt::format("checkpoint snapshots: {} of host memory allocated in {:.3f} s, before the evolution",
+                           byte_text(reserved.bytes_allocated), reserved.seconds_allocating));
+  }
+}
+
 void simulation::write_checkpoint(bool run_waits) {
   collect_checkpoint_write(true);  // one write at a time, and checkpoints complete in order
   const auto& provider = checkpoints_->provided;

@@ -158,10 +158,13 @@ how_written() {
     sed -E 's/.*(checkpoint\.it[0-9]+)\.h5 written: [^)]*\)/\1/; s/[0-9]+\.[0-9]+ s/T s/g; s/; removed .*//'
 }
 check "... each line saying what the run stalled for (the last at the end, which the run waits for anyway)" equals \
-  "$(how_written saved)" "checkpoint.it2 in the background; the run stalled T s for its snapshot (T s of it allocating its 5.7 KiB of memory, once)
+  "$(how_written saved)" "checkpoint.it2 in the background; the run stalled T s for its snapshot
 checkpoint.it4 in the background; the run stalled T s for its snapshot
 checkpoint.it6 in the background; the run stalled T s for its snapshot
 checkpoint.it7, the run waiting"
+check "... whose memory was allocated before the evolution, not at the first checkpoint" \
+  grep -qE '^INFO \(IOHDF5\): checkpoint snapshots: 5\.7 KiB of host memory allocated in [0-9.]+ s, before the evolution$' \
+  "$work/saved.out"
 run waited 1 "${heat[@]}" 'Cactus::cctk_itlast = 6' 'IO::out_dir = "waited"' 'IO::checkpoint_every = 2' \
   'IO::checkpoint_in_background = no'
 check_parameter IO::checkpoint_in_background 'no: the run waits while each is written, saying so' \

@@ -125,6 +125,18 @@ TEST_F(snapshot_test, buffers_are_allocated_once_and_reused) {
   }
 }
 
+TEST_F(snapshot_test, reserve_allocates_before_the_first_checkpoint_and_copies_nothing) {
+  const auto reserved = snapshot->reserve(a.sources);
+  EXPECT_EQ(runtime.allocations, 3);
+  EXPECT_EQ(reserved.bytes_allocated, 3 * 6 * sizeof(CCTK_REAL));
+  EXPECT_TRUE(reserved.copies.empty());
+  EXPECT_EQ(reserved.by_route, (std::array<std::size_t, 3>{}));
+  const auto first = take();
+  EXPECT_EQ(runtime.allocations, 3);  // the first checkpoint allocates nothing
+  EXPECT_EQ(first.taken.bytes_allocated, 0);
+  for (std::size_t i = 0; i < 3; ++i) EXPECT_EQ(real(first.contents.arrays[i].values)[5], a.values[i][5]) << i;
+}
+
 TEST_F(snapshot_test, holds_the_values_of_the_moment_it_was_taken) {
   const auto c = take();
   EXPECT_TRUE(c.taken.copies.empty());  // host copies: landed on return
