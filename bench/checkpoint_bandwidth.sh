@@ -77,8 +77,8 @@ awk -v b="$bytes" -v s="$best" -v m="$median" -v before="$before" -v after="$aft
 # The time step: the kernels' seconds (every CAKERNEL_Launch_ row of the timer report) and the
 # evolution's (the report's last line: start-up, and the end-of-run wait for the last checkpoint
 # write, left out; the whole run's "in all" varied by a quarter second with the GPU's start-up)
-# of runs of 60 and 10 iterations without checkpoints, their difference over 50, so that the
-# first launches are left out too.
+# of a run of STEADY iterations without checkpoints, over STEADY. (The difference of runs of 60
+# and 10 iterations, used before, came out negative on an H200 where a step is 0.1-0.2 ms.)
 # variant ITERATIONS NAME [LINES...]: bench.par without checkpoints, ITERATIONS iterations, and LINES, run; its output in NAME.out.
 variant() {
   local iterations=$1 name=$2
@@ -89,13 +89,13 @@ variant() {
 }
 kernel_seconds() { awk '$1 ~ /^CAKERNEL_Launch_/ { s += $4 } END { print s }' "$dir/$1.out"; }
 run_seconds() { sed -n 's/^  evolution: [0-9]* iterations in \([0-9.]*\) s.*/\1/p' "$dir/$1.out"; }
-variant 10 short
-variant 60 long
-read -r kernel_step step < <(awk -v ks="$(kernel_seconds short)" -v kl="$(kernel_seconds long)" \
-  -v rs="$(run_seconds short)" -v rl="$(run_seconds long)" 'BEGIN { print (kl - ks) / 50, (rl - rs) / 50 }')
-awk -v k="$kernel_step" -v s="$step" -v m="$median" 'BEGIN {
-  printf "time step (60 - 10 iterations): kernels %.3f ms, the run %.3f ms; a checkpoint written while the run waits (median %.3f s) is %.1f of its steps\n", \
-         1000 * k, 1000 * s, m, m / s
+steady=${STEADY:-2000}
+variant "$steady" steady
+read -r kernel_step step < <(awk -v k="$(kernel_seconds steady)" -v r="$(run_seconds steady)" -v n="$steady" \
+  'BEGIN { print k / n, r / n }')
+awk -v k="$kernel_step" -v s="$step" -v m="$median" -v n="$steady" 'BEGIN {
+  printf "time step (%d iterations): kernels %.3f ms, the run %.3f ms; a checkpoint written while the run waits (median %.3f s) is %.1f of its steps\n", \
+         n, 1000 * k, 1000 * s, m, m / s
 }'
 
 # The cost: the run of ITERATIONS = (CHECKPOINTS + 1) EVERY - 1 iterations without checkpoints,
@@ -109,6 +109,9 @@ variant "$iterations" background "IO::checkpoint_every = $every" 'IO::checkpoint
 variant "$iterations" waited "IO::checkpoint_every = $every" 'IO::checkpoint_in_background = no'
 grep -h '^  checkpoints every' "$dir/background.out" "$dir/waited.out" | sed 's/^  /  /'
 stalls() { sed -n 's/.* the run stalled \([0-9.]*\) s for its snapshot.*/\1/p' "$dir/$1.out" | xargs; }
+# A step of the cost runs: the run without checkpoints' own.
+step=$(awk -v t0="$(run_seconds none)" -v n="$iterations" 'BEGIN { print t0 / n }')
+grep -o 'checkpoint .* written: .* in [0-9.]* s' "$dir/background.out" | sed 's/.* written: /  background write: /'
 for mode in background waited; do
   awk -v mode="$mode" -v t="$(run_seconds $mode)" -v t0="$(run_seconds none)" -v c="$count" -v s="$step" \
     -v stalls="$(stalls $mode)" 'BEGIN {

@@ -886,13 +886,20 @@ void simulation::run_routine(const schedule_node& node) {
 }
 
 void simulation::read_device_timers(bool wait) {
+  // A timer's events were recorded in launch order on the run's queue, which completes them in
+  // that order: the first one not done ends the look. (Asking every pending event, each
+  // iteration asked as many as the run had launched ahead of the device.)
   for (auto& t : timers_) {
-    const auto finished = std::stable_partition(t.on_device.begin(), t.on_device.end(), [&](const auto& interval) {
-      if (wait) interval.second->wait();
-      return !interval.second->done();
-    });
-    for (auto i = finished; i != t.on_device.end(); ++i) t.seconds += runtime_->elapsed_seconds(*i->first, *i->second);
-    t.on_device.erase(finished, t.on_device.end());
+    while (!t.on_device.empty()) {
+      const auto& [before, after] = t.on_device.front();
+      if (wait) {
+        after->wait();
+      } else if (!after->done()) {
+        break;
+      }
+      t.seconds += runtime_->elapsed_seconds(*before, *after);
+      t.on_device.pop_front();
+    }
   }
 }
 

@@ -1,6 +1,7 @@
 #pragma once
 // A run: parameters from the parameter file, the active thorns, the schedule, the grid, the
 // kernel runtime, and the main loop STARTUP ... TERMINATE, SHUTDOWN in Cactus order.
+#include <deque>
 #include <filesystem>
 #include <functional>
 #include <iosfwd>
@@ -82,8 +83,8 @@ private:
     std::string thorn;
     long calls = 0;
     double seconds = 0;
-    /// Kernels still counted on the device: the events before and after each launch.
-    std::vector<std::pair<queue_event_ptr, queue_event_ptr>> on_device;
+    /// Kernels still counted on the device: the events before and after each launch, oldest first.
+    std::deque<std::pair<queue_event_ptr, queue_event_ptr>> on_device;
   };
   const thorn_binding& thorn(const std::string& name) const;
   const void* thorn_parameters(const std::string& name) const;
