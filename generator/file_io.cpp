@@ -72,4 +72,32 @@ write_summary write_outputs(const fs::path& out_dir, const std::vector<generated
   return summary;
 }
 
+void write_new_folder(const fs::path& folder, const std::vector<std::pair<std::string, std::string>>& files) {
+  std::error_code error;
+  if (fs::exists(folder, error) || fs::is_symlink(folder, error)) {
+    throw std::runtime_error(folder.string() + " exists already: choose another name or folder (nothing was written)");
+  }
+  const fs::path parent = folder.parent_path().empty() ? fs::path(".") : folder.parent_path();
+  if (!fs::is_directory(parent, error)) {
+    throw std::runtime_error(parent.string() + " is not a folder (nothing was written)");
+  }
+  std::string hidden = ".";
+  hidden += folder.filename().string();
+  hidden += ".new";
+  const fs::path staging = parent / hidden;
+  fs::remove_all(staging, error);  // what an interrupted run left
+  try {
+    std::vector<std::pair<fs::path, std::string>> staged;
+    for (const auto& [path, text] : files) {
+      fs::create_directories((staging / path).parent_path());
+      staged.emplace_back(staging / path, text);
+    }
+    write_files_atomically(staged);
+    fs::rename(staging, folder);
+  } catch (...) {
+    fs::remove_all(staging, error);
+    throw;
+  }
+}
+
 }  // namespace opuntia::gen

@@ -26,4 +26,10 @@ struct write_summary {
 /// content is unchanged (so builds do not redo work) and existing replace=no files.
 write_summary write_outputs(const std::filesystem::path& out_dir, const std::vector<generated_file>& files);
 
+/// Creates `folder`, which must not exist, holding `files` (paths relative to it, '/' separated):
+/// written into a hidden sibling folder first and renamed into place, so that a failure leaves
+/// nothing behind. Throws std::runtime_error naming the folder.
+void write_new_folder(const std::filesystem::path& folder,
+                      const std::vector<std::pair<std::string, std::string>>& files);
+
 }  // namespace opuntia::gen

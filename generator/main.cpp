@@ -2,6 +2,7 @@
 //   opuntia-gen generate --thorn DIR --templates DIR --out DIR [--backend B]...
 //   opuntia-gen check FILE...
 //   opuntia-gen show --thorn DIR --kernel K --backend B [--templates DIR]
+//   opuntia-gen new-thorn NAME [--kernel K] [--type 3dblock|3dstencil] [--radius R] [--dir PARENT]
 #include <algorithm>
 #include <filesystem>
 #include <iostream>
@@ -12,6 +13,7 @@
 
 #include "generator/file_io.hpp"
 #include "generator/generate.hpp"
+#include "generator/skeleton/new_thorn.hpp"
 #include "ccl/model/common.hpp"
 #include "ccl/parse.hpp"
 
@@ -122,6 +124,22 @@ int main(int argc, char** argv) {
   show_cmd->add_option("--backend", show_backend, "backend")->required();
   show_cmd->add_option("--templates", templates_dir, "templates directory holding deps.ccl")->capture_default_str();
 
+  new_thorn_options skeleton;
+  std::string skeleton_parent = ".";
+  auto* new_thorn_cmd = app.add_subcommand(
+      "new-thorn", "write a new thorn that builds and runs as written: CCL files, a kernel body, host routines, a "
+                   "parameter file and a test against an exact answer");
+  new_thorn_cmd->add_option("name", skeleton.name, "the thorn's name")->required();
+  new_thorn_cmd->add_option("--kernel", skeleton.kernel, "the kernel's name (default: NAME_Update)");
+  new_thorn_cmd->add_option("--type", skeleton.type, "the kernel's template")
+      ->check(CLI::IsMember({"3dblock", "3dstencil"}))
+      ->capture_default_str();
+  new_thorn_cmd->add_option("--radius", skeleton.radius, "the stencil's points each side")
+      ->check(CLI::Range(1, most_new_thorn_radius))
+      ->capture_default_str();
+  new_thorn_cmd->add_option("--dir", skeleton_parent, "the folder to write the thorn's folder in")
+      ->capture_default_str();
+
   CLI11_PARSE(app, argc, argv);
 
   try {
@@ -145,6 +163,25 @@ int main(int argc, char** argv) {
       const auto files = generate(read_inputs(thorn_dirs, library_dirs, templates_dir, backends));
       write_outputs(out_dir, files);
       if (!stamp.empty()) write_file_atomically(stamp, "");
+      return 0;
+    }
+    if (*new_thorn_cmd) {
+      std::vector<skeleton_file> files;
+      try {
+        files = new_thorn_files(skeleton);
+      } catch (const std::invalid_argument& e) {
+        std::cerr << "opuntia-gen new-thorn: error: " << e.what() << '\n';
+        return 2;
+      }
+      const fs::path folder = fs::path(skeleton_parent) / skeleton.name;
+      std::vector<std::pair<std::string, std::string>> contents;
+      for (const auto& f : files) contents.emplace_back(f.path, f.text);
+      write_new_folder(folder, contents);
+      std::cout << fmt::format("opuntia-gen: wrote thorn {} in {} ({} files); build it with "
+                               "-DOPUNTIA_THORN_DIRS={} and run {}\n",
+                               skeleton.name, folder.string(), files.size(),
+                               fs::absolute(skeleton_parent).lexically_normal().string(),
+                               (folder / "par" / (skeleton.name + ".par")).string());
       return 0;
     }
     if (*show_cmd) {
