@@ -125,7 +125,7 @@ du/dt = alpha laplacian(u) on a periodic box, one explicit Euler step an iterati
 number known in closed form (`src/{0}.cpp`), so `{0}_Check` compares the run with the exact
 answer at the end and fails the run when they differ by more than rounding.
 
-    opuntia par/{0}.par         # ends with "{0}: u matches the exact answer ..."
+    opuntia par/{0}.par         # prints "INFO ({0}): u matches the exact answer ..."
     bash test/exact_answer.sh OPUNTIA
 
 Build it into `opuntia` with `cmake -DOPUNTIA_THORN_DIRS=<the folder holding {0}>`, or into a
@@ -317,7 +317,7 @@ void {0}_Check(routine_context& context) {{
                                        "= {{:.3e}}, more than {0}::tolerance ({{:.3e}})",
                                        context.iteration(), relative, tolerance));
   }}
-  context.info(fmt::format("{0}: u matches the exact answer after {{}} iterations: max |u - exact| / max |exact| = {{:.3e}} "
+  context.info(fmt::format("u matches the exact answer after {{}} iterations: max |u - exact| / max |exact| = {{:.3e}} "
                            "(tolerance {{:.3e}})",
                            context.iteration(), relative, tolerance));
 }}
@@ -350,7 +350,7 @@ IO::out_dir = $parfile
 
   files.push_back({"test/exact_answer.sh", fmt::format(R"~(#!/usr/bin/env bash
 # Thorn {0} against its exact answer: runs par/{0}.par with the opuntia program given, in a
-# temporary folder, and checks that it ends with "{0}: u matches the exact answer".
+# temporary folder, and checks that it prints "INFO ({0}): u matches the exact answer".
 #   bash test/exact_answer.sh OPUNTIA [MPIRUN_ARGS...]   (MPIRUN_ARGS: run under mpirun, e.g. -np 2)
 set -euo pipefail
 opuntia=$(realpath "${{1:?usage: test/exact_answer.sh OPUNTIA [MPIRUN_ARGS...]}}")
@@ -365,7 +365,7 @@ if [ $# -gt 0 ]; then
 else
   "$opuntia" {0}.par | tee run.log
 fi
-grep -q "{0}: u matches the exact answer" run.log
+grep -q "^INFO ({0}): u matches the exact answer" run.log
 echo "{0}: exact answer test passed"
 )~",
                                                        name)});
