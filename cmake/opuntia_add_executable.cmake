@@ -2,10 +2,10 @@
 # project's own (through the installed package, OpuntiaConfig.cmake). Needs opuntia_add_thorn.cmake,
 # OPUNTIA_CORE_THORNS (the thorns every program holds) and the target opuntia::program_main.
 
-# opuntia_find_thorns(<out_var> <folder>...): the thorn folders among <folder>s, as real paths.
-# A folder holding interface.ccl, param.ccl or schedule.ccl is a thorn; any other is searched
-# one level down for thorns (a repository of thorns, as thorns/ here). Relative folders are
-# relative to the current source folder. A folder that does not exist, or holds no thorn, is
+# opuntia_find_thorns(<out_var> <folder>...): the thorn folders among <folder>s, as real paths,
+# each once. A folder holding interface.ccl, param.ccl or schedule.ccl is a thorn; any other is
+# searched one level down for thorns (a repository of thorns, as thorns/ here). Relative folders
+# are relative to the current source folder. A folder that does not exist, or holds no thorn, is
 # an error: a misspelt path would otherwise leave a thorn out without a word.
 function(opuntia_find_thorns out_var)
   set(found)
@@ -24,6 +24,7 @@ function(opuntia_find_thorns out_var)
     foreach(entry IN LISTS entries)
       _opuntia_is_thorn(is_thorn "${entry}")
       if(is_thorn)
+        file(REAL_PATH "${entry}" entry)  # a link to a thorn: the thorn is named after its folder
         list(APPEND inside "${entry}")
       endif()
     endforeach()
@@ -35,6 +36,7 @@ function(opuntia_find_thorns out_var)
     endif()
     list(APPEND found ${inside})
   endforeach()
+  list(REMOVE_DUPLICATES found)  # a folder named twice, or through a link
   set(${out_var} ${found} PARENT_SCOPE)
 endfunction()
 
