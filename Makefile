@@ -1,9 +1,20 @@
 # Two commands do all set-up on a fresh machine:
 #   make run   installs missing Debian packages, configures, builds, runs the main example
 #   make test  the same, then runs every test (GPU tests only where a GPU is present)
+# Thorns from outside the tree go into opuntia with THORN_DIRS (OPUNTIA_THORN_DIRS; folders
+# separated by blanks or ;, relative to this folder; docs/outside-thorns.md), and stay there until
+# THORN_DIRS is given again (THORN_DIRS= leaves them out):
+#   make run THORN_DIRS=~/my-thorns
 PRESET ?= release
 BUILD_DIR := build/$(PRESET)
 JOBS ?= $(shell nproc)
+empty :=
+blank := $(empty) $(empty)
+ifdef THORN_DIRS
+CONFIGURE_ARGS += "-DOPUNTIA_THORN_DIRS=$(subst $(blank),;,$(strip $(THORN_DIRS)))"
+else ifeq ($(origin THORN_DIRS),command line)
+CONFIGURE_ARGS += "-DOPUNTIA_THORN_DIRS="
+endif
 
 .PHONY: all deps configure build run test test-gpu bench fuzz fuzz-run clean
 
@@ -13,7 +24,7 @@ deps:
 	@bash scripts/install_deps.sh
 
 configure: deps
-	@cmake --preset $(PRESET) >/dev/null
+	@cmake --preset $(PRESET) $(CONFIGURE_ARGS) >/dev/null
 
 build: configure
 	@cmake --build $(BUILD_DIR) -j $(JOBS)

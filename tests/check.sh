@@ -17,6 +17,18 @@ check() {
   fi
 }
 
+# step WHAT LOG COMMAND...: runs COMMAND, its output in LOG, as the check WHAT; prints the end
+# of LOG where it fails, and returns its status.
+step() {
+  local what=$1 log=$2 status
+  shift 2
+  "$@" >"$log" 2>&1
+  status=$?
+  check "$what" test "$status" -eq 0
+  [ "$status" -eq 0 ] || tail -30 "$log"
+  return "$status"
+}
+
 finish() {
   echo "$passes passed, $failures failed"
   test "$failures" -eq 0
