@@ -67,17 +67,57 @@ public:
       while (!done() && peek() != c && peek() != '\n') advance(peek() == '\\' ? 2 : 1);
       advance();
     } else if (c == '#' && line_start_) {
-      while (!done() && peek() != '\n') {
-        if (peek() == '\\') {
-          advance();
-          if (peek() == '\r') advance();
-        }
-        advance();
-      }
+      if (directive_word(skip_directive()) == "if 0") skip_dead_lines();
     } else {
       return false;
     }
     return true;
+  }
+
+  /// Passes over a preprocessor directive and its continuation lines; returns its text.
+  std::string_view skip_directive() {
+    const std::size_t begin = at_;
+    while (!done() && peek() != '\n') {
+      if (peek() == '\\') {
+        advance();
+        if (peek() == '\r') advance();
+      }
+      advance();
+    }
+    return text_.substr(begin, at_ - begin);
+  }
+
+  /// After `#if 0`: the lines up to its `#else`, `#elif` or `#endif`, nested ones skipped whole.
+  void skip_dead_lines() {
+    int depth = 0;
+    while (!done()) {
+      if (peek() != '#' || !line_start_) {
+        advance();
+        continue;
+      }
+      const auto word = directive_word(skip_directive());
+      if (word.rfind("if", 0) == 0) {
+        ++depth;
+      } else if (word == "endif" && depth > 0) {
+        --depth;
+      } else if (depth == 0 && (word == "endif" || word == "else" || word == "elif")) {
+        return;
+      }
+    }
+  }
+
+  /// "if 0", "ifdef", "endif", ...: a directive's name, with a 0 after `if` kept.
+  static std::string directive_word(std::string_view directive) {
+    std::size_t at = 1;  // past '#'
+    while (at < directive.size() && is_blank(directive[at])) ++at;
+    const std::size_t begin = at;
+    while (at < directive.size() && is_identifier_char(directive[at])) ++at;
+    std::string word(directive.substr(begin, at - begin));
+    if (word != "if") return word;
+    while (at < directive.size() && is_blank(directive[at])) ++at;
+    const bool zero = at < directive.size() && directive[at] == '0' &&
+                      (at + 1 == directive.size() || !is_identifier_char(directive[at + 1]));
+    return zero ? "if 0" : word;
   }
 
   void skip_blanks_and_comments() {

@@ -40,8 +40,9 @@ struct body_access {
 };
 
 /// Every I3D and I3D_l of `body` followed by a parenthesised argument list, in order (one
-/// inside another's arguments included). Those in comments, string and character literals and
-/// preprocessor directives (a macro's parameters are not variables) are left out.
+/// inside another's arguments included). Those in comments, string and character literals,
+/// preprocessor directives (a macro's parameters are not variables) and `#if 0` blocks are left
+/// out.
 std::vector<body_access> find_accesses(std::string_view body);
 
 /// The value of `text` when it is an integer constant expression of decimal literals, unary

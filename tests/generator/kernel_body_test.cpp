@@ -34,6 +34,13 @@ TEST(kernel_body, leaves_out_comments_literals_and_directives) {
   EXPECT_EQ(found, (std::vector<std::string>{"I3D(d, 0, 0, 0)@5:1 r"}));
 }
 
+TEST(kernel_body, leaves_out_if_0_blocks) {
+  const auto found = summary("#if 0\nI3D(a, 9, 0, 0)\n#ifdef X\nI3D(b, 0, 0, 0)\n#endif\nI3D(c, 0, 0, 0)\n#else\n"
+                             "I3D(d, 0, 0, 0)\n#endif\n  # if 0 // old\nI3D(e, 0, 0, 0)\n#endif\n#if 01\n"
+                             "I3D(f, 0, 0, 0)\n#endif\n");
+  EXPECT_EQ(found, (std::vector<std::string>{"I3D(d, 0, 0, 0)@8:1 r", "I3D(f, 0, 0, 0)@14:1 r"}));
+}
+
 TEST(kernel_body, an_access_may_span_lines_and_hold_another) {
   const auto found = summary("I3D(u,\n    f(1, 2), /* x */ 0,\n    I3D_l(v, 0, 0, -1))");
   ASSERT_EQ(found.size(), 2u);
