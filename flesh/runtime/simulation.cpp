@@ -10,6 +10,7 @@
 #include <cstring>
 #include <filesystem>
 #include <functional>
+#include <iostream>
 #include <limits>
 #include <ostream>
 #include <sstream>
@@ -574,6 +575,38 @@ void simulation::warn_if_final_time_out_of_reach() const {
   }
 }
 
+std::string simulation::idle_run_warning() const {
+  const auto declares_grid_functions = [](const thorn_binding& t) {
+    return std::any_of(t.groups.begin(), t.groups.end(),
+                       [](const group_binding& g) { return g.group_type != ccl::group_type::scalar; });
+  };
+  if (std::none_of(active_.begin(), active_.end(), [&](const thorn_binding* t) { return declares_grid_functions(*t); })) {
+    std::vector<std::string> named, applications;
+    for (const auto& t : active_thorn_names_) named.push_back(t.text);
+    for (const auto& t : thorns_) {
+      if (declares_grid_functions(t)) applications.push_back(t.name);
+    }
+    return fmt::format("opuntia: warning: no active thorn declares a grid function, so the run computes nothing: {}; "
+                       "the thorns of this build that do: {}\n",
+                       named.empty() ? "the parameter file has no ActiveThorns line"
+                                     : fmt::format("ActiveThorns names {}", ccl::join_names(named)),
+                       applications.empty() ? "none" : ccl::join_names(applications));
+  }
+  if (finished()) return {};  // no iteration to run
+  bool evolves = false;
+  const std::function<void(const std::vector<schedule_node>&)> visit = [&](const std::vector<schedule_node>& nodes) {
+    for (const auto& node : nodes) {
+      evolves = evolves || node.what == schedule_node::kind::routine;
+      visit(node.children);
+    }
+  };
+  visit(schedule_.bin("EVOL"));
+  if (evolves) return {};
+  return fmt::format("opuntia: warning: nothing is scheduled in CCTK_EVOL, so the evolution's iterations evolve "
+                     "nothing (opuntia --show-schedule {} shows what runs when)\n",
+                     parfile_name_);
+}
+
 double simulation::next_time() const {
   const double next = time_ + dt_;
   if (next == time_) {
@@ -1030,6 +1063,11 @@ void simulation::run() {
                runtime_->backend_name(), driver_->name(), ranks);
   }
   if (driver_->rank() == 0) fmt::print(out_, "{}", faces_only_report());
+  const auto threads = thread_warnings(*driver_);  // every rank takes part
+  if (driver_->rank() == 0) {
+    out_.flush();  // the warnings after the header they are about
+    std::cerr << threads + idle_run_warning() << std::flush;  // one write
+  }
   const auto checkpoint_mode = choose_checkpoint_mode();
   if (driver_->rank() == 0) fmt::print(out_, "{}", checkpoint_mode);
   prepare_recovery();

@@ -164,6 +164,10 @@ private:
   /// A run that ends at Cactus::cctk_final_time but cannot get there in a plausible number of
   /// steps says so before it starts.
   void warn_if_final_time_out_of_reach() const;
+  /// The warning line of a run that would compute nothing: no active thorn declares a grid
+  /// function (an application thorn does; the infrastructure keeps scalars at most), or nothing
+  /// is scheduled in CCTK_EVOL while the run has iterations to go; empty otherwise.
+  std::string idle_run_warning() const;
   /// time + dt, or an error where dt no longer changes the time.
   double next_time() const;
   /// After a routine, or at the end of an iteration (`iteration_done`): stops the run when a

@@ -1,14 +1,23 @@
 #include "flesh/runtime/startup_report.hpp"
 
+#include <sched.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <array>
 #include <climits>
+#include <cmath>
 #include <cstddef>
+#include <filesystem>
+#include <fstream>
 #include <map>
+#include <set>
+#include <sstream>
+#include <thread>
 #include <utility>
 
 #include <fmt/format.h>
+#include <omp.h>
 
 namespace opuntia {
 
@@ -103,6 +112,123 @@ std::string startup_report(const driver& ranks, const kernel_runtime& runtime) {
   std::vector<rank_summary> summaries;
   for (std::size_t r = 0; r < hosts.size(); ++r) summaries.push_back({hosts[r], blocks[r], devices[r]});
   return summaries.empty() ? std::string() : describe_ranks(summaries, runtime.mirrors_on_device());
+}
+
+namespace {
+
+/// This process's threads running or ready to run now: OpenMP's workers spin a while after a
+/// parallel loop before they sleep, and /proc/loadavg counts them with everything else.
+int own_runnable_threads() {
+  int runnable = 0;
+  std::error_code error;
+  for (const auto& task : std::filesystem::directory_iterator("/proc/self/task", error)) {
+    // "1234 (opuntia) R 1 ...": the state follows the name's closing parenthesis.
+    std::ifstream stat(task.path() / "stat");
+    std::string text;
+    std::getline(stat, text);
+    const auto close = text.rfind(')');
+    if (close != std::string::npos && close + 2 < text.size() && text[close + 2] == 'R') ++runnable;
+  }
+  return std::max(1, runnable);  // this thread, reading
+}
+
+}  // namespace
+
+rank_threads this_rank_threads() {
+  rank_threads r;
+  r.host = host_name();
+  r.threads = omp_get_max_threads();
+  cpu_set_t mask;
+  CPU_ZERO(&mask);
+  if (sched_getaffinity(0, sizeof mask, &mask) == 0) {
+    for (int cpu = 0; cpu < CPU_SETSIZE; ++cpu) {
+      if (CPU_ISSET(cpu, &mask)) r.cpus.push_back(cpu);
+    }
+  }
+  if (r.cpus.empty()) {
+    for (unsigned cpu = 0; cpu < std::max(1u, std::thread::hardware_concurrency()); ++cpu) {
+      r.cpus.push_back(static_cast<int>(cpu));
+    }
+  }
+  // "1.63 3.12 3.05 3/91 9500": the load averages over 1, 5 and 15 minutes, then the tasks
+  // runnable now (this process's among them) of all there are.
+  std::ifstream loadavg("/proc/loadavg");
+  double load = 0, five = 0, fifteen = 0;
+  int runnable = 0;
+  if (loadavg >> load) r.load = load;
+  if (loadavg >> five >> fifteen >> runnable) r.others_running = std::max(0, runnable - own_runnable_threads());
+  return r;
+}
+
+std::string oversubscription_warnings(const std::vector<rank_threads>& ranks) {
+  struct host_threads {
+    int ranks = 0;
+    int threads = 0;
+    std::set<int> cpus;
+    double load = -1;  // the first rank's readings
+    int others_running = -1;
+  };
+  std::vector<std::string> hosts;  // in the order of their first rank
+  std::map<std::string, host_threads> on;
+  for (const auto& r : ranks) {
+    auto [it, first] = on.try_emplace(r.host);
+    if (first) {
+      hosts.push_back(r.host);
+      it->second.load = r.load;
+      it->second.others_running = r.others_running;
+    }
+    ++it->second.ranks;
+    it->second.threads += r.threads;
+    it->second.cpus.insert(r.cpus.begin(), r.cpus.end());
+  }
+  std::string out;
+  for (const auto& host : hosts) {
+    const auto& h = on[host];
+    const int cores = std::max(1, static_cast<int>(h.cpus.size()));
+    // The cores other work keeps busy: the load average, rounded, counts the tasks that ran or
+    // waited to over the last minute, before this run began; the tasks runnable now, those
+    // still at work. The smaller of the two: a build that has just ended still weighs on the
+    // average, and this run's other ranks, starting now, are runnable but not other work. Both
+    // are the whole machine's, where the ranks may be bound to a few of its cores: an estimate,
+    // and so a warning, never an error.
+    int busy = h.load > 0 ? static_cast<int>(std::lround(h.load)) : 0;
+    if (h.others_running >= 0) busy = std::min(busy, h.others_running);
+    const int free_cores = std::max(0, cores - busy);
+    if (h.threads <= h.ranks || h.threads <= free_cores) continue;
+    std::string load;
+    if (h.load >= 0) {
+      load = fmt::format(" (load average {:.2f}{})", h.load,
+                         h.others_running < 0 ? ""
+                                              : fmt::format(", {} other task{} running now", h.others_running,
+                                                            h.others_running == 1 ? "" : "s"));
+    }
+    const auto who = h.ranks == 1 ? fmt::format("{} OpenMP threads", h.threads)
+                                  : fmt::format("{} ranks run {} OpenMP threads", h.ranks, h.threads);
+    out += fmt::format("opuntia: warning: {} on {} core{} of {}, about {} free{}: threads beyond the free cores wait "
+                       "for each other at every parallel loop; set OMP_NUM_THREADS={}\n",
+                       who, cores, cores == 1 ? "" : "s", host, free_cores, load,
+                       std::max(1, free_cores / h.ranks));
+  }
+  return out;
+}
+
+std::string thread_warnings(const driver& ranks) {
+  const auto mine = this_rank_threads();
+  std::string cpus;
+  for (const int cpu : mine.cpus) cpus += fmt::format("{} ", cpu);
+  const auto hosts = ranks.gather(mine.host);
+  const auto threads = ranks.gather(std::to_string(mine.threads));
+  const auto masks = ranks.gather(cpus);
+  const auto loads = ranks.gather(fmt::format("{} {}", mine.load, mine.others_running));
+  std::vector<rank_threads> all;
+  for (std::size_t r = 0; r < hosts.size(); ++r) {
+    rank_threads t{hosts[r], std::stoi(threads[r]), {}, -1, -1};
+    std::istringstream(loads[r]) >> t.load >> t.others_running;
+    std::istringstream words(masks[r]);
+    for (int cpu = 0; words >> cpu;) t.cpus.push_back(cpu);
+    all.push_back(std::move(t));
+  }
+  return oversubscription_warnings(all);
 }
 
 }  // namespace opuntia

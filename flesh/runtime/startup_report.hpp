@@ -35,4 +35,31 @@ std::string host_name();
 /// device copies (a GPU), not where they run on the host's cores.
 std::string startup_report(const driver& ranks, const kernel_runtime& runtime);
 
+/// What one rank runs OpenMP threads on, for oversubscription_warnings().
+struct rank_threads {
+  std::string host;       // host_name()
+  int threads = 1;        // omp_get_max_threads(): what each parallel loop starts
+  std::vector<int> cpus;  // the CPUs the process may run on (its affinity mask)
+  double load = -1;       // the host's load average over the last minute; negative: unknown
+  int others_running = -1;  // the host's other tasks running or ready to now; negative: unknown
+};
+
+/// This process's rank_threads: sched_getaffinity (std::thread::hardware_concurrency where it
+/// fails) and /proc/loadavg (its first field, and the fourth's runnable tasks less this
+/// process's runnable threads).
+rank_threads this_rank_threads();
+
+/// One line for each host where the ranks run more OpenMP threads than it has free cores, and
+/// more than one thread a rank (a rank's one thread is the MPI launcher's choice, not OpenMP's):
+///   "opuntia: warning: 5 OpenMP threads on 2 cores of node7, about 1 free (load average 1.20, 1
+///    other task running now): threads beyond the free cores wait for each other at every
+///    parallel loop; set OMP_NUM_THREADS=1"
+/// The cores are those the host's ranks may run on (the union of their affinity masks); the free
+/// ones, those less the cores other work keeps busy (see the definition): an estimate.
+std::string oversubscription_warnings(const std::vector<rank_threads>& ranks);
+
+/// oversubscription_warnings() of every rank's this_rank_threads(), gathered through the driver,
+/// on rank 0; empty on the other ranks. Every rank calls it.
+std::string thread_warnings(const driver& ranks);
+
 }  // namespace opuntia

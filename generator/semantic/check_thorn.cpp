@@ -13,6 +13,7 @@
 #include <fmt/format.h>
 
 #include "ccl/parse.hpp"
+#include "generator/semantic/kernel_body.hpp"
 #include "generator/semantic/thorn_model.hpp"
 
 namespace opuntia::gen {
@@ -21,6 +22,22 @@ namespace {
 const std::vector<std::string> known_kernel_keys{"TYPE", "STENCIL", "TILE", "EXTERIOR", "SHARECODE", "CODE"};
 const std::vector<std::string> known_variable_keys{"cached", "intent"};
 const std::vector<std::string> known_intents{"in", "out", "inout", "separateinout"};
+constexpr std::string_view launch_prefix = "CAKERNEL_Launch_";
+
+/// `intent=` of cakernel.ccl, any case (also SEPERATEINOUT, the paper's spelling); nullopt for
+/// anything else.
+std::optional<kernel_intent> intent_named(const std::string& value) {
+  const auto lower = to_lower(value);
+  return enum_named<kernel_intent>(kernel_intent_names, lower == "seperateinout" ? "separateinout" : lower);
+}
+
+/// The intent a CCTK_KERNEL_VARIABLE list gives its names: `in` where it says none.
+std::optional<kernel_intent> intent_of(const kernel_name_list& list) {
+  const auto* key = find_key(list.keys, "intent");
+  return key != nullptr ? intent_named(key->value.text) : kernel_intent::in;
+}
+
+std::string place(const source_location& where) { return fmt::format("{}:{}:{}", where.path, where.line, where.column); }
 
 /// `REAL`, `cctk_int`, ... as the enum; nullopt for a type interface.ccl's grammar does not know.
 std::optional<ccl::data_type> data_type_of(std::string type) {
@@ -152,7 +169,163 @@ struct checker {
     }
     add_inherited();
     for (const auto& k : descriptors.kernels) check_kernel(k);
+    check_launches(thorn.schedule.statements);
     sink.throw_if_any();
+  }
+
+  using visible_iterator = std::map<std::string, visible_variable>::const_iterator;
+
+  /// The grid function a kernel variable's name stands for, and its time level: `phi` (0), or
+  /// `phi_p`, `phi_p_p` (1, 2: Cactus's naming of past time levels) where no grid function has
+  /// that name itself; variables.end() where there is none.
+  std::pair<visible_iterator, int> grid_function_named(std::string name) const {
+    int level = 0;
+    auto found = variables.find(name);
+    while (found == variables.end() && name.size() > 2 && name.compare(name.size() - 2, 2, "_p") == 0) {
+      name.resize(name.size() - 2);
+      ++level;
+      found = variables.find(name);
+    }
+    return {found, found == variables.end() ? 0 : level};
+  }
+
+  /// A schedule item CAKERNEL_Launch_<K> launches kernel K of this thorn (the flesh looks the
+  /// name up among the thorn's kernels, as written): a misspelt one would otherwise be found
+  /// only when a run builds its schedule.
+  void check_launches(const std::vector<schedule_statement_syntax>& statements) {
+    for (const auto& st : statements) {
+      if (st.what == schedule_statement_syntax::kind::conditional) {
+        check_launches(st.then_branch);
+        check_launches(st.else_branch);
+      }
+      if (st.what != schedule_statement_syntax::kind::item || st.item.is_group) continue;
+      const auto& name = st.item.name;
+      if (!iequals(std::string_view(name.text).substr(0, launch_prefix.size()), launch_prefix)) continue;
+      std::vector<std::string> launches, kernels;
+      for (const auto& k : thorn.kernels) {
+        launches.push_back(std::string(launch_prefix) + k.name);
+        kernels.push_back(k.name);
+      }
+      if (std::find(launches.begin(), launches.end(), name.text) != launches.end()) continue;
+      std::string why;
+      if (kernels.empty()) {
+        why = fmt::format(": thorn {} declares no kernel (CCTK_KERNEL in cakernel.ccl)", thorn.name);
+      } else if (name.text.rfind(launch_prefix, 0) == 0) {
+        why = fmt::format(": thorn {} has no kernel '{}'", thorn.name, name.text.substr(launch_prefix.size()));
+      }
+      const auto known = kernels.empty() ? std::string() : fmt::format("; its kernels: {}", join_names(kernels));
+      sink.add(error_at(name.where, fmt::format("unknown kernel launch '{}'{}{}{}", name.text, why,
+                                                did_you_mean(name.text, launches), known)));
+    }
+  }
+
+  /// The body's accesses against the descriptor: each I3D and I3D_l names a variable of the
+  /// kernel (or the second buffer of a separateinout one), and constant offsets stay within
+  /// the STENCIL. The kernel runs on the points its STENCIL keeps on the grid, so an offset
+  /// beyond it leaves the grid at the points nearest the edge (where OpenMP reads or writes past
+  /// the array, and a GPU reads another row). A name the kernel does not list is reported once,
+  /// at its first use; offsets that are not constants are checked at run time in a build with
+  /// bounds checking (templates/openmp/common.h.tpl).
+  void check_body(const kernel_descriptor_syntax& k, const kernel_model& kernel) {
+    const source_file body{kernel.code_file, kernel.code_text};
+    std::set<std::string> listed;
+    for (const auto& v : kernel.variables) {
+      listed.insert(v.name);
+      if (v.intent == kernel_intent::separateinout) listed.insert(v.name + "_out");
+    }
+    const auto accesses = find_accesses(kernel.code_text);
+    std::set<std::string> reported;
+    for (const auto& access : accesses) {
+      const auto name = access.variable();
+      if (!name.empty() && listed.count(name) == 0) {
+        const auto& where = access.arguments.front().where;
+        if (reported.insert(name).second) {
+          sink.add(body.error_at(where.line, where.column, unlisted_variable(k, kernel, name, accesses, listed)));
+        }
+      } else if (access.arguments.size() == 4) {
+        check_reach(k, kernel, body, access);
+      }
+    }
+  }
+
+  /// Why `name` may not be read in the body of `kernel`, and what to write in the descriptor.
+  std::string unlisted_variable(const kernel_descriptor_syntax& k, const kernel_model& kernel, const std::string& name,
+                                const std::vector<body_access>& accesses, const std::set<std::string>& listed) const {
+    constexpr std::string_view out_suffix = "_out";
+    if (name.size() > out_suffix.size() && name.ends_with(out_suffix)) {
+      const auto base = name.substr(0, name.size() - out_suffix.size());
+      const auto v = std::find_if(kernel.variables.begin(), kernel.variables.end(),
+                                  [&](const kernel_variable& x) { return x.name == base; });
+      if (v != kernel.variables.end()) {
+        return fmt::format("'{}' is the second buffer of a separateinout variable, but kernel '{}' lists '{}' with "
+                           "intent={} ({}); make it intent=separateinout, or write '{}' itself",
+                           name, kernel.name, base, name_of(v->intent), place(v->where), base);
+      }
+    }
+    const auto [found, level] = grid_function_named(name);
+    if (found == variables.end()) {
+      std::vector<std::string> known(listed.begin(), listed.end());
+      for (const auto& [v, visible] : variables) {
+        if (visible.group->group_type == ccl::group_type::gf) known.push_back(v);
+      }
+      return fmt::format("'{}' is neither a variable of kernel '{}' nor a grid function thorn {} sees{}", name,
+                         kernel.name, thorn.name, did_you_mean(name, known));
+    }
+    const auto& group = *found->second.group;
+    if (group.group_type != ccl::group_type::gf) {
+      return fmt::format("'{}' belongs to group '{}' of TYPE={}: I3D and I3D_l take grid functions (TYPE=GF){}", name,
+                         group.name, name_of(group.group_type),
+                         group.group_type == ccl::group_type::scalar
+                             ? fmt::format("; a body reads a grid scalar as params.{} once CCTK_KERNEL_PARAMETER "
+                                           "of kernel '{}' ({}) lists it",
+                                           name, kernel.name, place(kernel.where))
+                             : "");
+    }
+    // The intent the body's uses ask for: written and read, inout; a past time level, in.
+    bool reads = false, writes = false;
+    for (const auto& a : accesses) {
+      if (a.variable() != name) continue;
+      writes = writes || a.writes;
+      reads = reads || a.reads;
+    }
+    const auto wanted = level > 0 || !writes ? kernel_intent::in : reads ? kernel_intent::inout : kernel_intent::out;
+    for (const auto& list : k.variables) {
+      if (intent_of(list) != wanted) continue;
+      return fmt::format("grid function '{}' is not a variable of kernel '{}': add it to the kernel's "
+                         "CCTK_KERNEL_VARIABLE list with intent={} at {}",
+                         name, kernel.name, name_of(wanted), place(list.where));
+    }
+    return fmt::format("grid function '{}' is not a variable of kernel '{}': add CCTK_KERNEL_VARIABLE intent={} {{ {} }} "
+                       "to the kernel at {}",
+                       name, kernel.name, name_of(wanted), name, place(kernel.where));
+  }
+
+  /// Constant offsets of `access` beyond the STENCIL: an error at the first of them.
+  void check_reach(const kernel_descriptor_syntax& k, const kernel_model& kernel, const source_file& body,
+                   const body_access& access) {
+    std::vector<std::string> reaches, allowed;
+    const access_argument* first = nullptr;
+    for (std::size_t d = 0; d < 3; ++d) {
+      const auto& offset = access.arguments[d + 1];
+      if (!offset.value) continue;
+      const long long reach = *offset.value;
+      const int limit = kernel.stencil[2 * d + (reach > 0 ? 1 : 0)];
+      if (reach <= limit && -reach <= limit) continue;
+      const auto direction = fmt::format("{}{}", reach > 0 ? '+' : '-', "xyz"[d]);
+      reaches.push_back(fmt::format("{}{} along {}", reach > 0 ? reach : -reach, first ? "" : " points", direction));
+      allowed.push_back(fmt::format("{} along {}", limit, direction));
+      if (first == nullptr) first = &offset;
+    }
+    if (first == nullptr) return;
+    const auto* stencil = find_key(k.keys, "STENCIL");
+    const auto declared = stencil != nullptr
+                              ? fmt::format("STENCIL=\"{}\" at {}", stencil->value.text, place(stencil->value.where))
+                              : fmt::format("the kernel at {} declares no STENCIL: 1 on every side", place(kernel.where));
+    sink.add(body.error_at(first->where.line, first->where.column,
+                           fmt::format("{} reaches {}, beyond the STENCIL of kernel '{}' ({}, {}); widen the STENCIL "
+                                       "or reach less far",
+                                       access.text(), join_names(reaches, " and "), kernel.name,
+                                       join_names(allowed, " and "), declared)));
   }
 
   std::vector<variable_group_model> interpret_groups(const interface_file& file) {
@@ -342,6 +515,7 @@ struct checker {
   }
 
   void check_kernel(const kernel_descriptor_syntax& k) {
+    const auto errors_before = sink.size();
     kernel_model kernel;
     kernel.name = k.name.text;
     kernel.where = k.name.where;
@@ -413,6 +587,8 @@ struct checker {
     kernel.code_file = sources.dir + "/" + kernel.code_path;
     for (const auto& list : k.variables) check_variables(list, kernel);
     for (const auto& list : k.parameters) check_parameters(list, kernel);
+    // The body is read against a descriptor without errors: one of those explains the rest.
+    if (sink.size() == errors_before) check_body(k, kernel);
     thorn.kernels.push_back(std::move(kernel));
   }
 
@@ -430,14 +606,8 @@ struct checker {
           cached = *flag;
         }
       } else if (key == "intent") {
-        if (value == "in") {
-          intent = kernel_intent::in;
-        } else if (value == "out") {
-          intent = kernel_intent::out;
-        } else if (value == "inout") {
-          intent = kernel_intent::inout;
-        } else if (value == "separateinout" || value == "seperateinout") {  // the paper's spelling too
-          intent = kernel_intent::separateinout;
+        if (const auto named = intent_named(value)) {
+          intent = *named;
         } else {
           sink.add(error_at(kv.value.where, fmt::format("unknown intent '{}'{}; known intents: {}", kv.value.text,
                                                   did_you_mean(kv.value.text, known_intents),
@@ -450,19 +620,8 @@ struct checker {
       }
     }
     for (const auto& name : list.names) {
-      // `phi_p`, `phi_p_p`: a past time level of `phi` (Cactus's naming), when no grid function
-      // has that name itself.
-      std::string base = name.text;
-      int level = 0;
-      auto found = variables.find(base);
-      while (found == variables.end() && base.size() > 2 && base.compare(base.size() - 2, 2, "_p") == 0) {
-        base.resize(base.size() - 2);
-        ++level;
-        found = variables.find(base);
-      }
+      const auto [found, level] = grid_function_named(name.text);
       if (found == variables.end()) {
-        base = name.text;
-        level = 0;
         std::vector<std::string> known;
         for (const auto& [v, _] : variables) known.push_back(v);
         sink.add(error_at(name.where, fmt::format("unknown grid function '{}' in kernel '{}'{}", name.text, kernel.name,
@@ -483,17 +642,17 @@ struct checker {
           is_integer_literal(group.timelevels) && group.timelevels.size() < 3 ? std::stoi(group.timelevels) : 1;
       if (level > 0 && level >= group_levels) {
         sink.add(error_at(name.where, fmt::format("'{}' is time level {} of '{}', but group '{}' has TIMELEVELS={}",
-                                                  name.text, level, base, group.name, group_levels)));
+                                                  name.text, level, found->first, group.name, group_levels)));
         continue;
       }
       if (level > 0 && intent != kernel_intent::in) {
         sink.add(error_at(name.where, fmt::format("'{}' is a past time level of '{}': kernels only read it "
-                                                  "(intent=in), not intent={}", name.text, base, name_of(intent))));
+                                                  "(intent=in), not intent={}", name.text, found->first, name_of(intent))));
         continue;
       }
       kernel_variable v;
       v.name = name.text;
-      v.grid_function = base;
+      v.grid_function = found->first;
       v.timelevel = level;
       v.group = group.name;
       v.implementation = found->second.implementation;

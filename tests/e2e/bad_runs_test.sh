@@ -10,6 +10,9 @@ opuntia=$(realpath "$1")
 set -m
 ulimit -c 0  # the SIGQUIT run dumps no core
 export XDG_CACHE_HOME="$work/cache"
+# One thread: more than the free cores is warned of on stderr (startup_warnings_test.sh), and
+# how many are free depends on what else the machine runs.
+export OMP_NUM_THREADS=1
 
 # run NAME LINES...: HeatEquation on OpenMP for two iterations with LINES added, from $work;
 # stdout and stderr in $work/NAME.out, the exit status in $status.

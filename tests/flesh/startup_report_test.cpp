@@ -1,5 +1,6 @@
 // The start-up report's lines for each rank (flesh/runtime/startup_report.cpp): the block a rank
-// owns in global indices, a long list of ranks cut short, and the devices ranks of one host share.
+// owns in global indices, a long list of ranks cut short, and the devices ranks of one host share;
+// the warnings about more OpenMP threads than free cores.
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -126,6 +127,69 @@ TEST(startup_report, one_rank_reports_its_host_block_and_device_host_by_default)
   const test_support::host_runtime runtime;
   EXPECT_EQ(startup_report(one, runtime),
             "  rank 0 on " + host_name() + ": x 0..3, y 0..3, z 0..3 (4x4x4 points); host\n");
+}
+
+rank_threads threads_on(std::string host, int threads, std::vector<int> cpus, double load = -1, int others = -1) {
+  return {std::move(host), threads, std::move(cpus), load, others};
+}
+
+TEST(startup_report, threads_beyond_the_cores_are_warned_of) {
+  EXPECT_EQ(oversubscription_warnings({threads_on("a", 5, {0, 1}, 0.12, 0)}),
+            "opuntia: warning: 5 OpenMP threads on 2 cores of a, about 2 free (load average 0.12, 0 other tasks running "
+            "now): threads beyond the free cores wait for each other at every parallel loop; set OMP_NUM_THREADS=2\n");
+  EXPECT_EQ(oversubscription_warnings({threads_on("a", 2, {3})}),
+            "opuntia: warning: 2 OpenMP threads on 1 core of a, about 1 free: threads beyond the free cores wait for "
+            "each other at every parallel loop; set OMP_NUM_THREADS=1\n");
+}
+
+TEST(startup_report, threads_beyond_the_free_cores_are_warned_of) {
+  // A load of 1.6 with 3 other tasks running now keeps two of the four cores busy.
+  EXPECT_EQ(oversubscription_warnings({threads_on("a", 4, {0, 1, 2, 3}, 1.6, 3)}),
+            "opuntia: warning: 4 OpenMP threads on 4 cores of a, about 2 free (load average 1.60, 3 other tasks "
+            "running now): threads beyond the free cores wait for each other at every parallel loop; set "
+            "OMP_NUM_THREADS=2\n");
+  EXPECT_EQ(oversubscription_warnings({threads_on("a", 2, {0, 1}, 7.0, 1)}),
+            "opuntia: warning: 2 OpenMP threads on 2 cores of a, about 1 free (load average 7.00, 1 other task running "
+            "now): threads beyond the free cores wait for each other at every parallel loop; set OMP_NUM_THREADS=1\n");
+  EXPECT_EQ(oversubscription_warnings({threads_on("a", 2, {0, 1}, 7.0)}),
+            "opuntia: warning: 2 OpenMP threads on 2 cores of a, about 0 free (load average 7.00): threads beyond the "
+            "free cores wait for each other at every parallel loop; set OMP_NUM_THREADS=1\n");
+  EXPECT_EQ(oversubscription_warnings({threads_on("a", 4, {0, 1, 2, 3}, 0.4, 5)}), "");
+  EXPECT_EQ(oversubscription_warnings({threads_on("a", 3, {0, 1, 2, 3}, 1.4, 1)}), "");
+}
+
+TEST(startup_report, a_load_that_has_ended_leaves_the_cores_free) {
+  // The average still counts a build that ended a moment ago; nothing else runs now.
+  EXPECT_EQ(oversubscription_warnings({threads_on("a", 2, {0, 1}, 1.63, 0)}), "");
+}
+
+TEST(startup_report, one_thread_a_rank_is_never_warned_of) {
+  EXPECT_EQ(oversubscription_warnings({threads_on("a", 1, {0}, 9.0, 9)}), "");
+  // Four ranks on two cores: the launcher's choice (mpirun --oversubscribe), not OpenMP's.
+  const auto one_each = threads_on("a", 1, {0, 1}, 0, 3);
+  EXPECT_EQ(oversubscription_warnings({one_each, one_each, one_each, one_each}), "");
+}
+
+TEST(startup_report, ranks_of_one_host_share_its_cores) {
+  // Bound to a core each, or free to run anywhere: two threads each are one too many either way.
+  EXPECT_EQ(oversubscription_warnings({threads_on("a", 2, {0}), threads_on("a", 2, {1})}),
+            "opuntia: warning: 2 ranks run 4 OpenMP threads on 2 cores of a, about 2 free: threads beyond the free "
+            "cores wait for each other at every parallel loop; set OMP_NUM_THREADS=1\n");
+  EXPECT_EQ(oversubscription_warnings({threads_on("a", 2, {0, 1}), threads_on("a", 2, {0, 1})}),
+            "opuntia: warning: 2 ranks run 4 OpenMP threads on 2 cores of a, about 2 free: threads beyond the free "
+            "cores wait for each other at every parallel loop; set OMP_NUM_THREADS=1\n");
+  // On two hosts, each with its own cores, the same threads fit; only the crowded host is named.
+  EXPECT_EQ(oversubscription_warnings({threads_on("a", 2, {0, 1}), threads_on("b", 2, {0, 1}),
+                                       threads_on("c", 8, {0, 1, 2, 3})}),
+            "opuntia: warning: 8 OpenMP threads on 4 cores of c, about 4 free: threads beyond the free cores wait for "
+            "each other at every parallel loop; set OMP_NUM_THREADS=4\n");
+}
+
+TEST(startup_report, this_rank_counts_its_threads_and_cores) {
+  const auto mine = this_rank_threads();
+  EXPECT_EQ(mine.host, host_name());
+  EXPECT_GE(mine.threads, 1);
+  EXPECT_FALSE(mine.cpus.empty());
 }
 
 }  // namespace

@@ -28,6 +28,17 @@ check "check --thorn names the unknown parameter" grep -q "unknown parameter 'al
 "$gen" check >"$work/out" 2>&1
 check "check with nothing to check is a usage error" test $? -eq 2
 
+# A misspelt kernel launch in schedule.ccl is found by check --thorn and generate, not by a run.
+cp -r "$src/thorns/HeatEquation" "$work/Misspelt"
+sed -i 's/CAKERNEL_Launch_Heat_Update/CAKERNEL_Launch_Heat_Updte/' "$work/Misspelt/schedule.ccl"
+launch_error="$work/Misspelt/schedule.ccl:9:10: error: unknown kernel launch 'CAKERNEL_Launch_Heat_Updte': thorn Misspelt has no kernel 'Heat_Updte'; did you mean 'CAKERNEL_Launch_Heat_Update'?; its kernels: Heat_Update"
+"$gen" check --thorn "$work/Misspelt" --templates "$src/templates" >"$work/out" 2>&1
+check "check --thorn exits 1 on a misspelt kernel launch" test $? -eq 1
+check "... naming its place and the kernel it meant" test "$(head -1 "$work/out")" = "$launch_error"
+"$gen" generate --thorn "$work/Misspelt" --templates "$src/templates" --out "$work/misspelt_out" >"$work/out" 2>&1
+check "generate exits 1 on it too" test $? -eq 1
+check "... with the same message" test "$(head -1 "$work/out")" = "$launch_error"
+
 # check refuses a file whose kind it cannot tell, unless --as says it.
 cp "$src/tests/fixtures/cacuda/param.ccl" "$work/renamed.txt"
 "$gen" check "$work/renamed.txt" >"$work/out" 2>&1

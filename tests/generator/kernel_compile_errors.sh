@@ -2,6 +2,8 @@
 # The body contract is checked by the compiler: I3D_l on a variable that is not cached=yes, or
 # beyond the kernel's STENCIL, fails to compile with a message naming the variable, on every
 # backend (OpenMP with the C++ compiler; CUDA with nvcc when it is installed: no GPU needed).
+# Offsets that are integer literals opuntia-gen checks itself (golden case err_body_beyond_stencil):
+# the compiler's check is for those it cannot read, such as a cast or a macro.
 # Usage: kernel_compile_errors.sh OPUNTIA_GEN SOURCE_DIR
 set -uo pipefail
 source "$(dirname "$0")/../check.sh"
@@ -41,7 +43,12 @@ compile_openmp not_cached
 check "I3D_l on a variable that is not cached fails (OpenMP)" test $? -ne 0
 check "... naming the variable (OpenMP)" grep -q "I3D_l(u, ...): u is not cached=yes in kernel Heat_Update" "$work/not_cached/openmp.log"
 
-make_case beyond "s/x/x/" "s/I3D_l(u, 1, 0, 0)/I3D_l(u, 2, 0, 0)/"
+make_case literal_beyond "s/x/x/" "s/I3D_l(u, 1, 0, 0)/I3D_l(u, 2, 0, 0)/"
+check "I3D_l beyond the STENCIL by a literal fails to generate" test ! -e "$work/literal_beyond/out"
+check "... at the body's line" grep -qF "Heat/src/Heat_Update.kernel:5:25: error: I3D_l(u, 2, 0, 0) reaches 2 points along +x, beyond the STENCIL of kernel 'Heat_Update'" \
+  "$work/literal_beyond/gen.log"
+
+make_case beyond "s/x/x/" "s/I3D_l(u, 1, 0, 0)/I3D_l(u, (int)2, 0, 0)/"
 compile_openmp beyond
 check "I3D_l beyond the STENCIL fails (OpenMP)" test $? -ne 0
 check "... naming the variable (OpenMP)" grep -q "I3D_l(u, ...) reaches beyond the STENCIL of kernel Heat_Update" "$work/beyond/openmp.log"

@@ -1,0 +1,330 @@
+#include "generator/semantic/kernel_body.hpp"
+
+#include <cctype>
+#include <cstdlib>
+
+namespace opuntia::gen {
+namespace {
+
+bool is_blank(char c) { return c == ' ' || c == '\t' || c == '\r' || c == '\n' || c == '\f' || c == '\v'; }
+bool is_digit(char c) { return std::isdigit(static_cast<unsigned char>(c)) != 0; }
+bool is_identifier_start(char c) { return std::isalpha(static_cast<unsigned char>(c)) != 0 || c == '_'; }
+bool is_identifier_char(char c) { return is_identifier_start(c) || is_digit(c); }
+
+/// `text` without blanks at either end, each run of blanks inside (a line break) one space.
+std::string collapsed(std::string_view text) {
+  std::string out;
+  bool blank = false;
+  for (const char c : text) {
+    if (is_blank(c)) {
+      blank = !out.empty();
+      continue;
+    }
+    if (blank) out += ' ';
+    blank = false;
+    out += c;
+  }
+  return out;
+}
+
+/// A cursor over a body that knows its line and column, and whether only blanks precede it on
+/// its line (where a preprocessor directive may start).
+class cursor {
+public:
+  explicit cursor(std::string_view text) : text_(text) {}
+
+  bool done() const { return at_ >= text_.size(); }
+  char peek(std::size_t ahead = 0) const { return at_ + ahead < text_.size() ? text_[at_ + ahead] : '\0'; }
+  std::size_t offset() const { return at_; }
+  body_position position() const { return {line_, column_}; }
+  std::string_view text() const { return text_; }
+
+  void advance(std::size_t n = 1) {
+    for (; n > 0 && at_ < text_.size(); --n, ++at_) {
+      if (text_[at_] == '\n') {
+        ++line_;
+        column_ = 1;
+        line_start_ = true;
+      } else {
+        ++column_;
+        line_start_ = line_start_ && is_blank(text_[at_]);
+      }
+    }
+  }
+
+  /// Passes over a comment, a string or character literal, or a preprocessor directive (with
+  /// its continuation lines) at the cursor; false where there is none.
+  bool skip_ignored() {
+    const char c = peek();
+    if (c == '/' && peek(1) == '/') {
+      while (!done() && peek() != '\n') advance();
+    } else if (c == '/' && peek(1) == '*') {
+      advance(2);
+      while (!done() && !(peek() == '*' && peek(1) == '/')) advance();
+      advance(2);
+    } else if (c == '"' || c == '\'') {
+      advance();
+      while (!done() && peek() != c && peek() != '\n') advance(peek() == '\\' ? 2 : 1);
+      advance();
+    } else if (c == '#' && line_start_) {
+      if (directive_word(skip_directive()) == "if 0") skip_dead_lines();
+    } else {
+      return false;
+    }
+    return true;
+  }
+
+  /// Passes over a preprocessor directive and its continuation lines; returns its text.
+  std::string_view skip_directive() {
+    const std::size_t begin = at_;
+    while (!done() && peek() != '\n') {
+      if (peek() == '\\') {
+        advance();
+        if (peek() == '\r') advance();
+      }
+      advance();
+    }
+    return text_.substr(begin, at_ - begin);
+  }
+
+  /// After `#if 0`: the lines up to its `#else`, `#elif` or `#endif`, nested ones skipped whole.
+  void skip_dead_lines() {
+    int depth = 0;
+    while (!done()) {
+      if (peek() != '#' || !line_start_) {
+        advance();
+        continue;
+      }
+      const auto word = directive_word(skip_directive());
+      if (word.rfind("if", 0) == 0) {
+        ++depth;
+      } else if (word == "endif" && depth > 0) {
+        --depth;
+      } else if (depth == 0 && (word == "endif" || word == "else" || word == "elif")) {
+        return;
+      }
+    }
+  }
+
+  /// "if 0", "ifdef", "endif", ...: a directive's name, with a 0 after `if` kept.
+  static std::string directive_word(std::string_view directive) {
+    std::size_t at = 1;  // past '#'
+    while (at < directive.size() && is_blank(directive[at])) ++at;
+    const std::size_t begin = at;
+    while (at < directive.size() && is_identifier_char(directive[at])) ++at;
+    std::string word(directive.substr(begin, at - begin));
+    if (word != "if") return word;
+    while (at < directive.size() && is_blank(directive[at])) ++at;
+    const bool zero = at < directive.size() && directive[at] == '0' &&
+                      (at + 1 == directive.size() || !is_identifier_char(directive[at + 1]));
+    return zero ? "if 0" : word;
+  }
+
+  void skip_blanks_and_comments() {
+    while (!done() && (is_blank(peek()) || (peek() == '/' && (peek(1) == '/' || peek(1) == '*')))) {
+      if (!skip_ignored()) advance();
+    }
+  }
+
+  /// A number as the preprocessor sees one (1, 0x1f, 1.5e-3, 2.f): passed over whole, so that
+  /// its letters are not taken for a name.
+  void skip_number() {
+    while (!done()) {
+      const char c = peek();
+      if ((c == '+' || c == '-') && at_ > 0 && std::string_view("eEpP").find(text_[at_ - 1]) != std::string_view::npos) {
+        advance();
+      } else if (is_identifier_char(c) || c == '.') {
+        advance();
+      } else {
+        break;
+      }
+    }
+  }
+
+  std::string_view identifier() {
+    const std::size_t begin = at_;
+    while (!done() && is_identifier_char(peek())) advance();
+    return text_.substr(begin, at_ - begin);
+  }
+
+private:
+  std::string_view text_;
+  std::size_t at_ = 0;
+  std::size_t line_ = 1;
+  std::size_t column_ = 1;
+  bool line_start_ = true;
+};
+
+/// Whether the cursor stands on `=` (not `==`).
+bool at_plain_assignment(const cursor& c) { return c.peek() == '=' && c.peek(1) != '='; }
+
+/// Whether the cursor stands on a compound assignment: `+=`, `<<=`, ...
+bool at_compound_assignment(const cursor& c) {
+  if (std::string_view("+-*/%&|^").find(c.peek()) != std::string_view::npos) return c.peek(1) == '=';
+  return (c.peek() == '<' || c.peek() == '>') && c.peek(1) == c.peek() && c.peek(2) == '=';
+}
+
+/// The arguments of an access, the cursor just past its `(`; nullopt where the body ends first.
+std::optional<body_access> read_arguments(cursor c) {
+  body_access access;
+  int depth = 0;
+  while (true) {
+    c.skip_blanks_and_comments();
+    access_argument argument;
+    argument.where = c.position();
+    const std::size_t begin = c.offset();
+    while (!c.done()) {
+      if (c.skip_ignored()) continue;
+      const char ch = c.peek();
+      if (depth == 0 && (ch == ',' || ch == ')')) break;
+      if (ch == '(' || ch == '[' || ch == '{') ++depth;
+      if (ch == ')' || ch == ']' || ch == '}') --depth;
+      c.advance();
+    }
+    if (c.done()) return std::nullopt;
+    argument.text = collapsed(c.text().substr(begin, c.offset() - begin));
+    argument.value = integer_constant(argument.text);
+    access.arguments.push_back(std::move(argument));
+    const char separator = c.peek();
+    c.advance();
+    if (separator == ')') break;
+  }
+  c.skip_blanks_and_comments();
+  access.writes = at_plain_assignment(c) || at_compound_assignment(c);
+  access.reads = !at_plain_assignment(c);
+  return access;
+}
+
+/// Integer constant expressions by recursive descent: sum := product (+|- product)*,
+/// product := unary (* unary)*, unary := (+|-) unary | literal | ( sum ). Values stay within
+/// a billion, so that nothing overflows; beyond that the offset is no constant this pass knows.
+class constant_parser {
+public:
+  explicit constant_parser(std::string_view text) : text_(text) {}
+
+  std::optional<long long> whole() {
+    auto value = sum();
+    blanks();
+    if (at_ != text_.size()) return std::nullopt;
+    return value;
+  }
+
+private:
+  static constexpr long long largest = 1'000'000'000;
+
+  static std::optional<long long> bounded(long long v) {
+    if (v > largest || v < -largest) return std::nullopt;
+    return v;
+  }
+  void blanks() {
+    while (at_ < text_.size() && is_blank(text_[at_])) ++at_;
+  }
+  bool take(char c) {
+    blanks();
+    if (at_ < text_.size() && text_[at_] == c) {
+      ++at_;
+      return true;
+    }
+    return false;
+  }
+  std::optional<long long> sum() {
+    auto value = product();
+    while (value) {
+      if (take('+')) {
+        const auto right = product();
+        value = right ? bounded(*value + *right) : std::nullopt;
+      } else if (take('-')) {
+        const auto right = product();
+        value = right ? bounded(*value - *right) : std::nullopt;
+      } else {
+        break;
+      }
+    }
+    return value;
+  }
+  std::optional<long long> product() {
+    auto value = unary();
+    while (value && take('*')) {
+      const auto right = unary();
+      value = right ? bounded(*value * *right) : std::nullopt;
+    }
+    return value;
+  }
+  std::optional<long long> unary() {
+    if (take('+')) return unary();
+    if (take('-')) {
+      const auto value = unary();
+      return value ? std::optional<long long>(-*value) : std::nullopt;
+    }
+    if (take('(')) {
+      const auto value = sum();
+      return take(')') ? value : std::nullopt;
+    }
+    blanks();
+    const std::size_t begin = at_;
+    while (at_ < text_.size() && is_digit(text_[at_])) ++at_;
+    const std::size_t digits = at_ - begin;
+    // 010 is octal in C, 1u or 1.5 no plain decimal: not this pass's to read.
+    if (digits == 0 || digits > 9 || (digits > 1 && text_[begin] == '0') ||
+        (at_ < text_.size() && (is_identifier_char(text_[at_]) || text_[at_] == '.'))) {
+      return std::nullopt;
+    }
+    return std::strtoll(std::string(text_.substr(begin, digits)).c_str(), nullptr, 10);
+  }
+
+  std::string_view text_;
+  std::size_t at_ = 0;
+};
+
+}  // namespace
+
+std::string body_access::variable() const {
+  if (arguments.empty()) return {};
+  const auto& name = arguments.front().text;
+  if (name.empty() || !is_identifier_start(name.front())) return {};
+  for (const char c : name) {
+    if (!is_identifier_char(c)) return {};
+  }
+  return name;
+}
+
+std::string body_access::text() const {
+  std::string out = macro + "(";
+  for (std::size_t i = 0; i < arguments.size(); ++i) out += (i ? ", " : "") + arguments[i].text;
+  return out + ")";
+}
+
+std::vector<body_access> find_accesses(std::string_view body) {
+  std::vector<body_access> found;
+  cursor c(body);
+  while (!c.done()) {
+    if (c.skip_ignored()) continue;
+    const char ch = c.peek();
+    if (is_digit(ch) || (ch == '.' && is_digit(c.peek(1)))) {
+      c.skip_number();
+      continue;
+    }
+    if (!is_identifier_start(ch)) {
+      c.advance();
+      continue;
+    }
+    const auto where = c.position();
+    const auto name = c.identifier();
+    if (name != "I3D" && name != "I3D_l") continue;
+    cursor call = c;
+    call.skip_blanks_and_comments();
+    if (call.peek() != '(') continue;
+    call.advance();
+    if (auto access = read_arguments(call)) {
+      access->macro = std::string(name);
+      access->where = where;
+      found.push_back(std::move(*access));
+    }
+    c = call;  // on from inside the parentheses: an access among the arguments is one too
+  }
+  return found;
+}
+
+std::optional<long long> integer_constant(std::string_view text) { return constant_parser(text).whole(); }
+
+}  // namespace opuntia::gen

@@ -1,0 +1,87 @@
+#include "generator/semantic/kernel_body.hpp"
+
+#include <gtest/gtest.h>
+
+#include <string>
+#include <vector>
+
+namespace opuntia::gen {
+namespace {
+
+/// "I3D(u, 1, 0, 0)@2:5 rw" for each access: its text, place, and whether it reads and writes.
+std::vector<std::string> summary(std::string_view body) {
+  std::vector<std::string> out;
+  for (const auto& a : find_accesses(body)) {
+    out.push_back(a.text() + "@" + std::to_string(a.where.line) + ":" + std::to_string(a.where.column) + " " +
+                  (a.reads ? "r" : "") + (a.writes ? "w" : ""));
+  }
+  return out;
+}
+
+TEST(kernel_body, finds_reads_and_writes_with_their_places) {
+  const auto found = summary("CAKERNEL_K_Begin\n  I3D(u_out, 0, 0, 0) = I3D_l(u, 1, 0, 0) * 2;\n"
+                             "  I3D(s, 0, 0, 0) += 1;\n  x = I3D(a,0,0,0) == I3D(b , 0,0 ,0);\n");
+  EXPECT_EQ(found, (std::vector<std::string>{"I3D(u_out, 0, 0, 0)@2:3 w", "I3D_l(u, 1, 0, 0)@2:25 r",
+                                             "I3D(s, 0, 0, 0)@3:3 rw", "I3D(a, 0, 0, 0)@4:7 r",
+                                             "I3D(b, 0, 0, 0)@4:23 r"}));
+}
+
+TEST(kernel_body, leaves_out_comments_literals_and_directives) {
+  const auto found = summary("/* I3D(a, 1, 0, 0) */ // I3D(b, 1, 0, 0)\n"
+                             "const char* s = \"I3D(c, 1, 0, 0)\"; char q = '\\'';\n"
+                             "  #define FAR(v) I3D(v, 0, 0, 9) + \\\n    I3D(v, 9, 0, 0)\n"
+                             "I3D(d, 0, 0, 0); MY_I3D(e, 0, 0, 0); I3Dx(f, 0, 0, 0); 1I3D(g, 0, 0, 0);\n");
+  EXPECT_EQ(found, (std::vector<std::string>{"I3D(d, 0, 0, 0)@5:1 r"}));
+}
+
+TEST(kernel_body, leaves_out_if_0_blocks) {
+  const auto found = summary("#if 0\nI3D(a, 9, 0, 0)\n#ifdef X\nI3D(b, 0, 0, 0)\n#endif\nI3D(c, 0, 0, 0)\n#else\n"
+                             "I3D(d, 0, 0, 0)\n#endif\n  # if 0 // old\nI3D(e, 0, 0, 0)\n#endif\n#if 01\n"
+                             "I3D(f, 0, 0, 0)\n#endif\n");
+  EXPECT_EQ(found, (std::vector<std::string>{"I3D(d, 0, 0, 0)@8:1 r", "I3D(f, 0, 0, 0)@14:1 r"}));
+}
+
+TEST(kernel_body, an_access_may_span_lines_and_hold_another) {
+  const auto found = summary("I3D(u,\n    f(1, 2), /* x */ 0,\n    I3D_l(v, 0, 0, -1))");
+  ASSERT_EQ(found.size(), 2u);
+  EXPECT_EQ(found[0], "I3D(u, f(1, 2), 0, I3D_l(v, 0, 0, -1))@1:1 r");  // a comment before an argument is left out
+  EXPECT_EQ(found[1], "I3D_l(v, 0, 0, -1)@3:5 r");
+  const auto accesses = find_accesses("I3D(u,\n    2, 0, 0)");
+  ASSERT_EQ(accesses.size(), 1u);
+  EXPECT_EQ(accesses[0].arguments[1].where.line, 2u);
+  EXPECT_EQ(accesses[0].arguments[1].where.column, 5u);
+}
+
+TEST(kernel_body, a_call_cut_short_is_no_access) {
+  EXPECT_TRUE(find_accesses("I3D(u, 1, 0").empty());
+  EXPECT_TRUE(find_accesses("I3D").empty());
+  EXPECT_TRUE(find_accesses("I3D + 1").empty());
+}
+
+TEST(kernel_body, names_the_variable_only_when_it_is_one_identifier) {
+  const auto accesses = find_accesses("I3D(u, 0, 0, 0); I3D(arrays.u, 0, 0, 0); I3D(2, 0, 0, 0)");
+  ASSERT_EQ(accesses.size(), 3u);
+  EXPECT_EQ(accesses[0].variable(), "u");
+  EXPECT_EQ(accesses[1].variable(), "");
+  EXPECT_EQ(accesses[2].variable(), "");
+}
+
+TEST(kernel_body, evaluates_integer_constant_expressions) {
+  EXPECT_EQ(integer_constant("2"), 2);
+  EXPECT_EQ(integer_constant(" -1 "), -1);
+  EXPECT_EQ(integer_constant("-(1 + 1)"), -2);
+  EXPECT_EQ(integer_constant("2 * 3 - 1"), 5);
+  EXPECT_EQ(integer_constant("1 - 2 - 3"), -4);
+  EXPECT_EQ(integer_constant("+ + 4"), 4);
+  EXPECT_EQ(integer_constant("0"), 0);
+}
+
+TEST(kernel_body, leaves_other_expressions_to_the_compiler) {
+  for (const char* text : {"", "gi", "params.reach", "1.5", "2u", "010", "0x10", "1 +", "(1", "1)", "R * 2",
+                           "1234567890", "100000 * 100000", "f(1)"}) {
+    EXPECT_EQ(integer_constant(text), std::nullopt) << text;
+  }
+}
+
+}  // namespace
+}  // namespace opuntia::gen
