@@ -3,6 +3,7 @@
 //   opuntia --show-schedule PARFILE      print the schedule tree as the run would execute it
 //   opuntia --list-thorns                the thorns of this build
 //   opuntia --describe THORN             a thorn's parameters: type, range, default, description
+//   opuntia --describe-all               every thorn's (--format markdown: docs/parameters.md)
 //   opuntia --list-devices [PARFILE]     a command a thorn provides (CaKernel's; --help lists them all)
 #include <deque>
 #include <iostream>
@@ -46,6 +47,8 @@ int main(int argc, char** argv) {
   bool show_schedule = false;
   bool list = false;
   std::string describe;
+  bool describe_all = false;
+  std::string format = "text";
   std::string level = "normal";
   app.add_option("parfile", parfile, "the parameter file to run");
   app.add_flag("--show-schedule", show_schedule, "print the schedule tree of PARFILE and stop");
@@ -60,6 +63,10 @@ int main(int argc, char** argv) {
     if (!command.example.empty()) command_examples += fmt::format("  opuntia {:<37}{}\n", command.flag, command.example);
   }
   app.add_option("--describe", describe, "print every parameter of THORN: type, range, default, description");
+  app.add_flag("--describe-all", describe_all, "print every parameter of every thorn of this build");
+  app.add_option("--format", format, "how --describe and --describe-all print: text, or Markdown (docs/parameters.md)")
+      ->check(CLI::IsMember({"text", "markdown"}))
+      ->capture_default_str();
   app.add_option("--parameter-level", level, "strict: a parameter set twice, or set and never read, is an error")
       ->check(CLI::IsMember({"normal", "strict"}))
       ->capture_default_str();
@@ -67,8 +74,9 @@ int main(int argc, char** argv) {
       "\nExamples:\n"
       "  opuntia parfiles/wavetoy.par                 run a simulation\n"
       "  opuntia --show-schedule parfiles/wavetoy.par what would run, and when\n"
-      "  opuntia --describe WaveToy                   a thorn's parameters\n" +
-      command_examples + "Parameter files follow Cactus's syntax; see docs/running-a-simulation.md.");
+      "  opuntia --describe WaveToy                   a thorn's parameters\n"
+      "  opuntia --describe-all --format markdown     every thorn's, as docs/parameters.md\n" +
+      command_examples + "Parameter files follow Cactus's syntax: docs/parfile-reference.md; running: docs/running-a-simulation.md.");
   CLI11_PARSE(app, argc, argv);
 
   // An error every rank found alike (in the parameter file, or from figures reduced over the
@@ -98,8 +106,14 @@ int main(int argc, char** argv) {
       if (!command_asked[i]) continue;
       return provided.commands()[i].provided.run(parameters_of(thorns, provided, parfile), std::cout, std::cerr);
     }
+    const auto description =
+        format == "markdown" ? opuntia::description_format::markdown : opuntia::description_format::text;
+    if (describe_all) {
+      std::cout << provided.registry_of(thorns).describe_all(description);
+      return 0;
+    }
     if (!describe.empty()) {
-      std::cout << provided.registry_of(thorns).describe(describe);
+      std::cout << provided.registry_of(thorns).describe(describe, description);
       return 0;
     }
     if (parfile.empty()) {

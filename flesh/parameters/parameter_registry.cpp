@@ -12,6 +12,7 @@
 #include <type_traits>
 #include <variant>
 
+#include "flesh/parameters/parameter_description.hpp"
 #include "flesh/parameters/parfile_evaluator.hpp"
 #include "flesh/parameters/string_pattern.hpp"
 #include "ccl/model/common.hpp"
@@ -391,33 +392,40 @@ std::string parameter_text(const parameter_value& value) {
 
 // --- describe ----------------------------------------------------------------------------
 
-std::string parameter_registry::describe(std::string_view thorn) const {
+thorn_description parameter_registry::description_of(const std::string& thorn) const {
+  thorn_description out{thorn, implementation_of_.at(to_lower(thorn)), {}};
+  for (const auto& e : entries_) {
+    if (e.thorn != thorn) continue;
+    const auto& b = e.binding;
+    parameter_description p;
+    p.name = b.array_size.empty() ? b.name : b.name + "[" + b.array_size + "]";
+    p.type = type_word(b.type);
+    if (is_shared_use(b)) {
+      p.shared = fmt::format("{} {}::{}", b.qualifier.empty() ? "uses" : b.qualifier, b.shared_from, b.name);
+    } else {
+      p.access = access_word(b.access);
+      p.default_value = is_text_type(b.type) ? "\"" + b.default_value + "\"" : b.default_value;
+    }
+    if (b.steerable != "never") p.steerable = b.steerable;
+    p.description = b.description;
+    for (const auto& r : b.ranges) p.ranges.push_back({r.spec, r.description});
+    out.parameters.push_back(std::move(p));
+  }
+  return out;
+}
+
+std::string parameter_registry::describe(std::string_view thorn, description_format format) const {
   const auto named = thorns_for(thorn);
   if (named.empty()) {
     throw std::invalid_argument(fmt::format("unknown thorn '{}'{}", thorn, ccl::did_you_mean(thorn, thorns())));
   }
-  const auto& name = named.front();
-  std::string out = fmt::format("{} (implementation {})\n", name, implementation_of_.at(to_lower(name)));
-  bool any = false;
-  for (const auto& e : entries_) {
-    if (e.thorn != name) continue;
-    any = true;
-    const auto& b = e.binding;
-    out += fmt::format("  {}{}  {}  ", b.name, b.array_size.empty() ? "" : "[" + b.array_size + "]", type_word(b.type));
-    if (is_shared_use(b)) {
-      out += fmt::format("{} {}::{}", b.qualifier.empty() ? "uses" : b.qualifier, b.shared_from, b.name);
-    } else {
-      out += access_word(b.access);
-      out += is_text_type(b.type) ? fmt::format("  default \"{}\"", b.default_value)
-                                  : fmt::format("  default {}", b.default_value);
-    }
-    if (!b.steerable.empty() && b.steerable != "never") out += "  steerable " + b.steerable;
-    out += "\n";
-    if (!b.description.empty()) out += "    " + b.description + "\n";
-    for (const auto& r : b.ranges) out += "    range: " + range_text(r, "  ") + "\n";
-  }
-  if (!any) out += "  (no parameters)\n";
-  return out;
+  return format_description(description_of(named.front()), format);
+}
+
+std::string parameter_registry::describe_all(description_format format) const {
+  std::vector<thorn_description> all;
+  for (const auto& name : thorn_names_) all.push_back(description_of(name));
+  return format_descriptions(all, format);
 }
 
 // --- apply -------------------------------------------------------------------------------

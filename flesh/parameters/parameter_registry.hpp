@@ -16,6 +16,7 @@
 #include "ccl/diagnostic.hpp"
 #include "ccl/model/parfile_model.hpp"
 #include "ccl/source_file.hpp"
+#include "flesh/parameters/parameter_description.hpp"
 #include "opuntia/binding.hpp"
 
 namespace opuntia {
@@ -103,8 +104,12 @@ class parameter_registry final : public parameter_source {
   std::vector<ccl::diagnostic> unread() const;
 
   /// `opuntia --describe THORN`: each parameter with type, access, range(s), default,
-  /// description; unknown thorn: std::invalid_argument naming the nearest thorns.
-  std::string describe(std::string_view thorn) const;
+  /// description, as text or as a Markdown section; unknown thorn: std::invalid_argument naming
+  /// the nearest thorns.
+  std::string describe(std::string_view thorn, description_format format = description_format::text) const;
+  /// `opuntia --describe-all`: every registered thorn's, in registration order; in Markdown, the
+  /// page docs/parameters.md.
+  std::string describe_all(description_format format = description_format::text) const;
 
  private:
   /// A compiled parameter entry. Defined here, not after the class: the inline constructor
@@ -134,6 +139,8 @@ class parameter_registry final : public parameter_source {
   /// The entry a USES/EXTENDS entry shares (a global or restricted parameter of the
   /// implementation it names), `&e` for an ordinary one, nullptr when nobody shares it.
   const entry* owner_of(const entry& e) const;
+  /// What describe() shows of a registered thorn (its exact name).
+  thorn_description description_of(const std::string& thorn) const;
   /// The entry a typed read asks for, checked and marked read; std::logic_error otherwise.
   const entry& readable(std::string_view owner, std::string_view name, int index, const char* as) const;
   /// `message` at the first element of `e` that the parameter file set; nullopt when none.

@@ -793,4 +793,31 @@ TEST_F(parameter_registry_parfile, describe_lists_every_parameter) {
   }
 }
 
+// The Markdown of docs/parameters.md comes from the same bindings as the text.
+TEST_F(parameter_registry_parfile, describe_in_markdown_shows_the_same_parameters) {
+  const auto heat = registry.describe("heatequation", description_format::markdown);
+  EXPECT_EQ(heat.rfind("## HeatEquation\n\nImplementation `heatequation`.\n", 0), 0u) << heat;
+  for (const char* row : {"| `alpha` | REAL, restricted | `1.0` | `(0:*)` positive | thermal diffusivity |\n",
+                          "| `order` | INT, restricted | `4` | `2:8:2` even | finite-difference order |\n",
+                          "| `scheme` | KEYWORD, private | `\"central\"` | `\"upwind\"` first order<br>`\"central\"` second "
+                          "order | scheme |\n",
+                          "| `label` | STRING, private | `\"run 1\"` | `\"^[a-z0-9 ]+$\"` lower case | name |\n",
+                          "| `verbose` | BOOLEAN, restricted | `yes` | any | talk |\n",
+                          "| `coeffs[3]` | REAL, private | `0` | any | stencil coefficients |\n"}) {
+    EXPECT_NE(heat.find(row), std::string::npos) << row << "\nnot in\n" << heat;
+  }
+  // Every thorn, in the order they were registered, under the page's title.
+  const auto all = registry.describe_all(description_format::markdown);
+  std::size_t at = all.find("# Thorn parameters\n");
+  EXPECT_EQ(at, 0u);
+  for (const char* section : {"\n## Cactus\n", "\n## Driver\n", "\n## Time\n", "\n## IO\n", "\n## HeatEquation\n"}) {
+    const auto next = all.find(section, at);
+    EXPECT_NE(next, std::string::npos) << section;
+    at = next;
+  }
+  EXPECT_EQ(registry.describe_all(), registry.describe("Cactus") + "\n" + registry.describe("Driver") + "\n" +
+                                         registry.describe("Time") + "\n" + registry.describe("IO") + "\n" +
+                                         registry.describe("HeatEquation"));
+}
+
 }  // namespace
