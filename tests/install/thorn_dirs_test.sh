@@ -6,7 +6,7 @@
 # tests/install/user_project built into opuntia runs its parameter file to the exact answer; and
 # an outside thorn inherits from a built-in one.
 # The build has only the OpenMP backend and no tests: it compiles the flesh and every thorn once.
-#   thorn_dirs_test.sh CMAKE SOURCE_DIR [CONFIGURE_ARGUMENT...]
+#   OPUNTIA_GEN=<opuntia-gen> thorn_dirs_test.sh CMAKE SOURCE_DIR [CONFIGURE_ARGUMENT...]
 source "$(dirname "$0")/../check.sh"
 cmake=$1
 source_dir=$(cd "$2" && pwd -P)
@@ -93,11 +93,17 @@ grep -A2 -F "/Broken/param.ccl:" "$work/build.out" >"$work/diagnostic"
 check "the build names the mistake's real path, line and column" diff "$work/expected" "$work/diagnostic"
 
 # The outside thorns that work, in opuntia beside the built-in ones: Advection runs to the exact
-# answer; HeatProbe inherits HeatEquation's implementation and reads its field.
-thorn_dirs="tests/install/user_project/thorns;$fixtures/inheriting" step "the outside thorns configure" \
+# answer; HeatProbe inherits HeatEquation's implementation and reads its field; thorns written by
+# `opuntia-gen new-thorn` (radius 1 3dblock, radius 3 3dstencil) build as written and pass their
+# own test against the exact answer.
+opuntia_gen=${OPUNTIA_GEN:?the environment names the opuntia-gen of this build}
+mkdir -p "$work/new_thorns"
+step "new-thorn writes Fresh" "$work/new_thorn.out" "$opuntia_gen" new-thorn Fresh --dir "$work/new_thorns"
+step "new-thorn writes Wide" "$work/new_thorn.out" "$opuntia_gen" new-thorn Wide --type 3dstencil --radius 3 --dir "$work/new_thorns"
+thorn_dirs="tests/install/user_project/thorns;$fixtures/inheriting;$work/new_thorns" step "the outside thorns configure" \
   "$work/configure.out" configure "${extra[@]}"
 check "the configuration names them" \
-  grep -qxF -- "-- opuntia: thorns from OPUNTIA_THORN_DIRS: Advection HeatProbe" "$work/configure.out"
+  grep -qxF -- "-- opuntia: thorns from OPUNTIA_THORN_DIRS: Advection HeatProbe Fresh Wide" "$work/configure.out"
 step "opuntia builds with them" "$work/build.out" "$cmake" --build "$build" -j 2 --target opuntia
 "$build/opuntia" --list-thorns >"$work/list.out" 2>&1
 check "opuntia holds them" grep -q "^Advection *advection" "$work/list.out"
@@ -108,4 +114,8 @@ check "u is the exact answer" grep -qxF "INFO (Advection): after 40 iterations u
   "$work/run.out"
 step "HeatProbe's parameter file runs" "$work/probe.out" "$build/opuntia" "$fixtures/inheriting/HeatProbe/par/heat_probe.par"
 check "HeatProbe reads the field it inherits" grep -qxF "INFO (HeatProbe): max |heatequation::u| = 1" "$work/probe.out"
+for thorn in Fresh Wide; do
+  step "$thorn's own test passes" "$work/$thorn.out" bash "$work/new_thorns/$thorn/test/exact_answer.sh" "$build/opuntia"
+  check "$thorn matches its exact answer" grep -q "^INFO ($thorn): u matches the exact answer after 20 iterations" "$work/$thorn.out"
+done
 finish
