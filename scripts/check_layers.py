@@ -26,6 +26,31 @@ ALLOWED = {
 LAYERS = {"ccl", "generator", "flesh", "opuntia", "thorns", "program"}
 SOURCE_SUFFIXES = {".hpp", ".cpp", ".h", ".cu", ".cuh"}
 INCLUDE = re.compile(r'^\s*#\s*include\s*"([^"]+)"')
+# A C++ raw string literal's opening, R"delimiter( : its lines are text, not includes (the
+# files opuntia-gen new-thorn writes are such text).
+RAW_OPENING = re.compile(r'R"([^()\\\s]{0,16})\(')
+
+
+def code_lines(lines):
+    """(number, line) of the lines that are not inside a raw string literal."""
+    closing = None
+    for number, line in enumerate(lines, start=1):
+        rest = line
+        if closing is not None:
+            end = rest.find(closing)
+            if end < 0:
+                continue
+            rest = rest[end + len(closing):]
+            closing = None
+        else:
+            yield number, line
+        while (opening := RAW_OPENING.search(rest)) is not None:
+            candidate = ")" + opening.group(1) + '"'
+            end = rest.find(candidate, opening.end())
+            if end < 0:
+                closing = candidate
+                break
+            rest = rest[end + len(candidate):]
 
 
 def layer_of(relative: pathlib.PurePosixPath) -> str:
@@ -42,7 +67,7 @@ def check(root: pathlib.Path) -> list[str]:
             relative = pathlib.PurePosixPath(path.relative_to(root).as_posix())
             allowed = ALLOWED[layer_of(relative)]
             lines = path.read_text(encoding="utf-8", errors="replace").splitlines()
-            for number, line in enumerate(lines, start=1):
+            for number, line in code_lines(lines):
                 match = INCLUDE.match(line)
                 if not match:
                     continue

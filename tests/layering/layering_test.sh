@@ -36,5 +36,13 @@ check "a file beside its includer is no layer" bash -c "
   rm -rf '$work/tree' && mkdir -p '$work/tree/flesh' &&
   echo '#include \"grid_functions.hpp\"' >'$work/tree/flesh/x.cpp' &&
   python3 '$checker' '$work/tree'"
+# Text inside a raw string literal (a file the generator writes) is no include; a real one after
+# the literal closes still is.
+check "an include inside a raw string literal is text; one after it is checked" bash -c "
+  rm -rf '$work/tree' && mkdir -p '$work/tree/generator' &&
+  printf '%s\\n' 'const char* text = R\"~(' '#include \"opuntia/routine_context.hpp\"' ')~\";' \\
+    '#include \"thorns/x.hpp\"' >'$work/tree/generator/skeleton.cpp' &&
+  python3 '$checker' '$work/tree' | grep -c 'error:' | grep -qx 1 &&
+  python3 '$checker' '$work/tree' | grep -qF 'generator/skeleton.cpp:4:11: error: generator/ may not include thorns/'"
 
 finish
