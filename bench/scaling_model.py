@@ -2,7 +2,7 @@
 """Predicts the weak-scaling efficiency of the Cartesian driver on 8 to 1024 GPUs from measured
 per-GPU costs. What it models, its formulas and its limits: docs/performance-model.md.
 
-Usage: scaling_model.py [--inputs FILE] (--markdown | --all | --check)
+Usage: scaling_model.py [--inputs FILE] (--markdown | --all | --check | --compare CSV)
   --inputs FILE  the per-GPU costs (default: scaling_model_inputs.json beside this script)
   --markdown     the tables docs/performance-model.md includes, each between marker comments
   --all          every configuration's efficiency at every GPU count, one CSV line each
@@ -286,15 +286,18 @@ def exchange_seconds(s, view, block, i):
     return rounds
 
 
-def predict(s, ranks, i):
+def predict(s, ranks, i, grid=None, topology=None, rate=None):
     """The step_costs of setting `s` on `ranks` GPUs, or None where the driver refuses the split
-    (a block thinner than its ghost zones)."""
+    (a block thinner than its ghost zones). By default the weak-scaling grid of blocks of
+    s.side^3, split as s.topology says, at the input's kernel rate; `grid`, `topology` and `rate`
+    (points a second on one GPU) give a measured run's instead (--compare)."""
     r, k = s.kernel.radius, s.ghost_factor
     g = k * r
-    rate = i[f"{s.kernel.rate_of}_{s.precision}_points_per_second"] * 2 / s.kernel.values_per_point
+    if rate is None:
+        rate = i[f"{s.kernel.rate_of}_{s.precision}_points_per_second"] * 2 / s.kernel.values_per_point
     launch = i["kernel_launch_seconds"]
-    grid = global_grid(ranks, s.side)
-    topology = topology_of(s.topology, ranks, grid)
+    grid = grid or global_grid(ranks, s.side)
+    topology = topology or topology_of(s.topology, ranks, grid)
     block = [grid[d] / topology[d] for d in range(3)]
     if any(topology[d] > 1 and block[d] < g for d in range(3)):
         return None
@@ -329,7 +332,7 @@ def predict(s, ranks, i):
             first = kernel_seconds(work[0]) + exchange
         costs = [first] + [kernel_seconds(w) for w in work[1:]]
         steps = [max(a, b) for a, b in zip(steps, costs)]
-    single = kernel_seconds(s.side**3)
+    single = kernel_seconds(math.prod(block))
     seconds = sum(steps) / k
     if s.kernel.residual:
         sweeps = i["pressure_sweeps_per_residual"]
@@ -527,6 +530,55 @@ def check(i):
     return failures
 
 
+COMPARED_KERNELS = {"radius1": KERNELS[0], "radius4": KERNELS[1]}
+
+
+def compare(path, i):
+    """Markdown rows of a measured table (bench/halo_scaling.sh's CSV) with the model's step and
+    efficiency beside each: the model at the measured grid and split, its kernel rate the
+    measured one (the 1-GPU row of the same kernel and size: points / compute), so that what it
+    is held to is the cost of the exchange. Returns the lines and the largest miss of the step."""
+    import csv
+    with open(path, newline="", encoding="utf-8") as f:
+        rows = list(csv.DictReader(f))
+    lines = table(["precision", "kernel", "scaling", "GPUs", "split", "ghosts", "overlap", "grid"],
+                  ["step µs", "compute", "pack", "messages", "unpack", "model step µs", "miss %", "efficiency %",
+                   "model %"], [])
+    worst = 0.0
+    baseline = None
+    for row in rows:
+        gpus = int(row["gpus"])
+        grid = tuple(int(row[a]) for a in ("nx", "ny", "nz"))
+        points = math.prod(grid)
+        step = float(row["step_us"]) * 1e-6
+        if gpus == 1:
+            baseline = (points, float(row["compute_us"]) * 1e-6, step)
+        model_step = model_efficiency = None
+        kern = COMPARED_KERNELS.get(row["kernel"])
+        if kern is not None and baseline is not None:
+            whole, compute, _ = baseline
+            rate = whole / (compute - i["kernel_launch_seconds"])
+            split = tuple(int(p) for p in row["topology"].split("x"))
+            ghosts = int(row["ghosts"])
+            s = setting(kern, row["precision"], 0, LINE_RATES_GBIT[0], row["topology_asked"],
+                        max(1, ghosts // kern.radius), row["overlap"] == "yes")
+            costs = predict(s, gpus, i, grid=grid, topology=split, rate=rate) if gpus > 1 else None
+            model_step = costs.seconds if costs else i["kernel_launch_seconds"] + points / rate
+            single = i["kernel_launch_seconds"] + whole / rate
+            model_efficiency = single / (model_step * (gpus if row["scaling"] == "strong" else 1))
+            worst = max(worst, abs(model_step - step) / step)
+        cells = [row[c] for c in ("precision", "kernel", "scaling", "gpus", "topology", "ghosts", "overlap")]
+        cells.append("x".join(map(str, grid)))
+        cells += [row[c] for c in ("step_us", "compute_us", "pack_us", "messages_us", "unpack_us")]
+        if model_step is None:
+            cells += ["-", "-", row["efficiency"], "-"]
+        else:
+            cells += [f"{1e6 * model_step:.1f}", f"{100 * (model_step - step) / step:+.0f}", row["efficiency"],
+                      f"{100 * model_efficiency:.1f}"]
+        lines.append("| " + " | ".join(cells) + " |")
+    return lines, worst
+
+
 def main():
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--inputs", default=str(pathlib.Path(__file__).with_name("scaling_model_inputs.json")))
@@ -534,6 +586,7 @@ def main():
     what.add_argument("--markdown", action="store_true")
     what.add_argument("--all", action="store_true")
     what.add_argument("--check", action="store_true")
+    what.add_argument("--compare", metavar="CSV", help="bench/halo_scaling.sh's rows beside the model's")
     arguments = parser.parse_args()
     try:
         i, entries = load_inputs(arguments.inputs)
@@ -544,6 +597,10 @@ def main():
         print(markdown(i, entries), end="")
     elif arguments.all:
         print(every_line(i))
+    elif arguments.compare:
+        lines, worst = compare(arguments.compare, i)
+        print("\n".join(lines))
+        print(f"\nlargest miss of the model's step: {100 * worst:.0f}%")
     else:
         failures = check(i)
         for failure in failures:

@@ -3,7 +3,7 @@
 # one run. Builds this tree and the baseline's `opuntia`, runs the GPU-labelled tests,
 # compute-sanitizer on the halo pack/unpack kernels (1 and 2 ranks, periodic), the single-GPU
 # periodic WaveToy before (baseline: whole arrays through the host) and after (device halo),
-# then bench/halo_scaling.sh on 2 GPUs.
+# then bench/halo_scaling.sh on the GPUs present.
 #   git archive REV | (mkdir -p .baseline && tar -x -C .baseline)   # here, before the run
 #   scripts/device_mpi_check.sh [checks|tests|scaling|all=all] [weak_n=256] [strong_n=512]
 # (tests: checks without the baseline; tests+scaling: both of those; HALO_GHOST_FACTORS passes on
@@ -57,5 +57,6 @@ done
 cd ../../..
 fi
 case $what in checks | tests) exit 0 ;; esac
-echo "== scaling on 2 GPUs"
-bash bench/halo_scaling.sh build/device/bench/halo_bench "${2:-256}" "${3:-512}"
+echo "== scaling on the GPUs present"
+SCALING_WEAK_N=${2:-256} SCALING_STRONG_N=${3:-512} SCALING_GHOST_FACTORS=${HALO_GHOST_FACTORS:-1} \
+  bash bench/halo_scaling.sh build/device/bench/halo_bench build/device/opuntia

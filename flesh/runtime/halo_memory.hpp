@@ -52,6 +52,17 @@ public:
   /// Waits for every pack, unpack and copy enqueued (the end of an exchange, for its timers).
   virtual void wait() = 0;
 
+  /// The device's time in packs and unpacks (staging copies included): each round of an
+  /// exchange counts from its first pack to its last, and from its first unpack to its last,
+  /// between events on the device's queue, so that the host's waits are not in it.
+  struct copy_seconds {
+    long rounds = 0;
+    double pack = 0, unpack = 0;
+  };
+  /// What was measured so far, waiting for the copies still queued; zeros where nothing is
+  /// measured on a device (the host's copies are in the driver's SYNC timers).
+  virtual copy_seconds device_copy_seconds() { return {}; }
+
   // Buffers that a rank on the same node packs into directly (CUDA IPC), so that a message
   // never leaves the devices: the receiver shares a buffer, the sender opens it.
   /// Makes buffer `slot` hold at least `bytes` and returns what another process needs to open

@@ -62,6 +62,8 @@ public:
     (void)variables, (void)after;
     return nullptr;
   }
+  /// The device time of device_halo()'s packs and unpacks so far (halo_memory::device_copy_seconds).
+  virtual halo_memory::copy_seconds halo_copy_seconds() { return {}; }
   /// After a SYNC in device_halo()'s memory filled `v`'s ghost zones on the device.
   virtual void device_wrote(grid_variable& v) { (void)v; }
   /// This rank's reduction of `box` of time level `level` of the real grid function `v` (an

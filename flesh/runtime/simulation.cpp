@@ -996,7 +996,11 @@ void simulation::print_progress(double elapsed) {
   if (driver_->rank() != 0) return;
   const auto& g = driver_->layout();
   const double points = static_cast<double>(g.global[0]) * g.global[1] * g.global[2];
-  const double glups = elapsed > 0 ? points * iteration_ / elapsed / 1e9 : 0;
+  // The rate of the steady state once it has begun (the first iterations' one-off costs left out).
+  const bool steady = steady_.iteration >= 0 && iteration_ > steady_.iteration;
+  const double rate_seconds = steady ? wall_seconds() - steady_.wall : elapsed;
+  const int rate_iterations = steady ? iteration_ - steady_.iteration : iteration_ - evolution_first_iteration_;
+  const double glups = rate_seconds > 0 ? points * rate_iterations / rate_seconds / 1e9 : 0;
   // Time left from whichever limit applies.
   const auto terminate = registry_.text("Cactus", "terminate");
   double fraction = 0;
@@ -1016,36 +1020,61 @@ void simulation::print_progress(double elapsed) {
   fmt::print(out_, "it {:>7}  time {:<12.6g}  {:8.4f} GLUP/s  left {}\n", iteration_, time_, glups, left);
 }
 
-void simulation::print_timer_report(double elapsed, const evolution_time& evolution) {
+std::vector<simulation::report_row> simulation::report_rows() {
   read_device_timers(true);
-  if (driver_->rank() != 0 || registry_.text("Cactus", "cctk_timer_output") == "off") return;
-  fmt::print(out_, "\ntimer report ({:.3f} s in all, backend {})\n", elapsed, runtime_->backend_name());
-  fmt::print(out_, "  {:<44} {:<18} {:>8} {:>11} {:>6}\n", "routine", "thorn", "calls", "seconds", "%");
-  auto sorted = timers_;
-  std::stable_sort(sorted.begin(), sorted.end(), [](const timer& a, const timer& b) { return a.seconds > b.seconds; });
-  const auto row = [&](const std::string& name, const std::string& thorn, long calls, double seconds) {
-    fmt::print(out_, "  {:<44} {:<18} {:>8} {:>11.6f} {:>5.1f}%\n", name, thorn, calls, seconds,
-               elapsed > 0 ? 100 * seconds / elapsed : 0.0);
-  };
-  for (const auto& t : sorted) row(t.name, t.thorn, t.calls, t.seconds);
+  std::vector<report_row> rows;
+  for (const auto& t : timers_) rows.push_back({t.name, t.thorn, t.calls, t.seconds});
+  std::stable_sort(rows.begin(), rows.end(), [](const auto& a, const auto& b) { return a.seconds > b.seconds; });
   // Checkpoints: what the run waited for apart from what the writer did while it went on.
   const auto rate = [](const checkpoint_totals& c) { return byte_text(c.writing > 0 ? c.bytes / c.writing : 0); };
   if (in_background_.count > 0) {
-    row("checkpoint: snapshot, the run waits", checkpoints_->thorn, in_background_.count, in_background_.stalled);
-    row(fmt::format("checkpoint: background write, {}/s", rate(in_background_)), checkpoints_->thorn,
-        in_background_.count, in_background_.writing);
+    rows.push_back(
+        {"checkpoint: snapshot, the run waits", checkpoints_->thorn, in_background_.count, in_background_.stalled});
+    rows.push_back({fmt::format("checkpoint: background write, {}/s", rate(in_background_)), checkpoints_->thorn,
+                    in_background_.count, in_background_.writing});
   }
   if (waited_for_.count > 0) {
-    row(fmt::format("checkpoint: write, the run waits, {}/s", rate(waited_for_)), checkpoints_->thorn,
-        waited_for_.count, waited_for_.writing);
+    rows.push_back({fmt::format("checkpoint: write, the run waits, {}/s", rate(waited_for_)), checkpoints_->thorn,
+                    waited_for_.count, waited_for_.writing});
   }
-  for (const auto& t : driver_->sync_timers()) row(t.name, "Driver", t.calls, t.seconds);
-  if (skipped_syncs_ > 0) row("SYNC: none needed, ghost zones still current", "Driver", skipped_syncs_, 0);
+  for (const auto& t : driver_->sync_timers()) rows.push_back({t.name, "Driver", t.calls, t.seconds});
+  // The same exchanges as the device sees them: its packs and unpacks, without the host's waits.
+  if (const auto copies = runtime_->halo_copy_seconds(); copies.rounds > 0) {
+    rows.push_back({"SYNC: pack kernels (device time)", "CaKernel", copies.rounds, copies.pack});
+    rows.push_back({"SYNC: unpack kernels (device time)", "CaKernel", copies.rounds, copies.unpack});
+  }
+  if (skipped_syncs_ > 0) rows.push_back({"SYNC: none needed, ghost zones still current", "Driver", skipped_syncs_, 0});
+  return rows;
+}
+
+void simulation::print_timer_report(double elapsed, const evolution_time& evolution) {
+  const auto rows = report_rows();
+  if (driver_->rank() != 0 || registry_.text("Cactus", "cctk_timer_output") == "off") return;
+  fmt::print(out_, "\ntimer report ({:.3f} s in all, backend {})\n", elapsed, runtime_->backend_name());
+  fmt::print(out_, "  {:<44} {:<18} {:>8} {:>11} {:>6}\n", "routine", "thorn", "calls", "seconds", "%");
+  for (const auto& r : rows) {
+    fmt::print(out_, "  {:<44} {:<18} {:>8} {:>11.6f} {:>5.1f}%\n", r.name, r.thorn, r.calls, r.seconds,
+               elapsed > 0 ? 100 * r.seconds / elapsed : 0.0);
+  }
   // The evolution's wall time per iteration, start-up and the last bins left out: what a
   // benchmark compares (bench/ldc_benchmark.py).
-  if (evolution.iterations > 0) {
-    fmt::print(out_, "  evolution: {} iterations in {:.6f} s, {:.6f} ms an iteration\n", evolution.iterations,
-               evolution.seconds, 1e3 * evolution.seconds / evolution.iterations);
+  if (evolution.iterations <= 0) return;
+  fmt::print(out_, "  evolution: {} iterations in {:.6f} s, {:.6f} ms an iteration\n", evolution.iterations,
+             evolution.seconds, 1e3 * evolution.seconds / evolution.iterations);
+  const int steady_iterations = iteration_ - steady_.iteration;
+  if (steady_.iteration < 0 || steady_iterations <= 0) return;
+  // From the steady state on: the step and each line's share of it.
+  const double steady_seconds = evolution_end_ - steady_.wall;
+  fmt::print(out_, "  steady state, iterations {} to {}: {:.6f} ms an iteration\n", steady_.iteration + 1, iteration_,
+             1e3 * steady_seconds / steady_iterations);
+  fmt::print(out_, "    {:<44} {:<18} {:>8} {:>15}\n", "routine", "thorn", "calls", "ms an iteration");
+  for (const auto& r : rows) {
+    const auto before = std::find_if(steady_.rows.begin(), steady_.rows.end(),
+                                     [&](const report_row& b) { return b.name == r.name && b.thorn == r.thorn; });
+    const long calls = r.calls - (before != steady_.rows.end() ? before->calls : 0);
+    const double seconds = r.seconds - (before != steady_.rows.end() ? before->seconds : 0);
+    if (calls <= 0) continue;
+    fmt::print(out_, "    {:<44} {:<18} {:>8} {:>15.6f}\n", r.name, r.thorn, calls, 1e3 * seconds / steady_iterations);
   }
 }
 
@@ -1100,6 +1129,7 @@ void simulation::run() {
     reserve_checkpoint_snapshot();
     const double loop_start = wall_seconds();
     const int first_iteration = iteration_;
+    evolution_first_iteration_ = first_iteration;
     const int progress_every = registry_.integer("Cactus", "progress_every");
     while (!termination_agreed() && !finished()) {
       const double time = next_time();
@@ -1115,11 +1145,19 @@ void simulation::run() {
         print_progress(wall_seconds() - loop_start);
         out_.flush();  // whole lines, as they come, for whoever follows the log
       }
+      if (iteration_ - first_iteration == steady_after_iterations) {
+        // Once, with the device caught up: the steady state's figures count from here.
+        runtime_->synchronize();
+        steady_.rows = report_rows();
+        steady_.wall = wall_seconds();
+        steady_.iteration = iteration_;
+      }
       stop_if_signalled(true);
     }
     // Launches return before their kernels end: the evolution ends when its last one has.
     runtime_->synchronize();
-    evolution = {iteration_ - first_iteration, wall_seconds() - loop_start};
+    evolution_end_ = wall_seconds();
+    evolution = {iteration_ - first_iteration, evolution_end_ - loop_start};
     if (checkpoints_on_terminate() && last_checkpoint_ != iteration_) write_checkpoint(true);
     collect_checkpoint_write(true);  // the run ends with its checkpoints complete
   } catch (...) {

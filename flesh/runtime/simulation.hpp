@@ -120,14 +120,39 @@ private:
   /// Whether a routine on any rank asked to end the run (routine_context::terminate_next); every
   /// rank calls it once an iteration, and rank 0 prints the reason when one did.
   bool termination_agreed();
+  /// The progress line, `elapsed` seconds into the evolution loop.
   void print_progress(double elapsed);
   /// The evolution loop's iterations and wall time, its last kernels included.
   struct evolution_time {
     int iterations = 0;
     double seconds = 0;
   };
-  /// The per-routine timers, after `elapsed` seconds of run, and the evolution's time an iteration.
+  /// A line of the timer report: a routine, a checkpoint's part or a SYNC's phase.
+  struct report_row {
+    std::string name, thorn;
+    long calls = 0;
+    double seconds = 0;
+  };
+  /// The timer report's lines as they stand, routines first (slowest first); reads the device
+  /// timers, waiting for them.
+  std::vector<report_row> report_rows();
+  /// The per-routine timers, after `elapsed` seconds of run, and the evolution's time an
+  /// iteration; then the same from the steady-state start on, where the run got there.
   void print_timer_report(double elapsed, const evolution_time& evolution);
+  /// The first iterations of an evolution pay for what happens once (a kernel's first launch
+  /// loads its code, a first exchange sets up its buffers): the steady-state figures of the
+  /// progress line and the timer report count from the end of this many iterations.
+  static constexpr int steady_after_iterations = 10;
+  /// The run when the steady state began: its iteration (-1: not yet), wall clock (with every
+  /// kernel launched before done) and timer report lines.
+  struct steady_start {
+    int iteration = -1;
+    double wall = 0;
+    std::vector<report_row> rows;
+  };
+  steady_start steady_;
+  int evolution_first_iteration_ = 0;  // the iteration the evolution loop started from
+  double evolution_end_ = 0;           // the wall clock when its last kernel had finished
   /// Adds the device time of the kernels that have finished to their timers; `wait`: of all.
   void read_device_timers(bool wait);
   kernel_grid grid_for_kernels() const;

@@ -29,6 +29,9 @@ public:
   void ensure_host(grid_variable& v, int level = 0) override;
   void host_wrote(grid_variable& v, int level = 0) override;
   halo_memory* device_halo(const std::vector<grid_variable*>& variables, queue_event* after = nullptr) override;
+  halo_memory::copy_seconds halo_copy_seconds() override {
+    return halo_ != nullptr ? halo_->device_copy_seconds() : halo_memory::copy_seconds{};
+  }
   void device_wrote(grid_variable& v) override;
   std::optional<field_reduction> reduce_on_device(grid_variable& v, int level, const std::array<int, 3>& extent,
                                                   const index_range& box) override;

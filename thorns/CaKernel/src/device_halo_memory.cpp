@@ -99,11 +99,56 @@ bool device_halo_memory::open_shared(int slot, const std::vector<std::byte>& han
 }
 
 void device_halo_memory::pack_to_shared(int slot, const std::vector<halo_piece>& pieces) {
+  enter(copy_phase::pack);
   enqueue_box_copies(slot_buffer(slot).opened, pieces, true);
 }
 
-void device_halo_memory::pack(int slot, const std::vector<halo_piece>& pieces) { copy(slot, pieces, true); }
-void device_halo_memory::unpack(int slot, const std::vector<halo_piece>& pieces) { copy(slot, pieces, false); }
+void device_halo_memory::pack(int slot, const std::vector<halo_piece>& pieces) {
+  enter(copy_phase::pack);
+  copy(slot, pieces, true);
+}
+
+void device_halo_memory::unpack(int slot, const std::vector<halo_piece>& pieces) {
+  enter(copy_phase::unpack);
+  copy(slot, pieces, false);
+}
+
+void device_halo_memory::wait() {
+  enter(copy_phase::none);
+  device_.record_on(queue_)->wait();
+  read_spans(false);
+}
+
+void device_halo_memory::enter(copy_phase phase) {
+  if (phase == phase_) return;
+  // Events on the halo queue: the first is reached when the queue has finished what came before
+  // (for a pack, the kernel's rim it waits for), so a span holds the copies and not the waits.
+  auto now = device_.record_on(queue_);
+  if (phase_ != copy_phase::none) spans_.push_back({phase_, std::move(phase_begin_), now});
+  phase_ = phase;
+  phase_begin_ = phase == copy_phase::none ? nullptr : std::move(now);
+  if (phase == copy_phase::pack) ++seconds_.rounds;
+}
+
+void device_halo_memory::read_spans(bool wait) {
+  // Recorded in order on one queue, so they complete in order: the first pending one ends the look.
+  while (!spans_.empty()) {
+    auto& s = spans_.front();
+    if (wait) {
+      s.end->wait();
+    } else if (!s.end->done()) {
+      break;
+    }
+    (s.phase == copy_phase::pack ? seconds_.pack : seconds_.unpack) += device_.elapsed_seconds(*s.begin, *s.end);
+    spans_.pop_front();
+  }
+}
+
+halo_memory::copy_seconds device_halo_memory::device_copy_seconds() {
+  enter(copy_phase::none);
+  read_spans(true);
+  return seconds_;
+}
 
 void device_halo_memory::packed(const std::vector<int>& slots) {
   for (const int slot : slots) {
@@ -115,6 +160,7 @@ void device_halo_memory::packed(const std::vector<int>& slots) {
 }
 
 void device_halo_memory::received(const std::vector<int>& slots) {
+  enter(copy_phase::unpack);  // the staging copies are the unpack's first part
   // Enqueued before the unpacks that read them. The host buffers stay untouched until the next
   // packed() (or a growth) has waited for the queue, so the copies may still run on return.
   for (const int slot : slots) {

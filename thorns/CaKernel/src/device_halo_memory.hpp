@@ -3,6 +3,7 @@
 // from the device copies into device buffers and unpacked from them; messages leave the device
 // as they are when the communicator takes device memory (CUDA-aware MPI), else through host
 // buffers (page-locked where the backend can) copied in order on the backend's queue.
+#include <deque>
 #include <functional>
 #include <vector>
 
@@ -28,7 +29,8 @@ public:
   void unpack(int slot, const std::vector<halo_piece>& pieces) override;
   void packed(const std::vector<int>& slots) override;
   void received(const std::vector<int>& slots) override;
-  void wait() override { device_.record_on(queue_)->wait(); }
+  void wait() override;
+  copy_seconds device_copy_seconds() override;
   std::vector<std::byte> share(int slot, std::size_t bytes) override;
   bool open_shared(int slot, const std::vector<std::byte>& handle) override;
   void pack_to_shared(int slot, const std::vector<halo_piece>& pieces) override;
@@ -47,6 +49,21 @@ private:
   void reserve_device(buffer& b, std::size_t bytes);
   void copy(int slot, const std::vector<halo_piece>& pieces, bool pack);
   void enqueue_box_copies(void* buffer, const std::vector<halo_piece>& pieces, bool pack);
+  /// The device-time spans of device_copy_seconds(): `phase` starts (a pack or an unpack, or
+  /// none at the end of an exchange), ending the span of the phase before it.
+  enum class copy_phase { none, pack, unpack };
+  void enter(copy_phase phase);
+  /// Adds the spans that have ended on the device to `seconds_`; `wait`: all of them.
+  void read_spans(bool wait);
+
+  struct span {
+    copy_phase phase;
+    queue_event_ptr begin, end;
+  };
+  copy_phase phase_ = copy_phase::none;
+  queue_event_ptr phase_begin_;
+  std::deque<span> spans_;  // ended on the host, oldest first; maybe still queued on the device
+  copy_seconds seconds_;
 
   backend& device_;
   void* queue_;  // the backend's halo queue
