@@ -36,6 +36,7 @@ device_halo_memory::buffer& device_halo_memory::slot_buffer(int slot) {
 void device_halo_memory::reserve_device(buffer& b, std::size_t bytes) {
   if (b.device_bytes >= bytes) return;
   if (b.device != nullptr) {
+    flush_copies();         // copies gathered for the old buffer go there first
     device_.synchronize();  // a pack or unpack may still use the old buffer
     device_.release(b.device);
     b.device = nullptr;
@@ -65,12 +66,18 @@ std::byte* device_halo_memory::message(int slot, std::size_t bytes, bool device_
 }
 
 void device_halo_memory::enqueue_box_copies(void* buffer, const std::vector<halo_piece>& pieces, bool pack) {
-  copies_.clear();
+  // Gathered until the phase ends (flush_copies): the faces of a round go in one launch, not one each.
   for (const auto& piece : pieces) {
     copies_.push_back({device_array_(*piece.variable), piece.extent, piece.box, piece.variable->element_size(), buffer,
                        piece.offset});
   }
-  device_.copy_boxes(queue_, copies_, pack);
+  copies_pack_ = pack;
+}
+
+void device_halo_memory::flush_copies() {
+  if (copies_.empty()) return;
+  device_.copy_boxes(queue_, copies_, copies_pack_);
+  copies_.clear();
 }
 
 void device_halo_memory::copy(int slot, const std::vector<halo_piece>& pieces, bool pack) {
@@ -90,6 +97,7 @@ std::vector<std::byte> device_halo_memory::share(int slot, std::size_t bytes) {
 bool device_halo_memory::open_shared(int slot, const std::vector<std::byte>& handle) {
   auto& b = slot_buffer(slot);
   if (b.opened != nullptr) {
+    flush_copies();
     device_.synchronize();  // a pack may still write into the buffer opened before
     device_.close_from_process(b.opened);
     b.opened = nullptr;
@@ -115,12 +123,17 @@ void device_halo_memory::unpack(int slot, const std::vector<halo_piece>& pieces)
 
 void device_halo_memory::wait() {
   enter(copy_phase::none);
-  device_.record_on(queue_)->wait();
+  // The run's queue waits for the unpacks on the device; the host goes on to launch what comes
+  // next (waiting here left the GPU idle from the last unpack to the next launch). Whatever
+  // reads the arrays next is ordered after an event of the run's queue (cakernel_runtime::
+  // device_wrote), and the next exchange's packed() waits for this one's unpacks on this queue.
+  device_.wait_on(device_.queue(), *device_.record_on(queue_));
   read_spans(false);
 }
 
 void device_halo_memory::enter(copy_phase phase) {
   if (phase == phase_) return;
+  flush_copies();  // the phase before ends with its copies
   // Events on the halo queue: the first is reached when the queue has finished what came before
   // (for a pack, the kernel's rim it waits for), so a span holds the copies and not the waits.
   auto now = device_.record_on(queue_);
@@ -151,6 +164,7 @@ halo_memory::copy_seconds device_halo_memory::device_copy_seconds() {
 }
 
 void device_halo_memory::packed(const std::vector<int>& slots) {
+  flush_copies();
   for (const int slot : slots) {
     const auto& b = slot_buffer(slot);
     if (b.staged > 0) device_.enqueue_copy_to_host(queue_, b.host, b.device, b.staged);

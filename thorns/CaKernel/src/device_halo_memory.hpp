@@ -49,6 +49,8 @@ private:
   void reserve_device(buffer& b, std::size_t bytes);
   void copy(int slot, const std::vector<halo_piece>& pieces, bool pack);
   void enqueue_box_copies(void* buffer, const std::vector<halo_piece>& pieces, bool pack);
+  /// Launches the box copies gathered since the last flush.
+  void flush_copies();
   /// The device-time spans of device_copy_seconds(): `phase` starts (a pack or an unpack, or
   /// none at the end of an exchange), ending the span of the phase before it.
   enum class copy_phase { none, pack, unpack };
@@ -69,7 +71,8 @@ private:
   void* queue_;  // the backend's halo queue
   std::function<void*(grid_variable&)> device_array_;
   std::vector<buffer> buffers_;
-  std::vector<box_copy> copies_;  // reused between calls
+  std::vector<box_copy> copies_;  // gathered, not launched yet (reused between calls)
+  bool copies_pack_ = true;       // whether they pack or unpack
 };
 
 }  // namespace opuntia::thorns::CaKernel
