@@ -1,6 +1,6 @@
 // halo_bench PARFILE: the `opuntia` program with one more thorn, HaloBench (bench/thorns/HaloBench:
 // a radius-1 or radius-4 stencil sweep and a SYNC per iteration), kept out of the product's
-// thorn list. bench/halo_scaling.sh runs it on 1 and 2 GPUs; its timer report splits each
+// thorn list. bench/halo_scaling.sh runs it on 1 to 8 GPUs; its timer report splits each
 // iteration into the kernel and the SYNC's pack, messages and unpack.
 #include <iostream>
 
