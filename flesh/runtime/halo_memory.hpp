@@ -40,8 +40,10 @@ public:
   /// and the backend can give it; otherwise host memory, staged to and from the device by
   /// packed() and received().
   virtual std::byte* message(int slot, std::size_t bytes, bool device_pointers_accepted) = 0;
-  /// Copies `pieces` into (pack) or out of (unpack) buffer `slot`; on a device, enqueued in order
-  /// after the kernels that wrote the variables.
+  /// Copies `pieces` into (pack) or out of (unpack) buffer `slot`; on a device, in order after
+  /// the kernels that wrote the variables, and possibly gathered with the other packs (unpacks)
+  /// of the round into one launch, enqueued by the next packed(), received(), unpack() after
+  /// packs (pack() after unpacks) or wait(): an exchange ends with wait().
   virtual void pack(int slot, const std::vector<halo_piece>& pieces) = 0;
   virtual void unpack(int slot, const std::vector<halo_piece>& pieces) = 0;
   /// Before the communicator reads `slots`: the packs into them are done and their bytes are
@@ -49,7 +51,8 @@ public:
   virtual void packed(const std::vector<int>& slots) = 0;
   /// After the communicator filled `slots`: their bytes are where unpack() reads them.
   virtual void received(const std::vector<int>& slots) = 0;
-  /// Waits for every pack, unpack and copy enqueued (the end of an exchange, for its timers).
+  /// Ends an exchange: whatever uses the variables next comes after every pack, unpack and copy
+  /// of it (on a device, the run's queue waits for them there; the host does not).
   virtual void wait() = 0;
 
   /// The device's time in packs and unpacks (staging copies included): each round of an

@@ -897,10 +897,13 @@ void simulation::run_routine(const schedule_node& node) {
     const auto parts = syncs && driver_->overlaps_sync() && runtime_->mirrors_on_device()
                            ? rim_then_interior(driver_->layout())
                            : launch_parts{};
+    const double launch_start = wall_seconds();
     auto before = runtime_->record();
     rim_done = runtime_->launch(t, *kernel, thorn_parameters(t.name), grid_for_kernels(),
                                 has_variant ? variant_ : std::string(), parts);
     auto after = runtime_->record();
+    ++launches_;
+    launch_host_seconds_ += wall_seconds() - launch_start;
     // Without overlap the exchange waits for the kernel here, which keeps the kernel out of its time.
     if (syncs && !rim_done) after->wait();
     timer_of->on_device.emplace_back(std::move(before), std::move(after));
@@ -1044,6 +1047,7 @@ std::vector<simulation::report_row> simulation::report_rows() {
     rows.push_back({"SYNC: unpack kernels (device time)", "CaKernel", copies.rounds, copies.unpack});
   }
   if (skipped_syncs_ > 0) rows.push_back({"SYNC: none needed, ghost zones still current", "Driver", skipped_syncs_, 0});
+  if (launches_ > 0) rows.push_back({"kernel launches: host time", "flesh", launches_, launch_host_seconds_});
   return rows;
 }
 
@@ -1067,14 +1071,15 @@ void simulation::print_timer_report(double elapsed, const evolution_time& evolut
   const double steady_seconds = evolution_end_ - steady_.wall;
   fmt::print(out_, "  steady state, iterations {} to {}: {:.6f} ms an iteration\n", steady_.iteration + 1, iteration_,
              1e3 * steady_seconds / steady_iterations);
-  fmt::print(out_, "    {:<44} {:<18} {:>8} {:>15}\n", "routine", "thorn", "calls", "ms an iteration");
+  fmt::print(out_, "    {:<44} {:<18} {:>8} {:>11} {:>15}\n", "routine", "thorn", "calls", "µs a call", "ms an iteration");
   for (const auto& r : rows) {
     const auto before = std::find_if(steady_.rows.begin(), steady_.rows.end(),
                                      [&](const report_row& b) { return b.name == r.name && b.thorn == r.thorn; });
     const long calls = r.calls - (before != steady_.rows.end() ? before->calls : 0);
     const double seconds = r.seconds - (before != steady_.rows.end() ? before->seconds : 0);
     if (calls <= 0) continue;
-    fmt::print(out_, "    {:<44} {:<18} {:>8} {:>15.6f}\n", r.name, r.thorn, calls, 1e3 * seconds / steady_iterations);
+    fmt::print(out_, "    {:<44} {:<18} {:>8} {:>11.3f} {:>15.6f}\n", r.name, r.thorn, calls, 1e6 * seconds / calls,
+               1e3 * seconds / steady_iterations);
   }
 }
 

@@ -260,6 +260,10 @@ private:
   std::map<std::size_t, ghost_depths::faces> reach_;  // by variable id
   std::set<std::size_t> read_off_axes_;  // variables some reader reads off the axes (edges, corners)
   long skipped_syncs_ = 0;
+  // The host's side of the kernel launches (the events around each and the launch itself): what
+  // a launch costs the host, apart from the kernel's device time in the routine's timer.
+  long launches_ = 0;
+  double launch_host_seconds_ = 0;
   std::string variant_;
   const stop_signal_handlers* stop_signals_ = nullptr;  // while run() runs
   struct termination_request {

@@ -31,10 +31,11 @@ run() {
   (cd "$work" && timeout 120 "$mpiexec" --oversubscribe -np "$ranks" "$program" "$name.par" >"$name.out" 2>&1)
   status=$?
 }
-# calls NAME ROW: the calls column of the timer report's row ROW (0 when there is none).
+# calls NAME ROW: the calls column of the timer report's row ROW (0 when there is none); its first
+# section, the whole run's (the steady-state one after it repeats the row for the later iterations).
 calls() {
   local n
-  n=$(grep -F "  $2 " "$work/$1.out" | awk '{print $(NF-2)}')
+  n=$(grep -F "  $2 " "$work/$1.out" | head -n 1 | awk '{print $(NF-2)}')
   echo "${n:-0}"
 }
 exchanges_and_skips() {  # NAME EXCHANGES SKIPPED

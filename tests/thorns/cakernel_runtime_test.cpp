@@ -566,6 +566,7 @@ TEST_F(runtime_test, sync_after_a_kernel_write_packs_and_unpacks_on_the_device_o
   const std::vector<halo_piece> to{{&var("u"), extent, {{0, 0, 0}, {1, 3, 2}}, 0}};
   memory->pack(0, from);
   memory->unpack(0, to);
+  memory->wait();  // the exchange's end, as halo_exchange ends it: the gathered copies go
   rt->device_wrote(var("u"));
   EXPECT_EQ(log->box_copies, 12);
   EXPECT_EQ(log->to_device, to_device_before);  // no whole array moved
@@ -600,6 +601,7 @@ TEST_F(runtime_test, sync_messages_are_staged_through_the_host_unless_the_commun
   memory->received({1});
   EXPECT_EQ(log->to_device, to_device_before + 1);
   memory->unpack(1, face);
+  memory->wait();
   rt->device_wrote(var("u"));
   rt->ensure_host(var("u"));
   EXPECT_EQ(real(host("u"))[0], -3.0);
