@@ -74,6 +74,9 @@ public:
                                                           const index_range& box);
   /// Waits for every launched kernel.
   virtual void synchronize() = 0;
+  /// What the runtime decided since the last call that the run's output should say (a kernel's
+  /// variant chosen by measurement), a line each.
+  virtual std::vector<std::string> take_notes() { return {}; }
 
   // Snapshots: copies of arrays as they stand at one point of the run, taken while the run goes
   // on (a checkpoint written in the background holds them).

@@ -12,8 +12,9 @@
 
 namespace opuntia::thorns::CaKernel {
 
-cakernel_runtime::cakernel_runtime(std::unique_ptr<backend> device, grid_function_store& store)
-    : device_(std::move(device)), store_(store) {}
+cakernel_runtime::cakernel_runtime(std::unique_ptr<backend> device, grid_function_store& store,
+                                   std::unique_ptr<variant_tuner> tuner)
+    : device_(std::move(device)), store_(store), tuner_(std::move(tuner)) {}
 
 cakernel_runtime::~cakernel_runtime() {
   halo_.reset();  // its buffers belong to the backend released below
@@ -58,7 +59,7 @@ const std::vector<grid_variable*>& cakernel_runtime::scalars_of(const thorn_bind
 queue_event_ptr cakernel_runtime::launch(const thorn_binding& thorn, const kernel_binding& kernel,
                                          const void* thorn_parameters, const kernel_grid& grid, const std::string& variant,
                                          const launch_parts& parts) {
-  const auto chosen = std::find_if(kernel.variants.begin(), kernel.variants.end(), [&](const kernel_variant_binding& k) {
+  auto chosen = std::find_if(kernel.variants.begin(), kernel.variants.end(), [&](const kernel_variant_binding& k) {
     return k.backend == device_->name() && (variant.empty() || k.template_name == variant);
   });
   if (chosen == kernel.variants.end()) {
@@ -70,6 +71,7 @@ queue_event_ptr cakernel_runtime::launch(const thorn_binding& thorn, const kerne
   }
   std::vector<grid_variable*> variables;
   std::vector<void*> arrays;
+  std::vector<std::size_t> array_bytes;  // of each of `arrays`
   std::vector<buffer_key> copied;  // buffers whose host arrays the queue still reads after this returns
   for (const auto& kv : kernel.variables) {
     auto& v = store_.find(thorn.name, kv.grid_function.empty() ? kv.name : kv.grid_function);
@@ -85,6 +87,7 @@ queue_event_ptr cakernel_runtime::launch(const thorn_binding& thorn, const kerne
       copied.push_back(buffer);
     }
     arrays.push_back(device_of(buffer, host, bytes));
+    array_bytes.push_back(bytes);
   }
   for (std::size_t i = 0; i < kernel.variables.size(); ++i) {
     if (kernel.variables[i].intent != kernel_intent::separateinout) continue;
@@ -101,6 +104,7 @@ queue_event_ptr cakernel_runtime::launch(const thorn_binding& thorn, const kerne
     const buffer_key buffer = store_.scratch_key(v);
     if (to_device(buffer, scratch, bytes)) copied.push_back(buffer);
     arrays.push_back(device_of(buffer, scratch, bytes));
+    array_bytes.push_back(bytes);
   }
   // Each grid scalar's current value, read when the launcher fills the params (by value).
   std::vector<const void*> scalars;
@@ -111,6 +115,24 @@ queue_event_ptr cakernel_runtime::launch(const thorn_binding& thorn, const kerne
   call.parameters = thorn_parameters;
   call.scalars = scalars.data();
   call.queue = device_->queue();
+  // No variant asked for and several generated for this backend: the tuner's choice.
+  if (variant.empty() && tuner_ != nullptr) {
+    std::vector<std::string> candidates;
+    for (const auto& k : kernel.variants) {
+      if (k.backend == device_->name()) candidates.push_back(k.template_name);
+    }
+    const auto& name = tuner_->choose(thorn.name + "::" + kernel.name, {grid.ni, grid.nj, grid.nk}, candidates,
+                                      [&](const std::string& candidate) {
+                                        const auto v = std::find_if(
+                                            kernel.variants.begin(), kernel.variants.end(), [&](const auto& k) {
+                                              return k.backend == device_->name() && k.template_name == candidate;
+                                            });
+                                        return time_on_scratch(*v, call, array_bytes);
+                                      });
+    chosen = std::find_if(kernel.variants.begin(), kernel.variants.end(), [&](const kernel_variant_binding& k) {
+      return k.backend == device_->name() && k.template_name == name;
+    });
+  }
   queue_event_ptr first_part_done;
   if (parts.first.empty() && parts.then.empty()) {
     chosen->launch(call);
@@ -141,6 +163,55 @@ queue_event_ptr cakernel_runtime::launch(const thorn_binding& thorn, const kerne
     if (intent == kernel_intent::separateinout) store_.swap_with_scratch(v);
   }
   return first_part_done;
+}
+
+double cakernel_runtime::time_on_scratch(const kernel_variant_binding& variant, kernel_call call,
+                                         const std::vector<std::size_t>& bytes) {
+  // Copies of what the kernel reads and writes, as they stand now (a kernel that updates in
+  // place would otherwise change the run's fields with every measured launch).
+  std::vector<void*> scratch;
+  std::vector<std::vector<std::byte>> host_scratch;
+  const bool on_host = device_->shares_host_memory();
+  const auto release = [&] {
+    device_->synchronize();
+    if (!on_host) {
+      for (void* p : scratch) device_->release(p);
+    }
+  };
+  for (std::size_t i = 0; i < bytes.size(); ++i) {
+    if (on_host) {
+      host_scratch.emplace_back(bytes[i]);
+      std::memcpy(host_scratch.back().data(), call.arrays[i], bytes[i]);
+      scratch.push_back(host_scratch.back().data());
+      continue;
+    }
+    void* copy = device_->try_allocate(bytes[i]);
+    if (copy == nullptr) {
+      release();
+      return -1;
+    }
+    device_->copy_on_device(device_->queue(), copy, call.arrays[i], bytes[i]);
+    scratch.push_back(copy);
+  }
+  call.arrays = scratch.data();
+  call.box.reset();
+  // One launch first (it builds or loads the program), then the mean of a few, within a bounded
+  // time: at most 10 launches, or as many as fit in about 50 ms.
+  variant.launch(call);
+  device_->synchronize();
+  auto start = device_->record();
+  variant.launch(call);
+  auto end = device_->record();
+  end->wait();
+  const double first = device_->elapsed_seconds(*start, *end);
+  const int repeats = std::clamp(static_cast<int>(0.05 / std::max(first, 1e-6)), 1, 10);
+  start = device_->record();
+  for (int r = 0; r < repeats; ++r) variant.launch(call);
+  end = device_->record();
+  end->wait();
+  const double seconds = device_->elapsed_seconds(*start, *end) / repeats;
+  release();
+  return seconds;
 }
 
 void cakernel_runtime::ensure_host(grid_variable& v, int level) {
@@ -254,7 +325,11 @@ std::unique_ptr<opuntia::kernel_runtime> make_kernel_runtime(const std::string& 
     // auto: a device backend only for a GPU (OpenCL on pocl is a CPU: OpenMP is better there).
     auto chosen_options = options;
     chosen_options.gpu_only = backend_name == "auto" && std::string(factory.name) != "openmp";
-    if (auto device = factory.make(chosen_options)) return std::make_unique<cakernel_runtime>(std::move(device), store);
+    if (auto device = factory.make(chosen_options)) {
+      auto tuner = std::make_unique<variant_tuner>(autotune_mode_of(options.autotune), options.cache_dir,
+                                                   device->name() + ": " + device->device_description());
+      return std::make_unique<cakernel_runtime>(std::move(device), store, std::move(tuner));
+    }
     if (backend_name != "auto") {
       throw parameter_value_error("CaKernel", "backend",
                                   fmt::format("CaKernel::backend = \"{}\": this machine has no device for it", backend_name));
@@ -270,6 +345,7 @@ backend_options backend_options_from(const parameter_source& parameters) {
   options.opencl_platform = parameters.text("CaKernel", "opencl_platform");
   options.opencl_device = parameters.text("CaKernel", "opencl_device");
   options.cache_dir = parameters.text("CaKernel", "cache_dir");
+  options.autotune = parameters.text("CaKernel", "autotune");
   return options;
 }
 

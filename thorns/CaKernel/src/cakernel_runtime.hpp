@@ -14,12 +14,15 @@
 #include "device_halo_memory.hpp"
 #include "flesh/runtime/kernel_runtime.hpp"
 #include "validity_tracker.hpp"
+#include "variant_tuner.hpp"
 
 namespace opuntia::thorns::CaKernel {
 
 class cakernel_runtime final : public opuntia::kernel_runtime {
 public:
-  cakernel_runtime(std::unique_ptr<backend> device, grid_function_store& store);
+  /// `tuner`: chooses among a kernel's variants where none is asked for; null: the first.
+  cakernel_runtime(std::unique_ptr<backend> device, grid_function_store& store,
+                   std::unique_ptr<variant_tuner> tuner = nullptr);
   ~cakernel_runtime() override;
 
   std::string backend_name() const override { return device_->name(); }
@@ -36,6 +39,7 @@ public:
   std::optional<field_reduction> reduce_on_device(grid_variable& v, int level, const std::array<int, 3>& extent,
                                                   const index_range& box) override;
   void synchronize() override;
+  std::vector<std::string> take_notes() override { return tuner_ ? tuner_->take_notes() : std::vector<std::string>{}; }
   void* allocate_host(std::size_t bytes) override { return device_->allocate_host(bytes); }
   void release_host(void* host) noexcept override { device_->release_host(host); }
   /// On a device backend, from the device copy where it is current: into a device snapshot
@@ -76,6 +80,9 @@ private:
   };
   /// `s` holding `bytes`, or no_room.
   void reserve_snapshot(device_snapshot& s, std::size_t bytes);
+  /// Seconds a launch of `variant` takes with `call` on scratch copies of its arrays (`bytes`
+  /// each), so that the run's own arrays are untouched; negative where the copies do not fit.
+  double time_on_scratch(const kernel_variant_binding& variant, kernel_call call, const std::vector<std::size_t>& bytes);
 
   std::unique_ptr<backend> device_;
   grid_function_store& store_;
@@ -86,6 +93,7 @@ private:
   std::unique_ptr<device_halo_memory> halo_;                // made at the first SYNC on the device
   std::map<const kernel_binding*, std::vector<grid_variable*>> scalars_;  // scalars_of() of each kernel launched
   std::map<std::pair<std::size_t, int>, device_snapshot> snapshots_;      // by variable id and time level
+  std::unique_ptr<variant_tuner> tuner_;
 };
 
 /// Device memory a snapshot buffer must leave free (for the exchanges' buffers, the reductions

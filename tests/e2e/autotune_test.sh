@@ -1,0 +1,87 @@
+#!/usr/bin/env bash
+# CaKernel::autotune: the lid-driven cavity's kernels have two variants (3dblock, 3dstencil); the
+# first launch on a grid measures both and keeps the faster in the cache. The choice never
+# changes the fields; the cache survives two processes at once and a damaged entry.
+# Usage: autotune_test.sh OPUNTIA MPIEXEC|-
+set -uo pipefail
+source "$(dirname "$0")/../check.sh"
+opuntia=$(realpath "$1")
+mpiexec=$2
+export OMP_NUM_THREADS=1
+export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1  # containers run tests as root
+
+# run NAME AUTOTUNE [CACHE]: a 2D cavity of 24^2 cells, 30 iterations; stdout in $work/NAME.out.
+run() {
+  local name=$1 autotune=$2 cache=${3:-cache}
+  cat >"$work/$name.par" <<PAR
+ActiveThorns = "LidDrivenCavity"
+CaKernel::backend = "openmp"
+CaKernel::autotune = "$autotune"
+CaKernel::cache_dir = "$cache"
+Driver::global_nx = 26
+Driver::global_ny = 26
+Driver::global_nz = 3
+Driver::xmin = -0.041666666666666664
+Driver::ymin = -0.041666666666666664
+Driver::zmin = -0.041666666666666664
+Driver::zmax = 0.041666666666666664
+LidDrivenCavity::dimensions = 2
+LidDrivenCavity::diagnostics_every = 0
+Cactus::cctk_itlast = 30
+Cactus::progress_every = 0
+IO::out_digest_vars = "LidDrivenCavity::vx LidDrivenCavity::p"
+PAR
+  (cd "$work" && "$opuntia" "$name.par" >"$name.out" 2>&1)
+}
+digest() { grep '^INFO (IO): digest of ' "$work/$1.out"; }
+same_fields() { [ -n "$(digest "$1")" ] && [ "$(digest "$1")" = "$(digest "$2")" ]; }
+measured() { grep -q "^autotune: LidDrivenCavity::LDC_Pressure on .* points: 3d[a-z]* (measured: 3dblock [0-9.]* ms, 3dstencil [0-9.]* ms)$" "$work/$1.out"; }
+cached() { grep -q "^autotune: LidDrivenCavity::LDC_Pressure on .* points: 3d[a-z]* (cached in " "$work/$1.out"; }
+entries() { find "$work/${1:-cache}" -name '*.clbin' | wc -l; }
+
+run untuned no
+check "autotune = no runs the descriptor's first variant, silently" bash -c "! grep -q autotune '$work/untuned.out'"
+check "... and writes no cache" test ! -e "$work/cache"
+run first cached
+check "cached, first run: each kernel with two variants is measured and named" measured first
+check "... the choices are stored, an entry a kernel" test "$(entries)" -eq "$(grep -c '^autotune:' "$work/first.out")"
+check "... the fields are the untuned run's, bit for bit" same_fields first untuned
+run second cached
+check "cached, second run: the choices come from the cache" cached second
+check "... nothing is measured" bash -c "! grep -q 'measured:' '$work/second.out'"
+check "... the same fields" same_fields second untuned
+run again always
+check "always measures again, cache or not" measured again
+check "... the same fields" same_fields again untuned
+
+# A damaged entry: its bytes changed (the checksum no longer matches) or cut short.
+for entry in "$work"/cache/*.clbin; do printf 'garbage' | dd of="$entry" bs=1 seek=20 conv=notrunc 2>/dev/null; done
+run damaged cached
+check "a damaged entry is measured again, not trusted" measured damaged
+check "... and the fields are the same" same_fields damaged untuned
+run repaired cached
+check "... and stored again: the next run takes it from the cache" cached repaired
+for entry in "$work"/cache/*.clbin; do truncate -s 10 "$entry"; done
+run truncated cached
+check "an entry cut short is measured again" measured truncated
+
+# Two processes at once on an empty cache: both run, the cache ends with one whole entry a kernel.
+(run racer_a cached race) & (run racer_b cached race) & wait
+check "two runs at once on one cache both finish" bash -c "grep -q digest '$work/racer_a.out' && grep -q digest '$work/racer_b.out'"
+check "... with the same fields" same_fields racer_a racer_b
+check "... leaving no temporary file" test -z "$(find "$work/race" -name '*.tmp*')"
+run after_race cached race
+check "... and whole entries the next run takes" cached after_race
+
+# A value CaKernel::autotune does not have: an error at its line, naming the valid ones.
+printf 'ActiveThorns = "LidDrivenCavity"\nCaKernel::autotune = "sometimes"\n' >"$work/bad.par"
+(cd "$work" && "$opuntia" bad.par >bad.out 2>&1)
+check "autotune = sometimes is refused" test $? -ne 0
+check "... at its line and column, naming the values" grep -qF "bad.par:2:22: error: value 'sometimes' of 'CaKernel::autotune' is not one of no, cached, always" "$work/bad.out"
+
+if [ "$mpiexec" != - ]; then
+  cat "$work/first.par" >"$work/ranks.par"
+  (cd "$work" && "$mpiexec" --oversubscribe -np 2 "$opuntia" ranks.par >ranks.out 2>&1)
+  check "2 ranks, tuned: the fields of 1 rank untuned" same_fields ranks untuned
+fi
+finish
