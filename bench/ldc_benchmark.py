@@ -4,7 +4,9 @@ floors and against the same algorithm in PyTorch (bench/ldc_torch.py), on one de
 
 The thorn runs the benchmark setting of bench/ldc_torch.py: 3D (or 2D) on N^3 cells, a fixed number
 of weighted-Jacobi pressure sweeps a step (pressure_tolerance = 0: no residual, no reduction), no
-output. Two runs of the same parameter file, WARMUP and WARMUP + STEPS iterations: each kernel's
+output. A run of one iteration (it fills the autotuning cache in the work folder, so that the
+timed runs choose alike and measure no variant), then two of the same parameter file, WARMUP
+and WARMUP + STEPS iterations: each kernel's
 time a call is the difference of their timer-report rows over the difference of their calls (the
 first launches left out), and the step's time the difference of their evolution lines. Each
 kernel's byte floor is ldc_torch.py's (every array it touches read or written once a point), so
