@@ -65,6 +65,9 @@ def parfile_text(args, iterations):
         f"Cactus::cctk_itlast = {iterations}",
         "Cactus::progress_every = 0",
         f'CaKernel::cache_dir = "{os.path.join(args.work, "cache")}"',
+        # The descriptor's first variant unless --parameter names one: the figures of
+        # bench/RESULTS.md are of it, and no run times variants (CaKernel::autotune).
+        'CaKernel::autotune = "no"',
     ] + args.parameter + [""])
 
 
