@@ -26,7 +26,6 @@ TOPOLOGIES = ("automatic", "no_x_split", "slab")
 LINE_RATES_GBIT = (200, 400)  # network per GPU
 PRECISIONS = ("fp32", "fp64")
 VALUE_BYTES = {"fp32": 4, "fp64": 8}
-SECTOR_BYTES = 32  # the GPU reads global memory in 32-byte sectors
 TARGET = 0.80
 
 
@@ -64,7 +63,7 @@ class setting:
 INPUT_NAMES = (
     "radius1_fp32_points_per_second", "radius1_fp64_points_per_second",
     "radius4_fp32_points_per_second", "radius4_fp64_points_per_second",
-    "kernel_launch_seconds", "pack_bandwidth", "host_device_bandwidth", "host_device_latency_seconds",
+    "kernel_launch_seconds", "host_device_bandwidth", "host_device_latency_seconds",
     "mpi_message_overhead_seconds", "nvlink_latency_seconds", "network_latency_seconds",
     "nvlink_bandwidth", "host_shared_memory_bandwidth", "network_efficiency",
     "pressure_sweeps_per_residual",
@@ -218,16 +217,6 @@ def rank_views(ranks, topology):
 
 # --------------------------------------------------------------------------------- model
 
-def pack_traffic(d, g, value_bytes, points):
-    """Bytes read plus written to pack (or unpack) one slab of `points` values, g layers deep along d.
-    Across y or z the slab is whole rows of the block; across x each row gives g values, and the
-    GPU reads whole 32-byte sectors for them."""
-    if d > 0:
-        return 2 * points * value_bytes
-    rows = points / g
-    return rows * (SECTOR_BYTES * math.ceil(g * value_bytes / SECTOR_BYTES) + g * value_bytes)
-
-
 @dataclass
 class step_costs:
     seconds: float  # a step on N GPUs, averaged over the k steps between exchanges
@@ -266,13 +255,18 @@ def link_costs(s, i):
                        i["host_shared_memory_bandwidth"] if s.staged else i["nvlink_bandwidth"])}
 
 
-def network_seconds(s, view, block, i):
-    """The messages of one exchange that cross the network: each neighbour's face on the GPU's
-    one link, one after the other; 0 for a rank whose neighbours are all on its node."""
+def link_seconds(s, view, block, i, link):
+    """The messages of one exchange on `link` ("network" or "nvlink"): each neighbour's face over
+    the GPU's one link of that kind, one after the other; 0 where no neighbour is across it."""
     g, value_bytes = s.ghost_factor * s.kernel.radius, VALUE_BYTES[s.precision]
-    latency, bandwidth = link_costs(s, i)["network"]
-    sent = sum(points * value_bytes * view[d].count("network") for d, _, points in faces(view, block, g))
+    latency, bandwidth = link_costs(s, i)[link]
+    sent = sum(points * value_bytes * view[d].count(link) for d, _, points in faces(view, block, g))
     return latency + sent / bandwidth if sent else 0.0
+
+
+def network_seconds(s, view, block, i):
+    """What crosses the network in one exchange."""
+    return link_seconds(s, view, block, i, "network")
 
 
 def staging_seconds(s, view, block, i):
@@ -287,12 +281,7 @@ def staging_seconds(s, view, block, i):
 def within_node_seconds(s, view, block, i):
     """Messages within the node: through host memory on the staged path (the device path's
     packs write into the neighbour over NVLink, inside the measured exchange costs)."""
-    if not s.staged:
-        return 0.0
-    g, value_bytes = s.ghost_factor * s.kernel.radius, VALUE_BYTES[s.precision]
-    sent = sum(points * value_bytes * view[d].count("nvlink") for d, _, points in faces(view, block, g))
-    latency, bandwidth = link_costs(s, i)["nvlink"]
-    return latency + sent / bandwidth if sent else 0.0
+    return link_seconds(s, view, block, i, "nvlink") if s.staged else 0.0
 
 
 def exchange_seconds(s, view, block, i):
