@@ -121,17 +121,16 @@ queue_event_ptr cakernel_runtime::launch(const thorn_binding& thorn, const kerne
     for (const auto& k : kernel.variants) {
       if (k.backend == device_->name()) candidates.push_back(k.template_name);
     }
-    const auto& name = tuner_->choose(thorn.name + "::" + kernel.name, {grid.ni, grid.nj, grid.nk}, candidates,
-                                      [&](const std::string& candidate) {
-                                        const auto v = std::find_if(
-                                            kernel.variants.begin(), kernel.variants.end(), [&](const auto& k) {
-                                              return k.backend == device_->name() && k.template_name == candidate;
-                                            });
-                                        return time_on_scratch(*v, call, array_bytes);
-                                      });
-    chosen = std::find_if(kernel.variants.begin(), kernel.variants.end(), [&](const kernel_variant_binding& k) {
-      return k.backend == device_->name() && k.template_name == name;
-    });
+    // The variant of this backend named `name` (one of the candidates).
+    const auto named = [&](const std::string& name) {
+      return std::find_if(kernel.variants.begin(), kernel.variants.end(), [&](const kernel_variant_binding& k) {
+        return k.backend == device_->name() && k.template_name == name;
+      });
+    };
+    chosen = named(tuner_->choose(thorn.name + "::" + kernel.name, {grid.ni, grid.nj, grid.nk}, candidates,
+                                  [&](const std::string& candidate) {
+                                    return time_on_scratch(*named(candidate), call, array_bytes);
+                                  }));
   }
   queue_event_ptr first_part_done;
   if (parts.first.empty() && parts.then.empty()) {
