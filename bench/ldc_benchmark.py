@@ -5,16 +5,17 @@ floors and against the same algorithm in PyTorch (bench/ldc_torch.py), on one de
 The thorn runs the benchmark setting of bench/ldc_torch.py: 3D (or 2D) on N^3 cells, a fixed number
 of weighted-Jacobi pressure sweeps a step (pressure_tolerance = 0: no residual, no reduction), no
 output. A run of one iteration (it fills the autotuning cache in the work folder, so that the
-timed runs choose alike and measure no variant), then two of the same parameter file, WARMUP
-and WARMUP + STEPS iterations: each kernel's
-time a call is the difference of their timer-report rows over the difference of their calls (the
-first launches left out), and the step's time the difference of their evolution lines. Each
+timed run chooses alike and measures no variant), then the timed run of 10 + STEPS iterations:
+each kernel's time a call and the step's time come from its timer report's steady-state section
+(the iterations after the first 10, flesh/runtime/simulation.hpp steady_after_iterations), one
+run's figures and not the difference of two (which went negative where another process took
+the core in one of them). Each
 kernel's byte floor is ldc_torch.py's (every array it touches read or written once a point), so
 that both sides are held against the same bytes; the copy bandwidth is a device-to-device copy
 timed in the same run (torch's, where torch is installed; numpy's on the host otherwise).
 
 Usage:
-  ldc_benchmark.py OPUNTIA [--n 256] [--dims 3] [--sweeps 20] [--steps 100] [--warmup 10]
+  ldc_benchmark.py OPUNTIA [--n 256] [--dims 3] [--sweeps 20] [--steps 100]
                    [--backend cuda] [--precision fp32|fp64] [--peer auto|yes|no] [--work DIR]
                    [--parameter 'Thorn::name = value' ...]
 --precision is the build's CCTK_REAL (OPUNTIA_REAL_PRECISION); the run's start-up line must agree.
@@ -71,9 +72,14 @@ def parfile_text(args, iterations):
     ] + args.parameter + [""])
 
 
+# The iterations the timer report leaves out of its steady-state section.
+STEADY_AFTER = 10
+
+
 def run_thorn(args, iterations):
-    """Runs the thorn for `iterations` and returns (timer rows {name: (calls, seconds)}, evolution
-    seconds, the start-up line's CCTK_REAL)."""
+    """Runs the thorn for `iterations` and returns (steady-state timer rows {name: (calls,
+    seconds a call)}, steady-state seconds an iteration, the start-up line's CCTK_REAL, the
+    device); the steady-state figures are None where the run is too short to have them."""
     path = os.path.join(args.work, f"ldc_bench_{iterations}.par")
     with open(path, "w") as f:
         f.write(parfile_text(args, iterations))
@@ -84,17 +90,21 @@ def run_thorn(args, iterations):
     if result.returncode != 0:
         sys.stderr.write(result.stdout[-4000:] + result.stderr[-4000:])
         raise SystemExit(f"ldc_benchmark: {args.opuntia} {path} failed (exit {result.returncode})")
+    # "  steady state, iterations 11 to 110: 4.43 ms an iteration", then rows of
+    # "routine thorn calls µs-a-call ms-an-iteration".
+    steady = re.search(r"^\s+steady state, iterations \d+ to \d+: ([\d.]+) ms an iteration$", result.stdout, re.M)
     rows = {}
-    for line in result.stdout.splitlines():
-        m = re.match(r"\s+(\S+)\s+\S+\s+(\d+)\s+([\d.]+)\s+[\d.]+%$", line)
-        if m:
-            rows[m.group(1)] = (int(m.group(2)), float(m.group(3)))
-    evolution = re.search(r"evolution: (\d+) iterations in ([\d.]+) s", result.stdout)
+    if steady:
+        for line in result.stdout[steady.end():].splitlines():
+            m = re.match(r"\s+(\S+)\s+\S+\s+(\d+)\s+([\d.]+)\s+[\d.]+$", line)
+            if m:
+                rows[m.group(1)] = (int(m.group(2)), float(m.group(3)) * 1e-6)
     real = re.search(r"CCTK_REAL (\w+)", result.stdout)
     device = re.search(r"^\s+rank 0 on .*?; (.*)$", result.stdout, re.M)
-    if not evolution or not real:
-        raise SystemExit(f"ldc_benchmark: no evolution line or CCTK_REAL in the output of {path}")
-    return rows, float(evolution.group(2)), real.group(1), device.group(1) if device else "?"
+    if not real:
+        raise SystemExit(f"ldc_benchmark: no CCTK_REAL in the output of {path}")
+    step = float(steady.group(1)) * 1e-3 if steady else None
+    return rows, step, real.group(1), device.group(1) if device else "?"
 
 
 def torch_peer(args):
@@ -135,7 +145,6 @@ def main():
     parser.add_argument("--dims", type=int, choices=(2, 3), default=3)
     parser.add_argument("--sweeps", type=int, default=20)
     parser.add_argument("--steps", type=int, default=100)
-    parser.add_argument("--warmup", type=int, default=10)
     parser.add_argument("--backend", default="cuda")
     parser.add_argument("--precision", choices=("fp32", "fp64"), default="fp64")
     parser.add_argument("--peer", choices=("auto", "yes", "no"), default="auto",
@@ -171,8 +180,7 @@ def benchmark(args):
     # (CaKernel::autotune, into the work folder's cache), so that both timed runs take the same
     # choice from the cache and neither holds the measuring.
     run_thorn(args, 1)
-    short = run_thorn(args, args.warmup)
-    long = run_thorn(args, args.warmup + args.steps)
+    long = run_thorn(args, STEADY_AFTER + args.steps)
     if long[2] != REAL_TYPE[args.precision]:
         raise SystemExit(f"ldc_benchmark: --precision {args.precision}, but {args.opuntia} has CCTK_REAL {long[2]}")
     cfg = ldc_torch.config((args.n, args.n, args.n if args.dims == 3 else 1), args.dims, 1.0, 1.0, args.alpha,
@@ -180,21 +188,21 @@ def benchmark(args):
     floors = ldc_torch.byte_floors(cfg, 8 if args.precision == "fp64" else 4)
 
     print(f"ldc_benchmark: {args.dims}D n = {args.n}, {args.precision}, {args.sweeps} Jacobi sweeps a step, "
-          f"{args.steps} steps after {args.warmup}; {long[3]}{''.join('; ' + p for p in args.parameter)}")
+          f"{args.steps} steps after {STEADY_AFTER}; {long[3]}{''.join('; ' + p for p in args.parameter)}")
     print(f"copy bandwidth: {copy_bps / 1e9:.1f} GB/s ({copy_source})")
     table = []
     floor_seconds = 0.0
+    if long[1] is None:
+        raise SystemExit(f"ldc_benchmark: no steady-state section in the timer report of {args.opuntia}")
     for row, stage in KERNELS:
-        calls = long[0][row][0] - short[0][row][0]
-        seconds = long[0][row][1] - short[0][row][1]
-        per_call = seconds / calls
+        calls, per_call = long[0][row]
         bandwidth = floors[stage] / per_call
         per_step = calls / args.steps
         floor_seconds += per_step * floors[stage] / copy_bps
         table.append((row, per_step, per_call, floors[stage], bandwidth, bandwidth / copy_bps))
         print(f"{row}: {per_step:g} a step, {per_call * 1e6:.1f} us a call; floor {floors[stage] / 1e6:.4g} MB: "
               f"{bandwidth / 1e9:.1f} GB/s, {100 * bandwidth / copy_bps:.1f}% of copy")
-    step = (long[1] - short[1]) / args.steps
+    step = long[1]
     kernels = sum(per_step * per_call for _, per_step, per_call, *_ in table)
     print(f"step: {step * 1e3:.3f} ms (its kernels {kernels * 1e3:.3f} ms); the sum of the kernels' floors at the "
           f"copy bandwidth {floor_seconds * 1e3:.3f} ms: {100 * floor_seconds / step:.1f}% of the step")

@@ -13,7 +13,7 @@ if [ -z "$python" ]; then
   echo "FAILED: no python3 with numpy (scripts/install_deps.sh installs python3-numpy)"
   exit 1
 fi
-bench() { OMP_NUM_THREADS=1 "$python" "$script" "$opuntia" --backend openmp --peer no --n 8 --steps 3 --warmup 2 "$@"; }
+bench() { OMP_NUM_THREADS=1 "$python" "$script" "$opuntia" --backend openmp --peer no --n 8 --steps 3 "$@"; }
 
 # The build's CCTK_REAL shows in the run's start-up line: fp64 first, and fp32 where it is float.
 bench --precision fp64 >"$work/fp64.out" 2>&1
@@ -40,7 +40,7 @@ check "the copy bandwidth, measured on the host" grep -qE '^copy bandwidth: [0-9
 check "--precision $other against a $precision build: refused, naming both" \
   grep -qF "ldc_benchmark: --precision $other, but $opuntia has CCTK_REAL $own_type" "$work/refused.out"
 
-"$python" "$script" /bin/false --backend openmp --peer no --n 8 --steps 1 --warmup 1 >"$work/fails.out" 2>&1
+"$python" "$script" /bin/false --backend openmp --peer no --n 8 --steps 1 >"$work/fails.out" 2>&1
 check "a failing run: exit 1" test $? -eq 1
 check "... naming the command and its status" grep -qE "^ldc_benchmark: /bin/false .*ldc_bench_1.par failed \(exit 1\)$" "$work/fails.out"
 finish
