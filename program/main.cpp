@@ -90,6 +90,9 @@ int main(int argc, char** argv) {
     constexpr double grace_seconds = 10;
     if (processes.all_arrive_within(grace_seconds)) {
       if (processes.rank() == 0) std::cerr << alike << std::flush;
+      // The others end once rank 0 has written it: the launcher ends every process when one
+      // ends with a failure, and a loaded machine could stop rank 0 before its write.
+      processes.all_arrive_within(grace_seconds);
       return 1;
     }
     std::cerr << on_one_rank << std::flush;
