@@ -115,22 +115,29 @@ queue_event_ptr cakernel_runtime::launch(const thorn_binding& thorn, const kerne
   call.parameters = thorn_parameters;
   call.scalars = scalars.data();
   call.queue = device_->queue();
-  // No variant asked for and several generated for this backend: the tuner's choice.
+  // No variant asked for and several generated for this backend: the tuner's choice, asked
+  // once a kernel and grid size (later launches find it in tuned_ without building its key).
   if (variant.empty() && tuner_ != nullptr) {
-    std::vector<std::string> candidates;
-    for (const auto& k : kernel.variants) {
-      if (k.backend == device_->name()) candidates.push_back(k.template_name);
+    const std::array<int, 3> points{grid.ni, grid.nj, grid.nk};
+    if (const auto tuned = tuned_.find({&kernel, points}); tuned != tuned_.end()) {
+      chosen = tuned->second;
+    } else {
+      std::vector<std::string> candidates;
+      for (const auto& k : kernel.variants) {
+        if (k.backend == device_->name()) candidates.push_back(k.template_name);
+      }
+      // The variant of this backend named `name` (one of the candidates).
+      const auto named = [&](const std::string& name) {
+        return std::find_if(kernel.variants.begin(), kernel.variants.end(), [&](const kernel_variant_binding& k) {
+          return k.backend == device_->name() && k.template_name == name;
+        });
+      };
+      chosen = named(tuner_->choose(thorn.name + "::" + kernel.name, points, candidates,
+                                    [&](const std::string& candidate) {
+                                      return time_on_scratch(*named(candidate), call, array_bytes);
+                                    }));
+      tuned_.emplace(std::make_pair(&kernel, points), chosen);
     }
-    // The variant of this backend named `name` (one of the candidates).
-    const auto named = [&](const std::string& name) {
-      return std::find_if(kernel.variants.begin(), kernel.variants.end(), [&](const kernel_variant_binding& k) {
-        return k.backend == device_->name() && k.template_name == name;
-      });
-    };
-    chosen = named(tuner_->choose(thorn.name + "::" + kernel.name, {grid.ni, grid.nj, grid.nk}, candidates,
-                                  [&](const std::string& candidate) {
-                                    return time_on_scratch(*named(candidate), call, array_bytes);
-                                  }));
   }
   queue_event_ptr first_part_done;
   if (parts.first.empty() && parts.then.empty()) {

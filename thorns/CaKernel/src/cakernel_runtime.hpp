@@ -3,6 +3,7 @@
 // uses, applies the variables' INTENT around each launch and calls the generated launcher, which
 // enqueues the kernel on the backend's queue. The host waits only where it reads: for the
 // kernel that last wrote the buffer it reads, or for a copy still reading a buffer it will write.
+#include <array>
 #include <cstddef>
 #include <map>
 #include <memory>
@@ -94,6 +95,9 @@ private:
   std::map<const kernel_binding*, std::vector<grid_variable*>> scalars_;  // scalars_of() of each kernel launched
   std::map<std::pair<std::size_t, int>, device_snapshot> snapshots_;      // by variable id and time level
   std::unique_ptr<variant_tuner> tuner_;
+  // The tuner's choice for each kernel and grid size launched so far.
+  std::map<std::pair<const kernel_binding*, std::array<int, 3>>, std::vector<kernel_variant_binding>::const_iterator>
+      tuned_;
 };
 
 /// Device memory a snapshot buffer must leave free (for the exchanges' buffers, the reductions
