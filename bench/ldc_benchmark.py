@@ -4,12 +4,12 @@ floors and against the same algorithm in PyTorch (bench/ldc_torch.py), on one de
 
 The thorn runs the benchmark setting of bench/ldc_torch.py: 3D (or 2D) on N^3 cells, a fixed number
 of weighted-Jacobi pressure sweeps a step (pressure_tolerance = 0: no residual, no reduction), no
-output. A run of one iteration (it fills the autotuning cache in the work folder, so that the
-timed run chooses alike and measures no variant), then the timed run of 10 + STEPS iterations:
-each kernel's time a call and the step's time come from its timer report's steady-state section
-(the iterations after the first 10, flesh/runtime/simulation.hpp steady_after_iterations), one
-run's figures and not the difference of two (which went negative where another process took
-the core in one of them). Each
+output. One run of 10 + STEPS iterations: each kernel's time a call and the step's time come
+from its timer report's steady-state section (the iterations after the first 10,
+flesh/runtime/simulation.hpp steady_after_iterations), which leaves out the first launches (a
+program built, variants measured where --parameter sets CaKernel::autotune); one run's figures
+and not the difference of two, which went negative where another process took the core in one
+of them. Each
 kernel's byte floor is ldc_torch.py's (every array it touches read or written once a point), so
 that both sides are held against the same bytes; the copy bandwidth is a device-to-device copy
 timed in the same run (torch's, where torch is installed; numpy's on the host otherwise).
@@ -176,10 +176,6 @@ def benchmark(args):
     else:
         copy_bps = host_copy_bandwidth()
         copy_source = "numpy copy on the host"
-    # A run of one iteration first: where a kernel has several variants, it measures them
-    # (CaKernel::autotune, into the work folder's cache), so that both timed runs take the same
-    # choice from the cache and neither holds the measuring.
-    run_thorn(args, 1)
     long = run_thorn(args, STEADY_AFTER + args.steps)
     if long[2] != REAL_TYPE[args.precision]:
         raise SystemExit(f"ldc_benchmark: --precision {args.precision}, but {args.opuntia} has CCTK_REAL {long[2]}")

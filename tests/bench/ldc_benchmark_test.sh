@@ -42,5 +42,5 @@ check "--precision $other against a $precision build: refused, naming both" \
 
 "$python" "$script" /bin/false --backend openmp --peer no --n 8 --steps 1 >"$work/fails.out" 2>&1
 check "a failing run: exit 1" test $? -eq 1
-check "... naming the command and its status" grep -qE "^ldc_benchmark: /bin/false .*ldc_bench_1.par failed \(exit 1\)$" "$work/fails.out"
+check "... naming the command and its status" grep -qE "^ldc_benchmark: /bin/false .*ldc_bench_11.par failed \(exit 1\)$" "$work/fails.out"
 finish
