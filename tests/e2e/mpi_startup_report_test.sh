@@ -9,7 +9,9 @@ mpiexec=$2
 . "$(dirname "$0")/under_mpirun.sh"
 host=$(hostname)
 
-# run NAME RANKS [LINES...]: HeatEquation on 13x11x9 points; its output in $work/NAME.out.
+# run NAME RANKS [LINES...]: HeatEquation on 13x11x9 points; its output in $work/NAME.out, its
+# warnings apart in NAME.err (a loaded machine's warning of too few free cores for the threads
+# would otherwise come between the report's lines).
 run() {
   local name=$1 ranks=$2
   shift 2
@@ -19,7 +21,7 @@ run() {
     printf 'Driver::global_nx = 13\nDriver::global_ny = 11\nDriver::global_nz = 9\n'
     printf '%s\n' "$@"
   } >"$work/$name.par"
-  (cd "$work" && "$mpiexec" --oversubscribe -np "$ranks" "$opuntia" "$name.par" >"$name.out" 2>&1)
+  (cd "$work" && "$mpiexec" --oversubscribe -np "$ranks" "$opuntia" "$name.par" >"$name.out" 2>"$name.err")
 }
 # starts_with NAME: the output of run NAME begins with the lines on stdin.
 starts_with() {
