@@ -32,6 +32,7 @@ import tempfile
 BENCH = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, BENCH)
 import ldc_torch  # noqa: E402  (the floors and the copy bandwidth: one definition for both sides)
+import timer_report  # noqa: E402
 
 # The thorn's timer rows and the ldc_torch stage each stands for.
 KERNELS = [
@@ -72,39 +73,15 @@ def parfile_text(args, iterations):
     ] + args.parameter + [""])
 
 
-# The iterations the timer report leaves out of its steady-state section.
-STEADY_AFTER = 10
+STEADY_AFTER = timer_report.STEADY_AFTER
 
 
 def run_thorn(args, iterations):
-    """Runs the thorn for `iterations` and returns (steady-state timer rows {name: (calls,
-    seconds a call)}, steady-state seconds an iteration, the start-up line's CCTK_REAL, the
-    device); the steady-state figures are None where the run is too short to have them."""
+    """Runs the thorn for `iterations` and returns its timer report (bench/timer_report.py)."""
     path = os.path.join(args.work, f"ldc_bench_{iterations}.par")
     with open(path, "w") as f:
         f.write(parfile_text(args, iterations))
-    # Every kernel loaded at start-up: with CUDA's lazy loading a kernel's first launch loads its
-    # module, milliseconds that differ from run to run and spoiled the difference of two runs.
-    environment = dict(os.environ, CUDA_MODULE_LOADING="EAGER")
-    result = subprocess.run([args.opuntia, path], cwd=args.work, capture_output=True, text=True, env=environment)
-    if result.returncode != 0:
-        sys.stderr.write(result.stdout[-4000:] + result.stderr[-4000:])
-        raise SystemExit(f"ldc_benchmark: {args.opuntia} {path} failed (exit {result.returncode})")
-    # "  steady state, iterations 11 to 110: 4.43 ms an iteration", then rows of
-    # "routine thorn calls µs-a-call ms-an-iteration".
-    steady = re.search(r"^\s+steady state, iterations \d+ to \d+: ([\d.]+) ms an iteration$", result.stdout, re.M)
-    rows = {}
-    if steady:
-        for line in result.stdout[steady.end():].splitlines():
-            m = re.match(r"\s+(\S+)\s+\S+\s+(\d+)\s+([\d.]+)\s+[\d.]+$", line)
-            if m:
-                rows[m.group(1)] = (int(m.group(2)), float(m.group(3)) * 1e-6)
-    real = re.search(r"CCTK_REAL (\w+)", result.stdout)
-    device = re.search(r"^\s+rank 0 on .*?; (.*)$", result.stdout, re.M)
-    if not real:
-        raise SystemExit(f"ldc_benchmark: no CCTK_REAL in the output of {path}")
-    step = float(steady.group(1)) * 1e-3 if steady else None
-    return rows, step, real.group(1), device.group(1) if device else "?"
+    return timer_report.run(args.opuntia, path, args.work, "ldc_benchmark")
 
 
 def torch_peer(args):
@@ -177,28 +154,29 @@ def benchmark(args):
         copy_bps = host_copy_bandwidth()
         copy_source = "numpy copy on the host"
     long = run_thorn(args, STEADY_AFTER + args.steps)
-    if long[2] != REAL_TYPE[args.precision]:
-        raise SystemExit(f"ldc_benchmark: --precision {args.precision}, but {args.opuntia} has CCTK_REAL {long[2]}")
+    if long.real_type != REAL_TYPE[args.precision]:
+        raise SystemExit(f"ldc_benchmark: --precision {args.precision}, but {args.opuntia} has CCTK_REAL "
+                         f"{long.real_type}")
     cfg = ldc_torch.config((args.n, args.n, args.n if args.dims == 3 else 1), args.dims, 1.0, 1.0, args.alpha,
                            sweeps=args.sweeps)
     floors = ldc_torch.byte_floors(cfg, 8 if args.precision == "fp64" else 4)
 
     print(f"ldc_benchmark: {args.dims}D n = {args.n}, {args.precision}, {args.sweeps} Jacobi sweeps a step, "
-          f"{args.steps} steps after {STEADY_AFTER}; {long[3]}{''.join('; ' + p for p in args.parameter)}")
+          f"{args.steps} steps after {STEADY_AFTER}; {long.device}{''.join('; ' + p for p in args.parameter)}")
     print(f"copy bandwidth: {copy_bps / 1e9:.1f} GB/s ({copy_source})")
     table = []
     floor_seconds = 0.0
-    if long[1] is None:
+    if long.step is None:
         raise SystemExit(f"ldc_benchmark: no steady-state section in the timer report of {args.opuntia}")
     for row, stage in KERNELS:
-        calls, per_call = long[0][row]
+        calls, per_call = long.rows[row]
         bandwidth = floors[stage] / per_call
         per_step = calls / args.steps
         floor_seconds += per_step * floors[stage] / copy_bps
         table.append((row, per_step, per_call, floors[stage], bandwidth, bandwidth / copy_bps))
         print(f"{row}: {per_step:g} a step, {per_call * 1e6:.1f} us a call; floor {floors[stage] / 1e6:.4g} MB: "
               f"{bandwidth / 1e9:.1f} GB/s, {100 * bandwidth / copy_bps:.1f}% of copy")
-    step = long[1]
+    step = long.step
     kernels = sum(per_step * per_call for _, per_step, per_call, *_ in table)
     print(f"step: {step * 1e3:.3f} ms (its kernels {kernels * 1e3:.3f} ms); the sum of the kernels' floors at the "
           f"copy bandwidth {floor_seconds * 1e3:.3f} ms: {100 * floor_seconds / step:.1f}% of the step")

@@ -152,9 +152,9 @@ void parameter_registry::add_thorn(const thorn_binding& thorn, activation active
         for (const auto& pattern : r.words) {
           try {
             detail::string_pattern check(pattern);
-          } catch (const std::invalid_argument& e) {
+          } catch (const std::invalid_argument& bad) {
             throw std::logic_error(fmt::format("malformed regular expression '{}' in the ranges of '{}' ({}): {}",
-                                               pattern, qualified, origin_text(p), e.what()));
+                                               pattern, qualified, origin_text(p), bad.what()));
           }
         }
       }
@@ -199,6 +199,7 @@ void parameter_registry::add_thorn(const thorn_binding& thorn, activation active
   implementation_of_[to_lower(thorn.name)] = thorn.implementation;
   if (active == activation::always) always_active_.push_back(thorn.name);
   for (auto& e : added) entries_.push_back(std::move(e));
+  forget_lookups();
 }
 
 // --- lookup ------------------------------------------------------------------------------
@@ -264,10 +265,23 @@ const parameter_registry::entry* parameter_registry::owner_of(const entry& e) co
 }
 
 const parameter_registry::entry* parameter_registry::find(std::string_view owner, std::string_view name) const {
+  if (const auto known = found_.find(name_pair_less::view{owner, name}); known != found_.end()) {
+    return &entries_[known->second];
+  }
   for (const auto& thorn : thorns_for(owner)) {
-    if (const auto* e = declared(thorn, name)) return owner_of(*e);
+    if (const auto* e = declared(thorn, name)) {
+      const auto* shared = owner_of(*e);
+      if (shared != nullptr) {
+        found_.emplace(std::pair{std::string(owner), std::string(name)}, static_cast<std::size_t>(shared - entries_.data()));
+      }
+      return shared;
+    }
   }
   return nullptr;
+}
+
+void parameter_registry::forget_lookups() {
+  found_.clear();
 }
 
 parameter_registry::entry* parameter_registry::find(std::string_view owner, std::string_view name) {
@@ -280,18 +294,18 @@ const parameter_registry::entry& parameter_registry::readable(std::string_view o
                                                               const char* as) const {
   const auto* e = find(owner, name);
   if (e == nullptr) throw std::logic_error(fmt::format("unknown parameter '{}::{}'", owner, name));
-  const std::string qualified = e->thorn + "::" + e->binding.name;
-  const std::string type = type_word(e->binding.type);
+  // The names of the messages put together only for them: reads come every iteration.
+  const auto qualified = [&] { return e->thorn + "::" + e->binding.name; };
   const bool text = std::string_view(as) == "text";
-  if (text ? !is_text_type(e->binding.type) : type != as) {
-    throw std::logic_error(fmt::format("parameter '{}' is {}, not read as {}", qualified, type, as));
+  if (text ? !is_text_type(e->binding.type) : std::string_view(type_word(e->binding.type)) != as) {
+    throw std::logic_error(fmt::format("parameter '{}' is {}, not read as {}", qualified(), type_word(e->binding.type), as));
   }
   const auto size = static_cast<int>(e->values.size());
   if (e->binding.array_size.empty() ? index != -1 : (index < 0 || index >= size)) {
     throw std::logic_error(
         e->binding.array_size.empty()
-            ? fmt::format("parameter '{}' is not an array, read with index {}", qualified, index)
-            : fmt::format("index {} of array parameter '{}' is outside [0..{}]", index, qualified, size - 1));
+            ? fmt::format("parameter '{}' is not an array, read with index {}", qualified(), index)
+            : fmt::format("index {} of array parameter '{}' is outside [0..{}]", index, qualified(), size - 1));
   }
   e->read = true;
   return *e;
@@ -492,6 +506,7 @@ struct parameter_registry::applier {
         continue;
       }
       registry.active_.push_back(*known);
+      registry.forget_lookups();
     }
   }
 
@@ -757,6 +772,7 @@ void parameter_registry::reset_reads() {
 void parameter_registry::apply(const ccl::parfile_file& parfile, const ccl::source_file& source) {
   sources_.push_back(source);
   for (auto& e : entries_) e.read = false;
+  forget_lookups();
   applier{*this, parfile, source, {}, {}, {}}.run();
 }
 

@@ -146,6 +146,23 @@ class parameter_registry final : public parameter_source {
   /// `message` at the first element of `e` that the parameter file set; nullopt when none.
   std::optional<ccl::diagnostic> first_set(const entry& e, std::string message) const;
 
+  /// find()'s answers by the spelling asked, as indices into entries_: a run reads parameters in
+  /// every iteration (the flesh's termination, thorn routines), and find() compares names case
+  /// by case through every registered thorn. Forgotten whenever thorns are added or activated.
+  /// Reads come from the run's thread only (as `entry::read` already assumes).
+  struct name_pair_less {
+    using is_transparent = void;
+    using view = std::pair<std::string_view, std::string_view>;
+    static view of(const std::pair<std::string, std::string>& p) { return {p.first, p.second}; }
+    static view of(const view& v) { return v; }
+    template <class A, class B>
+    bool operator()(const A& a, const B& b) const {
+      return of(a) < of(b);
+    }
+  };
+  void forget_lookups();
+
+  mutable std::map<std::pair<std::string, std::string>, std::size_t, name_pair_less> found_;
   parameter_level level_;
   std::vector<entry> entries_;                            // stable order: registration order
   std::vector<std::string> thorn_names_;                  // registration order

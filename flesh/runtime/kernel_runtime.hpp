@@ -34,6 +34,14 @@ struct launch_parts {
   std::vector<index_range> first, then;
 };
 
+/// What launch() recorded on the run's queue: after the first part's boxes (null when the
+/// launch had no parts), and after the whole launch (null where kernels run on the host arrays
+/// and the host never waits for them). The routine timers take `done` as their end: one event
+/// fewer a launch, and recording one cost the host as much as a launch on an H200 (issue 28).
+struct launched_events {
+  queue_event_ptr first_part_done, done;
+};
+
 class kernel_runtime {
 public:
   virtual ~kernel_runtime() = default;
@@ -45,8 +53,8 @@ public:
   /// Enqueues `kernel` of `thorn` (its variant for this backend; `variant` names the template when
   /// several were generated, empty: the first), applying every variable's INTENT around it; on a
   /// device it may still run when this returns. `parts`: the boxes it computes, in order (of the
-  /// points it would compute); returns an event after the first part's boxes.
-  virtual queue_event_ptr launch(const thorn_binding& thorn, const kernel_binding& kernel, const void* thorn_parameters,
+  /// points it would compute).
+  virtual launched_events launch(const thorn_binding& thorn, const kernel_binding& kernel, const void* thorn_parameters,
                                  const kernel_grid& grid, const std::string& variant, const launch_parts& parts = {}) = 0;
   /// Before the host reads (or writes) time level `level` of `v`: waits for the kernel that last
   /// wrote it and brings the host copy up to date, or for a copy still reading the host array.

@@ -899,9 +899,10 @@ void simulation::run_routine(const schedule_node& node) {
                            : launch_parts{};
     const double launch_start = wall_seconds();
     auto before = runtime_->record();
-    rim_done = runtime_->launch(t, *kernel, thorn_parameters(t.name), grid_for_kernels(),
-                                has_variant ? variant_ : std::string(), parts);
-    auto after = runtime_->record();
+    auto launched = runtime_->launch(t, *kernel, thorn_parameters(t.name), grid_for_kernels(),
+                                     has_variant ? variant_ : std::string(), parts);
+    rim_done = std::move(launched.first_part_done);
+    auto after = launched.done ? std::move(launched.done) : runtime_->record();
     ++launches_;
     launch_host_seconds_ += wall_seconds() - launch_start;
     // A variant chosen by measurement at this first launch on this grid says so (rank 0's).

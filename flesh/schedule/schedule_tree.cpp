@@ -36,12 +36,12 @@ using ccl::iequals;
 using ccl::to_lower;
 
 /// "EVOL", "evol", "CCTK_EVOL", "cctk_evol" -> index into schedule_bins(); -1 when no bin.
+/// Without copies: the flesh asks for its bins by name in every iteration (schedule_tree::bin).
 int bin_index(std::string_view name) {
-  std::string n = to_lower(name);
-  if (n.rfind("cctk_", 0) == 0) n = n.substr(5);
+  if (name.size() > 5 && ccl::iequals(name.substr(0, 5), "cctk_")) name.remove_prefix(5);
   const auto& bins = schedule_bins();
   for (std::size_t i = 0; i < bins.size(); ++i) {
-    if (to_lower(bins[i]) == n) return static_cast<int>(i);
+    if (ccl::iequals(bins[i], name)) return static_cast<int>(i);
   }
   return -1;
 }

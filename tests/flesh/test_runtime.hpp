@@ -13,9 +13,9 @@ namespace opuntia::test_support {
 class host_runtime : public kernel_runtime {
  public:
   std::string backend_name() const override { return "host"; }
-  queue_event_ptr launch(const thorn_binding&, const kernel_binding&, const void*, const kernel_grid&,
+  launched_events launch(const thorn_binding&, const kernel_binding&, const void*, const kernel_grid&,
                          const std::string&, const launch_parts&) override {
-    return nullptr;
+    return {};
   }
   void ensure_host(grid_variable&, int) override {}
   void host_wrote(grid_variable&, int) override {}

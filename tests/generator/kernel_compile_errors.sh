@@ -45,7 +45,7 @@ check "... naming the variable (OpenMP)" grep -q "I3D_l(u, ...): u is not cached
 
 make_case literal_beyond "s/x/x/" "s/I3D_l(u, 1, 0, 0)/I3D_l(u, 2, 0, 0)/"
 check "I3D_l beyond the STENCIL by a literal fails to generate" test ! -e "$work/literal_beyond/out"
-check "... at the body's line" grep -qF "Heat/src/Heat_Update.kernel:5:25: error: I3D_l(u, 2, 0, 0) reaches 2 points along +x, beyond the STENCIL of kernel 'Heat_Update'" \
+check "... at the body's line" grep -qF "Heat/src/Heat_Update.kernel:11:30: error: I3D_l(u, 2, 0, 0) reaches 2 points along +x, beyond the STENCIL of kernel 'Heat_Update'" \
   "$work/literal_beyond/gen.log"
 
 make_case beyond "s/x/x/" "s/I3D_l(u, 1, 0, 0)/I3D_l(u, (int)2, 0, 0)/"

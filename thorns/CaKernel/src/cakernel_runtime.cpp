@@ -56,7 +56,7 @@ const std::vector<grid_variable*>& cakernel_runtime::scalars_of(const thorn_bind
   return scalars_.emplace(&kernel, std::move(scalars)).first->second;
 }
 
-queue_event_ptr cakernel_runtime::launch(const thorn_binding& thorn, const kernel_binding& kernel,
+launched_events cakernel_runtime::launch(const thorn_binding& thorn, const kernel_binding& kernel,
                                          const void* thorn_parameters, const kernel_grid& grid, const std::string& variant,
                                          const launch_parts& parts) {
   auto chosen = std::find_if(kernel.variants.begin(), kernel.variants.end(), [&](const kernel_variant_binding& k) {
@@ -168,7 +168,7 @@ queue_event_ptr cakernel_runtime::launch(const thorn_binding& thorn, const kerne
     last_writer_[written] = done;
     if (intent == kernel_intent::separateinout) store_.swap_with_scratch(v);
   }
-  return first_part_done;
+  return {first_part_done, done};
 }
 
 double cakernel_runtime::time_on_scratch(const kernel_variant_binding& variant, kernel_call call,

@@ -28,7 +28,7 @@ public:
 
   std::string backend_name() const override { return device_->name(); }
   std::string device_description() const override { return device_->device_description(); }
-  queue_event_ptr launch(const thorn_binding& thorn, const kernel_binding& kernel, const void* thorn_parameters,
+  launched_events launch(const thorn_binding& thorn, const kernel_binding& kernel, const void* thorn_parameters,
                          const kernel_grid& grid, const std::string& variant, const launch_parts& parts = {}) override;
   void ensure_host(grid_variable& v, int level = 0) override;
   void host_wrote(grid_variable& v, int level = 0) override;

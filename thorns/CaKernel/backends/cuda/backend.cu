@@ -8,7 +8,10 @@
 #include <cstdlib>
 #include <cstring>
 #include <memory>
+#include <mutex>
 #include <string>
+#include <utility>
+#include <vector>
 
 #include <fmt/format.h>
 
@@ -68,18 +71,57 @@ __global__ void copy_boxes_kernel(box_copy_jobs batch) {
   }
 }
 
+/// cudaEvent_t's of one device kept for reuse. A kernel's launch records two to three events
+/// (the routine timer's and the runtime's, which the host waits for before it touches a buffer);
+/// creating and destroying each of them cost the host more than recording it. An event goes
+/// back once nobody holds it, so nothing waits for it when it is recorded again. Events may be
+/// given back from another thread (a checkpoint's writer drops its snapshot's events).
+class event_pool {
+public:
+  explicit event_pool(int device) : device_(device) {}
+  ~event_pool() {
+    for (cudaEvent_t e : free_) cudaEventDestroy(e);
+  }
+  event_pool(const event_pool&) = delete;
+  event_pool& operator=(const event_pool&) = delete;
+  cudaEvent_t take() {
+    {
+      const std::lock_guard lock(mutex_);
+      if (!free_.empty()) {
+        cudaEvent_t e = free_.back();
+        free_.pop_back();
+        return e;
+      }
+    }
+    cudaEvent_t e = nullptr;
+    OPUNTIA_CUDA_CHECK(cudaEventCreate(&e));
+    return e;
+  }
+  void give_back(cudaEvent_t e) {
+    const std::lock_guard lock(mutex_);
+    free_.push_back(e);
+  }
+  int device() const { return device_; }
+
+private:
+  int device_ = 0;
+  std::mutex mutex_;
+  std::vector<cudaEvent_t> free_;
+};
+
 /// A cudaEvent_t recorded on a stream, with timing (the per-routine timers read it). Another
 /// thread may wait for it (a checkpoint's writer waits for its snapshot's copies): it makes the
 /// run's device current there first, so that no other device gets a context.
 class cuda_event final : public queue_event {
 public:
-  cuda_event(cudaStream_t stream, int device) : device_(device) {
-    OPUNTIA_CUDA_CHECK(cudaEventCreate(&event_));
+  cuda_event(cudaStream_t stream, std::shared_ptr<event_pool> pool) : pool_(std::move(pool)), event_(pool_->take()) {
     const cudaError_t recorded = cudaEventRecord(event_, stream);
-    if (recorded != cudaSuccess) cudaEventDestroy(event_);
+    if (recorded != cudaSuccess) cudaEventDestroy(std::exchange(event_, nullptr));
     OPUNTIA_CUDA_CHECK(recorded);
   }
-  ~cuda_event() override { cudaEventDestroy(event_); }
+  ~cuda_event() override {
+    if (event_ != nullptr) pool_->give_back(event_);
+  }
   cuda_event(const cuda_event&) = delete;
   cuda_event& operator=(const cuda_event&) = delete;
   void wait() override {
@@ -99,9 +141,9 @@ private:
   void on_device() const {
     int current = -1;
     OPUNTIA_CUDA_CHECK(cudaGetDevice(&current));
-    if (current != device_) OPUNTIA_CUDA_CHECK(cudaSetDevice(device_));
+    if (current != pool_->device()) OPUNTIA_CUDA_CHECK(cudaSetDevice(pool_->device()));
   }
-  int device_ = 0;
+  std::shared_ptr<event_pool> pool_;  // shared: an event may outlive the backend
   cudaEvent_t event_ = nullptr;
 };
 
@@ -168,9 +210,11 @@ public:
     OPUNTIA_CUDA_CHECK(cudaGetLastError());
     OPUNTIA_CUDA_CHECK(cudaDeviceSynchronize());
   }
-  queue_event_ptr record() override { return std::make_shared<cuda_event>(compute_, device_); }
+  queue_event_ptr record() override { return std::make_shared<cuda_event>(compute_, events_); }
   void* halo_queue() const override { return halo_; }
-  queue_event_ptr record_on(void* queue) override { return std::make_shared<cuda_event>(static_cast<cudaStream_t>(queue), device_); }
+  queue_event_ptr record_on(void* queue) override {
+    return std::make_shared<cuda_event>(static_cast<cudaStream_t>(queue), events_);
+  }
   void wait_on(void* queue, queue_event& event) override {
     OPUNTIA_CUDA_CHECK(cudaStreamWaitEvent(static_cast<cudaStream_t>(queue), static_cast<cuda_event&>(event).get(), 0));
   }
@@ -279,6 +323,7 @@ public:
 
 private:
   int device_;
+  std::shared_ptr<event_pool> events_ = std::make_shared<event_pool>(device_);
   cudaStream_t compute_ = nullptr, transfer_ = nullptr, halo_ = nullptr, snapshot_ = nullptr;
 };
 
