@@ -69,6 +69,9 @@ public:
   /// Every rank's `local` text, in rank order, on rank 0; an empty list on the others. Every
   /// rank calls it (the start-up report).
   virtual std::vector<std::string> gather(const std::string& local) const { return {local}; }
+  /// Every rank's `local` text, in rank order, on every rank (where each rank decides from what
+  /// all of them read: the start-up's OpenMP thread counts). Every rank calls it.
+  virtual std::vector<std::string> all_gather(const std::string& local) const { return {local}; }
 };
 
 }  // namespace opuntia

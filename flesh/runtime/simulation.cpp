@@ -1092,7 +1092,8 @@ void simulation::run() {
   run_start_ = wall_seconds();
   prepare_output_folder();
   const auto title = registry_.text("Cactus", "cctk_run_title");
-  const auto ranks = startup_report(*driver_, *runtime_);  // every rank takes part
+  const auto threads = choose_threads(*driver_);  // every rank takes part, before the report shows them
+  const auto ranks = startup_report(*driver_, *runtime_) + threads.notes;  // every rank takes part
   if (driver_->rank() == 0) {
     const auto& g = driver_->layout();
     // CCTK_REAL's type is the build's (OPUNTIA_REAL_PRECISION): a benchmark's figures depend on it.
@@ -1102,10 +1103,9 @@ void simulation::run() {
                runtime_->backend_name(), driver_->name(), ranks);
   }
   if (driver_->rank() == 0) fmt::print(out_, "{}", faces_only_report());
-  const auto threads = thread_warnings(*driver_);  // every rank takes part
   if (driver_->rank() == 0) {
     out_.flush();  // the warnings after the header they are about
-    std::cerr << threads + idle_run_warning() << std::flush;  // one write
+    std::cerr << threads.warnings + idle_run_warning() << std::flush;  // one write
   }
   const auto checkpoint_mode = choose_checkpoint_mode();
   if (driver_->rank() == 0) fmt::print(out_, "{}", checkpoint_mode);

@@ -8,6 +8,7 @@
 #include <climits>
 #include <cmath>
 #include <cstddef>
+#include <cstdlib>
 #include <filesystem>
 #include <fstream>
 #include <map>
@@ -160,20 +161,44 @@ rank_threads this_rank_threads() {
   return r;
 }
 
-std::string oversubscription_warnings(const std::vector<rank_threads>& ranks) {
-  struct host_threads {
-    int ranks = 0;
-    int threads = 0;
-    std::set<int> cpus;
-    double load = -1;  // the first rank's readings
-    int others_running = -1;
-  };
-  std::vector<std::string> hosts;  // in the order of their first rank
-  std::map<std::string, host_threads> on;
+namespace {
+
+/// The ranks of one host, and what its first rank read of the host's load.
+struct host_threads {
+  int ranks = 0;
+  int threads = 0;
+  std::set<int> cpus;
+  double load = -1;
+  int others_running = -1;
+
+  int cores() const { return std::max(1, static_cast<int>(cpus.size())); }
+  /// The cores other work keeps busy: the load average, rounded, counts the tasks that ran or
+  /// waited to over the last minute, before this run began; the tasks runnable now, those still
+  /// at work. The smaller of the two: a build that has just ended still weighs on the average,
+  /// and this run's other ranks, starting now, are runnable but not other work. Both are the
+  /// whole machine's, where the ranks may be bound to a few of its cores: an estimate.
+  int free_cores() const {
+    int busy = load > 0 ? static_cast<int>(std::lround(load)) : 0;
+    if (others_running >= 0) busy = std::min(busy, others_running);
+    return std::max(0, cores() - busy);
+  }
+  /// " (load average 1.60, 3 other tasks running now)", or nothing where the load is unknown.
+  std::string load_text() const {
+    if (load < 0) return "";
+    return fmt::format(" (load average {:.2f}{})", load,
+                       others_running < 0 ? ""
+                                          : fmt::format(", {} other task{} running now", others_running,
+                                                        others_running == 1 ? "" : "s"));
+  }
+};
+
+/// The hosts of `ranks`, in the order of their first rank.
+std::vector<std::pair<std::string, host_threads>> hosts_of(const std::vector<rank_threads>& ranks) {
+  std::vector<std::pair<std::string, host_threads>> hosts;
   for (const auto& r : ranks) {
-    auto [it, first] = on.try_emplace(r.host);
-    if (first) {
-      hosts.push_back(r.host);
+    auto it = std::find_if(hosts.begin(), hosts.end(), [&](const auto& h) { return h.first == r.host; });
+    if (it == hosts.end()) {
+      it = hosts.insert(hosts.end(), {r.host, host_threads{}});
       it->second.load = r.load;
       it->second.others_running = r.others_running;
     }
@@ -181,54 +206,84 @@ std::string oversubscription_warnings(const std::vector<rank_threads>& ranks) {
     it->second.threads += r.threads;
     it->second.cpus.insert(r.cpus.begin(), r.cpus.end());
   }
+  return hosts;
+}
+
+}  // namespace
+
+std::string oversubscription_warnings(const std::vector<rank_threads>& ranks) {
   std::string out;
-  for (const auto& host : hosts) {
-    const auto& h = on[host];
-    const int cores = std::max(1, static_cast<int>(h.cpus.size()));
-    // The cores other work keeps busy: the load average, rounded, counts the tasks that ran or
-    // waited to over the last minute, before this run began; the tasks runnable now, those
-    // still at work. The smaller of the two: a build that has just ended still weighs on the
-    // average, and this run's other ranks, starting now, are runnable but not other work. Both
-    // are the whole machine's, where the ranks may be bound to a few of its cores: an estimate,
-    // and so a warning, never an error.
-    int busy = h.load > 0 ? static_cast<int>(std::lround(h.load)) : 0;
-    if (h.others_running >= 0) busy = std::min(busy, h.others_running);
-    const int free_cores = std::max(0, cores - busy);
+  for (const auto& [host, h] : hosts_of(ranks)) {
+    // An estimate, and so a warning, never an error.
+    const int free_cores = h.free_cores();
     if (h.threads <= h.ranks || h.threads <= free_cores) continue;
-    std::string load;
-    if (h.load >= 0) {
-      load = fmt::format(" (load average {:.2f}{})", h.load,
-                         h.others_running < 0 ? ""
-                                              : fmt::format(", {} other task{} running now", h.others_running,
-                                                            h.others_running == 1 ? "" : "s"));
-    }
+    const int cores = h.cores();
     const auto who = h.ranks == 1 ? fmt::format("{} OpenMP threads", h.threads)
                                   : fmt::format("{} ranks run {} OpenMP threads", h.ranks, h.threads);
     out += fmt::format("opuntia: warning: {} on {} core{} of {}, about {} free{}: threads beyond the free cores wait "
                        "for each other at every parallel loop; set OMP_NUM_THREADS={}\n",
-                       who, cores, cores == 1 ? "" : "s", host, free_cores, load,
+                       who, cores, cores == 1 ? "" : "s", host, free_cores, h.load_text(),
                        std::max(1, free_cores / h.ranks));
   }
   return out;
 }
 
-std::string thread_warnings(const driver& ranks) {
+thread_plan plan_threads(const std::vector<rank_threads>& ranks, bool chosen_by_user) {
+  thread_plan plan;
+  for (const auto& r : ranks) plan.threads.push_back(r.threads);
+  if (chosen_by_user) {
+    plan.warnings = oversubscription_warnings(ranks);
+    return plan;
+  }
+  for (const auto& [host, h] : hosts_of(ranks)) {
+    // Each rank's share of the free cores, one at least and no more than its own mask holds.
+    const int share = std::max(1, h.free_cores() / h.ranks);
+    int fewer = 0;  // the ranks given fewer threads than the runtime's default
+    for (std::size_t r = 0; r < ranks.size(); ++r) {
+      if (ranks[r].host != host) continue;
+      const int own = std::max(1, static_cast<int>(ranks[r].cpus.size()));
+      plan.threads[r] = std::min({ranks[r].threads, share, own});
+      if (plan.threads[r] < ranks[r].threads) ++fewer;
+    }
+    if (fewer == 0) continue;
+    const int cores = h.cores();
+    const auto who = h.ranks == 1 ? std::string() : fmt::format("{} ranks share ", h.ranks);
+    plan.notes += fmt::format("  note: {}{} core{} of {}, about {} free{}: {} OpenMP thread{}{} (OMP_NUM_THREADS "
+                              "sets another count)\n",
+                              who, cores, cores == 1 ? "" : "s", host, h.free_cores(), h.load_text(), share,
+                              share == 1 ? "" : "s", h.ranks == 1 ? "" : " each");
+  }
+  return plan;
+}
+
+thread_plan choose_threads(const driver& ranks) {
   const auto mine = this_rank_threads();
+  // "host|threads|load others|cpu cpu ...": host names hold no '|'.
   std::string cpus;
   for (const int cpu : mine.cpus) cpus += fmt::format("{} ", cpu);
-  const auto hosts = ranks.gather(mine.host);
-  const auto threads = ranks.gather(std::to_string(mine.threads));
-  const auto masks = ranks.gather(cpus);
-  const auto loads = ranks.gather(fmt::format("{} {}", mine.load, mine.others_running));
+  const auto texts =
+      ranks.all_gather(fmt::format("{}|{}|{} {}|{}", mine.host, mine.threads, mine.load, mine.others_running, cpus));
   std::vector<rank_threads> all;
-  for (std::size_t r = 0; r < hosts.size(); ++r) {
-    rank_threads t{hosts[r], std::stoi(threads[r]), {}, -1, -1};
-    std::istringstream(loads[r]) >> t.load >> t.others_running;
-    std::istringstream words(masks[r]);
+  for (const auto& text : texts) {
+    std::istringstream fields(text);
+    std::string host, threads, loads, masks;
+    std::getline(fields, host, '|');
+    std::getline(fields, threads, '|');
+    std::getline(fields, loads, '|');
+    std::getline(fields, masks);
+    rank_threads t{host, std::stoi(threads), {}, -1, -1};
+    std::istringstream(loads) >> t.load >> t.others_running;
+    std::istringstream words(masks);
     for (int cpu = 0; words >> cpu;) t.cpus.push_back(cpu);
     all.push_back(std::move(t));
   }
-  return oversubscription_warnings(all);
+  // Every rank plans from the same readings, and so alike; each takes its own count.
+  const char* asked = std::getenv("OMP_NUM_THREADS");
+  auto plan = plan_threads(all, asked != nullptr && *asked != '\0');
+  const int own = plan.threads.at(static_cast<std::size_t>(ranks.rank()));
+  if (own != mine.threads) omp_set_num_threads(own);
+  if (ranks.rank() != 0) plan.notes.clear(), plan.warnings.clear();
+  return plan;
 }
 
 }  // namespace opuntia

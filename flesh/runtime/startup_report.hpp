@@ -58,8 +58,25 @@ rank_threads this_rank_threads();
 /// ones, those less the cores other work keeps busy (see the definition): an estimate.
 std::string oversubscription_warnings(const std::vector<rank_threads>& ranks);
 
-/// oversubscription_warnings() of every rank's this_rank_threads(), gathered through the driver,
-/// on rank 0; empty on the other ranks. Every rank calls it.
-std::string thread_warnings(const driver& ranks);
+/// How many OpenMP threads each rank runs. Where OMP_NUM_THREADS is not set, each rank takes its
+/// share of its host's free cores (at least one, at most its own affinity mask's and the
+/// runtime's default): threads beyond the free cores wait for each other at every parallel loop,
+/// and four ranks of 8 threads on 16 cores ran a test over 30 times as long as with one thread
+/// a rank (bench/RESULTS.md, 2026-11-27). `notes` says where a host's ranks got fewer threads
+/// than the default, one line a host:
+///   "  note: 4 ranks share 16 cores of node7, about 12 free (load average 4.10, 4 other tasks
+///    running now): 3 OpenMP threads each (OMP_NUM_THREADS sets another count)"
+/// Where OMP_NUM_THREADS is set, its count stays, and `warnings` holds oversubscription_warnings().
+struct thread_plan {
+  std::vector<int> threads;  // by rank
+  std::string notes;         // for the start-up report, after the ranks' lines
+  std::string warnings;      // for standard error
+};
+thread_plan plan_threads(const std::vector<rank_threads>& ranks, bool chosen_by_user);
+
+/// plan_threads() of every rank's this_rank_threads(), gathered through the driver: sets this
+/// rank's count (omp_set_num_threads) before anything runs, and returns the plan's notes and
+/// warnings on rank 0 (empty on the others). Every rank calls it.
+thread_plan choose_threads(const driver& ranks);
 
 }  // namespace opuntia

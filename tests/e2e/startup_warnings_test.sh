@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Runs that go on but are told, in one line on stderr, what is likely a mistake: no application
-# thorn active, nothing scheduled in CCTK_EVOL, more OpenMP threads than free cores.
+# thorn active, nothing scheduled in CCTK_EVOL, more OpenMP threads than free cores; and the
+# thread count chosen where OMP_NUM_THREADS is not set.
 # Usage: startup_warnings_test.sh OPUNTIA OPUNTIA_TEST_THORNS MPIEXEC|-
 set -uo pipefail
 source "$(dirname "$0")/../check.sh"
@@ -64,6 +65,19 @@ if [ "$mpiexec" != "-" ]; then
   check "two ranks with too many threads go on" test $? -eq 0
   check "... and one line counts the threads of both" stderr_matches ranks \
     "opuntia: warning: 2 ranks run 4 OpenMP threads on 1 core of $host, about [01] free$load: threads beyond the free cores wait for each other at every parallel loop; set OMP_NUM_THREADS=1"
+
+  # Without OMP_NUM_THREADS, three ranks free to run on two cores take one thread each, and a
+  # note after the ranks' lines says why; nothing on stderr.
+  if [ "$(nproc)" -ge 2 ]; then
+    (cd "$work" && env -u OMP_NUM_THREADS taskset -c 0,1 "$mpiexec" --oversubscribe --bind-to none -np 3 \
+      "$opuntia" heat.par >shared.out 2>shared.err)
+    check "three ranks on two cores, no OMP_NUM_THREADS: they run" test $? -eq 0
+    check "... one thread each" test "$(grep -c "^  rank [0-2] on $host: .*; openmp: 1 thread$" "$work/shared.out")" -eq 3
+    check "... and a note says why" grep -qE \
+      "^  note: 3 ranks share 2 cores of $host, about [0-2] free$load: 1 OpenMP thread each \(OMP_NUM_THREADS sets another count\)$" \
+      "$work/shared.out"
+    check "... with no warning" stderr_is shared ""
+  fi
 fi
 
 finish

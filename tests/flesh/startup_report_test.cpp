@@ -185,6 +185,56 @@ TEST(startup_report, ranks_of_one_host_share_its_cores) {
             "each other at every parallel loop; set OMP_NUM_THREADS=4\n");
 }
 
+std::vector<int> cores(int count) {
+  std::vector<int> cpus(static_cast<std::size_t>(count));
+  for (int c = 0; c < count; ++c) cpus[static_cast<std::size_t>(c)] = c;
+  return cpus;
+}
+
+TEST(startup_report, threads_the_user_chose_stay_and_are_warned_of_where_too_many) {
+  const auto crowded = threads_on("a", 8, cores(16), 4.1, 4);
+  const auto plan = plan_threads({crowded, crowded, crowded, crowded}, true);
+  EXPECT_EQ(plan.threads, (std::vector<int>{8, 8, 8, 8}));
+  EXPECT_EQ(plan.notes, "");
+  EXPECT_EQ(plan.warnings, oversubscription_warnings({crowded, crowded, crowded, crowded}));
+  EXPECT_NE(plan.warnings, "");
+}
+
+TEST(startup_report, ranks_take_their_share_of_the_free_cores_by_default) {
+  // Four ranks, each free to run 16 threads on the host's 16 cores, four of them busy: three each.
+  const auto each = threads_on("node7", 16, cores(16), 4.1, 4);
+  const auto plan = plan_threads({each, each, each, each}, false);
+  EXPECT_EQ(plan.threads, (std::vector<int>{3, 3, 3, 3}));
+  EXPECT_EQ(plan.notes,
+            "  note: 4 ranks share 16 cores of node7, about 12 free (load average 4.10, 4 other tasks running now): 3 "
+            "OpenMP threads each (OMP_NUM_THREADS sets another count)\n");
+  EXPECT_EQ(plan.warnings, "");
+  // One rank alone on an idle host keeps the runtime's default, and says nothing.
+  const auto alone = plan_threads({threads_on("a", 16, cores(16), 0.02, 0)}, false);
+  EXPECT_EQ(alone.threads, std::vector<int>{16});
+  EXPECT_EQ(alone.notes, "");
+}
+
+TEST(startup_report, a_busy_host_leaves_one_thread_a_rank) {
+  const auto plan = plan_threads({threads_on("a", 2, cores(2), 7.0, 5)}, false);
+  EXPECT_EQ(plan.threads, std::vector<int>{1});
+  EXPECT_EQ(plan.notes, "  note: 2 cores of a, about 0 free (load average 7.00, 5 other tasks running now): 1 OpenMP "
+                        "thread (OMP_NUM_THREADS sets another count)\n");
+  const auto one_each = threads_on("b", 2, cores(2), 0, 3);
+  EXPECT_EQ(plan_threads({one_each, one_each, one_each}, false).threads, (std::vector<int>{1, 1, 1}));
+}
+
+TEST(startup_report, a_share_is_bounded_by_the_rank_s_own_cores_and_hosts_are_apart) {
+  // Bound to one core, a rank runs one thread however free the host; another host's ranks
+  // share their own host's cores.
+  const auto plan = plan_threads({threads_on("a", 8, {0}), threads_on("a", 8, {1, 2, 3, 4, 5, 6, 7}),
+                                  threads_on("b", 8, cores(8))},
+                                 false);
+  EXPECT_EQ(plan.threads, (std::vector<int>{1, 4, 8}));
+  EXPECT_EQ(plan.notes, "  note: 2 ranks share 8 cores of a, about 8 free: 4 OpenMP threads each (OMP_NUM_THREADS sets "
+                        "another count)\n");
+}
+
 TEST(startup_report, this_rank_counts_its_threads_and_cores) {
   const auto mine = this_rank_threads();
   EXPECT_EQ(mine.host, host_name());

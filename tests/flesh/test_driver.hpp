@@ -35,6 +35,10 @@ class test_driver final : public driver {
     }
     return local;
   }
+  /// Every rank of the pretended run read what this one did.
+  std::vector<std::string> all_gather(const std::string& local) const override {
+    return std::vector<std::string>(static_cast<std::size_t>(size_), local);
+  }
 
  private:
   std::string name_;

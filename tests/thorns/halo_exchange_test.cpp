@@ -64,6 +64,9 @@ public:
   std::vector<std::string> gather(const std::string&) override {
     throw std::logic_error("thread_communicator: the halo exchange gathers nothing");
   }
+  std::vector<std::string> all_gather(const std::string&) override {
+    throw std::logic_error("thread_communicator: the halo exchange gathers nothing");
+  }
 
 private:
   mailboxes& boxes_;

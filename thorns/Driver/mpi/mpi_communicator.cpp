@@ -157,24 +157,51 @@ std::uint64_t mpi_communicator::wrapping_sum(std::uint64_t local) {
   return result;
 }
 
-std::vector<std::string> mpi_communicator::gather(const std::string& local) {
-  const int length = byte_count(local.size(), "a gathered text");
-  const bool root = rank_ == 0;
-  std::vector<int> lengths(root ? size_ : 0);
-  check(MPI_Gather(&length, 1, MPI_INT, lengths.data(), 1, MPI_INT, 0, MPI_COMM_WORLD), "MPI_Gather");
+namespace {
+
+/// The texts of `all` at `starts`, `lengths` bytes each.
+std::vector<std::string> split_texts(const std::string& all, const std::vector<int>& starts, const std::vector<int>& lengths) {
+  std::vector<std::string> texts;
+  for (std::size_t r = 0; r < lengths.size(); ++r) texts.push_back(all.substr(starts[r], lengths[r]));
+  return texts;
+}
+
+/// Where each rank's text starts in the gathered bytes, and their total.
+std::pair<std::vector<int>, std::size_t> starts_of(const std::vector<int>& lengths) {
   std::vector<int> starts(lengths.size());
   std::size_t total = 0;
   for (std::size_t r = 0; r < lengths.size(); ++r) {
     starts[r] = byte_count(total, "the gathered texts");
     total += static_cast<std::size_t>(lengths[r]);
   }
+  return {starts, total};
+}
+
+}  // namespace
+
+std::vector<std::string> mpi_communicator::gather(const std::string& local) {
+  const int length = byte_count(local.size(), "a gathered text");
+  const bool root = rank_ == 0;
+  std::vector<int> lengths(root ? size_ : 0);
+  check(MPI_Gather(&length, 1, MPI_INT, lengths.data(), 1, MPI_INT, 0, MPI_COMM_WORLD), "MPI_Gather");
+  const auto [starts, total] = starts_of(lengths);
   std::string all(total, '\0');
   check(MPI_Gatherv(local.data(), length, MPI_CHAR, all.data(), lengths.data(), starts.data(), MPI_CHAR, 0,
                     MPI_COMM_WORLD),
         "MPI_Gatherv");
-  std::vector<std::string> texts;
-  for (std::size_t r = 0; r < lengths.size(); ++r) texts.push_back(all.substr(starts[r], lengths[r]));
-  return texts;
+  return split_texts(all, starts, lengths);
+}
+
+std::vector<std::string> mpi_communicator::all_gather(const std::string& local) {
+  const int length = byte_count(local.size(), "a gathered text");
+  std::vector<int> lengths(size_);
+  check(MPI_Allgather(&length, 1, MPI_INT, lengths.data(), 1, MPI_INT, MPI_COMM_WORLD), "MPI_Allgather");
+  const auto [starts, total] = starts_of(lengths);
+  std::string all(total, '\0');
+  check(MPI_Allgatherv(local.data(), length, MPI_CHAR, all.data(), lengths.data(), starts.data(), MPI_CHAR,
+                       MPI_COMM_WORLD),
+        "MPI_Allgatherv");
+  return split_texts(all, starts, lengths);
 }
 
 }  // namespace opuntia::thorns::Driver

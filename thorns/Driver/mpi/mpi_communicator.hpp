@@ -22,6 +22,7 @@ public:
   std::uint64_t wrapping_sum(std::uint64_t local) override;
   /// The lengths first (MPI_Gather), then the texts (MPI_Gatherv).
   std::vector<std::string> gather(const std::string& local) override;
+  std::vector<std::string> all_gather(const std::string& local) override;
 
   /// Whether this process was started by mpirun (or another MPI launcher) with more than one
   /// rank, read from the environment without initialising MPI.

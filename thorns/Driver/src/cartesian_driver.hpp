@@ -46,6 +46,7 @@ public:
     return local.value();
   }
   std::vector<std::string> gather(const std::string& local) const override { return ranks_->gather(local); }
+  std::vector<std::string> all_gather(const std::string& local) const override { return ranks_->all_gather(local); }
 
   const std::array<int, 3>& topology() const { return topology_; }
   const std::array<int, 6>& neighbours() const { return block_.neighbours; }

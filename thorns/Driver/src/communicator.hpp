@@ -41,6 +41,8 @@ public:
   /// Every rank's `local` text, in rank order, on rank 0; an empty list on the others. Every
   /// rank calls it (the start-up report).
   virtual std::vector<std::string> gather(const std::string& local) = 0;
+  /// The same on every rank.
+  virtual std::vector<std::string> all_gather(const std::string& local) = 0;
 };
 
 class self_communicator final : public communicator {
@@ -53,6 +55,7 @@ public:
   double maximum(double local) override { return local; }
   std::uint64_t wrapping_sum(std::uint64_t local) override { return local; }
   std::vector<std::string> gather(const std::string& local) override { return {local}; }
+  std::vector<std::string> all_gather(const std::string& local) override { return {local}; }
 };
 
 }  // namespace opuntia::thorns::Driver
