@@ -14,19 +14,20 @@
 
 namespace opuntia::thorns::%{thorn} {
 
-/// Runs kernel %{name} on each physical face, one launch per face: a slab as wide as the
-/// face's EXTERIOR (at least one point), spanning the whole face, edges and corners included
-/// (its part in the call's box, where it has one).
+/// Runs kernel %{name} on each physical face: a slab as wide as the face's EXTERIOR (at least
+/// one point), spanning the whole face, edges and corners included (its part in the call's box,
+/// where it has one); the two faces of an axis in one launch where their points lie apart
+/// (opuntia::for_each_boundary_pass).
 void CAKERNEL_Launch_%{name}_cuda_%{variant}(const opuntia::kernel_call& call) {
-  auto params = CAKERNEL_%{name}_params_of(call);
+  const auto params = CAKERNEL_%{name}_params_of(call);
   const auto arrays = CAKERNEL_%{name}_arrays_of(call);
   const int exterior[6] = {%{exterior_xn}, %{exterior_xp}, %{exterior_yn}, %{exterior_yp}, %{exterior_zn}, %{exterior_zp}};
-  opuntia::for_each_boundary_slab(call, exterior, [&](int face, const int lo[3], const int hi[3], long long points) {
-    params.cagh_face = face;
+  const int stencil[6] = {%{stencil_xn}, %{stencil_xp}, %{stencil_yn}, %{stencil_yp}, %{stencil_zn}, %{stencil_zp}};
+  opuntia::for_each_boundary_pass(call, exterior, stencil, [&](const opuntia::boundary_pass& pass) {
+    const long long points = pass.slabs[0].points + (pass.count > 1 ? pass.slabs[1].points : 0);
     constexpr int threads = 256;
     CAKERNEL_%{name}_%{variant}_kernel<<<static_cast<unsigned>((points + threads - 1) / threads), threads, 0,
-                                         static_cast<cudaStream_t>(call.queue)>>>(
-        params, arrays, make_int3(lo[0], lo[1], lo[2]), make_int3(hi[0], hi[1], hi[2]));
+                                         static_cast<cudaStream_t>(call.queue)>>>(params, arrays, pass);
     OPUNTIA_CUDA_CHECK(cudaGetLastError());
   });
 }

@@ -9,21 +9,35 @@
 #define I3D(v, i, j, k) v[CAKERNEL_INDEX(gi + (i), gj + (j), gk + (k))]
 #define I3D_l(v, i, j, k) (CAKERNEL_%{name}_cached_##v::template at<(i), (j), (k)>(), I3D(v, i, j, k))
 
-/* One launch per physical face: one thread per point of the face's slab [lo, hi);
-   params.cagh_face tells which face it is (0..5: xn, xp, yn, yp, zn, zp). */
+/* One launch per pass of opuntia::for_each_boundary_pass (one face, or the two faces of an axis):
+   one thread per point of its slabs, the first slab's points first; params.cagh_face tells which
+   face a point is on (0..5: xn, xp, yn, yp, zn, zp). */
 #define CAKERNEL_%{name}_Begin \
-  static __global__ void CAKERNEL_%{name}_%{variant}_kernel(const CAKERNEL_%{name}_Params params, \
+  static __global__ void CAKERNEL_%{name}_%{variant}_kernel(const CAKERNEL_%{name}_Params cakernel_params, \
                                                             const CAKERNEL_%{name}_Arrays arrays, \
-                                                            const int3 cakernel_lo, const int3 cakernel_hi) { \
+                                                            const opuntia::boundary_pass cakernel_pass) { \
 %var_loop() %[    %{vtype}* const __restrict__ %{vname} = arrays.%{vname}; (void)%{vname}; \
 ]% %var_loop("intent=separateinout") %[   %{vtype}* const __restrict__ %{vname}_out = arrays.%{vname}_out; (void)%{vname}_out; \
-]%    const long long cakernel_nx = cakernel_hi.x - cakernel_lo.x, cakernel_ny = cakernel_hi.y - cakernel_lo.y; \
-    const long long cakernel_n = cakernel_nx * cakernel_ny * (cakernel_hi.z - cakernel_lo.z); \
-    const long long cakernel_point = (long long)blockIdx.x * blockDim.x + threadIdx.x; \
-    if (cakernel_point >= cakernel_n) return; \
-    const int gi = cakernel_lo.x + (int)(cakernel_point % cakernel_nx); \
-    const int gj = cakernel_lo.y + (int)((cakernel_point / cakernel_nx) % cakernel_ny); \
-    const int gk = cakernel_lo.z + (int)(cakernel_point / (cakernel_nx * cakernel_ny)); \
+]%    long long cakernel_point = (long long)blockIdx.x * blockDim.x + threadIdx.x; \
+    const bool cakernel_second = cakernel_point >= cakernel_pass.slabs[0].points; \
+    if (cakernel_second) { \
+      cakernel_point -= cakernel_pass.slabs[0].points; \
+      if (cakernel_pass.count < 2 || cakernel_point >= cakernel_pass.slabs[1].points) return; \
+    } \
+    /* Each field chosen with a constant index: a kernel parameter indexed by a variable is \
+       copied whole to every thread's local memory. */ \
+    const opuntia::boundary_slab_box& cakernel_0 = cakernel_pass.slabs[0]; \
+    const opuntia::boundary_slab_box& cakernel_1 = cakernel_pass.slabs[1]; \
+    const int cakernel_lo[3] = {cakernel_second ? cakernel_1.lo[0] : cakernel_0.lo[0], \
+                                cakernel_second ? cakernel_1.lo[1] : cakernel_0.lo[1], \
+                                cakernel_second ? cakernel_1.lo[2] : cakernel_0.lo[2]}; \
+    const long long cakernel_nx = cakernel_second ? cakernel_1.hi[0] - cakernel_1.lo[0] : cakernel_0.hi[0] - cakernel_0.lo[0]; \
+    const long long cakernel_ny = cakernel_second ? cakernel_1.hi[1] - cakernel_1.lo[1] : cakernel_0.hi[1] - cakernel_0.lo[1]; \
+    CAKERNEL_%{name}_Params params = cakernel_params; \
+    params.cagh_face = cakernel_second ? cakernel_1.face : cakernel_0.face; \
+    const int gi = cakernel_lo[0] + (int)(cakernel_point % cakernel_nx); \
+    const int gj = cakernel_lo[1] + (int)((cakernel_point / cakernel_nx) % cakernel_ny); \
+    const int gk = cakernel_lo[2] + (int)(cakernel_point / (cakernel_nx * cakernel_ny)); \
     {
 
 #define CAKERNEL_%{name}_Computations_Begin {

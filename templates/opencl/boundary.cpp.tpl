@@ -7,25 +7,35 @@
 
 namespace opuntia::thorns::%{thorn} {
 
-/// Runs kernel %{name} on each physical face, one launch per face: a slab as wide as the
-/// face's EXTERIOR (at least one point), spanning the whole face, edges and corners included
-/// (its part in the call's box, where it has one).
+/// Runs kernel %{name} on each physical face: a slab as wide as the face's EXTERIOR (at least
+/// one point), spanning the whole face, edges and corners included (its part in the call's box,
+/// where it has one); the two faces of an axis in one launch where their points lie apart
+/// (opuntia::for_each_boundary_pass).
 void CAKERNEL_Launch_%{name}_opencl_%{variant}(const opuntia::kernel_call& call) {
   static const std::string source = CAKERNEL_%{name}_opencl_source(CAKERNEL_%{name}_%{variant}_opencl_macros);
   const std::size_t no_tile[3] = {1, 1, 1};
   const std::string options = opuntia::opencl::size_options(no_tile, call.grid);
   const cl_kernel kernel =
       opuntia::opencl::kernel({source, options, "CAKERNEL_%{name}_%{variant}_kernel", "%{name}_%{variant}"});
-  auto params = CAKERNEL_%{name}_params_of(call);
+  const auto params = CAKERNEL_%{name}_params_of(call);
   const int exterior[6] = {%{exterior_xn}, %{exterior_xp}, %{exterior_yn}, %{exterior_yp}, %{exterior_zn}, %{exterior_zp}};
-  opuntia::for_each_boundary_slab(call, exterior, [&](int face, const int lo[3], const int hi[3], long long points) {
-    params.cagh_face = face;
-    // Arguments are captured at each enqueue, so the next face may set them again.
+  const int stencil[6] = {%{stencil_xn}, %{stencil_xp}, %{stencil_yn}, %{stencil_yp}, %{stencil_zn}, %{stencil_zp}};
+  opuntia::for_each_boundary_pass(call, exterior, stencil, [&](const opuntia::boundary_pass& pass) {
+    // Arguments are captured at each enqueue, so the next pass may set them again. A slab is
+    // (lo.x, lo.y, lo.z, face) and (hi.x, hi.y, hi.z, -); a pass of one face has a second slab
+    // of no points.
     const unsigned next = opuntia::opencl::set_arguments(kernel, &params, sizeof params, call.arrays,
                                                          CAKERNEL_%{name}_array_count);
-    const cl_int4 slab_lo = {{lo[0], lo[1], lo[2], 0}}, slab_hi = {{hi[0], hi[1], hi[2], 0}};
-    OPUNTIA_OPENCL_CHECK(clSetKernelArg(kernel, next, sizeof slab_lo, &slab_lo));
-    OPUNTIA_OPENCL_CHECK(clSetKernelArg(kernel, next + 1, sizeof slab_hi, &slab_hi));
+    long long points = 0;
+    for (int s = 0; s < 2; ++s) {
+      const auto& slab = pass.slabs[s < pass.count ? s : 0];
+      const bool empty = s >= pass.count;
+      const cl_int4 slab_lo = {{slab.lo[0], slab.lo[1], slab.lo[2], slab.face}};
+      const cl_int4 slab_hi = {{empty ? slab.lo[0] : slab.hi[0], slab.hi[1], slab.hi[2], 0}};
+      OPUNTIA_OPENCL_CHECK(clSetKernelArg(kernel, next + 2 * s, sizeof slab_lo, &slab_lo));
+      OPUNTIA_OPENCL_CHECK(clSetKernelArg(kernel, next + 2 * s + 1, sizeof slab_hi, &slab_hi));
+      if (!empty) points += slab.points;
+    }
     const std::size_t global = static_cast<std::size_t>(points);
     opuntia::opencl::enqueue(call.queue, kernel, 1, &global, nullptr);
   });

@@ -4,8 +4,10 @@
 #include "%{thorn}_common.h"
 %include_loop() %[#include "%{include_file}"
 ]%
-/* The OpenCL C macros of this variant: one launch per physical face, one work-item per point of
-   the face's slab [lo, hi); params.cagh_face tells which face it is (0..5: xn, xp, yn, yp, zn, zp). */
+/* The OpenCL C macros of this variant: one launch per pass of opuntia::for_each_boundary_pass (one
+   face, or the two faces of an axis), one work-item per point of its slabs [lo, hi), the first
+   slab's points first (lo.w: the slab's face); params.cagh_face tells which face a point is on
+   (0..5: xn, xp, yn, yp, zn, zp). */
 inline const char* const CAKERNEL_%{name}_%{variant}_opencl_macros = R"opuntia_opencl(
 #define I3D_l(v, i, j, k) (CAKERNEL_%{name}_I3D_L_CHECK(v, i, j, k), I3D(v, i, j, k))
 
@@ -13,12 +15,20 @@ inline const char* const CAKERNEL_%{name}_%{variant}_opencl_macros = R"opuntia_o
   __kernel void CAKERNEL_%{name}_%{variant}_kernel(const CAKERNEL_%{name}_Params cakernel_params \
 %var_loop() %[      , __global %{vtype}* restrict %{vname} \
 ]% %var_loop("intent=separateinout") %[     , __global %{vtype}* restrict %{vname}_out \
-]%      , const int4 cakernel_lo, const int4 cakernel_hi) { \
+]%      , const int4 cakernel_lo0, const int4 cakernel_hi0, const int4 cakernel_lo1, const int4 cakernel_hi1) { \
     CAKERNEL_SIZED_PARAMS(CAKERNEL_%{name}_Params) \
+    const long cakernel_n0 = (long)(cakernel_hi0.x - cakernel_lo0.x) * (cakernel_hi0.y - cakernel_lo0.y) * \
+                             (cakernel_hi0.z - cakernel_lo0.z); \
+    const long cakernel_n1 = (long)(cakernel_hi1.x - cakernel_lo1.x) * (cakernel_hi1.y - cakernel_lo1.y) * \
+                             (cakernel_hi1.z - cakernel_lo1.z); \
+    long cakernel_point = (long)get_global_id(0); \
+    const int cakernel_second = cakernel_point >= cakernel_n0; \
+    if (cakernel_second) cakernel_point -= cakernel_n0; \
+    if (cakernel_point >= (cakernel_second ? cakernel_n1 : cakernel_n0)) return; \
+    const int4 cakernel_lo = cakernel_second ? cakernel_lo1 : cakernel_lo0; \
+    const int4 cakernel_hi = cakernel_second ? cakernel_hi1 : cakernel_hi0; \
+    params.cagh_face = cakernel_lo.w; \
     const long cakernel_nx = cakernel_hi.x - cakernel_lo.x, cakernel_ny = cakernel_hi.y - cakernel_lo.y; \
-    const long cakernel_n = cakernel_nx * cakernel_ny * (cakernel_hi.z - cakernel_lo.z); \
-    const long cakernel_point = (long)get_global_id(0); \
-    if (cakernel_point >= cakernel_n) return; \
     const int gi = cakernel_lo.x + (int)(cakernel_point % cakernel_nx); \
     const int gj = cakernel_lo.y + (int)((cakernel_point / cakernel_nx) % cakernel_ny); \
     const int gk = cakernel_lo.z + (int)(cakernel_point / (cakernel_nx * cakernel_ny)); \

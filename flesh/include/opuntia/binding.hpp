@@ -148,17 +148,57 @@ inline bool boundary_slab(const kernel_grid& grid, int face, int exterior, int l
   return true;
 }
 
-/// The one loop of every backend's boundary launcher: `launch(face, lo, hi, points)` for each
-/// face (xn, xp, yn, yp, zn, zp, in that order) that is a physical boundary of `call.grid` and
-/// whose slab (boundary_slab, `exterior[face]` deep, within `call.box` if the launch has one)
-/// holds points.
+/// One face's slab of a boundary launch: the face (0..5: xn, xp, yn, yp, zn, zp), the points
+/// [lo, hi), and how many there are. Plain data: CUDA launchers pass it to their kernels.
+struct boundary_slab_box {
+  int face;
+  int lo[3], hi[3];
+  long long points;
+};
+
+/// The slabs one launch of a boundary kernel updates together: one face's, or the two opposite
+/// faces' of an axis (`count` 2).
+struct boundary_pass {
+  boundary_slab_box slabs[2];
+  int count;
+};
+
+/// The one loop of every backend's boundary launcher: `launch(pass)` for the slabs (boundary_slab,
+/// `exterior[face]` deep, within `call.box` if the launch has one) of the faces that are physical
+/// boundaries of `call.grid` and hold points, in the order xn, xp, yn, yp, zn, zp. The two faces
+/// of an axis form one pass where what each reads or writes (its slab widened by the kernel's
+/// `stencil`, xn xp yn yp zn zp) lies apart from the other's slab so widened: their points may
+/// then run in any order with the results of one face after the other, and a launch saves the
+/// device a kernel's start and the host a launch (six launches of a few microseconds made a
+/// sixth of WaveToy's step at 256^3 on an H200, bench/RESULTS.md, 2026-11-27). Faces of
+/// different axes stay apart and in order: edges and corners keep the last face's values.
 template <typename Launch>
-void for_each_boundary_slab(const kernel_call& call, const int (&exterior)[6], Launch&& launch) {
-  for (int face = 0; face < 6; ++face) {
-    int lo[3], hi[3];
-    if (!boundary_slab(call.grid, face, exterior[face], lo, hi) || !clip_to_box(call, lo, hi)) continue;
-    const long long points = static_cast<long long>(hi[0] - lo[0]) * (hi[1] - lo[1]) * (hi[2] - lo[2]);
-    launch(face, lo, hi, points);
+void for_each_boundary_pass(const kernel_call& call, const int (&exterior)[6], const int (&stencil)[6],
+                            Launch&& launch) {
+  for (int axis = 0; axis < 3; ++axis) {
+    boundary_pass pass{};
+    for (int face = 2 * axis; face < 2 * axis + 2; ++face) {
+      auto& slab = pass.slabs[pass.count];
+      slab.face = face;
+      if (!boundary_slab(call.grid, face, exterior[face], slab.lo, slab.hi) || !clip_to_box(call, slab.lo, slab.hi)) {
+        continue;
+      }
+      slab.points = static_cast<long long>(slab.hi[0] - slab.lo[0]) * (slab.hi[1] - slab.lo[1]) * (slab.hi[2] - slab.lo[2]);
+      ++pass.count;
+    }
+    if (pass.count == 2) {
+      // Along the axis, the lower slab's reach upward and the upper one's downward must not meet.
+      const int reach = stencil[2 * axis] + stencil[2 * axis + 1];
+      const auto& lower = pass.slabs[0];
+      const auto& upper = pass.slabs[1];
+      if (lower.hi[axis] + reach > upper.lo[axis]) {
+        boundary_pass first{{lower}, 1}, second{{upper}, 1};
+        launch(static_cast<const boundary_pass&>(first));
+        launch(static_cast<const boundary_pass&>(second));
+        continue;
+      }
+    }
+    if (pass.count > 0) launch(static_cast<const boundary_pass&>(pass));
   }
 }
 
