@@ -15,7 +15,10 @@ using namespace opuntia;
 class checkpoint_files : public ::testing::Test {
 protected:
   void SetUp() override {
-    dir_ = fs::path(::testing::TempDir()) / "checkpoint_files_test";
+    // A folder of each test's own: CTest runs a suite's tests side by side (-j), and one's
+    // TearDown would remove another's files.
+    dir_ = fs::path(::testing::TempDir()) / "checkpoint_files_test" /
+           ::testing::UnitTest::GetInstance()->current_test_info()->name();
     fs::remove_all(dir_);
     fs::create_directories(dir_);
   }

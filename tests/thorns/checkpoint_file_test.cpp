@@ -72,7 +72,10 @@ grid_layout block() {
 class checkpoint_file_test : public ::testing::Test {
 protected:
   void SetUp() override {
-    dir_ = fs::path(::testing::TempDir()) / "checkpoint_file_test";
+    // A folder of each test's own: CTest runs a suite's tests side by side (-j), and one's
+    // TearDown would remove another's files.
+    dir_ = fs::path(::testing::TempDir()) / "checkpoint_file_test" /
+           ::testing::UnitTest::GetInstance()->current_test_info()->name();
     fs::remove_all(dir_);
     fs::create_directories(dir_);
     const auto points = static_cast<std::size_t>(7 * 6 * 5);
