@@ -5,6 +5,7 @@
 
 #include <algorithm>
 #include <array>
+#include <chrono>
 #include <climits>
 #include <cmath>
 #include <cstddef>
@@ -152,12 +153,19 @@ rank_threads this_rank_threads() {
     }
   }
   // "1.63 3.12 3.05 3/91 9500": the load averages over 1, 5 and 15 minutes, then the tasks
-  // runnable now (this process's among them) of all there are.
-  std::ifstream loadavg("/proc/loadavg");
-  double load = 0, five = 0, fifteen = 0;
-  int runnable = 0;
-  if (loadavg >> load) r.load = load;
-  if (loadavg >> five >> fifteen >> runnable) r.others_running = std::max(0, runnable - own_runnable_threads());
+  // runnable now (this process's among them) of all there are. The fewest of five readings 10 ms
+  // apart: work that keeps a core busy is runnable in each, a shell or `make` that wakes for a
+  // moment is not (one reading after a build took `make run`'s one other core from it).
+  for (int reading = 0; reading < 5; ++reading) {
+    if (reading > 0) std::this_thread::sleep_for(std::chrono::milliseconds(10));
+    std::ifstream loadavg("/proc/loadavg");
+    double load = 0, five = 0, fifteen = 0;
+    int runnable = 0;
+    if (loadavg >> load) r.load = load;
+    if (!(loadavg >> five >> fifteen >> runnable)) break;
+    const int others = std::max(0, runnable - own_runnable_threads());
+    r.others_running = r.others_running < 0 ? others : std::min(r.others_running, others);
+  }
   return r;
 }
 

@@ -41,12 +41,12 @@ struct rank_threads {
   int threads = 1;        // omp_get_max_threads(): what each parallel loop starts
   std::vector<int> cpus;  // the CPUs the process may run on (its affinity mask)
   double load = -1;       // the host's load average over the last minute; negative: unknown
-  int others_running = -1;  // the host's other tasks running or ready to now; negative: unknown
+  int others_running = -1;  // the host's other tasks running or ready to; negative: unknown
 };
 
 /// This process's rank_threads: sched_getaffinity (std::thread::hardware_concurrency where it
 /// fails) and /proc/loadavg (its first field, and the fourth's runnable tasks less this
-/// process's runnable threads).
+/// process's runnable threads: the fewest of five readings 10 ms apart).
 rank_threads this_rank_threads();
 
 /// One line for each host where the ranks run more OpenMP threads than it has free cores, and
