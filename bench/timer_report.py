@@ -9,6 +9,7 @@ its launch), a host routine's its host time."""
 import os
 import re
 import subprocess
+import sys
 from dataclasses import dataclass, field
 
 # The iterations the timer report leaves out of its steady-state section.
@@ -47,7 +48,6 @@ def run(opuntia, parfile, cwd, who):
     environment = dict(os.environ, CUDA_MODULE_LOADING="EAGER")
     result = subprocess.run([opuntia, parfile], cwd=cwd, capture_output=True, text=True, env=environment)
     if result.returncode != 0:
-        import sys
         sys.stderr.write(result.stdout[-4000:] + result.stderr[-4000:])
         raise SystemExit(f"{who}: {opuntia} {parfile} failed (exit {result.returncode})")
     parsed = parse(result.stdout)

@@ -772,7 +772,6 @@ void parameter_registry::reset_reads() {
 void parameter_registry::apply(const ccl::parfile_file& parfile, const ccl::source_file& source) {
   sources_.push_back(source);
   for (auto& e : entries_) e.read = false;
-  forget_lookups();
   applier{*this, parfile, source, {}, {}, {}}.run();
 }
 

@@ -200,28 +200,36 @@ struct host_threads {
   }
 };
 
-/// The hosts of `ranks`, in the order of their first rank.
-std::vector<std::pair<std::string, host_threads>> hosts_of(const std::vector<rank_threads>& ranks) {
+/// The hosts of `ranks`, in the order of their first rank, and each rank's host among them
+/// (every rank plans for all of them at start-up: no search through the hosts a rank).
+struct hosts_and_ranks {
   std::vector<std::pair<std::string, host_threads>> hosts;
+  std::vector<std::size_t> host_of;  // by rank: an index into hosts
+};
+hosts_and_ranks hosts_of(const std::vector<rank_threads>& ranks) {
+  hosts_and_ranks out;
+  std::map<std::string, std::size_t> position;
   for (const auto& r : ranks) {
-    auto it = std::find_if(hosts.begin(), hosts.end(), [&](const auto& h) { return h.first == r.host; });
-    if (it == hosts.end()) {
-      it = hosts.insert(hosts.end(), {r.host, host_threads{}});
-      it->second.load = r.load;
-      it->second.others_running = r.others_running;
+    const auto [at, first] = position.try_emplace(r.host, out.hosts.size());
+    if (first) {
+      out.hosts.push_back({r.host, host_threads{}});
+      out.hosts.back().second.load = r.load;
+      out.hosts.back().second.others_running = r.others_running;
     }
-    ++it->second.ranks;
-    it->second.threads += r.threads;
-    it->second.cpus.insert(r.cpus.begin(), r.cpus.end());
+    out.host_of.push_back(at->second);
+    auto& h = out.hosts[at->second].second;
+    ++h.ranks;
+    h.threads += r.threads;
+    h.cpus.insert(r.cpus.begin(), r.cpus.end());
   }
-  return hosts;
+  return out;
 }
 
 }  // namespace
 
 std::string oversubscription_warnings(const std::vector<rank_threads>& ranks) {
   std::string out;
-  for (const auto& [host, h] : hosts_of(ranks)) {
+  for (const auto& [host, h] : hosts_of(ranks).hosts) {
     // An estimate, and so a warning, never an error.
     const int free_cores = h.free_cores();
     if (h.threads <= h.ranks || h.threads <= free_cores) continue;
@@ -243,23 +251,24 @@ thread_plan plan_threads(const std::vector<rank_threads>& ranks, bool chosen_by_
     plan.warnings = oversubscription_warnings(ranks);
     return plan;
   }
-  for (const auto& [host, h] : hosts_of(ranks)) {
-    // Each rank's share of the free cores, one at least and no more than its own mask holds.
-    const int share = std::max(1, h.free_cores() / h.ranks);
-    int fewer = 0;  // the ranks given fewer threads than the runtime's default
-    for (std::size_t r = 0; r < ranks.size(); ++r) {
-      if (ranks[r].host != host) continue;
-      const int own = std::max(1, static_cast<int>(ranks[r].cpus.size()));
-      plan.threads[r] = std::min({ranks[r].threads, share, own});
-      if (plan.threads[r] < ranks[r].threads) ++fewer;
-    }
-    if (fewer == 0) continue;
+  const auto [hosts, host_of] = hosts_of(ranks);
+  // Each rank's share of its host's free cores, one at least and no more than its own mask holds.
+  std::vector<int> share(hosts.size()), fewer(hosts.size());  // fewer: ranks below the runtime's default
+  for (std::size_t h = 0; h < hosts.size(); ++h) share[h] = std::max(1, hosts[h].second.free_cores() / hosts[h].second.ranks);
+  for (std::size_t r = 0; r < ranks.size(); ++r) {
+    const int own = std::max(1, static_cast<int>(ranks[r].cpus.size()));
+    plan.threads[r] = std::min({ranks[r].threads, share[host_of[r]], own});
+    if (plan.threads[r] < ranks[r].threads) ++fewer[host_of[r]];
+  }
+  for (std::size_t i = 0; i < hosts.size(); ++i) {
+    if (fewer[i] == 0) continue;
+    const auto& [host, h] = hosts[i];
     const int cores = h.cores();
     const auto who = h.ranks == 1 ? std::string() : fmt::format("{} ranks share ", h.ranks);
     plan.notes += fmt::format("  note: {}{} core{} of {}, about {} free{}: {} OpenMP thread{}{} (OMP_NUM_THREADS "
                               "sets another count)\n",
-                              who, cores, cores == 1 ? "" : "s", host, h.free_cores(), h.load_text(), share,
-                              share == 1 ? "" : "s", h.ranks == 1 ? "" : " each");
+                              who, cores, cores == 1 ? "" : "s", host, h.free_cores(), h.load_text(), share[i],
+                              share[i] == 1 ? "" : "s", h.ranks == 1 ? "" : " each");
   }
   return plan;
 }

@@ -38,10 +38,10 @@ using ccl::to_lower;
 /// "EVOL", "evol", "CCTK_EVOL", "cctk_evol" -> index into schedule_bins(); -1 when no bin.
 /// Without copies: the flesh asks for its bins by name in every iteration (schedule_tree::bin).
 int bin_index(std::string_view name) {
-  if (name.size() > 5 && ccl::iequals(name.substr(0, 5), "cctk_")) name.remove_prefix(5);
+  if (name.size() > 5 && iequals(name.substr(0, 5), "cctk_")) name.remove_prefix(5);
   const auto& bins = schedule_bins();
   for (std::size_t i = 0; i < bins.size(); ++i) {
-    if (ccl::iequals(bins[i], name)) return static_cast<int>(i);
+    if (iequals(bins[i], name)) return static_cast<int>(i);
   }
   return -1;
 }

@@ -192,13 +192,12 @@ void for_each_boundary_pass(const kernel_call& call, const int (&exterior)[6], c
       const auto& lower = pass.slabs[0];
       const auto& upper = pass.slabs[1];
       if (lower.hi[axis] + reach > upper.lo[axis]) {
-        boundary_pass first{{lower}, 1}, second{{upper}, 1};
-        launch(static_cast<const boundary_pass&>(first));
-        launch(static_cast<const boundary_pass&>(second));
+        launch(boundary_pass{{lower}, 1});
+        launch(boundary_pass{{upper}, 1});
         continue;
       }
     }
-    if (pass.count > 0) launch(static_cast<const boundary_pass&>(pass));
+    if (pass.count > 0) launch(pass);
   }
 }
 
