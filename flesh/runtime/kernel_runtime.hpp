@@ -42,6 +42,10 @@ struct launched_events {
   queue_event_ptr first_part_done, done;
 };
 
+/// Whether the routine timer times a launch: `untimed`, its `done` event only orders later work
+/// (ensure_host, a SYNC) and may be recorded when first asked for, after later launches too.
+enum class launch_timing { timed, untimed };
+
 class kernel_runtime {
 public:
   virtual ~kernel_runtime() = default;
@@ -55,7 +59,8 @@ public:
   /// device it may still run when this returns. `parts`: the boxes it computes, in order (of the
   /// points it would compute).
   virtual launched_events launch(const thorn_binding& thorn, const kernel_binding& kernel, const void* thorn_parameters,
-                                 const kernel_grid& grid, const std::string& variant, const launch_parts& parts = {}) = 0;
+                                 const kernel_grid& grid, const std::string& variant, const launch_parts& parts = {},
+                                 launch_timing timing = launch_timing::timed) = 0;
   /// Before the host reads (or writes) time level `level` of `v`: waits for the kernel that last
   /// wrote it and brings the host copy up to date, or for a copy still reading the host array.
   virtual void ensure_host(grid_variable& v, int level = 0) = 0;
@@ -113,6 +118,12 @@ public:
   virtual queue_event_ptr record() = 0;
   /// Seconds between two events of record(), once both are done.
   virtual double elapsed_seconds(queue_event& from, queue_event& to) = 0;
+  /// The routine timers time a routine's first two launches and then one in this many: 1 where
+  /// timing is free (the host's clock, OpenMP); more on a device, where the events around a
+  /// launch cost time: on NVIDIA's OpenCL 7.5 us of host time an event against 4.8 us a kernel,
+  /// on CUDA 1.3-2.5 us of device time a step between kernels of 14-30 us (bench/RESULTS.md,
+  /// 2026-11-27).
+  virtual int timing_stride() const { return 1; }
 
   // What the flesh counts before allocating, so that a run too large for the device is refused
   // with the figures rather than failing in its first launch. The defaults suit a backend that

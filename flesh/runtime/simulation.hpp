@@ -83,8 +83,18 @@ private:
     std::string thorn;
     long calls = 0;
     double seconds = 0;
-    /// Kernels still counted on the device: the events before and after each launch, oldest first.
-    std::deque<std::pair<queue_event_ptr, queue_event_ptr>> on_device;
+    /// A launch timed on the device: the events before and after it, and the launches its time
+    /// stands for (itself and the untimed ones since the last timed one).
+    struct timed_launch {
+      queue_event_ptr before, after;
+      long launches = 1;
+    };
+    /// Kernels still counted on the device, oldest first.
+    std::deque<timed_launch> on_device;
+    /// Launches since the last timed one (kernel_runtime::timing_stride), counted at the time of
+    /// the last one read until the next timed one stands for them.
+    long untimed = 0;
+    double last_timed_seconds = 0;
   };
   const thorn_binding& thorn(const std::string& name) const;
   const void* thorn_parameters(const std::string& name) const;

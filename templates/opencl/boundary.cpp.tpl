@@ -13,10 +13,9 @@ namespace opuntia::thorns::%{thorn} {
 /// (opuntia::for_each_boundary_pass).
 void CAKERNEL_Launch_%{name}_opencl_%{variant}(const opuntia::kernel_call& call) {
   static const std::string source = CAKERNEL_%{name}_opencl_source(CAKERNEL_%{name}_%{variant}_opencl_macros);
-  const std::size_t no_tile[3] = {1, 1, 1};
-  const std::string options = opuntia::opencl::size_options(no_tile, call.grid);
+  const opuntia::opencl::program_sizes sizes{{1, 1, 1}, {call.grid.ni, call.grid.nj, call.grid.nk}};
   const cl_kernel kernel =
-      opuntia::opencl::kernel({source, options, "CAKERNEL_%{name}_%{variant}_kernel", "%{name}_%{variant}"});
+      opuntia::opencl::kernel(source, sizes, "CAKERNEL_%{name}_%{variant}_kernel", "%{name}_%{variant}");
   const auto params = CAKERNEL_%{name}_params_of(call);
   const int exterior[6] = {%{exterior_xn}, %{exterior_xp}, %{exterior_yn}, %{exterior_yp}, %{exterior_zn}, %{exterior_zp}};
   const int stencil[6] = {%{stencil_xn}, %{stencil_xp}, %{stencil_yn}, %{stencil_yp}, %{stencil_zn}, %{stencil_zp}};

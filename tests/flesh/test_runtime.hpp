@@ -14,7 +14,7 @@ class host_runtime : public kernel_runtime {
  public:
   std::string backend_name() const override { return "host"; }
   launched_events launch(const thorn_binding&, const kernel_binding&, const void*, const kernel_grid&,
-                         const std::string&, const launch_parts&) override {
+                         const std::string&, const launch_parts&, launch_timing) override {
     return {};
   }
   void ensure_host(grid_variable&, int) override {}

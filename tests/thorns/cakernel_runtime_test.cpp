@@ -27,6 +27,10 @@ using opuntia::kernel_binding;
 using opuntia::kernel_call;
 using opuntia::thorn_binding;
 using opuntia::halo_piece;
+using opuntia::launch_timing;
+using opuntia::launched_events;
+using opuntia::queue_event;
+using opuntia::queue_event_ptr;
 using opuntia::thorns::CaKernel::box_copy;
 using opuntia::thorns::CaKernel::backend;
 using opuntia::thorns::CaKernel::cakernel_runtime;
@@ -125,6 +129,8 @@ struct device_log {
   int box_copies = 0, staged_to_host = 0;  // points copied by copy_boxes; copies enqueue_copy_to_host made
   int on_device_copies = 0, snapshot_to_host = 0;  // copy_on_device; enqueue_copy_to_host on snapshot_queue()
   int snapshot_queue = 0;                          // its address is the fake's snapshot queue
+  int recorded = 0, recorded_when_asked = 0;       // record() and record_when_asked() calls
+  int asked = 0;                                   // questions asked of record_when_asked()'s events
   std::optional<std::size_t> memory_available;     // what the device says it has free
   std::vector<void*> to_device_targets;
   std::vector<void*> to_host_targets;
@@ -178,6 +184,21 @@ public:
     std::memcpy(to, from, bytes);
   }
   void* snapshot_queue() const override { return &log_->snapshot_queue; }
+  queue_event_ptr record() override {
+    ++log_->recorded;
+    return backend::record();
+  }
+  /// An event that counts the questions asked of it (the OpenCL backend records its marker then).
+  queue_event_ptr record_when_asked() override {
+    ++log_->recorded_when_asked;
+    struct counted final : queue_event {
+      explicit counted(std::shared_ptr<device_log> log) : log(std::move(log)) {}
+      void wait() override { ++log->asked; }
+      bool done() override { return ++log->asked, true; }
+      std::shared_ptr<device_log> log;
+    };
+    return std::make_shared<counted>(log_);
+  }
   std::optional<std::size_t> memory_available() const override { return log_->memory_available; }
   void copy_boxes(void*, const std::vector<box_copy>& copies, bool pack) override {
     for (const auto& c : copies) {
@@ -336,11 +357,12 @@ protected:
     return k;
   }
 
-  void launch(const kernel_binding& k, std::function<void(const kernel_call&)> body = nullptr) {
+  launched_events launch(const kernel_binding& k, std::function<void(const kernel_call&)> body = nullptr,
+                         launch_timing timing = launch_timing::timed) {
     g_array_count = k.variables.size();
     for (const auto& v : k.variables) g_array_count += v.intent == opuntia::kernel_intent::separateinout ? 1 : 0;
     g_body = std::move(body);
-    rt->launch(thorn, k, &parameters, opuntia::kernel_grid{}, "");
+    return rt->launch(thorn, k, &parameters, opuntia::kernel_grid{}, "", {}, timing);
   }
 
   grid_variable& var(const char* name) { return store.find("Wave", name); }
@@ -371,6 +393,23 @@ TEST_F(runtime_test, kernel_reading_u_twice_copies_u_to_the_device_once) {
   EXPECT_EQ(g_launches[1].first_values[0], 1.0);
   EXPECT_EQ(g_launches[0].parameters, &parameters);
   EXPECT_EQ(rt->validity_of(var("u")), validity::both);
+}
+
+TEST_F(runtime_test, an_untimed_launch_records_its_event_only_when_asked_and_the_host_still_waits_for_it) {
+  make_device_runtime();
+  const auto timed = launch(kernel({{"u", "inout"}}), writes(0, 5.0));
+  EXPECT_EQ(log->recorded, 1);  // the launch's `done`, the routine timer's end
+  EXPECT_EQ(log->recorded_when_asked, 0);
+  ASSERT_NE(timed.done, nullptr);
+  const auto untimed = launch(kernel({{"u", "inout"}}), writes(0, 6.0), launch_timing::untimed);
+  EXPECT_EQ(log->recorded, 1);
+  EXPECT_EQ(log->recorded_when_asked, 1);
+  EXPECT_EQ(log->asked, 0);
+  ASSERT_NE(untimed.done, nullptr);
+  // The host's read waits for the kernel that wrote u: it asks the untimed launch's event.
+  rt->ensure_host(var("u"));
+  EXPECT_GE(log->asked, 1);
+  EXPECT_TRUE(all_equal(host("u"), 6.0));
 }
 
 TEST_F(runtime_test, host_read_after_intent_in_copies_nothing_back) {

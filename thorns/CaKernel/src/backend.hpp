@@ -139,6 +139,13 @@ public:
   virtual void release_host(void* host) noexcept { ::operator delete(host); }
   /// An event on queue() after everything enqueued on it so far.
   virtual queue_event_ptr record() { return std::make_shared<host_clock_event>(); }
+  /// An event on queue() after everything enqueued on it so far and perhaps after more: where an
+  /// event costs the host much, it is recorded only when first asked about (waited for, polled
+  /// or waited on by another queue), after whatever was enqueued by then. For the waits whose
+  /// exact place does not matter (a kernel's writes); never for timing.
+  virtual queue_event_ptr record_when_asked() { return record(); }
+  /// How many launches the routine timers count for one they time (kernel_runtime::timing_stride).
+  virtual int timing_stride() const { return 1; }
   /// Seconds between two events of record(), once both are done.
   virtual double elapsed_seconds(queue_event& from, queue_event& to) {
     return static_cast<host_clock_event&>(to).seconds() - static_cast<host_clock_event&>(from).seconds();

@@ -58,7 +58,7 @@ const std::vector<grid_variable*>& cakernel_runtime::scalars_of(const thorn_bind
 
 launched_events cakernel_runtime::launch(const thorn_binding& thorn, const kernel_binding& kernel,
                                          const void* thorn_parameters, const kernel_grid& grid, const std::string& variant,
-                                         const launch_parts& parts) {
+                                         const launch_parts& parts, launch_timing timing) {
   auto chosen = std::find_if(kernel.variants.begin(), kernel.variants.end(), [&](const kernel_variant_binding& k) {
     return k.backend == device_->name() && (variant.empty() || k.template_name == variant);
   });
@@ -154,8 +154,11 @@ launched_events cakernel_runtime::launch(const thorn_binding& thorn, const kerne
     }
   }
   // One event after the copies and the kernel: what the host waits for before it reads a buffer
-  // the kernel wrote, or writes one whose copy to the device the queue may still be reading.
-  const queue_event_ptr done = device_->shares_host_memory() ? nullptr : device_->record();
+  // the kernel wrote, or writes one whose copy to the device the queue may still be reading; an
+  // untimed launch's only when asked about (later is as good for those waits).
+  const queue_event_ptr done = device_->shares_host_memory()       ? nullptr
+                               : timing == launch_timing::timed ? device_->record()
+                                                                : device_->record_when_asked();
   for (const auto& buffer : copied) reading_host_[buffer] = done;
   for (std::size_t i = 0; i < kernel.variables.size(); ++i) {
     auto& v = *variables[i];

@@ -29,7 +29,8 @@ public:
   std::string backend_name() const override { return device_->name(); }
   std::string device_description() const override { return device_->device_description(); }
   launched_events launch(const thorn_binding& thorn, const kernel_binding& kernel, const void* thorn_parameters,
-                         const kernel_grid& grid, const std::string& variant, const launch_parts& parts = {}) override;
+                         const kernel_grid& grid, const std::string& variant, const launch_parts& parts = {},
+                         launch_timing timing = launch_timing::timed) override;
   void ensure_host(grid_variable& v, int level = 0) override;
   void host_wrote(grid_variable& v, int level = 0) override;
   halo_memory* device_halo(const std::vector<grid_variable*>& variables, queue_event* after = nullptr) override;
@@ -50,6 +51,7 @@ public:
   snapshot_copy copy_for_snapshot(grid_variable& v, int level, const void* host, void* into) override;
   queue_event_ptr record() override { return device_->record(); }
   double elapsed_seconds(queue_event& from, queue_event& to) override { return device_->elapsed_seconds(from, to); }
+  int timing_stride() const override { return device_->timing_stride(); }
   bool mirrors_on_device() const override { return !device_->shares_host_memory(); }
   std::optional<std::size_t> device_memory_available() const override { return device_->memory_available(); }
   std::optional<std::size_t> largest_device_allocation() const override { return device_->largest_allocation(); }

@@ -9,6 +9,7 @@
 #include <cstring>
 #include <map>
 #include <memory>
+#include <mutex>
 #include <stdexcept>
 #include <string>
 #include <tuple>
@@ -135,31 +136,44 @@ class opencl_backend;
 opencl_backend* active_backend = nullptr;  // the one the generated launchers use
 
 /// A marker on a command queue with profiling on: its end time is when everything enqueued
-/// before it had finished.
+/// before it had finished. Enqueued at once, or (`when_asked`) at the first question asked of
+/// it: on NVIDIA's platform a marker costs the host 7.5 us, more than a kernel's 4.8 us
+/// (bench/experiments/opencl_launch_cost.cpp), and most launches' events are never asked about.
 class opencl_event final : public queue_event {
 public:
-  explicit opencl_event(cl_command_queue queue) {
-    OPUNTIA_OPENCL_CHECK(clEnqueueMarkerWithWaitList(queue, 0, nullptr, &event_));
+  enum class recorded { now, when_asked };
+  opencl_event(cl_command_queue queue, recorded when) : queue_(queue) {
+    if (when == recorded::now) get();
   }
-  ~opencl_event() override { clReleaseEvent(event_); }
+  ~opencl_event() override {
+    if (event_ != nullptr) clReleaseEvent(event_);
+  }
   opencl_event(const opencl_event&) = delete;
   opencl_event& operator=(const opencl_event&) = delete;
-  void wait() override { OPUNTIA_OPENCL_CHECK(clWaitForEvents(1, &event_)); }
+  void wait() override {
+    const cl_event e = get();
+    OPUNTIA_OPENCL_CHECK(clWaitForEvents(1, &e));
+  }
   bool done() override {
     cl_int status = CL_QUEUED;
-    OPUNTIA_OPENCL_CHECK(
-        clGetEventInfo(event_, CL_EVENT_COMMAND_EXECUTION_STATUS, sizeof status, &status, nullptr));
+    OPUNTIA_OPENCL_CHECK(clGetEventInfo(get(), CL_EVENT_COMMAND_EXECUTION_STATUS, sizeof status, &status, nullptr));
     OPUNTIA_OPENCL_CHECK(status < 0 ? status : CL_SUCCESS);  // a negative status: the command failed
     return status == CL_COMPLETE;
   }
-  cl_event get() const { return event_; }
-  cl_ulong end_nanoseconds() const {
+  /// The marker, enqueued now if it was not yet (a checkpoint's writer thread may ask too).
+  cl_event get() {
+    std::call_once(enqueued_, [this] { OPUNTIA_OPENCL_CHECK(clEnqueueMarkerWithWaitList(queue_, 0, nullptr, &event_)); });
+    return event_;
+  }
+  cl_ulong end_nanoseconds() {
     cl_ulong end = 0;
-    OPUNTIA_OPENCL_CHECK(clGetEventProfilingInfo(event_, CL_PROFILING_COMMAND_END, sizeof end, &end, nullptr));
+    OPUNTIA_OPENCL_CHECK(clGetEventProfilingInfo(get(), CL_PROFILING_COMMAND_END, sizeof end, &end, nullptr));
     return end;
   }
 
 private:
+  cl_command_queue queue_;
+  std::once_flag enqueued_;
   cl_event event_ = nullptr;
 };
 
@@ -252,10 +266,16 @@ class opencl_backend final : public backend {
     OPUNTIA_OPENCL_CHECK(clFinish(transfer_queue_));
     OPUNTIA_OPENCL_CHECK(clFinish(snapshot_queue_));
   }
-  queue_event_ptr record() override { return std::make_shared<opencl_event>(queue_); }
+  queue_event_ptr record() override { return std::make_shared<opencl_event>(queue_, opencl_event::recorded::now); }
+  queue_event_ptr record_when_asked() override {
+    return std::make_shared<opencl_event>(queue_, opencl_event::recorded::when_asked);
+  }
+  /// The two markers of a timed launch cost the host 15 us on NVIDIA's platform: with one launch
+  /// in 16 timed, a launch costs it about 1 us of markers.
+  int timing_stride() const override { return 16; }
   void* halo_queue() const override { return halo_queue_; }
   queue_event_ptr record_on(void* queue) override {
-    return std::make_shared<opencl_event>(static_cast<cl_command_queue>(queue));
+    return std::make_shared<opencl_event>(static_cast<cl_command_queue>(queue), opencl_event::recorded::now);
   }
   void wait_on(void* queue, queue_event& event) override {
     const cl_event after = static_cast<opencl_event&>(event).get();
@@ -314,11 +334,22 @@ class opencl_backend final : public backend {
 
   std::size_t max_work_group_size() const { return max_work_group_size_; }
 
+  /// A generated launcher's kernel: its source lives as long as the process (a static string)
+  /// and its kernel name is a literal, so their addresses and the sizes identify the program
+  /// without a string built at each launch.
+  cl_kernel kernel(const std::string& source, const opencl::program_sizes& sizes, const char* kernel_name,
+                   const char* label) {
+    const auto key = std::make_tuple(source.data(), kernel_name, sizes);
+    if (const auto found = launched_.find(key); found != launched_.end()) return found->second;
+    const std::string options = sizes.options();
+    return launched_.emplace(key, kernel({source, options, kernel_name, label})).first->second;
+  }
+
   cl_kernel kernel(const opencl::program_request& request) {
-    // Launchers keep their source in a static string: its address and the options identify
-    // the program without hashing the source at every launch.
+    // The runtime's own programs (reductions, box copies) keep their source in a static string
+    // too: its address and the options identify the program without hashing the source.
     const auto fast_key = std::make_tuple(request.source.data(), request.options, std::string(request.kernel_name));
-    if (const auto found = launched_.find(fast_key); found != launched_.end()) return found->second;
+    if (const auto found = requested_.find(fast_key); found != requested_.end()) return found->second;
     const std::string options = build_options(request.options);
     const std::string key =
         program_cache::key({request.source, options, platform_name_, device_info_.name, device_info_.driver_version});
@@ -330,7 +361,7 @@ class opencl_backend final : public backend {
       kernel = clCreateKernel(program, request.kernel_name, &status);
       OPUNTIA_OPENCL_CHECK(status);
     }
-    launched_.emplace(fast_key, kernel);
+    requested_.emplace(fast_key, kernel);
     return kernel;
   }
 
@@ -437,7 +468,8 @@ class opencl_backend final : public backend {
   std::size_t max_work_group_size_ = 1;
   std::map<std::string, cl_program> programs_;  // cache key -> built program
   std::map<std::string, cl_kernel> kernels_;    // cache key/kernel name -> kernel
-  std::map<std::tuple<const char*, std::string, std::string>, cl_kernel> launched_;
+  std::map<std::tuple<const char*, std::string, std::string>, cl_kernel> requested_;
+  std::map<std::tuple<const char*, const char*, opencl::program_sizes>, cl_kernel> launched_;
 };
 
 opencl_backend& active() {
@@ -476,6 +508,10 @@ std::string describe_opencl_devices(const backend_options& options) {
 namespace opuntia::opencl {
 
 cl_kernel kernel(const program_request& request) { return thorns::CaKernel::active().kernel(request); }
+
+cl_kernel kernel(const std::string& source, const program_sizes& sizes, const char* kernel_name, const char* label) {
+  return thorns::CaKernel::active().kernel(source, sizes, kernel_name, label);
+}
 
 std::size_t max_work_group_size() { return thorns::CaKernel::active().max_work_group_size(); }
 

@@ -1,9 +1,11 @@
 #pragma once
 // What a generated OpenCL launcher (templates/opencl) needs from the OpenCL backend of the
 // CaKernel runtime (thorns/CaKernel/backends/opencl), which defines these functions:
-//   cl_kernel k = opuntia::opencl::kernel({source, options, "CAKERNEL_K_3dblock_kernel", "K (3dblock)"});
+//   cl_kernel k = opuntia::opencl::kernel(source, sizes, "CAKERNEL_K_3dblock_kernel", "K_3dblock");
 //   unsigned next = opuntia::opencl::set_arguments(k, &params, sizeof params, call.arrays, 3);
 //   opuntia::opencl::enqueue(call.queue, k, 3, global, local);
+#include <array>
+#include <compare>
 #include <cstddef>
 #include <string>
 
@@ -39,26 +41,34 @@ std::size_t max_work_group_size();
 unsigned set_arguments(cl_kernel kernel, const void* params, std::size_t params_size, void* const* arrays,
                        unsigned array_count);
 
-/// The build options that make sizes compile-time constants of a program: the work-group tile
-/// (CAKERNEL_TX, _TY, _TZ) and this block's array sizes (CAKERNEL_NI, _NJ, _NK).
-inline std::string size_options(const std::size_t tile[3], const kernel_grid& grid) {
-  return "-DCAKERNEL_TX=" + std::to_string(tile[0]) + " -DCAKERNEL_TY=" + std::to_string(tile[1]) +
-         " -DCAKERNEL_TZ=" + std::to_string(tile[2]) + " -DCAKERNEL_NI=" + std::to_string(grid.ni) +
-         " -DCAKERNEL_NJ=" + std::to_string(grid.nj) + " -DCAKERNEL_NK=" + std::to_string(grid.nk);
-}
-
-/// The build options that make the points a 3D kernel computes on a call's box compile-time
-/// constants: [CAKERNEL_ILO, CAKERNEL_IHI) in x, JLO/JHI in y, KLO/KHI in z (without them, every
-/// point the STENCIL allows).
-inline std::string bounds_options(const int lo[3], const int hi[3]) {
-  std::string options;
-  const char* axes[3] = {"I", "J", "K"};
-  for (int d = 0; d < 3; ++d) {
-    options += std::string(" -DCAKERNEL_") + axes[d] + "LO=" + std::to_string(lo[d]) + " -DCAKERNEL_" + axes[d] +
-               "HI=" + std::to_string(hi[d]);
+/// The sizes a generated launcher's program is built with, as compile-time constants (-D
+/// options): the work-group tile (CAKERNEL_TX, _TY, _TZ), this block's array sizes (CAKERNEL_NI,
+/// _NJ, _NK) and, for a call's box, the points a 3D kernel computes ([CAKERNEL_ILO, CAKERNEL_IHI)
+/// in x, JLO/JHI in y, KLO/KHI in z; without them, every point the STENCIL allows).
+struct program_sizes {
+  std::array<std::size_t, 3> tile{1, 1, 1};
+  std::array<int, 3> grid{};
+  bool bounded = false;
+  std::array<int, 3> lo{}, hi{};
+  auto operator<=>(const program_sizes&) const = default;
+  /// The -D options that say them.
+  std::string options() const {
+    std::string text = "-DCAKERNEL_TX=" + std::to_string(tile[0]) + " -DCAKERNEL_TY=" + std::to_string(tile[1]) +
+                       " -DCAKERNEL_TZ=" + std::to_string(tile[2]) + " -DCAKERNEL_NI=" + std::to_string(grid[0]) +
+                       " -DCAKERNEL_NJ=" + std::to_string(grid[1]) + " -DCAKERNEL_NK=" + std::to_string(grid[2]);
+    const char* axes[3] = {"I", "J", "K"};
+    for (int d = 0; bounded && d < 3; ++d) {
+      text += std::string(" -DCAKERNEL_") + axes[d] + "LO=" + std::to_string(lo[d]) + " -DCAKERNEL_" + axes[d] +
+              "HI=" + std::to_string(hi[d]);
+    }
+    return text;
   }
-  return options;
-}
+};
+
+/// The kernel `kernel_name` of a generated launcher's program (its `source`, a string that lives
+/// as long as the process) built with `sizes`. Launches after the first with the same sizes find
+/// it without building its options or cache key (a launch's host time, issue 28).
+cl_kernel kernel(const std::string& source, const program_sizes& sizes, const char* kernel_name, const char* label);
 
 /// Enqueues `kernel` on `queue` (a cl_command_queue, as kernel_call::queue carries it; null: the
 /// active backend's own queue) over `global` work-items in groups of `local` (nullptr: the device

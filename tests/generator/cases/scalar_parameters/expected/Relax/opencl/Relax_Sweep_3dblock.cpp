@@ -21,11 +21,13 @@ void CAKERNEL_Launch_Relax_Sweep_opencl_3dblock(const opuntia::kernel_call& call
   const std::size_t block_y = std::max<std::size_t>(
       1, std::min<std::size_t>(CAKERNEL_Relax_Sweep_3dblock_block_y, opuntia::opencl::max_work_group_size() / block_x));
   const std::size_t block_z = CAKERNEL_Relax_Sweep_3dblock_block_z;
-  const std::size_t tile[3] = {block_x, block_y, block_z};
-  const std::string options =
-      opuntia::opencl::size_options(tile, call.grid) + (call.box ? opuntia::opencl::bounds_options(lo, hi) : "");
+  const opuntia::opencl::program_sizes sizes{{block_x, block_y, block_z},
+                                             {call.grid.ni, call.grid.nj, call.grid.nk},
+                                             call.box.has_value(),
+                                             {lo[0], lo[1], lo[2]},
+                                             {hi[0], hi[1], hi[2]}};
   const cl_kernel kernel =
-      opuntia::opencl::kernel({source, options, "CAKERNEL_Relax_Sweep_3dblock_kernel", "Relax_Sweep_3dblock"});
+      opuntia::opencl::kernel(source, sizes, "CAKERNEL_Relax_Sweep_3dblock_kernel", "Relax_Sweep_3dblock");
   const auto params = CAKERNEL_Relax_Sweep_params_of(call);
   opuntia::opencl::set_arguments(kernel, &params, sizeof params, call.arrays, CAKERNEL_Relax_Sweep_array_count);
   // Each work-item owns rows_per_thread rows of y: a work-group covers `rows` of them.
