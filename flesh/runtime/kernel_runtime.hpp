@@ -118,6 +118,10 @@ public:
   virtual queue_event_ptr record() = 0;
   /// Seconds between two events of record(), once both are done.
   virtual double elapsed_seconds(queue_event& from, queue_event& to) = 0;
+  /// The event a routine timer starts from, recorded just before a launch: record()'s, or where
+  /// the backend can tell, one whose time is when the launch's first kernel starts, so that the
+  /// host's work between the two is not counted as the kernel's (OpenCL).
+  virtual queue_event_ptr record_launch_start() { return record(); }
   /// The routine timers time a routine's first two launches and then one in this many: 1 where
   /// timing is free (the host's clock, OpenMP); more on a device, where the events around a
   /// launch cost time: on NVIDIA's OpenCL 7.5 us of host time an event against 4.8 us a kernel,

@@ -902,7 +902,7 @@ void simulation::run_routine(const schedule_node& node) {
     // record no events around them, which cost the host (OpenCL) or the device (CUDA) time.
     const bool timed = timer_of->calls <= 2 || (timer_of->calls - 2) % runtime_->timing_stride() == 0;
     const double launch_start = wall_seconds();
-    auto before = timed ? runtime_->record() : nullptr;
+    auto before = timed ? runtime_->record_launch_start() : nullptr;
     auto launched = runtime_->launch(t, *kernel, thorn_parameters(t.name), grid_for_kernels(),
                                      has_variant ? variant_ : std::string(), parts,
                                      timed ? launch_timing::timed : launch_timing::untimed);

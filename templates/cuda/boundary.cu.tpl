@@ -24,7 +24,7 @@ void CAKERNEL_Launch_%{name}_cuda_%{variant}(const opuntia::kernel_call& call) {
   const int exterior[6] = {%{exterior_xn}, %{exterior_xp}, %{exterior_yn}, %{exterior_yp}, %{exterior_zn}, %{exterior_zp}};
   const int stencil[6] = {%{stencil_xn}, %{stencil_xp}, %{stencil_yn}, %{stencil_yp}, %{stencil_zn}, %{stencil_zp}};
   opuntia::for_each_boundary_pass(call, exterior, stencil, [&](const opuntia::boundary_pass& pass) {
-    const long long points = pass.slabs[0].points + (pass.count > 1 ? pass.slabs[1].points : 0);
+    const long long points = pass.points();
     constexpr int threads = 256;
     CAKERNEL_%{name}_%{variant}_kernel<<<static_cast<unsigned>((points + threads - 1) / threads), threads, 0,
                                          static_cast<cudaStream_t>(call.queue)>>>(params, arrays, pass);

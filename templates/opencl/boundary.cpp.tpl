@@ -25,7 +25,6 @@ void CAKERNEL_Launch_%{name}_opencl_%{variant}(const opuntia::kernel_call& call)
     // of no points.
     const unsigned next = opuntia::opencl::set_arguments(kernel, &params, sizeof params, call.arrays,
                                                          CAKERNEL_%{name}_array_count);
-    long long points = 0;
     for (int s = 0; s < 2; ++s) {
       const auto& slab = pass.slabs[s < pass.count ? s : 0];
       const bool empty = s >= pass.count;
@@ -33,9 +32,8 @@ void CAKERNEL_Launch_%{name}_opencl_%{variant}(const opuntia::kernel_call& call)
       const cl_int4 slab_hi = {{empty ? slab.lo[0] : slab.hi[0], slab.hi[1], slab.hi[2], 0}};
       OPUNTIA_OPENCL_CHECK(clSetKernelArg(kernel, next + 2 * s, sizeof slab_lo, &slab_lo));
       OPUNTIA_OPENCL_CHECK(clSetKernelArg(kernel, next + 2 * s + 1, sizeof slab_hi, &slab_hi));
-      if (!empty) points += slab.points;
     }
-    const std::size_t global = static_cast<std::size_t>(points);
+    const std::size_t global = static_cast<std::size_t>(pass.points());
     opuntia::opencl::enqueue(call.queue, kernel, 1, &global, nullptr);
   });
 }

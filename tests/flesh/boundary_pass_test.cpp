@@ -24,12 +24,15 @@ std::vector<std::string> passes(const kernel_call& call, const int (&exterior)[6
   std::vector<std::string> out;
   for_each_boundary_pass(call, exterior, stencil, [&](const boundary_pass& pass) {
     std::string text;
+    long long points = 0;
     for (int s = 0; s < pass.count; ++s) {
       const auto& b = pass.slabs[s];
       EXPECT_EQ(b.points, static_cast<long long>(b.hi[0] - b.lo[0]) * (b.hi[1] - b.lo[1]) * (b.hi[2] - b.lo[2]));
+      points += b.points;
       text += fmt::format("{}{}[{},{},{}..{},{},{})", s ? " " : "", b.face, b.lo[0], b.lo[1], b.lo[2], b.hi[0], b.hi[1],
                           b.hi[2]);
     }
+    EXPECT_EQ(pass.points(), points);  // a thread a point of the launch
     out.push_back(text);
   });
   return out;

@@ -161,6 +161,8 @@ struct boundary_slab_box {
 struct boundary_pass {
   boundary_slab_box slabs[2];
   int count;
+  /// The points of its slabs together: one thread each.
+  long long points() const { return slabs[0].points + (count > 1 ? slabs[1].points : 0); }
 };
 
 /// The one loop of every backend's boundary launcher: `launch(pass)` for the slabs (boundary_slab,

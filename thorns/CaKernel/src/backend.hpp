@@ -144,6 +144,11 @@ public:
   /// or waited on by another queue), after whatever was enqueued by then. For the waits whose
   /// exact place does not matter (a kernel's writes); never for timing.
   virtual queue_event_ptr record_when_asked() { return record(); }
+  /// An event on queue() that starts a launch's timer (elapsed_seconds from it): where the
+  /// backend can, its time is when the launch's first kernel starts, not when everything before
+  /// it had finished, so that the host's work in between is not counted where the device waits
+  /// for it (OpenCL: kernel events' start times).
+  virtual queue_event_ptr record_launch_start() { return record(); }
   /// How many launches the routine timers count for one they time (kernel_runtime::timing_stride).
   virtual int timing_stride() const { return 1; }
   /// Seconds between two events of record(), once both are done.

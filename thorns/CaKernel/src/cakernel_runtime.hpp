@@ -50,6 +50,7 @@ public:
   /// run's queue. The copies of the snapshot before must have landed (its events done).
   snapshot_copy copy_for_snapshot(grid_variable& v, int level, const void* host, void* into) override;
   queue_event_ptr record() override { return device_->record(); }
+  queue_event_ptr record_launch_start() override { return device_->record_launch_start(); }
   double elapsed_seconds(queue_event& from, queue_event& to) override { return device_->elapsed_seconds(from, to); }
   int timing_stride() const override { return device_->timing_stride(); }
   bool mirrors_on_device() const override { return !device_->shares_host_memory(); }

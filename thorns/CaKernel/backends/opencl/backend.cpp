@@ -147,6 +147,7 @@ public:
   }
   ~opencl_event() override {
     if (event_ != nullptr) clReleaseEvent(event_);
+    if (first_kernel_ != nullptr) clReleaseEvent(first_kernel_);
   }
   opencl_event(const opencl_event&) = delete;
   opencl_event& operator=(const opencl_event&) = delete;
@@ -165,16 +166,25 @@ public:
     std::call_once(enqueued_, [this] { OPUNTIA_OPENCL_CHECK(clEnqueueMarkerWithWaitList(queue_, 0, nullptr, &event_)); });
     return event_;
   }
-  cl_ulong end_nanoseconds() {
-    cl_ulong end = 0;
-    OPUNTIA_OPENCL_CHECK(clGetEventProfilingInfo(get(), CL_PROFILING_COMMAND_END, sizeof end, &end, nullptr));
-    return end;
+  cl_ulong end_nanoseconds() { return profiled(get(), CL_PROFILING_COMMAND_END); }
+  /// When the first kernel enqueued after it started (record_launch_start), or its own end.
+  cl_ulong start_nanoseconds() {
+    return first_kernel_ != nullptr ? profiled(first_kernel_, CL_PROFILING_COMMAND_START) : end_nanoseconds();
   }
+  /// The first kernel enqueued after this marker, whose start times a launch.
+  void set_first_kernel(cl_event kernel) { first_kernel_ = kernel; }
 
 private:
+  static cl_ulong profiled(cl_event event, cl_profiling_info what) {
+    cl_ulong nanoseconds = 0;
+    OPUNTIA_OPENCL_CHECK(clGetEventProfilingInfo(event, what, sizeof nanoseconds, &nanoseconds, nullptr));
+    return nanoseconds;
+  }
+
   cl_command_queue queue_;
   std::once_flag enqueued_;
   cl_event event_ = nullptr;
+  cl_event first_kernel_ = nullptr;
 };
 
 class opencl_backend final : public backend {
@@ -266,9 +276,33 @@ class opencl_backend final : public backend {
     OPUNTIA_OPENCL_CHECK(clFinish(transfer_queue_));
     OPUNTIA_OPENCL_CHECK(clFinish(snapshot_queue_));
   }
-  queue_event_ptr record() override { return std::make_shared<opencl_event>(queue_, opencl_event::recorded::now); }
+  queue_event_ptr record() override {
+    awaiting_first_kernel_.reset();
+    return std::make_shared<opencl_event>(queue_, opencl_event::recorded::now);
+  }
   queue_event_ptr record_when_asked() override {
+    awaiting_first_kernel_.reset();
     return std::make_shared<opencl_event>(queue_, opencl_event::recorded::when_asked);
+  }
+  /// A marker whose time is the start of the next kernel on queue(): the host's work between
+  /// the two (building the launch, where the device waits for it) is not the kernel's time.
+  queue_event_ptr record_launch_start() override {
+    auto start = std::make_shared<opencl_event>(queue_, opencl_event::recorded::now);
+    awaiting_first_kernel_ = start;
+    return start;
+  }
+  /// Enqueues `kernel` on `queue`; the first kernel on queue() after record_launch_start() with
+  /// an event, which that marker keeps.
+  void enqueue_kernel(cl_command_queue queue, cl_kernel kernel, unsigned dimensions, const std::size_t* global,
+                      const std::size_t* local) {
+    const auto start = queue == queue_ ? awaiting_first_kernel_.lock() : nullptr;
+    cl_event event = nullptr;
+    OPUNTIA_OPENCL_CHECK(clEnqueueNDRangeKernel(queue, kernel, dimensions, nullptr, global, local, 0, nullptr,
+                                                start != nullptr ? &event : nullptr));
+    if (start != nullptr) {
+      start->set_first_kernel(event);
+      awaiting_first_kernel_.reset();
+    }
   }
   /// The two markers of a timed launch cost the host 15 us on NVIDIA's platform: with one launch
   /// in 16 timed, a launch costs it about 1 us of markers.
@@ -317,8 +351,7 @@ class opencl_backend final : public backend {
       argument(points), argument(element_size);
       const std::size_t local = std::min<std::size_t>(256, max_work_group_size_);
       const std::size_t global = (static_cast<std::size_t>(points) + local - 1) / local * local;
-      OPUNTIA_OPENCL_CHECK(clEnqueueNDRangeKernel(static_cast<cl_command_queue>(queue), k, 1, nullptr, &global, &local,
-                                                  0, nullptr, nullptr));
+      enqueue_kernel(static_cast<cl_command_queue>(queue), k, 1, &global, &local);
     }
   }
   reduction_result reduce_box(const reduction_pass& pass) override {
@@ -326,8 +359,9 @@ class opencl_backend final : public backend {
         *this, [this](const opencl::program_request& request) { return kernel(request); }, pass);
   }
   double elapsed_seconds(queue_event& from, queue_event& to) override {
-    const auto nanoseconds = [](queue_event& e) { return static_cast<opencl_event&>(e).end_nanoseconds(); };
-    return (static_cast<double>(nanoseconds(to)) - static_cast<double>(nanoseconds(from))) * 1e-9;
+    const auto start = static_cast<opencl_event&>(from).start_nanoseconds();
+    const auto end = static_cast<opencl_event&>(to).end_nanoseconds();
+    return (static_cast<double>(end) - static_cast<double>(start)) * 1e-9;
   }
   // No pin(): OpenCL page-locks only memory it allocates itself (CL_MEM_ALLOC_HOST_PTR), and the
   // grid function store's arrays are allocated by the flesh for every backend alike.
@@ -466,6 +500,7 @@ class opencl_backend final : public backend {
   cl_command_queue halo_queue_ = nullptr;
   cl_command_queue snapshot_queue_ = nullptr;
   std::size_t max_work_group_size_ = 1;
+  std::weak_ptr<opencl_event> awaiting_first_kernel_;  // record_launch_start()'s, until a kernel follows
   std::map<std::string, cl_program> programs_;  // cache key -> built program
   std::map<std::string, cl_kernel> kernels_;    // cache key/kernel name -> kernel
   std::map<std::tuple<const char*, std::string, std::string>, cl_kernel> requested_;
@@ -526,9 +561,9 @@ unsigned set_arguments(cl_kernel kernel, const void* params, std::size_t params_
 }
 
 void enqueue(void* queue, cl_kernel kernel, unsigned dimensions, const std::size_t* global, const std::size_t* local) {
-  const auto on = queue != nullptr ? static_cast<cl_command_queue>(queue)
-                                   : static_cast<cl_command_queue>(thorns::CaKernel::active().queue());
-  OPUNTIA_OPENCL_CHECK(clEnqueueNDRangeKernel(on, kernel, dimensions, nullptr, global, local, 0, nullptr, nullptr));
+  auto& backend = thorns::CaKernel::active();
+  const auto on = static_cast<cl_command_queue>(queue != nullptr ? queue : backend.queue());
+  backend.enqueue_kernel(on, kernel, dimensions, global, local);
 }
 
 }  // namespace opuntia::opencl
