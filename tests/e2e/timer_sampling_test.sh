@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # The routine timers of a backend whose events cost the host more than a launch (OpenCL:
-# kernel_runtime::timing_stride 16) time a kernel's first two launches and then one in 16, each
+# kernel_runtime::timing_stride 17) time a kernel's first two launches and then one in 17, each
 # counted for the untimed ones before it; the report says so, counts every call, and gives the
 # kernel device time for all of them. OpenMP times every launch and says nothing.
 # Usage: timer_sampling_test.sh OPUNTIA
@@ -27,10 +27,10 @@ PAR
 }
 # row BACKEND: the kernel's line of the whole run's timer report: "calls seconds".
 row() { grep -m1 '^  CAKERNEL_Launch_Heat_Update ' "$work/$1.out" | awk '{print $(NF-2), $(NF-1)}'; }
-sampled_line() { grep -q 'kernels: the first two launches of each and then one in 16 timed on the device' "$work/$1.out"; }
+sampled_line() { grep -q 'kernels: the first two launches of each and then one in 17 timed on the device' "$work/$1.out"; }
 
 step "OpenCL run" "$work/opencl.log" run opencl
-check "OpenCL: the report says the kernels are timed one launch in 16" sampled_line opencl
+check "OpenCL: the report says the kernels are timed one launch in 17" sampled_line opencl
 read -r calls seconds <<<"$(row opencl)"
 check "OpenCL: every launch counted (50 calls; got ${calls:-none})" test "${calls:-0}" = 50
 check "OpenCL: device time for them ($seconds s)" awk -v s="${seconds:-0}" 'BEGIN { exit !(s > 0) }'

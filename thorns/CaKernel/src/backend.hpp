@@ -149,8 +149,14 @@ public:
   /// it had finished, so that the host's work in between is not counted where the device waits
   /// for it (OpenCL: kernel events' start times).
   virtual queue_event_ptr record_launch_start() { return record(); }
-  /// How many launches the routine timers count for one they time (kernel_runtime::timing_stride).
-  virtual int timing_stride() const { return 1; }
+  /// How many launches the routine timers count for one they time (kernel_runtime::timing_stride):
+  /// every one on the host arrays, whose timer is the host's clock; on a device one in 17, since
+  /// the events around a launch cost time there: the device 1.3-2.5 us a step between CUDA kernels
+  /// of 14-30 us at 128^3, NVIDIA's OpenCL host 7.5 us a marker against 4.8 us a kernel (bench/
+  /// RESULTS.md, 2026-11-27, measured with 16). A prime, so that the timed launches do not all
+  /// fall on the same phase of a routine whose launches repeat a pattern (the rim-and-interior
+  /// launch on every k-th SYNC of ghost zones k times the stencil's width).
+  virtual int timing_stride() const { return shares_host_memory() ? 1 : 17; }
   /// Seconds between two events of record(), once both are done.
   virtual double elapsed_seconds(queue_event& from, queue_event& to) {
     return static_cast<host_clock_event&>(to).seconds() - static_cast<host_clock_event&>(from).seconds();

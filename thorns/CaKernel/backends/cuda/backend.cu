@@ -211,10 +211,6 @@ public:
     OPUNTIA_CUDA_CHECK(cudaDeviceSynchronize());
   }
   queue_event_ptr record() override { return std::make_shared<cuda_event>(compute_, events_); }
-  /// A timed launch puts two events between its kernel and the next: at 128^3 on an H200 they
-  /// cost the device 1.3-2.5 us a step (HeatEquation's step 15.5 -> 14.2 us, WaveToy's 33.3 ->
-  /// 30.8 us with one launch in 16 timed; bench/RESULTS.md, 2026-11-27).
-  int timing_stride() const override { return 16; }
   void* halo_queue() const override { return halo_; }
   queue_event_ptr record_on(void* queue) override {
     return std::make_shared<cuda_event>(static_cast<cudaStream_t>(queue), events_);

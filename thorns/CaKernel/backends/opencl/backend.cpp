@@ -304,9 +304,6 @@ class opencl_backend final : public backend {
       awaiting_first_kernel_.reset();
     }
   }
-  /// The two markers of a timed launch cost the host 15 us on NVIDIA's platform: with one launch
-  /// in 16 timed, a launch costs it about 1 us of markers.
-  int timing_stride() const override { return 16; }
   void* halo_queue() const override { return halo_queue_; }
   queue_event_ptr record_on(void* queue) override {
     return std::make_shared<opencl_event>(static_cast<cl_command_queue>(queue), opencl_event::recorded::now);
