@@ -112,7 +112,7 @@
             if constexpr (decltype(cakernel_streaming)::value) {%var_loop("intent=out") %[ \
               alignas(64) %{vtype} cakernel_line_%{vname}[cakernel_line];]% %var_loop("intent=separateinout") %[ \
               alignas(64) %{vtype} cakernel_line_%{vname}_out[cakernel_line];]% \
-              const ptrdiff_t cakernel_origin = cakernel_row + cakernel_l; \
+              [[maybe_unused]] const ptrdiff_t cakernel_origin = cakernel_row + cakernel_l; \
               _Pragma("omp simd") \
               for (int cakernel_i = cakernel_l; cakernel_i < cakernel_l + cakernel_line; ++cakernel_i) \
                 cakernel_thread_point(cakernel_i, cakernel_j, cakernel_k, cakernel_row%var_loop("intent=out") %[, {cakernel_line_%{vname}, cakernel_origin}]% %var_loop("intent=separateinout") %[, {cakernel_line_%{vname}_out, cakernel_origin}]%);%var_loop("intent=out") %[ \

@@ -237,7 +237,7 @@ void provide_grid(providers& p) {
                         {"Grid", "variant"}});
   p.add_time_step({[](const parameter_source&, const grid_layout&) { return 0.01; },
                    [](const parameter_source&) { return std::vector<parameter_name>{}; }});
-  p.add_output_folder({{"Grid", "out_dir"}});
+  p.add_output_folder({{"Grid", "out_dir"}, {}});  // no checkpoints
 }
 
 /// What a run of Probe printed, and where it ended.

@@ -192,7 +192,7 @@ public:
   queue_event_ptr record_when_asked() override {
     ++log_->recorded_when_asked;
     struct counted final : queue_event {
-      explicit counted(std::shared_ptr<device_log> log) : log(std::move(log)) {}
+      explicit counted(std::shared_ptr<device_log> to) : log(std::move(to)) {}
       void wait() override { ++log->asked; }
       bool done() override { return ++log->asked, true; }
       std::shared_ptr<device_log> log;
@@ -813,7 +813,7 @@ TEST_F(runtime_test, openmp_kernels_receive_the_host_arrays_and_nothing_is_copie
 TEST_F(runtime_test, openmp_separateinout_swaps_level_zero_with_the_scratch_buffer) {
   make_openmp_runtime();
   const auto k = kernel({{"u", "separateinout"}}, "openmp");
-  auto& u = var("u");
+  auto& u_variable = var("u");
   void* level0 = host("u");
   launch(k, steps(0, 1));
   ASSERT_EQ(g_launches[0].arrays.size(), 2u);
@@ -822,17 +822,17 @@ TEST_F(runtime_test, openmp_separateinout_swaps_level_zero_with_the_scratch_buff
   EXPECT_NE(scratch, level0);
   EXPECT_EQ(g_launches[0].first_values[1], 1.0);  // the scratch buffer started as a copy of level 0
 
-  EXPECT_EQ(store.data(u, 0), scratch);  // swapped after the launch
-  EXPECT_EQ(store.scratch(u), level0);
+  EXPECT_EQ(store.data(u_variable, 0), scratch);  // swapped after the launch
+  EXPECT_EQ(store.scratch(u_variable), level0);
   EXPECT_EQ(real(host("u"))[0], 1.0);
   EXPECT_TRUE(all_equal(host("u"), 2.0, 1));
 
   launch(k, steps(0, 1));
   EXPECT_EQ(g_launches[1].arrays[0], scratch);
   EXPECT_EQ(g_launches[1].arrays[1], level0);
-  EXPECT_EQ(store.data(u, 0), level0);
+  EXPECT_EQ(store.data(u_variable, 0), level0);
   EXPECT_TRUE(all_equal(host("u"), 3.0, 1));
-  rt->ensure_host(u);
+  rt->ensure_host(u_variable);
   EXPECT_EQ(log->to_device, 0);
   EXPECT_EQ(log->to_host, 0);
   EXPECT_EQ(log->allocations, 0);

@@ -187,7 +187,9 @@ std::size_t check_exchange(const exchange_case& c) {
           halo.exchange(variables, memory, ranks, c.extent);
         }
       }
-      if (c.shared_buffers && c.ranks > 1) EXPECT_GT(shared_memory.packed_to_shared, 0) << "rank " << rank;
+      if (c.shared_buffers && c.ranks > 1) {
+        EXPECT_GT(shared_memory.packed_to_shared, 0) << "rank " << rank;
+      }
       for (int k = 0; k < g.local[2]; ++k)
         for (int j = 0; j < g.local[1]; ++j)
           for (int i = 0; i < g.local[0]; ++i) {

@@ -154,8 +154,9 @@ TEST_F(program_cache_test, default_dir_follows_xdg_cache_home_then_home) {
   ::setenv("XDG_CACHE_HOME", "/tmp/xdg", 1);
   EXPECT_EQ(program_cache::default_dir(), fs::path("/tmp/xdg/opuntia"));
   ::setenv("XDG_CACHE_HOME", "", 1);
-  if (const char* home = std::getenv("HOME"))
+  if (const char* home = std::getenv("HOME")) {
     EXPECT_EQ(program_cache::default_dir(), fs::path(home) / ".cache/opuntia");
+  }
   EXPECT_EQ(program_cache("").dir(), program_cache::default_dir());
   if (saved_xdg) {
     ::setenv("XDG_CACHE_HOME", xdg.c_str(), 1);

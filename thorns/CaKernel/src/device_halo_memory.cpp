@@ -65,10 +65,10 @@ std::byte* device_halo_memory::message(int slot, std::size_t bytes, bool device_
   return b.host;
 }
 
-void device_halo_memory::enqueue_box_copies(void* buffer, const std::vector<halo_piece>& pieces, bool pack) {
+void device_halo_memory::enqueue_box_copies(void* message, const std::vector<halo_piece>& pieces, bool pack) {
   // Gathered until the phase ends (flush_copies): the faces of a round go in one launch, not one each.
   for (const auto& piece : pieces) {
-    copies_.push_back({device_array_(*piece.variable), piece.extent, piece.box, piece.variable->element_size(), buffer,
+    copies_.push_back({device_array_(*piece.variable), piece.extent, piece.box, piece.variable->element_size(), message,
                        piece.offset});
   }
   copies_pack_ = pack;

@@ -48,7 +48,7 @@ private:
   /// Grows the slot's device buffer to at least `bytes` (waiting first for work that uses it).
   void reserve_device(buffer& b, std::size_t bytes);
   void copy(int slot, const std::vector<halo_piece>& pieces, bool pack);
-  void enqueue_box_copies(void* buffer, const std::vector<halo_piece>& pieces, bool pack);
+  void enqueue_box_copies(void* message, const std::vector<halo_piece>& pieces, bool pack);
   /// Launches the box copies gathered since the last flush.
   void flush_copies();
   /// The device-time spans of device_copy_seconds(): `phase` starts (a pack or an unpack, or

@@ -108,7 +108,7 @@
             opuntia::openmp::prefetch_input_line(u + cakernel_leading_row_ahead + cakernel_l);                                    \
             if constexpr (decltype(cakernel_streaming)::value) {                                                                  \
               alignas(64) CCTK_REAL cakernel_line_u_out[cakernel_line];                                                           \
-              const ptrdiff_t cakernel_origin = cakernel_row + cakernel_l;                                                        \
+              [[maybe_unused]] const ptrdiff_t cakernel_origin = cakernel_row + cakernel_l;                                       \
               _Pragma("omp simd")                                                                                                 \
               for (int cakernel_i = cakernel_l; cakernel_i < cakernel_l + cakernel_line; ++cakernel_i)                            \
                 cakernel_thread_point(cakernel_i, cakernel_j, cakernel_k, cakernel_row , {cakernel_line_u_out, cakernel_origin}); \
