@@ -373,7 +373,7 @@ class opencl_backend final : public backend {
     const auto key = std::make_tuple(source.data(), kernel_name, sizes);
     if (const auto found = launched_.find(key); found != launched_.end()) return found->second;
     const std::string options = sizes.options();
-    return launched_.emplace(key, kernel({source, options, kernel_name, label})).first->second;
+    return launched_.emplace(key, built_kernel({source, options, kernel_name, label})).first->second;
   }
 
   cl_kernel kernel(const opencl::program_request& request) {
@@ -381,6 +381,13 @@ class opencl_backend final : public backend {
     // too: its address and the options identify the program without hashing the source.
     const auto fast_key = std::make_tuple(request.source.data(), request.options, std::string(request.kernel_name));
     if (const auto found = requested_.find(fast_key); found != requested_.end()) return found->second;
+    return requested_.emplace(fast_key, built_kernel(request)).first->second;
+  }
+
+ private:
+  /// The kernel of `request`'s program: built (or loaded from the on-disk cache) the first time
+  /// its source and options are asked for, then found by the cache key.
+  cl_kernel built_kernel(const opencl::program_request& request) {
     const std::string options = build_options(request.options);
     const std::string key =
         program_cache::key({request.source, options, platform_name_, device_info_.name, device_info_.driver_version});
@@ -392,11 +399,9 @@ class opencl_backend final : public backend {
       kernel = clCreateKernel(program, request.kernel_name, &status);
       OPUNTIA_OPENCL_CHECK(status);
     }
-    requested_.emplace(fast_key, kernel);
     return kernel;
   }
 
- private:
   static std::string build_options(const std::string& launcher_options) {
     // No -cl-fast-relaxed-math or -cl-mad-enable: results must match OpenMP's to 1e-12.
     std::string options = "-cl-std=CL1.2 " + launcher_options;
