@@ -58,18 +58,24 @@ double reduced(double local, MPI_Op op) {
 
 MPI_Comm arrivals = MPI_COMM_NULL;  // all_arrive_within's own, apart from the exchanges'
 
+/// MPI initialised and all_arrive_within's communicator made, once. Collective: every rank's
+/// driver calls it at the same point, and so does every rank that fails before it has one (an
+/// error in the parameter file, found alike by every rank before any driver exists).
+void join_the_ranks() {
+  initialise_once();
+  if (arrivals == MPI_COMM_NULL) check(MPI_Comm_dup(MPI_COMM_WORLD, &arrivals), "MPI_Comm_dup");
+}
+
 }  // namespace
 
 mpi_communicator::mpi_communicator() {
-  initialise_once();
+  join_the_ranks();
   MPI_Comm_rank(MPI_COMM_WORLD, &rank_);
   MPI_Comm_size(MPI_COMM_WORLD, &size_);
 #if defined(MPIX_CUDA_AWARE_SUPPORT)
   // The macro says what the library was built with; the call what the one loaded now supports.
   cuda_aware_ = MPIX_Query_cuda_support() == 1;
 #endif
-  // Every rank's driver makes one communicator, at the same point: a collective is safe here.
-  if (arrivals == MPI_COMM_NULL) check(MPI_Comm_dup(MPI_COMM_WORLD, &arrivals), "MPI_Comm_dup");
 }
 
 namespace {
@@ -113,7 +119,19 @@ void mpi_communicator::abort_all(int exit_code) {
 }
 
 bool mpi_communicator::all_arrive_within(double seconds) {
-  if (!mpi_is_running()) return true;
+  // Under a launcher of several ranks a failure before the driver still meets the other ranks:
+  // answering "all arrived" without MPI let ranks 1.. end at once, and the launcher, seeing a
+  // rank fail, could end rank 0 before it printed the error they had all found.
+  if (!mpi_is_running()) {
+    int finalised = 0;
+    MPI_Finalized(&finalised);
+    if (finalised || !launched_with_several_ranks()) return true;
+    try {
+      join_the_ranks();
+    } catch (const std::runtime_error&) {
+      return false;
+    }
+  }
   MPI_Request request = MPI_REQUEST_NULL;
   if (arrivals == MPI_COMM_NULL || MPI_Ibarrier(arrivals, &request) != MPI_SUCCESS) return false;
   const auto deadline = std::chrono::steady_clock::now() + std::chrono::duration<double>(seconds);

@@ -34,8 +34,9 @@ public:
   /// Ends every rank with `exit_code` (MPI_Abort) when MPI is initialised; returns otherwise.
   static void abort_all(int exit_code);
   /// Whether every rank calls it within `seconds`: a non-blocking barrier on a communicator of
-  /// its own (it never matches a collective the other ranks are in), polled until then. True
-  /// when MPI is not running: no rank can be waiting for another.
+  /// its own (it never matches a collective the other ranks are in), polled until then. Under a
+  /// launcher of several ranks it initialises MPI if nothing has (a failure before the driver);
+  /// true where this process is alone or MPI has ended: no rank can be waiting for another.
   static bool all_arrive_within(double seconds);
 
 private:
