@@ -33,13 +33,19 @@
 #define CAKERNEL_%{name}_%{variant}_block_z CAKERNEL_%{name}_%{variant}_TZ
 #define CAKERNEL_%{name}_%{variant}_rows_per_thread CAKERNEL_%{name}_%{variant}_ROWS
 
-/* OpenCL C has no static_assert: the local planes (two buffers per cached variable, at the
-   largest TY; the launcher only shrinks it) are checked here. */
-static_assert(!CAKERNEL_%{name}_%{variant}_LOCAL ||
-                  2 * (0 %var_loop("cached=yes") %[+ sizeof(%{vtype}) ]%) *
-                          (CAKERNEL_%{name}_%{variant}_TX + %{stencil_xn} + %{stencil_xp}) *
-                          (CAKERNEL_%{name}_%{variant}_TY * CAKERNEL_%{name}_%{variant}_ROWS + %{stencil_yn} + %{stencil_yp}) <=
-                      48 * 1024,
+/* The bytes of local memory a work-group of x points and y rows keeps: two buffers of each cached
+   variable's plane and its halo, where the variant stages one. */
+constexpr int CAKERNEL_%{name}_%{variant}_local_bytes(int x, int y) {
+  return CAKERNEL_%{name}_%{variant}_LOCAL
+             ? 2 * static_cast<int>(0 %var_loop("cached=yes") %[+ sizeof(%{vtype}) ]%) * (x + %{stencil_xn} + %{stencil_xp}) *
+                   (y + %{stencil_yn} + %{stencil_yp})
+             : 0;
+}
+/* OpenCL C has no static_assert: the descriptor's local planes (at the largest TY; the launcher
+   only shrinks it) are checked here; a tile autotuning tries is checked by the launcher. */
+static_assert(CAKERNEL_%{name}_%{variant}_local_bytes(CAKERNEL_%{name}_%{variant}_TX,
+                                                      CAKERNEL_%{name}_%{variant}_TY * CAKERNEL_%{name}_%{variant}_ROWS) <=
+                  48 * 1024,
               "the local planes of kernel %{name} (%{variant}) exceed 48 KiB: make TILE's x or y smaller");
 
 /* The OpenCL C text of this variant: its traits, then the macros and functions the body sees.

@@ -17,10 +17,13 @@ namespace opuntia::thorns::%{thorn} {
 /// Runs kernel %{name} over every point its STENCIL allows (those in the call's box, where it has
 /// one), on the OpenMP threads, before returning.
 void CAKERNEL_Launch_%{name}_openmp_%{variant}(const opuntia::kernel_call& call) {
+  // The descriptor's TILE, or autotuning's (any tile runs on the host; one past the grid as the grid).
+  const auto tile = opuntia::launch_tile(call, {%{tile_x}, %{tile_y}, %{tile_z}},
+                                         [&](const std::array<int, 3>& t) { return opuntia::tile_within_grid(t, call.grid); });
   int lo[3] = {%{stencil_xn}, %{stencil_yn}, %{stencil_zn}};
   int hi[3] = {call.grid.ni - %{stencil_xp}, call.grid.nj - %{stencil_yp}, call.grid.nk - %{stencil_zp}};
   if (!opuntia::clip_to_box(call, lo, hi)) return;
-  CAKERNEL_%{name}_%{variant}_compute(CAKERNEL_%{name}_params_of(call), CAKERNEL_%{name}_arrays_of(call), lo, hi);
+  CAKERNEL_%{name}_%{variant}_compute(CAKERNEL_%{name}_params_of(call), CAKERNEL_%{name}_arrays_of(call), lo, hi, tile);
 }
 
 }  // namespace opuntia::thorns::%{thorn}

@@ -15,7 +15,8 @@
 #define CAKERNEL_%{name}_Begin \
   OPUNTIA_OPENMP_KERNEL static void CAKERNEL_%{name}_%{variant}_compute(const CAKERNEL_%{name}_Params params, \
                                                                         const CAKERNEL_%{name}_Arrays arrays, \
-                                                                        const int cakernel_lo[3], const int cakernel_hi[3]) { \
+                                                                        const int cakernel_lo[3], const int cakernel_hi[3], \
+                                                                        const std::array<int, 3> cakernel_tile) { \
 %var_loop() %[    %{vtype}* const %{vname} = arrays.%{vname}; (void)%{vname}; \
 ]% %var_loop("intent=separateinout") %[   %{vtype}* const %{vname}_out = arrays.%{vname}_out; (void)%{vname}_out; \
 ]%    const ptrdiff_t cakernel_sj = params.cagh_ni, cakernel_sk = (ptrdiff_t)params.cagh_ni * params.cagh_nj; \
@@ -38,13 +39,15 @@
     const int cakernel_ilo = cakernel_lo[0], cakernel_ihi = cakernel_hi[0]; \
     const int cakernel_jlo = cakernel_lo[1], cakernel_jhi = cakernel_hi[1]; \
     const int cakernel_klo = cakernel_lo[2], cakernel_khi = cakernel_hi[2]; \
+    /* the launcher's tile: the descriptor's TILE, or the one autotuning chose */ \
+    const int cakernel_tx = cakernel_tile[0], cakernel_ty = cakernel_tile[1], cakernel_tz = cakernel_tile[2]; \
     _Pragma("omp parallel for collapse(3) schedule(static)") \
-    for (int cakernel_tk = cakernel_klo; cakernel_tk < cakernel_khi; cakernel_tk += %{tile_z}) \
-    for (int cakernel_tj = cakernel_jlo; cakernel_tj < cakernel_jhi; cakernel_tj += %{tile_y}) \
-    for (int cakernel_ti = cakernel_ilo; cakernel_ti < cakernel_ihi; cakernel_ti += %{tile_x}) { \
-      const int cakernel_iend = cakernel_ihi - cakernel_ti < %{tile_x} ? cakernel_ihi : cakernel_ti + %{tile_x}; \
-      const int cakernel_jend = cakernel_jhi - cakernel_tj < %{tile_y} ? cakernel_jhi : cakernel_tj + %{tile_y}; \
-      const int cakernel_kend = cakernel_khi - cakernel_tk < %{tile_z} ? cakernel_khi : cakernel_tk + %{tile_z}; \
+    for (int cakernel_tk = cakernel_klo; cakernel_tk < cakernel_khi; cakernel_tk += cakernel_tz) \
+    for (int cakernel_tj = cakernel_jlo; cakernel_tj < cakernel_jhi; cakernel_tj += cakernel_ty) \
+    for (int cakernel_ti = cakernel_ilo; cakernel_ti < cakernel_ihi; cakernel_ti += cakernel_tx) { \
+      const int cakernel_iend = cakernel_ihi - cakernel_ti < cakernel_tx ? cakernel_ihi : cakernel_ti + cakernel_tx; \
+      const int cakernel_jend = cakernel_jhi - cakernel_tj < cakernel_ty ? cakernel_jhi : cakernel_tj + cakernel_ty; \
+      const int cakernel_kend = cakernel_khi - cakernel_tk < cakernel_tz ? cakernel_khi : cakernel_tk + cakernel_tz; \
       for (int cakernel_k = cakernel_tk; cakernel_k < cakernel_kend; ++cakernel_k) \
       for (int cakernel_j = cakernel_tj; cakernel_j < cakernel_jend; ++cakernel_j) { \
         const int cakernel_ia = \

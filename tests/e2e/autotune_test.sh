@@ -1,8 +1,10 @@
 #!/usr/bin/env bash
 # CaKernel::autotune: the lid-driven cavity's kernels have two variants (3dblock, 3dstencil); the
-# first launch on a grid measures both and keeps the faster in the cache. The choice never
-# changes the fields; the cache survives two processes at once and a damaged entry.
-# Usage: autotune_test.sh OPUNTIA MPIEXEC|-
+# first launch on a grid measures both, then the faster one's tiles from the descriptor's TILE
+# (OpenMP's launchers choose their tile at run time), and keeps the choice in the cache. The
+# choice never changes the fields; the cache survives two processes at once and a damaged entry.
+# With `opencl`, the same for OpenCL's launchers (pocl here): tiles measured, the same fields.
+# Usage: autotune_test.sh OPUNTIA MPIEXEC|- [opencl]
 set -uo pipefail
 source "$(dirname "$0")/../check.sh"
 opuntia=$(realpath "$1")
@@ -10,12 +12,14 @@ mpiexec=$2
 export OMP_NUM_THREADS=1
 export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1  # containers run tests as root
 
-# run NAME AUTOTUNE [CACHE]: a 2D cavity of 24^2 cells, 30 iterations; stdout in $work/NAME.out.
+# run NAME AUTOTUNE [CACHE]: a 2D cavity of 24^2 cells, 30 iterations, on $backend; stdout in
+# $work/NAME.out.
+backend=openmp
 run() {
   local name=$1 autotune=$2 cache=${3:-cache}
   cat >"$work/$name.par" <<PAR
 ActiveThorns = "LidDrivenCavity"
-CaKernel::backend = "openmp"
+CaKernel::backend = "$backend"
 CaKernel::autotune = "$autotune"
 CaKernel::cache_dir = "$cache"
 Driver::global_nx = 26
@@ -35,9 +39,23 @@ PAR
 }
 digest() { grep '^INFO (IO): digest of ' "$work/$1.out"; }
 same_fields() { [ -n "$(digest "$1")" ] && [ "$(digest "$1")" = "$(digest "$2")" ]; }
-measured() { grep -q "^autotune: LidDrivenCavity::LDC_Pressure on .* points: 3d[a-z]* (measured: 3dblock [0-9.]* ms, 3dstencil [0-9.]* ms)$" "$work/$1.out"; }
-cached() { grep -q "^autotune: LidDrivenCavity::LDC_Pressure on .* points: 3d[a-z]* (cached in " "$work/$1.out"; }
+# The variants measured with the descriptor's TILE, then the faster one's tiles from it.
+measured() {
+  grep -q "^autotune: LidDrivenCavity::LDC_Pressure on 26x26x3 points: 3d[a-z]*, tile [0-9]*x[0-9]*x[0-9]* (measured: 3dblock [0-9.]* ms, 3dstencil [0-9.]* ms; tiles of 3d[a-z]* from [0-9]*x[0-9]*x[0-9]*: .* ms.*)$" "$work/$1.out"
+}
+cached() { grep -q "^autotune: LidDrivenCavity::LDC_Pressure on 26x26x3 points: 3d[a-z]*, tile [0-9x]* (cached in " "$work/$1.out"; }
 entries() { find "$work/${1:-cache}" -name '*.clbin' | wc -l; }
+
+if [ "${3:-}" = opencl ]; then
+  backend=opencl
+  run untuned no
+  run tuned always
+  check "OpenCL: autotune = always measures each variant, then tiles" measured tuned
+  check "... and the fields are the untuned run's, bit for bit" same_fields tuned untuned
+  [ -n "${KEEP:-}" ] && cp "$work"/*.out /tmp/
+  finish
+  exit
+fi
 
 run untuned no
 check "autotune = no runs the descriptor's first variant, silently" bash -c "! grep -q autotune '$work/untuned.out'"

@@ -106,6 +106,13 @@ struct kernel_call {
   void* queue = nullptr;
   /// Where set, the kernel computes only the points of this box among those it would compute.
   std::optional<index_range> box;  // local indices: the interior while the halo is in flight, or a rim piece
+  /// Autotuning (CaKernel::autotune): where nonzero, the TILE to run instead of the descriptor's.
+  /// A launcher that chooses its tile at run time (OpenMP's and OpenCL's 3D templates) makes it
+  /// one that it and the device can run, and where `ran_tile` is set stores there the tile it
+  /// runs, before it looks at the box: a call with an empty box asks without running anything.
+  /// Launchers whose tile is compiled in (CUDA's) ignore both, which tells the tuner so.
+  std::array<int, 3> tile{};
+  std::array<int, 3>* ran_tile = nullptr;
 };
 using kernel_launcher = void (*)(const kernel_call&);
 
@@ -123,6 +130,28 @@ inline bool clip_to_box(const kernel_call& call, int lo[3], int hi[3]) {
     points = points && lo[d] < hi[d];
   }
   return points;
+}
+
+/// The tile a launcher that chooses its tile at run time runs: `fit` (the launcher's rules) of
+/// the call's tile where it has one (kernel_call::tile), else of the descriptor's TILE; stored in
+/// *call.ran_tile where the call asks. Called before the launcher looks at the call's box.
+template <typename Fit>
+std::array<int, 3> launch_tile(const kernel_call& call, const std::array<int, 3>& descriptor, Fit&& fit) {
+  const bool asked = call.tile[0] > 0 && call.tile[1] > 0 && call.tile[2] > 0;
+  const std::array<int, 3> tile = fit(asked ? call.tile : descriptor);
+  if (call.ran_tile != nullptr) *call.ran_tile = tile;
+  return tile;
+}
+
+/// `tile` with each extent within [1, the grid's points along it]: a tile larger than the grid
+/// runs as the grid's size, so that autotuning sees the two as one.
+inline std::array<int, 3> tile_within_grid(std::array<int, 3> tile, const kernel_grid& grid) {
+  const int extent[3] = {grid.ni, grid.nj, grid.nk};
+  for (int d = 0; d < 3; ++d) {
+    const int most = extent[d] > 1 ? extent[d] : 1;
+    tile[d] = tile[d] < 1 ? 1 : tile[d] > most ? most : tile[d];
+  }
+  return tile;
 }
 
 /// The slab a boundary kernel updates on `face` (0..5: xn, xp, yn, yp, zn, zp) of `grid`: the

@@ -181,7 +181,8 @@ struct backend_options {
   std::string opencl_platform;  // CaKernel::opencl_platform: index or name substring, empty: any
   std::string opencl_device;    // CaKernel::opencl_device: index or name substring, empty: first GPU
   std::string cache_dir;        // CaKernel::cache_dir: programs built at run time; empty: the default
-  std::string autotune = "no";  // CaKernel::autotune: no, cached, always (variant_tuner.hpp)
+  std::string autotune = "no";  // CaKernel::autotune: no, cached, always (launch_tuner.hpp)
+  double autotune_seconds = 0;  // CaKernel::autotune_seconds: how long a tile's search may take
   bool gpu_only = false;        // CaKernel::backend = "auto": a backend whose device is no GPU declines
 };
 

@@ -13,7 +13,7 @@
 namespace opuntia::thorns::CaKernel {
 
 cakernel_runtime::cakernel_runtime(std::unique_ptr<backend> device, grid_function_store& store,
-                                   std::unique_ptr<variant_tuner> tuner)
+                                   std::unique_ptr<launch_tuner> tuner)
     : device_(std::move(device)), store_(store), tuner_(std::move(tuner)) {}
 
 cakernel_runtime::~cakernel_runtime() {
@@ -115,30 +115,7 @@ launched_events cakernel_runtime::launch(const thorn_binding& thorn, const kerne
   call.parameters = thorn_parameters;
   call.scalars = scalars.data();
   call.queue = device_->queue();
-  // No variant asked for and several generated for this backend: the tuner's choice, asked
-  // once a kernel and grid size (later launches find it in tuned_ without building its key).
-  if (variant.empty() && tuner_ != nullptr) {
-    const std::array<int, 3> points{grid.ni, grid.nj, grid.nk};
-    if (const auto tuned = tuned_.find({&kernel, points}); tuned != tuned_.end()) {
-      chosen = tuned->second;
-    } else {
-      std::vector<std::string> candidates;
-      for (const auto& k : kernel.variants) {
-        if (k.backend == device_->name()) candidates.push_back(k.template_name);
-      }
-      // The variant of this backend named `name` (one of the candidates).
-      const auto named = [&](const std::string& name) {
-        return std::find_if(kernel.variants.begin(), kernel.variants.end(), [&](const kernel_variant_binding& k) {
-          return k.backend == device_->name() && k.template_name == name;
-        });
-      };
-      chosen = named(tuner_->choose(thorn.name + "::" + kernel.name, points, candidates,
-                                    [&](const std::string& candidate) {
-                                      return time_on_scratch(*named(candidate), call, array_bytes);
-                                    }));
-      tuned_.emplace(std::make_pair(&kernel, points), chosen);
-    }
-  }
+  if (tuner_ != nullptr) std::tie(chosen, call.tile) = tuned(thorn, kernel, variant, call, array_bytes);
   queue_event_ptr first_part_done;
   if (parts.first.empty() && parts.then.empty()) {
     chosen->launch(call);
@@ -174,53 +151,121 @@ launched_events cakernel_runtime::launch(const thorn_binding& thorn, const kerne
   return {first_part_done, done};
 }
 
-double cakernel_runtime::time_on_scratch(const kernel_variant_binding& variant, kernel_call call,
-                                         const std::vector<std::size_t>& bytes) {
-  // Copies of what the kernel reads and writes, as they stand now (a kernel that updates in
-  // place would otherwise change the run's fields with every measured launch).
-  std::vector<void*> scratch;
-  std::vector<std::vector<std::byte>> host_scratch;
-  const bool on_host = device_->shares_host_memory();
-  const auto release = [&] {
-    device_->synchronize();
-    if (!on_host) {
-      for (void* p : scratch) device_->release(p);
-    }
-  };
-  for (std::size_t i = 0; i < bytes.size(); ++i) {
-    if (on_host) {
-      host_scratch.emplace_back(bytes[i]);
-      std::memcpy(host_scratch.back().data(), call.arrays[i], bytes[i]);
-      scratch.push_back(host_scratch.back().data());
-      continue;
-    }
-    void* copy = device_->try_allocate(bytes[i]);
-    if (copy == nullptr) {
-      release();
-      return -1;
-    }
-    device_->copy_on_device(device_->queue(), copy, call.arrays[i], bytes[i]);
-    scratch.push_back(copy);
+namespace {
+
+/// Copies of a launch's arrays as they stand, made at the first measurement and released with
+/// it, on which autotuning launches (a kernel that updates in place would otherwise change the
+/// run's fields with every measured launch).
+class scratch_arrays {
+ public:
+  scratch_arrays(backend& device, const kernel_call& call, const std::vector<std::size_t>& bytes)
+      : device_(device), call_(call), bytes_(bytes) {}
+  scratch_arrays(const scratch_arrays&) = delete;
+  scratch_arrays& operator=(const scratch_arrays&) = delete;
+  ~scratch_arrays() {
+    if (copies_.empty()) return;
+    device_.synchronize();
+    if (device_.shares_host_memory()) return;
+    for (void* p : copies_) device_.release(p);
   }
-  call.arrays = scratch.data();
-  call.box.reset();
-  // One launch first (it builds or loads the program), then the mean of a few, within a bounded
-  // time: at most 10 launches, or as many as fit in about 50 ms.
+
+  /// The call on the copies (without the call's box), asking for `tile`; nullopt where the
+  /// device has no room for them.
+  std::optional<kernel_call> call(const std::array<int, 3>& tile) {
+    if (!made_) make();
+    if (no_room_) return std::nullopt;
+    kernel_call c = call_;
+    c.arrays = copies_.data();
+    c.box.reset();
+    c.tile = tile;
+    return c;
+  }
+
+ private:
+  void make() {
+    made_ = true;
+    for (std::size_t i = 0; i < bytes_.size(); ++i) {
+      if (device_.shares_host_memory()) {
+        auto& copy = host_copies_.emplace_back(bytes_[i]);
+        std::memcpy(copy.data(), call_.arrays[i], bytes_[i]);
+        copies_.push_back(copy.data());
+        continue;
+      }
+      void* copy = device_.try_allocate(bytes_[i]);
+      if (copy == nullptr) {
+        no_room_ = true;
+        return;  // the destructor releases those made
+      }
+      device_.copy_on_device(device_.queue(), copy, call_.arrays[i], bytes_[i]);
+      copies_.push_back(copy);
+    }
+  }
+
+  backend& device_;
+  const kernel_call& call_;
+  const std::vector<std::size_t>& bytes_;
+  bool made_ = false, no_room_ = false;
+  std::vector<void*> copies_;
+  std::vector<std::vector<std::byte>> host_copies_;
+};
+
+/// Seconds a launch of `variant` with `call` takes: one launch first (it builds or loads the
+/// program and touches the copies), one timed to size the rest, then the fastest of three rounds'
+/// means, each of at most 10 launches or as many as fit in about 20 ms: a round that another
+/// process slowed (a shared machine's cores, a GPU's clocks ramping up) does not decide.
+double seconds_a_launch(backend& device, const kernel_variant_binding& variant, const kernel_call& call) {
+  const auto timed = [&](int launches) {
+    const auto start = device.record();
+    for (int l = 0; l < launches; ++l) variant.launch(call);
+    const auto end = device.record();
+    end->wait();
+    return device.elapsed_seconds(*start, *end) / launches;
+  };
   variant.launch(call);
-  device_->synchronize();
-  auto start = device_->record();
-  variant.launch(call);
-  auto end = device_->record();
-  end->wait();
-  const double first = device_->elapsed_seconds(*start, *end);
-  const int repeats = std::clamp(static_cast<int>(0.05 / std::max(first, 1e-6)), 1, 10);
-  start = device_->record();
-  for (int r = 0; r < repeats; ++r) variant.launch(call);
-  end = device_->record();
-  end->wait();
-  const double seconds = device_->elapsed_seconds(*start, *end) / repeats;
-  release();
-  return seconds;
+  device.synchronize();
+  const int repeats = std::clamp(static_cast<int>(0.02 / std::max(timed(1), 1e-6)), 1, 10);
+  double fastest = timed(repeats);
+  for (int round = 1; round < 3; ++round) fastest = std::min(fastest, timed(repeats));
+  return fastest;
+}
+
+}  // namespace
+
+std::pair<std::vector<kernel_variant_binding>::const_iterator, std::array<int, 3>> cakernel_runtime::tuned(
+    const thorn_binding& thorn, const kernel_binding& kernel, const std::string& variant, const kernel_call& call,
+    const std::vector<std::size_t>& bytes) {
+  const std::array<int, 3> points{call.grid.ni, call.grid.nj, call.grid.nk};
+  // Later launches find the choice here without building its key.
+  if (const auto known = tuned_.find({&kernel, points}); known != tuned_.end()) return known->second;
+  std::vector<std::string> candidates;
+  for (const auto& k : kernel.variants) {
+    if (k.backend == device_->name() && (variant.empty() || k.template_name == variant))
+      candidates.push_back(k.template_name);
+  }
+  // The variant of this backend named `name` (one of the candidates).
+  const auto named = [&](const std::string& name) {
+    return std::find_if(kernel.variants.begin(), kernel.variants.end(), [&](const kernel_variant_binding& k) {
+      return k.backend == device_->name() && k.template_name == name;
+    });
+  };
+  // A call with an empty box runs nothing: the launcher only says which tile it would run.
+  const auto probe = [&](const std::string& name, const std::array<int, 3>& tile) {
+    kernel_call asked = call;
+    asked.box = index_range{};
+    asked.tile = tile;
+    std::array<int, 3> ran{};
+    asked.ran_tile = &ran;
+    named(name)->launch(asked);
+    return ran;
+  };
+  scratch_arrays scratch(*device_, call, bytes);
+  const auto time_launch = [&](const launch_choice& choice) {
+    const auto on_scratch = scratch.call(choice.tile);
+    return on_scratch ? seconds_a_launch(*device_, *named(choice.variant), *on_scratch) : -1.0;
+  };
+  const auto& choice = tuner_->choose(thorn.name + "::" + kernel.name, points, candidates, probe, time_launch);
+  return tuned_.emplace(std::make_pair(&kernel, points), std::make_pair(named(choice.variant), choice.tile))
+      .first->second;
 }
 
 void cakernel_runtime::ensure_host(grid_variable& v, int level) {
@@ -335,8 +380,9 @@ std::unique_ptr<opuntia::kernel_runtime> make_kernel_runtime(const std::string& 
     auto chosen_options = options;
     chosen_options.gpu_only = backend_name == "auto" && std::string(factory.name) != "openmp";
     if (auto device = factory.make(chosen_options)) {
-      auto tuner = std::make_unique<variant_tuner>(autotune_mode_of(options.autotune), options.cache_dir,
-                                                   device->name() + ": " + device->device_description());
+      auto tuner = std::make_unique<launch_tuner>(autotune_mode_of(options.autotune), options.cache_dir,
+                                                  device->name() + ": " + device->device_description(),
+                                                  options.autotune_seconds);
       return std::make_unique<cakernel_runtime>(std::move(device), store, std::move(tuner));
     }
     if (backend_name != "auto") {
@@ -355,6 +401,7 @@ backend_options backend_options_from(const parameter_source& parameters) {
   options.opencl_device = parameters.text("CaKernel", "opencl_device");
   options.cache_dir = parameters.text("CaKernel", "cache_dir");
   options.autotune = parameters.text("CaKernel", "autotune");
+  options.autotune_seconds = parameters.real("CaKernel", "autotune_seconds");
   return options;
 }
 

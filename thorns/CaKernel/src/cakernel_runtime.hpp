@@ -15,15 +15,16 @@
 #include "device_halo_memory.hpp"
 #include "flesh/runtime/kernel_runtime.hpp"
 #include "validity_tracker.hpp"
-#include "variant_tuner.hpp"
+#include "launch_tuner.hpp"
 
 namespace opuntia::thorns::CaKernel {
 
 class cakernel_runtime final : public opuntia::kernel_runtime {
 public:
-  /// `tuner`: chooses among a kernel's variants where none is asked for; null: the first.
+  /// `tuner`: chooses a kernel's variant, where none is asked for, and its tile; null: the first
+  /// variant with the descriptor's TILE.
   cakernel_runtime(std::unique_ptr<backend> device, grid_function_store& store,
-                   std::unique_ptr<variant_tuner> tuner = nullptr);
+                   std::unique_ptr<launch_tuner> tuner = nullptr);
   ~cakernel_runtime() override;
 
   std::string backend_name() const override { return device_->name(); }
@@ -84,9 +85,12 @@ private:
   };
   /// `s` holding `bytes`, or no_room.
   void reserve_snapshot(device_snapshot& s, std::size_t bytes);
-  /// Seconds a launch of `variant` takes with `call` on scratch copies of its arrays (`bytes`
-  /// each), so that the run's own arrays are untouched; negative where the copies do not fit.
-  double time_on_scratch(const kernel_variant_binding& variant, kernel_call call, const std::vector<std::size_t>& bytes);
+  /// The tuner's choice of variant and tile for `kernel` of `thorn` launched with `call` (whose arrays
+  /// hold `bytes` each) on a grid of this size, asked once a kernel and size; `variant` is
+  /// CaKernel::variant's (empty: any).
+  std::pair<std::vector<kernel_variant_binding>::const_iterator, std::array<int, 3>> tuned(
+      const thorn_binding& thorn, const kernel_binding& kernel, const std::string& variant, const kernel_call& call,
+      const std::vector<std::size_t>& bytes);
 
   std::unique_ptr<backend> device_;
   grid_function_store& store_;
@@ -97,9 +101,10 @@ private:
   std::unique_ptr<device_halo_memory> halo_;                // made at the first SYNC on the device
   std::map<const kernel_binding*, std::vector<grid_variable*>> scalars_;  // scalars_of() of each kernel launched
   std::map<std::pair<std::size_t, int>, device_snapshot> snapshots_;      // by variable id and time level
-  std::unique_ptr<variant_tuner> tuner_;
-  // The tuner's choice for each kernel and grid size launched so far.
-  std::map<std::pair<const kernel_binding*, std::array<int, 3>>, std::vector<kernel_variant_binding>::const_iterator>
+  std::unique_ptr<launch_tuner> tuner_;
+  // The tuner's choice for each kernel and grid size launched so far: the variant and its tile.
+  std::map<std::pair<const kernel_binding*, std::array<int, 3>>,
+           std::pair<std::vector<kernel_variant_binding>::const_iterator, std::array<int, 3>>>
       tuned_;
 };
 

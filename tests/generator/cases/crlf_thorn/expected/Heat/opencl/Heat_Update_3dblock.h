@@ -33,13 +33,19 @@
 #define CAKERNEL_Heat_Update_3dblock_block_z CAKERNEL_Heat_Update_3dblock_TZ
 #define CAKERNEL_Heat_Update_3dblock_rows_per_thread CAKERNEL_Heat_Update_3dblock_ROWS
 
-/* OpenCL C has no static_assert: the local planes (two buffers per cached variable, at the
-   largest TY; the launcher only shrinks it) are checked here. */
-static_assert(!CAKERNEL_Heat_Update_3dblock_LOCAL ||
-                  2 * (0 + sizeof(CCTK_REAL) ) *
-                          (CAKERNEL_Heat_Update_3dblock_TX + 1 + 1) *
-                          (CAKERNEL_Heat_Update_3dblock_TY * CAKERNEL_Heat_Update_3dblock_ROWS + 1 + 1) <=
-                      48 * 1024,
+/* The bytes of local memory a work-group of x points and y rows keeps: two buffers of each cached
+   variable's plane and its halo, where the variant stages one. */
+constexpr int CAKERNEL_Heat_Update_3dblock_local_bytes(int x, int y) {
+  return CAKERNEL_Heat_Update_3dblock_LOCAL
+             ? 2 * static_cast<int>(0 + sizeof(CCTK_REAL) ) * (x + 1 + 1) *
+                   (y + 1 + 1)
+             : 0;
+}
+/* OpenCL C has no static_assert: the descriptor's local planes (at the largest TY; the launcher
+   only shrinks it) are checked here; a tile autotuning tries is checked by the launcher. */
+static_assert(CAKERNEL_Heat_Update_3dblock_local_bytes(CAKERNEL_Heat_Update_3dblock_TX,
+                                                      CAKERNEL_Heat_Update_3dblock_TY * CAKERNEL_Heat_Update_3dblock_ROWS) <=
+                  48 * 1024,
               "the local planes of kernel Heat_Update (3dblock) exceed 48 KiB: make TILE's x or y smaller");
 
 /* The OpenCL C text of this variant: its traits, then the macros and functions the body sees.

@@ -17,10 +17,13 @@ namespace opuntia::thorns::Heat {
 /// Runs kernel Heat_Update over every point its STENCIL allows (those in the call's box, where it has
 /// one), on the OpenMP threads, before returning.
 void CAKERNEL_Launch_Heat_Update_openmp_3dblock(const opuntia::kernel_call& call) {
+  // The descriptor's TILE, or autotuning's (any tile runs on the host; one past the grid as the grid).
+  const auto tile = opuntia::launch_tile(call, {64, 4, 4},
+                                         [&](const std::array<int, 3>& t) { return opuntia::tile_within_grid(t, call.grid); });
   int lo[3] = {1, 1, 1};
   int hi[3] = {call.grid.ni - 1, call.grid.nj - 1, call.grid.nk - 1};
   if (!opuntia::clip_to_box(call, lo, hi)) return;
-  CAKERNEL_Heat_Update_3dblock_compute(CAKERNEL_Heat_Update_params_of(call), CAKERNEL_Heat_Update_arrays_of(call), lo, hi);
+  CAKERNEL_Heat_Update_3dblock_compute(CAKERNEL_Heat_Update_params_of(call), CAKERNEL_Heat_Update_arrays_of(call), lo, hi, tile);
 }
 
 }  // namespace opuntia::thorns::Heat

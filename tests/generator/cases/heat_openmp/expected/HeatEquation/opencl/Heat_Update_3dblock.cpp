@@ -12,15 +12,31 @@ namespace opuntia::thorns::HeatEquation {
 /// call's box, where it has one). The program (the generated macros and the body, built with this
 /// block's sizes and the points' bounds as constants) is built at the first launch.
 void CAKERNEL_Launch_Heat_Update_opencl_3dblock(const opuntia::kernel_call& call) {
+  // The descriptor's TILE, or autotuning's, as a work-group the device runs: at most 128 points
+  // in x, each work-item owning ROWS rows of y, at most the device's largest work-group, and the
+  // local planes within 48 KiB (a tile past that runs as the descriptor's).
+  constexpr int rows_per_item = CAKERNEL_Heat_Update_3dblock_rows_per_thread;
+  const auto work_group = [&](std::array<int, 3> t) {
+    t = opuntia::tile_within_grid(t, call.grid);
+    const int most_items = static_cast<int>(std::min<std::size_t>(1024, opuntia::opencl::max_work_group_size()));
+    t[0] = std::min({t[0], 128, most_items});
+    t[1] = std::clamp(t[1] / rows_per_item, 1, std::max(1, most_items / t[0])) * rows_per_item;
+    return t;
+  };
+  const auto tile = opuntia::launch_tile(call, {64, 4, 4}, [&](const std::array<int, 3>& t) {
+    const auto fitted = work_group(t);
+    return CAKERNEL_Heat_Update_3dblock_local_bytes(fitted[0], fitted[1]) <= 48 * 1024
+               ? fitted
+               : work_group({64, 4, 4});
+  });
   int lo[3] = {1, 1, 1};
   int hi[3] = {call.grid.ni - 1, call.grid.nj - 1, call.grid.nk - 1};
   if (!opuntia::clip_to_box(call, lo, hi)) return;
   const int points_x = hi[0] - lo[0], points_y = hi[1] - lo[1], points_z = hi[2] - lo[2];
   static const std::string source = CAKERNEL_Heat_Update_opencl_source(CAKERNEL_Heat_Update_3dblock_opencl_macros);
-  const std::size_t block_x = CAKERNEL_Heat_Update_3dblock_block_x;
-  const std::size_t block_y = std::max<std::size_t>(
-      1, std::min<std::size_t>(CAKERNEL_Heat_Update_3dblock_block_y, opuntia::opencl::max_work_group_size() / block_x));
-  const std::size_t block_z = CAKERNEL_Heat_Update_3dblock_block_z;
+  const std::size_t block_x = static_cast<std::size_t>(tile[0]);
+  const std::size_t block_y = static_cast<std::size_t>(tile[1] / rows_per_item);
+  const std::size_t block_z = static_cast<std::size_t>(tile[2]);
   const opuntia::opencl::program_sizes sizes{{block_x, block_y, block_z},
                                              {call.grid.ni, call.grid.nj, call.grid.nk},
                                              call.box.has_value(),

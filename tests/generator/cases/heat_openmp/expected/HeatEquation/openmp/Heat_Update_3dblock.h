@@ -23,23 +23,24 @@
    _Begin and _Computations_Begin belong to one point: private to each thread and each SIMD
    lane, as on a GPU thread. _End closes it and calls it over the tiles. Points are independent
    (the body contract), which is what makes the innermost loop an omp simd loop. */
-#define CAKERNEL_Heat_Update_Begin                                                                                            \
-  OPUNTIA_OPENMP_KERNEL static void CAKERNEL_Heat_Update_3dblock_compute(const CAKERNEL_Heat_Update_Params params,            \
-                                                                        const CAKERNEL_Heat_Update_Arrays arrays,             \
-                                                                        const int cakernel_lo[3], const int cakernel_hi[3]) { \
-    CCTK_REAL* const u = arrays.u; (void)u;                                                                                   \
-    const ptrdiff_t cakernel_sj = params.cagh_ni, cakernel_sk = (ptrdiff_t)params.cagh_ni * params.cagh_nj;                   \
-    const auto cakernel_point = [=](const int gi, const int gj, const int gk, const ptrdiff_t cakernel_row                    \
-                                     , const opuntia::openmp::output_points<CCTK_REAL> u_out                                  \
-                                    ) OPUNTIA_OPENMP_ALWAYS_INLINE {                                                          \
-      (void)gi; (void)gj; (void)gk;  (void)u_out;                                                                             \
+#define CAKERNEL_Heat_Update_Begin                                                                                          \
+  OPUNTIA_OPENMP_KERNEL static void CAKERNEL_Heat_Update_3dblock_compute(const CAKERNEL_Heat_Update_Params params,          \
+                                                                        const CAKERNEL_Heat_Update_Arrays arrays,           \
+                                                                        const int cakernel_lo[3], const int cakernel_hi[3], \
+                                                                        const std::array<int, 3> cakernel_tile) {           \
+    CCTK_REAL* const u = arrays.u; (void)u;                                                                                 \
+    const ptrdiff_t cakernel_sj = params.cagh_ni, cakernel_sk = (ptrdiff_t)params.cagh_ni * params.cagh_nj;                 \
+    const auto cakernel_point = [=](const int gi, const int gj, const int gk, const ptrdiff_t cakernel_row                  \
+                                     , const opuntia::openmp::output_points<CCTK_REAL> u_out                                \
+                                    ) OPUNTIA_OPENMP_ALWAYS_INLINE {                                                        \
+      (void)gi; (void)gj; (void)gk;  (void)u_out;                                                                           \
       const ptrdiff_t cakernel_c = cakernel_row + gi; (void)cakernel_c;
 
 #define CAKERNEL_Heat_Update_Computations_Begin {
 
 #define CAKERNEL_Heat_Update_Computations_End }
 
-/* Tiles of TILE=64,4,4 points, shared out over the threads; in each, x
+/* Tiles of TILE=64,4,4 points (or the tile autotuning chose), shared out over the threads; in each, x
    innermost, contiguous and vectorised from the first point that starts a cache line
    (thorns/CaKernel/backends/openmp/rows.hpp), the points before it one by one. For 3dstencil each tile is a run
    of TILE's z planes of a column of TILE's x and y, streamed through z so that the planes its
@@ -66,6 +67,8 @@
     const int cakernel_ilo = cakernel_lo[0], cakernel_ihi = cakernel_hi[0];                                                       \
     const int cakernel_jlo = cakernel_lo[1], cakernel_jhi = cakernel_hi[1];                                                       \
     const int cakernel_klo = cakernel_lo[2], cakernel_khi = cakernel_hi[2];                                                       \
+    /* the launcher's tile: the descriptor's TILE, or the one autotuning chose */                                                 \
+    const int cakernel_tx = cakernel_tile[0], cakernel_ty = cakernel_tile[1], cakernel_tz = cakernel_tile[2];                     \
     constexpr int cakernel_line = opuntia::openmp::line_points<CCTK_REAL>;                                                        \
     const size_t cakernel_points = (size_t)params.cagh_ni * params.cagh_nj * params.cagh_nk;                                      \
     const bool cakernel_stream = opuntia::openmp::streaming_pays(                                                                 \
@@ -82,12 +85,12 @@
        star 4-6% (bench/RESULTS.md, 2026-11-25); an orphaned omp for, bound to this parallel region */                            \
     const auto cakernel_tiles = [&](auto cakernel_streaming) OPUNTIA_OPENMP_ALWAYS_INLINE {                                       \
       _Pragma("omp for collapse(3) schedule(static) nowait")                                                                      \
-      for (int cakernel_tk = cakernel_klo; cakernel_tk < cakernel_khi; cakernel_tk += 4)                                          \
-      for (int cakernel_tj = cakernel_jlo; cakernel_tj < cakernel_jhi; cakernel_tj += 4)                                          \
-      for (int cakernel_ti = cakernel_ilo; cakernel_ti < cakernel_ihi; cakernel_ti += 64) {                                       \
-        const int cakernel_iend = cakernel_ihi - cakernel_ti < 64 ? cakernel_ihi : cakernel_ti + 64;                              \
-        const int cakernel_jend = cakernel_jhi - cakernel_tj < 4 ? cakernel_jhi : cakernel_tj + 4;                                \
-        const int cakernel_kend = cakernel_khi - cakernel_tk < 4 ? cakernel_khi : cakernel_tk + 4;                                \
+      for (int cakernel_tk = cakernel_klo; cakernel_tk < cakernel_khi; cakernel_tk += cakernel_tz)                                \
+      for (int cakernel_tj = cakernel_jlo; cakernel_tj < cakernel_jhi; cakernel_tj += cakernel_ty)                                \
+      for (int cakernel_ti = cakernel_ilo; cakernel_ti < cakernel_ihi; cakernel_ti += cakernel_tx) {                              \
+        const int cakernel_iend = cakernel_ihi - cakernel_ti < cakernel_tx ? cakernel_ihi : cakernel_ti + cakernel_tx;            \
+        const int cakernel_jend = cakernel_jhi - cakernel_tj < cakernel_ty ? cakernel_jhi : cakernel_tj + cakernel_ty;            \
+        const int cakernel_kend = cakernel_khi - cakernel_tk < cakernel_tz ? cakernel_khi : cakernel_tk + cakernel_tz;            \
         for (int cakernel_k = cakernel_tk; cakernel_k < cakernel_kend; ++cakernel_k)                                              \
         for (int cakernel_j = cakernel_tj; cakernel_j < cakernel_jend; ++cakernel_j) {                                            \
           const ptrdiff_t cakernel_row = CAKERNEL_INDEX(0, cakernel_j, cakernel_k);                                               \

@@ -1,0 +1,228 @@
+// The choice of a kernel's variant and tile (thorns/CaKernel/src/launch_tuner.cpp) with timings
+// made up: the fastest is kept, asked once a kernel and size, stored and read back, never
+// trusted when the entry names no candidate or a tile the launcher does not run, and `no`
+// measures nothing; the tile search climbs from the descriptor's TILE within its time.
+#include "thorns/CaKernel/src/launch_tuner.hpp"
+
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <cmath>
+#include <filesystem>
+#include <chrono>
+#include <set>
+#include <thread>
+#include <map>
+#include <string>
+#include <vector>
+
+namespace {
+
+namespace fs = std::filesystem;
+using opuntia::thorns::CaKernel::autotune_mode;
+using opuntia::thorns::CaKernel::launch_choice;
+using opuntia::thorns::CaKernel::launch_tuner;
+using tile = std::array<int, 3>;
+
+class launch_tuner_test : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    dir = fs::temp_directory_path() /
+          ("opuntia_launch_tuner_" + std::string(::testing::UnitTest::GetInstance()->current_test_info()->name()));
+    fs::remove_all(dir);
+  }
+  void TearDown() override { fs::remove_all(dir); }
+
+  /// A timer from a table of seconds a variant (with the descriptor's TILE), counting what it
+  /// was asked.
+  launch_tuner::launch_timer timer(std::map<std::string, double> seconds) {
+    return [this, seconds](const launch_choice& c) {
+      asked.push_back(c.variant);
+      return seconds.at(c.variant);
+    };
+  }
+  /// Launchers whose tile is compiled in (CUDA's).
+  static tile compiled_in(const std::string&, const tile&) { return {}; }
+
+  /// A tuner whose tile search has 10 seconds, and whose launchers' tile is compiled in.
+  launch_tuner tuner(autotune_mode mode, const std::string& device = "d", double seconds = 10) {
+    return launch_tuner(mode, dir, device, seconds);
+  }
+  std::string choose(launch_tuner& t, const std::vector<std::string>& variants, const launch_tuner::launch_timer& time,
+                     const std::array<int, 3>& size = {34, 34, 34}) {
+    return t.choose("T::K", size, variants, compiled_in, time).variant;
+  }
+
+  fs::path dir;
+  std::vector<std::string> asked;
+  const std::vector<std::string> candidates{"3dblock", "3dstencil", "3dblock_rows"};
+  const std::array<int, 3> points{34, 34, 34};
+};
+
+TEST_F(launch_tuner_test, keeps_the_fastest_and_asks_once_per_kernel_and_size) {
+  auto t = tuner(autotune_mode::cached, "cuda: test device");
+  const auto seconds = timer({{"3dblock", 3e-3}, {"3dstencil", 1e-3}, {"3dblock_rows", 2e-3}});
+  EXPECT_EQ(choose(t, candidates, seconds), "3dstencil");
+  EXPECT_EQ(asked.size(), 3u);
+  EXPECT_EQ(choose(t, candidates, seconds), "3dstencil");
+  EXPECT_EQ(asked.size(), 3u);  // decided for the run
+  choose(t, candidates, seconds, {34, 34, 66});
+  EXPECT_EQ(asked.size(), 6u);  // another size is another question
+  const auto notes = t.take_notes();
+  ASSERT_EQ(notes.size(), 2u);
+  EXPECT_EQ(notes[0],
+            "autotune: T::K on 34x34x34 points: 3dstencil (measured: 3dblock 3.000 ms, 3dstencil 1.000 ms, "
+            "3dblock_rows 2.000 ms)");
+  EXPECT_TRUE(t.take_notes().empty());
+}
+
+TEST_F(launch_tuner_test, a_later_run_takes_the_choice_from_the_cache_and_always_measures_again) {
+  auto first = tuner(autotune_mode::cached, "cuda: test device");
+  choose(first, candidates, timer({{"3dblock", 3e-3}, {"3dstencil", 4e-3}, {"3dblock_rows", 2e-3}}));
+  asked.clear();
+  auto later = tuner(autotune_mode::cached, "cuda: test device");
+  EXPECT_EQ(choose(later, candidates, timer({})), "3dblock_rows");
+  EXPECT_TRUE(asked.empty());
+  EXPECT_NE(later.take_notes().at(0).find("(cached in "), std::string::npos);
+  auto other_device = tuner(autotune_mode::cached, "cuda: another device");
+  choose(other_device, candidates, timer({{"3dblock", 1e-3}, {"3dstencil", 4e-3}, {"3dblock_rows", 2e-3}}));
+  EXPECT_EQ(asked.size(), 3u);  // measurements hold for one device
+  asked.clear();
+  auto always = tuner(autotune_mode::always, "cuda: test device");
+  EXPECT_EQ(choose(always, candidates, timer({{"3dblock", 1e-3}, {"3dstencil", 4e-3}, {"3dblock_rows", 2e-3}})),
+            "3dblock");
+  EXPECT_EQ(asked.size(), 3u);
+}
+
+TEST_F(launch_tuner_test, another_list_of_candidates_is_measured_again) {
+  auto first = tuner(autotune_mode::cached);
+  choose(first, {"3dblock", "3dstencil"}, timer({{"3dblock", 2e-3}, {"3dstencil", 1e-3}}));
+  // The same key with another list of candidates is another entry; a list that lost the stored
+  // variant (a descriptor changed) finds none and measures.
+  asked.clear();
+  auto later = tuner(autotune_mode::cached);
+  EXPECT_EQ(choose(later, {"3dblock", "3dblock_rows"}, timer({{"3dblock", 2e-3}, {"3dblock_rows", 3e-3}})), "3dblock");
+  EXPECT_EQ(asked.size(), 2u);
+}
+
+TEST_F(launch_tuner_test, no_measures_nothing_and_a_timer_without_room_keeps_the_first) {
+  auto no = tuner(autotune_mode::no);
+  bool probed = false;
+  const auto c = no.choose("T::K", points, candidates,
+                           [&](const std::string&, const tile&) {
+                             probed = true;
+                             return tile{64, 4, 4};
+                           },
+                           timer({}));
+  EXPECT_EQ(c, (launch_choice{"3dblock", {}}));  // the descriptor's TILE
+  EXPECT_FALSE(probed);
+  EXPECT_TRUE(asked.empty());
+  EXPECT_TRUE(no.take_notes().empty());
+  EXPECT_FALSE(fs::exists(dir));
+  auto cached = tuner(autotune_mode::cached);
+  EXPECT_EQ(choose(cached, candidates, timer({{"3dblock", -1}, {"3dstencil", -1}, {"3dblock_rows", -1}})), "3dblock");
+  EXPECT_NE(cached.take_notes().at(0).find("not measured: no room for scratch copies"), std::string::npos);
+  // One candidate whose tile is compiled in: nothing to choose, nothing measured.
+  EXPECT_EQ(choose(cached, {"3dblock"}, timer({})), "3dblock");
+  EXPECT_TRUE(cached.take_notes().empty());
+}
+
+// Launchers that run any tile of at most 128 x 32 x 64 points, one past that as the largest, the
+// descriptor's TILE being 64 x 4 x 4; a launch is fastest at 32 x 16 x 4.
+tile host_launcher(const std::string&, const tile& wanted) {
+  if (wanted == tile{}) return {64, 4, 4};
+  return {std::min(wanted[0], 128), std::min(wanted[1], 32), std::min(wanted[2], 64)};
+}
+double seconds_of(const tile& t) {
+  const auto off = [](int have, int best) { return std::abs(std::log2(static_cast<double>(have) / best)); };
+  return 1e-3 * (1 + 0.2 * off(t[0], 32) + 0.3 * off(t[1], 16) + 0.1 * off(t[2], 4));
+}
+
+TEST_F(launch_tuner_test, the_tile_climbs_from_the_descriptors_one_axis_at_a_time_to_the_fastest) {
+  auto t = tuner(autotune_mode::cached);
+  std::vector<tile> measured;
+  const auto time = [&](const launch_choice& c) {
+    const tile run = c.tile == tile{} ? host_launcher(c.variant, c.tile) : c.tile;
+    measured.push_back(run);
+    return seconds_of(run) * (c.variant == "3dstencil" ? 1.0 : 1.5);
+  };
+  const auto c = t.choose("T::K", points, {"3dblock", "3dstencil"}, host_launcher, time);
+  EXPECT_EQ(c, (launch_choice{"3dstencil", {32, 16, 4}}));
+  // The two variants at the descriptor's TILE, the fastest again as the tile it runs, then each
+  // neighbour once.
+  ASSERT_GT(measured.size(), 3u);
+  EXPECT_EQ(measured[2], (tile{64, 4, 4}));
+  std::set<tile> distinct(measured.begin() + 3, measured.end());
+  EXPECT_EQ(distinct.size(), measured.size() - 3);
+  EXPECT_EQ(distinct.count({64, 4, 4}), 0u);
+  const auto note = t.take_notes().at(0);
+  EXPECT_EQ(note.rfind("autotune: T::K on 34x34x34 points: 3dstencil, tile 32x16x4 (measured: 3dblock 2.700 ms, "
+                       "3dstencil 1.800 ms; tiles of 3dstencil from 64x4x4: 128x4x4 2.000 ms, 32x4x4 1.600 ms, ",
+                       0),
+            0u)
+      << note;
+  // The next run takes variant and tile from the cache, measuring nothing.
+  measured.clear();
+  auto later = tuner(autotune_mode::cached);
+  EXPECT_EQ(later.choose("T::K", points, {"3dblock", "3dstencil"}, host_launcher, time), c);
+  EXPECT_TRUE(measured.empty());
+  EXPECT_NE(later.take_notes().at(0).find("3dstencil, tile 32x16x4 (cached in "), std::string::npos);
+}
+
+TEST_F(launch_tuner_test, a_cached_tile_the_launcher_no_longer_runs_is_measured_again) {
+  auto first = tuner(autotune_mode::cached);
+  const auto time = [&](const launch_choice& c) {
+    asked.push_back(c.variant);
+    return seconds_of(c.tile == tile{} ? tile{64, 4, 4} : c.tile);
+  };
+  first.choose("T::K", points, {"3dblock"}, host_launcher, time);
+  asked.clear();
+  // A launcher that now runs at most 16 rows (another device's limit) turns 32x16x4 into another tile.
+  const auto narrower = [](const std::string& v, const tile& wanted) {
+    auto t = host_launcher(v, wanted);
+    t[1] = std::min(t[1], 8);
+    return t;
+  };
+  auto later = tuner(autotune_mode::cached);
+  const auto c = later.choose("T::K", points, {"3dblock"}, narrower, time);
+  EXPECT_FALSE(asked.empty());
+  EXPECT_EQ(c.tile[1], 8);
+}
+
+TEST_F(launch_tuner_test, a_move_must_gain_three_percent_and_the_search_stops_at_its_time) {
+  // 2% faster at 128 x 4 x 4, slower everywhere else: the descriptor's TILE stays.
+  const auto time = [&](const launch_choice& c) {
+    const tile run = c.tile == tile{} ? tile{64, 4, 4} : c.tile;
+    return run == tile{64, 4, 4} ? 1e-3 : run == tile{128, 4, 4} ? 0.98e-3 : 2e-3;
+  };
+  auto t = tuner(autotune_mode::always);
+  EXPECT_EQ(t.choose("T::K", points, {"3dblock"}, host_launcher, time).tile, (tile{64, 4, 4}));
+  // No time for the search: the variants alone, with the descriptor's TILE, and the note says so.
+  auto hurried = tuner(autotune_mode::always, "d", 0);
+  int launches = 0;
+  const auto counted = [&](const launch_choice& c) {
+    ++launches;
+    return seconds_of(c.tile == tile{} ? tile{64, 4, 4} : c.tile);
+  };
+  EXPECT_EQ(hurried.choose("T::K", {40, 40, 40}, {"3dblock"}, host_launcher, counted).tile, (tile{64, 4, 4}));
+  EXPECT_EQ(launches, 1);
+  EXPECT_NE(hurried.take_notes().at(0).find("none other (CaKernel::autotune_seconds = 0 reached)"), std::string::npos);
+  // Time running out in a round keeps the fastest tile found in it.
+  auto short_of_time = tuner(autotune_mode::always, "d", 0.05);
+  const auto slow = [&](const launch_choice& c) {
+    std::this_thread::sleep_for(std::chrono::milliseconds(30));
+    return c.tile == tile{128, 4, 4} ? 0.5e-3 : 1e-3;
+  };
+  EXPECT_EQ(short_of_time.choose("T::K", {50, 50, 50}, {"3dblock"}, host_launcher, slow).tile, (tile{128, 4, 4}));
+  EXPECT_NE(short_of_time.take_notes().at(0).find("reached"), std::string::npos);
+}
+
+TEST_F(launch_tuner_test, modes_are_read_from_their_keyword) {
+  using opuntia::thorns::CaKernel::autotune_mode_of;
+  EXPECT_EQ(autotune_mode_of("no"), autotune_mode::no);
+  EXPECT_EQ(autotune_mode_of("cached"), autotune_mode::cached);
+  EXPECT_EQ(autotune_mode_of("always"), autotune_mode::always);
+  EXPECT_THROW(autotune_mode_of("sometimes"), std::invalid_argument);
+}
+
+}  // namespace

@@ -1,0 +1,80 @@
+#pragma once
+// Autotuning of a kernel's launch (CaKernel::autotune): which of the variants the generator
+// emitted for the run's backend runs (3dblock, 3dstencil, 3dblock_rows, ...), and, where that
+// variant's launcher chooses its tile at run time (kernel_call::tile: OpenMP's and OpenCL's 3D
+// templates), with which tile. The first launch on a grid size measures on scratch copies of the
+// kernel's arrays: each variant with the descriptor's TILE, then, from that TILE, the fastest
+// variant's tiles one axis at a time (each extent doubled and halved, a move kept where it is
+// 3% faster, until none is or CaKernel::autotune_seconds have passed). The choice is stored in
+// the on-disk cache (program_cache: atomic writes, a damaged entry is measured again, never
+// trusted) under a key of the kernel, the candidates, the grid size and the device, so that
+// later runs take it without measuring. Every variant and tile computes the same points from the
+// same body, so the choice changes the time, never the fields.
+#include <array>
+#include <filesystem>
+#include <functional>
+#include <map>
+#include <string>
+#include <vector>
+
+#include "program_cache.hpp"
+
+namespace opuntia::thorns::CaKernel {
+
+/// CaKernel::autotune: never (the descriptor's first variant, or CaKernel::variant, with its
+/// TILE), from the cache or measured once and cached, or measured at every run (and cached).
+enum class autotune_mode { no, cached, always };
+
+/// "no", "cached", "always"; std::invalid_argument otherwise.
+autotune_mode autotune_mode_of(const std::string& text);
+
+/// What a launch runs: a variant, and the tile its launcher is asked for (zeros: the
+/// descriptor's TILE; always zeros for a launcher whose tile is compiled in).
+struct launch_choice {
+  std::string variant;
+  std::array<int, 3> tile{};
+  auto operator<=>(const launch_choice&) const = default;
+};
+
+class launch_tuner {
+ public:
+  /// `device`: what the measurements hold for (the backend and its device, as the start-up
+  /// report names it); `cache_dir` as CaKernel::cache_dir (empty: program_cache::default_dir());
+  /// `tile_seconds`: how long the search for a tile may go on (CaKernel::autotune_seconds).
+  launch_tuner(autotune_mode mode, const std::filesystem::path& cache_dir, std::string device, double tile_seconds);
+
+  /// The tile `variant`'s launcher runs when asked for `tile` (zeros: the descriptor's TILE), as
+  /// the launcher says without running anything; zeros where its tile is compiled in.
+  using tile_probe = std::function<std::array<int, 3>(const std::string& variant, const std::array<int, 3>& tile)>;
+  /// Seconds a launch of `choice` takes, measured on scratch copies; negative: not measured
+  /// (no room for the copies), which keeps the first candidate and the descriptor's TILE.
+  using launch_timer = std::function<double(const launch_choice& choice)>;
+
+  /// What `kernel` (thorn::name) launches on a grid of `points`: one of `candidates` (the first
+  /// is the descriptor's, or CaKernel::variant alone) and its tile, decided at the first call for
+  /// this kernel and size, from the cache or by measuring, then kept for the run.
+  const launch_choice& choose(const std::string& kernel, const std::array<int, 3>& points,
+                              const std::vector<std::string>& candidates, const tile_probe& probe,
+                              const launch_timer& time_launch);
+
+  /// What was decided since the last call, a line each, for the run's output.
+  std::vector<std::string> take_notes();
+
+  autotune_mode mode() const { return mode_; }
+
+ private:
+  /// The search of a tile for `best` (its launcher runs `start` when asked for none), from
+  /// `start` measured at `start_seconds`; appends each tile measured to `measured`.
+  std::array<int, 3> search_tile(const std::string& best, const std::array<int, 3>& start, double start_seconds,
+                                 const tile_probe& probe, const launch_timer& time_launch,
+                                 std::vector<std::string>& measured, bool& out_of_time) const;
+
+  autotune_mode mode_;
+  program_cache cache_;
+  std::string device_;
+  double tile_seconds_;
+  std::map<std::string, launch_choice> chosen_;  // by cache key
+  std::vector<std::string> notes_;
+};
+
+}  // namespace opuntia::thorns::CaKernel
