@@ -16,7 +16,7 @@ run() {
   local name=$1 ranks=$2
   shift 2
   {
-    printf 'ActiveThorns = "HeatEquation"\nCaKernel::backend = "openmp"\nCactus::cctk_itlast = 2\n'
+    printf 'ActiveThorns = "HeatEquation"\nCaKernel::backend = "openmp"\nCaKernel::autotune = "no"\nCactus::cctk_itlast = 2\n'
     printf 'Cactus::progress_every = 0\nCactus::cctk_timer_output = "off"\nTime::timestep = 0.0005\n'
     printf 'Driver::global_nx = 13\nDriver::global_ny = 11\nDriver::global_nz = 9\n'
     printf '%s\n' "$@"

@@ -2,6 +2,7 @@
 # Four processes start at once on an empty program cache (as MPI ranks of one job do): all must
 # succeed, and the cache must end with exactly one binary for the one program they all build
 # and no temporary file. A fifth run then finds it there, and --clear-cache empties it.
+# (Autotuning, which would build a program a tile and store its choice, is off.)
 # Usage: opencl_cache_race.sh OPUNTIA
 set -uo pipefail
 source "$(dirname "$0")/../check.sh"
@@ -17,6 +18,7 @@ Driver::global_nx = 17
 Driver::global_ny = 17
 Driver::global_nz = 17
 CaKernel::backend = "opencl"
+CaKernel::autotune = "no"
 CaKernel::cache_dir = "$work/cache"
 IO::out_dir = "$work/out"
 PAR

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cstring>
+#include <fstream>
 #include <stdexcept>
 
 #include <fmt/format.h>
@@ -370,6 +371,22 @@ void cakernel_runtime::synchronize() {
   reading_host_.clear();
 }
 
+namespace {
+/// The processor's model as /proc/cpuinfo names it (empty where it does not): what a host
+/// backend's measurements hold for, besides its thread count, so that a cache shared by several
+/// machines (a home folder on a network) keeps a choice for each.
+std::string host_processor() {
+  std::ifstream in("/proc/cpuinfo");
+  for (std::string line; std::getline(in, line);) {
+    if (line.rfind("model name", 0) != 0) continue;
+    const auto colon = line.find(':');
+    const auto start = colon == std::string::npos ? colon : line.find_first_not_of(" \t", colon + 1);
+    return start == std::string::npos ? "" : line.substr(start);
+  }
+  return "";
+}
+}  // namespace
+
 std::unique_ptr<opuntia::kernel_runtime> make_kernel_runtime(const std::string& backend_name, grid_function_store& store,
                                                              const backend_options& options) {
   std::vector<std::string> names;
@@ -380,8 +397,9 @@ std::unique_ptr<opuntia::kernel_runtime> make_kernel_runtime(const std::string& 
     auto chosen_options = options;
     chosen_options.gpu_only = backend_name == "auto" && std::string(factory.name) != "openmp";
     if (auto device = factory.make(chosen_options)) {
-      auto tuner = std::make_unique<launch_tuner>(autotune_mode_of(options.autotune), options.cache_dir,
-                                                  device->name() + ": " + device->device_description(),
+      const std::string measured_on = device->name() + ": " + device->device_description() +
+                                      (device->shares_host_memory() ? " on " + host_processor() : "");
+      auto tuner = std::make_unique<launch_tuner>(autotune_mode_of(options.autotune), options.cache_dir, measured_on,
                                                   options.autotune_seconds);
       return std::make_unique<cakernel_runtime>(std::move(device), store, std::move(tuner));
     }
