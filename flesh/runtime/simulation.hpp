@@ -274,6 +274,10 @@ private:
   // a launch costs the host, apart from the kernel's device time in the routine's timer.
   long launches_ = 0;
   double launch_host_seconds_ = 0;
+  // Autotuning's measurements before first launches (kernel_runtime::prepare), apart from the
+  // routines' times.
+  long tuned_launches_ = 0;
+  double tuning_seconds_ = 0;
   std::string variant_;
   const stop_signal_handlers* stop_signals_ = nullptr;  // while run() runs
   struct termination_request {

@@ -64,6 +64,9 @@ run first cached
 check "cached, first run: each kernel with two variants is measured and named" measured first
 check "... the choices are stored, an entry a kernel" test "$(entries)" -eq "$(grep -c '^autotune:' "$work/first.out")"
 check "... the fields are the untuned run's, bit for bit" same_fields first untuned
+# The measuring is reported apart from the kernels' routines: a row of its own, a launch a choice.
+tuning_row() { grep -E "^  autotuning: first launches measured +CaKernel +$(grep -c '^autotune:' "$work/$1.out") " "$work/$1.out"; }
+check "... the timer report counts the measuring apart, a first launch a choice" tuning_row first
 run second cached
 check "cached, second run: the choices come from the cache" cached second
 check "... nothing is measured" bash -c "! grep -q 'measured:' '$work/second.out'"

@@ -57,23 +57,9 @@ const std::vector<grid_variable*>& cakernel_runtime::scalars_of(const thorn_bind
   return scalars_.emplace(&kernel, std::move(scalars)).first->second;
 }
 
-launched_events cakernel_runtime::launch(const thorn_binding& thorn, const kernel_binding& kernel,
-                                         const void* thorn_parameters, const kernel_grid& grid, const std::string& variant,
-                                         const launch_parts& parts, launch_timing timing) {
-  auto chosen = std::find_if(kernel.variants.begin(), kernel.variants.end(), [&](const kernel_variant_binding& k) {
-    return k.backend == device_->name() && (variant.empty() || k.template_name == variant);
-  });
-  if (chosen == kernel.variants.end()) {
-    std::vector<std::string> generated;
-    for (const auto& k : kernel.variants) generated.push_back(k.backend + "/" + k.template_name);
-    throw std::runtime_error(fmt::format("kernel {} of thorn {} has no {} variant{} (generated: {})", kernel.name,
-                                         thorn.name, device_->name(), variant.empty() ? "" : " '" + variant + "'",
-                                         generated.empty() ? "none" : fmt::format("{}", fmt::join(generated, ", "))));
-  }
-  std::vector<grid_variable*> variables;
-  std::vector<void*> arrays;
-  std::vector<std::size_t> array_bytes;  // of each of `arrays`
-  std::vector<buffer_key> copied;  // buffers whose host arrays the queue still reads after this returns
+cakernel_runtime::bound_arrays cakernel_runtime::bind(const thorn_binding& thorn, const kernel_binding& kernel) {
+  bound_arrays bound;
+  auto& [variables, arrays, array_bytes, copied, scalars] = bound;
   for (const auto& kv : kernel.variables) {
     auto& v = store_.find(thorn.name, kv.grid_function.empty() ? kv.name : kv.grid_function);
     variables.push_back(&v);
@@ -108,15 +94,51 @@ launched_events cakernel_runtime::launch(const thorn_binding& thorn, const kerne
     array_bytes.push_back(bytes);
   }
   // Each grid scalar's current value, read when the launcher fills the params (by value).
-  std::vector<const void*> scalars;
   for (auto* v : scalars_of(thorn, kernel)) scalars.push_back(store_.data(*v));
+  return bound;
+}
+
+kernel_call cakernel_runtime::call_of(const bound_arrays& bound, const void* thorn_parameters,
+                                      const kernel_grid& grid) const {
   kernel_call call;
   call.grid = grid;
-  call.arrays = arrays.data();
+  call.arrays = bound.arrays.data();
   call.parameters = thorn_parameters;
-  call.scalars = scalars.data();
+  call.scalars = bound.scalars.data();
   call.queue = device_->queue();
-  if (tuner_ != nullptr) std::tie(chosen, call.tile) = tuned(thorn, kernel, variant, call, array_bytes);
+  return call;
+}
+
+void cakernel_runtime::prepare(const thorn_binding& thorn, const kernel_binding& kernel, const void* thorn_parameters,
+                               const kernel_grid& grid, const std::string& variant) {
+  if (tuner_ == nullptr || tuned_.count({&kernel, {grid.ni, grid.nj, grid.nk}}) > 0) return;
+  bound_arrays bound = bind(thorn, kernel);
+  tuned(thorn, kernel, variant, call_of(bound, thorn_parameters, grid), bound.bytes);
+  // The copies bind() enqueued may still read the host arrays (a choice from the cache measured
+  // nothing): the host waits for them before it writes one.
+  if (!bound.copied.empty() && !device_->shares_host_memory()) {
+    const auto copies_done = device_->record();
+    for (const auto& buffer : bound.copied) reading_host_[buffer] = copies_done;
+  }
+}
+
+launched_events cakernel_runtime::launch(const thorn_binding& thorn, const kernel_binding& kernel,
+                                         const void* thorn_parameters, const kernel_grid& grid, const std::string& variant,
+                                         const launch_parts& parts, launch_timing timing) {
+  auto chosen = std::find_if(kernel.variants.begin(), kernel.variants.end(), [&](const kernel_variant_binding& k) {
+    return k.backend == device_->name() && (variant.empty() || k.template_name == variant);
+  });
+  if (chosen == kernel.variants.end()) {
+    std::vector<std::string> generated;
+    for (const auto& k : kernel.variants) generated.push_back(k.backend + "/" + k.template_name);
+    throw std::runtime_error(fmt::format("kernel {} of thorn {} has no {} variant{} (generated: {})", kernel.name,
+                                         thorn.name, device_->name(), variant.empty() ? "" : " '" + variant + "'",
+                                         generated.empty() ? "none" : fmt::format("{}", fmt::join(generated, ", "))));
+  }
+  bound_arrays bound = bind(thorn, kernel);
+  auto& variables = bound.variables;
+  kernel_call call = call_of(bound, thorn_parameters, grid);
+  if (tuner_ != nullptr) std::tie(chosen, call.tile) = tuned(thorn, kernel, variant, call, bound.bytes);
   queue_event_ptr first_part_done;
   if (parts.first.empty() && parts.then.empty()) {
     chosen->launch(call);
@@ -137,7 +159,7 @@ launched_events cakernel_runtime::launch(const thorn_binding& thorn, const kerne
   const queue_event_ptr done = device_->shares_host_memory()       ? nullptr
                                : timing == launch_timing::timed ? device_->record()
                                                                 : device_->record_when_asked();
-  for (const auto& buffer : copied) reading_host_[buffer] = done;
+  for (const auto& buffer : bound.copied) reading_host_[buffer] = done;
   for (std::size_t i = 0; i < kernel.variables.size(); ++i) {
     auto& v = *variables[i];
     const auto intent = kernel.variables[i].intent;

@@ -29,6 +29,8 @@ public:
 
   std::string backend_name() const override { return device_->name(); }
   std::string device_description() const override { return device_->device_description(); }
+  void prepare(const thorn_binding& thorn, const kernel_binding& kernel, const void* thorn_parameters,
+               const kernel_grid& grid, const std::string& variant) override;
   launched_events launch(const thorn_binding& thorn, const kernel_binding& kernel, const void* thorn_parameters,
                          const kernel_grid& grid, const std::string& variant, const launch_parts& parts = {},
                          launch_timing timing = launch_timing::timed) override;
@@ -85,6 +87,18 @@ private:
   };
   /// `s` holding `bytes`, or no_room.
   void reserve_snapshot(device_snapshot& s, std::size_t bytes);
+  /// A launch's arrays, made current on the device: one per kernel variable in descriptor order,
+  /// then the second buffer of each separateinout one.
+  struct bound_arrays {
+    std::vector<grid_variable*> variables;  // of the kernel variables
+    std::vector<void*> arrays;
+    std::vector<std::size_t> bytes;  // of each of `arrays`
+    std::vector<buffer_key> copied;  // buffers whose host arrays the queue still reads after this returns
+    std::vector<const void*> scalars;  // each grid scalar's current value (kernel_binding::scalars)
+  };
+  bound_arrays bind(const thorn_binding& thorn, const kernel_binding& kernel);
+  /// The call that launches `kernel` with `bound`'s arrays.
+  kernel_call call_of(const bound_arrays& bound, const void* thorn_parameters, const kernel_grid& grid) const;
   /// The tuner's choice of variant and tile for `kernel` of `thorn` launched with `call` (whose arrays
   /// hold `bytes` each) on a grid of this size, asked once a kernel and size; `variant` is
   /// CaKernel::variant's (empty: any).
