@@ -189,6 +189,29 @@ TEST_F(launch_tuner_test, a_cached_tile_the_launcher_no_longer_runs_is_measured_
   EXPECT_EQ(c.tile[1], 8);
 }
 
+TEST_F(launch_tuner_test, an_entry_whose_words_are_no_choice_is_measured_again) {
+  const auto time = [&](const launch_choice& c) {
+    asked.push_back(c.variant);
+    return seconds_of(c.tile == tile{} ? tile{64, 4, 4} : c.tile);
+  };
+  auto first = tuner(autotune_mode::cached);
+  first.choose("T::K", points, {"3dblock"}, host_launcher, time);
+  ASSERT_EQ(std::distance(fs::directory_iterator(dir), fs::directory_iterator()), 2);  // the entry and CACHEDIR.TAG
+  fs::path entry;
+  for (const auto& f : fs::directory_iterator(dir)) {
+    if (f.path().extension() == ".clbin") entry = f.path();
+  }
+  // Whole entries (their checksums match) whose words name no variant and tile.
+  for (const std::string words : {"3dblock 64 x 4", "3dblock 0 4 4", "3dblock 64 4", "3dblock 64 4 4 4", "", "3dblock -64 4 4"}) {
+    opuntia::thorns::CaKernel::program_cache(dir).store(entry.stem().string(),
+                                                        std::vector<unsigned char>(words.begin(), words.end()));
+    asked.clear();
+    auto later = tuner(autotune_mode::cached);
+    EXPECT_EQ(later.choose("T::K", points, {"3dblock"}, host_launcher, time).variant, "3dblock") << words;
+    EXPECT_FALSE(asked.empty()) << "'" << words << "' was taken as a choice";
+  }
+}
+
 TEST_F(launch_tuner_test, a_move_must_gain_three_percent_and_the_search_stops_at_its_time) {
   // 2% faster at 128 x 4 x 4, slower everywhere else: the descriptor's TILE stays.
   const auto time = [&](const launch_choice& c) {
