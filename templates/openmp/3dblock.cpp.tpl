@@ -17,9 +17,11 @@ namespace opuntia::thorns::%{thorn} {
 /// Runs kernel %{name} over every point its STENCIL allows (those in the call's box, where it has
 /// one), on the OpenMP threads, before returning.
 void CAKERNEL_Launch_%{name}_openmp_%{variant}(const opuntia::kernel_call& call) {
-  // The descriptor's TILE, or autotuning's (any tile runs on the host; one past the grid as the grid).
-  const auto tile = opuntia::launch_tile(call, {%{tile_x}, %{tile_y}, %{tile_z}},
-                                         [&](const std::array<int, 3>& t) { return opuntia::tile_within_grid(t, call.grid); });
+  // The descriptor's TILE, or autotuning's (any tile runs on the host; one past the grid as the
+  // grid). No depth to choose: the rows prefetched ahead are OPUNTIA_OPENMP_PREFETCH_ROWS.
+  const auto tile = opuntia::launch_shape_of(call, {{%{tile_x}, %{tile_y}, %{tile_z}}, 0}, [&](const opuntia::launch_shape& s) {
+                      return opuntia::launch_shape{opuntia::tile_within_grid(s.tile, call.grid), 0};
+                    }).tile;
   int lo[3] = {%{stencil_xn}, %{stencil_yn}, %{stencil_zn}};
   int hi[3] = {call.grid.ni - %{stencil_xp}, call.grid.nj - %{stencil_yp}, call.grid.nk - %{stencil_zp}};
   if (!opuntia::clip_to_box(call, lo, hi)) return;

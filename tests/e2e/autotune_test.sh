@@ -40,17 +40,18 @@ PAR
 digest() { grep '^INFO (IO): digest of ' "$work/$1.out"; }
 same_fields() { [ -n "$(digest "$1")" ] && [ "$(digest "$1")" = "$(digest "$2")" ]; }
 # The variants measured with the descriptor's TILE, then the faster one's tiles from it.
+# (OpenCL's launchers also choose how many planes they load ahead: ", ahead N".)
 measured() {
-  grep -q "^autotune: LidDrivenCavity::LDC_Pressure on 26x26x3 points: 3d[a-z]*, tile [0-9]*x[0-9]*x[0-9]* (measured: 3dblock [0-9.]* ms, 3dstencil [0-9.]* ms; tiles of 3d[a-z]* from [0-9]*x[0-9]*x[0-9]*: .* ms.*)$" "$work/$1.out"
+  grep -qE "^autotune: LidDrivenCavity::LDC_Pressure on 26x26x3 points: 3d[a-z]*, tile [0-9]+x[0-9]+x[0-9]+(, ahead [1-4])? \(measured: 3dblock [0-9.]+ ms, 3dstencil [0-9.]+ ms; shapes of 3d[a-z]* from [0-9]+x[0-9]+x[0-9]+( ahead [1-4])?: .* ms.*\)$" "$work/$1.out"
 }
-cached() { grep -q "^autotune: LidDrivenCavity::LDC_Pressure on 26x26x3 points: 3d[a-z]*, tile [0-9x]* (cached in " "$work/$1.out"; }
+cached() { grep -qE "^autotune: LidDrivenCavity::LDC_Pressure on 26x26x3 points: 3d[a-z]*, tile [0-9x]+(, ahead [1-4])? \(cached in " "$work/$1.out"; }
 entries() { find "$work/${1:-cache}" -name '*.clbin' | wc -l; }
 
 if [ "${3:-}" = opencl ]; then
   backend=opencl
   run untuned no
   run tuned always
-  check "OpenCL: autotune = always measures each variant, then tiles" measured tuned
+  check "OpenCL: autotune = always measures each variant, then tiles and depths" measured tuned
   check "... and the fields are the untuned run's, bit for bit" same_fields tuned untuned
   [ -n "${KEEP:-}" ] && cp "$work"/*.out /tmp/
   finish

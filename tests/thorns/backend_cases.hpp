@@ -45,10 +45,22 @@ inline std::unique_ptr<opuntia::thorns::CaKernel::backend> make_device(const std
 
 /// `arrays` after one launch of `variant` through `device` on its queue (over `box` where given):
 /// copied to the device, launched, waited for and copied back.
+/// Every array of kernel `k` (separateinout second buffers last), random everywhere from `seed`
+/// on, so that a write anywhere shows.
+inline std::vector<field> random_arrays(const grid_size& grid, const opuntia::kernel_binding& k, unsigned seed) {
+  std::size_t count = k.variables.size();
+  for (const auto& v : k.variables) count += v.intent == opuntia::kernel_intent::separateinout ? 1 : 0;
+  std::vector<field> arrays;
+  for (std::size_t a = 0; a < count; ++a) arrays.push_back(random_field(grid, seed + static_cast<unsigned>(a)));
+  return arrays;
+}
+
 inline std::vector<field> launched_through(opuntia::thorns::CaKernel::backend& device,
                                            const opuntia::kernel_variant_binding& variant, const grid_size& grid,
                                            std::vector<field> arrays, const void* thorn_parameters,
-                                           const std::optional<opuntia::index_range>& box = std::nullopt) {
+                                           const std::optional<opuntia::index_range>& box = std::nullopt,
+                                           const opuntia::launch_shape& shape = {},
+                                           opuntia::launch_shape* ran_shape = nullptr) {
   const std::size_t bytes = grid.points() * sizeof(CCTK_REAL);
   std::vector<void*> pointers;
   for (auto& a : arrays) {
@@ -59,6 +71,8 @@ inline std::vector<field> launched_through(opuntia::thorns::CaKernel::backend& d
   auto call = make_call(grid, pointers.data(), thorn_parameters);
   call.queue = device.queue();
   call.box = box;
+  call.shape = shape;
+  call.ran_shape = ran_shape;
   variant.launch(call);
   device.synchronize();
   for (std::size_t a = 0; a < arrays.size(); ++a) {

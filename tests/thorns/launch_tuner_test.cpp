@@ -1,7 +1,7 @@
-// The choice of a kernel's variant and tile (thorns/CaKernel/src/launch_tuner.cpp) with timings
+// The choice of a kernel's variant and shape (thorns/CaKernel/src/launch_tuner.cpp) with timings
 // made up: the fastest is kept, asked once a kernel and size, stored and read back, never
-// trusted when the entry names no candidate or a tile the launcher does not run, and `no`
-// measures nothing; the tile search climbs from the descriptor's TILE within its time.
+// trusted when the entry names no candidate or a shape the launcher does not run, and `no`
+// measures nothing; the search climbs from the template's own shape within its time.
 #include "thorns/CaKernel/src/launch_tuner.hpp"
 
 #include <gtest/gtest.h>
@@ -23,6 +23,7 @@ using opuntia::thorns::CaKernel::autotune_mode;
 using opuntia::thorns::CaKernel::launch_choice;
 using opuntia::thorns::CaKernel::launch_tuner;
 using tile = std::array<int, 3>;
+using shape = opuntia::launch_shape;
 
 class launch_tuner_test : public ::testing::Test {
  protected:
@@ -41,8 +42,8 @@ class launch_tuner_test : public ::testing::Test {
       return seconds.at(c.variant);
     };
   }
-  /// Launchers whose tile is compiled in (CUDA's).
-  static tile compiled_in(const std::string&, const tile&) { return {}; }
+  /// Launchers whose shape is compiled in (CUDA's).
+  static shape compiled_in(const std::string&, const shape&) { return {}; }
 
   /// A tuner whose tile search has 10 seconds, and whose launchers' tile is compiled in.
   launch_tuner tuner(autotune_mode mode, const std::string& device = "d", double seconds = 10) {
@@ -109,12 +110,12 @@ TEST_F(launch_tuner_test, no_measures_nothing_and_a_timer_without_room_keeps_the
   auto no = tuner(autotune_mode::no);
   bool probed = false;
   const auto c = no.choose("T::K", points, candidates,
-                           [&](const std::string&, const tile&) {
+                           [&](const std::string&, const shape&) {
                              probed = true;
-                             return tile{64, 4, 4};
+                             return shape{{64, 4, 4}, 0};
                            },
                            timer({}));
-  EXPECT_EQ(c, (launch_choice{"3dblock", {}}));  // the descriptor's TILE
+  EXPECT_EQ(c, (launch_choice{"3dblock", {}}));  // the template's own shape
   EXPECT_FALSE(probed);
   EXPECT_TRUE(asked.empty());
   EXPECT_TRUE(no.take_notes().empty());
@@ -129,9 +130,10 @@ TEST_F(launch_tuner_test, no_measures_nothing_and_a_timer_without_room_keeps_the
 
 // Launchers that run any tile of at most 128 x 32 x 64 points, one past that as the largest, the
 // descriptor's TILE being 64 x 4 x 4; a launch is fastest at 32 x 16 x 4.
-tile host_launcher(const std::string&, const tile& wanted) {
-  if (wanted == tile{}) return {64, 4, 4};
-  return {std::min(wanted[0], 128), std::min(wanted[1], 32), std::min(wanted[2], 64)};
+shape host_launcher(const std::string&, const shape& wanted) {
+  if (wanted.tile == tile{}) return {{64, 4, 4}, 0};
+  const auto& w = wanted.tile;
+  return {{std::min(w[0], 128), std::min(w[1], 32), std::min(w[2], 64)}, 0};
 }
 double seconds_of(const tile& t) {
   const auto off = [](int have, int best) { return std::abs(std::log2(static_cast<double>(have) / best)); };
@@ -142,12 +144,12 @@ TEST_F(launch_tuner_test, the_tile_climbs_from_the_descriptors_one_axis_at_a_tim
   auto t = tuner(autotune_mode::cached);
   std::vector<tile> measured;
   const auto time = [&](const launch_choice& c) {
-    const tile run = c.tile == tile{} ? host_launcher(c.variant, c.tile) : c.tile;
+    const tile run = c.shape == shape{} ? host_launcher(c.variant, c.shape).tile : c.shape.tile;
     measured.push_back(run);
     return seconds_of(run) * (c.variant == "3dstencil" ? 1.0 : 1.5);
   };
   const auto c = t.choose("T::K", points, {"3dblock", "3dstencil"}, host_launcher, time);
-  EXPECT_EQ(c, (launch_choice{"3dstencil", {32, 16, 4}}));
+  EXPECT_EQ(c, (launch_choice{"3dstencil", {{32, 16, 4}, 0}}));
   // The two variants at the descriptor's TILE, the fastest again as the tile it runs, then each
   // neighbour once.
   ASSERT_GT(measured.size(), 3u);
@@ -157,7 +159,7 @@ TEST_F(launch_tuner_test, the_tile_climbs_from_the_descriptors_one_axis_at_a_tim
   EXPECT_EQ(distinct.count({64, 4, 4}), 0u);
   const auto note = t.take_notes().at(0);
   EXPECT_EQ(note.rfind("autotune: T::K on 34x34x34 points: 3dstencil, tile 32x16x4 (measured: 3dblock 2.700 ms, "
-                       "3dstencil 1.800 ms; tiles of 3dstencil from 64x4x4: 128x4x4 2.000 ms, 32x4x4 1.600 ms, ",
+                       "3dstencil 1.800 ms; shapes of 3dstencil from 64x4x4: 128x4x4 2.000 ms, 32x4x4 1.600 ms, ",
                        0),
             0u)
       << note;
@@ -169,30 +171,57 @@ TEST_F(launch_tuner_test, the_tile_climbs_from_the_descriptors_one_axis_at_a_tim
   EXPECT_NE(later.take_notes().at(0).find("3dstencil, tile 32x16x4 (cached in "), std::string::npos);
 }
 
+TEST_F(launch_tuner_test, the_depth_moves_one_plane_at_a_time_where_the_launcher_has_one) {
+  // OpenCL's launchers: one plane ahead of their own, 1 to 4; here fastest at 3, any tile alike.
+  const auto device_launcher = [](const std::string& v, const shape& wanted) {
+    auto s = host_launcher(v, wanted);
+    s.ahead = wanted.ahead == 0 ? 1 : std::clamp(wanted.ahead, 1, 4);
+    return s;
+  };
+  std::vector<shape> measured;
+  const auto time = [&](const launch_choice& c) {
+    const shape run = c.shape == shape{} ? device_launcher(c.variant, c.shape) : c.shape;
+    measured.push_back(run);
+    return 1e-3 * (1 + 0.1 * std::abs(run.ahead - 3)) * (run.tile == tile{64, 4, 4} ? 1.0 : 1.2);
+  };
+  auto t = tuner(autotune_mode::cached);
+  const auto c = t.choose("T::K", points, {"3dblock"}, device_launcher, time);
+  EXPECT_EQ(c, (launch_choice{"3dblock", {{64, 4, 4}, 3}}));
+  EXPECT_EQ(std::count(measured.begin(), measured.end(), shape{{64, 4, 4}, 5}), 0);  // past the launcher's 4
+  const auto note = t.take_notes().at(0);
+  EXPECT_NE(note.find("points: 3dblock, tile 64x4x4, ahead 3 (measured: 3dblock 1.200 ms; shapes of 3dblock from "
+                      "64x4x4 ahead 1: "),
+            std::string::npos)
+      << note;
+  auto later = tuner(autotune_mode::cached);
+  EXPECT_EQ(later.choose("T::K", points, {"3dblock"}, device_launcher, time), c);
+  EXPECT_NE(later.take_notes().at(0).find("3dblock, tile 64x4x4, ahead 3 (cached in "), std::string::npos);
+}
+
 TEST_F(launch_tuner_test, a_cached_tile_the_launcher_no_longer_runs_is_measured_again) {
   auto first = tuner(autotune_mode::cached);
   const auto time = [&](const launch_choice& c) {
     asked.push_back(c.variant);
-    return seconds_of(c.tile == tile{} ? tile{64, 4, 4} : c.tile);
+    return seconds_of(c.shape == shape{} ? tile{64, 4, 4} : c.shape.tile);
   };
   first.choose("T::K", points, {"3dblock"}, host_launcher, time);
   asked.clear();
   // A launcher that now runs at most 16 rows (another device's limit) turns 32x16x4 into another tile.
-  const auto narrower = [](const std::string& v, const tile& wanted) {
+  const auto narrower = [](const std::string& v, const shape& wanted) {
     auto t = host_launcher(v, wanted);
-    t[1] = std::min(t[1], 8);
+    t.tile[1] = std::min(t.tile[1], 8);
     return t;
   };
   auto later = tuner(autotune_mode::cached);
   const auto c = later.choose("T::K", points, {"3dblock"}, narrower, time);
   EXPECT_FALSE(asked.empty());
-  EXPECT_EQ(c.tile[1], 8);
+  EXPECT_EQ(c.shape.tile[1], 8);
 }
 
 TEST_F(launch_tuner_test, an_entry_whose_words_are_no_choice_is_measured_again) {
   const auto time = [&](const launch_choice& c) {
     asked.push_back(c.variant);
-    return seconds_of(c.tile == tile{} ? tile{64, 4, 4} : c.tile);
+    return seconds_of(c.shape == shape{} ? tile{64, 4, 4} : c.shape.tile);
   };
   auto first = tuner(autotune_mode::cached);
   first.choose("T::K", points, {"3dblock"}, host_launcher, time);
@@ -202,7 +231,7 @@ TEST_F(launch_tuner_test, an_entry_whose_words_are_no_choice_is_measured_again) 
     if (f.path().extension() == ".clbin") entry = f.path();
   }
   // Whole entries (their checksums match) whose words name no variant and tile.
-  for (const std::string words : {"3dblock 64 x 4", "3dblock 0 4 4", "3dblock 64 4", "3dblock 64 4 4 4", "", "3dblock -64 4 4"}) {
+  for (const std::string words : {"3dblock 64 x 4", "3dblock 0 4 4", "3dblock 64 4", "3dblock 64 4 4 0 9", "", "3dblock -64 4 4 0", "3dblock 64 4 4 -1"}) {
     opuntia::thorns::CaKernel::program_cache(dir).store(entry.stem().string(),
                                                         std::vector<unsigned char>(words.begin(), words.end()));
     asked.clear();
@@ -215,28 +244,28 @@ TEST_F(launch_tuner_test, an_entry_whose_words_are_no_choice_is_measured_again) 
 TEST_F(launch_tuner_test, a_move_must_gain_three_percent_and_the_search_stops_at_its_time) {
   // 2% faster at 128 x 4 x 4, slower everywhere else: the descriptor's TILE stays.
   const auto time = [&](const launch_choice& c) {
-    const tile run = c.tile == tile{} ? tile{64, 4, 4} : c.tile;
+    const tile run = c.shape == shape{} ? tile{64, 4, 4} : c.shape.tile;
     return run == tile{64, 4, 4} ? 1e-3 : run == tile{128, 4, 4} ? 0.98e-3 : 2e-3;
   };
   auto t = tuner(autotune_mode::always);
-  EXPECT_EQ(t.choose("T::K", points, {"3dblock"}, host_launcher, time).tile, (tile{64, 4, 4}));
+  EXPECT_EQ(t.choose("T::K", points, {"3dblock"}, host_launcher, time).shape.tile, (tile{64, 4, 4}));
   // No time for the search: the variants alone, with the descriptor's TILE, and the note says so.
   auto hurried = tuner(autotune_mode::always, "d", 0);
   int launches = 0;
   const auto counted = [&](const launch_choice& c) {
     ++launches;
-    return seconds_of(c.tile == tile{} ? tile{64, 4, 4} : c.tile);
+    return seconds_of(c.shape == shape{} ? tile{64, 4, 4} : c.shape.tile);
   };
-  EXPECT_EQ(hurried.choose("T::K", {40, 40, 40}, {"3dblock"}, host_launcher, counted).tile, (tile{64, 4, 4}));
+  EXPECT_EQ(hurried.choose("T::K", {40, 40, 40}, {"3dblock"}, host_launcher, counted).shape.tile, (tile{64, 4, 4}));
   EXPECT_EQ(launches, 1);
   EXPECT_NE(hurried.take_notes().at(0).find("none other (CaKernel::autotune_seconds = 0 reached)"), std::string::npos);
   // Time running out in a round keeps the fastest tile found in it.
   auto short_of_time = tuner(autotune_mode::always, "d", 0.05);
   const auto slow = [&](const launch_choice& c) {
     std::this_thread::sleep_for(std::chrono::milliseconds(30));
-    return c.tile == tile{128, 4, 4} ? 0.5e-3 : 1e-3;
+    return c.shape.tile == tile{128, 4, 4} ? 0.5e-3 : 1e-3;
   };
-  EXPECT_EQ(short_of_time.choose("T::K", {50, 50, 50}, {"3dblock"}, host_launcher, slow).tile, (tile{128, 4, 4}));
+  EXPECT_EQ(short_of_time.choose("T::K", {50, 50, 50}, {"3dblock"}, host_launcher, slow).shape.tile, (tile{128, 4, 4}));
   EXPECT_NE(short_of_time.take_notes().at(0).find("reached"), std::string::npos);
 }
 

@@ -23,16 +23,6 @@ using namespace opuntia::thorns::VariantCheck;
 using variant_check::field;
 using variant_check::grid_size;
 
-/// Every array of a kernel (separateinout second buffers last), random everywhere, so that a
-/// write anywhere shows.
-std::vector<field> initial_arrays(const grid_size& grid, const opuntia::kernel_binding& k) {
-  std::size_t count = k.variables.size();
-  for (const auto& v : k.variables) count += v.intent == opuntia::kernel_intent::separateinout ? 1 : 0;
-  std::vector<field> arrays;
-  for (std::size_t a = 0; a < count; ++a) arrays.push_back(variant_check::random_field(grid, 17 + static_cast<unsigned>(a)));
-  return arrays;
-}
-
 bool inside(const opuntia::index_range& box, int i, int j, int k) {
   return i >= box.begin[0] && i < box.end[0] && j >= box.begin[1] && j < box.end[1] && k >= box.begin[2] &&
          k < box.end[2];
@@ -65,7 +55,7 @@ TEST_P(sub_box, a_launch_on_a_box_writes_only_that_box) {
   for (const auto& k : b.kernels) {
     for (const auto& variant : k.variants) {
       if (variant.backend != backend) continue;
-      const auto before = initial_arrays(g, k);
+      const auto before = variant_check::random_arrays(g, k, 17);
       const auto whole = variant_check::launched_through(*device, variant, g, before, &p);
       for (const auto& box : boxes(g)) {
         ++launches;

@@ -91,6 +91,21 @@ struct kernel_grid {
   bool physical[6] = {true, true, true, true, true, true};
 };
 
+/// What autotuning may choose of a launch besides its variant: the tile (TILE's x points, y
+/// rows and z planes) and how many planes ahead of the one it computes a work-item loads
+/// (OpenCL's 3D templates; 0 where the template has no such depth).
+struct launch_shape {
+  std::array<int, 3> tile{};  // zeros: the descriptor's TILE
+  int ahead = 0;              // 0: the template's own depth
+
+  // (C++17: nvcc compiles this header for the CUDA backend.)
+  friend bool operator==(const launch_shape& a, const launch_shape& b) { return a.tile == b.tile && a.ahead == b.ahead; }
+  friend bool operator!=(const launch_shape& a, const launch_shape& b) { return !(a == b); }
+  friend bool operator<(const launch_shape& a, const launch_shape& b) {
+    return a.tile != b.tile ? a.tile < b.tile : a.ahead < b.ahead;
+  }
+};
+
 /// One launch of a generated kernel. `arrays` holds one pointer per kernel variable in
 /// descriptor order, then the second buffer of each separateinout variable in the same order;
 /// `parameters` points to the owning thorn's generated `parameters` struct; `scalars` to the
@@ -106,13 +121,14 @@ struct kernel_call {
   void* queue = nullptr;
   /// Where set, the kernel computes only the points of this box among those it would compute.
   std::optional<index_range> box;  // local indices: the interior while the halo is in flight, or a rim piece
-  /// Autotuning (CaKernel::autotune): where nonzero, the TILE to run instead of the descriptor's.
-  /// A launcher that chooses its tile at run time (OpenMP's and OpenCL's 3D templates) makes it
-  /// one that it and the device can run, and where `ran_tile` is set stores there the tile it
-  /// runs, before it looks at the box: a call with an empty box asks without running anything.
-  /// Launchers whose tile is compiled in (CUDA's) ignore both, which tells the tuner so.
-  std::array<int, 3> tile{};
-  std::array<int, 3>* ran_tile = nullptr;
+  /// Autotuning (CaKernel::autotune): the shape to run instead of the template's own (see
+  /// launch_shape). A launcher that chooses its shape at run time (OpenMP's and OpenCL's 3D
+  /// templates) makes it one that it and the device can run, and where `ran_shape` is set stores
+  /// there the shape it runs, before it looks at the box: a call with an empty box asks without
+  /// running anything. Launchers whose shape is compiled in (CUDA's) ignore both, which tells the
+  /// tuner so.
+  launch_shape shape{};
+  launch_shape* ran_shape = nullptr;
 };
 using kernel_launcher = void (*)(const kernel_call&);
 
@@ -132,15 +148,17 @@ inline bool clip_to_box(const kernel_call& call, int lo[3], int hi[3]) {
   return points;
 }
 
-/// The tile a launcher that chooses its tile at run time runs: `fit` (the launcher's rules) of
-/// the call's tile where it has one (kernel_call::tile), else of the descriptor's TILE; stored in
-/// *call.ran_tile where the call asks. Called before the launcher looks at the call's box.
+/// The shape a launcher that chooses its shape at run time runs: `fit` (the launcher's rules) of
+/// the call's tile and depth where it asks for them (kernel_call::shape), else of the
+/// template's own (`own`: the descriptor's TILE and the template's depth); stored in
+/// *call.ran_shape where the call asks. Called before the launcher looks at the call's box.
 template <typename Fit>
-std::array<int, 3> launch_tile(const kernel_call& call, const std::array<int, 3>& descriptor, Fit&& fit) {
-  const bool asked = call.tile[0] > 0 && call.tile[1] > 0 && call.tile[2] > 0;
-  const std::array<int, 3> tile = fit(asked ? call.tile : descriptor);
-  if (call.ran_tile != nullptr) *call.ran_tile = tile;
-  return tile;
+launch_shape launch_shape_of(const kernel_call& call, const launch_shape& own, Fit&& fit) {
+  const auto& asked = call.shape;
+  const bool tile_asked = asked.tile[0] > 0 && asked.tile[1] > 0 && asked.tile[2] > 0;
+  const launch_shape shape = fit(launch_shape{tile_asked ? asked.tile : own.tile, asked.ahead > 0 ? asked.ahead : own.ahead});
+  if (call.ran_shape != nullptr) *call.ran_shape = shape;
+  return shape;
 }
 
 /// `tile` with each extent within [1, the grid's points along it]: a tile larger than the grid

@@ -138,7 +138,7 @@ launched_events cakernel_runtime::launch(const thorn_binding& thorn, const kerne
   bound_arrays bound = bind(thorn, kernel);
   auto& variables = bound.variables;
   kernel_call call = call_of(bound, thorn_parameters, grid);
-  if (tuner_ != nullptr) std::tie(chosen, call.tile) = tuned(thorn, kernel, variant, call, bound.bytes);
+  if (tuner_ != nullptr) std::tie(chosen, call.shape) = tuned(thorn, kernel, variant, call, bound.bytes);
   queue_event_ptr first_part_done;
   if (parts.first.empty() && parts.then.empty()) {
     chosen->launch(call);
@@ -192,15 +192,15 @@ class scratch_arrays {
     for (void* p : copies_) device_.release(p);
   }
 
-  /// The call on the copies (without the call's box), asking for `tile`; nullopt where the
+  /// The call on the copies (without the call's box), asking for `shape`; nullopt where the
   /// device has no room for them.
-  std::optional<kernel_call> call(const std::array<int, 3>& tile) {
+  std::optional<kernel_call> call(const launch_shape& shape) {
     if (!made_) make();
     if (no_room_) return std::nullopt;
     kernel_call c = call_;
     c.arrays = copies_.data();
     c.box.reset();
-    c.tile = tile;
+    c.shape = shape;
     return c;
   }
 
@@ -254,7 +254,7 @@ double seconds_a_launch(backend& device, const kernel_variant_binding& variant, 
 
 }  // namespace
 
-std::pair<std::vector<kernel_variant_binding>::const_iterator, std::array<int, 3>> cakernel_runtime::tuned(
+std::pair<std::vector<kernel_variant_binding>::const_iterator, launch_shape> cakernel_runtime::tuned(
     const thorn_binding& thorn, const kernel_binding& kernel, const std::string& variant, const kernel_call& call,
     const std::vector<std::size_t>& bytes) {
   const std::array<int, 3> points{call.grid.ni, call.grid.nj, call.grid.nk};
@@ -271,23 +271,23 @@ std::pair<std::vector<kernel_variant_binding>::const_iterator, std::array<int, 3
       return k.backend == device_->name() && k.template_name == name;
     });
   };
-  // A call with an empty box runs nothing: the launcher only says which tile it would run.
-  const auto probe = [&](const std::string& name, const std::array<int, 3>& tile) {
+  // A call with an empty box runs nothing: the launcher only says which shape it would run.
+  const auto probe = [&](const std::string& name, const launch_shape& shape) {
     kernel_call asked = call;
     asked.box = index_range{};
-    asked.tile = tile;
-    std::array<int, 3> ran{};
-    asked.ran_tile = &ran;
+    asked.shape = shape;
+    launch_shape ran{};
+    asked.ran_shape = &ran;
     named(name)->launch(asked);
     return ran;
   };
   scratch_arrays scratch(*device_, call, bytes);
   const auto time_launch = [&](const launch_choice& choice) {
-    const auto on_scratch = scratch.call(choice.tile);
+    const auto on_scratch = scratch.call(choice.shape);
     return on_scratch ? seconds_a_launch(*device_, *named(choice.variant), *on_scratch) : -1.0;
   };
   const auto& choice = tuner_->choose(thorn.name + "::" + kernel.name, points, candidates, probe, time_launch);
-  return tuned_.emplace(std::make_pair(&kernel, points), std::make_pair(named(choice.variant), choice.tile))
+  return tuned_.emplace(std::make_pair(&kernel, points), std::make_pair(named(choice.variant), choice.shape))
       .first->second;
 }
 

@@ -21,8 +21,8 @@ namespace opuntia::thorns::CaKernel {
 
 class cakernel_runtime final : public opuntia::kernel_runtime {
 public:
-  /// `tuner`: chooses a kernel's variant, where none is asked for, and its tile; null: the first
-  /// variant with the descriptor's TILE.
+  /// `tuner`: chooses a kernel's variant, where none is asked for, and its shape (tile, depth);
+  /// null: the first variant with the template's own shape.
   cakernel_runtime(std::unique_ptr<backend> device, grid_function_store& store,
                    std::unique_ptr<launch_tuner> tuner = nullptr);
   ~cakernel_runtime() override;
@@ -99,10 +99,10 @@ private:
   bound_arrays bind(const thorn_binding& thorn, const kernel_binding& kernel);
   /// The call that launches `kernel` with `bound`'s arrays.
   kernel_call call_of(const bound_arrays& bound, const void* thorn_parameters, const kernel_grid& grid) const;
-  /// The tuner's choice of variant and tile for `kernel` of `thorn` launched with `call` (whose arrays
+  /// The tuner's choice of variant and shape (tile, depth) for `kernel` of `thorn` launched with `call` (whose arrays
   /// hold `bytes` each) on a grid of this size, asked once a kernel and size; `variant` is
   /// CaKernel::variant's (empty: any).
-  std::pair<std::vector<kernel_variant_binding>::const_iterator, std::array<int, 3>> tuned(
+  std::pair<std::vector<kernel_variant_binding>::const_iterator, launch_shape> tuned(
       const thorn_binding& thorn, const kernel_binding& kernel, const std::string& variant, const kernel_call& call,
       const std::vector<std::size_t>& bytes);
 
@@ -116,9 +116,9 @@ private:
   std::map<const kernel_binding*, std::vector<grid_variable*>> scalars_;  // scalars_of() of each kernel launched
   std::map<std::pair<std::size_t, int>, device_snapshot> snapshots_;      // by variable id and time level
   std::unique_ptr<launch_tuner> tuner_;
-  // The tuner's choice for each kernel and grid size launched so far: the variant and its tile.
+  // The tuner's choice for each kernel and grid size launched so far: the variant and its shape.
   std::map<std::pair<const kernel_binding*, std::array<int, 3>>,
-           std::pair<std::vector<kernel_variant_binding>::const_iterator, std::array<int, 3>>>
+           std::pair<std::vector<kernel_variant_binding>::const_iterator, launch_shape>>
       tuned_;
 };
 

@@ -1,14 +1,15 @@
 #pragma once
 // Autotuning of a kernel's launch (CaKernel::autotune): which of the variants the generator
 // emitted for the run's backend runs (3dblock, 3dstencil, 3dblock_rows, ...), and, where that
-// variant's launcher chooses its tile at run time (kernel_call::tile: OpenMP's and OpenCL's 3D
-// templates), with which tile. The first launch on a grid size measures on scratch copies of the
-// kernel's arrays: each variant with the descriptor's TILE, then, from that TILE, the fastest
-// variant's tiles one axis at a time (each extent doubled and halved, a move kept where it is
-// 3% faster, until none is or CaKernel::autotune_seconds have passed). The choice is stored in
+// variant's launcher chooses its shape at run time (kernel_call::shape: OpenMP's and OpenCL's 3D
+// templates), with which tile and pipeline depth (planes loaded ahead, OpenCL). The first launch
+// on a grid size measures on scratch copies of the kernel's arrays: each variant with the
+// template's own shape, then, from there, the fastest variant's shapes one axis at a time (each
+// tile extent doubled and halved, the depth one more and one less; a move kept where it is 3%
+// faster, until none is or CaKernel::autotune_seconds have passed). The choice is stored in
 // the on-disk cache (program_cache: atomic writes, a damaged entry is measured again, never
 // trusted) under a key of the kernel, the candidates, the grid size and the device, so that
-// later runs take it without measuring. Every variant and tile computes the same points from the
+// later runs take it without measuring. Every variant and shape computes the same points from the
 // same body, so the choice changes the time, never the fields.
 #include <array>
 #include <filesystem>
@@ -17,6 +18,7 @@
 #include <string>
 #include <vector>
 
+#include "opuntia/binding.hpp"
 #include "program_cache.hpp"
 
 namespace opuntia::thorns::CaKernel {
@@ -28,33 +30,33 @@ enum class autotune_mode { no, cached, always };
 /// "no", "cached", "always"; std::invalid_argument otherwise.
 autotune_mode autotune_mode_of(const std::string& text);
 
-/// What a launch runs: a variant, and the tile its launcher is asked for (zeros: the
-/// descriptor's TILE; always zeros for a launcher whose tile is compiled in).
+/// What a launch runs: a variant, and the shape its launcher is asked for (the default one: the
+/// template's own; always that for a launcher whose shape is compiled in).
 struct launch_choice {
   std::string variant;
-  std::array<int, 3> tile{};
-  auto operator<=>(const launch_choice&) const = default;
+  launch_shape shape{};
+  bool operator==(const launch_choice&) const = default;
 };
 
 class launch_tuner {
  public:
   /// `device`: what the measurements hold for (the backend and its device, as the start-up
   /// report names it); `cache_dir` as CaKernel::cache_dir (empty: program_cache::default_dir());
-  /// `tile_seconds`: how long the search for a tile may go on (CaKernel::autotune_seconds).
-  launch_tuner(autotune_mode mode, const std::filesystem::path& cache_dir, std::string device, double tile_seconds);
+  /// `search_seconds`: how long the search for a shape may go on (CaKernel::autotune_seconds).
+  launch_tuner(autotune_mode mode, const std::filesystem::path& cache_dir, std::string device, double search_seconds);
 
-  /// The tile `variant`'s launcher runs when asked for `tile` (zeros: the descriptor's TILE), as
-  /// the launcher says without running anything; zeros where its tile is compiled in.
-  using tile_probe = std::function<std::array<int, 3>(const std::string& variant, const std::array<int, 3>& tile)>;
+  /// The shape `variant`'s launcher runs when asked for `shape` (the default one: its own), as the
+  /// launcher says without running anything; the default one where its shape is compiled in.
+  using shape_probe = std::function<launch_shape(const std::string& variant, const launch_shape& shape)>;
   /// Seconds a launch of `choice` takes, measured on scratch copies; negative: not measured
-  /// (no room for the copies), which keeps the first candidate and the descriptor's TILE.
+  /// (no room for the copies), which keeps the first candidate and its own shape.
   using launch_timer = std::function<double(const launch_choice& choice)>;
 
   /// What `kernel` (thorn::name) launches on a grid of `points`: one of `candidates` (the first
-  /// is the descriptor's, or CaKernel::variant alone) and its tile, decided at the first call for
+  /// is the descriptor's, or CaKernel::variant alone) and its shape, decided at the first call for
   /// this kernel and size, from the cache or by measuring, then kept for the run.
   const launch_choice& choose(const std::string& kernel, const std::array<int, 3>& points,
-                              const std::vector<std::string>& candidates, const tile_probe& probe,
+                              const std::vector<std::string>& candidates, const shape_probe& probe,
                               const launch_timer& time_launch);
 
   /// What was decided since the last call, a line each, for the run's output.
@@ -63,16 +65,16 @@ class launch_tuner {
   autotune_mode mode() const { return mode_; }
 
  private:
-  /// The search of a tile for `best` (its launcher runs `start` when asked for none), from
-  /// `start` measured at `start_seconds`; appends each tile measured to `measured`.
-  std::array<int, 3> search_tile(const std::string& best, const std::array<int, 3>& start, double start_seconds,
-                                 const tile_probe& probe, const launch_timer& time_launch,
-                                 std::vector<std::string>& measured, bool& out_of_time) const;
+  /// The search of a shape for `best` (its launcher runs `start` when asked for none), from
+  /// `start` measured at `start_seconds`; appends each shape measured to `measured`.
+  launch_shape search_shape(const std::string& best, const launch_shape& start, double start_seconds,
+                            const shape_probe& probe, const launch_timer& time_launch,
+                            std::vector<std::string>& measured, bool& out_of_time) const;
 
   autotune_mode mode_;
   program_cache cache_;
   std::string device_;
-  double tile_seconds_;
+  double search_seconds_;
   std::map<std::string, launch_choice> chosen_;  // by cache key
   std::vector<std::string> notes_;
 };

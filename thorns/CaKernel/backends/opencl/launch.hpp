@@ -50,6 +50,7 @@ struct program_sizes {
   std::array<int, 3> grid{};
   bool bounded = false;
   std::array<int, 3> lo{}, hi{};
+  int planes_ahead = 0;  // CAKERNEL_PF where nonzero, else the program's own
   auto operator<=>(const program_sizes&) const = default;
   /// The -D options that say them.
   std::string options() const {
@@ -57,6 +58,7 @@ struct program_sizes {
                        " -DCAKERNEL_TZ=" + std::to_string(tile[2]) + " -DCAKERNEL_NI=" + std::to_string(grid[0]) +
                        " -DCAKERNEL_NJ=" + std::to_string(grid[1]) + " -DCAKERNEL_NK=" + std::to_string(grid[2]);
     const char* axes[3] = {"I", "J", "K"};
+    if (planes_ahead > 0) text += " -DCAKERNEL_PF=" + std::to_string(planes_ahead);
     for (int d = 0; bounded && d < 3; ++d) {
       text += std::string(" -DCAKERNEL_") + axes[d] + "LO=" + std::to_string(lo[d]) + " -DCAKERNEL_" + axes[d] +
               "HI=" + std::to_string(hi[d]);

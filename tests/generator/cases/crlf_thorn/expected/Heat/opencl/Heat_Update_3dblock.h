@@ -67,7 +67,11 @@ inline const char* const CAKERNEL_Heat_Update_3dblock_opencl_macros =
     "#define CAKERNEL_CARDINAL_ONLY " OPUNTIA_OPENCL_EXPANDED_TEXT(CAKERNEL_CARDINAL_ONLY_3dblock) "\n"
     "#define CAKERNEL_LOCAL_PLANE " OPUNTIA_OPENCL_EXPANDED_TEXT(CAKERNEL_LOCAL_PLANE_3dblock) "\n"
     R"opuntia_opencl(
+/* The planes a work-item's windows load ahead of the one it computes (the pipeline's depth):
+   the launcher's option, 1 to 4 (autotuning chooses it), else 1. */
+#ifndef CAKERNEL_PF
 #define CAKERNEL_PF 1
+#endif
 /* The points the work-items compute: the launcher's bounds options for a call with a box, else
    every point the STENCIL allows. */
 #ifndef CAKERNEL_ILO
@@ -147,11 +151,21 @@ CAKERNEL_INLINE void CAKERNEL_Heat_Update_3dblock_plane(
   /* u: its windows, then its local plane */
 #pragma unroll
   for (int cakernel_m = 0; cakernel_m < CAKERNEL_ROWS; ++cakernel_m) {
-    /* Written out, slots 0 .. W - 2 (PF = 1): as a loop, LLVM may make the shift a memmove
-       before unrolling it, and the window then stays in memory. */
+    /* Written out, slots 0 .. W - 2 (those of PF = 1, then one more for each plane ahead past
+       the first): as a loop, LLVM may make the shift a memmove before unrolling it, and the
+       window then stays in memory. */
     cakernel_w_u[cakernel_m][0] = cakernel_w_u[cakernel_m][0 + 1];
     cakernel_w_u[cakernel_m][1] = cakernel_w_u[cakernel_m][1 + 1];
     cakernel_w_u[cakernel_m][2] = cakernel_w_u[cakernel_m][2 + 1];
+#if CAKERNEL_PF > 1
+    cakernel_w_u[cakernel_m][1 + 1 + 1] = cakernel_w_u[cakernel_m][1 + 1 + 2];
+#endif
+#if CAKERNEL_PF > 2
+    cakernel_w_u[cakernel_m][1 + 1 + 2] = cakernel_w_u[cakernel_m][1 + 1 + 3];
+#endif
+#if CAKERNEL_PF > 3
+    cakernel_w_u[cakernel_m][1 + 1 + 3] = cakernel_w_u[cakernel_m][1 + 1 + 4];
+#endif
     const int gj = cakernel_j + cakernel_m;
     cakernel_w_u[cakernel_m][CAKERNEL_W - 1] =
         !cakernel_checked || (cakernel_column && gj < CAKERNEL_NJ && gk + 1 + CAKERNEL_PF < CAKERNEL_NK)

@@ -17,9 +17,11 @@ namespace opuntia::thorns::Relax {
 /// Runs kernel Relax_Sweep over every point its STENCIL allows (those in the call's box, where it has
 /// one), on the OpenMP threads, before returning.
 void CAKERNEL_Launch_Relax_Sweep_openmp_3dblock(const opuntia::kernel_call& call) {
-  // The descriptor's TILE, or autotuning's (any tile runs on the host; one past the grid as the grid).
-  const auto tile = opuntia::launch_tile(call, {16, 4, 4},
-                                         [&](const std::array<int, 3>& t) { return opuntia::tile_within_grid(t, call.grid); });
+  // The descriptor's TILE, or autotuning's (any tile runs on the host; one past the grid as the
+  // grid). No depth to choose: the rows prefetched ahead are OPUNTIA_OPENMP_PREFETCH_ROWS.
+  const auto tile = opuntia::launch_shape_of(call, {{16, 4, 4}, 0}, [&](const opuntia::launch_shape& s) {
+                      return opuntia::launch_shape{opuntia::tile_within_grid(s.tile, call.grid), 0};
+                    }).tile;
   int lo[3] = {1, 1, 1};
   int hi[3] = {call.grid.ni - 1, call.grid.nj - 1, call.grid.nk - 1};
   if (!opuntia::clip_to_box(call, lo, hi)) return;

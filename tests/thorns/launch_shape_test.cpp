@@ -1,0 +1,96 @@
+// A launch asked for another shape (kernel_call::shape: the tile, and the planes loaded ahead on
+// OpenCL), as autotuning asks, computes the same bits: every kernel variant of
+// tests/thorns/VariantCheck (off-axis, cardinal, radius-8 and one-sided stencils, a boundary
+// kernel; every intent) on every backend of the build, from random arrays, against its launch
+// with the template's own shape. Each launcher says which shape it ran (kernel_call::ran_shape):
+// OpenMP's and OpenCL's 3D launchers a shape they can run, the others (CUDA's, boundary
+// kernels) nothing, and a call with an empty box asks without running. One CTest test per
+// backend (launch_shape.openmp, launch_shape.opencl, launch_shape.cuda).
+#include <gtest/gtest.h>
+
+#include <cstring>
+#include <string>
+#include <vector>
+
+#include "VariantCheck_parameters.hpp"
+#include "backend_cases.hpp"
+#include "opuntia/binding.hpp"
+
+namespace {
+
+using namespace opuntia::thorns::VariantCheck;
+
+using variant_check::field;
+using variant_check::grid_size;
+
+/// Shapes past the usual: thin and odd tiles, one larger than the grid, each depth OpenCL allows
+/// and one past it. Few, as each is a program for OpenCL to build.
+std::vector<opuntia::launch_shape> shapes() {
+  return {{{1, 1, 1}, 0}, {{13, 5, 7}, 2}, {{32, 2, 1}, 3}, {{512, 64, 64}, 9}};
+}
+
+class launch_shape : public ::testing::TestWithParam<variant_check::backend_case> {};
+
+TEST_P(launch_shape, another_shape_computes_the_same_bits_and_the_launcher_says_which_it_ran) {
+  const std::string& backend = GetParam().backend;
+  const grid_size& g = GetParam().grid;
+  auto device = variant_check::make_device(backend);
+  if (!device) GTEST_SKIP() << "the build has " << backend << ", the machine no device for it";
+  const auto b = binding();
+  const parameters p{};
+  int shaped = 0;
+  for (const auto& k : b.kernels) {
+    for (const auto& variant : k.variants) {
+      if (variant.backend != backend) continue;
+      const auto before = variant_check::random_arrays(g, k, 29);
+      const std::size_t count = before.size();
+      const std::string what = backend + "/" + variant.template_name + " kernel " + k.name;
+      // What it runs when asked for nothing, asked with an empty box: nothing changes.
+      opuntia::launch_shape own{};
+      const auto untouched =
+          variant_check::launched_through(*device, variant, g, before, &p, opuntia::index_range{}, {}, &own);
+      for (std::size_t a = 0; a < count; ++a)
+        EXPECT_EQ(std::memcmp(untouched[a].data(), before[a].data(), before[a].size() * sizeof(CCTK_REAL)), 0) << what;
+      const bool takes_shapes = own != opuntia::launch_shape{};
+      const bool expected_to = backend != "cuda" && variant.template_name != "boundary";
+      EXPECT_EQ(takes_shapes, expected_to) << what;
+      if (!takes_shapes) continue;
+      EXPECT_GT(own.tile[0] * own.tile[1] * own.tile[2], 0) << what;
+      const auto whole = variant_check::launched_through(*device, variant, g, before, &p);
+      for (const auto& asked : shapes()) {
+        opuntia::launch_shape ran{};
+        const auto result = variant_check::launched_through(*device, variant, g, before, &p, std::nullopt, asked, &ran);
+        ++shaped;
+        const std::string shape_text = std::to_string(asked.tile[0]) + "x" + std::to_string(asked.tile[1]) + "x" +
+                                       std::to_string(asked.tile[2]) + " ahead " + std::to_string(asked.ahead);
+        // A shape it runs: within the grid, and on OpenCL 1 to 4 planes ahead and at least 2
+        // planes in z (one-plane work-groups computed wrong values on pocl).
+        EXPECT_TRUE(ran.tile[0] >= 1 && ran.tile[0] <= g.ni && ran.tile[1] >= 1 && ran.tile[1] <= g.nj &&
+                    ran.tile[2] >= 1 && ran.tile[2] <= g.nk)
+            << what << " asked " << shape_text;
+        if (backend == "opencl")
+          EXPECT_TRUE(ran.ahead >= 1 && ran.ahead <= 4 && ran.tile[2] >= 2) << what << " asked " << shape_text;
+        for (std::size_t a = 0; a < result.size(); ++a) {
+          std::size_t wrong = 0;
+          for (std::size_t c = 0; c < result[a].size(); ++c) wrong += std::memcmp(&result[a][c], &whole[a][c], sizeof(CCTK_REAL)) != 0;
+          EXPECT_EQ(wrong, 0u) << what << ", array " << a << ", asked " << shape_text;
+        }
+      }
+    }
+  }
+  if (backend != "cuda") EXPECT_GT(shaped, 0) << "no variant of VariantCheck takes a shape on " << backend;
+}
+
+/// One grid a backend (odd sizes): each shape is a program for pocl to build.
+std::vector<variant_check::backend_case> one_grid_a_backend() {
+  std::vector<variant_check::backend_case> cases;
+  for (const auto& c : variant_check::backend_cases(true)) {
+    if (c.grid.ni % 2 == 1) cases.push_back(c);
+  }
+  return cases;
+}
+
+INSTANTIATE_TEST_SUITE_P(backend, launch_shape, ::testing::ValuesIn(one_grid_a_backend()),
+                         [](const auto& info) { return variant_check::case_name(info.param); });
+
+}  // namespace
