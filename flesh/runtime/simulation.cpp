@@ -903,8 +903,12 @@ void simulation::run_routine(const schedule_node& node) {
     const bool timed = timer_of->calls <= 2 || (timer_of->calls - 2) % runtime_->timing_stride() == 0;
     // What it runs is decided first (autotuning measures at a kernel's first launch on a grid
     // size), outside the routine's timer: its own row of the report.
+    const void* parameters = thorn_parameters(t.name);
+    const kernel_grid grid = grid_for_kernels();
+    static const std::string any_variant;  // empty: the kernel's first, or the tuner's choice
+    const std::string& variant = has_variant ? variant_ : any_variant;
     const double tuning_start = wall_seconds();
-    runtime_->prepare(t, *kernel, thorn_parameters(t.name), grid_for_kernels(), has_variant ? variant_ : std::string());
+    runtime_->prepare(t, *kernel, parameters, grid, variant);
     if (const auto notes = runtime_->take_notes(); !notes.empty()) {
       tuning_seconds_ += wall_seconds() - tuning_start;
       ++tuned_launches_;
@@ -915,8 +919,7 @@ void simulation::run_routine(const schedule_node& node) {
     }
     const double launch_start = wall_seconds();
     auto before = timed ? runtime_->record_launch_start() : nullptr;
-    auto launched = runtime_->launch(t, *kernel, thorn_parameters(t.name), grid_for_kernels(),
-                                     has_variant ? variant_ : std::string(), parts,
+    auto launched = runtime_->launch(t, *kernel, parameters, grid, variant, parts,
                                      timed ? launch_timing::timed : launch_timing::untimed);
     rim_done = std::move(launched.first_part_done);
     auto after = launched.done ? std::move(launched.done) : runtime_->record();

@@ -19,6 +19,7 @@ void CAKERNEL_Launch_%{name}_opencl_%{variant}(const opuntia::kernel_call& call)
   // computed wrong values on pocl with a local plane (VariantCheck's Box, 3dblock, TILE z 1,
   // tests/thorns/launch_shape_test.cpp; not understood, bench/RESULTS.md 2026-11-27).
   constexpr int rows_per_item = CAKERNEL_%{name}_%{variant}_rows_per_thread;
+  constexpr std::array<int, 3> descriptor_tile{%{tile_x}, %{tile_y}, %{tile_z}};
   const auto work_group = [&](std::array<int, 3> t) {
     t[2] = std::max(t[2], 2);
     t = opuntia::tile_within_grid(t, call.grid);
@@ -28,11 +29,11 @@ void CAKERNEL_Launch_%{name}_opencl_%{variant}(const opuntia::kernel_call& call)
     return t;
   };
   const opuntia::launch_shape shape =
-      opuntia::launch_shape_of(call, {{%{tile_x}, %{tile_y}, %{tile_z}}, 1}, [&](const opuntia::launch_shape& s) {
+      opuntia::launch_shape_of(call, {descriptor_tile, 1}, [&](const opuntia::launch_shape& s) {
         const auto fitted = work_group(s.tile);
         return opuntia::launch_shape{CAKERNEL_%{name}_%{variant}_local_bytes(fitted[0], fitted[1]) <= 48 * 1024
                                          ? fitted
-                                         : work_group({%{tile_x}, %{tile_y}, %{tile_z}}),
+                                         : work_group(descriptor_tile),
                                      std::clamp(s.ahead, 1, 4)};
       });
   const auto& tile = shape.tile;
@@ -54,8 +55,8 @@ void CAKERNEL_Launch_%{name}_opencl_%{variant}(const opuntia::kernel_call& call)
       opuntia::opencl::kernel(source, sizes, "CAKERNEL_%{name}_%{variant}_kernel", "%{name}_%{variant}");
   const auto params = CAKERNEL_%{name}_params_of(call);
   opuntia::opencl::set_arguments(kernel, &params, sizeof params, call.arrays, CAKERNEL_%{name}_array_count);
-  // Each work-item owns rows_per_thread rows of y: a work-group covers `rows` of them.
-  const std::size_t rows = block_y * CAKERNEL_%{name}_%{variant}_rows_per_thread;
+  // Each work-item owns rows_per_item rows of y: a work-group covers the tile's `rows`.
+  const std::size_t rows = static_cast<std::size_t>(tile[1]);
   const std::size_t local[3] = {block_x, block_y, 1};
   const std::size_t global[3] = {(points_x + block_x - 1) / block_x * block_x, (points_y + rows - 1) / rows * block_y,
                                  (points_z + block_z - 1) / block_z};

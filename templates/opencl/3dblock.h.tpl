@@ -27,10 +27,6 @@
   (%{tile_y} > CAKERNEL_%{name}_%{variant}_ROWS ? %{tile_y} / CAKERNEL_%{name}_%{variant}_ROWS : 1)
 #define CAKERNEL_%{name}_%{variant}_TY \
   (CAKERNEL_%{name}_%{variant}_TY_WANTED * CAKERNEL_%{name}_%{variant}_TX <= 1024 ? CAKERNEL_%{name}_%{variant}_TY_WANTED : 1024 / CAKERNEL_%{name}_%{variant}_TX)
-#define CAKERNEL_%{name}_%{variant}_TZ %{tile_z}
-#define CAKERNEL_%{name}_%{variant}_block_x CAKERNEL_%{name}_%{variant}_TX
-#define CAKERNEL_%{name}_%{variant}_block_y CAKERNEL_%{name}_%{variant}_TY
-#define CAKERNEL_%{name}_%{variant}_block_z CAKERNEL_%{name}_%{variant}_TZ
 #define CAKERNEL_%{name}_%{variant}_rows_per_thread CAKERNEL_%{name}_%{variant}_ROWS
 
 /* The bytes of local memory a work-group of x points and y rows keeps: two buffers of each cached

@@ -27,10 +27,6 @@
   (4 > CAKERNEL_Heat_Update_3dblock_ROWS ? 4 / CAKERNEL_Heat_Update_3dblock_ROWS : 1)
 #define CAKERNEL_Heat_Update_3dblock_TY \
   (CAKERNEL_Heat_Update_3dblock_TY_WANTED * CAKERNEL_Heat_Update_3dblock_TX <= 1024 ? CAKERNEL_Heat_Update_3dblock_TY_WANTED : 1024 / CAKERNEL_Heat_Update_3dblock_TX)
-#define CAKERNEL_Heat_Update_3dblock_TZ 4
-#define CAKERNEL_Heat_Update_3dblock_block_x CAKERNEL_Heat_Update_3dblock_TX
-#define CAKERNEL_Heat_Update_3dblock_block_y CAKERNEL_Heat_Update_3dblock_TY
-#define CAKERNEL_Heat_Update_3dblock_block_z CAKERNEL_Heat_Update_3dblock_TZ
 #define CAKERNEL_Heat_Update_3dblock_rows_per_thread CAKERNEL_Heat_Update_3dblock_ROWS
 
 /* The bytes of local memory a work-group of x points and y rows keeps: two buffers of each cached
