@@ -47,6 +47,9 @@ def run(opuntia, parfile, cwd, who):
     # module, milliseconds that differ from run to run.
     environment = dict(os.environ, CUDA_MODULE_LOADING="EAGER")
     result = subprocess.run([opuntia, parfile], cwd=cwd, capture_output=True, text=True, env=environment)
+    # Kept beside the parameter file: the run's notes (e.g. what autotuning chose) to read later.
+    with open(os.path.splitext(parfile)[0] + ".out", "w") as output:
+        output.write(result.stdout + result.stderr)
     if result.returncode != 0:
         sys.stderr.write(result.stdout[-4000:] + result.stderr[-4000:])
         raise SystemExit(f"{who}: {opuntia} {parfile} failed (exit {result.returncode})")

@@ -46,9 +46,11 @@ static CAKERNEL_%{name}_%{variant}_Maps<lanes> CAKERNEL_%{name}_%{variant}_maps_
   return maps;
 }
 
-/// Launches kernel %{name} with `lanes` x points per thread, on the call's box when `boxed`.
+/// Launches kernel %{name} with `lanes` x points per thread, on the call's box when `boxed`, each
+/// block streaming at most `most_planes`.
 template <int lanes, bool boxed>
-static void CAKERNEL_%{name}_cuda_%{variant}_launch(const opuntia::kernel_call& call, const int lo[3], const int hi[3]) {
+static void CAKERNEL_%{name}_cuda_%{variant}_launch(const opuntia::kernel_call& call, const int lo[3], const int hi[3],
+                                                     int most_planes) {
   const dim3 block(CAKERNEL_%{name}_%{variant}_block_x, CAKERNEL_%{name}_%{variant}_block_y);
   const int points_x = block.x * lanes;
   const int rows = block.y * CAKERNEL_%{name}_%{variant}_rows_per_thread;
@@ -85,7 +87,7 @@ static void CAKERNEL_%{name}_cuda_%{variant}_launch(const opuntia::kernel_call& 
     resident = per_sm * sms > 0 ? per_sm * sms : -1;  // -1: asked, unknown (the launch reports why)
     if (device < 64) resident_on_devices[device].store(resident, std::memory_order_release);
   }
-  const int slab = opuntia::cuda::planes_per_block(std::int64_t{columns_x} * columns_y, planes, CAKERNEL_%{name}_%{variant}_TZ,
+  const int slab = opuntia::cuda::planes_per_block(std::int64_t{columns_x} * columns_y, planes, most_planes,
                                                    %{stencil_zn} + %{stencil_zp} + CAKERNEL_%{name}_%{variant}_PF, resident);
   const dim3 grid(columns_x, columns_y, static_cast<unsigned>((planes + slab - 1) / slab));
   const CAKERNEL_%{name}_Arrays arrays = CAKERNEL_%{name}_arrays_of(call);
@@ -103,6 +105,14 @@ static void CAKERNEL_%{name}_cuda_%{variant}_launch(const opuntia::kernel_call& 
 /// ran its step 20-55% slower with one point per thread on an H200, bench/RESULTS.md,
 /// 2026-11-26), else one.
 void CAKERNEL_Launch_%{name}_cuda_%{variant}(const opuntia::kernel_call& call) {
+  // What autotuning may choose here: the most planes a block streams (TILE's z, which the
+  // launcher may cut further to fill the GPU, thorns/CaKernel/backends/cuda/slabs.hpp). TILE's x
+  // and y and the planes loaded ahead are compiled in: the shape says them as they are, with no
+  // depth to choose.
+  const opuntia::launch_shape shape =
+      opuntia::launch_shape_of(call, {{%{tile_x}, %{tile_y}, %{tile_z}}, 0}, [&](const opuntia::launch_shape& s) {
+        return opuntia::launch_shape{{%{tile_x}, %{tile_y}, opuntia::tile_within_grid(s.tile, call.grid)[2]}, 0};
+      });
   int lo[3] = {%{stencil_xn}, %{stencil_yn}, %{stencil_zn}};
   int hi[3] = {call.grid.ni - %{stencil_xp}, call.grid.nj - %{stencil_yp}, call.grid.nk - %{stencil_zp}};
   if (!opuntia::clip_to_box(call, lo, hi)) return;
@@ -119,9 +129,9 @@ void CAKERNEL_Launch_%{name}_cuda_%{variant}(const opuntia::kernel_call& call) {
   const bool boxed = call.box.has_value();
   const auto launch = [&](auto points) {
     if (boxed)
-      CAKERNEL_%{name}_cuda_%{variant}_launch<decltype(points)::value, true>(call, lo, hi);
+      CAKERNEL_%{name}_cuda_%{variant}_launch<decltype(points)::value, true>(call, lo, hi, shape.tile[2]);
     else
-      CAKERNEL_%{name}_cuda_%{variant}_launch<decltype(points)::value, false>(call, lo, hi);
+      CAKERNEL_%{name}_cuda_%{variant}_launch<decltype(points)::value, false>(call, lo, hi, shape.tile[2]);
   };
   constexpr int half = lanes / 2 > 1 ? lanes / 2 : 1;
   if (groups_of(lanes))

@@ -2,7 +2,7 @@
 // Autotuning of a kernel's launch (CaKernel::autotune): which of the variants the generator
 // emitted for the run's backend runs (3dblock, 3dstencil, 3dblock_rows, ...), and, where that
 // variant's launcher chooses its shape at run time (kernel_call::shape: OpenMP's and OpenCL's 3D
-// templates), with which tile and pipeline depth (planes loaded ahead, OpenCL). The first launch
+// templates, and CUDA's TILE's z), with which tile and pipeline depth (planes loaded ahead, OpenCL). The first launch
 // on a grid size measures on scratch copies of the kernel's arrays: each variant with the
 // template's own shape, then, from there, the fastest variant's shapes one axis at a time (each
 // tile extent doubled and halved, the depth one more and one less; a move kept where it is 3%

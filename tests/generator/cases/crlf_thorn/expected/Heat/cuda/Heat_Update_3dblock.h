@@ -12,7 +12,7 @@
    an array's alignment does not allow it: the launcher picks) of ROWS consecutive rows, and
    streams them through z (Micikevicius), keeping for each row and cached variable a window of
    the planes that its z neighbours need, in registers. A block of TX x TY threads covers
-   TX x lanes points in x, TY x ROWS rows in y and a slab of planes in z: at most TZ (TILE's z),
+   TX x lanes points in x, TY x ROWS rows in y and a slab of planes in z: at most TILE's z (or autotuning's),
    as many as the launcher finds to fill the GPU (thorns/CaKernel/backends/cuda/slabs.hpp). I3D_l(v, 0, 0, k) is a
    register; so is an x or y neighbour that is one of the thread's own points.
 
@@ -58,9 +58,9 @@
 /* At most 512 threads a block: with the registers a streaming thread holds, more would not fit. */
 #define CAKERNEL_Heat_Update_3dblock_TY \
   (CAKERNEL_Heat_Update_3dblock_TY_WANTED * CAKERNEL_Heat_Update_3dblock_TX <= 512 ? CAKERNEL_Heat_Update_3dblock_TY_WANTED : 512 / CAKERNEL_Heat_Update_3dblock_TX)
-/* The most planes a block streams: the launcher may cut a column into more slabs, so that its
-   blocks fill the GPU (thorns/CaKernel/backends/cuda/slabs.hpp); the kernel takes the slab as cakernel_slab. */
-#define CAKERNEL_Heat_Update_3dblock_TZ 4
+/* TILE's z is the most planes a block streams, which autotuning may change: the launcher takes
+   it at run time and may cut a column into more slabs, so that its blocks fill the GPU
+   (thorns/CaKernel/backends/cuda/slabs.hpp); the kernel takes the slab as cakernel_slab. */
 /* The kernel's __launch_bounds__: its threads, and the blocks an SM must hold at once where the
    build says (common.h: OPUNTIA_CUDA_MIN_BLOCKS). */
 #if !defined(CAKERNEL_Heat_Update_3dblock_MIN_BLOCKS) && defined(OPUNTIA_CUDA_MIN_BLOCKS)

@@ -46,9 +46,11 @@ static CAKERNEL_Heat_Update_3dblock_Maps<lanes> CAKERNEL_Heat_Update_3dblock_map
   return maps;
 }
 
-/// Launches kernel Heat_Update with `lanes` x points per thread, on the call's box when `boxed`.
+/// Launches kernel Heat_Update with `lanes` x points per thread, on the call's box when `boxed`, each
+/// block streaming at most `most_planes`.
 template <int lanes, bool boxed>
-static void CAKERNEL_Heat_Update_cuda_3dblock_launch(const opuntia::kernel_call& call, const int lo[3], const int hi[3]) {
+static void CAKERNEL_Heat_Update_cuda_3dblock_launch(const opuntia::kernel_call& call, const int lo[3], const int hi[3],
+                                                     int most_planes) {
   const dim3 block(CAKERNEL_Heat_Update_3dblock_block_x, CAKERNEL_Heat_Update_3dblock_block_y);
   const int points_x = block.x * lanes;
   const int rows = block.y * CAKERNEL_Heat_Update_3dblock_rows_per_thread;
@@ -85,7 +87,7 @@ static void CAKERNEL_Heat_Update_cuda_3dblock_launch(const opuntia::kernel_call&
     resident = per_sm * sms > 0 ? per_sm * sms : -1;  // -1: asked, unknown (the launch reports why)
     if (device < 64) resident_on_devices[device].store(resident, std::memory_order_release);
   }
-  const int slab = opuntia::cuda::planes_per_block(std::int64_t{columns_x} * columns_y, planes, CAKERNEL_Heat_Update_3dblock_TZ,
+  const int slab = opuntia::cuda::planes_per_block(std::int64_t{columns_x} * columns_y, planes, most_planes,
                                                    1 + 1 + CAKERNEL_Heat_Update_3dblock_PF, resident);
   const dim3 grid(columns_x, columns_y, static_cast<unsigned>((planes + slab - 1) / slab));
   const CAKERNEL_Heat_Update_Arrays arrays = CAKERNEL_Heat_Update_arrays_of(call);
@@ -103,6 +105,14 @@ static void CAKERNEL_Heat_Update_cuda_3dblock_launch(const opuntia::kernel_call&
 /// ran its step 20-55% slower with one point per thread on an H200, bench/RESULTS.md,
 /// 2026-11-26), else one.
 void CAKERNEL_Launch_Heat_Update_cuda_3dblock(const opuntia::kernel_call& call) {
+  // What autotuning may choose here: the most planes a block streams (TILE's z, which the
+  // launcher may cut further to fill the GPU, thorns/CaKernel/backends/cuda/slabs.hpp). TILE's x
+  // and y and the planes loaded ahead are compiled in: the shape says them as they are, with no
+  // depth to choose.
+  const opuntia::launch_shape shape =
+      opuntia::launch_shape_of(call, {{64, 4, 4}, 0}, [&](const opuntia::launch_shape& s) {
+        return opuntia::launch_shape{{64, 4, opuntia::tile_within_grid(s.tile, call.grid)[2]}, 0};
+      });
   int lo[3] = {1, 1, 1};
   int hi[3] = {call.grid.ni - 1, call.grid.nj - 1, call.grid.nk - 1};
   if (!opuntia::clip_to_box(call, lo, hi)) return;
@@ -119,9 +129,9 @@ void CAKERNEL_Launch_Heat_Update_cuda_3dblock(const opuntia::kernel_call& call) 
   const bool boxed = call.box.has_value();
   const auto launch = [&](auto points) {
     if (boxed)
-      CAKERNEL_Heat_Update_cuda_3dblock_launch<decltype(points)::value, true>(call, lo, hi);
+      CAKERNEL_Heat_Update_cuda_3dblock_launch<decltype(points)::value, true>(call, lo, hi, shape.tile[2]);
     else
-      CAKERNEL_Heat_Update_cuda_3dblock_launch<decltype(points)::value, false>(call, lo, hi);
+      CAKERNEL_Heat_Update_cuda_3dblock_launch<decltype(points)::value, false>(call, lo, hi, shape.tile[2]);
   };
   constexpr int half = lanes / 2 > 1 ? lanes / 2 : 1;
   if (groups_of(lanes))

@@ -15,9 +15,9 @@ void CAKERNEL_Launch_Heat_Update_opencl_3dblock(const opuntia::kernel_call& call
   // The descriptor's TILE and one plane ahead, or autotuning's choice, as a work-group the device
   // runs: at most 128 points in x, each work-item owning ROWS rows of y, at most the device's
   // largest work-group, the local planes within 48 KiB (a tile past that runs as the
-  // descriptor's), and 1 to 4 planes ahead. At least 2 planes in z: work-groups of one plane
-  // computed wrong values on pocl with a local plane (VariantCheck's Box, 3dblock, TILE z 1,
-  // tests/thorns/launch_shape_test.cpp; not understood, bench/RESULTS.md 2026-11-27).
+  // descriptor's), and 1 to 4 planes ahead. At least 2 planes in z: pocl 3.1 miscompiles
+  // work-groups of one plane with a local plane (VariantCheck's Box, 3dblock, TILE z 1, writes
+  // points it must not; NVIDIA's OpenCL gives the same bits: bench/RESULTS.md, 2026-11-27).
   constexpr int rows_per_item = CAKERNEL_Heat_Update_3dblock_rows_per_thread;
   constexpr std::array<int, 3> descriptor_tile{64, 4, 4};
   const auto work_group = [&](std::array<int, 3> t) {
