@@ -9,7 +9,7 @@
 #include <string>
 #include <type_traits>
 
-#include "thorns/CaKernel/backends/cuda/slabs.hpp"
+#include "thorns/CaKernel/backends/slabs.hpp"
 
 // The macros belong to this variant: another variant of the same kernel may follow in the
 // same translation unit with its own.
@@ -87,7 +87,7 @@ static void CAKERNEL_%{name}_cuda_%{variant}_launch(const opuntia::kernel_call& 
     resident = per_sm * sms > 0 ? per_sm * sms : -1;  // -1: asked, unknown (the launch reports why)
     if (device < 64) resident_on_devices[device].store(resident, std::memory_order_release);
   }
-  const int slab = opuntia::cuda::planes_per_block(std::int64_t{columns_x} * columns_y, planes, most_planes,
+  const int slab = opuntia::planes_per_block(std::int64_t{columns_x} * columns_y, planes, most_planes,
                                                    %{stencil_zn} + %{stencil_zp} + CAKERNEL_%{name}_%{variant}_PF, resident);
   const dim3 grid(columns_x, columns_y, static_cast<unsigned>((planes + slab - 1) / slab));
   const CAKERNEL_%{name}_Arrays arrays = CAKERNEL_%{name}_arrays_of(call);
@@ -106,7 +106,7 @@ static void CAKERNEL_%{name}_cuda_%{variant}_launch(const opuntia::kernel_call& 
 /// 2026-11-26), else one.
 void CAKERNEL_Launch_%{name}_cuda_%{variant}(const opuntia::kernel_call& call) {
   // What autotuning may choose here: the most planes a block streams (TILE's z, which the
-  // launcher may cut further to fill the GPU, thorns/CaKernel/backends/cuda/slabs.hpp). TILE's x
+  // launcher may cut further to fill the GPU, thorns/CaKernel/backends/slabs.hpp). TILE's x
   // and y and the planes loaded ahead are compiled in: the shape says them as they are, with no
   // depth to choose.
   const opuntia::launch_shape shape =

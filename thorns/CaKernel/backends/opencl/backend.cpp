@@ -217,6 +217,11 @@ class opencl_backend final : public backend {
     OPUNTIA_OPENCL_CHECK(status);
     OPUNTIA_OPENCL_CHECK(clGetDeviceInfo(device_, CL_DEVICE_MAX_WORK_GROUP_SIZE, sizeof max_work_group_size_,
                                          &max_work_group_size_, nullptr));
+    OPUNTIA_OPENCL_CHECK(clGetDeviceInfo(device_, CL_DEVICE_MAX_COMPUTE_UNITS, sizeof compute_units_, &compute_units_, nullptr));
+    OPUNTIA_OPENCL_CHECK(clGetDeviceInfo(device_, CL_DEVICE_LOCAL_MEM_SIZE, sizeof local_memory_, &local_memory_, nullptr));
+    cl_device_type type = 0;
+    OPUNTIA_OPENCL_CHECK(clGetDeviceInfo(device_, CL_DEVICE_TYPE, sizeof type, &type, nullptr));
+    gpu_ = (type & CL_DEVICE_TYPE_GPU) != 0;
     active_backend = this;
   }
 
@@ -365,6 +370,17 @@ class opencl_backend final : public backend {
 
   std::size_t max_work_group_size() const { return max_work_group_size_; }
 
+  /// An estimate of the work-groups of `items` work-items and `local_bytes` of local memory that
+  /// the device runs at once (OpenCL has no occupancy query): on a GPU, each compute unit holding
+  /// twice its largest work-group's items (NVIDIA's SMs hold 2048 threads and allow 1024 a
+  /// block) and as many groups as its local memory takes; on a CPU, one group a compute unit.
+  std::int64_t resident_work_groups(std::size_t items, std::size_t local_bytes) const {
+    if (!gpu_) return compute_units_;
+    std::size_t per_unit = std::max<std::size_t>(1, 2 * max_work_group_size_ / std::max<std::size_t>(items, 1));
+    if (local_bytes > 0) per_unit = std::clamp<std::size_t>(local_memory_ / local_bytes, 1, per_unit);
+    return static_cast<std::int64_t>(compute_units_) * static_cast<std::int64_t>(per_unit);
+  }
+
   /// A generated launcher's kernel: its source lives as long as the process (a static string)
   /// and its kernel name is a literal, so their addresses and the sizes identify the program
   /// without a string built at each launch.
@@ -502,6 +518,9 @@ class opencl_backend final : public backend {
   cl_command_queue halo_queue_ = nullptr;
   cl_command_queue snapshot_queue_ = nullptr;
   std::size_t max_work_group_size_ = 1;
+  cl_uint compute_units_ = 1;
+  cl_ulong local_memory_ = 0;
+  bool gpu_ = false;
   std::weak_ptr<opencl_event> awaiting_first_kernel_;  // record_launch_start()'s, until a kernel follows
   std::map<std::string, cl_program> programs_;  // cache key -> built program
   std::map<std::string, cl_kernel> kernels_;    // cache key/kernel name -> kernel
@@ -551,6 +570,10 @@ cl_kernel kernel(const std::string& source, const program_sizes& sizes, const ch
 }
 
 std::size_t max_work_group_size() { return thorns::CaKernel::active().max_work_group_size(); }
+
+std::int64_t resident_work_groups(std::size_t items, std::size_t local_bytes) {
+  return thorns::CaKernel::active().resident_work_groups(items, local_bytes);
+}
 
 unsigned set_arguments(cl_kernel kernel, const void* params, std::size_t params_size, void* const* arrays,
                        unsigned array_count) {

@@ -7,6 +7,7 @@
 #include <array>
 #include <compare>
 #include <cstddef>
+#include <cstdint>
 #include <string>
 
 #include "opuntia/binding.hpp"
@@ -35,6 +36,11 @@ cl_kernel kernel(const program_request& request);
 
 /// The largest work-group the active device runs (launchers shrink tiles to fit it).
 std::size_t max_work_group_size();
+
+/// About how many work-groups of `items` work-items and `local_bytes` of local memory the active
+/// device runs at once (an estimate: OpenCL has no occupancy query), by which the 3D launchers
+/// cut z into slabs (thorns/CaKernel/backends/slabs.hpp).
+std::int64_t resident_work_groups(std::size_t items, std::size_t local_bytes);
 
 /// Sets argument 0 to the `params_size` bytes at `params` and arguments 1..`array_count` to the
 /// buffers in `arrays` (cl_mem, as the OpenCL backend allocates them); returns the next index.

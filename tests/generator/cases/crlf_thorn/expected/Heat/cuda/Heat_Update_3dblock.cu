@@ -9,7 +9,7 @@
 #include <string>
 #include <type_traits>
 
-#include "thorns/CaKernel/backends/cuda/slabs.hpp"
+#include "thorns/CaKernel/backends/slabs.hpp"
 
 // The macros belong to this variant: another variant of the same kernel may follow in the
 // same translation unit with its own.
@@ -87,7 +87,7 @@ static void CAKERNEL_Heat_Update_cuda_3dblock_launch(const opuntia::kernel_call&
     resident = per_sm * sms > 0 ? per_sm * sms : -1;  // -1: asked, unknown (the launch reports why)
     if (device < 64) resident_on_devices[device].store(resident, std::memory_order_release);
   }
-  const int slab = opuntia::cuda::planes_per_block(std::int64_t{columns_x} * columns_y, planes, most_planes,
+  const int slab = opuntia::planes_per_block(std::int64_t{columns_x} * columns_y, planes, most_planes,
                                                    1 + 1 + CAKERNEL_Heat_Update_3dblock_PF, resident);
   const dim3 grid(columns_x, columns_y, static_cast<unsigned>((planes + slab - 1) / slab));
   const CAKERNEL_Heat_Update_Arrays arrays = CAKERNEL_Heat_Update_arrays_of(call);
@@ -106,7 +106,7 @@ static void CAKERNEL_Heat_Update_cuda_3dblock_launch(const opuntia::kernel_call&
 /// 2026-11-26), else one.
 void CAKERNEL_Launch_Heat_Update_cuda_3dblock(const opuntia::kernel_call& call) {
   // What autotuning may choose here: the most planes a block streams (TILE's z, which the
-  // launcher may cut further to fill the GPU, thorns/CaKernel/backends/cuda/slabs.hpp). TILE's x
+  // launcher may cut further to fill the GPU, thorns/CaKernel/backends/slabs.hpp). TILE's x
   // and y and the planes loaded ahead are compiled in: the shape says them as they are, with no
   // depth to choose.
   const opuntia::launch_shape shape =

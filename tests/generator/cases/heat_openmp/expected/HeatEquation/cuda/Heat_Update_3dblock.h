@@ -13,7 +13,7 @@
    streams them through z (Micikevicius), keeping for each row and cached variable a window of
    the planes that its z neighbours need, in registers. A block of TX x TY threads covers
    TX x lanes points in x, TY x ROWS rows in y and a slab of planes in z: at most TILE's z (or autotuning's),
-   as many as the launcher finds to fill the GPU (thorns/CaKernel/backends/cuda/slabs.hpp). I3D_l(v, 0, 0, k) is a
+   as many as the launcher finds to fill the GPU (thorns/CaKernel/backends/slabs.hpp). I3D_l(v, 0, 0, k) is a
    register; so is an x or y neighbour that is one of the thread's own points.
 
    With a shared plane, I3D_l(v, i, j, 0) reads the current plane of each cached variable, its
@@ -60,7 +60,7 @@
   (CAKERNEL_Heat_Update_3dblock_TY_WANTED * CAKERNEL_Heat_Update_3dblock_TX <= 512 ? CAKERNEL_Heat_Update_3dblock_TY_WANTED : 512 / CAKERNEL_Heat_Update_3dblock_TX)
 /* TILE's z is the most planes a block streams, which autotuning may change: the launcher takes
    it at run time and may cut a column into more slabs, so that its blocks fill the GPU
-   (thorns/CaKernel/backends/cuda/slabs.hpp); the kernel takes the slab as cakernel_slab. */
+   (thorns/CaKernel/backends/slabs.hpp); the kernel takes the slab as cakernel_slab. */
 /* The kernel's __launch_bounds__: its threads, and the blocks an SM must hold at once where the
    build says (common.h: OPUNTIA_CUDA_MIN_BLOCKS). */
 #if !defined(CAKERNEL_Heat_Update_3dblock_MIN_BLOCKS) && defined(OPUNTIA_CUDA_MIN_BLOCKS)

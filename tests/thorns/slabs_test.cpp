@@ -1,20 +1,20 @@
 #include <gtest/gtest.h>
 
-#include "thorns/CaKernel/backends/cuda/slabs.hpp"
+#include "thorns/CaKernel/backends/slabs.hpp"
 
 #include <algorithm>
 #include <cstdint>
 
-using opuntia::cuda::planes_per_block;
+using opuntia::planes_per_block;
 
 // The radius-4 star at 512^3 (504 interior planes, 4 halo planes on each side) in 512 columns of
 // 32 x 16 points, with the resident blocks of the H100 (132 SMs) measured in bench/RESULTS.md.
-TEST(cuda_slabs, columns_that_fit_in_one_wave_are_streamed_whole) {
+TEST(slabs, columns_that_fit_in_one_wave_are_streamed_whole) {
   EXPECT_EQ(planes_per_block(512, 504, 512, 8, 660), 504);  // fp32: 5 blocks an SM
   EXPECT_EQ(planes_per_block(512, 504, 512, 8, 512), 504);  // exactly one wave
 }
 
-TEST(cuda_slabs, columns_that_need_more_waves_are_cut_into_full_waves) {
+TEST(slabs, columns_that_need_more_waves_are_cut_into_full_waves) {
   // fp64, 3 blocks an SM: whole columns take 2 waves (the second 29% full); 3 slabs of 168
   // planes take 4 (97% full), the fewest waves times planes of any cut.
   EXPECT_EQ(planes_per_block(512, 504, 512, 8, 396), 168);
@@ -24,25 +24,25 @@ TEST(cuda_slabs, columns_that_need_more_waves_are_cut_into_full_waves) {
   EXPECT_EQ(capped, 51);  // 10 slabs, 13 waves of 59 planes (63: 11 waves of 71; 56: 12 of 64)
 }
 
-TEST(cuda_slabs, a_small_grid_is_cut_to_fill_the_gpu) {
+TEST(slabs, a_small_grid_is_cut_to_fill_the_gpu) {
   // 32 columns on 396 resident blocks: 12 slabs each, 384 blocks in one wave.
   EXPECT_EQ(planes_per_block(32, 504, 512, 8, 396), 42);
   // Never less than a plane a block, however many blocks the GPU holds.
   EXPECT_EQ(planes_per_block(1, 5, 16, 2, 100000), 1);
 }
 
-TEST(cuda_slabs, a_thin_tile_keeps_its_planes) {
+TEST(slabs, a_thin_tile_keeps_its_planes) {
   // The 7-point star with TILE z = 4 (GpuStencilBench): 1024 columns, 16 blocks an SM.
   EXPECT_EQ(planes_per_block(1024, 510, 4, 3, 132 * 16), 4);  // halo: zn + zp + the plane ahead
 }
 
-TEST(cuda_slabs, without_an_occupancy_the_tile_decides) {
+TEST(slabs, without_an_occupancy_the_tile_decides) {
   EXPECT_EQ(planes_per_block(512, 504, 63, 8, 0), 63);
   EXPECT_EQ(planes_per_block(512, 504, 1000, 8, 0), 504);  // never more than the planes
   EXPECT_EQ(planes_per_block(0, 504, 63, 8, 396), 63);
 }
 
-TEST(cuda_slabs, degenerate_sizes_give_one_plane_or_the_tile) {
+TEST(slabs, degenerate_sizes_give_one_plane_or_the_tile) {
   EXPECT_EQ(planes_per_block(512, 0, 63, 8, 396), 1);
   EXPECT_EQ(planes_per_block(512, -3, 63, 8, 396), 1);
   EXPECT_EQ(planes_per_block(512, 504, 0, 8, 396), planes_per_block(512, 504, 1, 8, 396));
@@ -69,7 +69,7 @@ static int planes_per_block_by_every_count(std::int64_t columns, int planes, int
   return static_cast<int>(best);
 }
 
-TEST(cuda_slabs, each_slab_length_once_chooses_as_every_slab_count) {
+TEST(slabs, each_slab_length_once_chooses_as_every_slab_count) {
   int compared = 0;
   for (const std::int64_t columns : {1, 7, 32, 100, 512, 1024, 5000})
     for (const int planes : {1, 2, 9, 63, 100, 504, 1021})

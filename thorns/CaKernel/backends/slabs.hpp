@@ -1,10 +1,11 @@
 #pragma once
-// How a generated CUDA 3D launcher (templates/cuda/3dblock.cu.tpl) cuts each column of blocks
-// along z. Plain C++ (no CUDA header), so that the rule is unit-tested where there is no GPU.
+// How a generated GPU 3D launcher (templates/cuda/3dblock.cu.tpl, templates/opencl/3dblock.cpp.tpl)
+// cuts each column of blocks (work-groups) along z. Plain C++ (no CUDA or OpenCL header), so that
+// the rule is unit-tested where there is no GPU.
 #include <algorithm>
 #include <cstdint>
 
-namespace opuntia::cuda {
+namespace opuntia {
 
 /// The planes of z that each block of a 3D kernel streams through, for a launch of `columns`
 /// block columns (the x and y tiles) over `planes` interior planes, when the GPU holds
@@ -48,4 +49,4 @@ inline int planes_per_block(std::int64_t columns, int planes, int most_planes, i
   return static_cast<int>(best_planes);
 }
 
-}  // namespace opuntia::cuda
+}  // namespace opuntia
