@@ -148,6 +148,11 @@ inline bool clip_to_box(const kernel_call& call, int lo[3], int hi[3]) {
   return points;
 }
 
+/// Whether a call asks for a tile (kernel_call::shape) rather than the template's own.
+inline bool asks_for_tile(const kernel_call& call) {
+  return call.shape.tile[0] > 0 && call.shape.tile[1] > 0 && call.shape.tile[2] > 0;
+}
+
 /// The shape a launcher that chooses its shape at run time runs: `fit` (the launcher's rules) of
 /// the call's tile and depth where it asks for them (kernel_call::shape), else of the
 /// template's own (`own`: the descriptor's TILE and the template's depth); stored in
@@ -155,8 +160,8 @@ inline bool clip_to_box(const kernel_call& call, int lo[3], int hi[3]) {
 template <typename Fit>
 launch_shape launch_shape_of(const kernel_call& call, const launch_shape& own, Fit&& fit) {
   const auto& asked = call.shape;
-  const bool tile_asked = asked.tile[0] > 0 && asked.tile[1] > 0 && asked.tile[2] > 0;
-  const launch_shape shape = fit(launch_shape{tile_asked ? asked.tile : own.tile, asked.ahead > 0 ? asked.ahead : own.ahead});
+  const launch_shape shape =
+      fit(launch_shape{asks_for_tile(call) ? asked.tile : own.tile, asked.ahead > 0 ? asked.ahead : own.ahead});
   if (call.ran_shape != nullptr) *call.ran_shape = shape;
   return shape;
 }

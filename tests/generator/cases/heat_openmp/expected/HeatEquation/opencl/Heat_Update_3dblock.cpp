@@ -31,30 +31,33 @@ void CAKERNEL_Launch_Heat_Update_opencl_3dblock(const opuntia::kernel_call& call
     t[1] = std::clamp(t[1] / rows_per_item, 1, std::max(1, most_items / t[0])) * rows_per_item;
     return t;
   };
+  // The planes a work-group streams. The descriptor's TILE z is at most that many: as on CUDA,
+  // the columns are cut into shorter slabs where that fills the device (a radius-4 star at 128^3
+  // ran 32-plane columns in 128 work-groups, 8-17% of copy on an H100, bench/RESULTS.md
+  // 2026-11-27). Reckoned on the whole grid's points whatever the call's box, so that a grid's
+  // interior and rim launches share one program, and said as the shape's z, so that autotuning
+  // starts from it and may ask for longer slabs as well as shorter ones, which run as asked.
+  const auto slab_of = [&](const std::array<int, 3>& t, int ahead) {
+    const int points[3] = {call.grid.ni - 1 - 1, call.grid.nj - 1 - 1,
+                           call.grid.nk - 1 - 1};
+    const std::int64_t columns = std::int64_t{(points[0] + t[0] - 1) / t[0]} * ((points[1] + t[1] - 1) / t[1]);
+    const std::int64_t resident = opuntia::opencl::resident_work_groups(
+        static_cast<std::size_t>(t[0] * (t[1] / rows_per_item)),
+        static_cast<std::size_t>(CAKERNEL_Heat_Update_3dblock_local_bytes(t[0], t[1])));
+    const int slab = opuntia::planes_per_block(columns, points[2], t[2], 1 + 1 + ahead, resident);
+    return std::min(std::max(slab, 2), t[2]);  // t[2] is at least 2 where the grid has 2 planes
+  };
   const opuntia::launch_shape shape =
       opuntia::launch_shape_of(call, {descriptor_tile, 1}, [&](const opuntia::launch_shape& s) {
         const auto fitted = work_group(s.tile);
-        return opuntia::launch_shape{CAKERNEL_Heat_Update_3dblock_local_bytes(fitted[0], fitted[1]) <= 48 * 1024
-                                         ? fitted
-                                         : work_group(descriptor_tile),
-                                     std::clamp(s.ahead, 1, 4)};
+        opuntia::launch_shape runs{CAKERNEL_Heat_Update_3dblock_local_bytes(fitted[0], fitted[1]) <= 48 * 1024
+                                       ? fitted
+                                       : work_group(descriptor_tile),
+                                   std::clamp(s.ahead, 1, 4)};
+        if (!opuntia::asks_for_tile(call)) runs.tile[2] = slab_of(runs.tile, runs.ahead);
+        return runs;
       });
   const auto& tile = shape.tile;
-  // The tile's z is the most planes a work-group streams: as on CUDA, the columns are cut into
-  // shorter slabs where that fills the device (a radius-4 star at 128^3 ran 32-plane columns in
-  // 128 work-groups, 8-17% of copy on an H100, bench/RESULTS.md 2026-11-27). Reckoned on the
-  // whole grid's points whatever the call's box, so that a grid's interior and rim launches
-  // share one program; at least 2 planes (pocl).
-  const int slab = [&] {
-    const int points[3] = {call.grid.ni - 1 - 1, call.grid.nj - 1 - 1,
-                           call.grid.nk - 1 - 1};
-    const std::int64_t columns = std::int64_t{(points[0] + tile[0] - 1) / tile[0]} * ((points[1] + tile[1] - 1) / tile[1]);
-    const std::int64_t resident = opuntia::opencl::resident_work_groups(
-        static_cast<std::size_t>(tile[0] * (tile[1] / rows_per_item)),
-        static_cast<std::size_t>(CAKERNEL_Heat_Update_3dblock_local_bytes(tile[0], tile[1])));
-    return std::max(2, opuntia::planes_per_block(columns, points[2], tile[2], 1 + 1 + shape.ahead,
-                                                 resident));
-  }();
   int lo[3] = {1, 1, 1};
   int hi[3] = {call.grid.ni - 1, call.grid.nj - 1, call.grid.nk - 1};
   if (!opuntia::clip_to_box(call, lo, hi)) return;
@@ -62,7 +65,7 @@ void CAKERNEL_Launch_Heat_Update_opencl_3dblock(const opuntia::kernel_call& call
   static const std::string source = CAKERNEL_Heat_Update_opencl_source(CAKERNEL_Heat_Update_3dblock_opencl_macros);
   const std::size_t block_x = static_cast<std::size_t>(tile[0]);
   const std::size_t block_y = static_cast<std::size_t>(tile[1] / rows_per_item);
-  const std::size_t block_z = static_cast<std::size_t>(slab);
+  const std::size_t block_z = static_cast<std::size_t>(tile[2]);
   const opuntia::opencl::program_sizes sizes{{block_x, block_y, block_z},
                                              {call.grid.ni, call.grid.nj, call.grid.nk},
                                              call.box.has_value(),
