@@ -9,12 +9,9 @@ set -uo pipefail
 source "$(dirname "$0")/device_env.sh"
 what=${1:-all}
 nvidia-smi -L
-if [ ! -x build/device/opuntia ]; then
-  start=$SECONDS
-  configure build/device || exit 1
-  cmake --build build/device -j16 >$OUT/build.log 2>&1 || { grep -E -A3 "error" $OUT/build.log | head -40; exit 1; }
-  echo "built in $((SECONDS - start)) s"
-fi
+start=$SECONDS
+build build/device || exit 1
+echo "built in $((SECONDS - start)) s"
 if [ "$what" != bench ]; then
   echo "== GPU tests"
   ctest --test-dir build/device -L gpu -j4 --output-on-failure >$OUT/ctest-gpu.log 2>&1

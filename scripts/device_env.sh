@@ -10,6 +10,14 @@ if ! grep -qs nvidia /etc/OpenCL/vendors/*.icd &&
   cp /etc/OpenCL/vendors/*.icd "$OCL_ICD_VENDORS/" 2>/dev/null || true
 fi
 
+# build BUILD_DIR: configure (as below) and build all of it, incrementally where it was built
+# before; the log goes to $OUT/build-<dir>.log, whose errors are shown on failure.
+build() {
+  local dir=$1 log=$OUT/build-$(basename "$1").log
+  configure "$dir" || return 1
+  cmake --build "$dir" -j16 >"$log" 2>&1 || { grep -E -A3 "error" "$log" | head -40; return 1; }
+}
+
 # configure BUILD_DIR [CMAKE_ARGS...]: a Release build for Hopper against the carried prefix;
 # the log goes to $OUT/configure-<dir>.log, whose tail is shown on failure.
 configure() {
