@@ -29,12 +29,14 @@
 #   SCALING_OVERLAP [yes]               Driver::overlap_sync; "no yes" for both
 #   SCALING_LDC_N [256]                 the cavity's cells a side a GPU (weak) and of the strong run
 #   SCALING_SECONDS [0.4]               steady-state seconds a run aims at
-#   SCALING_CSV [scaling.csv]           every row, for bench/scaling_model.py --compare
+#   SCALING_CSV [scaling.csv]           every row, for bench/scaling_model.py --compare; beside it,
+#                                       scaling.autotune.txt: what autotuning chose in each run
 # Runs ranks with mpirun (as root: OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1).
 set -uo pipefail
 bench=$1
 opuntia=${2:-}
 csv=${SCALING_CSV:-scaling.csv}
+notes=${csv%.csv}.autotune.txt
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 gpus_present=$(nvidia-smi -L 2>/dev/null | grep -c '^GPU')
@@ -103,6 +105,7 @@ precision=$("$bench" "$work/p.par" 2>&1 | sed -n 's/.*CCTK_REAL \([a-z]*\).*/\1/
 [ "$precision" = float ] && precision=fp32 || precision=fp64
 nvidia-smi --query-gpu=name --format=csv,noheader | head -1 | sed 's/^/device: /'
 echo "CCTK_REAL: $precision"
+: >"$notes"
 echo "precision,kernel,scaling,gpus,topology_asked,topology,ghosts,overlap,nx,ny,nz,iterations,step_us,compute_us,pack_us,messages_us,unpack_us,efficiency" >"$csv"
 row() { printf '%-5s %-9s %-14s %4s %-10s %-7s %6s %-7s %-15s %8s %8s %8s %8s %8s %8s %8s %6s\n' "$@"; }
 row prec kernel scaling GPUs asked split ghosts overlap grid step compute pack messages unpack exposed iters eff%
@@ -119,6 +122,7 @@ one() {
     bench_now=$bench; halo_par ${kernel#radius} $nx $ny $nz $ghosts $topology $overlap $it >"$par"
   fi
   local out; out=$(measure $gpus "$par") || return 1
+  grep -h "autotune:" "$work/out.txt" | sed "s/^/$kernel $scaling ${gpus} GPUs ${nx}x${ny}x${nz} ghosts $ghosts $topology: /" >>"$notes"
   read -r split step compute pack messages unpack <<<"$out"
   local efficiency
   efficiency=$(awk -v b="$baseline" -v s="$step" -v p="$gpus" -v k="$scaling" 'BEGIN {
