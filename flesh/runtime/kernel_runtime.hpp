@@ -55,12 +55,12 @@ public:
   /// 80GB HBM3", "openmp: 4 threads".
   virtual std::string device_description() const { return "host"; }
   /// Decides what launch() with the same arguments will run, where that takes measuring
-  /// (autotuning at a kernel's first launch on a grid size): called before the launch's timer
-  /// starts, so that the routine's time is its kernel's. launch() decides itself where nothing
-  /// called this first.
+  /// (autotuning at a kernel's first launch on a grid size, and on each size of box among
+  /// `parts`): called before the launch's timer starts, so that the routine's time is its
+  /// kernel's. launch() decides itself where nothing called this first.
   virtual void prepare(const thorn_binding& thorn, const kernel_binding& kernel, const void* thorn_parameters,
-                       const kernel_grid& grid, const std::string& variant) {
-    (void)thorn, (void)kernel, (void)thorn_parameters, (void)grid, (void)variant;
+                       const kernel_grid& grid, const std::string& variant, const launch_parts& parts = {}) {
+    (void)thorn, (void)kernel, (void)thorn_parameters, (void)grid, (void)variant, (void)parts;
   }
   /// Enqueues `kernel` of `thorn` (its variant for this backend; `variant` names the template when
   /// several were generated, empty: the first), applying every variable's INTENT around it; on a

@@ -908,7 +908,7 @@ void simulation::run_routine(const schedule_node& node) {
     static const std::string any_variant;  // empty: the kernel's first, or the tuner's choice
     const std::string& variant = has_variant ? variant_ : any_variant;
     const double tuning_start = wall_seconds();
-    runtime_->prepare(t, *kernel, parameters, grid, variant);
+    runtime_->prepare(t, *kernel, parameters, grid, variant, parts);
     if (const auto notes = runtime_->take_notes(); !notes.empty()) {
       tuning_seconds_ += wall_seconds() - tuning_start;
       ++tuned_launches_;

@@ -3,7 +3,8 @@
 # first launch on a grid measures both, then the faster one's tiles from the descriptor's TILE
 # (OpenMP's launchers choose their tile at run time), and keeps the choice in the cache. The
 # choice never changes the fields; the cache survives two processes at once and a damaged entry.
-# With `opencl`, the same for OpenCL's launchers (pocl here): tiles measured, the same fields.
+# With `opencl`, the same for OpenCL's launchers (pocl here): tiles measured, the same fields; on
+# two ranks, the boxes a kernel computes in parts (rim, then interior) each measured on its own.
 # Usage: autotune_test.sh OPUNTIA MPIEXEC|- [opencl]
 set -uo pipefail
 source "$(dirname "$0")/../check.sh"
@@ -53,6 +54,18 @@ if [ "${3:-}" = opencl ]; then
   run tuned always
   check "OpenCL: autotune = always measures each variant, then tiles and depths" measured tuned
   check "... and the fields are the untuned run's, bit for bit" same_fields tuned untuned
+  if [ "$mpiexec" != - ]; then
+    # Two ranks: the kernels run their rim first and the interior while the SYNC exchanges the
+    # rim, and each box's size is a question of its own (variants only: autotune_seconds = 0).
+    sed 's/^CaKernel::autotune = .*/CaKernel::autotune = "always"\nCaKernel::autotune_seconds = 0/' \
+      "$work/tuned.par" >"$work/ranks.par"
+    (cd "$work" && "$mpiexec" --oversubscribe -np 2 "$opuntia" ranks.par >ranks.out 2>&1)
+    box_measured() {
+      grep -qE "^autotune: LidDrivenCavity::LDC_Pressure on a [0-9]+x[0-9]+x3 box of [0-9]+x[0-9]+x3 points: 3d[a-z]*, tile [0-9x]+, ahead [1-4] \(measured: 3dblock [0-9.]+ ms, 3dstencil [0-9.]+ ms[;)]" "$work/ranks.out"
+    }
+    check "2 ranks on OpenCL: the rim's and the interior's boxes are measured apart" box_measured
+    check "... and the fields are 1 rank's untuned, bit for bit" same_fields ranks untuned
+  fi
   [ -n "${KEEP:-}" ] && cp "$work"/*.out /tmp/
   finish
   exit

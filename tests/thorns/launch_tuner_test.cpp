@@ -95,6 +95,27 @@ TEST_F(launch_tuner_test, a_later_run_takes_the_choice_from_the_cache_and_always
   EXPECT_EQ(asked.size(), 3u);
 }
 
+TEST_F(launch_tuner_test, a_box_of_the_grid_is_a_question_of_its_own_and_a_cache_entry_of_its_own) {
+  auto t = tuner(autotune_mode::cached);
+  const auto whole = timer({{"3dblock", 3e-3}, {"3dblock_rows", 1e-3}});
+  EXPECT_EQ(choose(t, {"3dblock", "3dblock_rows"}, whole), "3dblock_rows");
+  // A rim a few planes deep: the deep pipeline that wins on the whole grid loses there.
+  const auto rim = timer({{"3dblock", 1e-5}, {"3dblock_rows", 4e-5}});
+  EXPECT_EQ(t.choose("T::K", points, {"3dblock", "3dblock_rows"}, compiled_in, rim, tile{34, 34, 2}).variant, "3dblock");
+  EXPECT_EQ(asked.size(), 4u);
+  const auto notes = t.take_notes();
+  ASSERT_EQ(notes.size(), 2u);
+  EXPECT_EQ(notes[1],
+            "autotune: T::K on a 34x34x2 box of 34x34x34 points: 3dblock (measured: 3dblock 0.010 ms, "
+            "3dblock_rows 0.040 ms)");
+  asked.clear();
+  auto later = tuner(autotune_mode::cached);
+  EXPECT_EQ(later.choose("T::K", points, {"3dblock", "3dblock_rows"}, compiled_in, timer({}), tile{34, 34, 2}).variant,
+            "3dblock");
+  EXPECT_EQ(choose(later, {"3dblock", "3dblock_rows"}, timer({})), "3dblock_rows");
+  EXPECT_TRUE(asked.empty());  // both from the cache, each under its own key
+}
+
 TEST_F(launch_tuner_test, another_list_of_candidates_is_measured_again) {
   auto first = tuner(autotune_mode::cached);
   choose(first, {"3dblock", "3dstencil"}, timer({{"3dblock", 2e-3}, {"3dstencil", 1e-3}}));

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cstring>
 #include <fstream>
+#include <optional>
 #include <stdexcept>
 
 #include <fmt/format.h>
@@ -109,11 +110,34 @@ kernel_call cakernel_runtime::call_of(const bound_arrays& bound, const void* tho
   return call;
 }
 
+namespace {
+/// The boxes a launch with `parts` computes one after the other; one without a box (the whole
+/// grid) where it has none.
+std::vector<std::optional<index_range>> boxes_of(const launch_parts& parts) {
+  if (parts.first.empty() && parts.then.empty()) return {std::nullopt};
+  std::vector<std::optional<index_range>> boxes(parts.first.begin(), parts.first.end());
+  boxes.insert(boxes.end(), parts.then.begin(), parts.then.end());
+  return boxes;
+}
+}  // namespace
+
 void cakernel_runtime::prepare(const thorn_binding& thorn, const kernel_binding& kernel, const void* thorn_parameters,
-                               const kernel_grid& grid, const std::string& variant) {
-  if (tuner_ == nullptr || tuned_.count({&kernel, {grid.ni, grid.nj, grid.nk}}) > 0) return;
+                               const kernel_grid& grid, const std::string& variant, const launch_parts& parts) {
+  if (tuner_ == nullptr) return;
+  const auto boxes = boxes_of(parts);
+  kernel_call call;
+  call.grid = grid;
+  if (std::all_of(boxes.begin(), boxes.end(), [&](const auto& box) {
+        call.box = box;
+        return tuned_.count(key_of(kernel, call)) > 0;
+      }))
+    return;
   bound_arrays bound = bind(thorn, kernel);
-  tuned(thorn, kernel, variant, call_of(bound, thorn_parameters, grid), bound.bytes);
+  call = call_of(bound, thorn_parameters, grid);
+  for (const auto& box : boxes) {
+    call.box = box;
+    tuned(thorn, kernel, variant, call, bound.bytes);
+  }
   // The copies bind() enqueued may still read the host arrays (a choice from the cache measured
   // nothing): the host waits for them before it writes one.
   if (!bound.copied.empty() && !device_->shares_host_memory()) {
@@ -138,20 +162,20 @@ launched_events cakernel_runtime::launch(const thorn_binding& thorn, const kerne
   bound_arrays bound = bind(thorn, kernel);
   auto& variables = bound.variables;
   kernel_call call = call_of(bound, thorn_parameters, grid);
-  if (tuner_ != nullptr) std::tie(chosen, call.shape) = tuned(thorn, kernel, variant, call, bound.bytes);
+  // Each box with the tuner's choice for its size (the whole grid's where there is none).
+  const auto launch_on = [&](const std::optional<index_range>& box) {
+    call.box = box;
+    auto launched = chosen;
+    if (tuner_ != nullptr) std::tie(launched, call.shape) = tuned(thorn, kernel, variant, call, bound.bytes);
+    launched->launch(call);
+  };
   queue_event_ptr first_part_done;
   if (parts.first.empty() && parts.then.empty()) {
-    chosen->launch(call);
+    launch_on(std::nullopt);
   } else {
-    for (const auto& box : parts.first) {
-      call.box = box;
-      chosen->launch(call);
-    }
+    for (const auto& box : parts.first) launch_on(box);
     first_part_done = device_->record();
-    for (const auto& box : parts.then) {
-      call.box = box;
-      chosen->launch(call);
-    }
+    for (const auto& box : parts.then) launch_on(box);
   }
   // One event after the copies and the kernel: what the host waits for before it reads a buffer
   // the kernel wrote, or writes one whose copy to the device the queue may still be reading; an
@@ -192,14 +216,13 @@ class scratch_arrays {
     for (void* p : copies_) device_.release(p);
   }
 
-  /// The call on the copies (without the call's box), asking for `shape`; nullopt where the
-  /// device has no room for them.
+  /// The call on the copies (on the call's box, where it has one), asking for `shape`; nullopt
+  /// where the device has no room for them.
   std::optional<kernel_call> call(const launch_shape& shape) {
     if (!made_) make();
     if (no_room_) return std::nullopt;
     kernel_call c = call_;
     c.arrays = copies_.data();
-    c.box.reset();
     c.shape = shape;
     return c;
   }
@@ -257,9 +280,11 @@ double seconds_a_launch(backend& device, const kernel_variant_binding& variant, 
 std::pair<std::vector<kernel_variant_binding>::const_iterator, launch_shape> cakernel_runtime::tuned(
     const thorn_binding& thorn, const kernel_binding& kernel, const std::string& variant, const kernel_call& call,
     const std::vector<std::size_t>& bytes) {
-  const std::array<int, 3> points{call.grid.ni, call.grid.nj, call.grid.nk};
-  // Later launches find the choice here without building its key.
-  if (const auto known = tuned_.find({&kernel, points}); known != tuned_.end()) return known->second;
+  const auto key = key_of(kernel, call);
+  // Later launches find the choice here without building the cache's key.
+  if (const auto known = tuned_.find(key); known != tuned_.end()) return known->second;
+  const auto& [kernel_of_key, points, box_extent] = key;
+  (void)kernel_of_key;
   std::vector<std::string> candidates;
   for (const auto& k : kernel.variants) {
     if (k.backend == device_->name() && (variant.empty() || k.template_name == variant))
@@ -286,9 +311,18 @@ std::pair<std::vector<kernel_variant_binding>::const_iterator, launch_shape> cak
     const auto on_scratch = scratch.call(choice.shape);
     return on_scratch ? seconds_a_launch(*device_, *named(choice.variant), *on_scratch) : -1.0;
   };
-  const auto& choice = tuner_->choose(thorn.name + "::" + kernel.name, points, candidates, probe, time_launch);
-  return tuned_.emplace(std::make_pair(&kernel, points), std::make_pair(named(choice.variant), choice.shape))
-      .first->second;
+  const auto& choice =
+      tuner_->choose(thorn.name + "::" + kernel.name, points, candidates, probe, time_launch,
+                     call.box ? std::optional<std::array<int, 3>>(box_extent) : std::nullopt);
+  return tuned_.emplace(key, std::make_pair(named(choice.variant), choice.shape)).first->second;
+}
+
+cakernel_runtime::tuned_key cakernel_runtime::key_of(const kernel_binding& kernel, const kernel_call& call) {
+  std::array<int, 3> box{};
+  if (call.box) {
+    for (int d = 0; d < 3; ++d) box[d] = std::max(call.box->end[d] - call.box->begin[d], 0);
+  }
+  return {&kernel, {call.grid.ni, call.grid.nj, call.grid.nk}, box};
 }
 
 void cakernel_runtime::ensure_host(grid_variable& v, int level) {

@@ -8,6 +8,7 @@
 #include <map>
 #include <memory>
 #include <string>
+#include <tuple>
 #include <utility>
 #include <vector>
 
@@ -30,7 +31,7 @@ public:
   std::string backend_name() const override { return device_->name(); }
   std::string device_description() const override { return device_->device_description(); }
   void prepare(const thorn_binding& thorn, const kernel_binding& kernel, const void* thorn_parameters,
-               const kernel_grid& grid, const std::string& variant) override;
+               const kernel_grid& grid, const std::string& variant, const launch_parts& parts = {}) override;
   launched_events launch(const thorn_binding& thorn, const kernel_binding& kernel, const void* thorn_parameters,
                          const kernel_grid& grid, const std::string& variant, const launch_parts& parts = {},
                          launch_timing timing = launch_timing::timed) override;
@@ -100,11 +101,14 @@ private:
   /// The call that launches `kernel` with `bound`'s arrays.
   kernel_call call_of(const bound_arrays& bound, const void* thorn_parameters, const kernel_grid& grid) const;
   /// The tuner's choice of variant and shape (tile, depth) for `kernel` of `thorn` launched with `call` (whose arrays
-  /// hold `bytes` each) on a grid of this size, asked once a kernel and size; `variant` is
-  /// CaKernel::variant's (empty: any).
+  /// hold `bytes` each) on a grid of this size, or on a box of this size where the call has one, asked
+  /// once a kernel and size; `variant` is CaKernel::variant's (empty: any).
   std::pair<std::vector<kernel_variant_binding>::const_iterator, launch_shape> tuned(
       const thorn_binding& thorn, const kernel_binding& kernel, const std::string& variant, const kernel_call& call,
       const std::vector<std::size_t>& bytes);
+  /// What tuned_ keeps a choice under: the kernel, the grid's size, and the box's (zero without one).
+  using tuned_key = std::tuple<const kernel_binding*, std::array<int, 3>, std::array<int, 3>>;
+  static tuned_key key_of(const kernel_binding& kernel, const kernel_call& call);
 
   std::unique_ptr<backend> device_;
   grid_function_store& store_;
@@ -116,10 +120,8 @@ private:
   std::map<const kernel_binding*, std::vector<grid_variable*>> scalars_;  // scalars_of() of each kernel launched
   std::map<std::pair<std::size_t, int>, device_snapshot> snapshots_;      // by variable id and time level
   std::unique_ptr<launch_tuner> tuner_;
-  // The tuner's choice for each kernel and grid size launched so far: the variant and its shape.
-  std::map<std::pair<const kernel_binding*, std::array<int, 3>>,
-           std::pair<std::vector<kernel_variant_binding>::const_iterator, launch_shape>>
-      tuned_;
+  // The tuner's choice for each kernel, grid size and box size launched so far: the variant and its shape.
+  std::map<tuned_key, std::pair<std::vector<kernel_variant_binding>::const_iterator, launch_shape>> tuned_;
 };
 
 /// Device memory a snapshot buffer must leave free (for the exchanges' buffers, the reductions

@@ -71,9 +71,11 @@ launch_tuner::launch_tuner(autotune_mode mode, const std::filesystem::path& cach
 
 const launch_choice& launch_tuner::choose(const std::string& kernel, const std::array<int, 3>& points,
                                           const std::vector<std::string>& candidates, const shape_probe& probe,
-                                          const launch_timer& time_launch) {
+                                          const launch_timer& time_launch,
+                                          const std::optional<std::array<int, 3>>& box) {
   if (candidates.empty()) throw std::logic_error("launch_tuner::choose: no candidates for " + kernel);
-  const std::string size = size_text(points);
+  const std::string size =
+      box ? fmt::format("a {} box of {}", size_text(*box), size_text(points)) : size_text(points);
   // The key holds what the measurement depends on; the entry holds the choice.
   const std::string key = program_cache::key(
       {fmt::format("autotune 3\n{}\n{}\n{}", kernel, fmt::join(candidates, " "), size), "", "", device_, ""});

@@ -15,6 +15,7 @@
 #include <filesystem>
 #include <functional>
 #include <map>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -54,10 +55,14 @@ class launch_tuner {
 
   /// What `kernel` (thorn::name) launches on a grid of `points`: one of `candidates` (the first
   /// is the descriptor's, or CaKernel::variant alone) and its shape, decided at the first call for
-  /// this kernel and size, from the cache or by measuring, then kept for the run.
+  /// this kernel and size, from the cache or by measuring, then kept for the run. `box`: the
+  /// extent of the part of the grid the launch computes, where it computes a part (a SYNC's rim
+  /// before the interior), a question of its own: a rim a few planes deep runs fastest with
+  /// another variant than the whole grid (a pipeline as deep as the radius-4 ring is filled
+  /// and drained for a handful of planes).
   const launch_choice& choose(const std::string& kernel, const std::array<int, 3>& points,
                               const std::vector<std::string>& candidates, const shape_probe& probe,
-                              const launch_timer& time_launch);
+                              const launch_timer& time_launch, const std::optional<std::array<int, 3>>& box = {});
 
   /// What was decided since the last call, a line each, for the run's output.
   std::vector<std::string> take_notes();
