@@ -28,8 +28,9 @@ public:
 using queue_event_ptr = std::shared_ptr<queue_event>;
 
 /// The points a launch computes, in two parts: the boxes of `first` (the rim a SYNC sends), then
-/// those of `then` (the interior, computed while the rim's ghost zones are exchanged). Both
-/// empty: every point the kernel computes, in one launch.
+/// those of `then` (the interior, computed while the rim's ghost zones are exchanged; on a device
+/// the rim runs on the exchange's queue, beside the interior). Both empty: every point the
+/// kernel computes, in one launch.
 struct launch_parts {
   std::vector<index_range> first, then;
 };

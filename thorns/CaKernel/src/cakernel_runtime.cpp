@@ -162,20 +162,32 @@ launched_events cakernel_runtime::launch(const thorn_binding& thorn, const kerne
   bound_arrays bound = bind(thorn, kernel);
   auto& variables = bound.variables;
   kernel_call call = call_of(bound, thorn_parameters, grid);
-  // Each box with the tuner's choice for its size (the whole grid's where there is none).
-  const auto launch_on = [&](const std::optional<index_range>& box) {
+  // Each box with the tuner's choice for its size (the whole grid's where there is none), on `queue`.
+  void* const run_queue = device_->queue();
+  const auto launch_on = [&](const std::optional<index_range>& box, void* queue) {
     call.box = box;
+    call.queue = run_queue;  // where the tuner measures
     auto launched = chosen;
     if (tuner_ != nullptr) std::tie(launched, call.shape) = tuned(thorn, kernel, variant, call, bound.bytes);
+    call.queue = queue;
     launched->launch(call);
   };
   queue_event_ptr first_part_done;
   if (parts.first.empty() && parts.then.empty()) {
-    launch_on(std::nullopt);
+    launch_on(std::nullopt, run_queue);
   } else {
-    for (const auto& box : parts.first) launch_on(box);
-    first_part_done = device_->record();
-    for (const auto& box : parts.then) launch_on(box);
+    // The rim on the halo queue, beside the interior on the run queue. The halo queue first
+    // waits for what the run queue holds (the copies bind() enqueued, the kernels before: the
+    // SYNC's unpacks before them are its own), then runs the rim and, in order after it, the
+    // SYNC's packs; the interior starts at once on the SMs the rim leaves, where one after the
+    // other the rim's launch and tail stood in front of it. The run queue waits for the rim
+    // before the launch's `done`, which later readers wait for.
+    void* const halo_queue = device_->halo_queue() != nullptr ? device_->halo_queue() : run_queue;
+    if (halo_queue != run_queue) device_->wait_on(halo_queue, *device_->record());
+    for (const auto& box : parts.first) launch_on(box, halo_queue);
+    first_part_done = device_->record_on(halo_queue);
+    for (const auto& box : parts.then) launch_on(box, run_queue);
+    if (halo_queue != run_queue) device_->wait_on(run_queue, *first_part_done);
   }
   // One event after the copies and the kernel: what the host waits for before it reads a buffer
   // the kernel wrote, or writes one whose copy to the device the queue may still be reading; an
