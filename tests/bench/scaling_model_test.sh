@@ -26,20 +26,20 @@ print('{\n  "inputs": {\n' + ",\n".join(lines) + "\n  }\n}")
 PY
 }
 
-# --compare: a measured 2-GPU row (fp64, radius 1, 256^3 a GPU, one face) beside the model. By hand,
-# from the committed inputs: the 1-GPU row's compute gives the rate R = 256^3 / (83.3 - 3) us; the
-# step on 2 GPUs is t(256^3) = 83.3 us + a face's rim (6.8 us + 2 * 65536 / (0.23 R) = 9.53 us)
-# + 8 us exposed + 3 us of host work = 103.8 us, 6% above the 97.9 measured; the model's efficiency
-# is its own 1-GPU step (86.3 us) over that, 83.1%.
+# --compare: a measured 2-GPU row (fp64, radius 1, 256^3 a GPU, one face; 2 x H200, cd6f1a1) beside
+# the model. By hand, from the committed inputs: the 1-GPU row's compute gives the rate
+# R = 256^3 / (79.9 - 3) us; the step on 2 GPUs is t(256^3) = 79.9 us + a face's rim (2.6 us +
+# 2 * 65536 / (0.33 R) = 4.42 us) + 8 us exposed + 3 us of host work = 95.3 us, 9% above the 87.7
+# measured; the model's efficiency is its own 1-GPU step (82.9 us) over that, 87.0%.
 cat >"$work/rows.csv" <<'CSV'
 precision,kernel,scaling,gpus,topology_asked,topology,ghosts,overlap,nx,ny,nz,iterations,step_us,compute_us,pack_us,messages_us,unpack_us,efficiency
-fp64,radius1,weak,1,no_x_split,1x1x1,1,no,256,256,256,4778,86.3,83.3,0.0,0.0,0.0,100
-fp64,radius1,weak,2,no_x_split,1x1x2,1,yes,256,256,512,4778,97.9,92.0,25.7,4.9,12.4,88.2
+fp64,radius1,weak,1,no_x_split,1x1x1,1,no,256,256,256,2990,80.0,79.9,0.0,0.0,0.0,100
+fp64,radius1,weak,2,no_x_split,1x1x2,1,yes,256,256,512,2990,87.7,83.9,26.3,6.2,12.2,91.2
 CSV
 "$python" "$model" --compare "$work/rows.csv" >"$work/out" 2>&1
 check "--compare puts the model's step beside the measured one" \
-  grep -qF "| fp64 | radius1 | weak | 2 | 1x1x2 | 1 | yes | 256x256x512 | 97.9 | 92.0 | 25.7 | 4.9 | 12.4 | 103.8 | +6 | 88.2 | 83.1 |" "$work/out"
-check "--compare prints the largest miss" grep -qF "largest miss of the model's step: 6%" "$work/out"
+  grep -qF "| fp64 | radius1 | weak | 2 | 1x1x2 | 1 | yes | 256x256x512 | 87.7 | 83.9 | 26.3 | 6.2 | 12.2 | 95.3 | +9 | 91.2 | 87.0 |" "$work/out"
+check "--compare prints the largest miss" grep -qF "largest miss of the model's step: 9%" "$work/out"
 
 # expect_error FIRST LEAVE_OUT EXPECTED: the model exits 1 printing exactly EXPECTED.
 expect_error() {
