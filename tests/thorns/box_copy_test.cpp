@@ -17,70 +17,78 @@ namespace {
 using opuntia::index_range;
 namespace ck = opuntia::thorns::CaKernel;
 
+/// Packs boxes of a grid of `extent` points of `element_size` bytes on `device` into one buffer
+/// and unpacks them into another array: each box's points in the buffer, and in the other array,
+/// where the host's copy puts them.
+void check_box_copies(ck::backend& device, const std::array<int, 3>& extent, std::size_t element_size) {
+  const std::size_t count = static_cast<std::size_t>(extent[0]) * extent[1] * extent[2];
+  // Values that differ in every byte and point: any point or byte misplaced shows.
+  std::vector<std::uint64_t> words(count);
+  std::iota(words.begin(), words.end(), std::uint64_t{0x0101010101010101});
+  for (auto& w : words) w *= 0x9E3779B97F4A7C15ull;
+  const std::size_t bytes = count * element_size;
+  std::vector<unsigned char> source(bytes), target(bytes, 0xEE);
+  std::memcpy(source.data(), words.data(), bytes);
+  // The faces a SYNC sends (x faces one to three points wide, y and z faces, their edges and
+  // a corner), a box of one point, and an empty one, in one batch.
+  const int ni = extent[0], nj = extent[1], nk = extent[2];
+  const std::vector<index_range> boxes{
+      {{1, 1, 1}, {2, nj - 1, nk - 1}},          {{ni - 4, 1, 1}, {ni - 1, nj - 1, nk - 1}},
+      {{0, 2, 0}, {ni, 4, nk}},                  {{0, 0, nk - 3}, {ni, nj, nk}},
+      {{0, 0, 0}, {3, 3, nk}},                   {{ni - 2, nj - 2, nk - 2}, {ni, nj, nk}},
+      {{ni / 2, nj / 2, nk / 2}, {ni / 2 + 1, nj / 2 + 1, nk / 2 + 1}}, {{4, 4, 4}, {4, 9, 9}}};
+  std::vector<ck::box_copy> copies;
+  std::size_t offset = 8;  // the buffer's first bytes stay untouched
+  void* array = device.allocate(bytes);
+  void* copy_back = device.allocate(bytes);
+  for (const auto& box : boxes) {
+    ck::box_copy c;
+    c.array = array;
+    c.extent = extent;
+    c.box = box;
+    c.element_size = element_size;
+    c.offset = offset;
+    offset += (box.points() * element_size + 7) / 8 * 8;
+    copies.push_back(c);
+  }
+  void* buffer = device.allocate(offset);
+  device.copy_to_device(array, source.data(), bytes);
+  device.copy_to_device(copy_back, target.data(), bytes);
+  for (auto& c : copies) c.buffer = buffer;
+  device.copy_boxes(device.queue(), copies, true);
+  for (auto& c : copies) c.array = copy_back;
+  device.copy_boxes(device.queue(), copies, false);
+  device.synchronize();
+  std::vector<unsigned char> packed(offset), unpacked(bytes);
+  device.copy_to_host(packed.data(), buffer, offset);
+  device.copy_to_host(unpacked.data(), copy_back, bytes);
+  device.release(array);
+  device.release(copy_back);
+  device.release(buffer);
+  // The host's copy of the same boxes.
+  std::vector<unsigned char> expected_target = target;
+  for (const auto& c : copies) {
+    std::size_t at = c.offset;
+    c.box.for_each([&](int i, int j, int k) {
+      const std::size_t point = static_cast<std::size_t>(i) + ni * (static_cast<std::size_t>(j) + nj * static_cast<std::size_t>(k));
+      ASSERT_EQ(std::memcmp(packed.data() + at, source.data() + point * element_size, element_size), 0)
+          << "packed point " << i << "," << j << "," << k << " of a box at offset " << c.offset;
+      std::memcpy(expected_target.data() + point * element_size, source.data() + point * element_size, element_size);
+      at += element_size;
+    });
+  }
+  EXPECT_EQ(unpacked, expected_target) << "element size " << element_size << ", grid " << ni << "x" << nj << "x" << nk;
+}
+
 class box_copy : public ::testing::TestWithParam<variant_check::backend_case> {};
 
 TEST_P(box_copy, a_batch_of_boxes_packs_and_unpacks_the_points_of_each) {
   auto device = variant_check::make_device(GetParam().backend);
   if (device == nullptr || device->shares_host_memory()) GTEST_SKIP() << "no device memory for " << GetParam().backend;
-  const std::array<int, 3> extent{GetParam().grid.ni, GetParam().grid.nj, GetParam().grid.nk};
-  const std::size_t count = static_cast<std::size_t>(extent[0]) * extent[1] * extent[2];
-  for (const std::size_t element_size : {std::size_t{8}, std::size_t{4}}) {
-    // Values that differ in every byte and point: any point or byte misplaced shows.
-    std::vector<std::uint64_t> words(count);
-    std::iota(words.begin(), words.end(), std::uint64_t{0x0101010101010101});
-    for (auto& w : words) w *= 0x9E3779B97F4A7C15ull;
-    const std::size_t bytes = count * element_size;
-    std::vector<unsigned char> source(bytes), target(bytes, 0xEE);
-    std::memcpy(source.data(), words.data(), bytes);
-    // The faces a SYNC sends (x faces one to three points wide, y and z faces, their edges and
-    // a corner), a box of one point, and an empty one, in one batch.
-    const int ni = extent[0], nj = extent[1], nk = extent[2];
-    const std::vector<index_range> boxes{
-        {{1, 1, 1}, {2, nj - 1, nk - 1}},          {{ni - 4, 1, 1}, {ni - 1, nj - 1, nk - 1}},
-        {{0, 2, 0}, {ni, 4, nk}},                  {{0, 0, nk - 3}, {ni, nj, nk}},
-        {{0, 0, 0}, {3, 3, nk}},                   {{ni - 2, nj - 2, nk - 2}, {ni, nj, nk}},
-        {{ni / 2, nj / 2, nk / 2}, {ni / 2 + 1, nj / 2 + 1, nk / 2 + 1}}, {{4, 4, 4}, {4, 9, 9}}};
-    std::vector<ck::box_copy> copies;
-    std::size_t offset = 8;  // the buffer's first bytes stay untouched
-    void* array = device->allocate(bytes);
-    void* copy_back = device->allocate(bytes);
-    for (const auto& box : boxes) {
-      ck::box_copy c;
-      c.array = array;
-      c.extent = extent;
-      c.box = box;
-      c.element_size = element_size;
-      c.offset = offset;
-      offset += (box.points() * element_size + 7) / 8 * 8;
-      copies.push_back(c);
-    }
-    void* buffer = device->allocate(offset);
-    device->copy_to_device(array, source.data(), bytes);
-    device->copy_to_device(copy_back, target.data(), bytes);
-    for (auto& c : copies) c.buffer = buffer;
-    device->copy_boxes(device->queue(), copies, true);
-    for (auto& c : copies) c.array = copy_back;
-    device->copy_boxes(device->queue(), copies, false);
-    device->synchronize();
-    std::vector<unsigned char> packed(offset), unpacked(bytes);
-    device->copy_to_host(packed.data(), buffer, offset);
-    device->copy_to_host(unpacked.data(), copy_back, bytes);
-    device->release(array);
-    device->release(copy_back);
-    device->release(buffer);
-    // The host's copy of the same boxes.
-    std::vector<unsigned char> expected_target = target;
-    for (const auto& c : copies) {
-      std::size_t at = c.offset;
-      c.box.for_each([&](int i, int j, int k) {
-        const std::size_t point = static_cast<std::size_t>(i) + ni * (static_cast<std::size_t>(j) + nj * static_cast<std::size_t>(k));
-        ASSERT_EQ(std::memcmp(packed.data() + at, source.data() + point * element_size, element_size), 0)
-            << "packed point " << i << "," << j << "," << k << " of a box at offset " << c.offset;
-        std::memcpy(expected_target.data() + point * element_size, source.data() + point * element_size, element_size);
-        at += element_size;
-      });
-    }
-    EXPECT_EQ(unpacked, expected_target) << "element size " << element_size;
+  // The case's grid, and one whose rows are long enough for a copy engine (over a kilobyte).
+  for (const auto& extent : {std::array<int, 3>{GetParam().grid.ni, GetParam().grid.nj, GetParam().grid.nk},
+                             std::array<int, 3>{301, 9, 7}}) {
+    for (const std::size_t element_size : {std::size_t{8}, std::size_t{4}}) check_box_copies(*device, extent, element_size);
   }
 }
 
