@@ -295,8 +295,8 @@ std::pair<std::vector<kernel_variant_binding>::const_iterator, launch_shape> cak
   const auto key = key_of(kernel, call);
   // Later launches find the choice here without building the cache's key.
   if (const auto known = tuned_.find(key); known != tuned_.end()) return known->second;
-  const auto& [kernel_of_key, points, box_extent] = key;
-  (void)kernel_of_key;
+  const std::array<int, 3>& grid_points = std::get<1>(key);
+  const std::array<int, 3>& box_extent = std::get<2>(key);
   std::vector<std::string> candidates;
   for (const auto& k : kernel.variants) {
     if (k.backend == device_->name() && (variant.empty() || k.template_name == variant))
@@ -324,7 +324,7 @@ std::pair<std::vector<kernel_variant_binding>::const_iterator, launch_shape> cak
     return on_scratch ? seconds_a_launch(*device_, *named(choice.variant), *on_scratch) : -1.0;
   };
   const auto& choice =
-      tuner_->choose(thorn.name + "::" + kernel.name, points, candidates, probe, time_launch,
+      tuner_->choose(thorn.name + "::" + kernel.name, grid_points, candidates, probe, time_launch,
                      call.box ? std::optional<std::array<int, 3>>(box_extent) : std::nullopt);
   return tuned_.emplace(key, std::make_pair(named(choice.variant), choice.shape)).first->second;
 }
