@@ -125,15 +125,11 @@ void cakernel_runtime::prepare(const thorn_binding& thorn, const kernel_binding&
                                const kernel_grid& grid, const std::string& variant, const launch_parts& parts) {
   if (tuner_ == nullptr) return;
   const auto boxes = boxes_of(parts);
-  kernel_call call;
-  call.grid = grid;
-  if (std::all_of(boxes.begin(), boxes.end(), [&](const auto& box) {
-        call.box = box;
-        return tuned_.count(key_of(kernel, call)) > 0;
-      }))
+  if (std::all_of(boxes.begin(), boxes.end(),
+                  [&](const auto& box) { return tuned_.count(key_of(kernel, grid, box)) > 0; }))
     return;
   bound_arrays bound = bind(thorn, kernel);
-  call = call_of(bound, thorn_parameters, grid);
+  kernel_call call = call_of(bound, thorn_parameters, grid);
   for (const auto& box : boxes) {
     call.box = box;
     tuned(thorn, kernel, variant, call, bound.bytes);
@@ -166,10 +162,9 @@ launched_events cakernel_runtime::launch(const thorn_binding& thorn, const kerne
   void* const run_queue = device_->queue();
   const auto launch_on = [&](const std::optional<index_range>& box, void* queue) {
     call.box = box;
-    call.queue = run_queue;  // where the tuner measures
+    call.queue = queue;
     auto launched = chosen;
     if (tuner_ != nullptr) std::tie(launched, call.shape) = tuned(thorn, kernel, variant, call, bound.bytes);
-    call.queue = queue;
     launched->launch(call);
   };
   queue_event_ptr first_part_done;
@@ -228,13 +223,15 @@ class scratch_arrays {
     for (void* p : copies_) device_.release(p);
   }
 
-  /// The call on the copies (on the call's box, where it has one), asking for `shape`; nullopt
-  /// where the device has no room for them.
+  /// The call on the copies (on the call's box, where it has one), asking for `shape`, on the
+  /// run's queue, between whose events seconds_a_launch times it (the call may name the halo
+  /// queue: a rim's); nullopt where the device has no room for them.
   std::optional<kernel_call> call(const launch_shape& shape) {
     if (!made_) make();
     if (no_room_) return std::nullopt;
     kernel_call c = call_;
     c.arrays = copies_.data();
+    c.queue = device_.queue();
     c.shape = shape;
     return c;
   }
@@ -292,7 +289,7 @@ double seconds_a_launch(backend& device, const kernel_variant_binding& variant, 
 std::pair<std::vector<kernel_variant_binding>::const_iterator, launch_shape> cakernel_runtime::tuned(
     const thorn_binding& thorn, const kernel_binding& kernel, const std::string& variant, const kernel_call& call,
     const std::vector<std::size_t>& bytes) {
-  const auto key = key_of(kernel, call);
+  const auto key = key_of(kernel, call.grid, call.box);
   // Later launches find the choice here without building the cache's key.
   if (const auto known = tuned_.find(key); known != tuned_.end()) return known->second;
   const std::array<int, 3>& grid_points = std::get<1>(key);
@@ -329,12 +326,13 @@ std::pair<std::vector<kernel_variant_binding>::const_iterator, launch_shape> cak
   return tuned_.emplace(key, std::make_pair(named(choice.variant), choice.shape)).first->second;
 }
 
-cakernel_runtime::tuned_key cakernel_runtime::key_of(const kernel_binding& kernel, const kernel_call& call) {
-  std::array<int, 3> box{};
-  if (call.box) {
-    for (int d = 0; d < 3; ++d) box[d] = std::max(call.box->end[d] - call.box->begin[d], 0);
+cakernel_runtime::tuned_key cakernel_runtime::key_of(const kernel_binding& kernel, const kernel_grid& grid,
+                                                     const std::optional<index_range>& box) {
+  std::array<int, 3> extent{};
+  if (box) {
+    for (int d = 0; d < 3; ++d) extent[d] = std::max(box->end[d] - box->begin[d], 0);
   }
-  return {&kernel, {call.grid.ni, call.grid.nj, call.grid.nk}, box};
+  return {&kernel, {grid.ni, grid.nj, grid.nk}, extent};
 }
 
 void cakernel_runtime::ensure_host(grid_variable& v, int level) {

@@ -7,6 +7,7 @@
 #include <cstddef>
 #include <map>
 #include <memory>
+#include <optional>
 #include <string>
 #include <tuple>
 #include <utility>
@@ -108,7 +109,7 @@ private:
       const std::vector<std::size_t>& bytes);
   /// What tuned_ keeps a choice under: the kernel, the grid's size, and the box's (zero without one).
   using tuned_key = std::tuple<const kernel_binding*, std::array<int, 3>, std::array<int, 3>>;
-  static tuned_key key_of(const kernel_binding& kernel, const kernel_call& call);
+  static tuned_key key_of(const kernel_binding& kernel, const kernel_grid& grid, const std::optional<index_range>& box);
 
   std::unique_ptr<backend> device_;
   grid_function_store& store_;
