@@ -62,7 +62,7 @@ std::string byte_text(double bytes) {
 
 namespace {
 std::size_t points_of(const group_binding& g, const grid_layout& layout) {
-  if (g.group_type == group_type::gf) return layout.points();
+  if (g.group_type == group_type::gf) return layout.elements();
   return 1;  // SCALAR (ARRAY groups are not distributed yet: one value)
 }
 

@@ -21,7 +21,8 @@ namespace opuntia {
 /// along the axes, 3DSTENCIL).
 enum class halo_extent { faces_edges_corners, faces };
 
-/// The points of `box` (local indices of an array of `extent` points, x fastest) of time level 0
+/// The points of `box` (indices of an array of `extent` points, x fastest: grid_layout::allocated()
+/// and allocated_box() of local indices, where rows are padded) of time level 0
 /// of `variable`, x fastest, at `offset` bytes into a message.
 struct halo_piece {
   grid_variable* variable = nullptr;

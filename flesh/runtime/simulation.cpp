@@ -165,7 +165,7 @@ class simulation::context final : public routine_context {
   field_reduction local_reduction(std::string_view name, int level, reduction_figures figures) override {
     auto& v = real_variable(name);
     const auto& g = grid();
-    if (v.count != g.points()) {
+    if (v.group_type != group_type::gf) {
       throw std::invalid_argument(
           fmt::format("{}::{} is in a group of type {}: only grid functions (GF) are reduced over the grid",
                       v.implementation, v.name, ccl::name_of(v.group_type)));
@@ -173,7 +173,7 @@ class simulation::context final : public routine_context {
     // A device pass computes every figure (its cost is the array's one read); the host's exact
     // sums are most of its cost, and skipped where only the extremes are asked for.
     const bool with_sums = figures == reduction_figures::all;
-    if (auto on_device = sim_.runtime_->reduce_on_device(v, level, g.local, interior())) {
+    if (auto on_device = sim_.runtime_->reduce_on_device(v, level, g.allocated(), g.allocated_box(interior()))) {
       on_device->with_sums = with_sums;  // the same figures wherever it is reduced
       return std::move(*on_device);
     }
@@ -367,6 +367,8 @@ kernel_grid simulation::grid_for_kernels() const {
   k.gnj = g.global[1];
   k.gnk = g.global[2];
   k.ni = g.local[0];
+  k.ashi = g.row_pitch();
+  k.leadi = g.lead;
   k.nj = g.local[1];
   k.nk = g.local[2];
   k.nghostsi = g.ghosts[0];

@@ -74,6 +74,8 @@ public:
   int iteration() const { return iteration_; }
   double time() const { return time_; }
   grid_function_store& store() { return store_; }
+  /// This rank's grid, as its driver laid it out.
+  const grid_layout& layout() const { return driver_->layout(); }
   const parameter_registry& parameters() const { return registry_; }
 
 private:

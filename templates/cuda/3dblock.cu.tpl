@@ -35,7 +35,8 @@ static CAKERNEL_%{name}_%{variant}_Maps<lanes> CAKERNEL_%{name}_%{variant}_maps_
     [[maybe_unused]] constexpr int main_x = CAKERNEL_%{name}_%{variant}_main_x<lanes>(), box_y = CAKERNEL_%{name}_%{variant}_sy,
                                    lo = CAKERNEL_%{name}_%{variant}_halo_lo<lanes>(), hi = CAKERNEL_%{name}_%{variant}_halo_hi<lanes>();
     const auto map = [&](const auto* array, int box_x) {
-      return opuntia::cuda::plane_box_map(array, call.grid.ni, call.grid.nj, call.grid.nk, box_x, box_y);
+      // The allocated rows from their first element (16-byte aligned, as a tensor map needs).
+      return opuntia::cuda::plane_box_map(array, opuntia::row_pitch(call.grid), call.grid.nj, call.grid.nk, box_x, box_y);
     };
     constexpr bool split = CAKERNEL_%{name}_%{variant}_split_x_halo;
 %var_loop("cached=yes") %[    maps.%{vname} = map(arrays.%{vname}, split ? main_x : CAKERNEL_%{name}_%{variant}_sx<lanes>());
@@ -54,9 +55,9 @@ static void CAKERNEL_%{name}_cuda_%{variant}_launch(const opuntia::kernel_call& 
   const dim3 block(CAKERNEL_%{name}_%{variant}_block_x, CAKERNEL_%{name}_%{variant}_block_y);
   const int points_x = block.x * lanes;
   const int rows = block.y * CAKERNEL_%{name}_%{variant}_rows_per_thread;
-  // The blocks' first point: in x a multiple of the lanes (0 for the whole grid), so that every
-  // thread's points are aligned; in y the first row's halo row; in z the first plane.
-  const int3 origin = make_int3((lo[0] - %{stencil_xn}) / lanes * lanes, lo[1] - %{stencil_yn}, lo[2]);
+  // The blocks' first point: in x where a line starts (opuntia::cuda::block_origin_x), so that
+  // every thread's points are aligned; in y the first row's halo row; in z the first plane.
+  const int3 origin = make_int3(opuntia::cuda::block_origin_x<CCTK_REAL>(lo[0], call.grid.leadi), lo[1] - %{stencil_yn}, lo[2]);
   const int planes = hi[2] - lo[2];
   const unsigned columns_x = static_cast<unsigned>((hi[0] - origin.x + points_x - 1) / points_x),
                  columns_y = static_cast<unsigned>((hi[1] - lo[1] + rows - 1) / rows);
@@ -117,11 +118,16 @@ void CAKERNEL_Launch_%{name}_cuda_%{variant}(const opuntia::kernel_call& call) {
   int hi[3] = {call.grid.ni - %{stencil_xp}, call.grid.nj - %{stencil_yp}, call.grid.nk - %{stencil_zp}};
   if (!opuntia::clip_to_box(call, lo, hi)) return;
   constexpr int lanes = CAKERNEL_%{name}_%{variant}_lanes;
+  // Groups of `points` fit where the blocks' first point starts one in every array (the rows'
+  // elements from the blocks' origin on, a whole number of groups a row) and a row's
+  // allocated elements are whole groups from there: a group at a row's end is then read whole.
+  const int origin_x = opuntia::cuda::block_origin_x<CCTK_REAL>(lo[0], call.grid.leadi);
   const auto groups_of = [&](int points) {
     const auto aligned = [&](int a) {
-      return reinterpret_cast<std::uintptr_t>(call.arrays[a]) % (points * sizeof(CCTK_REAL)) == 0;
+      const auto first = reinterpret_cast<std::uintptr_t>(call.arrays[a]) + (call.grid.leadi + origin_x) * sizeof(CCTK_REAL);
+      return first % (points * sizeof(CCTK_REAL)) == 0;
     };
-    bool fits = points > 1 && call.grid.ni % points == 0;
+    bool fits = points > 1 && opuntia::row_pitch(call.grid) % points == 0 && (call.grid.leadi + origin_x) % points == 0;
 %var_loop() %[    fits = fits && aligned(%{vindex});
 ]% %var_loop("intent=separateinout") %[   fits = fits && aligned(%{vout_index});
 ]%    return fits;

@@ -95,7 +95,10 @@
 #define CAKERNEL_%{name}_%{variant}_lanes CAKERNEL_%{name}_%{variant}_LANES
 
 #define CAKERNEL_INDEX(i, j, k) \
-  ((ptrdiff_t)(i) + (ptrdiff_t)params.cagh_ni * ((ptrdiff_t)(j) + (ptrdiff_t)params.cagh_nj * (ptrdiff_t)(k)))
+  ((ptrdiff_t)params.cagh_leadi + (ptrdiff_t)(i) + \
+   (ptrdiff_t)params.cagh_ashi * ((ptrdiff_t)(j) + (ptrdiff_t)params.cagh_nj * (ptrdiff_t)(k)))
+/* The first element of plane k's rows (the lead before its point (0, 0, k)). */
+#define CAKERNEL_PLANE(k) ((ptrdiff_t)params.cagh_ashi * (ptrdiff_t)params.cagh_nj * (ptrdiff_t)(k))
 /* I3D(v, i, j, k) is the element in global memory, except the current point of a variable the
    kernel writes: that is the thread's register copy of it (staged_lanes in backends/cuda/lanes.cuh), so
    that the row's points leave together as one 16-byte store. */
@@ -149,7 +152,11 @@
        (cakernel_boxed false) knows them at compile time but for the grid's size, as the tuned \
        loops were written for (taking them from the arguments cost Star25 3dstencil a third of its \
        speed, H200, 2026-11-26); a launch on a box takes the launcher's. */ \
-    const int cakernel_origin_x = cakernel_boxed ? cakernel_origin.x : 0; \
+    const int cakernel_origin_x = cakernel_boxed ? cakernel_origin.x : opuntia::cuda::block_origin_x<CCTK_REAL>(%{stencil_xn}, params.cagh_leadi); \
+    /* The x indices of a row that are allocated (its points and the padding around them): \
+       a lane group that reaches past the points but not past these is read, never used. */ \
+    const int cakernel_row_lo = -params.cagh_leadi, cakernel_row_hi = params.cagh_ashi - params.cagh_leadi; \
+    (void)cakernel_row_lo, (void)cakernel_row_hi; \
     const int cakernel_origin_y = cakernel_boxed ? cakernel_origin.y : 0; \
     const int cakernel_origin_z = cakernel_boxed ? cakernel_origin.z : %{stencil_zn}; \
     const int cakernel_lo_x = cakernel_boxed ? cakernel_lo.x : %{stencil_xn}; \
@@ -185,6 +192,9 @@
        for the whole grid) and compute the points of [lo, hi): those the STENCIL allows, within \
        the call's box. */ \
     const int cakernel_bi = cakernel_origin_x + (int)blockIdx.x * cakernel_tx * cakernel_lanes; \
+    /* ... and in the x of the tensor maps, which span the allocated rows from their first element. */ \
+    const int cakernel_map_bi = cakernel_bi + params.cagh_leadi; \
+    (void)cakernel_map_bi; \
     const int cakernel_bj = cakernel_origin_y + (int)blockIdx.y * cakernel_tyr; \
     const int cakernel_x0 = cakernel_bi + (int)threadIdx.x * cakernel_lanes; \
     const int cakernel_si = cakernel_xa + (int)threadIdx.x * cakernel_lanes; \
@@ -209,7 +219,7 @@
     if (!CAKERNEL_%{name}_%{variant}_SHARED && \
         (cakernel_x0 + cakernel_lanes <= cakernel_lo_x || cakernel_x0 >= cakernel_hi_x || \
          cakernel_j >= cakernel_hi_y)) return; \
-    const bool cakernel_column = cakernel_x0 < params.cagh_ni; \
+    const bool cakernel_column = cakernel_x0 + cakernel_lanes <= cakernel_row_hi; \
     /* The L2 policy of the ring's tensor copies, made once a block. */ \
     const std::uint64_t cakernel_keep_in_l2 = cakernel_tma ? opuntia::cuda::keep_in_l2_policy() : 0; \
     (void)cakernel_keep_in_l2; \
@@ -237,7 +247,7 @@
         CAKERNEL_%{name}_%{variant}_halo_cell<cakernel_lanes>(cakernel_g, cakernel_gi, cakernel_gj); \
       const int cakernel_i = cakernel_bi - cakernel_xa + cakernel_gi, cakernel_jj = cakernel_bj + cakernel_gj; \
       cakernel_group_dst[cakernel_q] = cakernel_g < cakernel_fill_groups ? cakernel_gj * cakernel_sx + cakernel_gi : -1; \
-      cakernel_group_in[cakernel_q] = cakernel_i >= 0 && cakernel_i + cakernel_lanes <= params.cagh_ni && cakernel_jj < params.cagh_nj; \
+      cakernel_group_in[cakernel_q] = cakernel_i >= cakernel_row_lo && cakernel_i + cakernel_lanes <= cakernel_row_hi && cakernel_jj < params.cagh_nj; \
       cakernel_group_src[cakernel_q] = cakernel_group_in[cakernel_q] ? CAKERNEL_INDEX(cakernel_i, cakernel_jj, 0) : 0; \
     } \
     /* The windows before the first plane: planes k0 - zn .. k0 + zp + PF - 1 in slots 1..W-1. */ \
@@ -287,23 +297,23 @@
     const auto cakernel_copy_plane_%{vname} = [&](const int cakernel_kk, const int cakernel_slot) { \
       if constexpr (cakernel_tma && !cakernel_split) { \
         opuntia::cuda::copy_box_async(&cakernel_planes_%{vname}[cakernel_slot][0][0], &cakernel_maps.%{vname}, \
-                                      cakernel_bi - cakernel_xa, cakernel_bj, cakernel_kk, &cakernel_ring_full[cakernel_slot], \
+                                      cakernel_map_bi - cakernel_xa, cakernel_bj, cakernel_kk, &cakernel_ring_full[cakernel_slot], \
                                       cakernel_keep_in_l2); \
       } else if constexpr (cakernel_split) { \
         %{vtype}* const cakernel_to = cakernel_ring_%{vname} + cakernel_slot * CAKERNEL_%{name}_%{variant}_box_start<%{vtype}, cakernel_lanes>(3); \
-        opuntia::cuda::copy_box_async(cakernel_to, &cakernel_maps.%{vname}, cakernel_bi, cakernel_bj, cakernel_kk, \
+        opuntia::cuda::copy_box_async(cakernel_to, &cakernel_maps.%{vname}, cakernel_map_bi, cakernel_bj, cakernel_kk, \
                                       &cakernel_ring_full[cakernel_slot], cakernel_keep_in_l2); \
         if constexpr (cakernel_xa > 0) \
           opuntia::cuda::copy_box_async(cakernel_to + CAKERNEL_%{name}_%{variant}_box_start<%{vtype}, cakernel_lanes>(1), \
-                                        &cakernel_maps.%{vname}_x_lo, cakernel_bi - cakernel_xa, cakernel_bj, cakernel_kk, \
+                                        &cakernel_maps.%{vname}_x_lo, cakernel_map_bi - cakernel_xa, cakernel_bj, cakernel_kk, \
                                         &cakernel_ring_full[cakernel_slot], cakernel_keep_in_l2); \
         if constexpr (cakernel_xpa > 0) \
           opuntia::cuda::copy_box_async(cakernel_to + CAKERNEL_%{name}_%{variant}_box_start<%{vtype}, cakernel_lanes>(2), \
-                                        &cakernel_maps.%{vname}_x_hi, cakernel_bi + cakernel_mx, cakernel_bj, cakernel_kk, \
+                                        &cakernel_maps.%{vname}_x_hi, cakernel_map_bi + cakernel_mx, cakernel_bj, cakernel_kk, \
                                         &cakernel_ring_full[cakernel_slot], cakernel_keep_in_l2); \
       } else if constexpr (CAKERNEL_%{name}_%{variant}_RING) { \
         %{vtype}* const cakernel_to = &cakernel_planes_%{vname}[cakernel_slot][0][0]; \
-        const %{vtype}* const cakernel_from = &%{vname}[CAKERNEL_INDEX(0, 0, cakernel_kk)]; \
+        const %{vtype}* const cakernel_from = &%{vname}[CAKERNEL_PLANE(cakernel_kk)]; \
         _Pragma("unroll") for (int cakernel_q = 0; cakernel_q < cakernel_nq; ++cakernel_q) \
           if (cakernel_group_dst[cakernel_q] >= 0) \
             opuntia::cuda::copy_lanes_async<cakernel_lanes>(cakernel_to + cakernel_group_dst[cakernel_q], \
@@ -314,7 +324,7 @@
        computes (a staged plane only). */ \
     opuntia::cuda::lanes<%{vtype}, cakernel_lanes> cakernel_halo_%{vname}[cakernel_nq]; \
     const auto cakernel_load_halo_%{vname} = [&](const int cakernel_kk) { \
-      const %{vtype}* const cakernel_from = &%{vname}[cakernel_kk < params.cagh_nk ? CAKERNEL_INDEX(0, 0, cakernel_kk) : 0]; \
+      const %{vtype}* const cakernel_from = &%{vname}[cakernel_kk < params.cagh_nk ? CAKERNEL_PLANE(cakernel_kk) : 0]; \
       _Pragma("unroll") for (int cakernel_q = 0; cakernel_q < cakernel_nq; ++cakernel_q) \
         cakernel_halo_%{vname}[cakernel_q] = \
             cakernel_group_dst[cakernel_q] >= 0 && cakernel_group_in[cakernel_q] && cakernel_kk < params.cagh_nk \
@@ -460,7 +470,7 @@
             const int cakernel_y = cakernel_j - %{stencil_yn} + cakernel_r, \
                       cakernel_x = cakernel_x0 + (cakernel_g0 + cakernel_g) * cakernel_lanes; \
             cakernel_nb_%{vname}[cakernel_r][cakernel_g] = opuntia::cuda::load_lanes<cakernel_lanes>(&%{vname}[CAKERNEL_INDEX( \
-                !cakernel_x_checked ? cakernel_x : cakernel_x < 0 ? 0 : cakernel_x > params.cagh_ni - cakernel_lanes ? params.cagh_ni - cakernel_lanes : cakernel_x, \
+                !cakernel_x_checked ? cakernel_x : cakernel_x < cakernel_row_lo ? cakernel_row_lo : cakernel_x > cakernel_row_hi - cakernel_lanes ? cakernel_row_hi - cakernel_lanes : cakernel_x, \
                 !cakernel_checked ? cakernel_y : cakernel_y >= params.cagh_nj ? params.cagh_nj - 1 : cakernel_y, gk)]); \
           } \
 ]%      if (CAKERNEL_%{name}_%{variant}_STAGED_PLANE) __syncthreads(); \

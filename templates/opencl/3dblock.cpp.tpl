@@ -71,7 +71,9 @@ void CAKERNEL_Launch_%{name}_opencl_%{variant}(const opuntia::kernel_call& call)
                                              call.box.has_value(),
                                              {lo[0], lo[1], lo[2]},
                                              {hi[0], hi[1], hi[2]},
-                                             shape.ahead};
+                                             shape.ahead,
+                                             opuntia::row_pitch(call.grid),
+                                             call.grid.leadi};
   const cl_kernel kernel =
       opuntia::opencl::kernel(source, sizes, "CAKERNEL_%{name}_%{variant}_kernel", "%{name}_%{variant}");
   const auto params = CAKERNEL_%{name}_params_of(call);

@@ -66,7 +66,7 @@ if (ulimit -v 1048576 && "$opuntia" --help >/dev/null 2>&1); then
   (ulimit -v 1048576 && cd "$work" && "$opuntia" limit.par >limit.out 2>&1)
   check "a grid larger than RLIMIT_AS fails" test $? -eq 1
   check "a grid larger than RLIMIT_AS is refused with the figures" has_match limit \
-    "^limit\.par:4:1: error: the run needs 1\.9 GiB of host memory for 1 variable x 3 time levels at 400x400x533 points; [0-9.]+ [KM]iB available \(RLIMIT_AS less what the process uses\); Driver::global_ny set at limit\.par:5:1, Driver::global_nz set at limit\.par:6:1$"
+    "^limit\.par:4:1: error: the run needs 2\.0 GiB of host memory for 1 variable x 3 time levels at 400x400x533 points; [0-9.]+ [KM]iB available \(RLIMIT_AS less what the process uses\); Driver::global_ny set at limit\.par:5:1, Driver::global_nz set at limit\.par:6:1$"
 else
   echo "note: this build cannot start under a 1 GiB address space (a sanitizer's shadow memory): RLIMIT_AS not checked"
 fi

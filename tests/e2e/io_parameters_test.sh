@@ -150,8 +150,9 @@ check_parameter IO::checkpoint_on_terminate 'yes writes one more at the end, ite
   equals "$(written saved | cut -d' ' -f4-)" "7"
 check_parameter IO::checkpoint_keep '2 keeps the newest two' \
   equals "$(files saved 'checkpoint.it*.h5')" "checkpoint.it6.h5 checkpoint.it7.h5"
+# A snapshot copies whole arrays: 9 x 9 rows of 32 elements (Driver::pad_to_cachelines), 20.3 KiB.
 check_parameter IO::checkpoint_in_background 'yes (its default): a snapshot of each, written by a second thread while the run goes on' \
-  has_line saved '  checkpoints every 2 iterations: a snapshot (5.7 KiB), written by a second thread while the run goes on (IO::checkpoint_in_background)'
+  has_line saved '  checkpoints every 2 iterations: a snapshot (20.3 KiB), written by a second thread while the run goes on (IO::checkpoint_in_background)'
 # how_written NAME: how each checkpoint of run NAME was written, as its line says (times left out).
 how_written() {
   grep -E '^INFO \(IOHDF5\): checkpoint .* written: ' "$work/$1.out" |
@@ -163,7 +164,7 @@ checkpoint.it4 in the background; the run stalled T s for its snapshot
 checkpoint.it6 in the background; the run stalled T s for its snapshot
 checkpoint.it7, the run waiting"
 check "... whose memory was allocated before the evolution, not at the first checkpoint" \
-  grep -qE '^INFO \(IOHDF5\): checkpoint snapshots: 5\.7 KiB of host memory allocated in [0-9.]+ s, before the evolution$' \
+  grep -qE '^INFO \(IOHDF5\): checkpoint snapshots: 20\.3 KiB of host memory allocated in [0-9.]+ s, before the evolution$' \
   "$work/saved.out"
 run waited 1 "${heat[@]}" 'Cactus::cctk_itlast = 6' 'IO::out_dir = "waited"' 'IO::checkpoint_every = 2' \
   'IO::checkpoint_in_background = no'

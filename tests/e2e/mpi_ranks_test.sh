@@ -1,9 +1,10 @@
 #!/usr/bin/env bash
 # The driver on several ranks gives the bits of one rank: HeatEquation and WaveToy run under
 # mpirun on 1, 2, 3, 4 and 8 ranks (more ranks than cores: --oversubscribe), with the automatic,
-# manual and no_x_split topologies, periodic directions or none, odd global sizes and ghost zones
-# 1, 2 and 3 times the stencil's radius, and each run's fields must have the digest of the
-# one-rank run (IO::out_digest_vars: a hash of every point's global index and bits).
+# manual and no_x_split topologies, periodic directions or none, odd global sizes, ghost zones
+# 1, 2 and 3 times the stencil's radius and rows padded or not (Driver::pad_to_cachelines),
+# and each run's fields must have the digest of the one-rank run (IO::out_digest_vars: a hash of
+# every point's global index and bits).
 # Usage: mpi_ranks_test.sh OPUNTIA MPIEXEC [BACKEND=openmp]
 opuntia=$(realpath "$1")
 mpiexec=$2
@@ -42,6 +43,11 @@ for application in heat wavetoy; do
     run "${application}_${periodic}_m" 6 "$application" "${lines[@]}" 'Driver::processor_topology = "manual"' \
       'Driver::processor_topology_3d_x = 3' 'Driver::processor_topology_3d_y = 2'
     check "$application, periodic = $periodic, 6 ranks, manual 3x2x1: the same fields" same_digest "$reference" "${application}_${periodic}_m"
+    # Rows padded to 128-byte lines (the default), to 64-byte ones, or not at all: the same fields.
+    run "${application}_${periodic}_unpadded" 1 "$application" "${lines[@]}" 'Driver::pad_to_cachelines = "no"'
+    check "$application, periodic = $periodic, 1 rank, rows unpadded: the same fields" same_digest "$reference" "${application}_${periodic}_unpadded"
+    run "${application}_${periodic}_line64" 3 "$application" "${lines[@]}" 'Driver::cacheline_bytes = 64' 'Driver::ghost_size = 2'
+    check "$application, periodic = $periodic, 3 ranks, rows on 64-byte lines: the same fields" same_digest "$reference" "${application}_${periodic}_line64"
     for ghosts in 2 3; do
       run "${application}_${periodic}_g$ghosts" 4 "$application" "${lines[@]}" "Driver::ghost_size = $ghosts"
       check "$application, periodic = $periodic, 4 ranks, ghost zones $ghosts wide: the same fields" \
@@ -61,6 +67,9 @@ run thin_blocks 4 wavetoy 'Driver::processor_topology = "manual"' 'Driver::proce
 check "blocks thinner than their ghost zones are refused, with the parameters" grep -qxF \
   'thin_blocks.par:11:1: error: 4 ranks along z leave blocks of 2 points, thinner than the ghost zones of 3 they fill: use fewer ranks along z, narrower ghost zones or a larger grid; Driver::processor_topology set at thin_blocks.par:12:1, Driver::ghost_size set at thin_blocks.par:14:1' \
   "$work/thin_blocks.out"
+run bad_line 1 wavetoy 'Driver::cacheline_bytes = 24'
+check "a cache line that is not a multiple of 16 bytes is refused" grep -qF \
+  'bad_line.par:12:1: error: Driver::cacheline_bytes = 24 is not a multiple of 16' "$work/bad_line.out"
 run narrow_ghosts 2 wavetoy 'Driver::processor_topology = "manual"' 'Driver::processor_topology_3d_z = 2' 'Driver::ghost_size = 0'
 check "ghost zones narrower than a kernel's STENCIL on a rank face are refused" test $? -ne 0
 check "... naming the kernel, the face and the ghost width" grep -qF \

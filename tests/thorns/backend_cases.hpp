@@ -21,19 +21,27 @@ struct backend_case {
 };
 
 /// The backends of this build (OpenMP too where `with_openmp`), each on a grid with an odd x size
-/// (one x point per GPU thread) and one with a multiple of 4 (several aligned points per thread).
-inline std::vector<backend_case> backend_cases(bool with_openmp) {
+/// (one x point per GPU thread) and one with a multiple of 4 (several aligned points per thread);
+/// `padded`: also the two with rows padded as the driver pads them for 128-byte lines of fp64
+/// (Driver::pad_to_cachelines): x = 1 on a line (the blocks start there, the x halo in the
+/// padding's last line), and x = 8 on one (the odd rows then take several points a thread too).
+inline std::vector<backend_case> backend_cases(bool with_openmp, bool padded = false) {
+  std::vector<grid_size> grids{{41, 29, 23}, {44, 29, 23}};
+  if (padded) grids.insert(grids.end(), {grid_size{44, 29, 23, 64, 15}, grid_size{41, 29, 23, 64, 8}});
   std::vector<backend_case> cases;
   for (const auto& factory : opuntia::thorns::CaKernel::compiled_backends()) {
     if (!with_openmp && std::string(factory.name) == "openmp") continue;
-    for (const grid_size grid : {grid_size{41, 29, 23}, grid_size{44, 29, 23}}) cases.push_back({factory.name, grid});
+    for (const auto& grid : grids) cases.push_back({factory.name, grid});
   }
   return cases;
 }
 
-/// The test's name for a case: cuda_41x29x23.
+/// The test's name for a case: cuda_41x29x23, cuda_44x29x23_rows64_lead15.
 inline std::string case_name(const backend_case& c) {
-  return c.backend + "_" + std::to_string(c.grid.ni) + "x" + std::to_string(c.grid.nj) + "x" + std::to_string(c.grid.nk);
+  const auto& g = c.grid;
+  std::string name = c.backend + "_" + std::to_string(g.ni) + "x" + std::to_string(g.nj) + "x" + std::to_string(g.nk);
+  if (g.pitch > 0) name += "_rows" + std::to_string(g.pitch) + "_lead" + std::to_string(g.lead);
+  return name;
 }
 
 /// The device of backend `name`; nullptr where the machine has none for it.
@@ -61,7 +69,7 @@ inline std::vector<field> launched_through(opuntia::thorns::CaKernel::backend& d
                                            const std::optional<opuntia::index_range>& box = std::nullopt,
                                            const opuntia::launch_shape& shape = {},
                                            opuntia::launch_shape* ran_shape = nullptr) {
-  const std::size_t bytes = grid.points() * sizeof(CCTK_REAL);
+  const std::size_t bytes = grid.elements() * sizeof(CCTK_REAL);
   std::vector<void*> pointers;
   for (auto& a : arrays) {
     void* d = device.allocate(bytes);

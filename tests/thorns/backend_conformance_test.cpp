@@ -88,7 +88,7 @@ TEST_P(backend_conformance, every_kernel_matches_openmp) {
   EXPECT_EQ(variants, backend == "cuda" ? 15 : 11) << "every GPU template of VariantCheck's TYPEs";
 }
 
-INSTANTIATE_TEST_SUITE_P(device, backend_conformance, ::testing::ValuesIn(variant_check::backend_cases(false)),
+INSTANTIATE_TEST_SUITE_P(device, backend_conformance, ::testing::ValuesIn(variant_check::backend_cases(false, true)),
                          [](const auto& info) { return variant_check::case_name(info.param); });
 GTEST_ALLOW_UNINSTANTIATED_PARAMETERIZED_TEST(backend_conformance);
 

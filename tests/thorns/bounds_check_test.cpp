@@ -24,7 +24,7 @@ void run_reach(int read_reach, int write_reach) {
   p.read_reach = read_reach;
   p.write_reach = write_reach;
   for (const auto& variant : b.kernels.front().variants) {
-    std::vector<CCTK_REAL> a(grid.points(), 1.5), out(grid.points(), 0.0);
+    std::vector<CCTK_REAL> a(grid.elements(), 1.5), out(grid.elements(), 0.0);
     void* arrays[] = {a.data(), out.data()};
     variant.launch(variant_check::make_call(grid, arrays, &p));
     for (const auto v : out) ASSERT_EQ(v, 3.0) << variant.template_name;

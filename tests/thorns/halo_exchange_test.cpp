@@ -136,6 +136,7 @@ struct exchange_case {
   bool shared_buffers = false;  // ranks pack into each other's buffers (sharing_memory)
   int exchanges = 1;            // successive exchanges (shared buffers alternate between them)
   halo_extent extent = halo_extent::faces_edges_corners;
+  int line_points = 0;  // rows padded for lines of this many elements (pad_rows); 0: unpadded
 };
 
 /// Runs the exchange on every rank of `c` and returns the number of points checked; each
@@ -151,10 +152,11 @@ std::size_t check_exchange(const exchange_case& c) {
   std::vector<std::thread> threads;
   for (int rank = 0; rank < c.ranks; ++rank) {
     threads.emplace_back([&, rank] {
-      const auto block = block_of(rank, topology, whole, c.ghosts, c.periodic);
+      auto block = block_of(rank, topology, whole, c.ghosts, c.periodic);
+      if (c.line_points > 0) pad_rows(block.layout, c.ghosts[0], c.line_points);
       const auto& g = block.layout;
-      std::vector<double> field(g.points(), std::nan(""));
-      std::vector<CCTK_INT> tags(g.points(), -1);  // a second field of another element size
+      std::vector<double> field(g.elements(), std::nan(""));
+      std::vector<CCTK_INT> tags(g.elements(), -1);  // a second field of another element size
       const auto owns = [&](int d, int i) {
         const int lower = g.physical[2 * d] ? 0 : g.ghosts[d];
         const int upper = g.physical[2 * d + 1] ? 0 : g.ghosts[d];
@@ -252,6 +254,41 @@ TEST(halo_exchange, several_ranks_fill_every_ghost) {
                                       << c.points[2]);
     EXPECT_GT(check_exchange(c), 0u);
   }
+}
+
+TEST(halo_exchange, padded_rows_fill_every_ghost) {
+  for (const auto& c : std::vector<exchange_case>{
+           {2, {9, 8, 7}, {false, false, false}, {1, 1, 1}, topology_kind::automatic, false, 1,
+            halo_extent::faces_edges_corners, 16},
+           {3, {11, 9, 7}, {true, true, false}, {2, 2, 2}, topology_kind::automatic, true, 2,
+            halo_extent::faces_edges_corners, 8},
+           {8, {13, 12, 11}, {true, false, true}, {2, 1, 3}, topology_kind::automatic, false, 1, halo_extent::faces, 16},
+           {1, {7, 6, 5}, {true, true, true}, {2, 1, 2}, topology_kind::automatic, false, 1,
+            halo_extent::faces_edges_corners, 32},
+       }) {
+    SCOPED_TRACE(::testing::Message() << c.ranks << " ranks on " << c.points[0] << "x" << c.points[1] << "x"
+                                      << c.points[2] << ", lines of " << c.line_points);
+    EXPECT_GT(check_exchange(c), 0u);
+  }
+}
+
+TEST(halo_exchange, padded_rows_start_their_first_point_past_the_ghosts_on_a_line) {
+  grid_layout whole;
+  whole.global = {258, 5, 5};
+  auto block = block_of(0, {1, 1, 1}, whole, {1, 1, 1}, {false, false, false});
+  pad_rows(block.layout, 1, 16);
+  EXPECT_EQ(block.layout.lead, 15);
+  EXPECT_EQ(block.layout.pitch, 288);  // 15 + 258 points in whole lines of 16
+  EXPECT_EQ(block.layout.index(1, 0, 0) % 16, 0u);
+  EXPECT_EQ(block.layout.index(1, 3, 2) % 16, 0u);
+  EXPECT_EQ(block.layout.elements(), 288u * 5 * 5);
+  EXPECT_EQ(block.layout.allocated_box({{0, 0, 0}, {258, 5, 5}}).begin[0], 15);
+  pad_rows(block.layout, 4, 16);
+  EXPECT_EQ(block.layout.lead, 12);
+  EXPECT_EQ(block.layout.pitch, 272);
+  pad_rows(block.layout, 0, 1);  // a line of one point: nothing padded
+  EXPECT_EQ(block.layout.lead, 0);
+  EXPECT_EQ(block.layout.row_pitch(), 258);
 }
 
 TEST(halo_exchange, neighbours_that_share_buffers_pack_into_each_other_alternating_between_two) {

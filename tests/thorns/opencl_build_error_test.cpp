@@ -84,8 +84,7 @@ std::string error_of_body(const char* variant_macros, const std::string& body) {
   if (!device) return "no OpenCL device";
   const std::string source = std::string(CAKERNEL_CXXONLYBODY_opencl_prelude) + CAKERNEL_Reach_opencl_declarations +
                              variant_macros + "#line 1 \"bad.kernel\"\n" + body;
-  const std::string options_text =
-      "-DCAKERNEL_TX=8 -DCAKERNEL_TY=2 -DCAKERNEL_TZ=2 -DCAKERNEL_NI=5 -DCAKERNEL_NJ=5 -DCAKERNEL_NK=5";
+  const std::string options_text = opuntia::opencl::program_sizes{{8, 2, 2}, {5, 5, 5}}.options();
   std::string message = "no error";
   try {
     opuntia::opencl::kernel({source, options_text, "CAKERNEL_Reach_3dblock_kernel", "Reach_bad"});

@@ -56,6 +56,7 @@ TEST_P(stagger_check, kernels_and_host_routines_place_cell_and_face_centred_poin
   EXPECT_EQ(*static_cast<CCTK_INT*>(store.data(store.find("StaggerCheck", "checked"))), 9 * nx * ny * nz);
 
   // The exact coordinates: vertex i at min + i * step, a cell centre half a step above it.
+  const auto& layout = sim->layout();
   const double min[3] = {-0.5, 0.0, -0.5}, step[3] = {0.125, 0.25, 0.5};  // z: local 0 is the ghost at -0.5
   const struct {
     const char* names[3];
@@ -70,7 +71,7 @@ TEST_P(stagger_check, kernels_and_host_routines_place_cell_and_face_centred_poin
           for (int i = 0; i < nx; ++i) {
             const int index[3] = {i, j, k};
             const auto expected = static_cast<CCTK_REAL>(min[d] + (index[d] + g.offset[d]) * step[d]);
-            ASSERT_EQ(values[i + nx * (j + ny * k)], expected) << g.names[d] << " at (" << i << ", " << j << ", " << k << ")";
+            ASSERT_EQ(values[layout.index(i, j, k)], expected) << g.names[d] << " at (" << i << ", " << j << ", " << k << ")";
           }
         }
       }
@@ -78,7 +79,7 @@ TEST_P(stagger_check, kernels_and_host_routines_place_cell_and_face_centred_poin
   }
   // A few written out: the first cell centre, the face of the last x vertex, a ghost cell below zmin.
   const auto value = [&](const char* name, int i, int j, int k) {
-    return static_cast<const CCTK_REAL*>(store.data(store.find("StaggerCheck", name)))[i + nx * (j + ny * k)];
+    return static_cast<const CCTK_REAL*>(store.data(store.find("StaggerCheck", name)))[layout.index(i, j, k)];
   };
   EXPECT_EQ(value("xc", 0, 0, 1), CCTK_REAL(-0.4375));
   EXPECT_EQ(value("xf", 8, 0, 1), CCTK_REAL(0.5));

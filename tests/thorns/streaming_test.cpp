@@ -38,13 +38,13 @@ struct launch_arrays {
   explicit launch_arrays(int shift)
       : shift(shift), a(variant_check::random_field({ni, nj, nk + 1}, 1)), c(variant_check::random_field({ni, nj, nk + 1}, 2)),
         b(variant_check::poisoned({ni, nj, nk + 1})), c_out(variant_check::poisoned({ni, nj, nk + 1})),
-        n(grid.points() + 16, untouched) {}
+        n(grid.elements() + 16, untouched) {}
   int shift;
   field a, c, b, c_out;
   aligned_vector<CCTK_INT> n;
   outputs taken() const {
-    const auto slice = [&](const field& f) { return field(f.begin() + shift, f.begin() + shift + grid.points()); };
-    return {slice(b), slice(c_out), aligned_vector<CCTK_INT>(n.begin() + shift, n.begin() + shift + grid.points())};
+    const auto slice = [&](const field& f) { return field(f.begin() + shift, f.begin() + shift + grid.elements()); };
+    return {slice(b), slice(c_out), aligned_vector<CCTK_INT>(n.begin() + shift, n.begin() + shift + grid.elements())};
   }
 };
 
@@ -87,7 +87,7 @@ TEST(streaming_stores, every_output_kind_is_written_exactly_at_the_kernels_point
         EXPECT_TRUE(same_bits(got.n, expected.n)) << what << ": n (CCTK_INT)";
         EXPECT_TRUE(same_bits(got.c_out, expected.c_out)) << what << ": c_out";
         // Nothing past the block either (the int array has 16 spare points).
-        for (std::size_t p = shift + grid.points(); p < arrays.n.size(); ++p) EXPECT_EQ(arrays.n[p], untouched) << what;
+        for (std::size_t p = shift + grid.elements(); p < arrays.n.size(); ++p) EXPECT_EQ(arrays.n[p], untouched) << what;
         ++launches;
       }
     }

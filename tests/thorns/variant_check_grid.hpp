@@ -13,10 +13,19 @@
 
 namespace variant_check {
 
-/// An ni x nj x nk block; each test picks odd sizes that no TILE divides.
+/// An ni x nj x nk block; each test picks odd sizes that no TILE divides. Its rows may be
+/// padded as Driver::pad_to_cachelines pads them: `pitch` elements a row, point 0 `lead`
+/// elements into it (kernel_grid::ashi, leadi); pitch 0: unpadded.
 struct grid_size {
   int ni, nj, nk;
-  constexpr std::size_t points() const { return static_cast<std::size_t>(ni) * nj * nk; }
+  int pitch = 0, lead = 0;
+  constexpr int row_pitch() const { return pitch > 0 ? pitch : ni; }
+  /// Elements of an array, padding included.
+  constexpr std::size_t elements() const { return static_cast<std::size_t>(row_pitch()) * nj * nk; }
+  /// The element of point (i, j, k); i from -lead to row_pitch() - lead - 1 reaches the padding.
+  constexpr std::size_t index(int i, int j, int k) const {
+    return static_cast<std::size_t>(lead + i) + static_cast<std::size_t>(row_pitch()) * (j + static_cast<std::size_t>(nj) * k);
+  }
 };
 
 /// Allocates on 64-byte lines, as the runtime does: the OpenMP kernels write their outputs with
@@ -47,14 +56,14 @@ bool same_bits(const aligned_vector<T>& a, const aligned_vector<T>& b) {
 inline field random_field(const grid_size& grid, unsigned seed) {
   std::mt19937_64 generator(seed);
   std::uniform_real_distribution<double> uniform(-2.0, 2.0);
-  field f(grid.points());
+  field f(grid.elements());
   for (auto& x : f) x = static_cast<CCTK_REAL>(uniform(generator));
   return f;
 }
 
 /// NaN everywhere: a point nobody writes stays NaN.
 inline field poisoned(const grid_size& grid) {
-  field f(grid.points());
+  field f(grid.elements());
   std::memset(f.data(), 0xff, f.size() * sizeof(CCTK_REAL));
   return f;
 }
@@ -70,6 +79,8 @@ inline opuntia::kernel_call make_call(const grid_size& grid, void* const* arrays
   call.grid.ni = grid.ni;
   call.grid.nj = grid.nj;
   call.grid.nk = grid.nk;
+  call.grid.ashi = grid.row_pitch();
+  call.grid.leadi = grid.lead;
   call.arrays = arrays;
   call.parameters = thorn_parameters;
   return call;

@@ -85,11 +85,17 @@ struct kernel_grid {
   CCTK_REAL xmin = 0, ymin = 0, zmin = 0;           // coordinates of local point 0
   CCTK_REAL xorigin = 0, yorigin = 0, zorigin = 0;  // of global point 0: the domain's minimum
   CCTK_INT it = 0, ni = 0, nj = 0, nk = 0;
+  // The arrays' rows in memory (grid_layout::pitch, lead): point (i, j, k) is element
+  // leadi + i + ashi * (j + nj * k); ashi 0 (a grid made by hand) means ni, no padding.
+  CCTK_INT ashi = 0, leadi = 0;
   CCTK_INT nghostsi = 0, nghostsj = 0, nghostsk = 0;
   CCTK_INT lbndi = 0, lbndj = 0, lbndk = 0;         // global index of local point 0
   CCTK_INT gni = 0, gnj = 0, gnk = 0;               // global points, Driver::global_nx ... (Cactus's cctk_gsh)
   bool physical[6] = {true, true, true, true, true, true};
 };
+
+/// Elements from one row of `grid`'s arrays to the next (kernel_grid::ashi, or ni where unset).
+inline CCTK_INT row_pitch(const kernel_grid& grid) { return grid.ashi > 0 ? grid.ashi : grid.ni; }
 
 /// What autotuning may choose of a launch besides its variant: the tile (TILE's x points, y
 /// rows and z planes) and how many planes ahead of the one it computes a work-item loads

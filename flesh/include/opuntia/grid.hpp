@@ -52,6 +52,15 @@ struct grid_layout {
   std::array<bool, 6> physical{true, true, true, true, true, true};  // xn, xp, yn, yp, zn, zp
   std::array<double, 3> origin{};  // domain minimum: coordinate of global index 0
   std::array<double, 3> delta{};   // dx, dy, dz
+  // How the points lie in memory (Cactus's cctk_ash against cctk_lsh): rows of `pitch`
+  // elements (0: local[0], no padding), local point (i, j, k) at element
+  // lead + i + pitch * (j + local[1] * k) of the allocation. The driver pads the rows so that
+  // each starts where the one before it did modulo a cache line, and sets the lead so that the
+  // first point past the x ghost zone starts a line (Driver::pad_to_cachelines). Elements
+  // [-lead, pitch - lead) of a row, in local x, are allocated: a kernel may read a group of
+  // points that reaches into the padding, never use it.
+  int pitch = 0;
+  int lead = 0;
 
   /// Points of the local block. The driver refuses layouts whose count overflows, so the throw
   /// is a guard against a driver that does not, never a message a user should see.
@@ -59,10 +68,28 @@ struct grid_layout {
     if (const auto n = point_count(local)) return *n;
     throw std::overflow_error("grid_layout::points(): the local block's point count overflows an index");
   }
-  /// Linear index of local point (i, j, k): x fastest.
+  /// Elements a row takes in memory, padding included.
+  int row_pitch() const { return pitch > 0 ? pitch : local[0]; }
+  /// The allocated array, padding included, as an unpadded one: local point (i, j, k) is its
+  /// point (i + lead, j, k). Box copies, reductions and file I/O take a box of it
+  /// (allocated_box) and this extent.
+  std::array<int, 3> allocated() const { return {row_pitch(), local[1], local[2]}; }
+  /// `box` (local indices) in the allocated array's indices.
+  index_range allocated_box(index_range box) const {
+    box.begin[0] += lead;
+    box.end[0] += lead;
+    return box;
+  }
+  /// Elements of one grid function's array, padding included (the driver checked that the
+  /// count fits an index).
+  std::size_t elements() const {
+    if (const auto n = point_count(allocated())) return *n;
+    throw std::overflow_error("grid_layout::elements(): the local block's allocation overflows an index");
+  }
+  /// Linear index of local point (i, j, k) in its array: x fastest.
   std::size_t index(int i, int j, int k) const {
-    return static_cast<std::size_t>(i) +
-           static_cast<std::size_t>(local[0]) * (static_cast<std::size_t>(j) + static_cast<std::size_t>(local[1]) * static_cast<std::size_t>(k));
+    return static_cast<std::size_t>(lead + i) +
+           static_cast<std::size_t>(row_pitch()) * (static_cast<std::size_t>(j) + static_cast<std::size_t>(local[1]) * static_cast<std::size_t>(k));
   }
   /// The points this rank owns: its block less the ghost zones on every side (those exchanged
   /// with neighbours and periodic images alike). Over all ranks, the global grid once.

@@ -6,6 +6,7 @@
 #include <fmt/format.h>
 
 #include "flesh/runtime/parameters_error.hpp"
+#include "opuntia/cctk_types.h"
 
 namespace opuntia::thorns::Driver {
 
@@ -104,7 +105,18 @@ cartesian_driver::cartesian_driver(const parameter_source& p, std::unique_ptr<co
     }
   }
   block_ = block_of(ranks_->rank(), topology_, whole, ghosts, periodic);
-  if (!point_count(block_.layout.local)) {
+  if (p.boolean("Driver", "pad_to_cachelines")) {
+    const auto line_bytes = p.integer("Driver", "cacheline_bytes");
+    if (line_bytes % 16 != 0) {
+      throw parameters_error({{"Driver", "cacheline_bytes"}, {"Driver", "pad_to_cachelines"}},
+                             fmt::format("Driver::cacheline_bytes = {} is not a multiple of 16: a row's first point "
+                                         "must start a 16-byte group, as a GPU moves the rows in (64: a CPU's "
+                                         "line, 128: a GPU's)",
+                                         line_bytes));
+    }
+    pad_rows(block_.layout, ghosts[0], static_cast<int>(line_bytes / static_cast<long long>(sizeof(CCTK_REAL))));
+  }
+  if (!point_count(block_.layout.allocated())) {
     const auto& n = block_.layout.local;
     throw parameters_error(size_parameters(),
                            fmt::format("the grid has {}x{}x{} = {:.3g} points{}, more than an array index counts "

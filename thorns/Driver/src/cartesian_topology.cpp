@@ -1,6 +1,7 @@
 #include "cartesian_topology.hpp"
 
 #include <algorithm>
+#include <limits>
 #include <vector>
 
 #include <fmt/format.h>
@@ -135,6 +136,16 @@ rank_block block_of(int rank, const std::array<int, 3>& topology, const grid_lay
     if (!upper_physical) b.neighbours[2 * d + 1] = neighbour(+1);
   }
   return b;
+}
+
+void pad_rows(grid_layout& layout, int aligned_x, int line_points) {
+  const int line = line_points > 0 ? line_points : 1;
+  layout.lead = (line - aligned_x % line) % line;
+  // The lead and the points, rounded up to whole lines (at least one point of padding is not
+  // needed: a row's padding is whatever completes its last line).
+  const long long pitch = (static_cast<long long>(layout.lead) + layout.local[0] + line - 1) / line * line;
+  layout.pitch = pitch <= std::numeric_limits<int>::max() ? static_cast<int>(pitch) : 0;
+  if (layout.pitch == 0) layout.lead = 0;  // too wide to pad: left as it is
 }
 
 }  // namespace opuntia::thorns::Driver

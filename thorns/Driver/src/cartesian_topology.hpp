@@ -45,4 +45,11 @@ struct rank_block {
 rank_block block_of(int rank, const std::array<int, 3>& topology, const grid_layout& whole,
                     const std::array<int, 3>& ghosts, const std::array<bool, 3>& periodic);
 
+/// Pads `layout`'s rows (grid_layout::pitch, lead) for lines of `line_points` elements: every
+/// row starts where the one before it did modulo a line, and local point `aligned_x` starts a
+/// line (the first point past the ghost zones the parameters ask for: where the kernels of a
+/// stencil as wide as the ghost zones start computing, whether or not the face is physical). A
+/// line of 1 point pads nothing.
+void pad_rows(grid_layout& layout, int aligned_x, int line_points);
+
 }  // namespace opuntia::thorns::Driver

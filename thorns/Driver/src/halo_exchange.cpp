@@ -140,8 +140,8 @@ std::vector<std::vector<halo_exchange::side_plan>> halo_exchange::plan(std::span
     const index_range send = slab(d, lower ? g : n - 2 * g, g, faces_only);
     const index_range receive = slab(d, lower ? 0 : n - g, g, faces_only);
     for (auto* v : variables) {
-      s.send.push_back({v, layout_.local, send, s.bytes});
-      s.receive.push_back({v, layout_.local, receive, s.bytes});
+      s.send.push_back({v, layout_.allocated(), layout_.allocated_box(send), s.bytes});
+      s.receive.push_back({v, layout_.allocated(), layout_.allocated_box(receive), s.bytes});
       // Every piece starts 8-byte aligned: a device copies whole elements of any type.
       s.bytes += (send.points() * v->element_size() + 7) / 8 * 8;
     }

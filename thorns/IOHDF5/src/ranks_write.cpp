@@ -30,7 +30,8 @@ struct box {
   bool empty() const { return count[0] == 0 || count[1] == 0 || count[2] == 0; }
 };
 
-/// This rank's owned points: where they are in its local array and where in the dataset.
+/// This rank's owned points: where they are in its local array (padding included) and where in
+/// the dataset.
 struct owned_points {
   box in_memory;
   std::array<hsize_t, 3> memory_dims{};
@@ -38,11 +39,13 @@ struct owned_points {
 };
 owned_points owned_by_this_rank(const grid_layout& grid) {
   const auto r = grid.interior();
+  const auto in_array = grid.allocated_box(r);  // the rows' padding is in memory, not in the file
+  const auto allocated = grid.allocated();
   owned_points p;
   for (int d = 0; d < 3; ++d) {
     const auto z_first = static_cast<std::size_t>(2 - d);
-    p.memory_dims[z_first] = static_cast<hsize_t>(grid.local[d]);
-    p.in_memory.start[z_first] = static_cast<hsize_t>(r.begin[d]);
+    p.memory_dims[z_first] = static_cast<hsize_t>(allocated[d]);
+    p.in_memory.start[z_first] = static_cast<hsize_t>(in_array.begin[d]);
     p.in_memory.count[z_first] = static_cast<hsize_t>(std::max(0, r.end[d] - r.begin[d]));
     p.in_file.start[z_first] = static_cast<hsize_t>(grid.offset[d] + r.begin[d]);
     p.in_file.count[z_first] = p.in_memory.count[z_first];

@@ -39,14 +39,16 @@ void ScalarParameterCheck_Compare(routine_context& context) {
   const CCTK_REAL weight = context.real_scalar("weight");
   const auto colours = context.read("colour_seen");
   const auto weights = context.read("weight_seen");
-  for (std::size_t i = 0; i < colours.size(); ++i) {
-    if (colours[i] != static_cast<CCTK_REAL>(colour) || weights[i] != scale * weight) {
-      throw std::runtime_error(fmt::format("sweep {}: at point {} the kernel saw colour {} and scale * weight {}; "
-                                           "the host set colour {} and weight {} before the launch",
-                                           context.integer_scalar("sweeps_done"), i, colours[i], weights[i], colour,
-                                           weight));
+  const auto& g = context.grid();
+  opuntia::index_range{{0, 0, 0}, g.local}.for_each([&](int i, int j, int k) {
+    const std::size_t at = g.index(i, j, k);
+    if (colours[at] != static_cast<CCTK_REAL>(colour) || weights[at] != scale * weight) {
+      throw std::runtime_error(fmt::format("sweep {}: at point ({}, {}, {}) the kernel saw colour {} and scale * weight "
+                                           "{}; the host set colour {} and weight {} before the launch",
+                                           context.integer_scalar("sweeps_done"), i, j, k, colours[at], weights[at],
+                                           colour, weight));
     }
-  }
+  });
   ++context.integer_scalar("sweeps_done");
   --context.integer_scalar("sweeps_left");
 }
@@ -55,12 +57,13 @@ void ScalarParameterCheck_CheckGrid(routine_context& context) {
   const auto& g = context.grid();
   const char* const sizes[] = {"gni_seen", "gnj_seen", "gnk_seen"};
   for (int d = 0; d < 3; ++d) {
-    for (const CCTK_REAL seen : context.read(sizes[d])) {
-      if (seen != static_cast<CCTK_REAL>(g.global[d])) {
+    const auto seen = context.read(sizes[d]);
+    opuntia::index_range{{0, 0, 0}, g.local}.for_each([&](int i, int j, int k) {
+      if (seen[g.index(i, j, k)] != static_cast<CCTK_REAL>(g.global[d])) {
         throw std::runtime_error(fmt::format("the kernel saw {} = {}; the grid has {} points along axis {}", sizes[d],
-                                             seen, g.global[d], d));
+                                             seen[g.index(i, j, k)], g.global[d], d));
       }
-    }
+    });
   }
   const auto wall = context.read("upper_x_wall");
   for (int k = 0; k < g.local[2]; ++k) {

@@ -32,12 +32,13 @@ void TimeStepCheck_SetAtEvol(routine_context& context) { set_at(context, "evol")
 void TimeStepCheck_Compare(routine_context& context) {
   const auto dt = static_cast<CCTK_REAL>(context.dt());
   const auto seen = context.read("dt_seen");
-  for (std::size_t i = 0; i < seen.size(); ++i) {
-    if (seen[i] != dt) {
-      throw std::runtime_error(fmt::format("iteration {}: at point {} the kernel saw params.cagh_dt = {}, but "
-                                           "context.dt() = {}", context.iteration(), i, seen[i], dt));
+  const auto& g = context.grid();
+  opuntia::index_range{{0, 0, 0}, g.local}.for_each([&](int i, int j, int k) {
+    if (seen[g.index(i, j, k)] != dt) {
+      throw std::runtime_error(fmt::format("iteration {}: at point ({}, {}, {}) the kernel saw params.cagh_dt = {}, "
+                                           "but context.dt() = {}", context.iteration(), i, j, k, seen[g.index(i, j, k)], dt));
     }
-  }
+  });
   ++context.integer_scalar("launches");
 }
 

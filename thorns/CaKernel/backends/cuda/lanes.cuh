@@ -132,6 +132,18 @@ inline constexpr int lanes_per_16_bytes = 16 / sizeof(T) > 0 ? static_cast<int>(
 /// floor(a / n) * n for any sign of a: the first element of the aligned group holding a.
 __host__ __device__ constexpr int align_down(int a, int n) { return (a >= 0 ? a / n : -((-a + n - 1) / n)) * n; }
 
+/// Where the blocks of a launch that computes from x = lo start: the point at or below lo that
+/// starts a 128-byte line (an L2 line) of a row whose point 0 lies `lead` elements into its
+/// allocation. Rows padded by Driver::pad_to_cachelines put lo itself there when lo is the
+/// ghost width: 256 cells and two walls then take four block columns of 64 points, not five
+/// with a fifth computing one point a row (bench/RESULTS.md, 2026-11-28). The x halo left of lo
+/// is the blocks' halo, as any block's.
+template <typename T>
+__host__ __device__ constexpr int block_origin_x(int lo, int lead) {
+  constexpr int line = 128 / sizeof(T) > 0 ? static_cast<int>(128 / sizeof(T)) : 1;
+  return lo - (lead + lo) % line;
+}
+
 /// a rounded up to a multiple of n (a >= 0).
 __host__ __device__ constexpr int align_up(int a, int n) { return (a + n - 1) / n * n; }
 

@@ -57,12 +57,15 @@ struct program_sizes {
   bool bounded = false;
   std::array<int, 3> lo{}, hi{};
   int planes_ahead = 0;  // CAKERNEL_PF where nonzero, else the program's own
+  int pitch = 0, lead = 0;  // the rows in memory (kernel_grid::ashi, leadi); pitch 0: grid[0]
   auto operator<=>(const program_sizes&) const = default;
   /// The -D options that say them.
   std::string options() const {
     std::string text = "-DCAKERNEL_TX=" + std::to_string(tile[0]) + " -DCAKERNEL_TY=" + std::to_string(tile[1]) +
                        " -DCAKERNEL_TZ=" + std::to_string(tile[2]) + " -DCAKERNEL_NI=" + std::to_string(grid[0]) +
-                       " -DCAKERNEL_NJ=" + std::to_string(grid[1]) + " -DCAKERNEL_NK=" + std::to_string(grid[2]);
+                       " -DCAKERNEL_NJ=" + std::to_string(grid[1]) + " -DCAKERNEL_NK=" + std::to_string(grid[2]) +
+                       " -DCAKERNEL_ASHI=" + std::to_string(pitch > 0 ? pitch : grid[0]) +
+                       " -DCAKERNEL_LEADI=" + std::to_string(lead);
     const char* axes[3] = {"I", "J", "K"};
     if (planes_ahead > 0) text += " -DCAKERNEL_PF=" + std::to_string(planes_ahead);
     for (int d = 0; bounded && d < 3; ++d) {

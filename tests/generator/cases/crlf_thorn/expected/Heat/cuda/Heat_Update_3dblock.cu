@@ -35,7 +35,8 @@ static CAKERNEL_Heat_Update_3dblock_Maps<lanes> CAKERNEL_Heat_Update_3dblock_map
     [[maybe_unused]] constexpr int main_x = CAKERNEL_Heat_Update_3dblock_main_x<lanes>(), box_y = CAKERNEL_Heat_Update_3dblock_sy,
                                    lo = CAKERNEL_Heat_Update_3dblock_halo_lo<lanes>(), hi = CAKERNEL_Heat_Update_3dblock_halo_hi<lanes>();
     const auto map = [&](const auto* array, int box_x) {
-      return opuntia::cuda::plane_box_map(array, call.grid.ni, call.grid.nj, call.grid.nk, box_x, box_y);
+      // The allocated rows from their first element (16-byte aligned, as a tensor map needs).
+      return opuntia::cuda::plane_box_map(array, opuntia::row_pitch(call.grid), call.grid.nj, call.grid.nk, box_x, box_y);
     };
     constexpr bool split = CAKERNEL_Heat_Update_3dblock_split_x_halo;
     maps.u = map(arrays.u, split ? main_x : CAKERNEL_Heat_Update_3dblock_sx<lanes>());
@@ -54,9 +55,9 @@ static void CAKERNEL_Heat_Update_cuda_3dblock_launch(const opuntia::kernel_call&
   const dim3 block(CAKERNEL_Heat_Update_3dblock_block_x, CAKERNEL_Heat_Update_3dblock_block_y);
   const int points_x = block.x * lanes;
   const int rows = block.y * CAKERNEL_Heat_Update_3dblock_rows_per_thread;
-  // The blocks' first point: in x a multiple of the lanes (0 for the whole grid), so that every
-  // thread's points are aligned; in y the first row's halo row; in z the first plane.
-  const int3 origin = make_int3((lo[0] - 1) / lanes * lanes, lo[1] - 1, lo[2]);
+  // The blocks' first point: in x where a line starts (opuntia::cuda::block_origin_x), so that
+  // every thread's points are aligned; in y the first row's halo row; in z the first plane.
+  const int3 origin = make_int3(opuntia::cuda::block_origin_x<CCTK_REAL>(lo[0], call.grid.leadi), lo[1] - 1, lo[2]);
   const int planes = hi[2] - lo[2];
   const unsigned columns_x = static_cast<unsigned>((hi[0] - origin.x + points_x - 1) / points_x),
                  columns_y = static_cast<unsigned>((hi[1] - lo[1] + rows - 1) / rows);
@@ -117,11 +118,16 @@ void CAKERNEL_Launch_Heat_Update_cuda_3dblock(const opuntia::kernel_call& call) 
   int hi[3] = {call.grid.ni - 1, call.grid.nj - 1, call.grid.nk - 1};
   if (!opuntia::clip_to_box(call, lo, hi)) return;
   constexpr int lanes = CAKERNEL_Heat_Update_3dblock_lanes;
+  // Groups of `points` fit where the blocks' first point starts one in every array (the rows'
+  // elements from the blocks' origin on, a whole number of groups a row) and a row's
+  // allocated elements are whole groups from there: a group at a row's end is then read whole.
+  const int origin_x = opuntia::cuda::block_origin_x<CCTK_REAL>(lo[0], call.grid.leadi);
   const auto groups_of = [&](int points) {
     const auto aligned = [&](int a) {
-      return reinterpret_cast<std::uintptr_t>(call.arrays[a]) % (points * sizeof(CCTK_REAL)) == 0;
+      const auto first = reinterpret_cast<std::uintptr_t>(call.arrays[a]) + (call.grid.leadi + origin_x) * sizeof(CCTK_REAL);
+      return first % (points * sizeof(CCTK_REAL)) == 0;
     };
-    bool fits = points > 1 && call.grid.ni % points == 0;
+    bool fits = points > 1 && opuntia::row_pitch(call.grid) % points == 0 && (call.grid.leadi + origin_x) % points == 0;
     fits = fits && aligned(0);
     fits = fits && aligned(1);
     return fits;

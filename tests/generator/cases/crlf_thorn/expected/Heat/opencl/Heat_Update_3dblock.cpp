@@ -71,7 +71,9 @@ void CAKERNEL_Launch_Heat_Update_opencl_3dblock(const opuntia::kernel_call& call
                                              call.box.has_value(),
                                              {lo[0], lo[1], lo[2]},
                                              {hi[0], hi[1], hi[2]},
-                                             shape.ahead};
+                                             shape.ahead,
+                                             opuntia::row_pitch(call.grid),
+                                             call.grid.leadi};
   const cl_kernel kernel =
       opuntia::opencl::kernel(source, sizes, "CAKERNEL_Heat_Update_3dblock_kernel", "Heat_Update_3dblock");
   const auto params = CAKERNEL_Heat_Update_params_of(call);

@@ -94,8 +94,11 @@
 #define CAKERNEL_Heat_Update_3dblock_rows_per_thread CAKERNEL_Heat_Update_3dblock_ROWS
 #define CAKERNEL_Heat_Update_3dblock_lanes CAKERNEL_Heat_Update_3dblock_LANES
 
-#define CAKERNEL_INDEX(i, j, k) \
-  ((ptrdiff_t)(i) + (ptrdiff_t)params.cagh_ni * ((ptrdiff_t)(j) + (ptrdiff_t)params.cagh_nj * (ptrdiff_t)(k)))
+#define CAKERNEL_INDEX(i, j, k)                    \
+  ((ptrdiff_t)params.cagh_leadi + (ptrdiff_t)(i) + \
+   (ptrdiff_t)params.cagh_ashi * ((ptrdiff_t)(j) + (ptrdiff_t)params.cagh_nj * (ptrdiff_t)(k)))
+/* The first element of plane k's rows (the lead before its point (0, 0, k)). */
+#define CAKERNEL_PLANE(k) ((ptrdiff_t)params.cagh_ashi * (ptrdiff_t)params.cagh_nj * (ptrdiff_t)(k))
 /* I3D(v, i, j, k) is the element in global memory, except the current point of a variable the
    kernel writes: that is the thread's register copy of it (staged_lanes in backends/cuda/lanes.cuh), so
    that the row's points leave together as one 16-byte store. */
@@ -134,341 +137,348 @@
               &v[CAKERNEL_INDEX(cakernel_x0 + CAKERNEL_Heat_Update_3dblock_GROUP(i), gj + (j), gk + (k))])                            \
               .e[cakernel_lane + (i) - CAKERNEL_Heat_Update_3dblock_GROUP(i)]))
 
-#define CAKERNEL_Heat_Update_Begin                                                                                                                                               \
-  template <int cakernel_lanes, bool cakernel_boxed>                                                                                                                             \
-  static __global__ void CAKERNEL_Heat_Update_3dblock_LAUNCH_BOUNDS                                                                                                              \
-  CAKERNEL_Heat_Update_3dblock_kernel(const CAKERNEL_Heat_Update_Params params,                                                                                                  \
-                                     const __grid_constant__ CAKERNEL_Heat_Update_3dblock_Maps<cakernel_lanes> cakernel_maps,                                                    \
-                                     const int cakernel_slab,                                                                                                                    \
-                                     const int3 cakernel_origin, const int3 cakernel_lo, const int3 cakernel_hi                                                                  \
-      , CCTK_REAL* const __restrict__ u                                                                                                                                          \
-      , CCTK_REAL* const __restrict__ u_out                                                                                                                                      \
-  ) {                                                                                                                                                                            \
-    /* Where the blocks start and which points they compute: a launch over the whole grid                                                                                        \
-       (cakernel_boxed false) knows them at compile time but for the grid's size, as the tuned                                                                                   \
-       loops were written for (taking them from the arguments cost Star25 3dstencil a third of its                                                                               \
-       speed, H200, 2026-11-26); a launch on a box takes the launcher's. */                                                                                                      \
-    const int cakernel_origin_x = cakernel_boxed ? cakernel_origin.x : 0;                                                                                                        \
-    const int cakernel_origin_y = cakernel_boxed ? cakernel_origin.y : 0;                                                                                                        \
-    const int cakernel_origin_z = cakernel_boxed ? cakernel_origin.z : 1;                                                                                                        \
-    const int cakernel_lo_x = cakernel_boxed ? cakernel_lo.x : 1;                                                                                                                \
-    const int cakernel_hi_x = cakernel_boxed ? cakernel_hi.x : params.cagh_ni - 1;                                                                                               \
-    const int cakernel_hi_y = cakernel_boxed ? cakernel_hi.y : params.cagh_nj - 1;                                                                                               \
-    const int cakernel_hi_z = cakernel_boxed ? cakernel_hi.z : params.cagh_nk - 1;                                                                                               \
-    /* The arrays are restrict parameters (not members of a struct) so that the compiler knows                                                                                   \
-       that the body's stores leave the loads of the other arrays valid: the lanes of a thread                                                                                   \
-       share their neighbours' loads. */                                                                                                                                         \
-    (void)u;                                                                                                                                                                     \
-    (void)u_out;                                                                                                                                                                 \
-    (void)cakernel_maps;                                                                                                                                                         \
-    constexpr int cakernel_tx = CAKERNEL_Heat_Update_3dblock_TX, cakernel_tyr = CAKERNEL_Heat_Update_3dblock_TYR;                                                                \
-    /* The launch's blocks are TX threads wide (the launcher's block_x): said, so that the compiler                                                                              \
-       knows the range of a thread's x index (the box table of a ring slot, below). */                                                                                           \
-    __builtin_assume(threadIdx.x < cakernel_tx);                                                                                                                                 \
-    /* A shared plane: the block's points and their halo, the x halo in whole lane groups, gx                                                                                    \
-       groups a row. */                                                                                                                                                          \
-    constexpr int cakernel_xa = CAKERNEL_Heat_Update_3dblock_halo_lo<cakernel_lanes>();                                                                                          \
-    constexpr int cakernel_mx = CAKERNEL_Heat_Update_3dblock_main_x<cakernel_lanes>(),                                                                                           \
-                  cakernel_xpa = CAKERNEL_Heat_Update_3dblock_halo_hi<cakernel_lanes>();                                                                                         \
-    constexpr int cakernel_sx = CAKERNEL_Heat_Update_3dblock_SHARED ? CAKERNEL_Heat_Update_3dblock_sx<cakernel_lanes>() : cakernel_lanes;                                        \
-    constexpr int cakernel_sy = CAKERNEL_Heat_Update_3dblock_SHARED ? CAKERNEL_Heat_Update_3dblock_sy : 1;                                                                       \
-    constexpr int cakernel_gx = cakernel_sx / cakernel_lanes, cakernel_groups = cakernel_gx * cakernel_sy;                                                                       \
-    /* The neighbourhood of a thread's points in a plane: its rows and yn + yp more, in aligned                                                                                  \
-       groups of lanes from the one holding x0 - xn (g0 groups from x0) to the one holding the                                                                                   \
-       last point + xp. */                                                                                                                                                       \
-    constexpr int cakernel_nr = CAKERNEL_Heat_Update_3dblock_ROWS + 1 + 1;                                                                                                       \
-    constexpr int cakernel_g0 = opuntia::cuda::align_down(-1, cakernel_lanes) / cakernel_lanes;                                                                                  \
-    constexpr int cakernel_ng = opuntia::cuda::align_down(cakernel_lanes - 1 + 1, cakernel_lanes) / cakernel_lanes - cakernel_g0 + 1;                                            \
-    /* The block's first point (x aligned to the lanes, y at its first halo row), this thread's                                                                                  \
-       first point and its place in the plane. The blocks start at the launcher's origin (0, 0, zn                                                                               \
-       for the whole grid) and compute the points of [lo, hi): those the STENCIL allows, within                                                                                  \
-       the call's box. */                                                                                                                                                        \
-    const int cakernel_bi = cakernel_origin_x + (int)blockIdx.x * cakernel_tx * cakernel_lanes;                                                                                  \
-    const int cakernel_bj = cakernel_origin_y + (int)blockIdx.y * cakernel_tyr;                                                                                                  \
-    const int cakernel_x0 = cakernel_bi + (int)threadIdx.x * cakernel_lanes;                                                                                                     \
-    const int cakernel_si = cakernel_xa + (int)threadIdx.x * cakernel_lanes;                                                                                                     \
-    const int cakernel_sj = 1 + (int)threadIdx.y * CAKERNEL_Heat_Update_3dblock_ROWS;                                                                                            \
-    const int cakernel_j = cakernel_bj + cakernel_sj;                                                                                                                            \
-    constexpr int cakernel_threads = cakernel_tx * CAKERNEL_Heat_Update_3dblock_TY;                                                                                              \
-    const int cakernel_tid = (int)(threadIdx.y * blockDim.x + threadIdx.x);                                                                                                      \
-    (void)cakernel_sx, (void)cakernel_sy, (void)cakernel_si, (void)cakernel_mx, (void)cakernel_xpa, (void)cakernel_nr, (void)cakernel_g0, (void)cakernel_ng, (void)cakernel_tid; \
-    (void)cakernel_groups, (void)cakernel_threads;                                                                                                                               \
-    /* The shared planes of each cached variable (two slots in 3dblock, the ring in                                                                                              \
-       3dblock_ring), in the launch's dynamic shared memory (CAKERNEL_<K>_<variant>_shared_bytes),                                                                               \
-       each slot 128-byte aligned for the tensor copies; then the ring's mbarriers. Whether the                                                                                  \
-       ring is filled by tensor copies (TMA) or by cp.async: */                                                                                                                  \
-    constexpr bool cakernel_tma = CAKERNEL_Heat_Update_3dblock_tensor_copies<cakernel_lanes>() && OPUNTIA_CUDA_TENSOR_COPIES;                                                    \
-    constexpr bool cakernel_split = cakernel_tma && CAKERNEL_Heat_Update_3dblock_split_x_halo;                                                                                   \
-    extern __shared__ __align__(128) unsigned char cakernel_dynamic_shared[];                                                                                                    \
-    unsigned char* cakernel_planes_next = cakernel_dynamic_shared;                                                                                                               \
-    std::uint64_t* const cakernel_ring_full =                                                                                                                                    \
-        reinterpret_cast<std::uint64_t*>(cakernel_dynamic_shared + CAKERNEL_Heat_Update_3dblock_all_planes_bytes<cakernel_lanes>());                                             \
-    (void)cakernel_planes_next, (void)cakernel_ring_full;                                                                                                                        \
-    /* Without a shared plane nothing waits on a barrier: a thread with nothing to compute leaves. */                                                                            \
-    if (!CAKERNEL_Heat_Update_3dblock_SHARED &&                                                                                                                                  \
-        (cakernel_x0 + cakernel_lanes <= cakernel_lo_x || cakernel_x0 >= cakernel_hi_x ||                                                                                        \
-         cakernel_j >= cakernel_hi_y)) return;                                                                                                                                   \
-    const bool cakernel_column = cakernel_x0 < params.cagh_ni;                                                                                                                   \
-    /* The L2 policy of the ring's tensor copies, made once a block. */                                                                                                          \
-    const std::uint64_t cakernel_keep_in_l2 = cakernel_tma ? opuntia::cuda::keep_in_l2_policy() : 0;                                                                             \
-    (void)cakernel_keep_in_l2;                                                                                                                                                   \
-    (void)cakernel_column;                                                                                                                                                       \
-    const int cakernel_k0 = cakernel_origin_z + (int)blockIdx.z * cakernel_slab;                                                                                                 \
-    /* The lane groups of a shared plane that this thread fills at every plane: a ring                                                                                           \
-       (3dblock_ring) copies the whole plane, a staged plane (3dblock) loads the halo (its centres                                                                               \
-       come from the windows); the block's threads share them out, nq at most each. The same in                                                                                  \
-       every plane and variable, so found once: where each lies in the shared plane (-1: none),                                                                                  \
-       in a plane of the grid, and whether inside the grid. Found at each plane, they made the                                                                                   \
-       radius-4 ring execute 14% more instructions and run at 72% of copy instead of 76% (fp64,                                                                                  \
-       H100). */                                                                                                                                                                 \
-    constexpr int cakernel_fill_groups = CAKERNEL_Heat_Update_3dblock_RING ? (cakernel_tma ? 0 : cakernel_groups)                                                                \
-                                       : CAKERNEL_Heat_Update_3dblock_STAGED_PLANE ? CAKERNEL_Heat_Update_3dblock_halo_groups<cakernel_lanes>() : 0;                             \
-    constexpr int cakernel_nq = cakernel_fill_groups > 0 ? (cakernel_fill_groups + cakernel_threads - 1) / cakernel_threads : 1;                                                 \
-    int cakernel_group_dst[cakernel_nq];                                                                                                                                         \
-    ptrdiff_t cakernel_group_src[cakernel_nq];                                                                                                                                   \
-    bool cakernel_group_in[cakernel_nq];                                                                                                                                         \
-    _Pragma("unroll") for (int cakernel_q = 0; cakernel_q < cakernel_nq; ++cakernel_q) {                                                                                         \
-      const int cakernel_g = cakernel_tid + cakernel_q * cakernel_threads;                                                                                                       \
-      int cakernel_gi = 0, cakernel_gj = 0; /* the group's first point in the shared plane */                                                                                    \
-      if constexpr (CAKERNEL_Heat_Update_3dblock_RING)                                                                                                                           \
-        cakernel_gj = cakernel_g / cakernel_gx, cakernel_gi = (cakernel_g - cakernel_gj * cakernel_gx) * cakernel_lanes;                                                         \
-      else if (cakernel_g < cakernel_fill_groups)                                                                                                                                \
-        CAKERNEL_Heat_Update_3dblock_halo_cell<cakernel_lanes>(cakernel_g, cakernel_gi, cakernel_gj);                                                                            \
-      const int cakernel_i = cakernel_bi - cakernel_xa + cakernel_gi, cakernel_jj = cakernel_bj + cakernel_gj;                                                                   \
-      cakernel_group_dst[cakernel_q] = cakernel_g < cakernel_fill_groups ? cakernel_gj * cakernel_sx + cakernel_gi : -1;                                                         \
-      cakernel_group_in[cakernel_q] = cakernel_i >= 0 && cakernel_i + cakernel_lanes <= params.cagh_ni && cakernel_jj < params.cagh_nj;                                          \
-      cakernel_group_src[cakernel_q] = cakernel_group_in[cakernel_q] ? CAKERNEL_INDEX(cakernel_i, cakernel_jj, 0) : 0;                                                           \
-    }                                                                                                                                                                            \
-    /* The windows before the first plane: planes k0 - zn .. k0 + zp + PF - 1 in slots 1..W-1. */                                                                                \
-    CCTK_REAL cakernel_w_u[CAKERNEL_Heat_Update_3dblock_ROWS][CAKERNEL_Heat_Update_3dblock_W][cakernel_lanes];                                                                   \
-    /* The shared plane of u: plane k0 + t in slot t % NB. */                                                                                                                    \
-    constexpr int cakernel_slot_rows_u = CAKERNEL_Heat_Update_3dblock_slot_rows<CCTK_REAL, cakernel_lanes>();                                                                    \
-    CCTK_REAL(*const cakernel_planes_u)[cakernel_slot_rows_u][cakernel_sx] =                                                                                                     \
-        reinterpret_cast<CCTK_REAL(*)[cakernel_slot_rows_u][cakernel_sx]>(cakernel_planes_next);                                                                                 \
-    CCTK_REAL* const cakernel_ring_u = reinterpret_cast<CCTK_REAL*>(cakernel_planes_next);                                                                                       \
-    cakernel_planes_next += CAKERNEL_Heat_Update_3dblock_planes_bytes<CCTK_REAL, cakernel_lanes>();                                                                              \
-    (void)cakernel_ring_u;                                                                                                                                                       \
-    /* Where each lane group of the thread's neighbourhood (g0 + g groups right of its own) lies                                                                                 \
-       in a slot of three boxes (split_x_halo): the box's first element for the group in row 0,                                                                                  \
-       and the box's row pitch. Found once: a box chosen at every read took 120 registers instead                                                                                \
-       of 87 (radius 4, fp32). */                                                                                                                                                \
-    int cakernel_box_at_u[cakernel_ng], cakernel_box_pitch_u[cakernel_ng];                                                                                                       \
-    if constexpr (cakernel_split)                                                                                                                                                \
-      _Pragma("unroll") for (int cakernel_g = 0; cakernel_g < cakernel_ng; ++cakernel_g) {                                                                                       \
-        const int cakernel_x = ((int)threadIdx.x + cakernel_g0 + cakernel_g) * cakernel_lanes; /* from the block's first point */                                                \
-        const bool cakernel_main = cakernel_g0 + cakernel_g == 0 || (cakernel_x >= 0 && cakernel_x < cakernel_mx);                                                               \
-        cakernel_box_at_u[cakernel_g] =                                                                                                                                          \
-            cakernel_main ? cakernel_x                                                                                                                                           \
-            : cakernel_x < 0 ? CAKERNEL_Heat_Update_3dblock_box_start<CCTK_REAL, cakernel_lanes>(1) + cakernel_x + cakernel_xa                                                   \
-                             : CAKERNEL_Heat_Update_3dblock_box_start<CCTK_REAL, cakernel_lanes>(2) + cakernel_x - cakernel_mx;                                                  \
-        cakernel_box_pitch_u[cakernel_g] = cakernel_main ? cakernel_mx : cakernel_x < 0 ? cakernel_xa : cakernel_xpa;                                                            \
-      }                                                                                                                                                                          \
-    (void)cakernel_box_at_u, (void)cakernel_box_pitch_u;                                                                                                                         \
-    /* Element e of the lane group d groups right of this thread's (d = 0: its own), in row `row`                                                                                \
-       (from the y halo's first) of u's shared plane in slot `slot`: in one of the slot's                                                                                        \
-       three boxes (split_x_halo; the main box unless the group lies past the block's x edge),                                                                                   \
-       otherwise in a plane of sx columns. */                                                                                                                                    \
-    const auto cakernel_shared_u = [&](const int cakernel_s, const int cakernel_row, const int cakernel_d,                                                                       \
-                                              const int cakernel_e) -> CCTK_REAL* {                                                                                              \
-      if constexpr (cakernel_split) {                                                                                                                                            \
-        return cakernel_ring_u + cakernel_s * CAKERNEL_Heat_Update_3dblock_box_start<CCTK_REAL, cakernel_lanes>(3) +                                                             \
-               cakernel_box_at_u[cakernel_d - cakernel_g0] + cakernel_row * cakernel_box_pitch_u[cakernel_d - cakernel_g0] +                                                     \
-               cakernel_e;                                                                                                                                                       \
-      } else {                                                                                                                                                                   \
-        return &cakernel_planes_u[cakernel_s][cakernel_row][cakernel_si + cakernel_d * cakernel_lanes + cakernel_e];                                                             \
-      }                                                                                                                                                                          \
-    };                                                                                                                                                                           \
-    /* Starts copying plane kk (inside the grid) of u into a slot of its ring: tensor copies                                                                                     \
-       of the plane with its halo, or of the slot's three boxes (split_x_halo), that thread 0                                                                                    \
-       issues, completing on the slot's mbarrier (TMA), or the                                                                                                                   \
-       block's threads share out its lane groups (cp.async); off the grid the box or group                                                                                       \
-       becomes zeros (only points that compute nothing read them). */                                                                                                            \
-    const auto cakernel_copy_plane_u = [&](const int cakernel_kk, const int cakernel_slot) {                                                                                     \
-      if constexpr (cakernel_tma && !cakernel_split) {                                                                                                                           \
-        opuntia::cuda::copy_box_async(&cakernel_planes_u[cakernel_slot][0][0], &cakernel_maps.u,                                                                                 \
-                                      cakernel_bi - cakernel_xa, cakernel_bj, cakernel_kk, &cakernel_ring_full[cakernel_slot],                                                   \
-                                      cakernel_keep_in_l2);                                                                                                                      \
-      } else if constexpr (cakernel_split) {                                                                                                                                     \
-        CCTK_REAL* const cakernel_to = cakernel_ring_u + cakernel_slot * CAKERNEL_Heat_Update_3dblock_box_start<CCTK_REAL, cakernel_lanes>(3);                                   \
-        opuntia::cuda::copy_box_async(cakernel_to, &cakernel_maps.u, cakernel_bi, cakernel_bj, cakernel_kk,                                                                      \
-                                      &cakernel_ring_full[cakernel_slot], cakernel_keep_in_l2);                                                                                  \
-        if constexpr (cakernel_xa > 0)                                                                                                                                           \
-          opuntia::cuda::copy_box_async(cakernel_to + CAKERNEL_Heat_Update_3dblock_box_start<CCTK_REAL, cakernel_lanes>(1),                                                      \
-                                        &cakernel_maps.u_x_lo, cakernel_bi - cakernel_xa, cakernel_bj, cakernel_kk,                                                              \
-                                        &cakernel_ring_full[cakernel_slot], cakernel_keep_in_l2);                                                                                \
-        if constexpr (cakernel_xpa > 0)                                                                                                                                          \
-          opuntia::cuda::copy_box_async(cakernel_to + CAKERNEL_Heat_Update_3dblock_box_start<CCTK_REAL, cakernel_lanes>(2),                                                      \
-                                        &cakernel_maps.u_x_hi, cakernel_bi + cakernel_mx, cakernel_bj, cakernel_kk,                                                              \
-                                        &cakernel_ring_full[cakernel_slot], cakernel_keep_in_l2);                                                                                \
-      } else if constexpr (CAKERNEL_Heat_Update_3dblock_RING) {                                                                                                                  \
-        CCTK_REAL* const cakernel_to = &cakernel_planes_u[cakernel_slot][0][0];                                                                                                  \
-        const CCTK_REAL* const cakernel_from = &u[CAKERNEL_INDEX(0, 0, cakernel_kk)];                                                                                            \
-        _Pragma("unroll") for (int cakernel_q = 0; cakernel_q < cakernel_nq; ++cakernel_q)                                                                                       \
-          if (cakernel_group_dst[cakernel_q] >= 0)                                                                                                                               \
-            opuntia::cuda::copy_lanes_async<cakernel_lanes>(cakernel_to + cakernel_group_dst[cakernel_q],                                                                        \
-                                                            cakernel_from + cakernel_group_src[cakernel_q], cakernel_group_in[cakernel_q]);                                      \
-      }                                                                                                                                                                          \
-    };                                                                                                                                                                           \
-    /* The halo groups of the next plane that this thread stages, loaded while this plane                                                                                        \
-       computes (a staged plane only). */                                                                                                                                        \
-    opuntia::cuda::lanes<CCTK_REAL, cakernel_lanes> cakernel_halo_u[cakernel_nq];                                                                                                \
-    const auto cakernel_load_halo_u = [&](const int cakernel_kk) {                                                                                                               \
-      const CCTK_REAL* const cakernel_from = &u[cakernel_kk < params.cagh_nk ? CAKERNEL_INDEX(0, 0, cakernel_kk) : 0];                                                           \
-      _Pragma("unroll") for (int cakernel_q = 0; cakernel_q < cakernel_nq; ++cakernel_q)                                                                                         \
-        cakernel_halo_u[cakernel_q] =                                                                                                                                            \
-            cakernel_group_dst[cakernel_q] >= 0 && cakernel_group_in[cakernel_q] && cakernel_kk < params.cagh_nk                                                                 \
-                ? opuntia::cuda::load_lanes<cakernel_lanes>(cakernel_from + cakernel_group_src[cakernel_q])                                                                      \
-                : opuntia::cuda::lanes<CCTK_REAL, cakernel_lanes>{};                                                                                                             \
-    };                                                                                                                                                                           \
-    if (CAKERNEL_Heat_Update_3dblock_STAGED_PLANE) cakernel_load_halo_u(cakernel_k0);                                                                                            \
-    _Pragma("unroll") for (int cakernel_m = 0; cakernel_m < CAKERNEL_Heat_Update_3dblock_ROWS; ++cakernel_m)                                                                     \
-      _Pragma("unroll") for (int cakernel_d = 1; cakernel_d < CAKERNEL_Heat_Update_3dblock_W; ++cakernel_d) {                                                                    \
-        const int gj = cakernel_j + cakernel_m, gk = cakernel_k0 - 1 + cakernel_d - 1;                                                                                           \
-        const bool cakernel_in = cakernel_column && gj < params.cagh_nj && gk < params.cagh_nk;                                                                                  \
-        const auto cakernel_v = cakernel_in ? opuntia::cuda::load_lanes<cakernel_lanes>(&u[CAKERNEL_INDEX(cakernel_x0, gj, gk)])                                                 \
-                                            : opuntia::cuda::lanes<CCTK_REAL, cakernel_lanes>{};                                                                                 \
-        _Pragma("unroll") for (int cakernel_l = 0; cakernel_l < cakernel_lanes; ++cakernel_l)                                                                                    \
-          cakernel_w_u[cakernel_m][cakernel_d][cakernel_l] = cakernel_v.e[cakernel_l];                                                                                           \
-      }                                                                                                                                                                          \
-     /* Starts copying plane kk of every cached variable into slot `slot`, none for a plane past                                                                                 \
-       the block's last (k0 + slab + zp - 1) or the grid's, which nothing reads. TMA: thread 0                                                                                   \
-       announces the plane's bytes on the slot's mbarrier and issues the copies. cp.async: one                                                                                   \
-       group, committed even when empty, so that every plane step counts the same. */                                                                                            \
-    const auto cakernel_copy_plane = [&](const int cakernel_kk, const int cakernel_slot) {                                                                                       \
-      (void)cakernel_slot;                                                                                                                                                       \
-      if (cakernel_kk < cakernel_k0 + cakernel_slab + 1 && cakernel_kk < params.cagh_nk &&                                                                                       \
-          (!cakernel_tma || cakernel_tid == 0)) {                                                                                                                                \
-        if constexpr (cakernel_tma)                                                                                                                                              \
-          opuntia::cuda::barrier_expect_bytes(&cakernel_ring_full[cakernel_slot], CAKERNEL_Heat_Update_3dblock_box_bytes<cakernel_lanes>());                                     \
-        cakernel_copy_plane_u(cakernel_kk, cakernel_slot);                                                                                                                       \
-      }                                                                                                                                                                          \
-      if constexpr (!cakernel_tma) __pipeline_commit();                                                                                                                          \
-    };                                                                                                                                                                           \
-    /* Until plane k0 + t of every cached variable has landed in its slot (TMA: the slot's                                                                                       \
-       mbarrier completes once a fill, so its phase's parity is the fill's). Every thread waits:                                                                                 \
-       a thread's reads are ordered after the copy by its own wait (with thread 0 alone waiting                                                                                  \
-       and a block barrier after it, racecheck reported every read of the plane). Thread 0 arms                                                                                  \
-       the slot again only after a block barrier, when every thread has waited. */                                                                                               \
-    const auto cakernel_wait_plane = [&](const int cakernel_t) {                                                                                                                 \
-      if constexpr (cakernel_tma)                                                                                                                                                \
-        opuntia::cuda::barrier_wait(&cakernel_ring_full[cakernel_t % CAKERNEL_Heat_Update_3dblock_NB],                                                                           \
-                                    (cakernel_t / CAKERNEL_Heat_Update_3dblock_NB) & 1);                                                                                         \
-    };                                                                                                                                                                           \
-    /* The ring's mbarriers (TMA): one a slot, completing when thread 0 has arrived and its                                                                                      \
-       copies' bytes have landed; initialised before the block meets, used after (copies issued                                                                                  \
-       before the block met made racecheck report their writes against the first planes' reads). */                                                                              \
-    if constexpr (cakernel_tma) {                                                                                                                                                \
-      if (cakernel_tid == 0) opuntia::cuda::barriers_init(cakernel_ring_full, CAKERNEL_Heat_Update_3dblock_NB, 1);                                                               \
-      __syncthreads();                                                                                                                                                           \
-    }                                                                                                                                                                            \
-    /* The ring's first planes, k0 .. k0 + zp + AHEAD - 1. */                                                                                                                    \
-    if (CAKERNEL_Heat_Update_3dblock_RING)                                                                                                                                       \
-      _Pragma("unroll 1") for (int cakernel_q = 0; cakernel_q < 1 + CAKERNEL_Heat_Update_3dblock_AHEAD; ++cakernel_q)                                                            \
-        cakernel_copy_plane(cakernel_k0 + cakernel_q, cakernel_q);                                                                                                               \
-    /* Whether the block's rows and planes are all inside the grid, and whether every point of                                                                                   \
-       the warp (with a shared plane: of the block) computes in x; decided for a whole warp or                                                                                   \
-       block, so that its threads take the same path: an x edge in one thread would otherwise                                                                                    \
-       run its warp through both (and a shared plane needs the same barriers in every thread). */                                                                                \
-    const bool cakernel_inside =                                                                                                                                                 \
-        cakernel_k0 + cakernel_slab + 1 + CAKERNEL_Heat_Update_3dblock_PF <= params.cagh_nk &&                                                                                   \
-        cakernel_k0 + cakernel_slab <= cakernel_hi_z && cakernel_bj + 1 + cakernel_tyr <= cakernel_hi_y;                                                                         \
-    const bool cakernel_thread_x_inside =                                                                                                                                        \
-        cakernel_x0 >= cakernel_lo_x && cakernel_x0 + cakernel_lanes <= cakernel_hi_x;                                                                                           \
-    const bool cakernel_x_inside = CAKERNEL_Heat_Update_3dblock_SHARED ? __syncthreads_and(cakernel_thread_x_inside) != 0                                                        \
-                                                                      : __all_sync(__activemask(), cakernel_thread_x_inside) != 0;                                               \
-    /* At an x edge, whether every thread's points are all inside or all outside in x (the edge                                                                                  \
-       falls between threads, as where the interior starts and ends on multiples of the lanes):                                                                                  \
-       then a thread's points are checked together, not lane by lane. Lanes checked one by one                                                                                   \
-       keep the compiler from reading a neighbour once for all of a thread's points (42 shared                                                                                   \
-       loads and 30% more instructions a plane than inside, radius 4 in fp32); checked together,                                                                                 \
-       the ring at radius 4 went from 78% to 80-81% of copy in fp64 (H100). */                                                                                                   \
-    const bool cakernel_thread_x_whole = cakernel_thread_x_inside || cakernel_x0 + cakernel_lanes <= cakernel_lo_x ||                                                            \
-                                         cakernel_x0 >= cakernel_hi_x;                                                                                                           \
-    const bool cakernel_x_whole = CAKERNEL_Heat_Update_3dblock_SHARED ? __syncthreads_and(cakernel_thread_x_whole) != 0                                                          \
-                                                                     : __all_sync(__activemask(), cakernel_thread_x_whole) != 0;                                                 \
-    /* One plane: `checked`, rows or planes may lie past the grid; `x_checked`, points may lie                                                                                   \
-       outside in x, lane by lane where `lanes_checked` (which implies x_checked), else a whole                                                                                  \
-       thread's at once. */                                                                                                                                                      \
-    const auto cakernel_plane = [&](const int cakernel_t, const bool cakernel_checked, const bool cakernel_x_checked,                                                            \
-                                    const bool cakernel_lanes_checked) {                                                                                                         \
-      const int gk = cakernel_k0 + cakernel_t;                                                                                                                                   \
-      /* This plane's slot in the shared planes. */                                                                                                                              \
-      const int cakernel_slot = cakernel_t % CAKERNEL_Heat_Update_3dblock_NB;                                                                                                    \
-      (void)cakernel_slot;                                                                                                                                                       \
-      if (CAKERNEL_Heat_Update_3dblock_RING) {                                                                                                                                   \
-        /* Planes up to gk + zp have landed (the AHEAD - 1 newest copies may still run), in every                                                                                \
-           thread's copies: then the slot of the plane before this one, which every thread has                                                                                   \
-           finished with, takes the plane AHEAD beyond the windows' newest (that plane's own slot,                                                                               \
-           as NB is zp + AHEAD + 1). One barrier a plane.                                                                                                                        \
-           (TMA: the planes below gk + zp were waited for before.) */                                                                                                            \
-        if constexpr (cakernel_tma) cakernel_wait_plane(cakernel_t + 1);                                                                                                         \
-        else __pipeline_wait_prior(CAKERNEL_Heat_Update_3dblock_AHEAD - 1);                                                                                                      \
-        __syncthreads();                                                                                                                                                         \
-        cakernel_copy_plane(gk + 1 + CAKERNEL_Heat_Update_3dblock_AHEAD,                                                                                                         \
-                            (cakernel_t + 1 + CAKERNEL_Heat_Update_3dblock_AHEAD) % CAKERNEL_Heat_Update_3dblock_NB);                                                            \
-      }                                                                                                                                                                          \
-      /* Slide each window by one plane and take the plane zp + PF above this one: from the ring                                                                                 \
-         (3dblock_ring), from global memory otherwise. */                                                                                                                        \
-      _Pragma("unroll") for (int cakernel_m = 0; cakernel_m < CAKERNEL_Heat_Update_3dblock_ROWS; ++cakernel_m) {                                                                 \
-        _Pragma("unroll") for (int cakernel_d = 0; cakernel_d + 1 < CAKERNEL_Heat_Update_3dblock_W; ++cakernel_d)                                                                \
-          _Pragma("unroll") for (int cakernel_l = 0; cakernel_l < cakernel_lanes; ++cakernel_l)                                                                                  \
-            cakernel_w_u[cakernel_m][cakernel_d][cakernel_l] = cakernel_w_u[cakernel_m][cakernel_d + 1][cakernel_l];                                                             \
-        const int gj = cakernel_j + cakernel_m, cakernel_k = gk + 1 + CAKERNEL_Heat_Update_3dblock_PF;                                                                           \
-        /* With a staged plane, a thread past the x edge stays for the barriers, on an x-checked                                                                                 \
-           path; its column must not be read: past the last row of the last plane it would lie                                                                                   \
-           beyond the array. (Without a shared plane, such a thread has returned.) */                                                                                            \
-        const bool cakernel_in = (!CAKERNEL_Heat_Update_3dblock_STAGED_PLANE || !cakernel_x_checked || cakernel_column) &&                                                       \
-                                 (!cakernel_checked || (cakernel_column && gj < params.cagh_nj && cakernel_k < params.cagh_nk));                                                 \
-        const auto cakernel_v =                                                                                                                                                  \
-            CAKERNEL_Heat_Update_3dblock_RING                                                                                                                                    \
-                ? opuntia::cuda::load_lanes_shared<cakernel_lanes>(                                                                                                              \
-                      cakernel_shared_u((cakernel_slot + 1) % CAKERNEL_Heat_Update_3dblock_NB, cakernel_sj + cakernel_m, 0, 0))                                                  \
-            : cakernel_in ? opuntia::cuda::load_lanes<cakernel_lanes>(&u[CAKERNEL_INDEX(cakernel_x0, gj, cakernel_k)])                                                           \
-                          : opuntia::cuda::lanes<CCTK_REAL, cakernel_lanes>{};                                                                                                   \
-        _Pragma("unroll") for (int cakernel_l = 0; cakernel_l < cakernel_lanes; ++cakernel_l)                                                                                    \
-          cakernel_w_u[cakernel_m][CAKERNEL_Heat_Update_3dblock_W - 1][cakernel_l] = cakernel_v.e[cakernel_l];                                                                   \
-      }                                                                                                                                                                          \
-      if (CAKERNEL_Heat_Update_3dblock_STAGED_PLANE) {                                                                                                                           \
-        /* This plane's slot: the centres from the windows, the halo from the registers loaded                                                                                   \
-           during the previous plane; then the next plane's halo is loaded, to arrive while this                                                                                 \
-           one computes (a halo loaded here and stored at once would stall every plane on the                                                                                    \
-           memory's latency before the barrier: 33-42% of copy for radius 4 on the H100). The                                                                                    \
-           slot written here was last read two planes ago, before the previous barrier. */                                                                                       \
-        auto& cakernel_tile = cakernel_planes_u[cakernel_slot];                                                                                                                  \
-        _Pragma("unroll") for (int cakernel_m = 0; cakernel_m < CAKERNEL_Heat_Update_3dblock_ROWS; ++cakernel_m)                                                                 \
-          opuntia::cuda::store_lanes(&cakernel_tile[cakernel_sj + cakernel_m][cakernel_si],                                                                                      \
-                                     cakernel_w_u[cakernel_m][1]);                                                                                                               \
-        _Pragma("unroll") for (int cakernel_q = 0; cakernel_q < cakernel_nq; ++cakernel_q)                                                                                       \
-          if (cakernel_group_dst[cakernel_q] >= 0)                                                                                                                               \
-            opuntia::cuda::store_lanes(&cakernel_tile[0][0] + cakernel_group_dst[cakernel_q], cakernel_halo_u[cakernel_q].e);                                                    \
-        if (cakernel_t + 1 < cakernel_slab) cakernel_load_halo_u(gk + 1);                                                                                                        \
-      }                                                                                                                                                                          \
-      /* Without a shared plane: the groups of this plane that the thread's points may read,                                                                                     \
-         loaded before any of them is computed, so that the body's stores do not make the                                                                                        \
-         compiler load them again for the next point; those the body does not read are never                                                                                     \
-         loaded (the compiler drops them). Off the grid (only points that compute nothing would                                                                                  \
-         read them) the indices are clamped into it. */                                                                                                                          \
-      opuntia::cuda::lanes<CCTK_REAL, cakernel_lanes> cakernel_nb_u[cakernel_nr][cakernel_ng];                                                                                   \
-      if (!CAKERNEL_Heat_Update_3dblock_SHARED)                                                                                                                                  \
-        _Pragma("unroll") for (int cakernel_r = 0; cakernel_r < cakernel_nr; ++cakernel_r)                                                                                       \
-          _Pragma("unroll") for (int cakernel_g = 0; cakernel_g < cakernel_ng; ++cakernel_g) {                                                                                   \
-            const int cakernel_y = cakernel_j - 1 + cakernel_r,                                                                                                                  \
-                      cakernel_x = cakernel_x0 + (cakernel_g0 + cakernel_g) * cakernel_lanes;                                                                                    \
-            cakernel_nb_u[cakernel_r][cakernel_g] = opuntia::cuda::load_lanes<cakernel_lanes>(&u[CAKERNEL_INDEX(                                                                 \
-                !cakernel_x_checked ? cakernel_x : cakernel_x < 0 ? 0 : cakernel_x > params.cagh_ni - cakernel_lanes ? params.cagh_ni - cakernel_lanes : cakernel_x,             \
-                !cakernel_checked ? cakernel_y : cakernel_y >= params.cagh_nj ? params.cagh_nj - 1 : cakernel_y, gk)]);                                                          \
-          }                                                                                                                                                                      \
-      if (CAKERNEL_Heat_Update_3dblock_STAGED_PLANE) __syncthreads();                                                                                                            \
-      _Pragma("unroll") for (int cakernel_m = 0; cakernel_m < CAKERNEL_Heat_Update_3dblock_ROWS; ++cakernel_m) {                                                                 \
-        const int gj = cakernel_j + cakernel_m;                                                                                                                                  \
-        /* A row past the grid computes nothing, nor a thread outside in x where its points are                                                                                  \
-           checked together: decided here, around all its points, so that they share their reads. */                                                                             \
-        if ((cakernel_checked && gj >= cakernel_hi_y) ||                                                                                                                         \
-            (cakernel_x_checked && !cakernel_lanes_checked && !cakernel_thread_x_inside))                                                                                        \
-          continue;                                                                                                                                                              \
-        opuntia::cuda::staged_lanes<CCTK_REAL, cakernel_lanes> cakernel_staged_u_out;                                                                                            \
-        _Pragma("unroll") for (int cakernel_lane = 0; cakernel_lane < cakernel_lanes; ++cakernel_lane) {                                                                         \
-          const int gi = cakernel_x0 + cakernel_lane;                                                                                                                            \
+#define CAKERNEL_Heat_Update_Begin                                                                                                                                                                 \
+  template <int cakernel_lanes, bool cakernel_boxed>                                                                                                                                               \
+  static __global__ void CAKERNEL_Heat_Update_3dblock_LAUNCH_BOUNDS                                                                                                                                \
+  CAKERNEL_Heat_Update_3dblock_kernel(const CAKERNEL_Heat_Update_Params params,                                                                                                                    \
+                                     const __grid_constant__ CAKERNEL_Heat_Update_3dblock_Maps<cakernel_lanes> cakernel_maps,                                                                      \
+                                     const int cakernel_slab,                                                                                                                                      \
+                                     const int3 cakernel_origin, const int3 cakernel_lo, const int3 cakernel_hi                                                                                    \
+      , CCTK_REAL* const __restrict__ u                                                                                                                                                            \
+      , CCTK_REAL* const __restrict__ u_out                                                                                                                                                        \
+  ) {                                                                                                                                                                                              \
+    /* Where the blocks start and which points they compute: a launch over the whole grid                                                                                                          \
+       (cakernel_boxed false) knows them at compile time but for the grid's size, as the tuned                                                                                                     \
+       loops were written for (taking them from the arguments cost Star25 3dstencil a third of its                                                                                                 \
+       speed, H200, 2026-11-26); a launch on a box takes the launcher's. */                                                                                                                        \
+    const int cakernel_origin_x = cakernel_boxed ? cakernel_origin.x : opuntia::cuda::block_origin_x<CCTK_REAL>(1, params.cagh_leadi);                                                             \
+    /* The x indices of a row that are allocated (its points and the padding around them):                                                                                                         \
+       a lane group that reaches past the points but not past these is read, never used. */                                                                                                        \
+    const int cakernel_row_lo = -params.cagh_leadi, cakernel_row_hi = params.cagh_ashi - params.cagh_leadi;                                                                                        \
+    (void)cakernel_row_lo, (void)cakernel_row_hi;                                                                                                                                                  \
+    const int cakernel_origin_y = cakernel_boxed ? cakernel_origin.y : 0;                                                                                                                          \
+    const int cakernel_origin_z = cakernel_boxed ? cakernel_origin.z : 1;                                                                                                                          \
+    const int cakernel_lo_x = cakernel_boxed ? cakernel_lo.x : 1;                                                                                                                                  \
+    const int cakernel_hi_x = cakernel_boxed ? cakernel_hi.x : params.cagh_ni - 1;                                                                                                                 \
+    const int cakernel_hi_y = cakernel_boxed ? cakernel_hi.y : params.cagh_nj - 1;                                                                                                                 \
+    const int cakernel_hi_z = cakernel_boxed ? cakernel_hi.z : params.cagh_nk - 1;                                                                                                                 \
+    /* The arrays are restrict parameters (not members of a struct) so that the compiler knows                                                                                                     \
+       that the body's stores leave the loads of the other arrays valid: the lanes of a thread                                                                                                     \
+       share their neighbours' loads. */                                                                                                                                                           \
+    (void)u;                                                                                                                                                                                       \
+    (void)u_out;                                                                                                                                                                                   \
+    (void)cakernel_maps;                                                                                                                                                                           \
+    constexpr int cakernel_tx = CAKERNEL_Heat_Update_3dblock_TX, cakernel_tyr = CAKERNEL_Heat_Update_3dblock_TYR;                                                                                  \
+    /* The launch's blocks are TX threads wide (the launcher's block_x): said, so that the compiler                                                                                                \
+       knows the range of a thread's x index (the box table of a ring slot, below). */                                                                                                             \
+    __builtin_assume(threadIdx.x < cakernel_tx);                                                                                                                                                   \
+    /* A shared plane: the block's points and their halo, the x halo in whole lane groups, gx                                                                                                      \
+       groups a row. */                                                                                                                                                                            \
+    constexpr int cakernel_xa = CAKERNEL_Heat_Update_3dblock_halo_lo<cakernel_lanes>();                                                                                                            \
+    constexpr int cakernel_mx = CAKERNEL_Heat_Update_3dblock_main_x<cakernel_lanes>(),                                                                                                             \
+                  cakernel_xpa = CAKERNEL_Heat_Update_3dblock_halo_hi<cakernel_lanes>();                                                                                                           \
+    constexpr int cakernel_sx = CAKERNEL_Heat_Update_3dblock_SHARED ? CAKERNEL_Heat_Update_3dblock_sx<cakernel_lanes>() : cakernel_lanes;                                                          \
+    constexpr int cakernel_sy = CAKERNEL_Heat_Update_3dblock_SHARED ? CAKERNEL_Heat_Update_3dblock_sy : 1;                                                                                         \
+    constexpr int cakernel_gx = cakernel_sx / cakernel_lanes, cakernel_groups = cakernel_gx * cakernel_sy;                                                                                         \
+    /* The neighbourhood of a thread's points in a plane: its rows and yn + yp more, in aligned                                                                                                    \
+       groups of lanes from the one holding x0 - xn (g0 groups from x0) to the one holding the                                                                                                     \
+       last point + xp. */                                                                                                                                                                         \
+    constexpr int cakernel_nr = CAKERNEL_Heat_Update_3dblock_ROWS + 1 + 1;                                                                                                                         \
+    constexpr int cakernel_g0 = opuntia::cuda::align_down(-1, cakernel_lanes) / cakernel_lanes;                                                                                                    \
+    constexpr int cakernel_ng = opuntia::cuda::align_down(cakernel_lanes - 1 + 1, cakernel_lanes) / cakernel_lanes - cakernel_g0 + 1;                                                              \
+    /* The block's first point (x aligned to the lanes, y at its first halo row), this thread's                                                                                                    \
+       first point and its place in the plane. The blocks start at the launcher's origin (0, 0, zn                                                                                                 \
+       for the whole grid) and compute the points of [lo, hi): those the STENCIL allows, within                                                                                                    \
+       the call's box. */                                                                                                                                                                          \
+    const int cakernel_bi = cakernel_origin_x + (int)blockIdx.x * cakernel_tx * cakernel_lanes;                                                                                                    \
+    /* ... and in the x of the tensor maps, which span the allocated rows from their first element. */                                                                                             \
+    const int cakernel_map_bi = cakernel_bi + params.cagh_leadi;                                                                                                                                   \
+    (void)cakernel_map_bi;                                                                                                                                                                         \
+    const int cakernel_bj = cakernel_origin_y + (int)blockIdx.y * cakernel_tyr;                                                                                                                    \
+    const int cakernel_x0 = cakernel_bi + (int)threadIdx.x * cakernel_lanes;                                                                                                                       \
+    const int cakernel_si = cakernel_xa + (int)threadIdx.x * cakernel_lanes;                                                                                                                       \
+    const int cakernel_sj = 1 + (int)threadIdx.y * CAKERNEL_Heat_Update_3dblock_ROWS;                                                                                                              \
+    const int cakernel_j = cakernel_bj + cakernel_sj;                                                                                                                                              \
+    constexpr int cakernel_threads = cakernel_tx * CAKERNEL_Heat_Update_3dblock_TY;                                                                                                                \
+    const int cakernel_tid = (int)(threadIdx.y * blockDim.x + threadIdx.x);                                                                                                                        \
+    (void)cakernel_sx, (void)cakernel_sy, (void)cakernel_si, (void)cakernel_mx, (void)cakernel_xpa, (void)cakernel_nr, (void)cakernel_g0, (void)cakernel_ng, (void)cakernel_tid;                   \
+    (void)cakernel_groups, (void)cakernel_threads;                                                                                                                                                 \
+    /* The shared planes of each cached variable (two slots in 3dblock, the ring in                                                                                                                \
+       3dblock_ring), in the launch's dynamic shared memory (CAKERNEL_<K>_<variant>_shared_bytes),                                                                                                 \
+       each slot 128-byte aligned for the tensor copies; then the ring's mbarriers. Whether the                                                                                                    \
+       ring is filled by tensor copies (TMA) or by cp.async: */                                                                                                                                    \
+    constexpr bool cakernel_tma = CAKERNEL_Heat_Update_3dblock_tensor_copies<cakernel_lanes>() && OPUNTIA_CUDA_TENSOR_COPIES;                                                                      \
+    constexpr bool cakernel_split = cakernel_tma && CAKERNEL_Heat_Update_3dblock_split_x_halo;                                                                                                     \
+    extern __shared__ __align__(128) unsigned char cakernel_dynamic_shared[];                                                                                                                      \
+    unsigned char* cakernel_planes_next = cakernel_dynamic_shared;                                                                                                                                 \
+    std::uint64_t* const cakernel_ring_full =                                                                                                                                                      \
+        reinterpret_cast<std::uint64_t*>(cakernel_dynamic_shared + CAKERNEL_Heat_Update_3dblock_all_planes_bytes<cakernel_lanes>());                                                               \
+    (void)cakernel_planes_next, (void)cakernel_ring_full;                                                                                                                                          \
+    /* Without a shared plane nothing waits on a barrier: a thread with nothing to compute leaves. */                                                                                              \
+    if (!CAKERNEL_Heat_Update_3dblock_SHARED &&                                                                                                                                                    \
+        (cakernel_x0 + cakernel_lanes <= cakernel_lo_x || cakernel_x0 >= cakernel_hi_x ||                                                                                                          \
+         cakernel_j >= cakernel_hi_y)) return;                                                                                                                                                     \
+    const bool cakernel_column = cakernel_x0 + cakernel_lanes <= cakernel_row_hi;                                                                                                                  \
+    /* The L2 policy of the ring's tensor copies, made once a block. */                                                                                                                            \
+    const std::uint64_t cakernel_keep_in_l2 = cakernel_tma ? opuntia::cuda::keep_in_l2_policy() : 0;                                                                                               \
+    (void)cakernel_keep_in_l2;                                                                                                                                                                     \
+    (void)cakernel_column;                                                                                                                                                                         \
+    const int cakernel_k0 = cakernel_origin_z + (int)blockIdx.z * cakernel_slab;                                                                                                                   \
+    /* The lane groups of a shared plane that this thread fills at every plane: a ring                                                                                                             \
+       (3dblock_ring) copies the whole plane, a staged plane (3dblock) loads the halo (its centres                                                                                                 \
+       come from the windows); the block's threads share them out, nq at most each. The same in                                                                                                    \
+       every plane and variable, so found once: where each lies in the shared plane (-1: none),                                                                                                    \
+       in a plane of the grid, and whether inside the grid. Found at each plane, they made the                                                                                                     \
+       radius-4 ring execute 14% more instructions and run at 72% of copy instead of 76% (fp64,                                                                                                    \
+       H100). */                                                                                                                                                                                   \
+    constexpr int cakernel_fill_groups = CAKERNEL_Heat_Update_3dblock_RING ? (cakernel_tma ? 0 : cakernel_groups)                                                                                  \
+                                       : CAKERNEL_Heat_Update_3dblock_STAGED_PLANE ? CAKERNEL_Heat_Update_3dblock_halo_groups<cakernel_lanes>() : 0;                                               \
+    constexpr int cakernel_nq = cakernel_fill_groups > 0 ? (cakernel_fill_groups + cakernel_threads - 1) / cakernel_threads : 1;                                                                   \
+    int cakernel_group_dst[cakernel_nq];                                                                                                                                                           \
+    ptrdiff_t cakernel_group_src[cakernel_nq];                                                                                                                                                     \
+    bool cakernel_group_in[cakernel_nq];                                                                                                                                                           \
+    _Pragma("unroll") for (int cakernel_q = 0; cakernel_q < cakernel_nq; ++cakernel_q) {                                                                                                           \
+      const int cakernel_g = cakernel_tid + cakernel_q * cakernel_threads;                                                                                                                         \
+      int cakernel_gi = 0, cakernel_gj = 0; /* the group's first point in the shared plane */                                                                                                      \
+      if constexpr (CAKERNEL_Heat_Update_3dblock_RING)                                                                                                                                             \
+        cakernel_gj = cakernel_g / cakernel_gx, cakernel_gi = (cakernel_g - cakernel_gj * cakernel_gx) * cakernel_lanes;                                                                           \
+      else if (cakernel_g < cakernel_fill_groups)                                                                                                                                                  \
+        CAKERNEL_Heat_Update_3dblock_halo_cell<cakernel_lanes>(cakernel_g, cakernel_gi, cakernel_gj);                                                                                              \
+      const int cakernel_i = cakernel_bi - cakernel_xa + cakernel_gi, cakernel_jj = cakernel_bj + cakernel_gj;                                                                                     \
+      cakernel_group_dst[cakernel_q] = cakernel_g < cakernel_fill_groups ? cakernel_gj * cakernel_sx + cakernel_gi : -1;                                                                           \
+      cakernel_group_in[cakernel_q] = cakernel_i >= cakernel_row_lo && cakernel_i + cakernel_lanes <= cakernel_row_hi && cakernel_jj < params.cagh_nj;                                             \
+      cakernel_group_src[cakernel_q] = cakernel_group_in[cakernel_q] ? CAKERNEL_INDEX(cakernel_i, cakernel_jj, 0) : 0;                                                                             \
+    }                                                                                                                                                                                              \
+    /* The windows before the first plane: planes k0 - zn .. k0 + zp + PF - 1 in slots 1..W-1. */                                                                                                  \
+    CCTK_REAL cakernel_w_u[CAKERNEL_Heat_Update_3dblock_ROWS][CAKERNEL_Heat_Update_3dblock_W][cakernel_lanes];                                                                                     \
+    /* The shared plane of u: plane k0 + t in slot t % NB. */                                                                                                                                      \
+    constexpr int cakernel_slot_rows_u = CAKERNEL_Heat_Update_3dblock_slot_rows<CCTK_REAL, cakernel_lanes>();                                                                                      \
+    CCTK_REAL(*const cakernel_planes_u)[cakernel_slot_rows_u][cakernel_sx] =                                                                                                                       \
+        reinterpret_cast<CCTK_REAL(*)[cakernel_slot_rows_u][cakernel_sx]>(cakernel_planes_next);                                                                                                   \
+    CCTK_REAL* const cakernel_ring_u = reinterpret_cast<CCTK_REAL*>(cakernel_planes_next);                                                                                                         \
+    cakernel_planes_next += CAKERNEL_Heat_Update_3dblock_planes_bytes<CCTK_REAL, cakernel_lanes>();                                                                                                \
+    (void)cakernel_ring_u;                                                                                                                                                                         \
+    /* Where each lane group of the thread's neighbourhood (g0 + g groups right of its own) lies                                                                                                   \
+       in a slot of three boxes (split_x_halo): the box's first element for the group in row 0,                                                                                                    \
+       and the box's row pitch. Found once: a box chosen at every read took 120 registers instead                                                                                                  \
+       of 87 (radius 4, fp32). */                                                                                                                                                                  \
+    int cakernel_box_at_u[cakernel_ng], cakernel_box_pitch_u[cakernel_ng];                                                                                                                         \
+    if constexpr (cakernel_split)                                                                                                                                                                  \
+      _Pragma("unroll") for (int cakernel_g = 0; cakernel_g < cakernel_ng; ++cakernel_g) {                                                                                                         \
+        const int cakernel_x = ((int)threadIdx.x + cakernel_g0 + cakernel_g) * cakernel_lanes; /* from the block's first point */                                                                  \
+        const bool cakernel_main = cakernel_g0 + cakernel_g == 0 || (cakernel_x >= 0 && cakernel_x < cakernel_mx);                                                                                 \
+        cakernel_box_at_u[cakernel_g] =                                                                                                                                                            \
+            cakernel_main ? cakernel_x                                                                                                                                                             \
+            : cakernel_x < 0 ? CAKERNEL_Heat_Update_3dblock_box_start<CCTK_REAL, cakernel_lanes>(1) + cakernel_x + cakernel_xa                                                                     \
+                             : CAKERNEL_Heat_Update_3dblock_box_start<CCTK_REAL, cakernel_lanes>(2) + cakernel_x - cakernel_mx;                                                                    \
+        cakernel_box_pitch_u[cakernel_g] = cakernel_main ? cakernel_mx : cakernel_x < 0 ? cakernel_xa : cakernel_xpa;                                                                              \
+      }                                                                                                                                                                                            \
+    (void)cakernel_box_at_u, (void)cakernel_box_pitch_u;                                                                                                                                           \
+    /* Element e of the lane group d groups right of this thread's (d = 0: its own), in row `row`                                                                                                  \
+       (from the y halo's first) of u's shared plane in slot `slot`: in one of the slot's                                                                                                          \
+       three boxes (split_x_halo; the main box unless the group lies past the block's x edge),                                                                                                     \
+       otherwise in a plane of sx columns. */                                                                                                                                                      \
+    const auto cakernel_shared_u = [&](const int cakernel_s, const int cakernel_row, const int cakernel_d,                                                                                         \
+                                              const int cakernel_e) -> CCTK_REAL* {                                                                                                                \
+      if constexpr (cakernel_split) {                                                                                                                                                              \
+        return cakernel_ring_u + cakernel_s * CAKERNEL_Heat_Update_3dblock_box_start<CCTK_REAL, cakernel_lanes>(3) +                                                                               \
+               cakernel_box_at_u[cakernel_d - cakernel_g0] + cakernel_row * cakernel_box_pitch_u[cakernel_d - cakernel_g0] +                                                                       \
+               cakernel_e;                                                                                                                                                                         \
+      } else {                                                                                                                                                                                     \
+        return &cakernel_planes_u[cakernel_s][cakernel_row][cakernel_si + cakernel_d * cakernel_lanes + cakernel_e];                                                                               \
+      }                                                                                                                                                                                            \
+    };                                                                                                                                                                                             \
+    /* Starts copying plane kk (inside the grid) of u into a slot of its ring: tensor copies                                                                                                       \
+       of the plane with its halo, or of the slot's three boxes (split_x_halo), that thread 0                                                                                                      \
+       issues, completing on the slot's mbarrier (TMA), or the                                                                                                                                     \
+       block's threads share out its lane groups (cp.async); off the grid the box or group                                                                                                         \
+       becomes zeros (only points that compute nothing read them). */                                                                                                                              \
+    const auto cakernel_copy_plane_u = [&](const int cakernel_kk, const int cakernel_slot) {                                                                                                       \
+      if constexpr (cakernel_tma && !cakernel_split) {                                                                                                                                             \
+        opuntia::cuda::copy_box_async(&cakernel_planes_u[cakernel_slot][0][0], &cakernel_maps.u,                                                                                                   \
+                                      cakernel_map_bi - cakernel_xa, cakernel_bj, cakernel_kk, &cakernel_ring_full[cakernel_slot],                                                                 \
+                                      cakernel_keep_in_l2);                                                                                                                                        \
+      } else if constexpr (cakernel_split) {                                                                                                                                                       \
+        CCTK_REAL* const cakernel_to = cakernel_ring_u + cakernel_slot * CAKERNEL_Heat_Update_3dblock_box_start<CCTK_REAL, cakernel_lanes>(3);                                                     \
+        opuntia::cuda::copy_box_async(cakernel_to, &cakernel_maps.u, cakernel_map_bi, cakernel_bj, cakernel_kk,                                                                                    \
+                                      &cakernel_ring_full[cakernel_slot], cakernel_keep_in_l2);                                                                                                    \
+        if constexpr (cakernel_xa > 0)                                                                                                                                                             \
+          opuntia::cuda::copy_box_async(cakernel_to + CAKERNEL_Heat_Update_3dblock_box_start<CCTK_REAL, cakernel_lanes>(1),                                                                        \
+                                        &cakernel_maps.u_x_lo, cakernel_map_bi - cakernel_xa, cakernel_bj, cakernel_kk,                                                                            \
+                                        &cakernel_ring_full[cakernel_slot], cakernel_keep_in_l2);                                                                                                  \
+        if constexpr (cakernel_xpa > 0)                                                                                                                                                            \
+          opuntia::cuda::copy_box_async(cakernel_to + CAKERNEL_Heat_Update_3dblock_box_start<CCTK_REAL, cakernel_lanes>(2),                                                                        \
+                                        &cakernel_maps.u_x_hi, cakernel_map_bi + cakernel_mx, cakernel_bj, cakernel_kk,                                                                            \
+                                        &cakernel_ring_full[cakernel_slot], cakernel_keep_in_l2);                                                                                                  \
+      } else if constexpr (CAKERNEL_Heat_Update_3dblock_RING) {                                                                                                                                    \
+        CCTK_REAL* const cakernel_to = &cakernel_planes_u[cakernel_slot][0][0];                                                                                                                    \
+        const CCTK_REAL* const cakernel_from = &u[CAKERNEL_PLANE(cakernel_kk)];                                                                                                                    \
+        _Pragma("unroll") for (int cakernel_q = 0; cakernel_q < cakernel_nq; ++cakernel_q)                                                                                                         \
+          if (cakernel_group_dst[cakernel_q] >= 0)                                                                                                                                                 \
+            opuntia::cuda::copy_lanes_async<cakernel_lanes>(cakernel_to + cakernel_group_dst[cakernel_q],                                                                                          \
+                                                            cakernel_from + cakernel_group_src[cakernel_q], cakernel_group_in[cakernel_q]);                                                        \
+      }                                                                                                                                                                                            \
+    };                                                                                                                                                                                             \
+    /* The halo groups of the next plane that this thread stages, loaded while this plane                                                                                                          \
+       computes (a staged plane only). */                                                                                                                                                          \
+    opuntia::cuda::lanes<CCTK_REAL, cakernel_lanes> cakernel_halo_u[cakernel_nq];                                                                                                                  \
+    const auto cakernel_load_halo_u = [&](const int cakernel_kk) {                                                                                                                                 \
+      const CCTK_REAL* const cakernel_from = &u[cakernel_kk < params.cagh_nk ? CAKERNEL_PLANE(cakernel_kk) : 0];                                                                                   \
+      _Pragma("unroll") for (int cakernel_q = 0; cakernel_q < cakernel_nq; ++cakernel_q)                                                                                                           \
+        cakernel_halo_u[cakernel_q] =                                                                                                                                                              \
+            cakernel_group_dst[cakernel_q] >= 0 && cakernel_group_in[cakernel_q] && cakernel_kk < params.cagh_nk                                                                                   \
+                ? opuntia::cuda::load_lanes<cakernel_lanes>(cakernel_from + cakernel_group_src[cakernel_q])                                                                                        \
+                : opuntia::cuda::lanes<CCTK_REAL, cakernel_lanes>{};                                                                                                                               \
+    };                                                                                                                                                                                             \
+    if (CAKERNEL_Heat_Update_3dblock_STAGED_PLANE) cakernel_load_halo_u(cakernel_k0);                                                                                                              \
+    _Pragma("unroll") for (int cakernel_m = 0; cakernel_m < CAKERNEL_Heat_Update_3dblock_ROWS; ++cakernel_m)                                                                                       \
+      _Pragma("unroll") for (int cakernel_d = 1; cakernel_d < CAKERNEL_Heat_Update_3dblock_W; ++cakernel_d) {                                                                                      \
+        const int gj = cakernel_j + cakernel_m, gk = cakernel_k0 - 1 + cakernel_d - 1;                                                                                                             \
+        const bool cakernel_in = cakernel_column && gj < params.cagh_nj && gk < params.cagh_nk;                                                                                                    \
+        const auto cakernel_v = cakernel_in ? opuntia::cuda::load_lanes<cakernel_lanes>(&u[CAKERNEL_INDEX(cakernel_x0, gj, gk)])                                                                   \
+                                            : opuntia::cuda::lanes<CCTK_REAL, cakernel_lanes>{};                                                                                                   \
+        _Pragma("unroll") for (int cakernel_l = 0; cakernel_l < cakernel_lanes; ++cakernel_l)                                                                                                      \
+          cakernel_w_u[cakernel_m][cakernel_d][cakernel_l] = cakernel_v.e[cakernel_l];                                                                                                             \
+      }                                                                                                                                                                                            \
+     /* Starts copying plane kk of every cached variable into slot `slot`, none for a plane past                                                                                                   \
+       the block's last (k0 + slab + zp - 1) or the grid's, which nothing reads. TMA: thread 0                                                                                                     \
+       announces the plane's bytes on the slot's mbarrier and issues the copies. cp.async: one                                                                                                     \
+       group, committed even when empty, so that every plane step counts the same. */                                                                                                              \
+    const auto cakernel_copy_plane = [&](const int cakernel_kk, const int cakernel_slot) {                                                                                                         \
+      (void)cakernel_slot;                                                                                                                                                                         \
+      if (cakernel_kk < cakernel_k0 + cakernel_slab + 1 && cakernel_kk < params.cagh_nk &&                                                                                                         \
+          (!cakernel_tma || cakernel_tid == 0)) {                                                                                                                                                  \
+        if constexpr (cakernel_tma)                                                                                                                                                                \
+          opuntia::cuda::barrier_expect_bytes(&cakernel_ring_full[cakernel_slot], CAKERNEL_Heat_Update_3dblock_box_bytes<cakernel_lanes>());                                                       \
+        cakernel_copy_plane_u(cakernel_kk, cakernel_slot);                                                                                                                                         \
+      }                                                                                                                                                                                            \
+      if constexpr (!cakernel_tma) __pipeline_commit();                                                                                                                                            \
+    };                                                                                                                                                                                             \
+    /* Until plane k0 + t of every cached variable has landed in its slot (TMA: the slot's                                                                                                         \
+       mbarrier completes once a fill, so its phase's parity is the fill's). Every thread waits:                                                                                                   \
+       a thread's reads are ordered after the copy by its own wait (with thread 0 alone waiting                                                                                                    \
+       and a block barrier after it, racecheck reported every read of the plane). Thread 0 arms                                                                                                    \
+       the slot again only after a block barrier, when every thread has waited. */                                                                                                                 \
+    const auto cakernel_wait_plane = [&](const int cakernel_t) {                                                                                                                                   \
+      if constexpr (cakernel_tma)                                                                                                                                                                  \
+        opuntia::cuda::barrier_wait(&cakernel_ring_full[cakernel_t % CAKERNEL_Heat_Update_3dblock_NB],                                                                                             \
+                                    (cakernel_t / CAKERNEL_Heat_Update_3dblock_NB) & 1);                                                                                                           \
+    };                                                                                                                                                                                             \
+    /* The ring's mbarriers (TMA): one a slot, completing when thread 0 has arrived and its                                                                                                        \
+       copies' bytes have landed; initialised before the block meets, used after (copies issued                                                                                                    \
+       before the block met made racecheck report their writes against the first planes' reads). */                                                                                                \
+    if constexpr (cakernel_tma) {                                                                                                                                                                  \
+      if (cakernel_tid == 0) opuntia::cuda::barriers_init(cakernel_ring_full, CAKERNEL_Heat_Update_3dblock_NB, 1);                                                                                 \
+      __syncthreads();                                                                                                                                                                             \
+    }                                                                                                                                                                                              \
+    /* The ring's first planes, k0 .. k0 + zp + AHEAD - 1. */                                                                                                                                      \
+    if (CAKERNEL_Heat_Update_3dblock_RING)                                                                                                                                                         \
+      _Pragma("unroll 1") for (int cakernel_q = 0; cakernel_q < 1 + CAKERNEL_Heat_Update_3dblock_AHEAD; ++cakernel_q)                                                                              \
+        cakernel_copy_plane(cakernel_k0 + cakernel_q, cakernel_q);                                                                                                                                 \
+    /* Whether the block's rows and planes are all inside the grid, and whether every point of                                                                                                     \
+       the warp (with a shared plane: of the block) computes in x; decided for a whole warp or                                                                                                     \
+       block, so that its threads take the same path: an x edge in one thread would otherwise                                                                                                      \
+       run its warp through both (and a shared plane needs the same barriers in every thread). */                                                                                                  \
+    const bool cakernel_inside =                                                                                                                                                                   \
+        cakernel_k0 + cakernel_slab + 1 + CAKERNEL_Heat_Update_3dblock_PF <= params.cagh_nk &&                                                                                                     \
+        cakernel_k0 + cakernel_slab <= cakernel_hi_z && cakernel_bj + 1 + cakernel_tyr <= cakernel_hi_y;                                                                                           \
+    const bool cakernel_thread_x_inside =                                                                                                                                                          \
+        cakernel_x0 >= cakernel_lo_x && cakernel_x0 + cakernel_lanes <= cakernel_hi_x;                                                                                                             \
+    const bool cakernel_x_inside = CAKERNEL_Heat_Update_3dblock_SHARED ? __syncthreads_and(cakernel_thread_x_inside) != 0                                                                          \
+                                                                      : __all_sync(__activemask(), cakernel_thread_x_inside) != 0;                                                                 \
+    /* At an x edge, whether every thread's points are all inside or all outside in x (the edge                                                                                                    \
+       falls between threads, as where the interior starts and ends on multiples of the lanes):                                                                                                    \
+       then a thread's points are checked together, not lane by lane. Lanes checked one by one                                                                                                     \
+       keep the compiler from reading a neighbour once for all of a thread's points (42 shared                                                                                                     \
+       loads and 30% more instructions a plane than inside, radius 4 in fp32); checked together,                                                                                                   \
+       the ring at radius 4 went from 78% to 80-81% of copy in fp64 (H100). */                                                                                                                     \
+    const bool cakernel_thread_x_whole = cakernel_thread_x_inside || cakernel_x0 + cakernel_lanes <= cakernel_lo_x ||                                                                              \
+                                         cakernel_x0 >= cakernel_hi_x;                                                                                                                             \
+    const bool cakernel_x_whole = CAKERNEL_Heat_Update_3dblock_SHARED ? __syncthreads_and(cakernel_thread_x_whole) != 0                                                                            \
+                                                                     : __all_sync(__activemask(), cakernel_thread_x_whole) != 0;                                                                   \
+    /* One plane: `checked`, rows or planes may lie past the grid; `x_checked`, points may lie                                                                                                     \
+       outside in x, lane by lane where `lanes_checked` (which implies x_checked), else a whole                                                                                                    \
+       thread's at once. */                                                                                                                                                                        \
+    const auto cakernel_plane = [&](const int cakernel_t, const bool cakernel_checked, const bool cakernel_x_checked,                                                                              \
+                                    const bool cakernel_lanes_checked) {                                                                                                                           \
+      const int gk = cakernel_k0 + cakernel_t;                                                                                                                                                     \
+      /* This plane's slot in the shared planes. */                                                                                                                                                \
+      const int cakernel_slot = cakernel_t % CAKERNEL_Heat_Update_3dblock_NB;                                                                                                                      \
+      (void)cakernel_slot;                                                                                                                                                                         \
+      if (CAKERNEL_Heat_Update_3dblock_RING) {                                                                                                                                                     \
+        /* Planes up to gk + zp have landed (the AHEAD - 1 newest copies may still run), in every                                                                                                  \
+           thread's copies: then the slot of the plane before this one, which every thread has                                                                                                     \
+           finished with, takes the plane AHEAD beyond the windows' newest (that plane's own slot,                                                                                                 \
+           as NB is zp + AHEAD + 1). One barrier a plane.                                                                                                                                          \
+           (TMA: the planes below gk + zp were waited for before.) */                                                                                                                              \
+        if constexpr (cakernel_tma) cakernel_wait_plane(cakernel_t + 1);                                                                                                                           \
+        else __pipeline_wait_prior(CAKERNEL_Heat_Update_3dblock_AHEAD - 1);                                                                                                                        \
+        __syncthreads();                                                                                                                                                                           \
+        cakernel_copy_plane(gk + 1 + CAKERNEL_Heat_Update_3dblock_AHEAD,                                                                                                                           \
+                            (cakernel_t + 1 + CAKERNEL_Heat_Update_3dblock_AHEAD) % CAKERNEL_Heat_Update_3dblock_NB);                                                                              \
+      }                                                                                                                                                                                            \
+      /* Slide each window by one plane and take the plane zp + PF above this one: from the ring                                                                                                   \
+         (3dblock_ring), from global memory otherwise. */                                                                                                                                          \
+      _Pragma("unroll") for (int cakernel_m = 0; cakernel_m < CAKERNEL_Heat_Update_3dblock_ROWS; ++cakernel_m) {                                                                                   \
+        _Pragma("unroll") for (int cakernel_d = 0; cakernel_d + 1 < CAKERNEL_Heat_Update_3dblock_W; ++cakernel_d)                                                                                  \
+          _Pragma("unroll") for (int cakernel_l = 0; cakernel_l < cakernel_lanes; ++cakernel_l)                                                                                                    \
+            cakernel_w_u[cakernel_m][cakernel_d][cakernel_l] = cakernel_w_u[cakernel_m][cakernel_d + 1][cakernel_l];                                                                               \
+        const int gj = cakernel_j + cakernel_m, cakernel_k = gk + 1 + CAKERNEL_Heat_Update_3dblock_PF;                                                                                             \
+        /* With a staged plane, a thread past the x edge stays for the barriers, on an x-checked                                                                                                   \
+           path; its column must not be read: past the last row of the last plane it would lie                                                                                                     \
+           beyond the array. (Without a shared plane, such a thread has returned.) */                                                                                                              \
+        const bool cakernel_in = (!CAKERNEL_Heat_Update_3dblock_STAGED_PLANE || !cakernel_x_checked || cakernel_column) &&                                                                         \
+                                 (!cakernel_checked || (cakernel_column && gj < params.cagh_nj && cakernel_k < params.cagh_nk));                                                                   \
+        const auto cakernel_v =                                                                                                                                                                    \
+            CAKERNEL_Heat_Update_3dblock_RING                                                                                                                                                      \
+                ? opuntia::cuda::load_lanes_shared<cakernel_lanes>(                                                                                                                                \
+                      cakernel_shared_u((cakernel_slot + 1) % CAKERNEL_Heat_Update_3dblock_NB, cakernel_sj + cakernel_m, 0, 0))                                                                    \
+            : cakernel_in ? opuntia::cuda::load_lanes<cakernel_lanes>(&u[CAKERNEL_INDEX(cakernel_x0, gj, cakernel_k)])                                                                             \
+                          : opuntia::cuda::lanes<CCTK_REAL, cakernel_lanes>{};                                                                                                                     \
+        _Pragma("unroll") for (int cakernel_l = 0; cakernel_l < cakernel_lanes; ++cakernel_l)                                                                                                      \
+          cakernel_w_u[cakernel_m][CAKERNEL_Heat_Update_3dblock_W - 1][cakernel_l] = cakernel_v.e[cakernel_l];                                                                                     \
+      }                                                                                                                                                                                            \
+      if (CAKERNEL_Heat_Update_3dblock_STAGED_PLANE) {                                                                                                                                             \
+        /* This plane's slot: the centres from the windows, the halo from the registers loaded                                                                                                     \
+           during the previous plane; then the next plane's halo is loaded, to arrive while this                                                                                                   \
+           one computes (a halo loaded here and stored at once would stall every plane on the                                                                                                      \
+           memory's latency before the barrier: 33-42% of copy for radius 4 on the H100). The                                                                                                      \
+           slot written here was last read two planes ago, before the previous barrier. */                                                                                                         \
+        auto& cakernel_tile = cakernel_planes_u[cakernel_slot];                                                                                                                                    \
+        _Pragma("unroll") for (int cakernel_m = 0; cakernel_m < CAKERNEL_Heat_Update_3dblock_ROWS; ++cakernel_m)                                                                                   \
+          opuntia::cuda::store_lanes(&cakernel_tile[cakernel_sj + cakernel_m][cakernel_si],                                                                                                        \
+                                     cakernel_w_u[cakernel_m][1]);                                                                                                                                 \
+        _Pragma("unroll") for (int cakernel_q = 0; cakernel_q < cakernel_nq; ++cakernel_q)                                                                                                         \
+          if (cakernel_group_dst[cakernel_q] >= 0)                                                                                                                                                 \
+            opuntia::cuda::store_lanes(&cakernel_tile[0][0] + cakernel_group_dst[cakernel_q], cakernel_halo_u[cakernel_q].e);                                                                      \
+        if (cakernel_t + 1 < cakernel_slab) cakernel_load_halo_u(gk + 1);                                                                                                                          \
+      }                                                                                                                                                                                            \
+      /* Without a shared plane: the groups of this plane that the thread's points may read,                                                                                                       \
+         loaded before any of them is computed, so that the body's stores do not make the                                                                                                          \
+         compiler load them again for the next point; those the body does not read are never                                                                                                       \
+         loaded (the compiler drops them). Off the grid (only points that compute nothing would                                                                                                    \
+         read them) the indices are clamped into it. */                                                                                                                                            \
+      opuntia::cuda::lanes<CCTK_REAL, cakernel_lanes> cakernel_nb_u[cakernel_nr][cakernel_ng];                                                                                                     \
+      if (!CAKERNEL_Heat_Update_3dblock_SHARED)                                                                                                                                                    \
+        _Pragma("unroll") for (int cakernel_r = 0; cakernel_r < cakernel_nr; ++cakernel_r)                                                                                                         \
+          _Pragma("unroll") for (int cakernel_g = 0; cakernel_g < cakernel_ng; ++cakernel_g) {                                                                                                     \
+            const int cakernel_y = cakernel_j - 1 + cakernel_r,                                                                                                                                    \
+                      cakernel_x = cakernel_x0 + (cakernel_g0 + cakernel_g) * cakernel_lanes;                                                                                                      \
+            cakernel_nb_u[cakernel_r][cakernel_g] = opuntia::cuda::load_lanes<cakernel_lanes>(&u[CAKERNEL_INDEX(                                                                                   \
+                !cakernel_x_checked ? cakernel_x : cakernel_x < cakernel_row_lo ? cakernel_row_lo : cakernel_x > cakernel_row_hi - cakernel_lanes ? cakernel_row_hi - cakernel_lanes : cakernel_x, \
+                !cakernel_checked ? cakernel_y : cakernel_y >= params.cagh_nj ? params.cagh_nj - 1 : cakernel_y, gk)]);                                                                            \
+          }                                                                                                                                                                                        \
+      if (CAKERNEL_Heat_Update_3dblock_STAGED_PLANE) __syncthreads();                                                                                                                              \
+      _Pragma("unroll") for (int cakernel_m = 0; cakernel_m < CAKERNEL_Heat_Update_3dblock_ROWS; ++cakernel_m) {                                                                                   \
+        const int gj = cakernel_j + cakernel_m;                                                                                                                                                    \
+        /* A row past the grid computes nothing, nor a thread outside in x where its points are                                                                                                    \
+           checked together: decided here, around all its points, so that they share their reads. */                                                                                               \
+        if ((cakernel_checked && gj >= cakernel_hi_y) ||                                                                                                                                           \
+            (cakernel_x_checked && !cakernel_lanes_checked && !cakernel_thread_x_inside))                                                                                                          \
+          continue;                                                                                                                                                                                \
+        opuntia::cuda::staged_lanes<CCTK_REAL, cakernel_lanes> cakernel_staged_u_out;                                                                                                              \
+        _Pragma("unroll") for (int cakernel_lane = 0; cakernel_lane < cakernel_lanes; ++cakernel_lane) {                                                                                           \
+          const int gi = cakernel_x0 + cakernel_lane;                                                                                                                                              \
           (void)gi; (void)gj; (void)gk;
 
 #define CAKERNEL_Heat_Update_Computations_Begin \

@@ -71,7 +71,9 @@ void CAKERNEL_Launch_Relax_Sweep_opencl_3dblock(const opuntia::kernel_call& call
                                              call.box.has_value(),
                                              {lo[0], lo[1], lo[2]},
                                              {hi[0], hi[1], hi[2]},
-                                             shape.ahead};
+                                             shape.ahead,
+                                             opuntia::row_pitch(call.grid),
+                                             call.grid.leadi};
   const cl_kernel kernel =
       opuntia::opencl::kernel(source, sizes, "CAKERNEL_Relax_Sweep_3dblock_kernel", "Relax_Sweep_3dblock");
   const auto params = CAKERNEL_Relax_Sweep_params_of(call);
