@@ -8,8 +8,7 @@ source "$(dirname "$0")/device_env.sh"
 echo "== gpu_stencil_bench 512, CCTK_REAL = double"
 build/device/bench/gpu_stencil_bench 512 10
 configure build/device-float -DOPUNTIA_REAL_PRECISION=float || exit 1
-cmake --build build/device-float -j16 --target gpu_stencil_bench backend_conformance_tests >$OUT/build-float.log 2>&1 ||
-  { grep -E -A3 "error" $OUT/build-float.log | head -40; exit 1; }
+build_targets build/device-float build-float gpu_stencil_bench backend_conformance_tests || exit 1
 echo "== gpu_stencil_bench 512, CCTK_REAL = float (the generated rows are fp32)"
 build/device-float/bench/gpu_stencil_bench 512 10
 echo "== CUDA conformance suite and memcheck, CCTK_REAL = float"

@@ -12,10 +12,8 @@ n_cpu=${3:-256}
 nvidia-smi -L
 targets="gpu_stencil_bench stencil_bench"
 configure build/device -DOPUNTIA_BUILD_TESTS=OFF || exit 1
-(cd "$baseline" && cp -r ../.deps . 2>/dev/null; configure build/device -DOPUNTIA_BUILD_TESTS=OFF) || exit 1
-cmake --build build/device -j16 --target $targets >$OUT/build.log 2>&1 || { grep -E -A3 "error" $OUT/build.log | head -40; exit 1; }
-cmake --build "$baseline/build/device" -j16 --target $targets >$OUT/build-baseline.log 2>&1 ||
-  { grep -E -A3 "error" $OUT/build-baseline.log | head -40; exit 1; }
+build_targets build/device build $targets || exit 1
+build_baseline "$baseline" $targets || exit 1
 for round in 1 2; do
   for tree in "$baseline" .; do
     echo "== round $round, $tree: gpu_stencil_bench $n_gpu"

@@ -13,9 +13,27 @@ fi
 # build BUILD_DIR: configure (as below) and build all of it, incrementally where it was built
 # before; the log goes to $OUT/build-<dir>.log, whose errors are shown on failure.
 build() {
-  local dir=$1 log=$OUT/build-$(basename "$1").log
-  configure "$dir" || return 1
-  cmake --build "$dir" -j16 >"$log" 2>&1 || { grep -E -A3 "error" "$log" | head -40; return 1; }
+  configure "$1" || return 1
+  build_targets "$1" "build-$(basename "$1")" all
+}
+
+# build_targets BUILD_DIR LOG_NAME TARGET...: builds TARGETs of a configured tree; the log goes to
+# $OUT/LOG_NAME.log, whose errors are shown on failure.
+build_targets() {
+  local dir=$1 log=$OUT/$2.log
+  shift 2
+  cmake --build "$dir" -j"$(nproc)" --target "$@" >"$log" 2>&1 || { grep -E -A3 "error" "$log" | head -40; return 1; }
+}
+
+# build_baseline TREE TARGET...: the baseline tree of a comparison (another commit, unpacked
+# beside this one and carried: git archive REV | (mkdir -p .baseline && tar -x -C .baseline)),
+# configured as configure does, without its tests, and TARGETs built in TREE/build/device; the
+# log goes to $OUT/build-baseline.log.
+build_baseline() {
+  local tree=$1
+  shift
+  (cd "$tree" && cp -r ../.deps . 2>/dev/null; configure build/device -DOPUNTIA_BUILD_TESTS=OFF) || return 1
+  build_targets "$tree/build/device" build-baseline "$@"
 }
 
 # configure BUILD_DIR [CMAKE_ARGS...]: a Release build for Hopper against the carried prefix;

@@ -17,13 +17,10 @@ ompi_info --parsable --all 2>/dev/null | grep -m1 "mpi_built_with_cuda_support:v
 configure build/device || exit 1
 baseline=no
 case $what in checks | all) baseline=yes ;; esac
-if [ $baseline = yes ]; then
-(cd .baseline && cp -r ../.deps . && configure build/device -DOPUNTIA_BUILD_TESTS=OFF -DOPUNTIA_BUILD_BENCHMARKS=OFF) || exit 1
-fi
 targets="opuntia halo_bench backend_conformance_tests sub_box_tests device_reduction_tests"
-cmake --build build/device -j32 --target $targets >$OUT/build.log 2>&1 || { grep -E -A3 "error" $OUT/build.log | head -40; exit 1; }
+build_targets build/device build $targets || exit 1
 if [ $baseline = yes ]; then
-cmake --build .baseline/build/device -j32 --target opuntia >$OUT/build-baseline.log 2>&1 || { grep -E -A3 "error" $OUT/build-baseline.log | head -40; exit 1; }
+  build_baseline .baseline opuntia || exit 1
 fi
 if [ "$what" != scaling ]; then  # checks, tests, tests+scaling, all
 echo "== GPU tests"

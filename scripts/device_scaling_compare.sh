@@ -17,12 +17,10 @@ tests=${3:-no}
 start=$(date +%s)
 nvidia-smi -L
 configure build/device || exit 1
-(cd "$baseline" && cp -r ../.deps . 2>/dev/null; configure build/device -DOPUNTIA_BUILD_TESTS=OFF) || exit 1
-cmake --build "$baseline/build/device" -j32 --target halo_bench >$OUT/build-baseline.log 2>&1 ||
-  { grep -E -A3 "error" $OUT/build-baseline.log | head -40; exit 1; }
+build_baseline "$baseline" halo_bench || exit 1
 targets="halo_bench"
 [ "$tests" = yes ] && targets=all
-cmake --build build/device -j32 --target $targets >$OUT/build.log 2>&1 || { grep -E -A3 "error:" $OUT/build.log | head -40; exit 1; }
+build_targets build/device build $targets || exit 1
 echo "built in $(( $(date +%s) - start )) s"
 export SCALING_GPUS=${SCALING_GPUS:-1 2} SCALING_STRONG_N=${SCALING_STRONG_N:-512}
 export SCALING_TOPOLOGIES=${SCALING_TOPOLOGIES:-no_x_split} SCALING_GHOST_FACTORS=${SCALING_GHOST_FACTORS:-1}
