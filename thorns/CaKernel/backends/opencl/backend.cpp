@@ -104,31 +104,59 @@ machine query_machine() {
   return m;
 }
 
-/// The kernels that copy a box of an array to or from a contiguous buffer (ghost-zone messages),
-/// whole elements at a time; consecutive work-items take consecutive points of the buffer. The
-/// buffer offset is a multiple of 8 bytes, so 4- and 8-byte elements are aligned.
+/// The kernels that copy boxes of arrays to or from contiguous buffers (ghost-zone messages),
+/// up to box_copies_at_once boxes a launch (get_global_id(1) picks the box: one launch where
+/// there was one a box, as CUDA's copy_boxes_kernel batches them), whole elements at a time;
+/// consecutive work-items take consecutive points of a buffer. Each box's array and buffer are
+/// arguments of their own (OpenCL C 1.2 has no pointers in buffers), its sizes a struct passed
+/// by value. The buffer offsets are multiples of 8 bytes, so 4- and 8-byte elements are aligned.
+constexpr int box_copies_at_once = 8;
+/// One box of a launch, laid out alike in OpenCL C and here (64 bytes, 8-byte members first).
+struct box_copy_job {
+  cl_ulong offset;  // bytes into the box's buffer
+  cl_long extent_x, extent_y, points;
+  cl_int begin_x, begin_y, begin_z, size_x, size_y, element_size, unused[2];
+};
+static_assert(sizeof(box_copy_job) == 64, "box_copy_job must match opuntia_box_job of box_copy_source");
+struct box_copy_batch {
+  box_copy_job job[box_copies_at_once];
+};
 const std::string box_copy_source = R"CL(
-#define OPUNTIA_BOX_COPY(name, to, from)                                                           \
-  __kernel void name(__global uchar* array, __global uchar* buffer, ulong offset, long extent_x,    \
-                     long extent_y, int begin_x, int begin_y, int begin_z, int size_x, int size_y,  \
-                     long points, int element_size) {                                               \
-    const long p = get_global_id(0);                                                                \
-    if (p >= points) return;                                                                        \
-    const long row = p / size_x;                                                                    \
-    const long point = (begin_x + p % size_x) +                                                     \
-                       extent_x * ((begin_y + row % size_y) + extent_y * (begin_z + row / size_y)); \
-    __global uchar* at_array = array + point * element_size;                                        \
-    __global uchar* at_buffer = buffer + offset + p * element_size;                                 \
-    if (element_size == 8) {                                                                        \
-      *(__global ulong*)(to) = *(__global const ulong*)(from);                                      \
-    } else if (element_size == 4) {                                                                 \
-      *(__global uint*)(to) = *(__global const uint*)(from);                                        \
-    } else {                                                                                        \
-      for (int b = 0; b < element_size; ++b) (to)[b] = (from)[b];                                   \
+typedef struct {
+  ulong offset;
+  long extent_x, extent_y, points;
+  int begin_x, begin_y, begin_z, size_x, size_y, element_size, unused[2];
+} opuntia_box_job;
+typedef struct { opuntia_box_job job[8]; } opuntia_box_jobs;
+#define OPUNTIA_PICK(j, p) \
+  ((j) == 0 ? p##0 : (j) == 1 ? p##1 : (j) == 2 ? p##2 : (j) == 3 ? p##3 : (j) == 4 ? p##4 : (j) == 5 ? p##5 : (j) == 6 ? p##6 : p##7)
+#define OPUNTIA_BOX_COPIES(name, to, from)                                                          \
+  __kernel void name(__global uchar* a0, __global uchar* a1, __global uchar* a2, __global uchar* a3, \
+                     __global uchar* a4, __global uchar* a5, __global uchar* a6, __global uchar* a7, \
+                     __global uchar* b0, __global uchar* b1, __global uchar* b2, __global uchar* b3, \
+                     __global uchar* b4, __global uchar* b5, __global uchar* b6, __global uchar* b7, \
+                     opuntia_box_jobs jobs) {                                                       \
+    const int j = (int)get_global_id(1);                                                            \
+    const opuntia_box_job job = jobs.job[j];                                                        \
+    __global uchar* const array = OPUNTIA_PICK(j, a);                                               \
+    __global uchar* const buffer = OPUNTIA_PICK(j, b) + job.offset;                                 \
+    for (long p = get_global_id(0); p < job.points; p += get_global_size(0)) {                      \
+      const long row = p / job.size_x;                                                              \
+      const long point = (job.begin_x + p % job.size_x) +                                           \
+                         job.extent_x * ((job.begin_y + row % job.size_y) + job.extent_y * (job.begin_z + row / job.size_y)); \
+      __global uchar* at_array = array + point * job.element_size;                                  \
+      __global uchar* at_buffer = buffer + p * job.element_size;                                    \
+      if (job.element_size == 8) {                                                                  \
+        *(__global ulong*)(to) = *(__global const ulong*)(from);                                    \
+      } else if (job.element_size == 4) {                                                           \
+        *(__global uint*)(to) = *(__global const uint*)(from);                                      \
+      } else {                                                                                      \
+        for (int b = 0; b < job.element_size; ++b) (to)[b] = (from)[b];                             \
+      }                                                                                             \
     }                                                                                               \
   }
-OPUNTIA_BOX_COPY(opuntia_pack_box, at_buffer, at_array)
-OPUNTIA_BOX_COPY(opuntia_unpack_box, at_array, at_buffer)
+OPUNTIA_BOX_COPIES(opuntia_pack_boxes, at_buffer, at_array)
+OPUNTIA_BOX_COPIES(opuntia_unpack_boxes, at_array, at_buffer)
 )CL";
 const std::string box_copy_options;
 
@@ -333,27 +361,42 @@ class opencl_backend final : public backend {
   }
   void* snapshot_queue() const override { return snapshot_queue_; }
   void copy_boxes(void* queue, const std::vector<box_copy>& copies, bool pack) override {
-    const char* name = pack ? "opuntia_pack_box" : "opuntia_unpack_box";
+    const char* name = pack ? "opuntia_pack_boxes" : "opuntia_unpack_boxes";
     cl_kernel k = kernel({box_copy_source, box_copy_options, name, "halo_box_copy"});
-    for (const auto& copy : copies) {
-      const cl_long points = static_cast<cl_long>(copy.box.points());
-      if (points == 0) continue;
-      const cl_mem array = static_cast<cl_mem>(copy.array), buffer = static_cast<cl_mem>(copy.buffer);
-      const cl_ulong offset = copy.offset;
-      const cl_long extent_x = copy.extent[0], extent_y = copy.extent[1];
-      const cl_int begin[3] = {copy.box.begin[0], copy.box.begin[1], copy.box.begin[2]};
-      const cl_int size[2] = {copy.box.end[0] - copy.box.begin[0], copy.box.end[1] - copy.box.begin[1]};
-      const cl_int element_size = static_cast<cl_int>(copy.element_size);
-      cl_uint a = 0;
-      const auto argument = [&](const auto& value) {
-        OPUNTIA_OPENCL_CHECK(clSetKernelArg(k, a++, sizeof value, &value));
-      };
-      argument(array), argument(buffer), argument(offset), argument(extent_x), argument(extent_y);
-      argument(begin[0]), argument(begin[1]), argument(begin[2]), argument(size[0]), argument(size[1]);
-      argument(points), argument(element_size);
-      const std::size_t local = std::min<std::size_t>(256, max_work_group_size_);
-      const std::size_t global = (static_cast<std::size_t>(points) + local - 1) / local * local;
-      enqueue_kernel(static_cast<cl_command_queue>(queue), k, 1, &global, &local);
+    for (std::size_t first = 0; first < copies.size(); first += box_copies_at_once) {
+      const std::size_t count = std::min<std::size_t>(box_copies_at_once, copies.size() - first);
+      box_copy_batch batch{};
+      cl_mem arrays[box_copies_at_once] = {}, buffers[box_copies_at_once] = {};
+      cl_long most_points = 0;
+      for (std::size_t c = 0; c < count; ++c) {
+        const auto& copy = copies[first + c];
+        auto& job = batch.job[c];
+        arrays[c] = static_cast<cl_mem>(copy.array);
+        buffers[c] = static_cast<cl_mem>(copy.buffer);
+        job.offset = copy.offset;
+        job.extent_x = copy.extent[0];
+        job.extent_y = copy.extent[1];
+        job.points = static_cast<cl_long>(copy.box.points());
+        job.begin_x = copy.box.begin[0];
+        job.begin_y = copy.box.begin[1];
+        job.begin_z = copy.box.begin[2];
+        job.size_x = std::max(copy.box.end[0] - copy.box.begin[0], 1);
+        job.size_y = std::max(copy.box.end[1] - copy.box.begin[1], 1);
+        job.element_size = static_cast<cl_int>(copy.element_size);
+        most_points = std::max(most_points, job.points);
+      }
+      if (most_points == 0) continue;
+      // Unused slots: null buffers (allowed for __global pointer arguments), never read.
+      for (cl_uint a = 0; a < box_copies_at_once; ++a) {
+        OPUNTIA_OPENCL_CHECK(clSetKernelArg(k, a, sizeof(cl_mem), &arrays[a]));
+        OPUNTIA_OPENCL_CHECK(clSetKernelArg(k, box_copies_at_once + a, sizeof(cl_mem), &buffers[a]));
+      }
+      OPUNTIA_OPENCL_CHECK(clSetKernelArg(k, 2 * box_copies_at_once, sizeof batch, &batch));
+      // Enough work-items to fill a GPU for a face of a large block; each loops over the rest.
+      const std::size_t local[2] = {std::min<std::size_t>(256, max_work_group_size_), 1};
+      const std::size_t items = std::min<std::size_t>(static_cast<std::size_t>(most_points), 2048 * local[0]);
+      const std::size_t global[2] = {(items + local[0] - 1) / local[0] * local[0], count};
+      enqueue_kernel(static_cast<cl_command_queue>(queue), k, 2, global, local);
     }
   }
   reduction_result reduce_box(const reduction_pass& pass) override {
