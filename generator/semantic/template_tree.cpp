@@ -248,30 +248,37 @@ std::vector<std::string> split(const std::string& text, char separator) {
   return parts;
 }
 
-bool segment_matches(const std::string& segment_pattern, const std::string& name) {
-  for (const auto& alternative : split(segment_pattern, '|')) {
-    if (glob_match(alternative, name)) return true;
+/// The index of the first of the segment's alternatives that `name` matches, or -1.
+int matching_alternative(const std::string& segment_pattern, const std::string& name) {
+  const auto alternatives = split(segment_pattern, '|');
+  for (std::size_t a = 0; a < alternatives.size(); ++a) {
+    if (glob_match(alternatives[a], name)) return static_cast<int>(a);
   }
-  return false;
+  return -1;
+}
+
+bool segment_matches(const std::string& segment_pattern, const std::string& name) {
+  return matching_alternative(segment_pattern, name) >= 0;
 }
 
 }  // namespace
 
 std::vector<std::size_t> template_tree::match(const std::string& type_pattern, const std::string& backend) const {
   const auto segments = split(type_pattern, '/');
-  std::vector<std::size_t> out;
+  std::vector<std::pair<int, std::size_t>> found;  // (the name's alternative, template), deps.ccl order
   for (std::size_t i = 0; i < templates.size(); ++i) {
     const auto& t = templates[i];
     if (!iequals(t.backend(), backend) || !t.selectable()) continue;
-    if (segments.size() == 1) {
-      if (segment_matches(segments[0], t.name)) out.push_back(i);
-      continue;
-    }
-    if (segments.size() != t.group_path.size() + 1) continue;
-    bool all = segment_matches(segments.back(), t.name);
-    for (std::size_t s = 0; all && s + 1 < segments.size(); ++s) all = segment_matches(segments[s], t.group_path[s]);
-    if (all) out.push_back(i);
+    if (segments.size() != 1 && segments.size() != t.group_path.size() + 1) continue;
+    const int alternative = matching_alternative(segments.back(), t.name);
+    bool all = alternative >= 0;
+    for (std::size_t s = 0; all && segments.size() > 1 && s + 1 < segments.size(); ++s)
+      all = segment_matches(segments[s], t.group_path[s]);
+    if (all) found.emplace_back(alternative, i);
   }
+  std::stable_sort(found.begin(), found.end(), [](const auto& a, const auto& b) { return a.first < b.first; });
+  std::vector<std::size_t> out;
+  for (const auto& f : found) out.push_back(f.second);
   return out;
 }
 

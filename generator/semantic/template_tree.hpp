@@ -43,7 +43,9 @@ struct template_tree {
 
   /// Templates a kernel TYPE names within `backend`: `3dblock` (any group), `*/3dblock`,
   /// `openmp/3dblock`, with `a|b` alternatives and `*` globs in any segment; names compare
-  /// case-insensitively; only selectable() templates match.
+  /// case-insensitively; only selectable() templates match. In the order of the template name's
+  /// alternatives (`*/3dstencil|3dblock`: 3dstencil's matches first), each alternative's matches
+  /// in deps.ccl order: a kernel's first variant, which runs untuned, is the one TYPE names first.
   std::vector<std::size_t> match(const std::string& type_pattern, const std::string& backend) const;
 
   /// `roots` and everything they trigger or include, transitively, each once, in a stable order.

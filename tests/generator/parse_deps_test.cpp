@@ -92,6 +92,12 @@ CCTK_KERNEL_TEMPLATE_GROUP cuda { CCTK_KERNEL_TEMPLATE 3dblock file="e" {} }
   EXPECT_EQ(files("*/3dblock", "openmp"), (std::vector<std::string>{"openmp/a"}));
   EXPECT_EQ(files("3DBLOCK", "openmp"), (std::vector<std::string>{"openmp/a", "openmp/tuned/d"}));
   EXPECT_EQ(files("*/3dblock|3dstencil", "openmp"), (std::vector<std::string>{"openmp/a", "openmp/c"}));
+  // In the order of the name's alternatives, each one's matches in deps.ccl order.
+  EXPECT_EQ(files("*/3dstencil|3dblock", "openmp"), (std::vector<std::string>{"openmp/c", "openmp/a"}));
+  EXPECT_EQ(files("3dstencil|3dblock*", "openmp"),
+            (std::vector<std::string>{"openmp/c", "openmp/a", "openmp/b", "openmp/tuned/d"}));
+  EXPECT_EQ(files("3dblock*|3dblock_vvl|3dstencil", "openmp"),
+            (std::vector<std::string>{"openmp/a", "openmp/b", "openmp/tuned/d", "openmp/c"}));
   EXPECT_EQ(files("*/3dblock*", "openmp"), (std::vector<std::string>{"openmp/a", "openmp/b"}));
   EXPECT_EQ(files("openmp/tuned/3dblock", "openmp"), (std::vector<std::string>{"openmp/tuned/d"}));
   EXPECT_EQ(files("cuda|opencl/3dblock", "openmp"), (std::vector<std::string>{}));
