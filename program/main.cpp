@@ -2,9 +2,12 @@
 //   opuntia PARFILE                      run
 //   opuntia --show-schedule PARFILE      print the schedule tree as the run would execute it
 //   opuntia --list-thorns                the thorns of this build
-//   opuntia --describe THORN             a thorn's parameters: type, range, default, description
+//   opuntia --describe THORN             a thorn's parameters: type, range, default, description;
+//                                        its kernels and their variants
 //   opuntia --describe-all               every thorn's (--format markdown: docs/parameters.md)
 //   opuntia --list-devices [PARFILE]     a command a thorn provides (CaKernel's; --help lists them all)
+#include <algorithm>
+#include <cctype>
 #include <deque>
 #include <iostream>
 
@@ -24,6 +27,41 @@ void list_thorns(const std::vector<opuntia::thorn_binding>& thorns, const opunti
   for (const auto& t : thorns) {
     fmt::print("{:<18} {:<18} {:>10} {:>8} {:>9}{}\n", t.name, t.implementation, t.parameters.size(), t.kernels.size(),
                t.routines.size(), provided.is_always_active(t.name) ? "  (always active)" : "");
+  }
+}
+
+/// The kernels of thorn `name` (as --describe matched it, case-insensitively), after its
+/// parameters: each kernel's TYPE, STENCIL and TILE, and its variants on each backend of this
+/// build in the order they are tried, the first the one that runs untuned (CaKernel::autotune
+/// = "no", writing-a-thorn.md).
+void describe_kernels(const std::vector<opuntia::thorn_binding>& thorns, const std::string& name) {
+  const auto same = [&](const std::string& other) {
+    return other.size() == name.size() && std::equal(other.begin(), other.end(), name.begin(), [](char a, char b) {
+             return std::tolower(static_cast<unsigned char>(a)) == std::tolower(static_cast<unsigned char>(b));
+           });
+  };
+  const auto thorn = std::find_if(thorns.begin(), thorns.end(), [&](const auto& t) { return same(t.name); });
+  if (thorn == thorns.end() || thorn->kernels.empty()) return;
+  fmt::print("kernels (cakernel.ccl; the variants of a backend in the order autotuning measures them, the first runs "
+             "untuned):\n");
+  for (const auto& k : thorn->kernels) {
+    // A boundary kernel's slabs are EXTERIOR deep; the others run in tiles.
+    const bool boundary = std::all_of(k.variants.begin(), k.variants.end(),
+                                      [](const auto& v) { return v.template_name == "boundary"; });
+    fmt::print("  {}  TYPE=\"{}\"  STENCIL=\"{}\"  {}=\"{}\"\n", k.name, k.type_pattern, fmt::join(k.stencil, ","),
+               boundary ? "EXTERIOR" : "TILE",
+               boundary ? fmt::format("{}", fmt::join(k.exterior, ",")) : fmt::format("{}", fmt::join(k.tile, ",")));
+    std::vector<std::string> backends;
+    for (const auto& v : k.variants) {
+      if (std::find(backends.begin(), backends.end(), v.backend) == backends.end()) backends.push_back(v.backend);
+    }
+    for (const auto& backend : backends) {
+      std::vector<std::string> names;
+      for (const auto& v : k.variants) {
+        if (v.backend == backend) names.push_back(v.template_name);
+      }
+      fmt::print("    {}: {}\n", backend, fmt::join(names, ", "));
+    }
   }
 }
 
@@ -62,7 +100,8 @@ int main(int argc, char** argv) {
     app.add_flag(command.flag, command_asked.emplace_back(false), command.help);
     if (!command.example.empty()) command_examples += fmt::format("  opuntia {:<37}{}\n", command.flag, command.example);
   }
-  app.add_option("--describe", describe, "print every parameter of THORN: type, range, default, description");
+  app.add_option("--describe", describe,
+                 "print every parameter of THORN: type, range, default, description; then its kernels and variants");
   app.add_flag("--describe-all", describe_all, "print every parameter of every thorn of this build");
   app.add_option("--format", format, "how --describe and --describe-all print: text, or Markdown (docs/parameters.md)")
       ->check(CLI::IsMember({"text", "markdown"}))
@@ -116,7 +155,8 @@ int main(int argc, char** argv) {
       return 0;
     }
     if (!describe.empty()) {
-      std::cout << provided.registry_of(thorns).describe(describe, description);
+      std::cout << provided.registry_of(thorns).describe(describe, description) << std::flush;
+      if (description == opuntia::description_format::text) describe_kernels(thorns, describe);
       return 0;
     }
     if (parfile.empty()) {

@@ -19,6 +19,11 @@ check "--list-thorns marks core thorns" grep -q "^Driver .*(always active)" "$wo
 "$opuntia" --describe HeatEquation >"$work/out" 2>&1
 check "--describe exits 0" test $? -eq 0
 check "--describe shows alpha" grep -q "alpha" "$work/out"
+check "--describe lists the thorn's kernels" grep -qE '^  Heat_Update  TYPE="[^"]*"  STENCIL="1,1,1,1,1,1"  TILE=' "$work/out"
+"$opuntia" --describe liddrivencavity >"$work/out" 2>&1
+check "... their variants on each backend, in TYPE's order (any case of the thorn's name)" \
+  grep -qx "    openmp: 3dstencil, 3dblock" "$work/out"
+check "... and a boundary kernel's EXTERIOR" grep -qE '^  LDC_VelocityBoundary  TYPE="\*/boundary"  STENCIL="0,0,0,0,0,0"  EXTERIOR="2,1,2,1,2,1"$' "$work/out"
 "$opuntia" --describe HeatEquaton >"$work/out" 2>&1
 check "--describe of an unknown thorn fails" test $? -ne 0
 check "--describe suggests the nearest thorn" grep -q "HeatEquation" "$work/out"
