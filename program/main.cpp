@@ -7,7 +7,6 @@
 //   opuntia --describe-all               every thorn's (--format markdown: docs/parameters.md)
 //   opuntia --list-devices [PARFILE]     a command a thorn provides (CaKernel's; --help lists them all)
 #include <algorithm>
-#include <cctype>
 #include <deque>
 #include <iostream>
 
@@ -15,6 +14,7 @@
 #include <fmt/format.h>
 
 #include "ccl/file_io.hpp"
+#include "ccl/model/common.hpp"
 #include "ccl/parse.hpp"
 #include "flesh/runtime/compiled_thorns.hpp"
 #include "flesh/runtime/simulation.hpp"
@@ -35,12 +35,8 @@ void list_thorns(const std::vector<opuntia::thorn_binding>& thorns, const opunti
 /// build in the order they are tried, the first the one that runs untuned (CaKernel::autotune
 /// = "no", writing-a-thorn.md).
 void describe_kernels(const std::vector<opuntia::thorn_binding>& thorns, const std::string& name) {
-  const auto same = [&](const std::string& other) {
-    return other.size() == name.size() && std::equal(other.begin(), other.end(), name.begin(), [](char a, char b) {
-             return std::tolower(static_cast<unsigned char>(a)) == std::tolower(static_cast<unsigned char>(b));
-           });
-  };
-  const auto thorn = std::find_if(thorns.begin(), thorns.end(), [&](const auto& t) { return same(t.name); });
+  const auto thorn =
+      std::find_if(thorns.begin(), thorns.end(), [&](const auto& t) { return opuntia::ccl::iequals(t.name, name); });
   if (thorn == thorns.end() || thorn->kernels.empty()) return;
   fmt::print("kernels (cakernel.ccl; the variants of a backend in the order autotuning measures them, the first runs "
              "untuned):\n");

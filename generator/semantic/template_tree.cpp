@@ -272,7 +272,7 @@ std::vector<std::size_t> template_tree::match(const std::string& type_pattern, c
     if (segments.size() != 1 && segments.size() != t.group_path.size() + 1) continue;
     const int alternative = matching_alternative(segments.back(), t.name);
     bool all = alternative >= 0;
-    for (std::size_t s = 0; all && segments.size() > 1 && s + 1 < segments.size(); ++s)
+    for (std::size_t s = 0; all && s + 1 < segments.size(); ++s)
       all = segment_matches(segments[s], t.group_path[s]);
     if (all) found.emplace_back(alternative, i);
   }

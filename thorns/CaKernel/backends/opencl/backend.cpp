@@ -111,6 +111,7 @@ machine query_machine() {
 /// arguments of their own (OpenCL C 1.2 has no pointers in buffers), its sizes a struct passed
 /// by value. The buffer offsets are multiples of 8 bytes, so 4- and 8-byte elements are aligned.
 constexpr int box_copies_at_once = 8;
+static_assert(box_copies_at_once == 8, "box_copy_source spells out eight arrays, buffers and jobs");
 /// One box of a launch, laid out alike in OpenCL C and here (64 bytes, 8-byte members first).
 struct box_copy_job {
   cl_ulong offset;  // bytes into the box's buffer
