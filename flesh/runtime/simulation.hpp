@@ -236,10 +236,14 @@ private:
   /// On the way out of a run that failed: waits for the write in flight, so that its file is
   /// complete (and the output folder locked) until then; a failure of it is printed.
   void abandon_checkpoint_write() noexcept;
-  /// Once checkpoint `file` (of this run's iteration `iteration`, `bytes`) is complete, `seconds`
-  /// after its write began: removes the older ones, and says so with `how` (how the run met it).
-  void checkpoint_written(const std::filesystem::path& file, int iteration, double bytes, double seconds,
-                          const std::string& how);
+  /// Once checkpoint `file` (`bytes`) is complete, `seconds` after its write began, and the older
+  /// ones `removed`: says so with `how` (how the run met it).
+  void checkpoint_written(const std::filesystem::path& file, double bytes, double seconds, const std::string& how,
+                          const std::vector<std::filesystem::path>& removed);
+  /// What removes, once the checkpoint of `iteration` is complete, the older ones that
+  /// IO::checkpoint_keep lets go (on rank 0; nothing on the others) and returns them: a function
+  /// of its own values, which the writer's thread may call while the run goes on.
+  std::function<std::vector<std::filesystem::path>()> older_checkpoints_remover(int iteration) const;
   /// Decides checkpoint_mode_ as the run starts; the start-up report's line about it (empty
   /// where the run writes no checkpoint every so many iterations).
   std::string choose_checkpoint_mode();
@@ -307,11 +311,17 @@ private:
   /// The checkpoint writer_ writes, until its outcome is collected.
   struct checkpoint_in_flight {
     std::filesystem::path file;
-    int iteration = 0;
     double bytes = 0;
     double host_seconds = 0;                // the run's thread, taking the snapshot
     queue_event_ptr before, after;          // around the snapshot's copies on the run's queue (a device)
     double bytes_allocated = 0, seconds_allocating = 0;  // snapshot memory, at the first one
+    /// The older checkpoints the writer removed once this one was complete, and the seconds that
+    /// took, which the writer's time does not count.
+    struct removal {
+      std::vector<std::filesystem::path> files;
+      double seconds = 0;
+    };
+    std::shared_ptr<removal> removed = std::make_shared<removal>();
   };
   std::optional<checkpoint_in_flight> in_flight_;
   bool said_snapshots_skip_the_device_ = false;

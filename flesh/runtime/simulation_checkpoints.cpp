@@ -166,7 +166,7 @@ void simulation::write_checkpoint(bool run_waits) {
     waited_for_.stalled += seconds;
     waited_for_.writing += seconds;
     waited_for_.bytes += bytes;
-    checkpoint_written(file, iteration_, bytes, seconds, ", the run waiting");
+    checkpoint_written(file, bytes, seconds, ", the run waiting", older_checkpoints_remover(iteration_)());
     return;
   }
 
@@ -174,7 +174,6 @@ void simulation::write_checkpoint(bool run_waits) {
   if (!writer_) writer_ = std::make_unique<checkpoint_writer>();
   checkpoint_in_flight written;
   written.file = file;
-  written.iteration = iteration_;
   written.bytes = bytes;
   const double start = seconds_now();
   // On a device the copies run on the run's queue: two events time them there.
@@ -194,10 +193,18 @@ void simulation::write_checkpoint(bool run_waits) {
         runtime_->backend_name(), straight, sources.size(),
         free ? fmt::format(" ({} free)", byte_text(static_cast<double>(*free))) : std::string()));
   }
+  const auto removed = written.removed;
   in_flight_ = std::move(written);
-  writer_->start(file, [&provider, file, contents = std::move(contents), ranks, copies = std::move(taken.copies)] {
+  // The writer also removes the checkpoints this one replaces: unlinking a file of hundreds of
+  // MiB whose pages are still being written back takes tenths of a second, which the run's
+  // thread would otherwise lose to each checkpoint.
+  writer_->start(file, [&provider, file, contents = std::move(contents), ranks, copies = std::move(taken.copies),
+                        removed, remove = older_checkpoints_remover(iteration_)] {
     for (const auto& copy : copies) copy->wait();
     provider.write(file, contents, *ranks);
+    const double removal_start = seconds_now();
+    removed->files = remove();
+    removed->seconds = seconds_now() - removal_start;
   });
 }
 
@@ -228,7 +235,15 @@ void simulation::collect_checkpoint_write(bool wait) {
     how += fmt::format(" ({:.4f} s of it allocating its {} of memory, once)", written.seconds_allocating,
                        byte_text(written.bytes_allocated));
   }
-  checkpoint_written(written.file, written.iteration, written.bytes, ended->seconds, how);
+  checkpoint_written(written.file, written.bytes, ended->seconds - written.removed->seconds, how,
+                     written.removed->files);
+}
+
+std::function<std::vector<fs::path>()> simulation::older_checkpoints_remover(int iteration) const {
+  if (driver_->rank() != 0) return [] { return std::vector<fs::path>(); };
+  return [folder = output_folder(), extension = checkpoints_->provided.extension, iteration, keep = checkpoint_.keep] {
+    return remove_old_checkpoints(folder, extension, iteration, keep);
+  };
 }
 
 void simulation::abandon_checkpoint_write() noexcept {
@@ -243,11 +258,8 @@ void simulation::abandon_checkpoint_write() noexcept {
   }
 }
 
-void simulation::checkpoint_written(const fs::path& file, int iteration, double bytes, double seconds,
-                                    const std::string& how) {
-  const auto& provider = checkpoints_->provided;
-  std::vector<fs::path> removed;
-  if (driver_->rank() == 0) removed = remove_old_checkpoints(output_folder(), provider.extension, iteration, checkpoint_.keep);
+void simulation::checkpoint_written(const fs::path& file, double bytes, double seconds, const std::string& how,
+                                    const std::vector<fs::path>& removed) {
   context_for(checkpoints_->thorn)
       ->info(fmt::format("checkpoint {} written: {} in {:.3f} s ({}/s){}{}", file.string(), byte_text(bytes), seconds,
                          byte_text(seconds > 0 ? bytes / seconds : 0), how,
