@@ -87,7 +87,9 @@ variant() {
     printf '%s\n' "$@"; } >"$dir/$name.par"
   run "$dir/$name.par" "$dir/$name.out"
 }
-kernel_seconds() { awk '$1 ~ /^CAKERNEL_Launch_/ { s += $4 } END { print s }' "$dir/$1.out"; }
+# The kernels' seconds: the timer report's rows before its steady-state part (whose columns are
+# per call).
+kernel_seconds() { awk '/^  evolution:/ { exit } $1 ~ /^CAKERNEL_Launch_/ { s += $4 } END { print s }' "$dir/$1.out"; }
 run_seconds() { sed -n 's/^  evolution: [0-9]* iterations in \([0-9.]*\) s.*/\1/p' "$dir/$1.out"; }
 steady=${STEADY:-2000}
 variant "$steady" steady
@@ -100,24 +102,42 @@ awk -v k="$kernel_step" -v s="$step" -v m="$median" -v n="$steady" 'BEGIN {
 
 # The cost: the run of ITERATIONS = (CHECKPOINTS + 1) EVERY - 1 iterations without checkpoints,
 # with CHECKPOINTS of them (iterations EVERY, 2 EVERY, ...) in the background, and with as many
-# that the run waits for; each of its lines also says what the run stalled for.
+# that the run waits for; each of its lines also says what the run stalled for. The runs without
+# and in the background alternate ROUNDS times (COST_ROUNDS, default 3) and the median of each
+# round's difference is the cost: two runs of the same file can differ by more than a background
+# checkpoint costs (bench/RESULTS.md, 2026-12-02). Each round also
+# gives the cost in time outside the kernels (the run's time less its kernels' on the device),
+# which the device's pace from one run to the next does not move.
 [ -n "$every" ] || every=$(awk -v m="$median" -v s="$step" 'BEGIN { e = int(2 * m / s) + 1; print e < 10 ? 10 : e }')
 iterations=$(((count + 1) * every - 1))
-echo "cost: $iterations iterations, a checkpoint every $every (in the background: a snapshot, then the write while the run goes on)"
-variant "$iterations" none
-variant "$iterations" background "IO::checkpoint_every = $every" 'IO::checkpoint_in_background = yes'
-variant "$iterations" waited "IO::checkpoint_every = $every" 'IO::checkpoint_in_background = no'
-grep -h '^  checkpoints every' "$dir/background.out" "$dir/waited.out" | sed 's/^  /  /'
+rounds=${COST_ROUNDS:-3}
+echo "cost: $iterations iterations, a checkpoint every $every (in the background: a snapshot, then the write while the run goes on), $rounds rounds"
 stalls() { sed -n 's/.* the run stalled \([0-9.]*\) s for its snapshot.*/\1/p' "$dir/$1.out" | xargs; }
-# A step of the cost runs: the run without checkpoints' own.
-step=$(awk -v t0="$(run_seconds none)" -v n="$iterations" 'BEGIN { print t0 / n }')
-grep -o 'checkpoint .* written: .* in [0-9.]* s' "$dir/background.out" | sed 's/.* written: /  background write: /'
-for mode in background waited; do
-  awk -v mode="$mode" -v t="$(run_seconds $mode)" -v t0="$(run_seconds none)" -v c="$count" -v s="$step" \
-    -v stalls="$(stalls $mode)" 'BEGIN {
-    cost = (t - t0) / c
-    printf "  %-10s %.3f s against %.3f s without: a checkpoint costs %.4f s = %.1f steps", mode, t, t0, cost, cost / s
-    if (stalls != "") printf "; its snapshots stalled the run %s s", stalls
-    printf "\n"
+costs=()
+for round in $(seq 1 "$rounds"); do
+  variant "$iterations" "none$round"
+  variant "$iterations" "background$round" "IO::checkpoint_every = $every" 'IO::checkpoint_in_background = yes'
+  [ "$round" -gt 1 ] || grep -o 'checkpoint .* written: .* in [0-9.]* s' "$dir/background1.out" | sed 's/.* written: /  background write: /'
+  read -r cost outside < <(awk -v t="$(run_seconds "background$round")" -v t0="$(run_seconds "none$round")" \
+    -v k="$(kernel_seconds "background$round")" -v k0="$(kernel_seconds "none$round")" -v c="$count" \
+    'BEGIN { print (t - t0) / c, ((t - k) - (t0 - k0)) / c }')
+  costs+=("$cost")
+  awk -v t="$(run_seconds "background$round")" -v t0="$(run_seconds "none$round")" -v cost="$cost" -v outside="$outside" \
+    -v n="$iterations" -v stalls="$(stalls "background$round")" 'BEGIN {
+    s = t0 / n
+    printf "  round: background %.3f s against %.3f s without: a checkpoint costs %.4f s = %.1f steps (outside the kernels %.4f s = %.1f steps); its snapshots stalled the run %s s\n", \
+           t, t0, cost, cost / s, outside, outside / s, stalls
   }'
 done
+variant "$iterations" waited "IO::checkpoint_every = $every" 'IO::checkpoint_in_background = no'
+grep -h '^  checkpoints every' "$dir/background1.out" "$dir/waited.out" | sed 's/^  /  /'
+# A step of the cost runs: the first run without checkpoints' own.
+step=$(awk -v t0="$(run_seconds none1)" -v n="$iterations" 'BEGIN { print t0 / n }')
+printf '%s\n' "${costs[@]}" | sort -g | awk -v s="$step" '{ c[NR] = $1 } END {
+  m = NR % 2 ? c[(NR + 1) / 2] : (c[NR / 2] + c[NR / 2 + 1]) / 2
+  printf "  background: a checkpoint costs %.4f s = %.1f steps (median of %d rounds)\n", m, m / s, NR
+}'
+awk -v t="$(run_seconds waited)" -v t0="$(run_seconds none1)" -v c="$count" -v s="$step" 'BEGIN {
+  cost = (t - t0) / c
+  printf "  waited     %.3f s against %.3f s without: a checkpoint costs %.4f s = %.1f steps\n", t, t0, cost, cost / s
+}'
