@@ -54,7 +54,12 @@ fork() { rm -rf "${work:?}/$2" && cp -r "$work/$1" "$work/$2"; }
 checkpoints() {
   (cd "$work/$1" 2>/dev/null && ls checkpoint.it*.h5 2>/dev/null) | sed 's/checkpoint\.it\([0-9]*\)\.h5/\1/' | sort -n | xargs
 }
-temporaries() { (cd "$work/$1" 2>/dev/null && ls -A | grep -c '^\.checkpoint\..*\.tmp$'); }
+# temporaries FOLDER: the writers' temporary files in it; 0 where a run killed early made no folder.
+temporaries() {
+  local count
+  count=$(cd "$work/$1" 2>/dev/null && ls -A | grep -c '^\.checkpoint\..*\.tmp$')
+  echo "${count:-0}"
+}
 # same_checkpoint A B: the two checkpoint files hold the same datasets, bit for bit, with the same
 # attributes, and the same parameters but for the output folder and IO::checkpoint_in_background.
 same_checkpoint() {
