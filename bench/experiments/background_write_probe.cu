@@ -1,13 +1,16 @@
 // Whether a write of 384 MiB slows a CUDA run beside it, and which kind: a loop of steps runs
 // alone for 0.5 s, then beside each disturbance (a thread writing from page-locked, pageable or
 // shared memory, with O_DIRECT, on a far CPU, with fdatasync each 16 MiB; a thread copying with
-// memcpy; a process forked before CUDA started writing from shared memory), and prints the
+// memcpy; a process forked before CUDA started writing from shared memory; 384 MiB copied eight
+// times from the device on a queue of its own into page-locked memory of 4 KiB pages, of 2 MiB
+// pages, in pieces spread over time, or within the device), and prints the
 // step's time both ways. The step: four launches of a tiny kernel and a synchronisation (bound by
 // the host and the launch latency), or with HEAVY set a 7-point update of 256^3 doubles a launch
 // with an event every 16 and the host at most four windows ahead (bound by the device, like a
 // run), which also prints the device's time a step from the events. bench/RESULTS.md, 2026-12-02:
-// on an H200 machine no disturbance moved either loop, which ruled out the write as the cost of
-// a background checkpoint and led to the old checkpoint's unlink.
+// on an H200 machine no write moved either loop, which ruled out the write as the cost of a
+// background checkpoint and led to the old checkpoint's unlink; the copies (added after that
+// run, not measured yet) ask whether the snapshot's copy to the host is what is left of it.
 //   build/experiments/background_write_probe; HEAVY=1 build/experiments/background_write_probe
 #include <cuda_runtime.h>
 #include <fcntl.h>
@@ -99,6 +102,39 @@ int main() {
   memset(pageable, 3, bytes);
   char* target = (char*)aligned_alloc(4096, bytes);
   memset(target, 4, bytes);
+  // The snapshot's copy to the host: from a device buffer, on a queue of its own, into page-locked
+  // memory of 4 KiB pages (cudaMallocHost) or of 2 MiB pages (transparent huge pages, registered).
+  char* device_source;
+  cudaMalloc(&device_source, bytes);
+  cudaMemset(device_source, 5, bytes);
+  char* device_target;
+  cudaMalloc(&device_target, bytes);
+  char* huge = (char*)mmap(nullptr, bytes, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+  madvise(huge, bytes, MADV_HUGEPAGE);
+  memset(huge, 6, bytes);
+  cudaHostRegister(huge, bytes, cudaHostRegisterDefault);
+  {
+    FILE* rollup = fopen("/proc/self/smaps_rollup", "r");
+    char line[256];
+    while (rollup && fgets(line, sizeof line, rollup)) {
+      if (strncmp(line, "AnonHugePages", 13) == 0) printf("huge pages of the process: %s", line);
+    }
+    if (rollup) fclose(rollup);
+  }
+  cudaStream_t side;
+  cudaStreamCreateWithFlags(&side, cudaStreamNonBlocking);
+  auto copies = [&](char* into, cudaMemcpyKind kind, size_t piece, int pause_us) {
+    for (int r = 0; r < 8; ++r) {
+      for (size_t off = 0; off < bytes; off += piece) {
+        cudaMemcpyAsync(into + off, device_source + off, piece, kind, side);
+        if (pause_us > 0) {
+          cudaStreamSynchronize(side);
+          usleep(pause_us);
+        }
+      }
+      cudaStreamSynchronize(side);
+    }
+  };
 
   // One step: 4 launches and a synchronisation, as a host-bound run's.
   const bool heavy = getenv("HEAVY") != nullptr;
@@ -159,6 +195,10 @@ int main() {
          int fd = open("/tmp/probe.bin", O_WRONLY | O_CREAT | O_TRUNC, 0644);
          for (size_t off = 0; off < bytes; off += chunk) { if (write(fd, pinned + off, chunk) < 0) break; fdatasync(fd); }
          close(fd); unlink("/tmp/probe.bin"); }, false},
+      {"side queue copies device -> page-locked host (cudaMallocHost) x8", [&] { copies(pinned, cudaMemcpyDeviceToHost, bytes, 0); }, false},
+      {"side queue copies device -> 2 MiB pages registered x8", [&] { copies(huge, cudaMemcpyDeviceToHost, bytes, 0); }, false},
+      {"side queue copies device -> page-locked host, 8 MiB pieces 1 ms apart x8", [&] { copies(pinned, cudaMemcpyDeviceToHost, size_t(8) << 20, 1000); }, false},
+      {"side queue copies device -> device x8", [&] { copies(device_target, cudaMemcpyDeviceToDevice, bytes, 0); }, false},
       {"child process writes from the shared mapping", [&] {
          char c = 'w';
          if (write(to_child[1], &c, 1) != 1) return;
