@@ -105,9 +105,9 @@ awk -v k="$kernel_step" -v s="$step" -v m="$median" -v n="$steady" 'BEGIN {
 # that the run waits for; each of its lines also says what the run stalled for. The runs without
 # and in the background alternate ROUNDS times (COST_ROUNDS, default 3) and the median of each
 # round's difference is the cost: two runs of the same file can differ by more than a background
-# checkpoint costs (bench/RESULTS.md, 2026-12-02). Each round also
-# gives the cost in time outside the kernels (the run's time less its kernels' on the device),
-# which the device's pace from one run to the next does not move.
+# checkpoint costs (bench/RESULTS.md, 2026-12-02). Each round also gives the cost in time outside
+# the kernels (the run's time less its kernels' on the device), which the device's pace from one
+# run to the next does not move.
 [ -n "$every" ] || every=$(awk -v m="$median" -v s="$step" 'BEGIN { e = int(2 * m / s) + 1; print e < 10 ? 10 : e }')
 iterations=$(((count + 1) * every - 1))
 rounds=${COST_ROUNDS:-3}
