@@ -22,7 +22,9 @@
    ahead from global memory), the halo from registers loaded while the previous plane computed.
    3dblock_ring keeps a ring of NB planes filled AHEAD planes beyond the windows' newest, without
    registers, so the copies in flight do not depend on how many threads an SM holds; the windows
-   take their newest plane from the ring. Where the rows are 16-byte groups (several lanes), each
+   take their newest plane from the ring, and I3D_l(v, i, j, k) off the z axis with 0 < k <= zp
+   reads the ring's slot of plane k above, which has landed (planes below only where the build
+   keeps BELOW of them; otherwise a negative k is a global load). Where the rows are 16-byte groups (several lanes), each
    plane of each cached variable is one bulk tensor copy (TMA, thorns/CaKernel/backends/cuda/tensor_copy.cuh)
    that thread 0 issues and that completes on the slot's mbarrier, its lines kept in the L2
    after the output's (evict_last: the neighbouring blocks copy the box's halo rows again, maybe
@@ -86,7 +88,17 @@
 #ifndef CAKERNEL_%{name}_%{variant}_AHEAD
 #define CAKERNEL_%{name}_%{variant}_AHEAD (CAKERNEL_%{name}_%{variant}_POINT_BYTES <= 4 ? 3 : 2)
 #endif
-#define CAKERNEL_%{name}_%{variant}_NB (CAKERNEL_%{name}_%{variant}_RING ? %{stencil_zp} + CAKERNEL_%{name}_%{variant}_AHEAD + 1 : 2)
+/* The ring also keeps BELOW planes under the current one (at most zn), so that I3D_l off the z
+   axis with -BELOW <= k < 0 reads them there too: 0 unless the build defines it, as those slots
+   cost shared memory whether a body reads them or not (a kernel with off-axis z neighbours, like
+   the cavity's momentum, can be built with -DCAKERNEL_<kernel>_3dblock_ring_BELOW=1). */
+#ifndef CAKERNEL_%{name}_%{variant}_BELOW
+#define CAKERNEL_%{name}_%{variant}_BELOW 0
+#endif
+static_assert(CAKERNEL_%{name}_%{variant}_BELOW >= 0 && CAKERNEL_%{name}_%{variant}_BELOW <= %{stencil_zn},
+              "CAKERNEL_%{name}_%{variant}_BELOW: the ring keeps at most the STENCIL's planes below");
+#define CAKERNEL_%{name}_%{variant}_NB \
+  (CAKERNEL_%{name}_%{variant}_RING ? CAKERNEL_%{name}_%{variant}_BELOW + %{stencil_zp} + CAKERNEL_%{name}_%{variant}_AHEAD + 1 : 2)
 #define CAKERNEL_%{name}_%{variant}_W (%{stencil_zn} + %{stencil_zp} + 1 + CAKERNEL_%{name}_%{variant}_PF)
 #define CAKERNEL_%{name}_%{variant}_TYR (CAKERNEL_%{name}_%{variant}_TY * CAKERNEL_%{name}_%{variant}_ROWS)
 #define CAKERNEL_%{name}_%{variant}_block_x CAKERNEL_%{name}_%{variant}_TX
@@ -128,8 +140,10 @@
     : (k) == 0 && cakernel_m + (j) >= 0 && cakernel_m + (j) < CAKERNEL_%{name}_%{variant}_ROWS && \
           cakernel_lane + (i) >= 0 && cakernel_lane + (i) < cakernel_lanes \
         ? cakernel_w_##v[CAKERNEL_%{name}_%{variant}_ROW(j)][%{stencil_zn}][CAKERNEL_%{name}_%{variant}_LANE(i)] \
-    : CAKERNEL_%{name}_%{variant}_SHARED && (k) == 0 \
-        ? *cakernel_shared_##v(cakernel_slot, cakernel_sj + cakernel_m + (j), CAKERNEL_%{name}_%{variant}_GROUP(i) / cakernel_lanes, \
+    : (CAKERNEL_%{name}_%{variant}_SHARED && (k) == 0) || \
+              (CAKERNEL_%{name}_%{variant}_RING && (k) >= -CAKERNEL_%{name}_%{variant}_BELOW && (k) <= %{stencil_zp}) \
+        ? *cakernel_shared_##v((cakernel_slot + CAKERNEL_%{name}_%{variant}_NB + (k)) % CAKERNEL_%{name}_%{variant}_NB, \
+                               cakernel_sj + cakernel_m + (j), CAKERNEL_%{name}_%{variant}_GROUP(i) / cakernel_lanes, \
                                cakernel_lane + (i) - CAKERNEL_%{name}_%{variant}_GROUP(i)) \
     : (k) == 0 \
         ? cakernel_nb_##v[cakernel_m + (j) + %{stencil_yn}][CAKERNEL_%{name}_%{variant}_GROUP(i) / cakernel_lanes - cakernel_g0] \
@@ -365,9 +379,11 @@
        and a block barrier after it, racecheck reported every read of the plane). Thread 0 arms \
        the slot again only after a block barrier, when every thread has waited. */ \
     const auto cakernel_wait_plane = [&](const int cakernel_t) { \
+      /* Plane t (from -BELOW) is its slot's fill (t + BELOW) / NB, the slot's first plane being \
+         one of -BELOW .. NB - BELOW - 1. */ \
       if constexpr (cakernel_tma) \
-        opuntia::cuda::barrier_wait(&cakernel_ring_full[cakernel_t % CAKERNEL_%{name}_%{variant}_NB], \
-                                    (cakernel_t / CAKERNEL_%{name}_%{variant}_NB) & 1); \
+        opuntia::cuda::barrier_wait(&cakernel_ring_full[(cakernel_t + CAKERNEL_%{name}_%{variant}_NB) % CAKERNEL_%{name}_%{variant}_NB], \
+                                    ((cakernel_t + CAKERNEL_%{name}_%{variant}_BELOW) / CAKERNEL_%{name}_%{variant}_NB) & 1); \
     }; \
     /* The ring's mbarriers (TMA): one a slot, completing when thread 0 has arrived and its \
        copies' bytes have landed; initialised before the block meets, used after (copies issued \
@@ -376,10 +392,11 @@
       if (cakernel_tid == 0) opuntia::cuda::barriers_init(cakernel_ring_full, CAKERNEL_%{name}_%{variant}_NB, 1); \
       __syncthreads(); \
     } \
-    /* The ring's first planes, k0 .. k0 + zp + AHEAD - 1. */ \
+    /* The ring's first planes, k0 - BELOW .. k0 + zp + AHEAD - 1, plane k0 + t in slot t mod NB. */ \
     if (CAKERNEL_%{name}_%{variant}_RING) \
-      _Pragma("unroll 1") for (int cakernel_q = 0; cakernel_q < %{stencil_zp} + CAKERNEL_%{name}_%{variant}_AHEAD; ++cakernel_q) \
-        cakernel_copy_plane(cakernel_k0 + cakernel_q, cakernel_q); \
+      _Pragma("unroll 1") for (int cakernel_q = -CAKERNEL_%{name}_%{variant}_BELOW; \
+                               cakernel_q < %{stencil_zp} + CAKERNEL_%{name}_%{variant}_AHEAD; ++cakernel_q) \
+        cakernel_copy_plane(cakernel_k0 + cakernel_q, (cakernel_q + CAKERNEL_%{name}_%{variant}_NB) % CAKERNEL_%{name}_%{variant}_NB); \
     /* Whether the block's rows and planes are all inside the grid, and whether every point of \
        the warp (with a shared plane: of the block) computes in x; decided for a whole warp or \
        block, so that its threads take the same path: an x edge in one thread would otherwise \
@@ -412,9 +429,10 @@
       (void)cakernel_slot; \
       if (CAKERNEL_%{name}_%{variant}_RING) { \
         /* Planes up to gk + zp have landed (the AHEAD - 1 newest copies may still run), in every \
-           thread's copies: then the slot of the plane before this one, which every thread has \
-           finished with, takes the plane AHEAD beyond the windows' newest (that plane's own slot, \
-           as NB is zp + AHEAD + 1). One barrier a plane. \
+           thread's copies: then the slot of plane gk - BELOW - 1, which every thread has \
+           finished with (the previous plane read it last), takes the plane AHEAD beyond the \
+           windows' newest (that plane's own slot, as NB is BELOW + zp + AHEAD + 1). One barrier \
+           a plane. \
            (TMA: the planes below gk + zp were waited for before.) */ \
         if constexpr (cakernel_tma) cakernel_wait_plane(cakernel_t + %{stencil_zp}); \
         else __pipeline_wait_prior(CAKERNEL_%{name}_%{variant}_AHEAD - 1); \
@@ -502,8 +520,8 @@
        let the compiler hoist every plane's loads to the top, which took 2-3x the registers \
        and cost 10-20% (H100, 512^3). */ \
     /* TMA: the planes below the first window's newest, which the first plane's x and y \
-       neighbours read. */ \
-    _Pragma("unroll 1") for (int cakernel_q = 0; cakernel_tma && cakernel_q < %{stencil_zp}; ++cakernel_q) \
+       neighbours read (and those the ring keeps below it). */ \
+    _Pragma("unroll 1") for (int cakernel_q = -CAKERNEL_%{name}_%{variant}_BELOW; cakernel_tma && cakernel_q < %{stencil_zp}; ++cakernel_q) \
       cakernel_wait_plane(cakernel_q); \
     if (cakernel_inside && cakernel_x_inside) { \
       _Pragma("unroll 1") for (int cakernel_t = 0; cakernel_t < cakernel_slab; ++cakernel_t) \

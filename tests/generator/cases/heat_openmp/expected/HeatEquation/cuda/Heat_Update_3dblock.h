@@ -22,7 +22,9 @@
    ahead from global memory), the halo from registers loaded while the previous plane computed.
    3dblock_ring keeps a ring of NB planes filled AHEAD planes beyond the windows' newest, without
    registers, so the copies in flight do not depend on how many threads an SM holds; the windows
-   take their newest plane from the ring. Where the rows are 16-byte groups (several lanes), each
+   take their newest plane from the ring, and I3D_l(v, i, j, k) off the z axis with 0 < k <= zp
+   reads the ring's slot of plane k above, which has landed (planes below only where the build
+   keeps BELOW of them; otherwise a negative k is a global load). Where the rows are 16-byte groups (several lanes), each
    plane of each cached variable is one bulk tensor copy (TMA, thorns/CaKernel/backends/cuda/tensor_copy.cuh)
    that thread 0 issues and that completes on the slot's mbarrier, its lines kept in the L2
    after the output's (evict_last: the neighbouring blocks copy the box's halo rows again, maybe
@@ -86,7 +88,17 @@
 #ifndef CAKERNEL_Heat_Update_3dblock_AHEAD
 #define CAKERNEL_Heat_Update_3dblock_AHEAD (CAKERNEL_Heat_Update_3dblock_POINT_BYTES <= 4 ? 3 : 2)
 #endif
-#define CAKERNEL_Heat_Update_3dblock_NB (CAKERNEL_Heat_Update_3dblock_RING ? 1 + CAKERNEL_Heat_Update_3dblock_AHEAD + 1 : 2)
+/* The ring also keeps BELOW planes under the current one (at most zn), so that I3D_l off the z
+   axis with -BELOW <= k < 0 reads them there too: 0 unless the build defines it, as those slots
+   cost shared memory whether a body reads them or not (a kernel with off-axis z neighbours, like
+   the cavity's momentum, can be built with -DCAKERNEL_<kernel>_3dblock_ring_BELOW=1). */
+#ifndef CAKERNEL_Heat_Update_3dblock_BELOW
+#define CAKERNEL_Heat_Update_3dblock_BELOW 0
+#endif
+static_assert(CAKERNEL_Heat_Update_3dblock_BELOW >= 0 && CAKERNEL_Heat_Update_3dblock_BELOW <= 1,
+              "CAKERNEL_Heat_Update_3dblock_BELOW: the ring keeps at most the STENCIL's planes below");
+#define CAKERNEL_Heat_Update_3dblock_NB \
+  (CAKERNEL_Heat_Update_3dblock_RING ? CAKERNEL_Heat_Update_3dblock_BELOW + 1 + CAKERNEL_Heat_Update_3dblock_AHEAD + 1 : 2)
 #define CAKERNEL_Heat_Update_3dblock_W (1 + 1 + 1 + CAKERNEL_Heat_Update_3dblock_PF)
 #define CAKERNEL_Heat_Update_3dblock_TYR (CAKERNEL_Heat_Update_3dblock_TY * CAKERNEL_Heat_Update_3dblock_ROWS)
 #define CAKERNEL_Heat_Update_3dblock_block_x CAKERNEL_Heat_Update_3dblock_TX
@@ -118,23 +130,25 @@
 #define CAKERNEL_Heat_Update_3dblock_LANE(i) \
   (cakernel_lane + (i) < 0 ? 0 : cakernel_lane + (i) >= cakernel_lanes ? cakernel_lanes - 1 : cakernel_lane + (i))
 #define CAKERNEL_Heat_Update_3dblock_GROUP(i) opuntia::cuda::align_down(cakernel_lane + (i), cakernel_lanes)
-#define I3D_l(v, i, j, k)                                                                                                             \
-  (CAKERNEL_Heat_Update_cached_##v::template at<(i), (j), (k)>(),                                                                     \
-   CAKERNEL_Heat_Update_cached_##v::template cardinal<CAKERNEL_CARDINAL_ONLY_3dblock * (i),                                           \
-                                                  CAKERNEL_CARDINAL_ONLY_3dblock * (j),                                               \
-                                                  CAKERNEL_CARDINAL_ONLY_3dblock * (k)>(),                                            \
-   ((i) == 0 && (j) == 0 ? cakernel_w_##v[cakernel_m][1 + (k)][cakernel_lane]                                                         \
-    : (k) == 0 && cakernel_m + (j) >= 0 && cakernel_m + (j) < CAKERNEL_Heat_Update_3dblock_ROWS &&                                    \
-          cakernel_lane + (i) >= 0 && cakernel_lane + (i) < cakernel_lanes                                                            \
-        ? cakernel_w_##v[CAKERNEL_Heat_Update_3dblock_ROW(j)][1][CAKERNEL_Heat_Update_3dblock_LANE(i)]                                \
-    : CAKERNEL_Heat_Update_3dblock_SHARED && (k) == 0                                                                                 \
-        ? *cakernel_shared_##v(cakernel_slot, cakernel_sj + cakernel_m + (j), CAKERNEL_Heat_Update_3dblock_GROUP(i) / cakernel_lanes, \
-                               cakernel_lane + (i) - CAKERNEL_Heat_Update_3dblock_GROUP(i))                                           \
-    : (k) == 0                                                                                                                        \
-        ? cakernel_nb_##v[cakernel_m + (j) + 1][CAKERNEL_Heat_Update_3dblock_GROUP(i) / cakernel_lanes - cakernel_g0]                 \
-              .e[cakernel_lane + (i) - CAKERNEL_Heat_Update_3dblock_GROUP(i)]                                                         \
-        : opuntia::cuda::load_lanes<cakernel_lanes>(                                                                                  \
-              &v[CAKERNEL_INDEX(cakernel_x0 + CAKERNEL_Heat_Update_3dblock_GROUP(i), gj + (j), gk + (k))])                            \
+#define I3D_l(v, i, j, k)                                                                                                 \
+  (CAKERNEL_Heat_Update_cached_##v::template at<(i), (j), (k)>(),                                                         \
+   CAKERNEL_Heat_Update_cached_##v::template cardinal<CAKERNEL_CARDINAL_ONLY_3dblock * (i),                               \
+                                                  CAKERNEL_CARDINAL_ONLY_3dblock * (j),                                   \
+                                                  CAKERNEL_CARDINAL_ONLY_3dblock * (k)>(),                                \
+   ((i) == 0 && (j) == 0 ? cakernel_w_##v[cakernel_m][1 + (k)][cakernel_lane]                                             \
+    : (k) == 0 && cakernel_m + (j) >= 0 && cakernel_m + (j) < CAKERNEL_Heat_Update_3dblock_ROWS &&                        \
+          cakernel_lane + (i) >= 0 && cakernel_lane + (i) < cakernel_lanes                                                \
+        ? cakernel_w_##v[CAKERNEL_Heat_Update_3dblock_ROW(j)][1][CAKERNEL_Heat_Update_3dblock_LANE(i)]                    \
+    : (CAKERNEL_Heat_Update_3dblock_SHARED && (k) == 0) ||                                                                \
+              (CAKERNEL_Heat_Update_3dblock_RING && (k) >= -CAKERNEL_Heat_Update_3dblock_BELOW && (k) <= 1)               \
+        ? *cakernel_shared_##v((cakernel_slot + CAKERNEL_Heat_Update_3dblock_NB + (k)) % CAKERNEL_Heat_Update_3dblock_NB, \
+                               cakernel_sj + cakernel_m + (j), CAKERNEL_Heat_Update_3dblock_GROUP(i) / cakernel_lanes,    \
+                               cakernel_lane + (i) - CAKERNEL_Heat_Update_3dblock_GROUP(i))                               \
+    : (k) == 0                                                                                                            \
+        ? cakernel_nb_##v[cakernel_m + (j) + 1][CAKERNEL_Heat_Update_3dblock_GROUP(i) / cakernel_lanes - cakernel_g0]     \
+              .e[cakernel_lane + (i) - CAKERNEL_Heat_Update_3dblock_GROUP(i)]                                             \
+        : opuntia::cuda::load_lanes<cakernel_lanes>(                                                                      \
+              &v[CAKERNEL_INDEX(cakernel_x0 + CAKERNEL_Heat_Update_3dblock_GROUP(i), gj + (j), gk + (k))])                \
               .e[cakernel_lane + (i) - CAKERNEL_Heat_Update_3dblock_GROUP(i)]))
 
 #define CAKERNEL_Heat_Update_Begin                                                                                                                                                                 \
@@ -360,9 +374,11 @@
        and a block barrier after it, racecheck reported every read of the plane). Thread 0 arms                                                                                                    \
        the slot again only after a block barrier, when every thread has waited. */                                                                                                                 \
     const auto cakernel_wait_plane = [&](const int cakernel_t) {                                                                                                                                   \
+      /* Plane t (from -BELOW) is its slot's fill (t + BELOW) / NB, the slot's first plane being                                                                                                   \
+         one of -BELOW .. NB - BELOW - 1. */                                                                                                                                                       \
       if constexpr (cakernel_tma)                                                                                                                                                                  \
-        opuntia::cuda::barrier_wait(&cakernel_ring_full[cakernel_t % CAKERNEL_Heat_Update_3dblock_NB],                                                                                             \
-                                    (cakernel_t / CAKERNEL_Heat_Update_3dblock_NB) & 1);                                                                                                           \
+        opuntia::cuda::barrier_wait(&cakernel_ring_full[(cakernel_t + CAKERNEL_Heat_Update_3dblock_NB) % CAKERNEL_Heat_Update_3dblock_NB],                                                         \
+                                    ((cakernel_t + CAKERNEL_Heat_Update_3dblock_BELOW) / CAKERNEL_Heat_Update_3dblock_NB) & 1);                                                                    \
     };                                                                                                                                                                                             \
     /* The ring's mbarriers (TMA): one a slot, completing when thread 0 has arrived and its                                                                                                        \
        copies' bytes have landed; initialised before the block meets, used after (copies issued                                                                                                    \
@@ -371,10 +387,11 @@
       if (cakernel_tid == 0) opuntia::cuda::barriers_init(cakernel_ring_full, CAKERNEL_Heat_Update_3dblock_NB, 1);                                                                                 \
       __syncthreads();                                                                                                                                                                             \
     }                                                                                                                                                                                              \
-    /* The ring's first planes, k0 .. k0 + zp + AHEAD - 1. */                                                                                                                                      \
+    /* The ring's first planes, k0 - BELOW .. k0 + zp + AHEAD - 1, plane k0 + t in slot t mod NB. */                                                                                               \
     if (CAKERNEL_Heat_Update_3dblock_RING)                                                                                                                                                         \
-      _Pragma("unroll 1") for (int cakernel_q = 0; cakernel_q < 1 + CAKERNEL_Heat_Update_3dblock_AHEAD; ++cakernel_q)                                                                              \
-        cakernel_copy_plane(cakernel_k0 + cakernel_q, cakernel_q);                                                                                                                                 \
+      _Pragma("unroll 1") for (int cakernel_q = -CAKERNEL_Heat_Update_3dblock_BELOW;                                                                                                               \
+                               cakernel_q < 1 + CAKERNEL_Heat_Update_3dblock_AHEAD; ++cakernel_q)                                                                                                  \
+        cakernel_copy_plane(cakernel_k0 + cakernel_q, (cakernel_q + CAKERNEL_Heat_Update_3dblock_NB) % CAKERNEL_Heat_Update_3dblock_NB);                                                           \
     /* Whether the block's rows and planes are all inside the grid, and whether every point of                                                                                                     \
        the warp (with a shared plane: of the block) computes in x; decided for a whole warp or                                                                                                     \
        block, so that its threads take the same path: an x edge in one thread would otherwise                                                                                                      \
@@ -407,9 +424,10 @@
       (void)cakernel_slot;                                                                                                                                                                         \
       if (CAKERNEL_Heat_Update_3dblock_RING) {                                                                                                                                                     \
         /* Planes up to gk + zp have landed (the AHEAD - 1 newest copies may still run), in every                                                                                                  \
-           thread's copies: then the slot of the plane before this one, which every thread has                                                                                                     \
-           finished with, takes the plane AHEAD beyond the windows' newest (that plane's own slot,                                                                                                 \
-           as NB is zp + AHEAD + 1). One barrier a plane.                                                                                                                                          \
+           thread's copies: then the slot of plane gk - BELOW - 1, which every thread has                                                                                                          \
+           finished with (the previous plane read it last), takes the plane AHEAD beyond the                                                                                                       \
+           windows' newest (that plane's own slot, as NB is BELOW + zp + AHEAD + 1). One barrier                                                                                                   \
+           a plane.                                                                                                                                                                                \
            (TMA: the planes below gk + zp were waited for before.) */                                                                                                                              \
         if constexpr (cakernel_tma) cakernel_wait_plane(cakernel_t + 1);                                                                                                                           \
         else __pipeline_wait_prior(CAKERNEL_Heat_Update_3dblock_AHEAD - 1);                                                                                                                        \
@@ -486,37 +504,37 @@
 
 #define CAKERNEL_Heat_Update_Computations_End }
 
-#define CAKERNEL_Heat_Update_End                                                                                        \
-        }                                                                                                               \
-        cakernel_staged_u_out.store(&u_out[CAKERNEL_INDEX(cakernel_x0, gj, gk)]);                                       \
-      }                                                                                                                 \
-    };                                                                                                                  \
-    /* Planes are not unrolled: the window shifts are a few register moves, and unrolled planes                         \
-       let the compiler hoist every plane's loads to the top, which took 2-3x the registers                             \
-       and cost 10-20% (H100, 512^3). */                                                                                \
-    /* TMA: the planes below the first window's newest, which the first plane's x and y                                 \
-       neighbours read. */                                                                                              \
-    _Pragma("unroll 1") for (int cakernel_q = 0; cakernel_tma && cakernel_q < 1; ++cakernel_q)                          \
-      cakernel_wait_plane(cakernel_q);                                                                                  \
-    if (cakernel_inside && cakernel_x_inside) {                                                                         \
-      _Pragma("unroll 1") for (int cakernel_t = 0; cakernel_t < cakernel_slab; ++cakernel_t)                            \
-        cakernel_plane(cakernel_t, false, false, false);                                                                \
-    } else if (cakernel_inside && cakernel_x_whole) {                                                                   \
-      _Pragma("unroll 1") for (int cakernel_t = 0; cakernel_t < cakernel_slab; ++cakernel_t)                            \
-        cakernel_plane(cakernel_t, false, true, false);                                                                 \
-    } else if (cakernel_inside) {                                                                                       \
-      _Pragma("unroll 1") for (int cakernel_t = 0; cakernel_t < cakernel_slab; ++cakernel_t)                            \
-        cakernel_plane(cakernel_t, false, true, true);                                                                  \
-    } else {                                                                                                            \
-      const int cakernel_tz = min(cakernel_slab, cakernel_hi_z - cakernel_k0);                                          \
-      if (cakernel_x_whole)                                                                                             \
-        for (int cakernel_t = 0; cakernel_t < cakernel_tz; ++cakernel_t) cakernel_plane(cakernel_t, true, true, false); \
-      else                                                                                                              \
-        for (int cakernel_t = 0; cakernel_t < cakernel_tz; ++cakernel_t) cakernel_plane(cakernel_t, true, true, true);  \
-    }                                                                                                                   \
-    /* No block leaves with copies into its shared memory still running (TMA: every plane                               \
-       copied was waited for). */                                                                                       \
-    if (CAKERNEL_Heat_Update_3dblock_RING && !cakernel_tma) __pipeline_wait_prior(0);                                   \
+#define CAKERNEL_Heat_Update_End                                                                                                 \
+        }                                                                                                                        \
+        cakernel_staged_u_out.store(&u_out[CAKERNEL_INDEX(cakernel_x0, gj, gk)]);                                                \
+      }                                                                                                                          \
+    };                                                                                                                           \
+    /* Planes are not unrolled: the window shifts are a few register moves, and unrolled planes                                  \
+       let the compiler hoist every plane's loads to the top, which took 2-3x the registers                                      \
+       and cost 10-20% (H100, 512^3). */                                                                                         \
+    /* TMA: the planes below the first window's newest, which the first plane's x and y                                          \
+       neighbours read (and those the ring keeps below it). */                                                                   \
+    _Pragma("unroll 1") for (int cakernel_q = -CAKERNEL_Heat_Update_3dblock_BELOW; cakernel_tma && cakernel_q < 1; ++cakernel_q) \
+      cakernel_wait_plane(cakernel_q);                                                                                           \
+    if (cakernel_inside && cakernel_x_inside) {                                                                                  \
+      _Pragma("unroll 1") for (int cakernel_t = 0; cakernel_t < cakernel_slab; ++cakernel_t)                                     \
+        cakernel_plane(cakernel_t, false, false, false);                                                                         \
+    } else if (cakernel_inside && cakernel_x_whole) {                                                                            \
+      _Pragma("unroll 1") for (int cakernel_t = 0; cakernel_t < cakernel_slab; ++cakernel_t)                                     \
+        cakernel_plane(cakernel_t, false, true, false);                                                                          \
+    } else if (cakernel_inside) {                                                                                                \
+      _Pragma("unroll 1") for (int cakernel_t = 0; cakernel_t < cakernel_slab; ++cakernel_t)                                     \
+        cakernel_plane(cakernel_t, false, true, true);                                                                           \
+    } else {                                                                                                                     \
+      const int cakernel_tz = min(cakernel_slab, cakernel_hi_z - cakernel_k0);                                                   \
+      if (cakernel_x_whole)                                                                                                      \
+        for (int cakernel_t = 0; cakernel_t < cakernel_tz; ++cakernel_t) cakernel_plane(cakernel_t, true, true, false);          \
+      else                                                                                                                       \
+        for (int cakernel_t = 0; cakernel_t < cakernel_tz; ++cakernel_t) cakernel_plane(cakernel_t, true, true, true);           \
+    }                                                                                                                            \
+    /* No block leaves with copies into its shared memory still running (TMA: every plane                                        \
+       copied was waited for). */                                                                                                \
+    if (CAKERNEL_Heat_Update_3dblock_RING && !cakernel_tma) __pipeline_wait_prior(0);                                            \
   }
 
 /* A shared plane: sy rows of sx points, the block's (main_x) and the x halo left and right of
