@@ -22,9 +22,9 @@
    ahead from global memory), the halo from registers loaded while the previous plane computed.
    3dblock_ring keeps a ring of NB planes filled AHEAD planes beyond the windows' newest, without
    registers, so the copies in flight do not depend on how many threads an SM holds; the windows
-   take their newest plane from the ring, and I3D_l(v, i, j, k) off the z axis with 0 < k <= zp
-   reads the ring's slot of plane k above, which has landed (planes below only where the build
-   keeps BELOW of them; otherwise a negative k is a global load). Where the rows are 16-byte groups (several lanes), each
+   take their newest plane from the ring, and I3D_l(v, i, j, k) off the z axis with
+   -BELOW <= k <= zp reads the ring's slot of that plane, which has landed (a plane further
+   below is a global load). Where the rows are 16-byte groups (several lanes), each
    plane of each cached variable is one bulk tensor copy (TMA, thorns/CaKernel/backends/cuda/tensor_copy.cuh)
    that thread 0 issues and that completes on the slot's mbarrier, its lines kept in the L2
    after the output's (evict_last: the neighbouring blocks copy the box's halo rows again, maybe
@@ -89,9 +89,12 @@
 #define CAKERNEL_Heat_Update_3dblock_AHEAD (CAKERNEL_Heat_Update_3dblock_POINT_BYTES <= 4 ? 3 : 2)
 #endif
 /* The ring also keeps BELOW planes under the current one (at most zn), so that I3D_l off the z
-   axis with -BELOW <= k < 0 reads them there too: 0 unless the build defines it, as those slots
-   cost shared memory whether a body reads them or not (a kernel with off-axis z neighbours, like
-   the cavity's momentum, can be built with -DCAKERNEL_<kernel>_3dblock_ring_BELOW=1). */
+   axis with -BELOW <= k < 0 reads them there too: as many as the body reads that way (the
+   generator's off_axis_zn: 1 for the cavity's momentum, whose vz reads vx_p(1, 0, -1)), since
+   each costs a slot of shared memory whether a body reads it or not. A build may set it with
+   -DCAKERNEL_<kernel>_3dblock_ring_BELOW=N. The cavity's momentum at 256^3 in fp64 on an H200:
+   445 us on 3dblock, 350 on the ring reading the planes above from it, 309 with the plane below
+   too (bench/RESULTS.md, 2026-12-02). */
 #ifndef CAKERNEL_Heat_Update_3dblock_BELOW
 #define CAKERNEL_Heat_Update_3dblock_BELOW 0
 #endif
