@@ -107,12 +107,21 @@ awk -v k="$kernel_step" -v s="$step" -v m="$median" -v n="$steady" 'BEGIN {
 # round's difference is the cost: two runs of the same file can differ by more than a background
 # checkpoint costs (bench/RESULTS.md, 2026-12-02). Each round also gives the cost in time outside
 # the kernels (the run's time less its kernels' on the device), which the device's pace from one
-# run to the next does not move.
-[ -n "$every" ] || every=$(awk -v m="$median" -v s="$step" 'BEGIN { e = int(2 * m / s) + 1; print e < 10 ? 10 : e }')
+# run to the next does not move. EVERY is three times a waited write by default: a background
+# write also removes the checkpoint before (a tenth of a second for 384 MiB on the H200 machine's
+# disk), and a checkpoint due while the write before still runs waits for it (its line says so,
+# and so does the round here), which is not what one checkpoint costs. Twice, used before, left
+# too little room under a profiler (bench/RESULTS.md, 2026-12-02).
+[ -n "$every" ] || every=$(awk -v m="$median" -v s="$step" 'BEGIN { e = int(3 * m / s) + 1; print e < 10 ? 10 : e }')
 iterations=$(((count + 1) * every - 1))
 rounds=${COST_ROUNDS:-3}
 echo "cost: $iterations iterations, a checkpoint every $every (in the background: a snapshot, then the write while the run goes on), $rounds rounds"
 stalls() { sed -n 's/.* the run stalled \([0-9.]*\) s for its snapshot.*/\1/p' "$dir/$1.out" | xargs; }
+# previous_waits NAME: how many checkpoints of run NAME waited for the write before, and how long in all.
+previous_waits() {
+  sed -n 's/.* and \([0-9.]*\) s for the write before it, still running.*/\1/p' "$dir/$1.out" |
+    awk '{ n++; t += $1 } END { printf "%d (%.4f s)", n, t }'
+}
 costs=()
 for round in $(seq 1 "$rounds"); do
   variant "$iterations" "none$round"
@@ -123,10 +132,10 @@ for round in $(seq 1 "$rounds"); do
     'BEGIN { print (t - t0) / c, ((t - k) - (t0 - k0)) / c }')
   costs+=("$cost")
   awk -v t="$(run_seconds "background$round")" -v t0="$(run_seconds "none$round")" -v cost="$cost" -v outside="$outside" \
-    -v n="$iterations" -v stalls="$(stalls "background$round")" 'BEGIN {
+    -v n="$iterations" -v stalls="$(stalls "background$round")" -v waits="$(previous_waits "background$round")" 'BEGIN {
     s = t0 / n
-    printf "  round: background %.3f s against %.3f s without: a checkpoint costs %.4f s = %.1f steps (outside the kernels %.4f s = %.1f steps); its snapshots stalled the run %s s\n", \
-           t, t0, cost, cost / s, outside, outside / s, stalls
+    printf "  round: background %.3f s against %.3f s without: a checkpoint costs %.4f s = %.1f steps (outside the kernels %.4f s = %.1f steps); its snapshots stalled the run %s s; checkpoints that waited for the write before: %s\n", \
+           t, t0, cost, cost / s, outside, outside / s, stalls, waits
   }'
 done
 variant "$iterations" waited "IO::checkpoint_every = $every" 'IO::checkpoint_in_background = no'

@@ -70,6 +70,11 @@ bool checkpoint_writer::busy() const {
   return busy_;
 }
 
+bool checkpoint_writer::writing() const {
+  const std::lock_guard lock(mutex_);
+  return busy_ && !ended_;
+}
+
 std::optional<checkpoint_writer::outcome> checkpoint_writer::finished() {
   const std::lock_guard lock(mutex_);
   if (!busy_ || !ended_) return std::nullopt;

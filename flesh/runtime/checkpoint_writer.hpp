@@ -41,6 +41,8 @@ public:
   void start(std::filesystem::path file, std::function<void()> write);
   /// Whether a write was started whose outcome has not been collected.
   bool busy() const;
+  /// Whether a write was started that has not ended yet: wait() would wait for it.
+  bool writing() const;
   /// The outcome of the write in flight once it has ended, collected; nullopt while it runs or
   /// where none was started.
   std::optional<outcome> finished();

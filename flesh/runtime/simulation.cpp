@@ -1066,6 +1066,10 @@ std::vector<simulation::report_row> simulation::report_rows() {
         {"checkpoint: snapshot, the run waits", checkpoints_->thorn, in_background_.count, in_background_.stalled});
     rows.push_back({fmt::format("checkpoint: background write, {}/s", rate(in_background_)), checkpoints_->thorn,
                     in_background_.count, in_background_.writing});
+    if (in_background_.previous_waits > 0) {
+      rows.push_back({"checkpoint: the write before, the run waits", checkpoints_->thorn,
+                      in_background_.previous_waits, in_background_.waited_for_previous});
+    }
   }
   if (waited_for_.count > 0) {
     rows.push_back({fmt::format("checkpoint: write, the run waits, {}/s", rate(waited_for_)), checkpoints_->thorn,

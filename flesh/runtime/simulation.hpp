@@ -313,6 +313,7 @@ private:
     std::filesystem::path file;
     double bytes = 0;
     double host_seconds = 0;                // the run's thread, taking the snapshot
+    double waited_for_previous = 0;         // the run's thread, waiting for the write before to end
     queue_event_ptr before, after;          // around the snapshot's copies on the run's queue (a device)
     double bytes_allocated = 0, seconds_allocating = 0;  // snapshot memory, at the first one
     /// The older checkpoints the writer removed once this one was complete, and the seconds that
@@ -331,6 +332,8 @@ private:
     double stalled = 0;  // the run's own time: the snapshots (in the background), or the writes
     double writing = 0;
     double bytes = 0;
+    long previous_waits = 0;         // in the background: checkpoints due while the write before still ran,
+    double waited_for_previous = 0;  // and the run's time waiting for those writes to end
   } in_background_, waited_for_;
   struct recovery {
     std::filesystem::path file;

@@ -147,7 +147,13 @@ void simulation::reserve_checkpoint_snapshot() {
 }
 
 void simulation::write_checkpoint(bool run_waits) {
-  collect_checkpoint_write(true);  // one write at a time, and checkpoints complete in order
+  // One write at a time, and checkpoints complete in order: a checkpoint due while the write
+  // before still runs (checkpoints more often than the disk takes them, or an old one's removal)
+  // waits for it, on the run's time, which its line and the timer report say.
+  const bool previous_running = writer_ && writer_->writing();
+  const double wait_start = seconds_now();
+  collect_checkpoint_write(true);
+  const double waited_for_previous = previous_running ? seconds_now() - wait_start : 0;
   const auto& provider = checkpoints_->provided;
   std::vector<checkpoint_snapshot::source> sources;
   auto contents = checkpoint_arrays(&sources);
@@ -175,6 +181,7 @@ void simulation::write_checkpoint(bool run_waits) {
   checkpoint_in_flight written;
   written.file = file;
   written.bytes = bytes;
+  written.waited_for_previous = waited_for_previous;
   const double start = seconds_now();
   // On a device the copies run on the run's queue: two events time them there.
   if (runtime_->mirrors_on_device()) written.before = runtime_->record();
@@ -231,6 +238,13 @@ void simulation::collect_checkpoint_write(bool wait) {
   in_background_.writing += ended->seconds;
   in_background_.bytes += written.bytes;
   auto how = fmt::format(" in the background; the run stalled {:.4f} s for its snapshot", stalled);
+  if (written.waited_for_previous > 0) {
+    ++in_background_.previous_waits;
+    in_background_.waited_for_previous += written.waited_for_previous;
+    how += fmt::format(" and {:.4f} s for the write before it, still running (checkpoints due faster than they are "
+                       "written: a larger IO::checkpoint_every avoids the wait)",
+                       written.waited_for_previous);
+  }
   if (written.bytes_allocated > 0) {
     how += fmt::format(" ({:.4f} s of it allocating its {} of memory, once)", written.seconds_allocating,
                        byte_text(written.bytes_allocated));

@@ -26,11 +26,12 @@ check_parameter() {
 # run NAME RANKS [LINES...]: the parameter file $work/NAME.par of the common lines and LINES,
 # run in $work on RANKS ranks (1: without mpirun); output in $work/NAME.out, status in $status.
 # Strict: a parameter set and never read (one that did nothing in the run) is an error.
+# The timer report is off unless LINES set Cactus::cctk_timer_output.
 run() {
-  local name=$1 ranks=$2
+  local name=$1 ranks=$2 timers=('Cactus::cctk_timer_output = "off"')
   shift 2
-  printf '%s\n' 'Cactus::progress_every = 0' 'Cactus::cctk_timer_output = "off"' 'CaKernel::backend = "openmp"' \
-    "$@" >"$work/$name.par"
+  printf '%s\n' "$@" | grep -q '^Cactus::cctk_timer_output' && timers=()
+  printf '%s\n' 'Cactus::progress_every = 0' "${timers[@]}" 'CaKernel::backend = "openmp"' "$@" >"$work/$name.par"
   if [ "$ranks" -eq 1 ]; then
     (cd "$work" && timeout 120 "$program" --parameter-level strict "$name.par" >"$name.out" 2>&1)
   else
@@ -156,13 +157,28 @@ check_parameter IO::checkpoint_in_background 'yes (its default): a snapshot of e
 # how_written NAME: how each checkpoint of run NAME was written, as its line says (times left out).
 how_written() {
   grep -E '^INFO \(IOHDF5\): checkpoint .* written: ' "$work/$1.out" |
-    sed -E 's/.*(checkpoint\.it[0-9]+)\.h5 written: [^)]*\)/\1/; s/[0-9]+\.[0-9]+ s/T s/g; s/; removed .*//'
+    sed -E 's/.*(checkpoint\.it[0-9]+)\.h5 written: [^)]*\)/\1/; s/[0-9]+\.[0-9]+ s/T s/g; s/; removed .*//' |
+    sed -E 's/ and T s for the write before it, still running \(.*\)$//'
+}
+# waits_for_previous NAME: the checkpoints of run NAME that waited for the write before them, by
+# their lines, and by the timer report's row (none: 0); a tiny grid's iterations take less than
+# a write, so some usually do.
+waits_for_previous() {
+  local lines row
+  lines=$(grep -cE '^INFO \(IOHDF5\): checkpoint .* and [0-9.]+ s for the write before it, still running \(checkpoints due faster than they are written: a larger IO::checkpoint_every avoids the wait\)' "$work/$1.out")
+  row=$(sed -nE 's/^ *checkpoint: the write before, the run waits +IOHDF5 +([0-9]+) .*/\1/p' "$work/$1.out" | head -1)
+  echo "$lines ${row:-0}"
 }
 check "... each line saying what the run stalled for (the last at the end, which the run waits for anyway)" equals \
   "$(how_written saved)" "checkpoint.it2 in the background; the run stalled T s for its snapshot
 checkpoint.it4 in the background; the run stalled T s for its snapshot
 checkpoint.it6 in the background; the run stalled T s for its snapshot
 checkpoint.it7, the run waiting"
+run saved_timed 1 "${heat[@]}" 'Cactus::cctk_itlast = 7' 'IO::out_dir = "saved_timed"' 'IO::checkpoint_every = 2' \
+  'Cactus::cctk_timer_output = "on"'
+read -r waits_said waits_reported < <(waits_for_previous saved_timed)
+check "... and, where the write before still ran, how long the run waited for it: $waits_said lines, as many in the timer report" \
+  equals "$waits_reported" "$waits_said"
 check "... whose memory was allocated before the evolution, not at the first checkpoint" \
   grep -qE '^INFO \(IOHDF5\): checkpoint snapshots: 20\.3 KiB of host memory allocated in [0-9.]+ s, before the evolution$' \
   "$work/saved.out"

@@ -73,6 +73,27 @@ TEST(checkpoint_writer, finished_says_nothing_while_the_write_runs) {
   EXPECT_FALSE(writer.finished());  // collected once
 }
 
+// writing(): the write has not ended (wait() would wait), apart from busy(): not collected yet.
+TEST(checkpoint_writer, writing_until_the_write_ends_busy_until_it_is_collected) {
+  checkpoint_writer writer;
+  EXPECT_FALSE(writer.writing());
+  std::promise<void> release;
+  auto released = release.get_future().share();
+  std::atomic<bool> ended{false};
+  writer.start("c.h5", [released, &ended] {
+    released.wait();
+    ended = true;
+  });
+  EXPECT_TRUE(writer.writing());
+  release.set_value();
+  while (writer.writing()) std::this_thread::yield();
+  EXPECT_TRUE(ended);
+  EXPECT_TRUE(writer.busy());  // ended, not collected
+  EXPECT_TRUE(writer.wait());  // at once
+  EXPECT_FALSE(writer.writing());
+  EXPECT_FALSE(writer.busy());
+}
+
 TEST(checkpoint_writer, a_second_write_before_the_first_is_collected_is_refused) {
   checkpoint_writer writer;
   writer.start("checkpoint.it4.h5", [] {});
