@@ -15,8 +15,10 @@
    flight while this one computes. I3D_l(v, 0, 0, k) is a register; so is a y neighbour that is
    one of the work-item's own rows. With a local plane (3dblock), the work-group stages each
    cached variable's current plane, halo included, in local memory (two buffers, one barrier per
-   plane; the centres come from the windows, only the halo from global memory) and
-   I3D_l(v, i, j, 0) reads it; every other offset is a plain global load (OpenCL has no __ldg).
+   plane; the centres come from the windows, the halo from private memory, where each work-item
+   loaded its share of it from global memory one plane ahead, while the plane before computed, as
+   CUDA's 3dblock does) and I3D_l(v, i, j, 0) reads it; every other offset is a plain global load
+   (OpenCL has no __ldg).
    A work-group whose points and windows are all inside the grid takes a path with no bounds
    checks, unrolled over its TZ planes: the window indices become constants and the windows
    registers. The launcher may shrink TY to fit the device's largest work-group. */
@@ -84,6 +86,10 @@ inline const char* const CAKERNEL_%{name}_%{variant}_opencl_macros =
 #define CAKERNEL_SX (CAKERNEL_LOCAL_PLANE ? CAKERNEL_TX + %{stencil_xn} + %{stencil_xp} : 1)
 #define CAKERNEL_SY (CAKERNEL_LOCAL_PLANE ? CAKERNEL_TYR + %{stencil_yn} + %{stencil_yp} : 1)
 #define CAKERNEL_HALO ((%{stencil_yn} + %{stencil_yp}) * CAKERNEL_SX + (%{stencil_xn} + %{stencil_xp}) * CAKERNEL_TYR)
+/* The halo cells each work-item loads a plane ahead (cells h = its index + q x the work-group's
+   size), at least one so that the private array has a size. */
+#define CAKERNEL_HALO_ITEMS \
+  (CAKERNEL_LOCAL_PLANE && CAKERNEL_HALO > 0 ? (CAKERNEL_HALO + CAKERNEL_TX * CAKERNEL_TY - 1) / (CAKERNEL_TX * CAKERNEL_TY) : 1)
 #define CAKERNEL_INLINE static inline __attribute__((always_inline))
 
 /* The row (m + j) of a y neighbour, clamped so that the branch not taken indexes inside too. */
@@ -109,8 +115,9 @@ inline const char* const CAKERNEL_%{name}_%{variant}_opencl_macros =
 #define CAKERNEL_WINDOW_PARAMETERS \
 %var_loop("cached=yes") %[  , %{vtype} (*cakernel_w_%{vname})[CAKERNEL_W] \
   , __local %{vtype} (*cakernel_local_%{vname})[CAKERNEL_SY][CAKERNEL_SX] \
+  , %{vtype}* cakernel_halo_%{vname} \
 ]%
-#define CAKERNEL_WINDOW_ARGUMENTS %var_loop("cached=yes") %[, cakernel_w_%{vname}, cakernel_local_%{vname} ]%
+#define CAKERNEL_WINDOW_ARGUMENTS %var_loop("cached=yes") %[, cakernel_w_%{vname}, cakernel_local_%{vname}, cakernel_halo_%{vname} ]%
 #define CAKERNEL_POINT_PARAMETERS \
   const CAKERNEL_%{name}_Params cakernel_params CAKERNEL_ARRAY_PARAMETERS CAKERNEL_WINDOW_PARAMETERS, const int gi, \
       const int cakernel_j, const int cakernel_k0, const int cakernel_si, const int cakernel_sj, \
@@ -134,7 +141,31 @@ CAKERNEL_INLINE void CAKERNEL_%{name}_%{variant}_halo_cell(int h, int* si, int* 
     *sj = %{stencil_yn} + h / (side > 0 ? side : 1), *si = c < %{stencil_xn} ? c : CAKERNEL_TX + c;
   }
 }
-#endif
+/* This work-item's halo cell q (cells h = its index + q x the work-group's size): whether there
+   is one, and where in the local plane. */
+CAKERNEL_INLINE bool CAKERNEL_%{name}_%{variant}_halo_item(int q, int* si, int* sj) {
+  const int h = (int)get_local_id(1) * CAKERNEL_TX + (int)get_local_id(0) + q * CAKERNEL_TX * CAKERNEL_TY;
+  *si = 0, *sj = 0;
+  if (h >= CAKERNEL_HALO) return false;
+  CAKERNEL_%{name}_%{variant}_halo_cell(h, si, sj);
+  return true;
+}
+%var_loop("cached=yes") %[
+/* This work-item's share of the halo of plane gk of %{vname}, into private memory (zeros off the
+   grid). */
+CAKERNEL_INLINE void CAKERNEL_%{name}_%{variant}_load_halo_%{vname}(__global %{vtype}* restrict %{vname},
+                                                                    %{vtype}* cakernel_halo, const int cakernel_bi,
+                                                                    const int cakernel_bj, const int gk) {
+#pragma unroll
+  for (int cakernel_q = 0; cakernel_q < CAKERNEL_HALO_ITEMS; ++cakernel_q) {
+    int cakernel_hi, cakernel_hj;
+    const bool cakernel_cell = CAKERNEL_%{name}_%{variant}_halo_item(cakernel_q, &cakernel_hi, &cakernel_hj);
+    const int cakernel_i = cakernel_bi + cakernel_hi, cakernel_jj = cakernel_bj + cakernel_hj;
+    cakernel_halo[cakernel_q] = cakernel_cell && cakernel_i < CAKERNEL_NI && cakernel_jj < CAKERNEL_NJ && gk < CAKERNEL_NK
+        ? %{vname}[CAKERNEL_INDEX(cakernel_i, cakernel_jj, gk)] : 0;
+  }
+}
+]%#endif
 
 /* One plane: slide each window by one plane and load the plane zp + PF above this one, stage
    the local plane, then the body at each of the work-item's rows. */
@@ -167,19 +198,20 @@ CAKERNEL_INLINE void CAKERNEL_%{name}_%{variant}_plane(
   }
 #if CAKERNEL_LOCAL_PLANE
   {
-    /* This plane's buffer: the centres from the windows, the halo from global memory. */
+    /* This plane's buffer: the centres from the windows, the halo from private memory, loaded
+       while the plane before computed; then the next plane's halo is loaded, its latency
+       hidden by this plane's barrier and rows. */
     __local %{vtype} (*cakernel_tile)[CAKERNEL_SX] = cakernel_local_%{vname}[cakernel_t & 1];
 #pragma unroll
     for (int cakernel_m = 0; cakernel_m < CAKERNEL_ROWS; ++cakernel_m)
       cakernel_tile[cakernel_sj + cakernel_m][cakernel_si] = cakernel_w_%{vname}[cakernel_m][%{stencil_zn}];
-    for (int cakernel_h = (int)get_local_id(1) * CAKERNEL_TX + (int)get_local_id(0); cakernel_h < CAKERNEL_HALO;
-         cakernel_h += CAKERNEL_TX * CAKERNEL_TY) {
+#pragma unroll
+    for (int cakernel_q = 0; cakernel_q < CAKERNEL_HALO_ITEMS; ++cakernel_q) {
       int cakernel_hi, cakernel_hj;
-      CAKERNEL_%{name}_%{variant}_halo_cell(cakernel_h, &cakernel_hi, &cakernel_hj);
-      const int cakernel_i = cakernel_bi + cakernel_hi, cakernel_jj = cakernel_bj + cakernel_hj;
-      cakernel_tile[cakernel_hj][cakernel_hi] = cakernel_i < CAKERNEL_NI && cakernel_jj < CAKERNEL_NJ
-          ? %{vname}[CAKERNEL_INDEX(cakernel_i, cakernel_jj, gk)] : 0;
+      if (CAKERNEL_%{name}_%{variant}_halo_item(cakernel_q, &cakernel_hi, &cakernel_hj))
+        cakernel_tile[cakernel_hj][cakernel_hi] = cakernel_halo_%{vname}[cakernel_q];
     }
+    CAKERNEL_%{name}_%{variant}_load_halo_%{vname}(%{vname}, cakernel_halo_%{vname}, cakernel_bi, cakernel_bj, gk + 1);
   }
 #endif
 ]%#if CAKERNEL_LOCAL_PLANE
@@ -213,6 +245,11 @@ void CAKERNEL_%{name}_%{variant}_kernel(const CAKERNEL_%{name}_Params cakernel_p
   const int cakernel_k0 = CAKERNEL_KLO + (int)get_group_id(2) * CAKERNEL_TZ;
   /* The windows before the first plane: planes k0 - zn .. k0 + zp + PF - 1 in slots 1..W-1. */
 %var_loop("cached=yes") %[  %{vtype} cakernel_w_%{vname}[CAKERNEL_ROWS][CAKERNEL_W];
+  /* The halo of the first plane, which the first plane step stages. */
+  %{vtype} cakernel_halo_%{vname}[CAKERNEL_HALO_ITEMS];
+#if CAKERNEL_LOCAL_PLANE
+  CAKERNEL_%{name}_%{variant}_load_halo_%{vname}(%{vname}, cakernel_halo_%{vname}, cakernel_bi, cakernel_bj, cakernel_k0);
+#endif
 #pragma unroll
   for (int cakernel_m = 0; cakernel_m < CAKERNEL_ROWS; ++cakernel_m) {
 #pragma unroll

@@ -15,8 +15,10 @@
    flight while this one computes. I3D_l(v, 0, 0, k) is a register; so is a y neighbour that is
    one of the work-item's own rows. With a local plane (3dblock), the work-group stages each
    cached variable's current plane, halo included, in local memory (two buffers, one barrier per
-   plane; the centres come from the windows, only the halo from global memory) and
-   I3D_l(v, i, j, 0) reads it; every other offset is a plain global load (OpenCL has no __ldg).
+   plane; the centres come from the windows, the halo from private memory, where each work-item
+   loaded its share of it from global memory one plane ahead, while the plane before computed, as
+   CUDA's 3dblock does) and I3D_l(v, i, j, 0) reads it; every other offset is a plain global load
+   (OpenCL has no __ldg).
    A work-group whose points and windows are all inside the grid takes a path with no bounds
    checks, unrolled over its TZ planes: the window indices become constants and the windows
    registers. The launcher may shrink TY to fit the device's largest work-group. */
@@ -84,6 +86,10 @@ inline const char* const CAKERNEL_Relax_Sweep_3dblock_opencl_macros =
 #define CAKERNEL_SX (CAKERNEL_LOCAL_PLANE ? CAKERNEL_TX + 1 + 1 : 1)
 #define CAKERNEL_SY (CAKERNEL_LOCAL_PLANE ? CAKERNEL_TYR + 1 + 1 : 1)
 #define CAKERNEL_HALO ((1 + 1) * CAKERNEL_SX + (1 + 1) * CAKERNEL_TYR)
+/* The halo cells each work-item loads a plane ahead (cells h = its index + q x the work-group's
+   size), at least one so that the private array has a size. */
+#define CAKERNEL_HALO_ITEMS \
+  (CAKERNEL_LOCAL_PLANE && CAKERNEL_HALO > 0 ? (CAKERNEL_HALO + CAKERNEL_TX * CAKERNEL_TY - 1) / (CAKERNEL_TX * CAKERNEL_TY) : 1)
 #define CAKERNEL_INLINE static inline __attribute__((always_inline))
 
 /* The row (m + j) of a y neighbour, clamped so that the branch not taken indexes inside too. */
@@ -108,8 +114,9 @@ inline const char* const CAKERNEL_Relax_Sweep_3dblock_opencl_macros =
 #define CAKERNEL_WINDOW_PARAMETERS                                  \
   , CCTK_REAL (*cakernel_w_u)[CAKERNEL_W]                           \
   , __local CCTK_REAL (*cakernel_local_u)[CAKERNEL_SY][CAKERNEL_SX] \
+  , CCTK_REAL* cakernel_halo_u                                      \
 
-#define CAKERNEL_WINDOW_ARGUMENTS , cakernel_w_u, cakernel_local_u 
+#define CAKERNEL_WINDOW_ARGUMENTS , cakernel_w_u, cakernel_local_u, cakernel_halo_u 
 #define CAKERNEL_POINT_PARAMETERS                                                                                       \
   const CAKERNEL_Relax_Sweep_Params cakernel_params CAKERNEL_ARRAY_PARAMETERS CAKERNEL_WINDOW_PARAMETERS, const int gi, \
       const int cakernel_j, const int cakernel_k0, const int cakernel_si, const int cakernel_sj,                        \
@@ -131,6 +138,30 @@ CAKERNEL_INLINE void CAKERNEL_Relax_Sweep_3dblock_halo_cell(int h, int* si, int*
     h -= 1 * sx;
     const int c = h % (side > 0 ? side : 1);
     *sj = 1 + h / (side > 0 ? side : 1), *si = c < 1 ? c : CAKERNEL_TX + c;
+  }
+}
+/* This work-item's halo cell q (cells h = its index + q x the work-group's size): whether there
+   is one, and where in the local plane. */
+CAKERNEL_INLINE bool CAKERNEL_Relax_Sweep_3dblock_halo_item(int q, int* si, int* sj) {
+  const int h = (int)get_local_id(1) * CAKERNEL_TX + (int)get_local_id(0) + q * CAKERNEL_TX * CAKERNEL_TY;
+  *si = 0, *sj = 0;
+  if (h >= CAKERNEL_HALO) return false;
+  CAKERNEL_Relax_Sweep_3dblock_halo_cell(h, si, sj);
+  return true;
+}
+
+/* This work-item's share of the halo of plane gk of u, into private memory (zeros off the
+   grid). */
+CAKERNEL_INLINE void CAKERNEL_Relax_Sweep_3dblock_load_halo_u(__global CCTK_REAL* restrict u,
+                                                                    CCTK_REAL* cakernel_halo, const int cakernel_bi,
+                                                                    const int cakernel_bj, const int gk) {
+#pragma unroll
+  for (int cakernel_q = 0; cakernel_q < CAKERNEL_HALO_ITEMS; ++cakernel_q) {
+    int cakernel_hi, cakernel_hj;
+    const bool cakernel_cell = CAKERNEL_Relax_Sweep_3dblock_halo_item(cakernel_q, &cakernel_hi, &cakernel_hj);
+    const int cakernel_i = cakernel_bi + cakernel_hi, cakernel_jj = cakernel_bj + cakernel_hj;
+    cakernel_halo[cakernel_q] = cakernel_cell && cakernel_i < CAKERNEL_NI && cakernel_jj < CAKERNEL_NJ && gk < CAKERNEL_NK
+        ? u[CAKERNEL_INDEX(cakernel_i, cakernel_jj, gk)] : 0;
   }
 }
 #endif
@@ -168,19 +199,20 @@ CAKERNEL_INLINE void CAKERNEL_Relax_Sweep_3dblock_plane(
   }
 #if CAKERNEL_LOCAL_PLANE
   {
-    /* This plane's buffer: the centres from the windows, the halo from global memory. */
+    /* This plane's buffer: the centres from the windows, the halo from private memory, loaded
+       while the plane before computed; then the next plane's halo is loaded, its latency
+       hidden by this plane's barrier and rows. */
     __local CCTK_REAL (*cakernel_tile)[CAKERNEL_SX] = cakernel_local_u[cakernel_t & 1];
 #pragma unroll
     for (int cakernel_m = 0; cakernel_m < CAKERNEL_ROWS; ++cakernel_m)
       cakernel_tile[cakernel_sj + cakernel_m][cakernel_si] = cakernel_w_u[cakernel_m][1];
-    for (int cakernel_h = (int)get_local_id(1) * CAKERNEL_TX + (int)get_local_id(0); cakernel_h < CAKERNEL_HALO;
-         cakernel_h += CAKERNEL_TX * CAKERNEL_TY) {
+#pragma unroll
+    for (int cakernel_q = 0; cakernel_q < CAKERNEL_HALO_ITEMS; ++cakernel_q) {
       int cakernel_hi, cakernel_hj;
-      CAKERNEL_Relax_Sweep_3dblock_halo_cell(cakernel_h, &cakernel_hi, &cakernel_hj);
-      const int cakernel_i = cakernel_bi + cakernel_hi, cakernel_jj = cakernel_bj + cakernel_hj;
-      cakernel_tile[cakernel_hj][cakernel_hi] = cakernel_i < CAKERNEL_NI && cakernel_jj < CAKERNEL_NJ
-          ? u[CAKERNEL_INDEX(cakernel_i, cakernel_jj, gk)] : 0;
+      if (CAKERNEL_Relax_Sweep_3dblock_halo_item(cakernel_q, &cakernel_hi, &cakernel_hj))
+        cakernel_tile[cakernel_hj][cakernel_hi] = cakernel_halo_u[cakernel_q];
     }
+    CAKERNEL_Relax_Sweep_3dblock_load_halo_u(u, cakernel_halo_u, cakernel_bi, cakernel_bj, gk + 1);
   }
 #endif
 #if CAKERNEL_LOCAL_PLANE
@@ -214,6 +246,11 @@ void CAKERNEL_Relax_Sweep_3dblock_kernel(const CAKERNEL_Relax_Sweep_Params caker
   const int cakernel_k0 = CAKERNEL_KLO + (int)get_group_id(2) * CAKERNEL_TZ;
   /* The windows before the first plane: planes k0 - zn .. k0 + zp + PF - 1 in slots 1..W-1. */
   CCTK_REAL cakernel_w_u[CAKERNEL_ROWS][CAKERNEL_W];
+  /* The halo of the first plane, which the first plane step stages. */
+  CCTK_REAL cakernel_halo_u[CAKERNEL_HALO_ITEMS];
+#if CAKERNEL_LOCAL_PLANE
+  CAKERNEL_Relax_Sweep_3dblock_load_halo_u(u, cakernel_halo_u, cakernel_bi, cakernel_bj, cakernel_k0);
+#endif
 #pragma unroll
   for (int cakernel_m = 0; cakernel_m < CAKERNEL_ROWS; ++cakernel_m) {
 #pragma unroll
