@@ -121,7 +121,7 @@ void add_thorn_values(template_scope& s, const thorn_model& thorn, const std::st
 /// shared memory keeps that many below the current one for such reads (CUDA's 3dblock_ring);
 /// an access the scanner cannot see (in a macro's definition) still reads global memory.
 int off_axis_planes_below(const kernel_model& k) {
-  int below = 0;
+  long long below = 0;
   for (const auto& access : find_accesses(k.code_text)) {
     if (access.macro != "I3D_l" || access.arguments.size() != 4) continue;
     const auto v = std::find_if(k.variables.begin(), k.variables.end(),
@@ -131,9 +131,9 @@ int off_axis_planes_below(const kernel_model& k) {
     const auto& dj = access.arguments[2].value;
     const auto& dk = access.arguments[3].value;
     const bool on_axis = di && *di == 0 && dj && *dj == 0;
-    if (!on_axis && dk && *dk < 0) below = std::max<long long>(below, -*dk);
+    if (!on_axis && dk && *dk < 0) below = std::max(below, -*dk);
   }
-  return std::min(below, k.stencil[4]);
+  return static_cast<int>(std::min<long long>(below, k.stencil[4]));
 }
 
 template_scope kernel_scope(const thorn_model& thorn, const kernel_model& k, const std::string& backend,
