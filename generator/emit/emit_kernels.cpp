@@ -10,7 +10,6 @@
 
 #include "generator/emit/emit.hpp"
 #include "ccl/parse.hpp"
-#include "generator/semantic/kernel_body.hpp"
 #include "generator/template_engine.hpp"
 
 namespace opuntia::gen {
@@ -115,27 +114,6 @@ void add_thorn_values(template_scope& s, const thorn_model& thorn, const std::st
   s.values["backend"] = backend;
 }
 
-/// The deepest plane below the current one that the body reads off the z axis from a cached
-/// variable: the largest -k of its I3D_l(v, i, j, k) with a constant k < 0 and i or j not a
-/// constant 0, at most the STENCIL's zn. A template that keeps planes of a cached variable in
-/// shared memory keeps that many below the current one for such reads (CUDA's 3dblock_ring);
-/// an access the scanner cannot see (in a macro's definition) still reads global memory.
-int off_axis_planes_below(const kernel_model& k) {
-  long long below = 0;
-  for (const auto& access : find_accesses(k.code_text)) {
-    if (access.macro != "I3D_l" || access.arguments.size() != 4) continue;
-    const auto v = std::find_if(k.variables.begin(), k.variables.end(),
-                                [&](const kernel_variable& x) { return x.name == access.variable(); });
-    if (v == k.variables.end() || !v->cached) continue;
-    const auto& di = access.arguments[1].value;
-    const auto& dj = access.arguments[2].value;
-    const auto& dk = access.arguments[3].value;
-    const bool on_axis = di && *di == 0 && dj && *dj == 0;
-    if (!on_axis && dk && *dk < 0) below = std::max(below, -*dk);
-  }
-  return static_cast<int>(std::min<long long>(below, k.stencil[4]));
-}
-
 template_scope kernel_scope(const thorn_model& thorn, const kernel_model& k, const std::string& backend,
                             const std::string& variant) {
   template_scope s;
@@ -160,7 +138,7 @@ template_scope kernel_scope(const thorn_model& thorn, const kernel_model& k, con
     widest = std::max(widest, k.stencil[i]);
   }
   s.values["stencil_max"] = std::to_string(widest);
-  s.values["off_axis_zn"] = std::to_string(off_axis_planes_below(k));
+  s.values["off_axis_zn"] = std::to_string(k.off_axis_zn);
   for (int i = 0; i < 3; ++i) s.values[std::string("tile_") + axes[i]] = std::to_string(k.tile[i]);
   s.loops["var_loop"] = variable_loop(k.variables);
   s.loops["param_loop"] = parameter_loop(k.parameters);

@@ -226,7 +226,8 @@ struct checker {
   /// the array, and a GPU reads another row). A name the kernel does not list is reported once,
   /// at its first use; offsets that are not constants are checked at run time in a build with
   /// bounds checking (templates/openmp/common.h.tpl).
-  void check_body(const kernel_descriptor_syntax& k, const kernel_model& kernel) {
+  /// Also sets the kernel's off_axis_zn from the same accesses.
+  void check_body(const kernel_descriptor_syntax& k, kernel_model& kernel) {
     const source_file body{kernel.code_file, kernel.code_text};
     std::set<std::string> listed;
     for (const auto& v : kernel.variables) {
@@ -246,6 +247,28 @@ struct checker {
         check_reach(k, kernel, body, access);
       }
     }
+    kernel.off_axis_zn = off_axis_planes_below(kernel, accesses);
+  }
+
+  /// The deepest plane below the current one that `accesses` read off the z axis from a cached
+  /// variable: the largest -k of an I3D_l(v, i, j, k) with a constant k < 0 and i or j not a
+  /// constant 0, at most the STENCIL's zn. A template that keeps planes of a cached variable in
+  /// shared memory keeps that many below the current one for such reads (CUDA's 3dblock_ring);
+  /// an access the scanner cannot see (in a macro's definition) still reads global memory.
+  static int off_axis_planes_below(const kernel_model& kernel, const std::vector<body_access>& accesses) {
+    long long below = 0;
+    for (const auto& access : accesses) {
+      if (access.macro != "I3D_l" || access.arguments.size() != 4) continue;
+      const auto v = std::find_if(kernel.variables.begin(), kernel.variables.end(),
+                                  [&](const kernel_variable& x) { return x.name == access.variable(); });
+      if (v == kernel.variables.end() || !v->cached) continue;
+      const auto& di = access.arguments[1].value;
+      const auto& dj = access.arguments[2].value;
+      const auto& dk = access.arguments[3].value;
+      const bool on_axis = di && *di == 0 && dj && *dj == 0;
+      if (!on_axis && dk && *dk < 0) below = std::max(below, -*dk);
+    }
+    return static_cast<int>(std::min<long long>(below, kernel.stencil[4]));
   }
 
   /// Why `name` may not be read in the body of `kernel`, and what to write in the descriptor.

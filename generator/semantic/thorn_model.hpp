@@ -77,6 +77,10 @@ struct kernel_model {
   std::string code_path;                       // relative to the thorn, default src/<name>.kernel
   std::string code_file;                       // the body as the generator was given it: <thorn dir>/<code_path>
   std::string code_text;                       // the body's text
+  /// The planes below the current one that the body reads off the z axis from a cached
+  /// variable (its I3D_l with a constant k < 0 and i or j not the constant 0), at most the
+  /// STENCIL's zn: the template value off_axis_zn.
+  int off_axis_zn = 0;
   std::vector<kernel_variable> variables;
   std::vector<kernel_parameter> parameters;
   std::string description;
