@@ -17,6 +17,8 @@
   static __global__ void CAKERNEL_%{name}_%{variant}_kernel(const CAKERNEL_%{name}_Params cakernel_params, \
                                                             const CAKERNEL_%{name}_Arrays arrays, \
                                                             const opuntia::boundary_pass cakernel_pass) { \
+    /* A dependent launch (opuntia::cuda::launch_after_previous): the kernel ahead finishes first. */ \
+    opuntia::cuda::begin_after_previous_kernel(); \
 %var_loop() %[    %{vtype}* const __restrict__ %{vname} = arrays.%{vname}; (void)%{vname}; \
 ]% %var_loop("intent=separateinout") %[   %{vtype}* const __restrict__ %{vname}_out = arrays.%{vname}_out; (void)%{vname}_out; \
 ]%    long long cakernel_point = (long long)blockIdx.x * blockDim.x + threadIdx.x; \

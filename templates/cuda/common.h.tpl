@@ -6,6 +6,7 @@
 
 #include "opuntia/cctk_types.h"
 #include "thorns/CaKernel/backends/cuda/check.hpp"  /* OPUNTIA_CUDA_CHECK: the launchers' calls are checked */
+#include "thorns/CaKernel/backends/cuda/dependent_launch.cuh"  /* a kernel set up while the one ahead ends */
 #include "thorns/CaKernel/backends/cuda/lanes.cuh"  /* several x points per thread, one 16-byte access */
 #include "thorns/CaKernel/backends/cuda/tensor_copy.cuh"  /* 3dblock_ring: planes copied by the TMA */
 

@@ -164,6 +164,9 @@ static_assert(CAKERNEL_Heat_Update_3dblock_BELOW >= 0 && CAKERNEL_Heat_Update_3d
       , CCTK_REAL* const __restrict__ u                                                                                                                                                            \
       , CCTK_REAL* const __restrict__ u_out                                                                                                                                                        \
   ) {                                                                                                                                                                                              \
+    /* Launched as a dependent launch (opuntia::cuda::launch_after_previous): nothing is read or                                                                                                   \
+       written before the kernel ahead on the queue has finished. */                                                                                                                               \
+    opuntia::cuda::begin_after_previous_kernel();                                                                                                                                                  \
     /* Where the blocks start and which points they compute: a launch over the whole grid                                                                                                          \
        (cakernel_boxed false) knows them at compile time but for the grid's size, as the tuned                                                                                                     \
        loops were written for (taking them from the arguments cost Star25 3dstencil a third of its                                                                                                 \
