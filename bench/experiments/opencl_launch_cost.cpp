@@ -5,29 +5,21 @@
 // averaged over `repetitions` calls with the device kept busy enough that the queue never
 // empties and never fills (a kernel of 4096 work-items).
 //
-//   g++ -O2 -std=c++17 bench/experiments/opencl_launch_cost.cpp -lOpenCL -o /tmp/opencl_launch_cost
+//   g++ -O2 -std=c++17 -I bench/experiments bench/experiments/opencl_launch_cost.cpp -lOpenCL -o /tmp/opencl_launch_cost
 //   /tmp/opencl_launch_cost NVIDIA 20000
-#define CL_TARGET_OPENCL_VERSION 120
-#include <CL/cl.h>
-
 #include <chrono>
 #include <cstdio>
-#include <cstdlib>
-#include <cstring>
 #include <functional>
 #include <map>
 #include <string>
 #include <tuple>
 #include <vector>
 
+#include "opencl_platform.hpp"
+
 namespace {
 
-void check(cl_int status, const char* what) {
-  if (status != CL_SUCCESS) {
-    std::fprintf(stderr, "%s failed: %d\n", what, status);
-    std::exit(1);
-  }
-}
+using experiments::check;
 
 const char* source = R"CL(
 __kernel void scale(__global double* a, double s) { a[get_global_id(0)] *= s; }
@@ -48,25 +40,7 @@ double microseconds_a_call(int repetitions, cl_command_queue queue, const std::f
 int main(int argc, char** argv) {
   const std::string wanted = argc > 1 ? argv[1] : "NVIDIA";
   const int repetitions = argc > 2 ? std::atoi(argv[2]) : 20000;
-  cl_uint count = 0;
-  check(clGetPlatformIDs(0, nullptr, &count), "clGetPlatformIDs");
-  std::vector<cl_platform_id> platforms(count);
-  check(clGetPlatformIDs(count, platforms.data(), nullptr), "clGetPlatformIDs");
-  cl_platform_id platform = nullptr;
-  for (auto p : platforms) {
-    char name[256] = {};
-    clGetPlatformInfo(p, CL_PLATFORM_NAME, sizeof name, name, nullptr);
-    if (std::strstr(name, wanted.c_str()) != nullptr) {
-      platform = p;
-      std::printf("platform: %s\n", name);
-    }
-  }
-  if (platform == nullptr) {
-    std::fprintf(stderr, "no platform named like '%s'\n", wanted.c_str());
-    return 1;
-  }
-  cl_device_id device = nullptr;
-  check(clGetDeviceIDs(platform, CL_DEVICE_TYPE_ALL, 1, &device, nullptr), "clGetDeviceIDs");
+  const cl_device_id device = experiments::device_of_platform(wanted).device;
   cl_int status = CL_SUCCESS;
   cl_context context = clCreateContext(nullptr, 1, &device, nullptr, nullptr, &status);
   check(status, "clCreateContext");
