@@ -15,10 +15,10 @@
 // one's last blocks leave, and wait there.
 //
 // -DOPUNTIA_CUDA_DEPENDENT_LAUNCH=0 launches every generated kernel as a plain launch (to
-// measure what it gains); on devices before compute capability 9.0 the launch is plain anyway
-// and the device code has no wait.
-#include <array>
-#include <atomic>
+// measure what it gains); on devices before compute capability 9.0, and for code compiled for
+// them, the launch is plain anyway and the device code has no wait.
+#include <map>
+#include <mutex>
 #include <utility>
 
 #include <cuda_runtime.h>
@@ -40,22 +40,30 @@ __device__ __forceinline__ void begin_after_previous_kernel() {
 #endif
 }
 
-/// Whether the current device can start a kernel before the one ahead of it has finished
-/// (compute capability 9.0 and later); asked once a device.
-inline bool dependent_launch_supported() {
+/// Whether `kernel` may be launched so on the current device: the device starts kernels early
+/// (compute capability 9.0 and later) and the kernel's code has the wait, which only code
+/// compiled for 9.0 or later has (a build for an older GPU running on a newer one runs code
+/// compiled from that GPU's PTX, without it). Asked once a device and kernel.
+inline bool dependent_launch_for(const void* kernel) {
   if (!OPUNTIA_CUDA_DEPENDENT_LAUNCH) return false;
-  static std::array<std::atomic<int>, 64> known{};  // 0: not asked; 1: no; 2: yes
   int device = 0;
   OPUNTIA_CUDA_CHECK(cudaGetDevice(&device));
-  if (device < 64 && known[device].load(std::memory_order_relaxed) != 0) return known[device].load(std::memory_order_relaxed) == 2;
-  int major = 0;
-  OPUNTIA_CUDA_CHECK(cudaDeviceGetAttribute(&major, cudaDevAttrComputeCapabilityMajor, device));
-  if (device < 64) known[device].store(major >= 9 ? 2 : 1, std::memory_order_relaxed);
-  return major >= 9;
+  static std::mutex mutex;
+  static std::map<std::pair<int, const void*>, bool> known;
+  const std::lock_guard<std::mutex> lock(mutex);
+  const auto [place, added] = known.try_emplace({device, kernel}, false);
+  if (added) {
+    int major = 0;
+    OPUNTIA_CUDA_CHECK(cudaDeviceGetAttribute(&major, cudaDevAttrComputeCapabilityMajor, device));
+    cudaFuncAttributes attributes{};
+    OPUNTIA_CUDA_CHECK(cudaFuncGetAttributes(&attributes, kernel));
+    place->second = major >= 9 && attributes.ptxVersion >= 90;
+  }
+  return place->second;
 }
 
-/// Launches `kernel` on `stream` as a dependent launch where the device supports it (its code
-/// must begin with begin_after_previous_kernel()), as a plain launch elsewhere.
+/// Launches `kernel` on `stream` as a dependent launch where dependent_launch_for() says it may
+/// (its code must begin with begin_after_previous_kernel()), as a plain launch elsewhere.
 template <typename... Parameters, typename... Arguments>
 void launch_after_previous(void (*kernel)(Parameters...), dim3 grid, dim3 block, unsigned shared_bytes,
                            cudaStream_t stream, Arguments&&... arguments) {
@@ -68,7 +76,7 @@ void launch_after_previous(void (*kernel)(Parameters...), dim3 grid, dim3 block,
   config.dynamicSmemBytes = shared_bytes;
   config.stream = stream;
   config.attrs = &dependent;
-  config.numAttrs = dependent_launch_supported() ? 1 : 0;
+  config.numAttrs = dependent_launch_for(reinterpret_cast<const void*>(kernel)) ? 1 : 0;
   OPUNTIA_CUDA_CHECK(cudaLaunchKernelEx(&config, kernel, std::forward<Arguments>(arguments)...));
 }
 
