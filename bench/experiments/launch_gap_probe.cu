@@ -9,7 +9,9 @@
 //    (cudaLaunchAttributeProgrammaticStreamSerialization; each kernel waits for the grid before
 //    it with griddepcontrol.wait before it touches memory), with and without the kernels letting
 //    the next one launch as they start (griddepcontrol.launch_dependents). Then the same chain of
-//    tiny kernels: the boundary's cost alone.
+//    tiny kernels: the boundary's cost alone. Each chain is queued behind a spinning kernel, so
+//    that the host's rate of launching does not bound it (the figures of bench/RESULTS.md,
+//    2026-12-02, were taken without that hold, and are bounds from above).
 // B. The x faces of three such arrays as the boundary launcher updates them (a thread a point of
 //    the slabs, the lower face's ghost cell and wall and the upper face's ghost cell), after the
 //    L2 was filled with other data: as generated (64-bit index arithmetic, every point written),
@@ -69,6 +71,14 @@ __global__ void tiny(float* a) {
   if (trigger) let_next_launch();
   if (wait) wait_for_previous();
   if (threadIdx.x == 0) a[blockIdx.x] += 1.0f;
+}
+
+// Holds the queue for about `cycles` clock ticks: the chains are queued behind it, so that their
+// time is the device's and not the host's rate of launching.
+__global__ void spin(long long cycles) {
+  const long long start = clock64();
+  while (clock64() - start < cycles) {
+  }
 }
 
 template <typename Kernel, typename... Args>
@@ -181,7 +191,9 @@ int main() {
     std::sort(ms.begin(), ms.end());
     return ms[ms.size() / 2] * 1e3;
   };
-  const auto timed = [&](auto body, int rounds) { return timed_after([] {}, body, rounds); };
+  // The chains: queued behind a spin of about 0.3 ms (2e9 ticks a second or less), which the
+  // host's launches of 20 kernels take less than.
+  const auto timed = [&](auto body, int rounds) { return timed_after([&] { spin<<<1, 1, 0, s>>>(600000); }, body, rounds); };
   {
     // copy bandwidth of the same arrays, for scale
     const double us = timed([&] { CHECK(cudaMemcpyAsync(out, p, ELEMENTS * sizeof(float), cudaMemcpyDeviceToDevice, s)); }, 20);

@@ -8,6 +8,7 @@
 //                     planes (tile and halo) that the work-items fill with plain loads and stores
 //                     S planes ahead; each work-item's z neighbours in a window of registers
 //                     (the CUDA experiment's `cpa`, bench/experiments/gpu_star_designs.cu);
+//   ring, loads of 2: the same, two points (16 bytes) a load and a store;
 //   ring, cp.async 8: the same ring filled by cp.async.ca of 8 bytes (a point) a copy;
 //   ring, cp.async 16: by cp.async.cg of 16 bytes (two points) a copy.
 // The cp.async variants are built only where the platform's name contains "NVIDIA"; on any
@@ -145,8 +146,8 @@ int main(int argc, char** argv) {
   const int repetitions = argc > 3 ? std::atoi(argv[3]) : 10;
   const int tz = argc > 4 ? std::atoi(argv[4]) : 32;
   constexpr int R = 4, TX = 32, TY = 8, S = 2;
-  if (n % 2 != 0 || n < 2 * R + 2) {
-    std::fprintf(stderr, "n must be even and at least %d\n", 2 * R + 2);
+  if (n % 2 != 0 || n < 2 * R + 2 || repetitions < 1 || tz < 1) {
+    std::fprintf(stderr, "n must be even and at least %d, repetitions and tz at least 1\n", 2 * R + 2);
     return 1;
   }
   const auto chosen = experiments::device_of_platform(wanted);
@@ -235,7 +236,7 @@ int main(int argc, char** argv) {
             "plain");
     });
     check(clEnqueueReadBuffer(queue, reference, CL_TRUE, 0, bytes, expected.data(), 0, nullptr, nullptr), "read");
-    report("plain", t, true);
+    report("plain (the reference)", t, true);
     clReleaseKernel(plain);
     clReleaseProgram(program);
   }
@@ -255,7 +256,8 @@ int main(int argc, char** argv) {
     clSetKernelArg(ring, 1, sizeof out, &out);
     clSetKernelArg(ring, 2, sizeof n, &n);
     clSetKernelArg(ring, 3, sizeof tz, &tz);
-    check(clEnqueueCopyBuffer(queue, reference, out, 0, 0, bytes, 0, nullptr, nullptr), "clear");  // edges as plain's
+    // Zeros, as plain's output off the points it computes: a ring that leaves a point unwritten differs.
+    check(clEnqueueFillBuffer(queue, out, &zero, sizeof zero, 0, bytes, 0, nullptr, nullptr), "clear");
     const int interior = n - 2 * R;
     const size_t groups[3] = {size_t((interior + TX - 1) / TX), size_t((interior + TY - 1) / TY),
                               size_t((interior + tz - 1) / tz)};

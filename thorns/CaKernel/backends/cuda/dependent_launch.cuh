@@ -2,11 +2,12 @@
 // Programmatic dependent launch (Hopper and later): a generated kernel is launched so that it may
 // start before the kernel ahead of it on the queue has finished, and its blocks wait at their
 // first statement, in hardware, until that kernel has finished and its writes are visible
-// (griddepcontrol.wait). What it saves is the device's time between two kernels of a queue, when
-// one kernel's blocks are set up after the last of the other's have left: about 1.5 us a sweep
-// of the cavity's 256^3 fp32 pressure solve and 0.7 us a tiny kernel on an H200
-// (bench/experiments/launch_gap_probe.cu; bench/RESULTS.md, 2026-12-02), where the cavity's step
-// had 3.0-3.5 us idle after each of its 28 kernels.
+// (griddepcontrol.wait). What it saves is part of the device's time between two kernels of a
+// queue, when one kernel's blocks are set up after the last of the other's have left: on an H200,
+// 0.7 us a launch in a chain of tiny kernels and 1.5 us in a chain of 256^3 fp32 Jacobi sweeps
+// (bench/experiments/launch_gap_probe.cu), 10 us of the cavity's 1.84 ms fp32 step of 28 kernels
+// (0.35 us a kernel), and 2 to 4 us of a 128^3 HeatEquation or WaveToy step (bench/RESULTS.md,
+// 2026-12-02).
 //
 // Safe with any kernel ahead: every kernel launched so waits before it reads or writes memory,
 // and a kernel (or copy) launched without it waits for the one ahead to finish as always. Each
@@ -15,8 +16,9 @@
 // one's last blocks leave, and wait there.
 //
 // -DOPUNTIA_CUDA_DEPENDENT_LAUNCH=0 launches every generated kernel as a plain launch (to
-// measure what it gains); on devices before compute capability 9.0, and for code compiled for
-// them, the launch is plain anyway and the device code has no wait.
+// measure what it gains); it must be the same for the whole build (CMAKE_CUDA_FLAGS), since the
+// host's choice and the kernels' wait must agree. On devices before compute capability 9.0, and
+// for code compiled for them, the launch is plain anyway and the device code has no wait.
 #include <map>
 #include <mutex>
 #include <utility>
@@ -51,15 +53,12 @@ inline bool dependent_launch_for(const void* kernel) {
   static std::mutex mutex;
   static std::map<std::pair<int, const void*>, bool> known;
   const std::lock_guard<std::mutex> lock(mutex);
-  const auto [place, added] = known.try_emplace({device, kernel}, false);
-  if (added) {
-    int major = 0;
-    OPUNTIA_CUDA_CHECK(cudaDeviceGetAttribute(&major, cudaDevAttrComputeCapabilityMajor, device));
-    cudaFuncAttributes attributes{};
-    OPUNTIA_CUDA_CHECK(cudaFuncGetAttributes(&attributes, kernel));
-    place->second = major >= 9 && attributes.ptxVersion >= 90;
-  }
-  return place->second;
+  if (const auto found = known.find({device, kernel}); found != known.end()) return found->second;
+  int major = 0;
+  OPUNTIA_CUDA_CHECK(cudaDeviceGetAttribute(&major, cudaDevAttrComputeCapabilityMajor, device));
+  cudaFuncAttributes attributes{};
+  OPUNTIA_CUDA_CHECK(cudaFuncGetAttributes(&attributes, kernel));
+  return known[{device, kernel}] = major >= 9 && attributes.ptxVersion >= 90;
 }
 
 /// Launches `kernel` on `stream` as a dependent launch where dependent_launch_for() says it may
@@ -77,7 +76,11 @@ void launch_after_previous(void (*kernel)(Parameters...), dim3 grid, dim3 block,
   config.stream = stream;
   config.attrs = &dependent;
   config.numAttrs = dependent_launch_for(reinterpret_cast<const void*>(kernel)) ? 1 : 0;
-  OPUNTIA_CUDA_CHECK(cudaLaunchKernelEx(&config, kernel, std::forward<Arguments>(arguments)...));
+  const cudaError_t launched = cudaLaunchKernelEx(&config, kernel, std::forward<Arguments>(arguments)...);
+  // As cudaGetLastError() after a <<<>>> launch: the error is taken off the thread, so that no
+  // later call reports it as its own.
+  if (launched != cudaSuccess) cudaGetLastError();
+  OPUNTIA_CUDA_CHECK(launched);
 }
 
 }  // namespace opuntia::cuda
