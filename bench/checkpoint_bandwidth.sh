@@ -6,13 +6,14 @@
 # the best of each is printed). A checkpoint's time is what the run prints: from the first byte to the
 # folder synced after the rename. Then what a checkpoint costs the run, in steps, for both values
 # of IO::checkpoint_in_background: the same run with CHECKPOINTS checkpoints and without any, the
-# difference of their times over CHECKPOINTS, against the run's time per iteration. Not a test: it
-# prints figures and asserts nothing.
+# difference of their times over CHECKPOINTS, against the run's time per iteration; and, in the
+# background, within each run: the half interval after each checkpoint against the half before
+# it, from the progress lines. Not a test: it prints figures and asserts nothing.
 # Usage: bench/checkpoint_bandwidth.sh OPUNTIA [N=256] [CHECKPOINTS=3] [RANKS=1] [FOLDER=checkpoint_bench] [BACKEND=openmp] [EVERY]
 #   RANKS > 1 runs under mpirun (collective MPI-IO with a parallel HDF5 library; such runs always
-#   wait for their checkpoints). EVERY: the iterations between two checkpoints of the cost runs;
-#   by default enough for twice the median checkpoint's time, at least 10, so that a background
-#   write ends before the next checkpoint.
+#   wait for their checkpoints). EVERY: the iterations between two checkpoints of the cost runs
+#   (rounded up to a multiple of 8); by default enough for three times the median checkpoint's
+#   time, at least 10, so that a background write ends before the next checkpoint.
 set -euo pipefail
 opuntia=$(realpath "$1")
 n=${2:-256}
@@ -83,7 +84,8 @@ awk -v b="$bytes" -v s="$best" -v m="$median" -v before="$before" -v after="$aft
 variant() {
   local iterations=$1 name=$2
   shift 2
-  { sed -e '/^IO::checkpoint_/d' -e "s/^Cactus::cctk_itlast = .*/Cactus::cctk_itlast = $iterations/" "$dir/bench.par"
+  { sed -e '/^IO::checkpoint_/d' -e "s/^Cactus::cctk_itlast = .*/Cactus::cctk_itlast = $iterations/" \
+      -e "s/^Cactus::progress_every = .*/Cactus::progress_every = ${progress:-0}/" "$dir/bench.par"
     printf '%s\n' "$@"; } >"$dir/$name.par"
   run "$dir/$name.par" "$dir/$name.out"
 }
@@ -113,6 +115,9 @@ awk -v k="$kernel_step" -v s="$step" -v m="$median" -v n="$steady" 'BEGIN {
 # and so does the round here), which is not what one checkpoint costs. Twice, used before, left
 # too little room under a profiler (bench/RESULTS.md, 2026-12-02).
 [ -n "$every" ] || every=$(awk -v m="$median" -v s="$step" 'BEGIN { e = int(3 * m / s) + 1; print e < 10 ? 10 : e }')
+# EVERY in whole eighths: the cost runs print a progress line every eighth of it (below).
+every=$(((every + 7) / 8 * 8))
+progress=$((every / 8))
 iterations=$(((count + 1) * every - 1))
 rounds=${COST_ROUNDS:-3}
 echo "cost: $iterations iterations, a checkpoint every $every (in the background: a snapshot, then the write while the run goes on), $rounds rounds"
@@ -122,7 +127,29 @@ previous_waits() {
   sed -n 's/.* and \([0-9.]*\) s for the write before it, still running.*/\1/p' "$dir/$1.out" |
     awk '{ n++; t += $1 } END { printf "%d (%.4f s)", n, t }'
 }
+# Within one run: the progress lines' GLUP/s is the steady state's since iteration 10 (the flesh's
+# steady_after_iterations), so each line's iteration N gives the run's wall time there,
+# N^3 (N - 10) / (GLUP/s 1e9), to about 10 us in 12 s. A checkpoint at iteration C then costs the
+# half interval after it less the half interval before it: (t(C + EVERY/2) - t(C)) - (t(C) -
+# t(C - EVERY/2)); the run without checkpoints, at the same iterations, is the control. Unlike
+# the difference of two runs (the runs' pace differs by up to 4 ms a checkpoint from one to the
+# next, bench/RESULTS.md, 2026-12-02), this compares stretches of the same run.
+# window_costs NAME: one line a checkpoint iteration, its cost in seconds.
+window_costs() {
+  awk -v points="$((n * n * n))" -v every="$every" -v count="$count" '
+    $1 == "it" && $6 == "GLUP/s" && $2 > 10 && $5 > 0 { wall[$2 + 0] = points * ($2 - 10) / ($5 * 1e9) }
+    END {
+      half = every / 2
+      for (c = every; c <= count * every; c += every)
+        if ((c - half) in wall && c in wall && (c + half) in wall)
+          print (wall[c + half] - wall[c]) - (wall[c] - wall[c - half])
+    }' "$dir/$1.out"
+}
+# median_of: the median of the numbers on standard input, and how many.
+median_of() { sort -g | awk '{ v[NR] = $1 } END { if (NR) printf "%.5f %d\n", NR % 2 ? v[(NR + 1) / 2] : (v[NR / 2] + v[NR / 2 + 1]) / 2, NR }'; }
 costs=()
+window_background=()
+window_none=()
 for round in $(seq 1 "$rounds"); do
   variant "$iterations" "none$round"
   variant "$iterations" "background$round" "IO::checkpoint_every = $every" 'IO::checkpoint_in_background = yes'
@@ -137,6 +164,8 @@ for round in $(seq 1 "$rounds"); do
     printf "  round: background %.3f s against %.3f s without: a checkpoint costs %.4f s = %.1f steps (outside the kernels %.4f s = %.1f steps); its snapshots stalled the run %s s; checkpoints that waited for the write before: %s\n", \
            t, t0, cost, cost / s, outside, outside / s, stalls, waits
   }'
+  mapfile -t -O "${#window_background[@]}" window_background < <(window_costs "background$round")
+  mapfile -t -O "${#window_none[@]}" window_none < <(window_costs "none$round")
 done
 variant "$iterations" waited "IO::checkpoint_every = $every" 'IO::checkpoint_in_background = no'
 grep -h '^  checkpoints every' "$dir/background1.out" "$dir/waited.out" | sed 's/^  /  /'
@@ -145,6 +174,12 @@ step=$(awk -v t0="$(run_seconds none1)" -v n="$iterations" 'BEGIN { print t0 / n
 printf '%s\n' "${costs[@]}" | sort -g | awk -v s="$step" '{ c[NR] = $1 } END {
   m = NR % 2 ? c[(NR + 1) / 2] : (c[NR / 2] + c[NR / 2 + 1]) / 2
   printf "  background: a checkpoint costs %.4f s = %.1f steps (median of %d rounds)\n", m, m / s, NR
+}'
+read -r window_cost window_n < <(printf '%s\n' "${window_background[@]}" | median_of)
+read -r window_control window_control_n < <(printf '%s\n' "${window_none[@]}" | median_of)
+awk -v c="${window_cost:-nan}" -v nc="${window_n:-0}" -v z="${window_control:-nan}" -v nz="${window_control_n:-0}" -v s="$step" 'BEGIN {
+  printf "  background, within each run: a checkpoint costs %.4f s = %.1f steps (median of %d checkpoints; the runs without, at the same iterations: %.4f s = %.1f steps, median of %d)\n", \
+         c, c / s, nc, z, z / s, nz
 }'
 awk -v t="$(run_seconds waited)" -v t0="$(run_seconds none1)" -v c="$count" -v s="$step" 'BEGIN {
   cost = (t - t0) / c
