@@ -93,8 +93,8 @@ static void CAKERNEL_%{name}_cuda_%{variant}_launch(const opuntia::kernel_call& 
   const dim3 grid(columns_x, columns_y, static_cast<unsigned>((planes + slab - 1) / slab));
   const CAKERNEL_%{name}_Arrays arrays = CAKERNEL_%{name}_arrays_of(call);
   (void)arrays;
-  opuntia::cuda::launch_after_previous(
-      CAKERNEL_%{name}_%{variant}_kernel<lanes, boxed>, grid, block, shared_bytes, static_cast<cudaStream_t>(call.queue),
+  opuntia::cuda::launch_after_previous<&CAKERNEL_%{name}_%{variant}_kernel<lanes, boxed>>(
+      grid, block, shared_bytes, static_cast<cudaStream_t>(call.queue),
       CAKERNEL_%{name}_params_of(call), CAKERNEL_%{name}_%{variant}_maps_of<lanes>(arrays, call), slab, origin,
       make_int3(lo[0], lo[1], lo[2]), make_int3(hi[0], hi[1], hi[2])%var_loop() %[, arrays.%{vname}]% %var_loop("intent=separateinout") %[, arrays.%{vname}_out]%);
 }

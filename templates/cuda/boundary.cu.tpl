@@ -26,8 +26,9 @@ void CAKERNEL_Launch_%{name}_cuda_%{variant}(const opuntia::kernel_call& call) {
   opuntia::for_each_boundary_pass(call, exterior, stencil, [&](const opuntia::boundary_pass& pass) {
     const long long points = pass.points();
     constexpr int threads = 256;
-    opuntia::cuda::launch_after_previous(CAKERNEL_%{name}_%{variant}_kernel, dim3(static_cast<unsigned>((points + threads - 1) / threads)),
-                                         dim3(threads), 0, static_cast<cudaStream_t>(call.queue), params, arrays, pass);
+    opuntia::cuda::launch_after_previous<&CAKERNEL_%{name}_%{variant}_kernel>(
+        dim3(static_cast<unsigned>((points + threads - 1) / threads)), dim3(threads), 0,
+        static_cast<cudaStream_t>(call.queue), params, arrays, pass);
   });
 }
 

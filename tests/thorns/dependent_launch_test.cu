@@ -50,8 +50,9 @@ TEST(dependent_launch, each_kernel_of_a_chain_reads_what_the_one_before_wrote) {
   ASSERT_EQ(cudaMemcpyAsync(a, host.data(), points * sizeof(int), cudaMemcpyHostToDevice, stream), cudaSuccess);
   constexpr int steps = 40;
   for (int s = 0; s < steps; ++s) {
-    opuntia::cuda::launch_after_previous(reversed_step, dim3(blocks), dim3(threads), 0, stream,
-                                         static_cast<const int*>(s % 2 == 0 ? a : b), s % 2 == 0 ? b : a, 20000LL);
+    opuntia::cuda::launch_after_previous<&reversed_step>(dim3(blocks), dim3(threads), 0, stream,
+                                                         static_cast<const int*>(s % 2 == 0 ? a : b), s % 2 == 0 ? b : a,
+                                                         20000LL);
   }
   std::vector<int> result(points);
   ASSERT_EQ(cudaMemcpyAsync(result.data(), steps % 2 == 0 ? a : b, points * sizeof(int), cudaMemcpyDeviceToHost, stream),
@@ -74,8 +75,7 @@ TEST(dependent_launch, is_used_on_a_device_that_starts_kernels_early) {
   int device = 0, major = 0;
   ASSERT_EQ(cudaGetDevice(&device), cudaSuccess);
   ASSERT_EQ(cudaDeviceGetAttribute(&major, cudaDevAttrComputeCapabilityMajor, device), cudaSuccess);
-  EXPECT_EQ(opuntia::cuda::dependent_launch_for(reinterpret_cast<const void*>(reversed_step)),
-            OPUNTIA_CUDA_DEPENDENT_LAUNCH && major >= 9);
+  EXPECT_EQ(opuntia::cuda::dependent_launch_for<&reversed_step>(), OPUNTIA_CUDA_DEPENDENT_LAUNCH && major >= 9);
 }
 
 }  // namespace

@@ -19,8 +19,7 @@
 // measure what it gains); it must be the same for the whole build (CMAKE_CUDA_FLAGS), since the
 // host's choice and the kernels' wait must agree. On devices before compute capability 9.0, and
 // for code compiled for them, the launch is plain anyway and the device code has no wait.
-#include <map>
-#include <mutex>
+#include <atomic>
 #include <utility>
 
 #include <cuda_runtime.h>
@@ -45,27 +44,30 @@ __device__ __forceinline__ void begin_after_previous_kernel() {
 /// Whether `kernel` may be launched so on the current device: the device starts kernels early
 /// (compute capability 9.0 and later) and the kernel's code has the wait, which only code
 /// compiled for 9.0 or later has (a build for an older GPU running on a newer one runs code
-/// compiled from that GPU's PTX, without it). Asked once a device and kernel.
-inline bool dependent_launch_for(const void* kernel) {
+/// compiled from that GPU's PTX, without it). Asked once a device (64 at most; past that, at
+/// every launch), as the 3D launchers keep what they ask of a device.
+template <auto kernel>
+bool dependent_launch_for() {
   if (!OPUNTIA_CUDA_DEPENDENT_LAUNCH) return false;
+  static std::atomic<signed char> known_on_devices[64]{};  // 0: not asked; 1: no; 2: yes
   int device = 0;
   OPUNTIA_CUDA_CHECK(cudaGetDevice(&device));
-  static std::mutex mutex;
-  static std::map<std::pair<int, const void*>, bool> known;
-  const std::lock_guard<std::mutex> lock(mutex);
-  if (const auto found = known.find({device, kernel}); found != known.end()) return found->second;
+  if (device < 64) {
+    if (const signed char known = known_on_devices[device].load(std::memory_order_relaxed)) return known == 2;
+  }
   int major = 0;
   OPUNTIA_CUDA_CHECK(cudaDeviceGetAttribute(&major, cudaDevAttrComputeCapabilityMajor, device));
   cudaFuncAttributes attributes{};
   OPUNTIA_CUDA_CHECK(cudaFuncGetAttributes(&attributes, kernel));
-  return known[{device, kernel}] = major >= 9 && attributes.ptxVersion >= 90;
+  const bool may = major >= 9 && attributes.ptxVersion >= 90;
+  if (device < 64) known_on_devices[device].store(may ? 2 : 1, std::memory_order_relaxed);
+  return may;
 }
 
 /// Launches `kernel` on `stream` as a dependent launch where dependent_launch_for() says it may
 /// (its code must begin with begin_after_previous_kernel()), as a plain launch elsewhere.
-template <typename... Parameters, typename... Arguments>
-void launch_after_previous(void (*kernel)(Parameters...), dim3 grid, dim3 block, unsigned shared_bytes,
-                           cudaStream_t stream, Arguments&&... arguments) {
+template <auto kernel, typename... Arguments>
+void launch_after_previous(dim3 grid, dim3 block, unsigned shared_bytes, cudaStream_t stream, Arguments&&... arguments) {
   cudaLaunchAttribute dependent{};
   dependent.id = cudaLaunchAttributeProgrammaticStreamSerialization;
   dependent.val.programmaticStreamSerializationAllowed = 1;
@@ -75,7 +77,7 @@ void launch_after_previous(void (*kernel)(Parameters...), dim3 grid, dim3 block,
   config.dynamicSmemBytes = shared_bytes;
   config.stream = stream;
   config.attrs = &dependent;
-  config.numAttrs = dependent_launch_for(reinterpret_cast<const void*>(kernel)) ? 1 : 0;
+  config.numAttrs = dependent_launch_for<kernel>() ? 1 : 0;
   const cudaError_t launched = cudaLaunchKernelEx(&config, kernel, std::forward<Arguments>(arguments)...);
   // As cudaGetLastError() after a <<<>>> launch: the error is taken off the thread, so that no
   // later call reports it as its own.

@@ -93,8 +93,8 @@ static void CAKERNEL_Heat_Update_cuda_3dblock_launch(const opuntia::kernel_call&
   const dim3 grid(columns_x, columns_y, static_cast<unsigned>((planes + slab - 1) / slab));
   const CAKERNEL_Heat_Update_Arrays arrays = CAKERNEL_Heat_Update_arrays_of(call);
   (void)arrays;
-  opuntia::cuda::launch_after_previous(
-      CAKERNEL_Heat_Update_3dblock_kernel<lanes, boxed>, grid, block, shared_bytes, static_cast<cudaStream_t>(call.queue),
+  opuntia::cuda::launch_after_previous<&CAKERNEL_Heat_Update_3dblock_kernel<lanes, boxed>>(
+      grid, block, shared_bytes, static_cast<cudaStream_t>(call.queue),
       CAKERNEL_Heat_Update_params_of(call), CAKERNEL_Heat_Update_3dblock_maps_of<lanes>(arrays, call), slab, origin,
       make_int3(lo[0], lo[1], lo[2]), make_int3(hi[0], hi[1], hi[2]), arrays.u , arrays.u_out);
 }
