@@ -146,7 +146,7 @@ window_costs() {
     }' "$dir/$1.out"
 }
 # median_of: the median of the numbers on standard input, and how many.
-median_of() { sort -g | awk '{ v[NR] = $1 } END { if (NR) printf "%.5f %d\n", NR % 2 ? v[(NR + 1) / 2] : (v[NR / 2] + v[NR / 2 + 1]) / 2, NR }'; }
+median_of() { sort -g | awk '{ v[NR] = $1 } END { if (NR) printf "%.9g %d\n", NR % 2 ? v[(NR + 1) / 2] : (v[NR / 2] + v[NR / 2 + 1]) / 2, NR }'; }
 costs=()
 window_background=()
 window_none=()
@@ -171,9 +171,9 @@ variant "$iterations" waited "IO::checkpoint_every = $every" 'IO::checkpoint_in_
 grep -h '^  checkpoints every' "$dir/background1.out" "$dir/waited.out" | sed 's/^  /  /'
 # A step of the cost runs: the first run without checkpoints' own.
 step=$(awk -v t0="$(run_seconds none1)" -v n="$iterations" 'BEGIN { print t0 / n }')
-printf '%s\n' "${costs[@]}" | sort -g | awk -v s="$step" '{ c[NR] = $1 } END {
-  m = NR % 2 ? c[(NR + 1) / 2] : (c[NR / 2] + c[NR / 2 + 1]) / 2
-  printf "  background: a checkpoint costs %.4f s = %.1f steps (median of %d rounds)\n", m, m / s, NR
+read -r cost_median cost_rounds < <(printf '%s\n' "${costs[@]}" | median_of)
+awk -v m="$cost_median" -v n="$cost_rounds" -v s="$step" 'BEGIN {
+  printf "  background: a checkpoint costs %.4f s = %.1f steps (median of %d rounds)\n", m, m / s, n
 }'
 read -r window_cost window_n < <(printf '%s\n' "${window_background[@]}" | median_of)
 read -r window_control window_control_n < <(printf '%s\n' "${window_none[@]}" | median_of)
