@@ -145,8 +145,15 @@ window_costs() {
           print (wall[c + half] - wall[c]) - (wall[c] - wall[c - half])
     }' "$dir/$1.out"
 }
-# median_of: the median of the numbers on standard input, and how many.
-median_of() { sort -g | awk '{ v[NR] = $1 } END { if (NR) printf "%.9g %d\n", NR % 2 ? v[(NR + 1) / 2] : (v[NR / 2] + v[NR / 2 + 1]) / 2, NR }'; }
+# quartiles_of: the median of the numbers on standard input, how many, and their first and third
+# quartiles (each the median of its half, the middle number left out of both).
+quartiles_of() {
+  sort -g | awk '
+    function median(lo, hi,   m) { m = hi - lo + 1; return m % 2 ? v[lo + (m - 1) / 2] : (v[lo + m / 2 - 1] + v[lo + m / 2]) / 2 }
+    { v[NR] = $1 }
+    END { if (NR) printf "%.9g %d %.9g %.9g\n", median(1, NR), NR, median(1, int(NR / 2) > 0 ? int(NR / 2) : 1),
+                          median(NR - (int(NR / 2) > 0 ? int(NR / 2) : 1) + 1, NR) }'
+}
 costs=()
 window_background=()
 window_none=()
@@ -171,15 +178,21 @@ variant "$iterations" waited "IO::checkpoint_every = $every" 'IO::checkpoint_in_
 grep -h '^  checkpoints every' "$dir/background1.out" "$dir/waited.out" | sed 's/^  /  /'
 # A step of the cost runs: the first run without checkpoints' own.
 step=$(awk -v t0="$(run_seconds none1)" -v n="$iterations" 'BEGIN { print t0 / n }')
-read -r cost_median cost_rounds < <(printf '%s\n' "${costs[@]}" | median_of)
+read -r cost_median cost_rounds _ < <(printf '%s\n' "${costs[@]}" | quartiles_of)
 awk -v m="$cost_median" -v n="$cost_rounds" -v s="$step" 'BEGIN {
   printf "  background: a checkpoint costs %.4f s = %.1f steps (median of %d rounds)\n", m, m / s, n
 }'
-read -r window_cost window_n < <(printf '%s\n' "${window_background[@]}" | median_of)
-read -r window_control window_control_n < <(printf '%s\n' "${window_none[@]}" | median_of)
-awk -v c="${window_cost:-nan}" -v nc="${window_n:-0}" -v z="${window_control:-nan}" -v nz="${window_control_n:-0}" -v s="$step" 'BEGIN {
-  printf "  background, within each run: a checkpoint costs %.4f s = %.1f steps (median of %d checkpoints; the runs without, at the same iterations: %.4f s = %.1f steps, median of %d)\n", \
-         c, c / s, nc, z, z / s, nz
+# The control's median is not zero where the runs' pace drifts within a run (on the H200 the half
+# after a point ran 1.5 ms faster than the half before it, bench/RESULTS.md, 2026-12-02), so the
+# cost is the checkpoints' median less the control's; each with its quartiles, the spread that
+# this difference is to be read against.
+read -r window_cost window_n window_q1 window_q3 < <(printf '%s\n' "${window_background[@]}" | quartiles_of)
+read -r window_control window_control_n control_q1 control_q3 < <(printf '%s\n' "${window_none[@]}" | quartiles_of)
+awk -v c="${window_cost:-nan}" -v nc="${window_n:-0}" -v c1="${window_q1:-nan}" -v c3="${window_q3:-nan}" \
+    -v z="${window_control:-nan}" -v nz="${window_control_n:-0}" -v z1="${control_q1:-nan}" -v z3="${control_q3:-nan}" -v s="$step" 'BEGIN {
+  printf "  background, within each run: a checkpoint %.4f s = %.1f steps (median of %d checkpoints, quartiles %.4f, %.4f s); the runs without, at the same iterations: %.4f s = %.1f steps (median of %d, quartiles %.4f, %.4f s)\n", \
+         c, c / s, nc, c1, c3, z, z / s, nz, z1, z3
+  printf "  background, within each run, less the runs without: a checkpoint costs %.4f s = %.1f steps\n", c - z, (c - z) / s
 }'
 awk -v t="$(run_seconds waited)" -v t0="$(run_seconds none1)" -v c="$count" -v s="$step" 'BEGIN {
   cost = (t - t0) / c
