@@ -22,6 +22,9 @@
 #include "thorns/CaKernel/backends/opencl/launch.hpp"
 #include "thorns/CaKernel/backends/opencl/reduce.hpp"
 
+// After check.hpp, which sets the OpenCL version the headers target.
+#include <CL/cl_ext.h>
+
 #if defined(__has_feature)
 #if __has_feature(address_sanitizer)
 #define OPUNTIA_ADDRESS_SANITIZER 1
@@ -251,6 +254,13 @@ class opencl_backend final : public backend {
     cl_device_type type = 0;
     OPUNTIA_OPENCL_CHECK(clGetDeviceInfo(device_, CL_DEVICE_TYPE, sizeof type, &type, nullptr));
     gpu_ = (type & CL_DEVICE_TYPE_GPU) != 0;
+    // NVIDIA's OpenCL C compiler takes inline PTX (bench/experiments/opencl_ring_probe.cpp), and
+    // cp.async needs compute capability 8.0 or later (cl_nv_device_attribute_query says which).
+    cl_uint compute_capability = 0;
+    asynchronous_copies_ = platform_name_.find("NVIDIA") != std::string::npos &&
+                           clGetDeviceInfo(device_, CL_DEVICE_COMPUTE_CAPABILITY_MAJOR_NV, sizeof compute_capability,
+                                           &compute_capability, nullptr) == CL_SUCCESS &&
+                           compute_capability >= 8;
     active_backend = this;
   }
 
@@ -413,6 +423,8 @@ class opencl_backend final : public backend {
   // grid function store's arrays are allocated by the flesh for every backend alike.
 
   std::size_t max_work_group_size() const { return max_work_group_size_; }
+  std::size_t local_memory_size() const { return static_cast<std::size_t>(local_memory_); }
+  bool asynchronous_copies() const { return asynchronous_copies_; }
 
   /// An estimate of the work-groups of `items` work-items and `local_bytes` of local memory that
   /// the device runs at once (OpenCL has no occupancy query): on a GPU, each compute unit holding
@@ -565,6 +577,7 @@ class opencl_backend final : public backend {
   cl_uint compute_units_ = 1;
   cl_ulong local_memory_ = 0;
   bool gpu_ = false;
+  bool asynchronous_copies_ = false;
   std::weak_ptr<opencl_event> awaiting_first_kernel_;  // record_launch_start()'s, until a kernel follows
   std::map<std::string, cl_program> programs_;  // cache key -> built program
   std::map<std::string, cl_kernel> kernels_;    // cache key/kernel name -> kernel
@@ -614,6 +627,10 @@ cl_kernel kernel(const std::string& source, const program_sizes& sizes, const ch
 }
 
 std::size_t max_work_group_size() { return thorns::CaKernel::active().max_work_group_size(); }
+
+std::size_t local_memory_size() { return thorns::CaKernel::active().local_memory_size(); }
+
+bool asynchronous_copies() { return thorns::CaKernel::active().asynchronous_copies(); }
 
 std::int64_t resident_work_groups(std::size_t items, std::size_t local_bytes) {
   return thorns::CaKernel::active().resident_work_groups(items, local_bytes);

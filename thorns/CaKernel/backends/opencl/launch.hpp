@@ -37,6 +37,32 @@ cl_kernel kernel(const program_request& request);
 /// The largest work-group the active device runs (launchers shrink tiles to fit it).
 std::size_t max_work_group_size();
 
+/// The bytes of local memory a work-group of the active device may keep (CL_DEVICE_LOCAL_MEM_SIZE).
+std::size_t local_memory_size();
+
+/// Whether the active platform copies from global to local memory asynchronously with inline PTX
+/// cp.async (NVIDIA's: its name contains "NVIDIA"), as 3dblock_ring's ring is then filled.
+bool asynchronous_copies();
+
+/// The bytes of each cp.async copy that fills a 3dblock_ring ring (CAKERNEL_ASYNC_COPY) of rows of
+/// `point_bytes` points, where the platform has them (`asynchronous`), else 0 (plain loads): the
+/// widest of 16, 8 and 4 that holds whole points and whose points divide the element offset of
+/// the work-groups' first halo points from a buffer's start (`first`: the lead and the first
+/// halo point of the first work-group; the others lie a multiple of `tile_x` further), the row
+/// `pitch` and the ring's local rows (`local_x`), so that every copy's global and local addresses
+/// are multiples of its bytes (buffers and the ring are 16-byte aligned).
+///   ring_copy_bytes(true, 8, 0, 32, 512, 40) == 16; ring_copy_bytes(true, 8, 1, 32, 512, 40) == 8
+inline int ring_copy_bytes(bool asynchronous, int point_bytes, int first, int tile_x, int pitch, int local_x) {
+  if (!asynchronous) return 0;
+  for (const int bytes : {16, 8, 4}) {
+    const int points = bytes / point_bytes;
+    if (bytes % point_bytes == 0 && first % points == 0 && tile_x % points == 0 && pitch % points == 0 &&
+        local_x % points == 0)
+      return bytes;
+  }
+  return 0;
+}
+
 /// About how many work-groups of `items` work-items and `local_bytes` of local memory the active
 /// device runs at once (an estimate: OpenCL has no occupancy query), by which the 3D launchers
 /// cut z into slabs (thorns/CaKernel/backends/slabs.hpp).
@@ -49,7 +75,8 @@ unsigned set_arguments(cl_kernel kernel, const void* params, std::size_t params_
 
 /// The sizes a generated launcher's program is built with, as compile-time constants (-D
 /// options): the work-group tile (CAKERNEL_TX, _TY, _TZ), this block's array sizes (CAKERNEL_NI,
-/// _NJ, _NK) and, for a call's box, the points a 3D kernel computes ([CAKERNEL_ILO, CAKERNEL_IHI)
+/// _NJ, _NK), the rows in memory (CAKERNEL_ASHI, _LEADI), the planes ahead (CAKERNEL_PF), a
+/// ring's copies (CAKERNEL_ASYNC_COPY) and, for a call's box, the points a 3D kernel computes ([CAKERNEL_ILO, CAKERNEL_IHI)
 /// in x, JLO/JHI in y, KLO/KHI in z; without them, every point the STENCIL allows).
 struct program_sizes {
   std::array<std::size_t, 3> tile{1, 1, 1};
@@ -58,6 +85,7 @@ struct program_sizes {
   std::array<int, 3> lo{}, hi{};
   int planes_ahead = 0;  // CAKERNEL_PF where nonzero, else the program's own
   int pitch = 0, lead = 0;  // the rows in memory (kernel_grid::ashi, leadi); pitch 0: grid[0]
+  int ring_copy = 0;        // CAKERNEL_ASYNC_COPY where nonzero: a ring's cp.async bytes (ring_copy_bytes)
   auto operator<=>(const program_sizes&) const = default;
   /// The -D options that say them.
   std::string options() const {
@@ -68,6 +96,7 @@ struct program_sizes {
                        " -DCAKERNEL_LEADI=" + std::to_string(lead);
     const char* axes[3] = {"I", "J", "K"};
     if (planes_ahead > 0) text += " -DCAKERNEL_PF=" + std::to_string(planes_ahead);
+    if (ring_copy > 0) text += " -DCAKERNEL_ASYNC_COPY=" + std::to_string(ring_copy);
     for (int d = 0; bounded && d < 3; ++d) {
       text += std::string(" -DCAKERNEL_") + axes[d] + "LO=" + std::to_string(lo[d]) + " -DCAKERNEL_" + axes[d] +
               "HI=" + std::to_string(hi[d]);

@@ -22,8 +22,10 @@
   CCTK_INT cagh_face; /* boundary kernels: the face being updated, 0..5 */
 
 /* The 3D variants share 3dblock.h, as CUDA's do: the rows of y that each work-item owns, whether
-   I3D_l may leave the axes, and whether the work-group stages the current plane in local memory.
-   The launcher reads the rows; each variant's OpenCL C text gets all three as CAKERNEL_ROWS,
+   I3D_l may leave the axes, and how the work-group keeps the current plane in local memory (0: it
+   does not; 1: staged from private memory, two buffers; 2: a ring of planes that the work-group
+   copies ahead from global memory, as CUDA's CAKERNEL_SHARED_PLANE 2). The launcher reads the
+   rows and the local planes; each variant's OpenCL C text gets all three as CAKERNEL_ROWS,
    CAKERNEL_CARDINAL_ONLY and CAKERNEL_LOCAL_PLANE. */
 #define CAKERNEL_ROWS_PER_THREAD_3dblock 1
 #define CAKERNEL_CARDINAL_ONLY_3dblock 0
@@ -34,6 +36,9 @@
 #define CAKERNEL_ROWS_PER_THREAD_3dblock_rows 2
 #define CAKERNEL_CARDINAL_ONLY_3dblock_rows 0
 #define CAKERNEL_LOCAL_PLANE_3dblock_rows 0
+#define CAKERNEL_ROWS_PER_THREAD_3dblock_ring 1
+#define CAKERNEL_CARDINAL_ONLY_3dblock_ring 0
+#define CAKERNEL_LOCAL_PLANE_3dblock_ring 2
 
 /* The OpenCL C text every program of thorn Heat starts with (OpenCL C 1.2, so that pocl and
    NVIDIA both build it). The build options define CAKERNEL_NI, _NJ, _NK (this block's sizes),

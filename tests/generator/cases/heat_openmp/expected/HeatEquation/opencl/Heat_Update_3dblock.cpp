@@ -15,12 +15,14 @@ namespace opuntia::thorns::HeatEquation {
 /// call's box, where it has one). The program (the generated macros and the body, built with this
 /// block's sizes and the points' bounds as constants) is built at the first launch.
 void CAKERNEL_Launch_Heat_Update_opencl_3dblock(const opuntia::kernel_call& call) {
-  // The descriptor's TILE and one plane ahead, or autotuning's choice, as a work-group the device
-  // runs: at most 128 points in x, each work-item owning ROWS rows of y, at most the device's
-  // largest work-group, the local planes within 48 KiB (a tile past that runs as the
-  // descriptor's), and 1 to 4 planes ahead. At least 2 planes in z: pocl 3.1 miscompiles
-  // work-groups of one plane with a local plane (VariantCheck's Box, 3dblock, TILE z 1, writes
-  // points it must not; NVIDIA's OpenCL gives the same bits: bench/RESULTS.md, 2026-11-27).
+  // The descriptor's TILE and the variant's planes ahead, or autotuning's choice, as a work-group
+  // the device runs: at most 128 points in x, each work-item owning ROWS rows of y, at most the
+  // device's largest work-group, the local planes within 48 KiB and the device's local memory (a
+  // tile past that runs as the descriptor's; a ring, whose planes grow with its depth, first
+  // copies fewer planes ahead, then keeps fewer rows), and 1 to 4 planes ahead. At least 2
+  // planes in z: pocl 3.1 miscompiles work-groups of one plane with a local plane
+  // (VariantCheck's Box, 3dblock, TILE z 1, writes points it must not; NVIDIA's OpenCL gives the
+  // same bits: bench/RESULTS.md, 2026-11-27).
   constexpr int rows_per_item = CAKERNEL_Heat_Update_3dblock_rows_per_thread;
   constexpr std::array<int, 3> descriptor_tile{64, 4, 4};
   const auto work_group = [&](std::array<int, 3> t) {
@@ -30,6 +32,10 @@ void CAKERNEL_Launch_Heat_Update_opencl_3dblock(const opuntia::kernel_call& call
     t[0] = std::min({t[0], 128, most_items});
     t[1] = std::clamp(t[1] / rows_per_item, 1, std::max(1, most_items / t[0])) * rows_per_item;
     return t;
+  };
+  const std::size_t local_limit = std::min<std::size_t>(48 * 1024, opuntia::opencl::local_memory_size());
+  const auto fits = [&](const opuntia::launch_shape& s) {
+    return static_cast<std::size_t>(CAKERNEL_Heat_Update_3dblock_local_bytes(s.tile[0], s.tile[1], s.ahead)) <= local_limit;
   };
   // The planes a work-group streams. The descriptor's TILE z is at most that many: as on CUDA,
   // the columns are cut into shorter slabs where that fills the device (a radius-4 star at 128^3
@@ -43,17 +49,18 @@ void CAKERNEL_Launch_Heat_Update_opencl_3dblock(const opuntia::kernel_call& call
     const std::int64_t columns = std::int64_t{(points[0] + t[0] - 1) / t[0]} * ((points[1] + t[1] - 1) / t[1]);
     const std::int64_t resident = opuntia::opencl::resident_work_groups(
         static_cast<std::size_t>(t[0] * (t[1] / rows_per_item)),
-        static_cast<std::size_t>(CAKERNEL_Heat_Update_3dblock_local_bytes(t[0], t[1])));
+        static_cast<std::size_t>(CAKERNEL_Heat_Update_3dblock_local_bytes(t[0], t[1], ahead)));
     const int slab = opuntia::planes_per_block(columns, points[2], t[2], 1 + 1 + ahead, resident);
     return std::min(std::max(slab, 2), t[2]);  // t[2] is at least 2 where the grid has 2 planes
   };
   const opuntia::launch_shape shape =
-      opuntia::launch_shape_of(call, {descriptor_tile, 1}, [&](const opuntia::launch_shape& s) {
-        const auto fitted = work_group(s.tile);
-        opuntia::launch_shape runs{CAKERNEL_Heat_Update_3dblock_local_bytes(fitted[0], fitted[1]) <= 48 * 1024
-                                       ? fitted
-                                       : work_group(descriptor_tile),
-                                   std::clamp(s.ahead, 1, 4)};
+      opuntia::launch_shape_of(call, {descriptor_tile, CAKERNEL_Heat_Update_3dblock_AHEAD}, [&](const opuntia::launch_shape& s) {
+        opuntia::launch_shape runs{work_group(s.tile), std::clamp(s.ahead, 1, 4)};
+        while (CAKERNEL_Heat_Update_3dblock_LOCAL == 2 && !fits(runs) && runs.ahead > 1) --runs.ahead;
+        if (!fits(runs)) runs.tile = work_group(descriptor_tile);
+        while (CAKERNEL_Heat_Update_3dblock_LOCAL == 2 && !fits(runs) && runs.ahead > 1) --runs.ahead;
+        while (!fits(runs) && runs.tile[1] > rows_per_item)
+          runs.tile[1] = std::max(runs.tile[1] / 2 / rows_per_item, 1) * rows_per_item;
         if (!opuntia::asks_for_tile(call)) runs.tile[2] = slab_of(runs.tile, runs.ahead);
         return runs;
       });
@@ -66,6 +73,15 @@ void CAKERNEL_Launch_Heat_Update_opencl_3dblock(const opuntia::kernel_call& call
   const std::size_t block_x = static_cast<std::size_t>(tile[0]);
   const std::size_t block_y = static_cast<std::size_t>(tile[1] / rows_per_item);
   const std::size_t block_z = static_cast<std::size_t>(tile[2]);
+  // A ring's copies: as wide as the rows' alignment allows where the platform copies asynchronously
+  // (the work-groups' first halo points lie lo[0] - xn + a multiple of TX from each row's start).
+  const int ring_copy = CAKERNEL_Heat_Update_3dblock_LOCAL == 2
+                            ? opuntia::opencl::ring_copy_bytes(opuntia::opencl::asynchronous_copies(),
+                                                               static_cast<int>(sizeof(CCTK_REAL)),
+                                                               call.grid.leadi + lo[0] - 1, tile[0],
+                                                               opuntia::row_pitch(call.grid),
+                                                               tile[0] + 1 + 1)
+                            : 0;
   const opuntia::opencl::program_sizes sizes{{block_x, block_y, block_z},
                                              {call.grid.ni, call.grid.nj, call.grid.nk},
                                              call.box.has_value(),
@@ -73,7 +89,8 @@ void CAKERNEL_Launch_Heat_Update_opencl_3dblock(const opuntia::kernel_call& call
                                              {hi[0], hi[1], hi[2]},
                                              shape.ahead,
                                              opuntia::row_pitch(call.grid),
-                                             call.grid.leadi};
+                                             call.grid.leadi,
+                                             ring_copy};
   const cl_kernel kernel =
       opuntia::opencl::kernel(source, sizes, "CAKERNEL_Heat_Update_3dblock_kernel", "Heat_Update_3dblock");
   const auto params = CAKERNEL_Heat_Update_params_of(call);

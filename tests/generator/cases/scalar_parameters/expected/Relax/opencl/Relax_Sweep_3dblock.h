@@ -6,7 +6,7 @@
 
 /* Every OpenCL 3D variant is this file, as every CUDA one is templates/cuda/3dblock.h.tpl, with
    the same design; common.h says how each uses it (rows per work-item, whether I3D_l may leave
-   the axes, whether the current plane is staged in local memory).
+   the axes, how the current plane is kept in local memory).
 
    A work-group of TX x TY work-items covers TX points in x, TY x ROWS rows in y and TZ planes in
    z. Each work-item owns ROWS consecutive rows of one x column and streams them through z
@@ -19,6 +19,16 @@
    loaded its share of it from global memory one plane ahead, while the plane before computed, as
    CUDA's 3dblock does) and I3D_l(v, i, j, 0) reads it; every other offset is a plain global load
    (OpenCL has no __ldg).
+   With a ring (3dblock_ring, for wide stencils), the work-group copies each cached variable's
+   planes, tile and halo, from global memory into a ring of zp + PF + 1 local planes, PF planes
+   beyond the windows' newest (plane zp above the current one), which the windows take from the
+   ring's centre points instead of loading it; I3D_l(v, i, j, k) with 0 <= k <= zp reads the ring,
+   whose planes up to zp above the current one have landed, and below it global memory. On
+   NVIDIA's platform the copies are cp.async (inline PTX, CAKERNEL_ASYNC_COPY bytes a copy, which
+   the launcher chose for the rows' alignment), so that they run while the planes below compute;
+   elsewhere plain loads and stores (bench/experiments/opencl_ring_probe.cpp, 7b74bf7 and 95e87bf,
+   2026-12-02: on an H200, fp64 radius-4 star at 512^3, 58.2% of copy with 16-byte cp.async
+   against 41.3% for a work-item a point and 32.9% with plain loads, bit-equal).
    A work-group whose points and windows are all inside the grid takes a path with no bounds
    checks, unrolled over its TZ planes: the window indices become constants and the windows
    registers. The launcher may shrink TY to fit the device's largest work-group. */
@@ -30,20 +40,26 @@
 #define CAKERNEL_Relax_Sweep_3dblock_TY \
   (CAKERNEL_Relax_Sweep_3dblock_TY_WANTED * CAKERNEL_Relax_Sweep_3dblock_TX <= 1024 ? CAKERNEL_Relax_Sweep_3dblock_TY_WANTED : 1024 / CAKERNEL_Relax_Sweep_3dblock_TX)
 #define CAKERNEL_Relax_Sweep_3dblock_rows_per_thread CAKERNEL_Relax_Sweep_3dblock_ROWS
+/* The planes the launcher has its work-items load, or its ring copy, ahead of the windows' newest
+   without autotuning: two for a ring, as bench/experiments/opencl_ring_probe.cpp measured it. */
+#define CAKERNEL_Relax_Sweep_3dblock_AHEAD (CAKERNEL_Relax_Sweep_3dblock_LOCAL == 2 ? 2 : 1)
 
-/* The bytes of local memory a work-group of x points and y rows keeps: two buffers of each cached
-   variable's plane and its halo, where the variant stages one. */
-constexpr int CAKERNEL_Relax_Sweep_3dblock_local_bytes(int x, int y) {
-  return CAKERNEL_Relax_Sweep_3dblock_LOCAL
-             ? 2 * static_cast<int>(0 + sizeof(CCTK_REAL) ) * (x + 1 + 1) *
-                   (y + 1 + 1)
-             : 0;
+/* The bytes of local memory a work-group of x points and y rows keeps with `ahead` planes ahead:
+   each cached variable's plane and its halo, in two buffers where the variant stages it, in
+   zp + ahead + 1 slots where it keeps a ring. */
+constexpr int CAKERNEL_Relax_Sweep_3dblock_local_bytes(int x, int y, int ahead) {
+  return (CAKERNEL_Relax_Sweep_3dblock_LOCAL == 2 ? 1 + ahead + 1 : CAKERNEL_Relax_Sweep_3dblock_LOCAL ? 2 : 0) *
+         static_cast<int>(0 + sizeof(CCTK_REAL) ) * (x + 1 + 1) *
+         (y + 1 + 1);
 }
-/* OpenCL C has no static_assert: the descriptor's local planes (at the largest TY; the launcher
-   only shrinks it) are checked here; a tile autotuning tries is checked by the launcher. */
-static_assert(CAKERNEL_Relax_Sweep_3dblock_local_bytes(CAKERNEL_Relax_Sweep_3dblock_TX,
-                                                      CAKERNEL_Relax_Sweep_3dblock_TY * CAKERNEL_Relax_Sweep_3dblock_ROWS) <=
-                  48 * 1024,
+/* OpenCL C has no static_assert: the descriptor's local planes are checked here, at the largest TY
+   (the launcher only shrinks it), and a tile autotuning tries by the launcher. A ring's launcher
+   first takes fewer planes ahead, then fewer rows, until the ring fits: here its least, one row
+   and one plane ahead. */
+static_assert(CAKERNEL_Relax_Sweep_3dblock_local_bytes(
+                  CAKERNEL_Relax_Sweep_3dblock_TX,
+                  (CAKERNEL_Relax_Sweep_3dblock_LOCAL == 2 ? 1 : CAKERNEL_Relax_Sweep_3dblock_TY) * CAKERNEL_Relax_Sweep_3dblock_ROWS,
+                  1) <= 48 * 1024,
               "the local planes of kernel Relax_Sweep (3dblock) exceed 48 KiB: make TILE's x or y smaller");
 
 /* The OpenCL C text of this variant: its traits, then the macros and functions the body sees.
@@ -65,8 +81,9 @@ inline const char* const CAKERNEL_Relax_Sweep_3dblock_opencl_macros =
     "#define CAKERNEL_CARDINAL_ONLY " OPUNTIA_OPENCL_EXPANDED_TEXT(CAKERNEL_CARDINAL_ONLY_3dblock) "\n"
     "#define CAKERNEL_LOCAL_PLANE " OPUNTIA_OPENCL_EXPANDED_TEXT(CAKERNEL_LOCAL_PLANE_3dblock) "\n"
     R"opuntia_opencl(
-/* The planes a work-item's windows load ahead of the one it computes (the pipeline's depth):
-   the launcher's option, 1 to 4 (autotuning chooses it), else 1. */
+/* The planes a work-item's windows load ahead of the one it computes, or a ring copies ahead of
+   the windows' newest (the pipeline's depth): the launcher's option, 1 to 4 (autotuning chooses
+   it). */
 #ifndef CAKERNEL_PF
 #define CAKERNEL_PF 1
 #endif
@@ -80,30 +97,37 @@ inline const char* const CAKERNEL_Relax_Sweep_3dblock_opencl_macros =
 #define CAKERNEL_KLO 1
 #define CAKERNEL_KHI (CAKERNEL_NK - 1)
 #endif
-#define CAKERNEL_W (1 + 1 + 1 + CAKERNEL_PF)
+/* A window's planes: zn below the current one to zp above, and the planes it loads ahead where it
+   has no ring to take its newest from. */
+#define CAKERNEL_W (1 + 1 + 1 + (CAKERNEL_LOCAL_PLANE == 2 ? 0 : CAKERNEL_PF))
 /* The local plane: the work-group's TX x (TY x ROWS) points and their halo. */
 #define CAKERNEL_TYR (CAKERNEL_TY * CAKERNEL_ROWS)
 #define CAKERNEL_SX (CAKERNEL_LOCAL_PLANE ? CAKERNEL_TX + 1 + 1 : 1)
 #define CAKERNEL_SY (CAKERNEL_LOCAL_PLANE ? CAKERNEL_TYR + 1 + 1 : 1)
+/* The local planes: the staged plane's two buffers, or the ring's slots (plane k0 + t in slot
+   t mod SLOTS). */
+#define CAKERNEL_SLOTS (CAKERNEL_LOCAL_PLANE == 2 ? 1 + CAKERNEL_PF + 1 : CAKERNEL_LOCAL_PLANE ? 2 : 1)
 #define CAKERNEL_HALO ((1 + 1) * CAKERNEL_SX + (1 + 1) * CAKERNEL_TYR)
 /* The halo cells each work-item loads a plane ahead (cells h = its index + q x the work-group's
    size), at least one so that the private array has a size. */
 #define CAKERNEL_HALO_ITEMS \
-  (CAKERNEL_LOCAL_PLANE && CAKERNEL_HALO > 0 ? (CAKERNEL_HALO + CAKERNEL_TX * CAKERNEL_TY - 1) / (CAKERNEL_TX * CAKERNEL_TY) : 1)
+  (CAKERNEL_LOCAL_PLANE == 1 && CAKERNEL_HALO > 0 ? (CAKERNEL_HALO + CAKERNEL_TX * CAKERNEL_TY - 1) / (CAKERNEL_TX * CAKERNEL_TY) : 1)
 #define CAKERNEL_INLINE static inline __attribute__((always_inline))
 
 /* The row (m + j) of a y neighbour, clamped so that the branch not taken indexes inside too. */
 #define CAKERNEL_ROW(j) \
   (cakernel_m + (j) < 0 ? 0 : cakernel_m + (j) >= CAKERNEL_ROWS ? CAKERNEL_ROWS - 1 : cakernel_m + (j))
-#define I3D_l(v, i, j, k)                                                                             \
-  (CAKERNEL_Relax_Sweep_I3D_L_CHECK(v, i, j, k),                                                      \
-   CAKERNEL_Relax_Sweep_I3D_L_CARDINAL(v, CAKERNEL_CARDINAL_ONLY * (i), CAKERNEL_CARDINAL_ONLY * (j), \
-                                   CAKERNEL_CARDINAL_ONLY * (k)),                                     \
-   ((i) == 0 && (j) == 0 ? cakernel_w_##v[cakernel_m][1 + (k)]                                        \
-    : (i) == 0 && (k) == 0 && cakernel_m + (j) >= 0 && cakernel_m + (j) < CAKERNEL_ROWS               \
-        ? cakernel_w_##v[CAKERNEL_ROW(j)][1]                                                          \
-    : CAKERNEL_LOCAL_PLANE && (k) == 0                                                                \
-        ? cakernel_local_##v[cakernel_t & 1][cakernel_sj + cakernel_m + (j)][cakernel_si + (i)]       \
+#define I3D_l(v, i, j, k)                                                                                                            \
+  (CAKERNEL_Relax_Sweep_I3D_L_CHECK(v, i, j, k),                                                                                     \
+   CAKERNEL_Relax_Sweep_I3D_L_CARDINAL(v, CAKERNEL_CARDINAL_ONLY * (i), CAKERNEL_CARDINAL_ONLY * (j),                                \
+                                   CAKERNEL_CARDINAL_ONLY * (k)),                                                                    \
+   ((i) == 0 && (j) == 0 ? cakernel_w_##v[cakernel_m][1 + (k)]                                                                       \
+    : (i) == 0 && (k) == 0 && cakernel_m + (j) >= 0 && cakernel_m + (j) < CAKERNEL_ROWS                                              \
+        ? cakernel_w_##v[CAKERNEL_ROW(j)][1]                                                                                         \
+    : CAKERNEL_LOCAL_PLANE == 1 && (k) == 0                                                                                          \
+        ? cakernel_local_##v[cakernel_t & 1][cakernel_sj + cakernel_m + (j)][cakernel_si + (i)]                                      \
+    : CAKERNEL_LOCAL_PLANE == 2 && (k) >= 0                                                                                          \
+        ? cakernel_local_##v[(cakernel_t + ((k) > 0 ? (k) : 0)) % CAKERNEL_SLOTS][cakernel_sj + cakernel_m + (j)][cakernel_si + (i)] \
         : I3D(v, i, j, k)))
 
 /* The arrays, and each cached variable's windows and local plane, as parameters and arguments. */
@@ -125,7 +149,7 @@ inline const char* const CAKERNEL_Relax_Sweep_3dblock_opencl_macros =
 /* The body at row m of plane t: CAKERNEL_Relax_Sweep_Begin opens it, after the kernel. */
 CAKERNEL_INLINE void CAKERNEL_Relax_Sweep_3dblock_point(CAKERNEL_POINT_PARAMETERS);
 
-#if CAKERNEL_LOCAL_PLANE
+#if CAKERNEL_LOCAL_PLANE == 1
 /* The halo cell h of the local plane: the yn rows above the work-group's points, the yp rows
    below, then the xn columns left and xp right of each of its rows. */
 CAKERNEL_INLINE void CAKERNEL_Relax_Sweep_3dblock_halo_cell(int h, int* si, int* sj) {
@@ -166,14 +190,112 @@ CAKERNEL_INLINE void CAKERNEL_Relax_Sweep_3dblock_load_halo_u(__global CCTK_REAL
 }
 #endif
 
-/* One plane: slide each window by one plane and load the plane zp + PF above this one, stage
-   the local plane, then the body at each of the work-item's rows. */
+#if CAKERNEL_LOCAL_PLANE == 2
+#ifndef CAKERNEL_ASYNC_COPY
+#define CAKERNEL_ASYNC_COPY 0
+#endif
+#if CAKERNEL_ASYNC_COPY
+/* NVIDIA's OpenCL C takes inline PTX: cp.async copies of 4, 8 or 16 bytes from global into local
+   memory (a local pointer's value is its 32-bit shared-memory address), one commit group a plane,
+   waited for by how many later planes may still be in flight. 16 bytes go through L2 only (.cg),
+   as CUDA's ring and the probe copy them. */
+#define CAKERNEL_COPY_ASYNC(bytes, cache, to, from) \
+  __asm__ volatile("cp.async." cache ".shared.global [%0], [%1], " #bytes ";" ::"r"((uint)(size_t)(to)), "l"(from) : "memory")
+#define CAKERNEL_COPY(bytes, to, from)                             \
+  do {                                                             \
+    if ((bytes) == 16) CAKERNEL_COPY_ASYNC(16, "cg", to, from);    \
+    else if ((bytes) == 8) CAKERNEL_COPY_ASYNC(8, "ca", to, from); \
+    else if ((bytes) == 4) CAKERNEL_COPY_ASYNC(4, "ca", to, from); \
+    else *(to) = *(from);                                          \
+  } while (0)
+#define CAKERNEL_COPY_COMMIT() __asm__ volatile("cp.async.commit_group;" ::: "memory")
+#define CAKERNEL_COPY_WAIT(planes) __asm__ volatile("cp.async.wait_group " #planes ";" ::: "memory")
+#else
+#define CAKERNEL_COPY(bytes, to, from) (*(to) = *(from))
+#define CAKERNEL_COPY_COMMIT()
+#define CAKERNEL_COPY_WAIT(planes)
+#endif
+/* Until the windows' newest plane has landed: the PF - 1 planes copied after it may be in flight
+   (PTX wants the count as a literal). */
+#if CAKERNEL_PF == 1
+#define CAKERNEL_COPY_WAIT_AHEAD() CAKERNEL_COPY_WAIT(0)
+#elif CAKERNEL_PF == 2
+#define CAKERNEL_COPY_WAIT_AHEAD() CAKERNEL_COPY_WAIT(1)
+#elif CAKERNEL_PF == 3
+#define CAKERNEL_COPY_WAIT_AHEAD() CAKERNEL_COPY_WAIT(2)
+#else
+#define CAKERNEL_COPY_WAIT_AHEAD() CAKERNEL_COPY_WAIT(3)
+#endif
+/* The points a copy moves for points of `bytes`: CAKERNEL_ASYNC_COPY's worth of CCTK_REAL, whose
+   rows the launcher found aligned for it (the halo rows' first points, the pitch, TX and SX
+   multiples of them), else one. */
+#define CAKERNEL_RING_GROUP(bytes) \
+  (CAKERNEL_ASYNC_COPY > (int)sizeof(CCTK_REAL) && (bytes) == sizeof(CCTK_REAL) ? CAKERNEL_ASYNC_COPY / (int)sizeof(CCTK_REAL) : 1)
+
+/* Copies plane gk of u into ring slot `slot`: the work-group's tile and halo, its rows
+   shared out in groups of CAKERNEL_RING_GROUP points a work-item at a time. A work-group at the
+   grid's edge (checked) skips a plane past the grid and clamps rows past it to its last, and
+   points past a row's end to its last point, a point at a time where a group crosses it: those
+   cells serve only work-items that compute nothing, and no copy reads outside the array. */
+CAKERNEL_INLINE void CAKERNEL_Relax_Sweep_3dblock_fill_u(__global CCTK_REAL* restrict u,
+                                                                __local CCTK_REAL (*cakernel_ring)[CAKERNEL_SY][CAKERNEL_SX],
+                                                                const int cakernel_bi, const int cakernel_bj, const int gk,
+                                                                const int cakernel_slot, const bool cakernel_checked) {
+  const int cakernel_group = CAKERNEL_RING_GROUP(sizeof(CCTK_REAL));
+  const int cakernel_row_groups = CAKERNEL_SX / cakernel_group;
+  const int cakernel_groups = cakernel_row_groups * CAKERNEL_SY;
+  if (cakernel_checked && gk >= CAKERNEL_NK) return;
+  __local CCTK_REAL* const cakernel_to = &cakernel_ring[cakernel_slot % CAKERNEL_SLOTS][0][0];
+  const int cakernel_tid = (int)get_local_id(1) * CAKERNEL_TX + (int)get_local_id(0);
+#pragma unroll
+  for (int cakernel_q = 0; cakernel_q < (cakernel_groups + CAKERNEL_TX * CAKERNEL_TY - 1) / (CAKERNEL_TX * CAKERNEL_TY);
+       ++cakernel_q) {
+    const int cakernel_h = cakernel_tid + cakernel_q * CAKERNEL_TX * CAKERNEL_TY;
+    if (cakernel_h < cakernel_groups) {
+      const int cakernel_hj = cakernel_h / cakernel_row_groups;
+      const int cakernel_hi = (cakernel_h - cakernel_hj * cakernel_row_groups) * cakernel_group;
+      const int cakernel_i = cakernel_bi + cakernel_hi;
+      const int cakernel_j = cakernel_checked ? min(cakernel_bj + cakernel_hj, CAKERNEL_NJ - 1) : cakernel_bj + cakernel_hj;
+      __local CCTK_REAL* const cakernel_cell = cakernel_to + cakernel_hj * CAKERNEL_SX + cakernel_hi;
+      if (!cakernel_checked || cakernel_i + cakernel_group <= CAKERNEL_NI) {
+        CAKERNEL_COPY(cakernel_group * sizeof(CCTK_REAL), cakernel_cell, &u[CAKERNEL_INDEX(cakernel_i, cakernel_j, gk)]);
+      } else {
+        for (int cakernel_e = 0; cakernel_e < cakernel_group; ++cakernel_e)
+          CAKERNEL_COPY(sizeof(CCTK_REAL), cakernel_cell + cakernel_e,
+                        &u[CAKERNEL_INDEX(min(cakernel_i + cakernel_e, CAKERNEL_NI - 1), cakernel_j, gk)]);
+      }
+    }
+  }
+}
+
+/* Copies plane k0 + t of every cached variable into its ring slot, then closes the plane's copy
+   group, which CAKERNEL_COPY_WAIT counts by (empty past the grid, so that the count holds). */
+CAKERNEL_INLINE void CAKERNEL_Relax_Sweep_3dblock_fill(const CAKERNEL_Relax_Sweep_Params cakernel_params
+                                                          CAKERNEL_ARRAY_PARAMETERS CAKERNEL_WINDOW_PARAMETERS,
+                                                      const int cakernel_bi, const int cakernel_bj, const int cakernel_k0,
+                                                      const int cakernel_t, const bool cakernel_checked) {
+  CAKERNEL_Relax_Sweep_3dblock_fill_u(u, cakernel_local_u, cakernel_bi, cakernel_bj, cakernel_k0 + cakernel_t,
+                                            cakernel_t, cakernel_checked);
+  CAKERNEL_COPY_COMMIT();
+}
+#endif
+
+/* One plane: with a ring, wait for the windows' newest plane and copy the plane PF beyond it into
+   the slot of the plane below, which every work-item has left; slide each window by one plane
+   and take the plane zp above this one from the ring, or load the plane zp + PF above it; stage
+   the local plane (3dblock); then the body at each of the work-item's rows. */
 CAKERNEL_INLINE void CAKERNEL_Relax_Sweep_3dblock_plane(
     const CAKERNEL_Relax_Sweep_Params cakernel_params CAKERNEL_ARRAY_PARAMETERS CAKERNEL_WINDOW_PARAMETERS, const int gi,
     const int cakernel_j, const int cakernel_k0, const int cakernel_bi, const int cakernel_bj, const int cakernel_si,
     const int cakernel_sj, const bool cakernel_column, const bool cakernel_computes, const int cakernel_t,
     const bool cakernel_checked) {
   const int gk = cakernel_k0 + cakernel_t;
+#if CAKERNEL_LOCAL_PLANE == 2
+  CAKERNEL_COPY_WAIT_AHEAD();
+  barrier(CLK_LOCAL_MEM_FENCE);
+  CAKERNEL_Relax_Sweep_3dblock_fill(cakernel_params CAKERNEL_ARRAY_ARGUMENTS CAKERNEL_WINDOW_ARGUMENTS, cakernel_bi,
+                                   cakernel_bj, cakernel_k0, cakernel_t + 1 + CAKERNEL_PF, cakernel_checked);
+#endif
   /* u: its windows, then its local plane */
 #pragma unroll
   for (int cakernel_m = 0; cakernel_m < CAKERNEL_ROWS; ++cakernel_m) {
@@ -182,7 +304,11 @@ CAKERNEL_INLINE void CAKERNEL_Relax_Sweep_3dblock_plane(
        window then stays in memory. */
     cakernel_w_u[cakernel_m][0] = cakernel_w_u[cakernel_m][0 + 1];
     cakernel_w_u[cakernel_m][1] = cakernel_w_u[cakernel_m][1 + 1];
-    cakernel_w_u[cakernel_m][2] = cakernel_w_u[cakernel_m][2 + 1];
+#if CAKERNEL_LOCAL_PLANE == 2
+    cakernel_w_u[cakernel_m][1 + 1] =
+        cakernel_local_u[(cakernel_t + 1) % CAKERNEL_SLOTS][cakernel_sj + cakernel_m][cakernel_si];
+#else
+    cakernel_w_u[cakernel_m][1 + 1] = cakernel_w_u[cakernel_m][1 + 1 + 1];
 #if CAKERNEL_PF > 1
     cakernel_w_u[cakernel_m][1 + 1 + 1] = cakernel_w_u[cakernel_m][1 + 1 + 2];
 #endif
@@ -196,8 +322,9 @@ CAKERNEL_INLINE void CAKERNEL_Relax_Sweep_3dblock_plane(
     cakernel_w_u[cakernel_m][CAKERNEL_W - 1] =
         !cakernel_checked || (cakernel_column && gj < CAKERNEL_NJ && gk + 1 + CAKERNEL_PF < CAKERNEL_NK)
             ? I3D(u, 0, 0, 1 + CAKERNEL_PF) : 0;
+#endif
   }
-#if CAKERNEL_LOCAL_PLANE
+#if CAKERNEL_LOCAL_PLANE == 1
   {
     /* This plane's buffer: the centres from the windows, the halo from private memory, loaded
        while the plane before computed; then the next plane's halo is loaded, its latency
@@ -215,7 +342,7 @@ CAKERNEL_INLINE void CAKERNEL_Relax_Sweep_3dblock_plane(
     CAKERNEL_Relax_Sweep_3dblock_load_halo_u(u, cakernel_halo_u, cakernel_bi, cakernel_bj, gk + 1);
   }
 #endif
-#if CAKERNEL_LOCAL_PLANE
+#if CAKERNEL_LOCAL_PLANE == 1
   barrier(CLK_LOCAL_MEM_FENCE);
 #endif
 #pragma unroll
@@ -227,7 +354,7 @@ CAKERNEL_INLINE void CAKERNEL_Relax_Sweep_3dblock_plane(
 
 __kernel __attribute__((reqd_work_group_size(CAKERNEL_TX, CAKERNEL_TY, 1)))
 void CAKERNEL_Relax_Sweep_3dblock_kernel(const CAKERNEL_Relax_Sweep_Params cakernel_params CAKERNEL_ARRAY_PARAMETERS) {
-  __local CCTK_REAL cakernel_local_u[CAKERNEL_LOCAL_PLANE ? 2 : 1][CAKERNEL_SY][CAKERNEL_SX];
+  __local CCTK_REAL cakernel_local_u[CAKERNEL_SLOTS][CAKERNEL_SY][CAKERNEL_SX] __attribute__((aligned(16)));
   /* The work-group's first halo point, and this work-item's first point and its place in the plane:
      the work-items compute the points of [CAKERNEL_ILO, CAKERNEL_IHI) x [JLO, JHI) x [KLO, KHI),
      those the STENCIL allows within the call's box (build options, as the sizes). */
@@ -240,7 +367,7 @@ void CAKERNEL_Relax_Sweep_3dblock_kernel(const CAKERNEL_Relax_Sweep_Params caker
   /* Without a local plane nothing waits on a barrier: a work-item with nothing to compute leaves. */
   if (gi >= CAKERNEL_IHI || cakernel_j >= CAKERNEL_JHI) return;
 #endif
-  /* Only a local plane keeps work-items outside the points: the others know they are inside. */
+  /* Only local planes keep work-items outside the points: the others know they are inside. */
   const bool cakernel_column = !CAKERNEL_LOCAL_PLANE || gi < CAKERNEL_NI;
   const bool cakernel_computes = !CAKERNEL_LOCAL_PLANE || gi < CAKERNEL_IHI;
   const int cakernel_k0 = CAKERNEL_KLO + (int)get_group_id(2) * CAKERNEL_TZ;
@@ -248,7 +375,7 @@ void CAKERNEL_Relax_Sweep_3dblock_kernel(const CAKERNEL_Relax_Sweep_Params caker
   CCTK_REAL cakernel_w_u[CAKERNEL_ROWS][CAKERNEL_W];
   /* The halo of the first plane, which the first plane step stages. */
   CCTK_REAL cakernel_halo_u[CAKERNEL_HALO_ITEMS];
-#if CAKERNEL_LOCAL_PLANE
+#if CAKERNEL_LOCAL_PLANE == 1
   CAKERNEL_Relax_Sweep_3dblock_load_halo_u(u, cakernel_halo_u, cakernel_bi, cakernel_bj, cakernel_k0);
 #endif
 #pragma unroll
@@ -269,6 +396,12 @@ void CAKERNEL_Relax_Sweep_3dblock_kernel(const CAKERNEL_Relax_Sweep_Params caker
       cakernel_k0 + CAKERNEL_TZ + 1 + CAKERNEL_PF <=
           (CAKERNEL_KHI + 1 + CAKERNEL_PF < CAKERNEL_NK ? CAKERNEL_KHI + 1 + CAKERNEL_PF : CAKERNEL_NK) &&
       cakernel_bj + 1 + CAKERNEL_TYR <= CAKERNEL_JHI;
+#if CAKERNEL_LOCAL_PLANE == 2
+  /* The ring's first planes, k0 .. k0 + zp + PF - 1: the first plane step waits for plane k0 + zp. */
+  for (int cakernel_t = 0; cakernel_t < 1 + CAKERNEL_PF; ++cakernel_t)
+    CAKERNEL_Relax_Sweep_3dblock_fill(cakernel_params CAKERNEL_ARRAY_ARGUMENTS CAKERNEL_WINDOW_ARGUMENTS, cakernel_bi,
+                                     cakernel_bj, cakernel_k0, cakernel_t, true);
+#endif
   if (cakernel_inside) {
     /* At most 16 planes unrolled: enough to overlap the loads of the next planes, and a large
        TILE z (the CPU bench's 256) neither bloats the code nor overflows the stack on pocl,
@@ -285,6 +418,10 @@ void CAKERNEL_Relax_Sweep_3dblock_kernel(const CAKERNEL_Relax_Sweep_Params caker
                                         cakernel_j, cakernel_k0, cakernel_bi, cakernel_bj, cakernel_si, cakernel_sj,
                                         cakernel_column, cakernel_computes, cakernel_t, true);
   }
+#if CAKERNEL_LOCAL_PLANE == 2
+  /* No copy may land in local memory after the work-group has ended. */
+  CAKERNEL_COPY_WAIT(0);
+#endif
 }
 
 #define CAKERNEL_Relax_Sweep_Begin                                                     \
