@@ -18,9 +18,9 @@ void CAKERNEL_Launch_Relax_Sweep_opencl_3dblock(const opuntia::kernel_call& call
   // The descriptor's TILE and the variant's planes ahead, or autotuning's choice, as a work-group
   // the device runs: at most 128 points in x, each work-item owning ROWS rows of y, at most the
   // device's largest work-group, the local planes within 48 KiB and the device's local memory (a
-  // tile past that runs as the descriptor's; a ring, whose planes grow with its depth, first
-  // copies fewer planes ahead, then keeps fewer rows), and 1 to 4 planes ahead. At least 2
-  // planes in z: pocl 3.1 miscompiles work-groups of one plane with a local plane
+  // tile past that runs as the descriptor's, with fewer rows; a ring, whose planes grow with its
+  // depth, first keeps fewer rows, then copies fewer planes ahead), and 1 to 4 planes ahead. At
+  // least 2 planes in z: pocl 3.1 miscompiles work-groups of one plane with a local plane
   // (VariantCheck's Box, 3dblock, TILE z 1, writes points it must not; NVIDIA's OpenCL gives the
   // same bits: bench/RESULTS.md, 2026-11-27).
   constexpr int rows_per_item = CAKERNEL_Relax_Sweep_3dblock_rows_per_thread;
@@ -55,12 +55,21 @@ void CAKERNEL_Launch_Relax_Sweep_opencl_3dblock(const opuntia::kernel_call& call
   };
   const opuntia::launch_shape shape =
       opuntia::launch_shape_of(call, {descriptor_tile, CAKERNEL_Relax_Sweep_3dblock_AHEAD}, [&](const opuntia::launch_shape& s) {
+        constexpr bool ring = CAKERNEL_Relax_Sweep_3dblock_LOCAL == 2;
+        // Fewer rows, then (a ring) fewer planes ahead, until the local planes fit. A ring gives
+        // up rows first: the radius-4 star in fp64 ran at 51.4% of copy on 32 x 8 points 2 planes
+        // ahead, 29.6% on 32 x 16 points 1 plane ahead (H200, 512^3, NVIDIA's OpenCL with
+        // cp.async; bench/RESULTS.md, 2026-12-02).
+        const auto shrink = [&](opuntia::launch_shape& r) {
+          while (!fits(r) && r.tile[1] > rows_per_item) r.tile[1] = std::max(r.tile[1] / 2 / rows_per_item, 1) * rows_per_item;
+          while (ring && !fits(r) && r.ahead > 1) --r.ahead;
+        };
         opuntia::launch_shape runs{work_group(s.tile), std::clamp(s.ahead, 1, 4)};
-        while (CAKERNEL_Relax_Sweep_3dblock_LOCAL == 2 && !fits(runs) && runs.ahead > 1) --runs.ahead;
-        if (!fits(runs)) runs.tile = work_group(descriptor_tile);
-        while (CAKERNEL_Relax_Sweep_3dblock_LOCAL == 2 && !fits(runs) && runs.ahead > 1) --runs.ahead;
-        while (!fits(runs) && runs.tile[1] > rows_per_item)
-          runs.tile[1] = std::max(runs.tile[1] / 2 / rows_per_item, 1) * rows_per_item;
+        if (ring) shrink(runs);
+        if (!fits(runs)) {
+          runs = {work_group(descriptor_tile), std::clamp(s.ahead, 1, 4)};
+          shrink(runs);
+        }
         if (!opuntia::asks_for_tile(call)) runs.tile[2] = slab_of(runs.tile, runs.ahead);
         return runs;
       });
