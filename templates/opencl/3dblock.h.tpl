@@ -54,8 +54,8 @@ constexpr int CAKERNEL_%{name}_%{variant}_local_bytes(int x, int y, int ahead) {
 }
 /* OpenCL C has no static_assert: the descriptor's local planes are checked here, at the largest TY
    (the launcher only shrinks it), and a tile autotuning tries by the launcher. A ring's launcher
-   first takes fewer planes ahead, then fewer rows, until the ring fits: here its least, one row
-   and one plane ahead. */
+   first keeps fewer rows, then copies fewer planes ahead, until the ring fits: here its least,
+   one row and one plane ahead. */
 static_assert(CAKERNEL_%{name}_%{variant}_local_bytes(
                   CAKERNEL_%{name}_%{variant}_TX,
                   (CAKERNEL_%{name}_%{variant}_LOCAL == 2 ? 1 : CAKERNEL_%{name}_%{variant}_TY) * CAKERNEL_%{name}_%{variant}_ROWS,

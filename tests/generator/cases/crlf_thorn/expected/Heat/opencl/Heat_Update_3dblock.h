@@ -54,8 +54,8 @@ constexpr int CAKERNEL_Heat_Update_3dblock_local_bytes(int x, int y, int ahead) 
 }
 /* OpenCL C has no static_assert: the descriptor's local planes are checked here, at the largest TY
    (the launcher only shrinks it), and a tile autotuning tries by the launcher. A ring's launcher
-   first takes fewer planes ahead, then fewer rows, until the ring fits: here its least, one row
-   and one plane ahead. */
+   first keeps fewer rows, then copies fewer planes ahead, until the ring fits: here its least,
+   one row and one plane ahead. */
 static_assert(CAKERNEL_Heat_Update_3dblock_local_bytes(
                   CAKERNEL_Heat_Update_3dblock_TX,
                   (CAKERNEL_Heat_Update_3dblock_LOCAL == 2 ? 1 : CAKERNEL_Heat_Update_3dblock_TY) * CAKERNEL_Heat_Update_3dblock_ROWS,
