@@ -10,10 +10,13 @@
 // 2026-12-02).
 //
 // Safe with any kernel ahead: every kernel launched so waits before it reads or writes memory,
-// and a kernel (or copy) launched without it waits for the one ahead to finish as always. Each
-// kernel lets the next start setting up its blocks as soon as all of its own have started
-// (griddepcontrol.launch_dependents): the next kernel's blocks then take the places that this
-// one's last blocks leave, and wait there.
+// and a kernel (or copy) launched without it waits for the one ahead to finish as always. A
+// kernel lets the next one start setting up its blocks as its own blocks leave (the implicit
+// trigger at a block's exit), not as they start: with griddepcontrol.launch_dependents as the
+// first statement, CUDA's radius-4 stars in fp32 on 512^3 ran at 56% of copy (3dblock_ring) and
+// 47% (3dblock) against 74% and 58% with the trigger at exit, the 7-point stars at 93-96% either
+// way (H200, bench/RESULTS.md, 2026-12-02, 2e87e37); and launch_gap_probe's chains gained as much
+// from the wait alone as from the early trigger.
 //
 // -DOPUNTIA_CUDA_DEPENDENT_LAUNCH=0 launches every generated kernel as a plain launch (to
 // measure what it gains); it must be the same for the whole build (CMAKE_CUDA_FLAGS), since the
@@ -32,11 +35,10 @@
 
 namespace opuntia::cuda {
 
-/// A generated kernel's first statement: lets the next kernel of the queue start, then waits for
-/// the one ahead of this to finish. A no-op in a plain launch.
+/// A generated kernel's first statement: waits for the kernel ahead of this one on the queue to
+/// finish. A no-op in a plain launch.
 __device__ __forceinline__ void begin_after_previous_kernel() {
 #if OPUNTIA_CUDA_DEPENDENT_LAUNCH && defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900
-  asm volatile("griddepcontrol.launch_dependents;" :::);
   asm volatile("griddepcontrol.wait;" ::: "memory");
 #endif
 }
