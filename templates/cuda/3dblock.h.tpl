@@ -64,9 +64,13 @@
    it at run time and may cut a column into more slabs, so that its blocks fill the GPU
    (thorns/CaKernel/backends/slabs.hpp); the kernel takes the slab as cakernel_slab. */
 /* The kernel's __launch_bounds__: its threads, and the blocks an SM must hold at once where the
-   build says (common.h: OPUNTIA_CUDA_MIN_BLOCKS). */
+   build or the variant says (common.h: OPUNTIA_CUDA_MIN_BLOCKS, CAKERNEL_MIN_THREADS_PER_SM_). */
 #if !defined(CAKERNEL_%{name}_%{variant}_MIN_BLOCKS) && defined(OPUNTIA_CUDA_MIN_BLOCKS)
 #define CAKERNEL_%{name}_%{variant}_MIN_BLOCKS OPUNTIA_CUDA_MIN_BLOCKS
+#endif
+#if !defined(CAKERNEL_%{name}_%{variant}_MIN_BLOCKS) && CAKERNEL_MIN_THREADS_PER_SM_%{variant} > 0
+#define CAKERNEL_%{name}_%{variant}_MIN_BLOCKS \
+  (CAKERNEL_MIN_THREADS_PER_SM_%{variant} / (CAKERNEL_%{name}_%{variant}_TX * CAKERNEL_%{name}_%{variant}_TY))
 #endif
 #ifdef CAKERNEL_%{name}_%{variant}_MIN_BLOCKS
 #define CAKERNEL_%{name}_%{variant}_LAUNCH_BOUNDS \

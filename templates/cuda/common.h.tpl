@@ -30,8 +30,9 @@
   CCTK_INT cagh_face; /* boundary kernels: the face being updated, 0..5 */
 
 /* The 3D variants share 3dblock.h: the rows of y that each thread owns, whether I3D_l may leave
-   the axes, and whether the block keeps the current plane in shared memory (0: no; 1: staged
-   from registers; 2: copied ahead into a ring of planes by cp.async). */
+   the axes, whether the block keeps the current plane in shared memory (0: no; 1: staged from
+   registers; 2: copied ahead into a ring of planes by cp.async), and the threads an SM must be
+   able to hold at once (0: as many as the registers the compiler chooses allow). */
 #define CAKERNEL_ROWS_PER_THREAD_3dblock 1
 #define CAKERNEL_CARDINAL_ONLY_3dblock 0
 #define CAKERNEL_SHARED_PLANE_3dblock 1
@@ -44,9 +45,25 @@
 #define CAKERNEL_ROWS_PER_THREAD_3dblock_rows 2
 #define CAKERNEL_CARDINAL_ONLY_3dblock_rows 0
 #define CAKERNEL_SHARED_PLANE_3dblock_rows 0
+#define CAKERNEL_MIN_THREADS_PER_SM_3dblock 0
+#define CAKERNEL_MIN_THREADS_PER_SM_3dblock_ring 0
+#define CAKERNEL_MIN_THREADS_PER_SM_3dstencil 0
+#define CAKERNEL_MIN_THREADS_PER_SM_3dblock_rows 0
+/* 3dstencil_capped is 3dstencil with each thread's registers capped so that an SM holds 1024 of
+   its threads (64 registers a thread, 65536 an SM): more warps in flight for a streaming kernel
+   the compiler would give more registers, at the price of spilling what does not fit. On an H200
+   at 256^3 the cavity's Jacobi sweep ran 4% faster so in fp32 and fp64 (64.0 against 66.6 us,
+   121.9 against 126.6), its divergence 4-5% slower, the radius-4 star at a third of 3dstencil's
+   speed (bench/RESULTS.md, 2026-12-02): a variant for a kernel's TYPE to name where it wins,
+   which autotuning measures like the others. */
+#define CAKERNEL_ROWS_PER_THREAD_3dstencil_capped 1
+#define CAKERNEL_CARDINAL_ONLY_3dstencil_capped 1
+#define CAKERNEL_SHARED_PLANE_3dstencil_capped 0
+#define CAKERNEL_MIN_THREADS_PER_SM_3dstencil_capped 1024
 
 /* The blocks of a 3D kernel that an SM must be able to hold at once, __launch_bounds__' second
-   argument, when the build gives it: -DOPUNTIA_CUDA_MIN_BLOCKS=n for every 3D kernel,
+   argument: the variant's CAKERNEL_MIN_THREADS_PER_SM_<variant> in blocks where it is not 0; a
+   build may set it (and override that) with -DOPUNTIA_CUDA_MIN_BLOCKS=n for every 3D kernel,
    -DCAKERNEL_<Kernel>_<variant>_MIN_BLOCKS=n for one. The compiler then caps each thread's
    registers at 65536 / (threads x n), spilling what does not fit (bench/RESULTS.md: a cap of 64
    registers took a hand-written radius-4 ring from 73% to 78-80% of copy in fp64, and cost 12-16
