@@ -68,9 +68,14 @@
 #if !defined(CAKERNEL_%{name}_%{variant}_MIN_BLOCKS) && defined(OPUNTIA_CUDA_MIN_BLOCKS)
 #define CAKERNEL_%{name}_%{variant}_MIN_BLOCKS OPUNTIA_CUDA_MIN_BLOCKS
 #endif
+/* The variant's threads an SM must hold, in whole blocks (rounded up), at most the 32 blocks an SM
+   holds (ptxas ignores a larger count, and then caps nothing). */
 #if !defined(CAKERNEL_%{name}_%{variant}_MIN_BLOCKS) && CAKERNEL_MIN_THREADS_PER_SM_%{variant} > 0
+#define CAKERNEL_%{name}_%{variant}_MIN_BLOCKS_WANTED \
+  ((CAKERNEL_MIN_THREADS_PER_SM_%{variant} + CAKERNEL_%{name}_%{variant}_TX * CAKERNEL_%{name}_%{variant}_TY - 1) / \
+   (CAKERNEL_%{name}_%{variant}_TX * CAKERNEL_%{name}_%{variant}_TY))
 #define CAKERNEL_%{name}_%{variant}_MIN_BLOCKS \
-  (CAKERNEL_MIN_THREADS_PER_SM_%{variant} / (CAKERNEL_%{name}_%{variant}_TX * CAKERNEL_%{name}_%{variant}_TY))
+  (CAKERNEL_%{name}_%{variant}_MIN_BLOCKS_WANTED < 32 ? CAKERNEL_%{name}_%{variant}_MIN_BLOCKS_WANTED : 32)
 #endif
 #ifdef CAKERNEL_%{name}_%{variant}_MIN_BLOCKS
 #define CAKERNEL_%{name}_%{variant}_LAUNCH_BOUNDS \

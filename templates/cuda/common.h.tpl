@@ -49,13 +49,14 @@
 #define CAKERNEL_MIN_THREADS_PER_SM_3dblock_ring 0
 #define CAKERNEL_MIN_THREADS_PER_SM_3dstencil 0
 #define CAKERNEL_MIN_THREADS_PER_SM_3dblock_rows 0
-/* 3dstencil_capped is 3dstencil with each thread's registers capped so that an SM holds 1024 of
-   its threads (64 registers a thread, 65536 an SM): more warps in flight for a streaming kernel
-   the compiler would give more registers, at the price of spilling what does not fit. On an H200
-   at 256^3 the cavity's Jacobi sweep ran 4% faster so in fp32 and fp64 (64.0 against 66.6 us,
-   121.9 against 126.6), its divergence 4-5% slower, the radius-4 star at a third of 3dstencil's
-   speed (bench/RESULTS.md, 2026-12-02): a variant for a kernel's TYPE to name where it wins,
-   which autotuning measures like the others. */
+/* 3dstencil_capped is 3dstencil with each thread's registers capped so that an SM holds at least
+   1024 of its threads (64 registers a thread of 65536 an SM, fewer where 1024 is not a whole
+   number of blocks; blocks under 32 threads reach only the 32 blocks an SM holds): more warps in
+   flight for a streaming kernel the compiler would give more registers, at the price of spilling
+   what does not fit. On an H200 at 256^3 the cavity's Jacobi sweep ran 4% faster so in fp32 and
+   fp64 (64.0 against 66.6 us, 121.9 against 126.6), its divergence 4-5% slower, the radius-4 star
+   at a quarter to a third of 3dstencil's speed (bench/RESULTS.md, 2026-12-02): a variant for a
+   kernel's TYPE to name where it wins, which autotuning measures like the others. */
 #define CAKERNEL_ROWS_PER_THREAD_3dstencil_capped 1
 #define CAKERNEL_CARDINAL_ONLY_3dstencil_capped 1
 #define CAKERNEL_SHARED_PLANE_3dstencil_capped 0

@@ -7,12 +7,14 @@
 // 0.7 us a launch in a chain of tiny kernels and 1.5 us in a chain of 256^3 fp32 Jacobi sweeps
 // (bench/experiments/launch_gap_probe.cu), 10 us of the cavity's 1.84 ms fp32 step of 28 kernels
 // (0.35 us a kernel), and 2 to 4 us of a 128^3 HeatEquation or WaveToy step (bench/RESULTS.md,
-// 2026-12-02).
+// 2026-12-02, with 41423b4's trigger at each kernel's start; with the trigger at exit the 128^3
+// steps varied 20% between leases, not yet measured against plain launches in one).
 //
 // Safe with any kernel ahead: every kernel launched so waits before it reads or writes memory,
 // and a kernel (or copy) launched without it waits for the one ahead to finish as always. A
-// kernel lets the next one start setting up its blocks as its own blocks leave (the implicit
-// trigger at a block's exit), not as they start: with griddepcontrol.launch_dependents as the
+// kernel lets the next one launch once its last block has exited (the implicit trigger at each
+// block's exit; the next kernel's blocks then wait for its writes to be flushed), not once its
+// blocks have started: with griddepcontrol.launch_dependents as the
 // first statement, CUDA's radius-4 stars in fp32 on 512^3 ran at 56% of copy (3dblock_ring) and
 // 47% (3dblock) against 74% and 58% with the trigger at exit, the 7-point stars at 93-96% either
 // way (H200, bench/RESULTS.md, 2026-12-02, 2e87e37); and launch_gap_probe's chains gained as much

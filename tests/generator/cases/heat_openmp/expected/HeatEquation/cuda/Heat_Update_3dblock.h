@@ -68,9 +68,14 @@
 #if !defined(CAKERNEL_Heat_Update_3dblock_MIN_BLOCKS) && defined(OPUNTIA_CUDA_MIN_BLOCKS)
 #define CAKERNEL_Heat_Update_3dblock_MIN_BLOCKS OPUNTIA_CUDA_MIN_BLOCKS
 #endif
+/* The variant's threads an SM must hold, in whole blocks (rounded up), at most the 32 blocks an SM
+   holds (ptxas ignores a larger count, and then caps nothing). */
 #if !defined(CAKERNEL_Heat_Update_3dblock_MIN_BLOCKS) && CAKERNEL_MIN_THREADS_PER_SM_3dblock > 0
+#define CAKERNEL_Heat_Update_3dblock_MIN_BLOCKS_WANTED                                                             \
+  ((CAKERNEL_MIN_THREADS_PER_SM_3dblock + CAKERNEL_Heat_Update_3dblock_TX * CAKERNEL_Heat_Update_3dblock_TY - 1) / \
+   (CAKERNEL_Heat_Update_3dblock_TX * CAKERNEL_Heat_Update_3dblock_TY))
 #define CAKERNEL_Heat_Update_3dblock_MIN_BLOCKS \
-  (CAKERNEL_MIN_THREADS_PER_SM_3dblock / (CAKERNEL_Heat_Update_3dblock_TX * CAKERNEL_Heat_Update_3dblock_TY))
+  (CAKERNEL_Heat_Update_3dblock_MIN_BLOCKS_WANTED < 32 ? CAKERNEL_Heat_Update_3dblock_MIN_BLOCKS_WANTED : 32)
 #endif
 #ifdef CAKERNEL_Heat_Update_3dblock_MIN_BLOCKS
 #define CAKERNEL_Heat_Update_3dblock_LAUNCH_BOUNDS \
