@@ -13,7 +13,8 @@
 #   RANKS > 1 runs under mpirun (collective MPI-IO with a parallel HDF5 library; such runs always
 #   wait for their checkpoints). EVERY: the iterations between two checkpoints of the cost runs
 #   (rounded up to a multiple of 8); by default enough for three times the median checkpoint's
-#   time, at least 10, so that a background write ends before the next checkpoint.
+#   time, at least 24, so that a background write ends before the next checkpoint (and the first
+#   checkpoint's within-run window lies past iteration 10; a smaller EVERY loses it).
 set -euo pipefail
 opuntia=$(realpath "$1")
 n=${2:-256}
@@ -114,7 +115,10 @@ awk -v k="$kernel_step" -v s="$step" -v m="$median" -v n="$steady" 'BEGIN {
 # disk), and a checkpoint due while the write before still runs waits for it (its line says so,
 # and so does the round here), which is not what one checkpoint costs. Twice, used before, left
 # too little room under a profiler (bench/RESULTS.md, 2026-12-02).
-[ -n "$every" ] || every=$(awk -v m="$median" -v s="$step" 'BEGIN { e = int(3 * m / s) + 1; print e < 10 ? 10 : e }')
+# At least 24: the half interval before the first checkpoint (below) must start past iteration 10,
+# where the progress lines' steady state starts; with 16 (a short waited write against a slow
+# step, as on a loaded machine) the first checkpoint's window was lost.
+[ -n "$every" ] || every=$(awk -v m="$median" -v s="$step" 'BEGIN { e = int(3 * m / s) + 1; print e < 24 ? 24 : e }')
 # EVERY in whole eighths: the cost runs print a progress line every eighth of it (below).
 every=$(((every + 7) / 8 * 8))
 progress=$((every / 8))
