@@ -8,12 +8,14 @@
    the same design; common.h says how each uses it (rows per work-item, whether I3D_l may leave
    the axes, how the current plane is kept in local memory).
 
-   A work-group of TX x TY work-items covers TX points in x, TY x ROWS rows in y and TZ planes in
-   z. Each work-item owns ROWS consecutive rows of one x column and streams them through z
-   (Micikevicius), keeping for each row and cached variable a window of the planes that its z
-   neighbours need plus PF planes ahead, in private memory, so that the next plane's loads are in
-   flight while this one computes. I3D_l(v, 0, 0, k) is a register; so is a y neighbour that is
-   one of the work-item's own rows. With a local plane (3dblock), the work-group stages each
+   A work-group of TX x TY work-items covers TX x LANES points in x, TY x ROWS rows in y and TZ
+   planes in z. Each work-item owns LANES consecutive x points (a 16-byte group where the launcher
+   finds the rows whole groups and the variant has no local plane, else one) of ROWS consecutive
+   rows and streams them through z (Micikevicius), keeping for each row and cached variable a
+   window of the planes that its z neighbours need plus PF planes ahead, in private memory, so
+   that the next plane's loads (a group at a time) are in flight while this one computes.
+   I3D_l(v, 0, 0, k) is a register; so is a y neighbour that is one of the work-item's own rows,
+   and an x neighbour that is one of its own points. With a local plane (3dblock), the work-group stages each
    cached variable's current plane, halo included, in local memory (two buffers, one barrier per
    plane; the centres come from the windows, the halo from private memory, where each work-item
    loaded its share of it from global memory one plane ahead, while the plane before computed, as
@@ -87,6 +89,41 @@ inline const char* const CAKERNEL_%{name}_%{variant}_opencl_macros =
 #ifndef CAKERNEL_PF
 #define CAKERNEL_PF 1
 #endif
+/* The x points a work-item owns (the launcher's option where the rows allow more than one:
+   variants without a local plane, rows of whole 16-byte groups), and the first point of the
+   first work-group's first group (CAKERNEL_OX, at or below the first point computed, so that every
+   group starts 16 bytes into its row's allocated elements). */
+#ifndef CAKERNEL_LANES
+#define CAKERNEL_LANES 1
+#endif
+#if CAKERNEL_LANES > 1 && CAKERNEL_LOCAL_PLANE
+#error "CAKERNEL_LANES > 1 needs a variant without a local plane"
+#endif
+/* A group of a work-item's points of each type, moved by one access where it has several. */
+#if CAKERNEL_LANES == 4
+typedef float4 cakernel_group_float;
+typedef int4 cakernel_group_CCTK_INT;
+#elif CAKERNEL_LANES == 2
+typedef float2 cakernel_group_float;
+typedef int2 cakernel_group_CCTK_INT;
+#else
+typedef float cakernel_group_float;
+typedef int cakernel_group_CCTK_INT;
+#endif
+#if defined(OPUNTIA_REAL_IS_FLOAT)
+typedef cakernel_group_float cakernel_group_CCTK_REAL;
+#elif CAKERNEL_LANES == 2
+typedef double2 cakernel_group_CCTK_REAL;
+#elif CAKERNEL_LANES == 1
+typedef double cakernel_group_CCTK_REAL;
+#endif
+/* Copies a group of points of type T (CCTK_REAL or CCTK_INT) from `from` to `to`, each aligned to
+   the group's bytes: global to private (a window's new plane) or private to private (sliding). */
+#define CAKERNEL_GROUP_LOAD(T, to, from) (*(cakernel_group_##T*)(to) = *(__global const cakernel_group_##T*)(from))
+#define CAKERNEL_GROUP_COPY(T, to, from) (*(cakernel_group_##T*)(to) = *(const cakernel_group_##T*)(from))
+#ifndef CAKERNEL_OX
+#define CAKERNEL_OX CAKERNEL_ILO
+#endif
 /* The points the work-items compute: the launcher's bounds options for a call with a box, else
    every point the STENCIL allows. */
 #ifndef CAKERNEL_ILO
@@ -114,16 +151,21 @@ inline const char* const CAKERNEL_%{name}_%{variant}_opencl_macros =
   (CAKERNEL_LOCAL_PLANE == 1 && CAKERNEL_HALO > 0 ? (CAKERNEL_HALO + CAKERNEL_TX * CAKERNEL_TY - 1) / (CAKERNEL_TX * CAKERNEL_TY) : 1)
 #define CAKERNEL_INLINE static inline __attribute__((always_inline))
 
-/* The row (m + j) of a y neighbour, clamped so that the branch not taken indexes inside too. */
+/* The row (m + j) of a y neighbour and the lane (l + i) of an x neighbour, clamped so that the
+   branch not taken indexes inside too. */
 #define CAKERNEL_ROW(j) \
   (cakernel_m + (j) < 0 ? 0 : cakernel_m + (j) >= CAKERNEL_ROWS ? CAKERNEL_ROWS - 1 : cakernel_m + (j))
+#define CAKERNEL_LANE(i) \
+  (cakernel_lane + (i) < 0 ? 0 : cakernel_lane + (i) >= CAKERNEL_LANES ? CAKERNEL_LANES - 1 : cakernel_lane + (i))
 #define I3D_l(v, i, j, k) \
   (CAKERNEL_%{name}_I3D_L_CHECK(v, i, j, k), \
    CAKERNEL_%{name}_I3D_L_CARDINAL(v, CAKERNEL_CARDINAL_ONLY * (i), CAKERNEL_CARDINAL_ONLY * (j), \
                                    CAKERNEL_CARDINAL_ONLY * (k)), \
-   ((i) == 0 && (j) == 0 ? cakernel_w_##v[cakernel_m][%{stencil_zn} + (k)] \
+   ((i) == 0 && (j) == 0 ? cakernel_w_##v[cakernel_m][%{stencil_zn} + (k)][cakernel_lane] \
     : (i) == 0 && (k) == 0 && cakernel_m + (j) >= 0 && cakernel_m + (j) < CAKERNEL_ROWS \
-        ? cakernel_w_##v[CAKERNEL_ROW(j)][%{stencil_zn}] \
+        ? cakernel_w_##v[CAKERNEL_ROW(j)][%{stencil_zn}][cakernel_lane] \
+    : (j) == 0 && (k) == 0 && cakernel_lane + (i) >= 0 && cakernel_lane + (i) < CAKERNEL_LANES \
+        ? cakernel_w_##v[cakernel_m][%{stencil_zn}][CAKERNEL_LANE(i)] \
     : CAKERNEL_LOCAL_PLANE == 1 && (k) == 0 \
         ? cakernel_local_##v[cakernel_t & 1][cakernel_sj + cakernel_m + (j)][cakernel_si + (i)] \
     : CAKERNEL_LOCAL_PLANE == 2 && (k) >= 0 \
@@ -137,17 +179,18 @@ inline const char* const CAKERNEL_%{name}_%{variant}_opencl_macros =
 ]%
 #define CAKERNEL_ARRAY_ARGUMENTS %var_loop() %[, %{vname} ]% %var_loop("intent=separateinout") %[, %{vname}_out ]%
 #define CAKERNEL_WINDOW_PARAMETERS \
-%var_loop("cached=yes") %[  , %{vtype} (*cakernel_w_%{vname})[CAKERNEL_W] \
+%var_loop("cached=yes") %[  , %{vtype} (*cakernel_w_%{vname})[CAKERNEL_W][CAKERNEL_LANES] \
   , __local %{vtype} (*cakernel_local_%{vname})[CAKERNEL_SY][CAKERNEL_SX] \
   , %{vtype}* cakernel_halo_%{vname} \
 ]%
 #define CAKERNEL_WINDOW_ARGUMENTS %var_loop("cached=yes") %[, cakernel_w_%{vname}, cakernel_local_%{vname}, cakernel_halo_%{vname} ]%
 #define CAKERNEL_POINT_PARAMETERS \
-  const CAKERNEL_%{name}_Params cakernel_params CAKERNEL_ARRAY_PARAMETERS CAKERNEL_WINDOW_PARAMETERS, const int gi, \
-      const int cakernel_j, const int cakernel_k0, const int cakernel_si, const int cakernel_sj, \
-      const bool cakernel_computes, const int cakernel_t, const int cakernel_m, const bool cakernel_checked
+  const CAKERNEL_%{name}_Params cakernel_params CAKERNEL_ARRAY_PARAMETERS CAKERNEL_WINDOW_PARAMETERS, \
+      const int cakernel_gi0, const int cakernel_j, const int cakernel_k0, const int cakernel_si, const int cakernel_sj, \
+      const bool cakernel_computes, const int cakernel_t, const int cakernel_m, const int cakernel_lane, \
+      const bool cakernel_checked
 
-/* The body at row m of plane t: CAKERNEL_%{name}_Begin opens it, after the kernel. */
+/* The body at lane l of row m of plane t: CAKERNEL_%{name}_Begin opens it, after the kernel. */
 CAKERNEL_INLINE void CAKERNEL_%{name}_%{variant}_point(CAKERNEL_POINT_PARAMETERS);
 
 #if CAKERNEL_LOCAL_PLANE == 1
@@ -303,25 +346,29 @@ CAKERNEL_INLINE void CAKERNEL_%{name}_%{variant}_plane(
     /* Written out, slots 0 .. W - 2 (those of PF = 1, then one more for each plane ahead past
        the first): as a loop, LLVM may make the shift a memmove before unrolling it, and the
        window then stays in memory. */
-%for_loop(d, '0', '%{stencil_zn} + %{stencil_zp}') %[    cakernel_w_%{vname}[cakernel_m][%var(d)] = cakernel_w_%{vname}[cakernel_m][%var(d) + 1];
+%for_loop(d, '0', '%{stencil_zn} + %{stencil_zp}') %[    CAKERNEL_GROUP_COPY(%{vtype}, cakernel_w_%{vname}[cakernel_m][%var(d)], cakernel_w_%{vname}[cakernel_m][%var(d) + 1]);
 ]%#if CAKERNEL_LOCAL_PLANE == 2
-    cakernel_w_%{vname}[cakernel_m][%{stencil_zn} + %{stencil_zp}] =
+    cakernel_w_%{vname}[cakernel_m][%{stencil_zn} + %{stencil_zp}][0] =
         cakernel_local_%{vname}[(cakernel_t + %{stencil_zp}) % CAKERNEL_SLOTS][cakernel_sj + cakernel_m][cakernel_si];
 #else
-    cakernel_w_%{vname}[cakernel_m][%{stencil_zn} + %{stencil_zp}] = cakernel_w_%{vname}[cakernel_m][%{stencil_zn} + %{stencil_zp} + 1];
+    CAKERNEL_GROUP_COPY(%{vtype}, cakernel_w_%{vname}[cakernel_m][%{stencil_zn} + %{stencil_zp}], cakernel_w_%{vname}[cakernel_m][%{stencil_zn} + %{stencil_zp} + 1]);
 #if CAKERNEL_PF > 1
-    cakernel_w_%{vname}[cakernel_m][%{stencil_zn} + %{stencil_zp} + 1] = cakernel_w_%{vname}[cakernel_m][%{stencil_zn} + %{stencil_zp} + 2];
+    CAKERNEL_GROUP_COPY(%{vtype}, cakernel_w_%{vname}[cakernel_m][%{stencil_zn} + %{stencil_zp} + 1], cakernel_w_%{vname}[cakernel_m][%{stencil_zn} + %{stencil_zp} + 2]);
 #endif
 #if CAKERNEL_PF > 2
-    cakernel_w_%{vname}[cakernel_m][%{stencil_zn} + %{stencil_zp} + 2] = cakernel_w_%{vname}[cakernel_m][%{stencil_zn} + %{stencil_zp} + 3];
+    CAKERNEL_GROUP_COPY(%{vtype}, cakernel_w_%{vname}[cakernel_m][%{stencil_zn} + %{stencil_zp} + 2], cakernel_w_%{vname}[cakernel_m][%{stencil_zn} + %{stencil_zp} + 3]);
 #endif
 #if CAKERNEL_PF > 3
-    cakernel_w_%{vname}[cakernel_m][%{stencil_zn} + %{stencil_zp} + 3] = cakernel_w_%{vname}[cakernel_m][%{stencil_zn} + %{stencil_zp} + 4];
+    CAKERNEL_GROUP_COPY(%{vtype}, cakernel_w_%{vname}[cakernel_m][%{stencil_zn} + %{stencil_zp} + 3], cakernel_w_%{vname}[cakernel_m][%{stencil_zn} + %{stencil_zp} + 4]);
 #endif
     const int gj = cakernel_j + cakernel_m;
-    cakernel_w_%{vname}[cakernel_m][CAKERNEL_W - 1] =
-        !cakernel_checked || (cakernel_column && gj < CAKERNEL_NJ && gk + %{stencil_zp} + CAKERNEL_PF < CAKERNEL_NK)
-            ? I3D(%{vname}, 0, 0, %{stencil_zp} + CAKERNEL_PF) : 0;
+    if (!cakernel_checked || (cakernel_column && gj < CAKERNEL_NJ && gk + %{stencil_zp} + CAKERNEL_PF < CAKERNEL_NK)) {
+      CAKERNEL_GROUP_LOAD(%{vtype}, cakernel_w_%{vname}[cakernel_m][CAKERNEL_W - 1],
+                          &%{vname}[CAKERNEL_INDEX(gi, gj, gk + %{stencil_zp} + CAKERNEL_PF)]);
+    } else {
+#pragma unroll
+      for (int cakernel_l = 0; cakernel_l < CAKERNEL_LANES; ++cakernel_l) cakernel_w_%{vname}[cakernel_m][CAKERNEL_W - 1][cakernel_l] = 0;
+    }
 #endif
   }
 #if CAKERNEL_LOCAL_PLANE == 1
@@ -332,7 +379,7 @@ CAKERNEL_INLINE void CAKERNEL_%{name}_%{variant}_plane(
     __local %{vtype} (*cakernel_tile)[CAKERNEL_SX] = cakernel_local_%{vname}[cakernel_t & 1];
 #pragma unroll
     for (int cakernel_m = 0; cakernel_m < CAKERNEL_ROWS; ++cakernel_m)
-      cakernel_tile[cakernel_sj + cakernel_m][cakernel_si] = cakernel_w_%{vname}[cakernel_m][%{stencil_zn}];
+      cakernel_tile[cakernel_sj + cakernel_m][cakernel_si] = cakernel_w_%{vname}[cakernel_m][%{stencil_zn}][0];
 #pragma unroll
     for (int cakernel_q = 0; cakernel_q < CAKERNEL_HALO_ITEMS; ++cakernel_q) {
       int cakernel_hi, cakernel_hj;
@@ -347,9 +394,11 @@ CAKERNEL_INLINE void CAKERNEL_%{name}_%{variant}_plane(
 #endif
 #pragma unroll
   for (int cakernel_m = 0; cakernel_m < CAKERNEL_ROWS; ++cakernel_m)
-    CAKERNEL_%{name}_%{variant}_point(cakernel_params CAKERNEL_ARRAY_ARGUMENTS CAKERNEL_WINDOW_ARGUMENTS, gi,
-                                      cakernel_j, cakernel_k0, cakernel_si, cakernel_sj, cakernel_computes,
-                                      cakernel_t, cakernel_m, cakernel_checked);
+#pragma unroll
+    for (int cakernel_l = 0; cakernel_l < CAKERNEL_LANES; ++cakernel_l)
+      CAKERNEL_%{name}_%{variant}_point(cakernel_params CAKERNEL_ARRAY_ARGUMENTS CAKERNEL_WINDOW_ARGUMENTS, gi,
+                                        cakernel_j, cakernel_k0, cakernel_si, cakernel_sj, cakernel_computes,
+                                        cakernel_t, cakernel_m, cakernel_l, cakernel_checked);
 }
 
 __kernel __attribute__((reqd_work_group_size(CAKERNEL_TX, CAKERNEL_TY, 1)))
@@ -358,9 +407,9 @@ void CAKERNEL_%{name}_%{variant}_kernel(const CAKERNEL_%{name}_Params cakernel_p
 ]%  /* The work-group's first halo point, and this work-item's first point and its place in the plane:
      the work-items compute the points of [CAKERNEL_ILO, CAKERNEL_IHI) x [JLO, JHI) x [KLO, KHI),
      those the STENCIL allows within the call's box (build options, as the sizes). */
-  const int cakernel_bi = CAKERNEL_ILO - %{stencil_xn} + (int)get_group_id(0) * CAKERNEL_TX;
+  const int cakernel_bi = CAKERNEL_OX - %{stencil_xn} + (int)get_group_id(0) * CAKERNEL_TX * CAKERNEL_LANES;
   const int cakernel_bj = CAKERNEL_JLO - %{stencil_yn} + (int)get_group_id(1) * CAKERNEL_TYR;
-  const int cakernel_si = %{stencil_xn} + (int)get_local_id(0);
+  const int cakernel_si = %{stencil_xn} + (int)get_local_id(0) * CAKERNEL_LANES;
   const int cakernel_sj = %{stencil_yn} + (int)get_local_id(1) * CAKERNEL_ROWS;
   const int gi = cakernel_bi + cakernel_si, cakernel_j = cakernel_bj + cakernel_sj;
 #if !CAKERNEL_LOCAL_PLANE
@@ -372,7 +421,7 @@ void CAKERNEL_%{name}_%{variant}_kernel(const CAKERNEL_%{name}_Params cakernel_p
   const bool cakernel_computes = !CAKERNEL_LOCAL_PLANE || gi < CAKERNEL_IHI;
   const int cakernel_k0 = CAKERNEL_KLO + (int)get_group_id(2) * CAKERNEL_TZ;
   /* The windows before the first plane: planes k0 - zn .. k0 + zp + PF - 1 in slots 1..W-1. */
-%var_loop("cached=yes") %[  %{vtype} cakernel_w_%{vname}[CAKERNEL_ROWS][CAKERNEL_W];
+%var_loop("cached=yes") %[  %{vtype} cakernel_w_%{vname}[CAKERNEL_ROWS][CAKERNEL_W][CAKERNEL_LANES] __attribute__((aligned(16)));
   /* The halo of the first plane, which the first plane step stages. */
   %{vtype} cakernel_halo_%{vname}[CAKERNEL_HALO_ITEMS];
 #if CAKERNEL_LOCAL_PLANE == 1
@@ -383,14 +432,24 @@ void CAKERNEL_%{name}_%{variant}_kernel(const CAKERNEL_%{name}_Params cakernel_p
 #pragma unroll
     for (int cakernel_d = 1; cakernel_d < CAKERNEL_W; ++cakernel_d) {
       const int gj = cakernel_j + cakernel_m, gk = cakernel_k0 - %{stencil_zn} + cakernel_d - 1;
-      cakernel_w_%{vname}[cakernel_m][cakernel_d] =
-          cakernel_column && gj < CAKERNEL_NJ && gk < CAKERNEL_NK ? I3D(%{vname}, 0, 0, 0) : 0;
+      if (cakernel_column && gj < CAKERNEL_NJ && gk < CAKERNEL_NK) {
+        CAKERNEL_GROUP_LOAD(%{vtype}, cakernel_w_%{vname}[cakernel_m][cakernel_d], &I3D(%{vname}, 0, 0, 0));
+      } else {
+#pragma unroll
+        for (int cakernel_l = 0; cakernel_l < CAKERNEL_LANES; ++cakernel_l) cakernel_w_%{vname}[cakernel_m][cakernel_d][cakernel_l] = 0;
+      }
     }
   }
 ]%  /* Decided per work-group, so that all its work-items meet the same barriers. */
   /* Inside: every point computes, and every plane the windows load is in the grid (the box's
      bounds are within the STENCIL's, so for the whole grid these are the grid's bounds). */
-  const bool cakernel_inside_x = !CAKERNEL_LOCAL_PLANE || cakernel_bi + %{stencil_xn} + CAKERNEL_TX <= CAKERNEL_IHI;
+#if !CAKERNEL_LOCAL_PLANE && CAKERNEL_LANES == 1
+  const bool cakernel_inside_x = true;  /* a work-item past the points has left */
+#else
+  /* With several lanes a work-group's groups may begin below the first point or end past the last. */
+  const bool cakernel_inside_x =
+      cakernel_bi + %{stencil_xn} >= CAKERNEL_ILO && cakernel_bi + %{stencil_xn} + CAKERNEL_TX * CAKERNEL_LANES <= CAKERNEL_IHI;
+#endif
   const bool cakernel_inside =
       cakernel_inside_x &&
       cakernel_k0 + CAKERNEL_TZ + %{stencil_zp} + CAKERNEL_PF <=
@@ -427,12 +486,12 @@ void CAKERNEL_%{name}_%{variant}_kernel(const CAKERNEL_%{name}_Params cakernel_p
 #define CAKERNEL_%{name}_Begin \
   CAKERNEL_INLINE void CAKERNEL_%{name}_%{variant}_point(CAKERNEL_POINT_PARAMETERS) { \
     CAKERNEL_SIZED_PARAMS(CAKERNEL_%{name}_Params) \
-    const int gj = cakernel_j + cakernel_m, gk = cakernel_k0 + cakernel_t; \
+    const int gi = cakernel_gi0 + cakernel_lane, gj = cakernel_j + cakernel_m, gk = cakernel_k0 + cakernel_t; \
     (void)params; (void)gi; (void)gj; (void)gk; \
     {
 
 #define CAKERNEL_%{name}_Computations_Begin \
-  if (!cakernel_checked || (cakernel_computes && gj < CAKERNEL_JHI)) {
+  if (!cakernel_checked || (cakernel_computes && gi >= CAKERNEL_ILO && gi < CAKERNEL_IHI && gj < CAKERNEL_JHI)) {
 
 #define CAKERNEL_%{name}_Computations_End }
 

@@ -1,5 +1,6 @@
 // What a generated OpenCL launcher asks of thorns/CaKernel/backends/opencl/launch.hpp without a
-// device: the width of 3dblock_ring's asynchronous copies, and the build options that say it.
+// device: the width of 3dblock_ring's asynchronous copies, a work-item's lanes and where its
+// groups start, and the build options that say them.
 #include <gtest/gtest.h>
 
 #include <string>
@@ -8,6 +9,8 @@
 
 namespace {
 
+using opuntia::opencl::lanes_for;
+using opuntia::opencl::lanes_origin;
 using opuntia::opencl::program_sizes;
 using opuntia::opencl::ring_copy_bytes;
 
@@ -36,6 +39,41 @@ TEST(opencl_launch, a_ring_copy_width_is_a_build_option_and_part_of_the_program_
   EXPECT_EQ(loads.options().find("CAKERNEL_ASYNC_COPY"), std::string::npos);
   EXPECT_NE(copies.options().find(" -DCAKERNEL_ASYNC_COPY=16"), std::string::npos);
   EXPECT_NE(loads, copies);
+}
+
+TEST(opencl_launch, a_work_item_owns_a_16_byte_group_where_the_rows_are_whole_groups_and_no_plane_is_local) {
+  EXPECT_EQ(lanes_for(false, 8, 512), 2);
+  EXPECT_EQ(lanes_for(false, 4, 516), 4);
+  EXPECT_EQ(lanes_for(false, 4, 514), 1);  // 514 floats: rows a group apart would not stay aligned
+  EXPECT_EQ(lanes_for(false, 8, 41), 1);
+  EXPECT_EQ(lanes_for(true, 8, 512), 1);  // a local plane is staged a point a work-item
+}
+
+TEST(opencl_launch, groups_start_at_or_below_the_first_point_on_a_whole_group_of_the_row) {
+  EXPECT_EQ(lanes_origin(4, 1, 0), 0);
+  EXPECT_EQ(lanes_origin(4, 4, 0), 4);
+  EXPECT_EQ(lanes_origin(4, 1, 2), -2);  // a lead of 2: element 0 of the row's allocation
+  EXPECT_EQ(lanes_origin(2, 1, 15), 1);  // element 16
+  EXPECT_EQ(lanes_origin(1, 5, 7), 5);
+  for (int lead : {0, 1, 3, 8, 15})
+    for (int first : {0, 1, 2, 4})
+      for (int lanes : {1, 2, 4}) {
+        const int origin = lanes_origin(lanes, first, lead);
+        EXPECT_EQ((lead + origin) % lanes, 0);
+        EXPECT_LE(origin, first);
+        EXPECT_GT(origin + lanes, first);
+        EXPECT_GE(lead + origin, 0);
+      }
+}
+
+TEST(opencl_launch, lanes_and_their_origin_are_build_options_and_part_of_the_program_key) {
+  program_sizes one{{32, 8, 16}, {64, 64, 64}};
+  program_sizes four = one;
+  four.lanes = 4;
+  four.origin_x = -2;
+  EXPECT_EQ(one.options().find("CAKERNEL_LANES"), std::string::npos);
+  EXPECT_NE(four.options().find(" -DCAKERNEL_LANES=4 -DCAKERNEL_OX=-2"), std::string::npos);
+  EXPECT_NE(one, four);
 }
 
 }  // namespace

@@ -63,6 +63,23 @@ inline int ring_copy_bytes(bool asynchronous, int point_bytes, int first, int ti
   return 0;
 }
 
+/// The x points each work-item of a 3D kernel without a local plane owns (CAKERNEL_LANES): as many
+/// `point_bytes` points as fill 16 bytes (2 doubles, 4 floats), so that each row's points move
+/// with one vector access, where the rows allow it (a row `pitch` of whole groups, and `lead`, the
+/// elements before a row's point 0, plus `first`, the first point computed, rounded down to a
+/// group by the launcher: always, as the buffers start 16-byte aligned); 1 for a kernel with a
+/// local plane (its planes are staged a point a work-item) or rows of odd pitch.
+///   lanes_for(false, 8, 512) == 2; lanes_for(false, 4, 516) == 4; lanes_for(false, 4, 514) == 1
+inline int lanes_for(bool local_plane, int point_bytes, int pitch) {
+  const int lanes = point_bytes > 0 && point_bytes < 16 ? 16 / point_bytes : 1;
+  return !local_plane && pitch % lanes == 0 ? lanes : 1;
+}
+
+/// The first point of the first group of `lanes` x points at or below `first`, given the `lead`
+/// before a row's point 0: where the work-items' groups start so that each is 16-byte aligned.
+///   lanes_origin(4, 1, 2) == -2 (a lead of 2 and point -2: element 0); lanes_origin(1, 5, 7) == 5
+inline int lanes_origin(int lanes, int first, int lead) { return first - (lead + first) % lanes; }
+
 /// About how many work-groups of `items` work-items and `local_bytes` of local memory the active
 /// device runs at once (an estimate: OpenCL has no occupancy query), by which the 3D launchers
 /// cut z into slabs (thorns/CaKernel/backends/slabs.hpp).
@@ -86,6 +103,7 @@ struct program_sizes {
   int planes_ahead = 0;  // CAKERNEL_PF where nonzero, else the program's own
   int pitch = 0, lead = 0;  // the rows in memory (kernel_grid::ashi, leadi); pitch 0: grid[0]
   int ring_copy = 0;        // CAKERNEL_ASYNC_COPY where nonzero: a ring's cp.async bytes (ring_copy_bytes)
+  int lanes = 1, origin_x = 0;  // CAKERNEL_LANES and CAKERNEL_OX where lanes > 1 (lanes_for, lanes_origin)
   auto operator<=>(const program_sizes&) const = default;
   /// The -D options that say them.
   std::string options() const {
@@ -97,6 +115,7 @@ struct program_sizes {
     const char* axes[3] = {"I", "J", "K"};
     if (planes_ahead > 0) text += " -DCAKERNEL_PF=" + std::to_string(planes_ahead);
     if (ring_copy > 0) text += " -DCAKERNEL_ASYNC_COPY=" + std::to_string(ring_copy);
+    if (lanes > 1) text += " -DCAKERNEL_LANES=" + std::to_string(lanes) + " -DCAKERNEL_OX=" + std::to_string(origin_x);
     for (int d = 0; bounded && d < 3; ++d) {
       text += std::string(" -DCAKERNEL_") + axes[d] + "LO=" + std::to_string(lo[d]) + " -DCAKERNEL_" + axes[d] +
               "HI=" + std::to_string(hi[d]);

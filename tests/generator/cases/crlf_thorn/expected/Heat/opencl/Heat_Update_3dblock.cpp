@@ -24,6 +24,10 @@ void CAKERNEL_Launch_Heat_Update_opencl_3dblock(const opuntia::kernel_call& call
   // (VariantCheck's Box, 3dblock, TILE z 1, writes points it must not; NVIDIA's OpenCL gives the
   // same bits: bench/RESULTS.md, 2026-11-27).
   constexpr int rows_per_item = CAKERNEL_Heat_Update_3dblock_rows_per_thread;
+  // The x points a work-item owns: a 16-byte group where the variant has no local plane and the
+  // rows are whole groups (their groups then start 16-byte aligned from CAKERNEL_OX), else one.
+  const int lanes = opuntia::opencl::lanes_for(CAKERNEL_Heat_Update_3dblock_LOCAL != 0, static_cast<int>(sizeof(CCTK_REAL)),
+                                               opuntia::row_pitch(call.grid));
   constexpr std::array<int, 3> descriptor_tile{64, 4, 4};
   const auto work_group = [&](std::array<int, 3> t) {
     t[2] = std::max(t[2], 2);
@@ -48,7 +52,7 @@ void CAKERNEL_Launch_Heat_Update_opencl_3dblock(const opuntia::kernel_call& call
                            call.grid.nk - 1 - 1};
     const std::int64_t columns = std::int64_t{(points[0] + t[0] - 1) / t[0]} * ((points[1] + t[1] - 1) / t[1]);
     const std::int64_t resident = opuntia::opencl::resident_work_groups(
-        static_cast<std::size_t>(t[0] * (t[1] / rows_per_item)),
+        static_cast<std::size_t>(std::max(t[0] / lanes, 1) * (t[1] / rows_per_item)),
         static_cast<std::size_t>(CAKERNEL_Heat_Update_3dblock_local_bytes(t[0], t[1], ahead)));
     const int slab = opuntia::planes_per_block(columns, points[2], t[2], 1 + 1 + ahead, resident);
     return std::min(std::max(slab, 2), t[2]);  // t[2] is at least 2 where the grid has 2 planes
@@ -77,9 +81,11 @@ void CAKERNEL_Launch_Heat_Update_opencl_3dblock(const opuntia::kernel_call& call
   int lo[3] = {1, 1, 1};
   int hi[3] = {call.grid.ni - 1, call.grid.nj - 1, call.grid.nk - 1};
   if (!opuntia::clip_to_box(call, lo, hi)) return;
-  const int points_x = hi[0] - lo[0], points_y = hi[1] - lo[1], points_z = hi[2] - lo[2];
+  const int points_y = hi[1] - lo[1], points_z = hi[2] - lo[2];
   static const std::string source = CAKERNEL_Heat_Update_opencl_source(CAKERNEL_Heat_Update_3dblock_opencl_macros);
-  const std::size_t block_x = static_cast<std::size_t>(tile[0]);
+  // A work-group of TILE's x points: tile[0] / lanes work-items in x.
+  const std::size_t block_x = static_cast<std::size_t>(std::max(tile[0] / lanes, 1));
+  const int origin_x = opuntia::opencl::lanes_origin(lanes, lo[0], call.grid.leadi);
   const std::size_t block_y = static_cast<std::size_t>(tile[1] / rows_per_item);
   const std::size_t block_z = static_cast<std::size_t>(tile[2]);
   // A ring's copies: as wide as the rows' alignment allows where the platform copies asynchronously
@@ -99,7 +105,9 @@ void CAKERNEL_Launch_Heat_Update_opencl_3dblock(const opuntia::kernel_call& call
                                              shape.ahead,
                                              opuntia::row_pitch(call.grid),
                                              call.grid.leadi,
-                                             ring_copy};
+                                             ring_copy,
+                                             lanes,
+                                             lanes > 1 ? origin_x : 0};
   const cl_kernel kernel =
       opuntia::opencl::kernel(source, sizes, "CAKERNEL_Heat_Update_3dblock_kernel", "Heat_Update_3dblock");
   const auto params = CAKERNEL_Heat_Update_params_of(call);
@@ -107,7 +115,8 @@ void CAKERNEL_Launch_Heat_Update_opencl_3dblock(const opuntia::kernel_call& call
   // Each work-item owns rows_per_item rows of y: a work-group covers the tile's `rows`.
   const std::size_t rows = static_cast<std::size_t>(tile[1]);
   const std::size_t local[3] = {block_x, block_y, 1};
-  const std::size_t global[3] = {(points_x + block_x - 1) / block_x * block_x, (points_y + rows - 1) / rows * block_y,
+  const std::size_t items_x = static_cast<std::size_t>((hi[0] - origin_x + lanes - 1) / lanes);
+  const std::size_t global[3] = {(items_x + block_x - 1) / block_x * block_x, (points_y + rows - 1) / rows * block_y,
                                  (points_z + block_z - 1) / block_z};
   opuntia::opencl::enqueue(call.queue, kernel, 3, global, local);
 }

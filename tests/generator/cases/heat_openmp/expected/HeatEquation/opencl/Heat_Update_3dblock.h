@@ -8,12 +8,14 @@
    the same design; common.h says how each uses it (rows per work-item, whether I3D_l may leave
    the axes, how the current plane is kept in local memory).
 
-   A work-group of TX x TY work-items covers TX points in x, TY x ROWS rows in y and TZ planes in
-   z. Each work-item owns ROWS consecutive rows of one x column and streams them through z
-   (Micikevicius), keeping for each row and cached variable a window of the planes that its z
-   neighbours need plus PF planes ahead, in private memory, so that the next plane's loads are in
-   flight while this one computes. I3D_l(v, 0, 0, k) is a register; so is a y neighbour that is
-   one of the work-item's own rows. With a local plane (3dblock), the work-group stages each
+   A work-group of TX x TY work-items covers TX x LANES points in x, TY x ROWS rows in y and TZ
+   planes in z. Each work-item owns LANES consecutive x points (a 16-byte group where the launcher
+   finds the rows whole groups and the variant has no local plane, else one) of ROWS consecutive
+   rows and streams them through z (Micikevicius), keeping for each row and cached variable a
+   window of the planes that its z neighbours need plus PF planes ahead, in private memory, so
+   that the next plane's loads (a group at a time) are in flight while this one computes.
+   I3D_l(v, 0, 0, k) is a register; so is a y neighbour that is one of the work-item's own rows,
+   and an x neighbour that is one of its own points. With a local plane (3dblock), the work-group stages each
    cached variable's current plane, halo included, in local memory (two buffers, one barrier per
    plane; the centres come from the windows, the halo from private memory, where each work-item
    loaded its share of it from global memory one plane ahead, while the plane before computed, as
@@ -87,6 +89,41 @@ inline const char* const CAKERNEL_Heat_Update_3dblock_opencl_macros =
 #ifndef CAKERNEL_PF
 #define CAKERNEL_PF 1
 #endif
+/* The x points a work-item owns (the launcher's option where the rows allow more than one:
+   variants without a local plane, rows of whole 16-byte groups), and the first point of the
+   first work-group's first group (CAKERNEL_OX, at or below the first point computed, so that every
+   group starts 16 bytes into its row's allocated elements). */
+#ifndef CAKERNEL_LANES
+#define CAKERNEL_LANES 1
+#endif
+#if CAKERNEL_LANES > 1 && CAKERNEL_LOCAL_PLANE
+#error "CAKERNEL_LANES > 1 needs a variant without a local plane"
+#endif
+/* A group of a work-item's points of each type, moved by one access where it has several. */
+#if CAKERNEL_LANES == 4
+typedef float4 cakernel_group_float;
+typedef int4 cakernel_group_CCTK_INT;
+#elif CAKERNEL_LANES == 2
+typedef float2 cakernel_group_float;
+typedef int2 cakernel_group_CCTK_INT;
+#else
+typedef float cakernel_group_float;
+typedef int cakernel_group_CCTK_INT;
+#endif
+#if defined(OPUNTIA_REAL_IS_FLOAT)
+typedef cakernel_group_float cakernel_group_CCTK_REAL;
+#elif CAKERNEL_LANES == 2
+typedef double2 cakernel_group_CCTK_REAL;
+#elif CAKERNEL_LANES == 1
+typedef double cakernel_group_CCTK_REAL;
+#endif
+/* Copies a group of points of type T (CCTK_REAL or CCTK_INT) from `from` to `to`, each aligned to
+   the group's bytes: global to private (a window's new plane) or private to private (sliding). */
+#define CAKERNEL_GROUP_LOAD(T, to, from) (*(cakernel_group_##T*)(to) = *(__global const cakernel_group_##T*)(from))
+#define CAKERNEL_GROUP_COPY(T, to, from) (*(cakernel_group_##T*)(to) = *(const cakernel_group_##T*)(from))
+#ifndef CAKERNEL_OX
+#define CAKERNEL_OX CAKERNEL_ILO
+#endif
 /* The points the work-items compute: the launcher's bounds options for a call with a box, else
    every point the STENCIL allows. */
 #ifndef CAKERNEL_ILO
@@ -114,16 +151,21 @@ inline const char* const CAKERNEL_Heat_Update_3dblock_opencl_macros =
   (CAKERNEL_LOCAL_PLANE == 1 && CAKERNEL_HALO > 0 ? (CAKERNEL_HALO + CAKERNEL_TX * CAKERNEL_TY - 1) / (CAKERNEL_TX * CAKERNEL_TY) : 1)
 #define CAKERNEL_INLINE static inline __attribute__((always_inline))
 
-/* The row (m + j) of a y neighbour, clamped so that the branch not taken indexes inside too. */
+/* The row (m + j) of a y neighbour and the lane (l + i) of an x neighbour, clamped so that the
+   branch not taken indexes inside too. */
 #define CAKERNEL_ROW(j) \
   (cakernel_m + (j) < 0 ? 0 : cakernel_m + (j) >= CAKERNEL_ROWS ? CAKERNEL_ROWS - 1 : cakernel_m + (j))
+#define CAKERNEL_LANE(i) \
+  (cakernel_lane + (i) < 0 ? 0 : cakernel_lane + (i) >= CAKERNEL_LANES ? CAKERNEL_LANES - 1 : cakernel_lane + (i))
 #define I3D_l(v, i, j, k)                                                                                                            \
   (CAKERNEL_Heat_Update_I3D_L_CHECK(v, i, j, k),                                                                                     \
    CAKERNEL_Heat_Update_I3D_L_CARDINAL(v, CAKERNEL_CARDINAL_ONLY * (i), CAKERNEL_CARDINAL_ONLY * (j),                                \
                                    CAKERNEL_CARDINAL_ONLY * (k)),                                                                    \
-   ((i) == 0 && (j) == 0 ? cakernel_w_##v[cakernel_m][1 + (k)]                                                                       \
+   ((i) == 0 && (j) == 0 ? cakernel_w_##v[cakernel_m][1 + (k)][cakernel_lane]                                                        \
     : (i) == 0 && (k) == 0 && cakernel_m + (j) >= 0 && cakernel_m + (j) < CAKERNEL_ROWS                                              \
-        ? cakernel_w_##v[CAKERNEL_ROW(j)][1]                                                                                         \
+        ? cakernel_w_##v[CAKERNEL_ROW(j)][1][cakernel_lane]                                                                          \
+    : (j) == 0 && (k) == 0 && cakernel_lane + (i) >= 0 && cakernel_lane + (i) < CAKERNEL_LANES                                       \
+        ? cakernel_w_##v[cakernel_m][1][CAKERNEL_LANE(i)]                                                                            \
     : CAKERNEL_LOCAL_PLANE == 1 && (k) == 0                                                                                          \
         ? cakernel_local_##v[cakernel_t & 1][cakernel_sj + cakernel_m + (j)][cakernel_si + (i)]                                      \
     : CAKERNEL_LOCAL_PLANE == 2 && (k) >= 0                                                                                          \
@@ -137,17 +179,18 @@ inline const char* const CAKERNEL_Heat_Update_3dblock_opencl_macros =
 
 #define CAKERNEL_ARRAY_ARGUMENTS , u  , u_out 
 #define CAKERNEL_WINDOW_PARAMETERS                                  \
-  , CCTK_REAL (*cakernel_w_u)[CAKERNEL_W]                           \
+  , CCTK_REAL (*cakernel_w_u)[CAKERNEL_W][CAKERNEL_LANES]           \
   , __local CCTK_REAL (*cakernel_local_u)[CAKERNEL_SY][CAKERNEL_SX] \
   , CCTK_REAL* cakernel_halo_u                                      \
 
 #define CAKERNEL_WINDOW_ARGUMENTS , cakernel_w_u, cakernel_local_u, cakernel_halo_u 
-#define CAKERNEL_POINT_PARAMETERS                                                                                       \
-  const CAKERNEL_Heat_Update_Params cakernel_params CAKERNEL_ARRAY_PARAMETERS CAKERNEL_WINDOW_PARAMETERS, const int gi, \
-      const int cakernel_j, const int cakernel_k0, const int cakernel_si, const int cakernel_sj,                        \
-      const bool cakernel_computes, const int cakernel_t, const int cakernel_m, const bool cakernel_checked
+#define CAKERNEL_POINT_PARAMETERS                                                                                        \
+  const CAKERNEL_Heat_Update_Params cakernel_params CAKERNEL_ARRAY_PARAMETERS CAKERNEL_WINDOW_PARAMETERS,                \
+      const int cakernel_gi0, const int cakernel_j, const int cakernel_k0, const int cakernel_si, const int cakernel_sj, \
+      const bool cakernel_computes, const int cakernel_t, const int cakernel_m, const int cakernel_lane,                 \
+      const bool cakernel_checked
 
-/* The body at row m of plane t: CAKERNEL_Heat_Update_Begin opens it, after the kernel. */
+/* The body at lane l of row m of plane t: CAKERNEL_Heat_Update_Begin opens it, after the kernel. */
 CAKERNEL_INLINE void CAKERNEL_Heat_Update_3dblock_point(CAKERNEL_POINT_PARAMETERS);
 
 #if CAKERNEL_LOCAL_PLANE == 1
@@ -303,26 +346,30 @@ CAKERNEL_INLINE void CAKERNEL_Heat_Update_3dblock_plane(
     /* Written out, slots 0 .. W - 2 (those of PF = 1, then one more for each plane ahead past
        the first): as a loop, LLVM may make the shift a memmove before unrolling it, and the
        window then stays in memory. */
-    cakernel_w_u[cakernel_m][0] = cakernel_w_u[cakernel_m][0 + 1];
-    cakernel_w_u[cakernel_m][1] = cakernel_w_u[cakernel_m][1 + 1];
+    CAKERNEL_GROUP_COPY(CCTK_REAL, cakernel_w_u[cakernel_m][0], cakernel_w_u[cakernel_m][0 + 1]);
+    CAKERNEL_GROUP_COPY(CCTK_REAL, cakernel_w_u[cakernel_m][1], cakernel_w_u[cakernel_m][1 + 1]);
 #if CAKERNEL_LOCAL_PLANE == 2
-    cakernel_w_u[cakernel_m][1 + 1] =
+    cakernel_w_u[cakernel_m][1 + 1][0] =
         cakernel_local_u[(cakernel_t + 1) % CAKERNEL_SLOTS][cakernel_sj + cakernel_m][cakernel_si];
 #else
-    cakernel_w_u[cakernel_m][1 + 1] = cakernel_w_u[cakernel_m][1 + 1 + 1];
+    CAKERNEL_GROUP_COPY(CCTK_REAL, cakernel_w_u[cakernel_m][1 + 1], cakernel_w_u[cakernel_m][1 + 1 + 1]);
 #if CAKERNEL_PF > 1
-    cakernel_w_u[cakernel_m][1 + 1 + 1] = cakernel_w_u[cakernel_m][1 + 1 + 2];
+    CAKERNEL_GROUP_COPY(CCTK_REAL, cakernel_w_u[cakernel_m][1 + 1 + 1], cakernel_w_u[cakernel_m][1 + 1 + 2]);
 #endif
 #if CAKERNEL_PF > 2
-    cakernel_w_u[cakernel_m][1 + 1 + 2] = cakernel_w_u[cakernel_m][1 + 1 + 3];
+    CAKERNEL_GROUP_COPY(CCTK_REAL, cakernel_w_u[cakernel_m][1 + 1 + 2], cakernel_w_u[cakernel_m][1 + 1 + 3]);
 #endif
 #if CAKERNEL_PF > 3
-    cakernel_w_u[cakernel_m][1 + 1 + 3] = cakernel_w_u[cakernel_m][1 + 1 + 4];
+    CAKERNEL_GROUP_COPY(CCTK_REAL, cakernel_w_u[cakernel_m][1 + 1 + 3], cakernel_w_u[cakernel_m][1 + 1 + 4]);
 #endif
     const int gj = cakernel_j + cakernel_m;
-    cakernel_w_u[cakernel_m][CAKERNEL_W - 1] =
-        !cakernel_checked || (cakernel_column && gj < CAKERNEL_NJ && gk + 1 + CAKERNEL_PF < CAKERNEL_NK)
-            ? I3D(u, 0, 0, 1 + CAKERNEL_PF) : 0;
+    if (!cakernel_checked || (cakernel_column && gj < CAKERNEL_NJ && gk + 1 + CAKERNEL_PF < CAKERNEL_NK)) {
+      CAKERNEL_GROUP_LOAD(CCTK_REAL, cakernel_w_u[cakernel_m][CAKERNEL_W - 1],
+                          &u[CAKERNEL_INDEX(gi, gj, gk + 1 + CAKERNEL_PF)]);
+    } else {
+#pragma unroll
+      for (int cakernel_l = 0; cakernel_l < CAKERNEL_LANES; ++cakernel_l) cakernel_w_u[cakernel_m][CAKERNEL_W - 1][cakernel_l] = 0;
+    }
 #endif
   }
 #if CAKERNEL_LOCAL_PLANE == 1
@@ -333,7 +380,7 @@ CAKERNEL_INLINE void CAKERNEL_Heat_Update_3dblock_plane(
     __local CCTK_REAL (*cakernel_tile)[CAKERNEL_SX] = cakernel_local_u[cakernel_t & 1];
 #pragma unroll
     for (int cakernel_m = 0; cakernel_m < CAKERNEL_ROWS; ++cakernel_m)
-      cakernel_tile[cakernel_sj + cakernel_m][cakernel_si] = cakernel_w_u[cakernel_m][1];
+      cakernel_tile[cakernel_sj + cakernel_m][cakernel_si] = cakernel_w_u[cakernel_m][1][0];
 #pragma unroll
     for (int cakernel_q = 0; cakernel_q < CAKERNEL_HALO_ITEMS; ++cakernel_q) {
       int cakernel_hi, cakernel_hj;
@@ -348,9 +395,11 @@ CAKERNEL_INLINE void CAKERNEL_Heat_Update_3dblock_plane(
 #endif
 #pragma unroll
   for (int cakernel_m = 0; cakernel_m < CAKERNEL_ROWS; ++cakernel_m)
-    CAKERNEL_Heat_Update_3dblock_point(cakernel_params CAKERNEL_ARRAY_ARGUMENTS CAKERNEL_WINDOW_ARGUMENTS, gi,
-                                      cakernel_j, cakernel_k0, cakernel_si, cakernel_sj, cakernel_computes,
-                                      cakernel_t, cakernel_m, cakernel_checked);
+#pragma unroll
+    for (int cakernel_l = 0; cakernel_l < CAKERNEL_LANES; ++cakernel_l)
+      CAKERNEL_Heat_Update_3dblock_point(cakernel_params CAKERNEL_ARRAY_ARGUMENTS CAKERNEL_WINDOW_ARGUMENTS, gi,
+                                        cakernel_j, cakernel_k0, cakernel_si, cakernel_sj, cakernel_computes,
+                                        cakernel_t, cakernel_m, cakernel_l, cakernel_checked);
 }
 
 __kernel __attribute__((reqd_work_group_size(CAKERNEL_TX, CAKERNEL_TY, 1)))
@@ -359,9 +408,9 @@ void CAKERNEL_Heat_Update_3dblock_kernel(const CAKERNEL_Heat_Update_Params caker
   /* The work-group's first halo point, and this work-item's first point and its place in the plane:
      the work-items compute the points of [CAKERNEL_ILO, CAKERNEL_IHI) x [JLO, JHI) x [KLO, KHI),
      those the STENCIL allows within the call's box (build options, as the sizes). */
-  const int cakernel_bi = CAKERNEL_ILO - 1 + (int)get_group_id(0) * CAKERNEL_TX;
+  const int cakernel_bi = CAKERNEL_OX - 1 + (int)get_group_id(0) * CAKERNEL_TX * CAKERNEL_LANES;
   const int cakernel_bj = CAKERNEL_JLO - 1 + (int)get_group_id(1) * CAKERNEL_TYR;
-  const int cakernel_si = 1 + (int)get_local_id(0);
+  const int cakernel_si = 1 + (int)get_local_id(0) * CAKERNEL_LANES;
   const int cakernel_sj = 1 + (int)get_local_id(1) * CAKERNEL_ROWS;
   const int gi = cakernel_bi + cakernel_si, cakernel_j = cakernel_bj + cakernel_sj;
 #if !CAKERNEL_LOCAL_PLANE
@@ -373,7 +422,7 @@ void CAKERNEL_Heat_Update_3dblock_kernel(const CAKERNEL_Heat_Update_Params caker
   const bool cakernel_computes = !CAKERNEL_LOCAL_PLANE || gi < CAKERNEL_IHI;
   const int cakernel_k0 = CAKERNEL_KLO + (int)get_group_id(2) * CAKERNEL_TZ;
   /* The windows before the first plane: planes k0 - zn .. k0 + zp + PF - 1 in slots 1..W-1. */
-  CCTK_REAL cakernel_w_u[CAKERNEL_ROWS][CAKERNEL_W];
+  CCTK_REAL cakernel_w_u[CAKERNEL_ROWS][CAKERNEL_W][CAKERNEL_LANES] __attribute__((aligned(16)));
   /* The halo of the first plane, which the first plane step stages. */
   CCTK_REAL cakernel_halo_u[CAKERNEL_HALO_ITEMS];
 #if CAKERNEL_LOCAL_PLANE == 1
@@ -384,14 +433,24 @@ void CAKERNEL_Heat_Update_3dblock_kernel(const CAKERNEL_Heat_Update_Params caker
 #pragma unroll
     for (int cakernel_d = 1; cakernel_d < CAKERNEL_W; ++cakernel_d) {
       const int gj = cakernel_j + cakernel_m, gk = cakernel_k0 - 1 + cakernel_d - 1;
-      cakernel_w_u[cakernel_m][cakernel_d] =
-          cakernel_column && gj < CAKERNEL_NJ && gk < CAKERNEL_NK ? I3D(u, 0, 0, 0) : 0;
+      if (cakernel_column && gj < CAKERNEL_NJ && gk < CAKERNEL_NK) {
+        CAKERNEL_GROUP_LOAD(CCTK_REAL, cakernel_w_u[cakernel_m][cakernel_d], &I3D(u, 0, 0, 0));
+      } else {
+#pragma unroll
+        for (int cakernel_l = 0; cakernel_l < CAKERNEL_LANES; ++cakernel_l) cakernel_w_u[cakernel_m][cakernel_d][cakernel_l] = 0;
+      }
     }
   }
   /* Decided per work-group, so that all its work-items meet the same barriers. */
   /* Inside: every point computes, and every plane the windows load is in the grid (the box's
      bounds are within the STENCIL's, so for the whole grid these are the grid's bounds). */
-  const bool cakernel_inside_x = !CAKERNEL_LOCAL_PLANE || cakernel_bi + 1 + CAKERNEL_TX <= CAKERNEL_IHI;
+#if !CAKERNEL_LOCAL_PLANE && CAKERNEL_LANES == 1
+  const bool cakernel_inside_x = true;  /* a work-item past the points has left */
+#else
+  /* With several lanes a work-group's groups may begin below the first point or end past the last. */
+  const bool cakernel_inside_x =
+      cakernel_bi + 1 >= CAKERNEL_ILO && cakernel_bi + 1 + CAKERNEL_TX * CAKERNEL_LANES <= CAKERNEL_IHI;
+#endif
   const bool cakernel_inside =
       cakernel_inside_x &&
       cakernel_k0 + CAKERNEL_TZ + 1 + CAKERNEL_PF <=
@@ -425,15 +484,15 @@ void CAKERNEL_Heat_Update_3dblock_kernel(const CAKERNEL_Heat_Update_Params caker
 #endif
 }
 
-#define CAKERNEL_Heat_Update_Begin                                                     \
-  CAKERNEL_INLINE void CAKERNEL_Heat_Update_3dblock_point(CAKERNEL_POINT_PARAMETERS) { \
-    CAKERNEL_SIZED_PARAMS(CAKERNEL_Heat_Update_Params)                                 \
-    const int gj = cakernel_j + cakernel_m, gk = cakernel_k0 + cakernel_t;             \
-    (void)params; (void)gi; (void)gj; (void)gk;                                        \
+#define CAKERNEL_Heat_Update_Begin                                                                            \
+  CAKERNEL_INLINE void CAKERNEL_Heat_Update_3dblock_point(CAKERNEL_POINT_PARAMETERS) {                        \
+    CAKERNEL_SIZED_PARAMS(CAKERNEL_Heat_Update_Params)                                                        \
+    const int gi = cakernel_gi0 + cakernel_lane, gj = cakernel_j + cakernel_m, gk = cakernel_k0 + cakernel_t; \
+    (void)params; (void)gi; (void)gj; (void)gk;                                                               \
     {
 
 #define CAKERNEL_Heat_Update_Computations_Begin \
-  if (!cakernel_checked || (cakernel_computes && gj < CAKERNEL_JHI)) {
+  if (!cakernel_checked || (cakernel_computes && gi >= CAKERNEL_ILO && gi < CAKERNEL_IHI && gj < CAKERNEL_JHI)) {
 
 #define CAKERNEL_Heat_Update_Computations_End }
 
