@@ -15,8 +15,8 @@
    window of the planes that its z neighbours need plus PF planes ahead, in private memory, so
    that the next plane's loads (a group at a time) are in flight while this one computes.
    I3D_l(v, 0, 0, k) is a register; so is a y neighbour that is one of the work-item's own rows,
-   and an x neighbour that is one of its own points. With a local plane (3dblock), the work-group stages each
-   cached variable's current plane, halo included, in local memory (two buffers, one barrier per
+   and an x neighbour that is one of its own points. With a local plane (3dblock), the work-group
+   stages each cached variable's current plane, halo included, in local memory (two buffers, one barrier per
    plane; the centres come from the windows, the halo from private memory, where each work-item
    loaded its share of it from global memory one plane ahead, while the plane before computed, as
    CUDA's 3dblock does) and I3D_l(v, i, j, 0) reads it; every other offset is a plain global load
@@ -121,6 +121,15 @@ typedef double cakernel_group_CCTK_REAL;
    the group's bytes: global to private (a window's new plane) or private to private (sliding). */
 #define CAKERNEL_GROUP_LOAD(T, to, from) (*(cakernel_group_##T*)(to) = *(__global const cakernel_group_##T*)(from))
 #define CAKERNEL_GROUP_COPY(T, to, from) (*(cakernel_group_##T*)(to) = *(const cakernel_group_##T*)(from))
+/* A window's group: loaded where `inside` (its row and plane lie in the grid), else zeros. */
+#define CAKERNEL_GROUP_LOAD_INSIDE(T, to, inside, from) \
+  do { \
+    if (inside) { \
+      CAKERNEL_GROUP_LOAD(T, to, from); \
+    } else { \
+      for (int cakernel_l = 0; cakernel_l < CAKERNEL_LANES; ++cakernel_l) (to)[cakernel_l] = 0; \
+    } \
+  } while (0)
 #ifndef CAKERNEL_OX
 #define CAKERNEL_OX CAKERNEL_ILO
 #endif
@@ -362,13 +371,9 @@ CAKERNEL_INLINE void CAKERNEL_%{name}_%{variant}_plane(
     CAKERNEL_GROUP_COPY(%{vtype}, cakernel_w_%{vname}[cakernel_m][%{stencil_zn} + %{stencil_zp} + 3], cakernel_w_%{vname}[cakernel_m][%{stencil_zn} + %{stencil_zp} + 4]);
 #endif
     const int gj = cakernel_j + cakernel_m;
-    if (!cakernel_checked || (cakernel_column && gj < CAKERNEL_NJ && gk + %{stencil_zp} + CAKERNEL_PF < CAKERNEL_NK)) {
-      CAKERNEL_GROUP_LOAD(%{vtype}, cakernel_w_%{vname}[cakernel_m][CAKERNEL_W - 1],
-                          &%{vname}[CAKERNEL_INDEX(gi, gj, gk + %{stencil_zp} + CAKERNEL_PF)]);
-    } else {
-#pragma unroll
-      for (int cakernel_l = 0; cakernel_l < CAKERNEL_LANES; ++cakernel_l) cakernel_w_%{vname}[cakernel_m][CAKERNEL_W - 1][cakernel_l] = 0;
-    }
+    CAKERNEL_GROUP_LOAD_INSIDE(%{vtype}, cakernel_w_%{vname}[cakernel_m][CAKERNEL_W - 1],
+                               !cakernel_checked || (cakernel_column && gj < CAKERNEL_NJ && gk + %{stencil_zp} + CAKERNEL_PF < CAKERNEL_NK),
+                               &%{vname}[CAKERNEL_INDEX(gi, gj, gk + %{stencil_zp} + CAKERNEL_PF)]);
 #endif
   }
 #if CAKERNEL_LOCAL_PLANE == 1
@@ -432,12 +437,8 @@ void CAKERNEL_%{name}_%{variant}_kernel(const CAKERNEL_%{name}_Params cakernel_p
 #pragma unroll
     for (int cakernel_d = 1; cakernel_d < CAKERNEL_W; ++cakernel_d) {
       const int gj = cakernel_j + cakernel_m, gk = cakernel_k0 - %{stencil_zn} + cakernel_d - 1;
-      if (cakernel_column && gj < CAKERNEL_NJ && gk < CAKERNEL_NK) {
-        CAKERNEL_GROUP_LOAD(%{vtype}, cakernel_w_%{vname}[cakernel_m][cakernel_d], &I3D(%{vname}, 0, 0, 0));
-      } else {
-#pragma unroll
-        for (int cakernel_l = 0; cakernel_l < CAKERNEL_LANES; ++cakernel_l) cakernel_w_%{vname}[cakernel_m][cakernel_d][cakernel_l] = 0;
-      }
+      CAKERNEL_GROUP_LOAD_INSIDE(%{vtype}, cakernel_w_%{vname}[cakernel_m][cakernel_d],
+                                 cakernel_column && gj < CAKERNEL_NJ && gk < CAKERNEL_NK, &I3D(%{vname}, 0, 0, 0));
     }
   }
 ]%  /* Decided per work-group, so that all its work-items meet the same barriers. */

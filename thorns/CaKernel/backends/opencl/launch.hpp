@@ -63,12 +63,11 @@ inline int ring_copy_bytes(bool asynchronous, int point_bytes, int first, int ti
   return 0;
 }
 
-/// The x points each work-item of a 3D kernel without a local plane owns (CAKERNEL_LANES): as many
-/// `point_bytes` points as fill 16 bytes (2 doubles, 4 floats), so that each row's points move
-/// with one vector access, where the rows allow it (a row `pitch` of whole groups, and `lead`, the
-/// elements before a row's point 0, plus `first`, the first point computed, rounded down to a
-/// group by the launcher: always, as the buffers start 16-byte aligned); 1 for a kernel with a
-/// local plane (its planes are staged a point a work-item) or rows of odd pitch.
+/// The x points each work-item of a 3D kernel owns (CAKERNEL_LANES): as many `point_bytes` points
+/// as fill 16 bytes (2 doubles, 4 floats), so that each row's points move with one vector access,
+/// where the row `pitch` is a whole number of such groups (the groups start aligned wherever
+/// lanes_origin puts them, as the buffers start 16-byte aligned); 1 for a kernel with a local
+/// plane (its planes are staged a point a work-item) or rows of another pitch.
 ///   lanes_for(false, 8, 512) == 2; lanes_for(false, 4, 516) == 4; lanes_for(false, 4, 514) == 1
 inline int lanes_for(bool local_plane, int point_bytes, int pitch) {
   const int lanes = point_bytes > 0 && point_bytes < 16 ? 16 / point_bytes : 1;
