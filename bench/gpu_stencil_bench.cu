@@ -1,8 +1,9 @@
 // The GPU stencil benchmark, in one run on one device: the device's copy bandwidth
 // (device-to-device cudaMemcpy, bytes read plus written), plain hand-written CUDA kernels of the
 // 7-point and radius-4 stars (fp64 and fp32), and the generated kernels of
-// bench/thorns/GpuStencilBench (every CUDA and OpenCL variant of this build, in its CCTK_REAL)
-// on an n^3 grid. Copy and plain kernels: the best of several launches timed with CUDA events;
+// bench/thorns/GpuStencilBench (every CUDA and OpenCL variant of this build, in its CCTK_REAL;
+// OpenCL's variants whose work-items own several x points also with fewer, "lanes N") on an n^3
+// grid. Copy and plain kernels: the best of several launches timed with CUDA events;
 // generated kernels: the best of three batches of back-to-back launches through the CaKernel
 // backend interface. GB/s counts the ideal traffic (one read of u and one write of u_out per
 // updated point), as the copy counts its bytes read plus written.
@@ -153,28 +154,43 @@ bool generated_cases(int n, int repetitions, std::vector<result>& results) {
       const int radius = kernel.stencil[0];
       for (const auto& v : kernel.variants) {
         if (v.backend != factory.name) continue;
-        const double ms = best_ms_through(*device, [&] { v.launch(call); }, repetitions);
-        std::vector<CCTK_REAL> output(count);
-        device->copy_to_host(output.data(), out, bytes);
-        // Only the points the kernel writes: the rest of `out` holds earlier kernels' results.
-        bool equal = true;
-        if (first_output[k].empty()) {
-          first_output[k] = output;
-        } else {
-          for (int z = radius; z < n - radius && equal; ++z)
-            for (int y = radius; y < n - radius && equal; ++y)
-              for (int x = radius; x < n - radius; ++x) {
-                const std::size_t c = x + std::size_t(n) * (y + std::size_t(n) * z);
-                if (output[c] != first_output[k][c]) {
-                  equal = false;
-                  break;
+        // The variant with its own shape, and, where its work-items own several x points (OpenCL's
+        // lanes), with each fewer down to one: what autotuning chooses among.
+        opuntia::launch_shape own{};
+        opuntia::kernel_call probe = call;
+        probe.box = opuntia::index_range{};
+        probe.ran_shape = &own;
+        v.launch(probe);
+        std::vector<int> lanes{0};
+        for (int l = own.lanes / 2; l >= 1; l /= 2) lanes.push_back(l);
+        for (const int l : lanes) {
+          opuntia::kernel_call shaped = call;
+          shaped.shape.lanes = l;
+          const double ms = best_ms_through(*device, [&] { v.launch(shaped); }, repetitions);
+          std::vector<CCTK_REAL> output(count);
+          device->copy_to_host(output.data(), out, bytes);
+          // Only the points the kernel writes: the rest of `out` holds earlier kernels' results.
+          bool equal = true;
+          if (first_output[k].empty()) {
+            first_output[k] = output;
+          } else {
+            for (int z = radius; z < n - radius && equal; ++z)
+              for (int y = radius; y < n - radius && equal; ++y)
+                for (int x = radius; x < n - radius; ++x) {
+                  const std::size_t c = x + std::size_t(n) * (y + std::size_t(n) * z);
+                  if (output[c] != first_output[k][c]) {
+                    equal = false;
+                    break;
+                  }
                 }
-              }
+          }
+          all_equal = all_equal && equal;
+          const std::string shape = own.lanes > 1 ? " lanes " + std::to_string(l > 0 ? l : own.lanes) : "";
+          results.push_back({kernel.name,
+                             std::string(factory.name) + "/" + v.template_name + shape + (equal ? "" : " (DIFFERS)"),
+                             sizeof(CCTK_REAL) == 8 ? "fp64" : "fp32", ms, 2.0 * sizeof(CCTK_REAL) * interior(n, radius),
+                             interior(n, radius)});
         }
-        all_equal = all_equal && equal;
-        results.push_back({kernel.name, std::string(factory.name) + "/" + v.template_name + (equal ? "" : " (DIFFERS)"),
-                           sizeof(CCTK_REAL) == 8 ? "fp64" : "fp32", ms, 2.0 * sizeof(CCTK_REAL) * interior(n, radius),
-                           interior(n, radius)});
       }
     }
     device->release(u);

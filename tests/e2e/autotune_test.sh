@@ -41,13 +41,14 @@ PAR
 digest() { grep '^INFO (IO): digest of ' "$work/$1.out"; }
 same_fields() { [ -n "$(digest "$1")" ] && [ "$(digest "$1")" = "$(digest "$2")" ]; }
 # The variants measured with the descriptor's TILE, then the faster one's tiles from it.
-# (OpenCL's launchers also choose how many planes they load ahead: ", ahead N"; OpenCL, like
+# (OpenCL's launchers also choose how many planes they load ahead, ", ahead N", and, in the
+# variants without a local plane, how many x points a work-item owns, ", lanes N"; OpenCL, like
 # CUDA, has the pressure's 3dblock_ring, which OpenMP has not.)
 ring_measured=""
 measured() {
-  grep -qE "^autotune: LidDrivenCavity::LDC_Pressure on 26x26x3 points: 3d[a-z_]*, tile [0-9]+x[0-9]+x[0-9]+(, ahead [1-4])? \(measured: 3dstencil [0-9.]+ ms, ${ring_measured}3dblock [0-9.]+ ms; shapes of 3d[a-z_]* from [0-9]+x[0-9]+x[0-9]+( ahead [1-4])?: .* ms.*\)$" "$work/$1.out"
+  grep -qE "^autotune: LidDrivenCavity::LDC_Pressure on 26x26x3 points: 3d[a-z_]*, tile [0-9]+x[0-9]+x[0-9]+(, ahead [1-4])?(, lanes [1-4])? \(measured: 3dstencil [0-9.]+ ms, ${ring_measured}3dblock [0-9.]+ ms; shapes of 3d[a-z_]* from [0-9]+x[0-9]+x[0-9]+( ahead [1-4])?( lanes [1-4])?: .* ms.*\)$" "$work/$1.out"
 }
-cached() { grep -qE "^autotune: LidDrivenCavity::LDC_Pressure on 26x26x3 points: 3d[a-z_]*, tile [0-9x]+(, ahead [1-4])? \(cached in " "$work/$1.out"; }
+cached() { grep -qE "^autotune: LidDrivenCavity::LDC_Pressure on 26x26x3 points: 3d[a-z_]*, tile [0-9x]+(, ahead [1-4])?(, lanes [1-4])? \(cached in " "$work/$1.out"; }
 entries() { find "$work/${1:-cache}" -name '*.clbin' | wc -l; }
 
 if [ "${3:-}" = opencl ]; then
@@ -64,7 +65,7 @@ if [ "${3:-}" = opencl ]; then
       "$work/tuned.par" >"$work/ranks.par"
     (cd "$work" && "$mpiexec" --oversubscribe -np 2 "$opuntia" ranks.par >ranks.out 2>&1)
     box_measured() {
-      grep -qE "^autotune: LidDrivenCavity::LDC_Pressure on a [0-9]+x[0-9]+x3 box of [0-9]+x[0-9]+x3 points: 3d[a-z_]*, tile [0-9x]+, ahead [1-4] \(measured: 3dstencil [0-9.]+ ms, ${ring_measured}3dblock [0-9.]+ ms[;)]" "$work/ranks.out"
+      grep -qE "^autotune: LidDrivenCavity::LDC_Pressure on a [0-9]+x[0-9]+x3 box of [0-9]+x[0-9]+x3 points: 3d[a-z_]*, tile [0-9x]+, ahead [1-4](, lanes [1-4])? \(measured: 3dstencil [0-9.]+ ms, ${ring_measured}3dblock [0-9.]+ ms[;)]" "$work/ranks.out"
     }
     check "2 ranks on OpenCL: the rim's and the interior's boxes are measured apart" box_measured
     check "... and the fields are 1 rank's untuned, bit for bit" same_fields ranks untuned

@@ -25,9 +25,10 @@ using variant_check::field;
 using variant_check::grid_size;
 
 /// Shapes past the usual: thin and odd tiles, one larger than the grid, each depth OpenCL allows
-/// and one past it. Few, as each is a program for OpenCL to build.
+/// and one past it, lanes from none asked to more than 16 bytes. Few, as each is a program for
+/// OpenCL to build.
 std::vector<opuntia::launch_shape> shapes() {
-  return {{{1, 1, 1}, 0}, {{13, 5, 7}, 2}, {{32, 2, 1}, 3}, {{512, 64, 64}, 9}};
+  return {{{1, 1, 1}, 0, 0}, {{13, 5, 7}, 2, 1}, {{32, 2, 1}, 3, 2}, {{512, 64, 64}, 9, 8}};
 }
 
 class launch_shape : public ::testing::TestWithParam<variant_check::backend_case> {};
@@ -63,14 +64,23 @@ TEST_P(launch_shape, another_shape_computes_the_same_bits_and_the_launcher_says_
         const auto result = variant_check::launched_through(*device, variant, g, before, &p, std::nullopt, asked, &ran);
         ++shaped;
         const std::string shape_text = std::to_string(asked.tile[0]) + "x" + std::to_string(asked.tile[1]) + "x" +
-                                       std::to_string(asked.tile[2]) + " ahead " + std::to_string(asked.ahead);
-        // A shape it runs: within the grid, and on OpenCL 1 to 4 planes ahead and at least 2
-        // planes in z (pocl miscompiles one-plane work-groups with a local plane).
+                                       std::to_string(asked.tile[2]) + " ahead " + std::to_string(asked.ahead) +
+                                       " lanes " + std::to_string(asked.lanes);
+        // A shape it runs: within the grid, and on OpenCL 1 to 4 planes ahead, at least 2 planes
+        // in z (pocl miscompiles one-plane work-groups with a local plane) and 1, 2 or 4 lanes,
+        // at most those asked and 16 bytes, one where the row pitch is odd; no lanes elsewhere.
         EXPECT_TRUE(ran.tile[0] >= 1 && ran.tile[0] <= g.ni && ran.tile[1] >= 1 && ran.tile[1] <= g.nj &&
                     ran.tile[2] >= 1 && ran.tile[2] <= g.nk)
             << what << " asked " << shape_text;
-        if (backend == "opencl")
+        if (backend == "opencl") {
           EXPECT_TRUE(ran.ahead >= 1 && ran.ahead <= 4 && ran.tile[2] >= 2) << what << " asked " << shape_text;
+          EXPECT_TRUE((ran.lanes == 1 || ran.lanes == 2 || ran.lanes == 4) &&
+                      ran.lanes * static_cast<int>(sizeof(CCTK_REAL)) <= 16 && (asked.lanes == 0 || ran.lanes <= asked.lanes) &&
+                      ((g.pitch > 0 ? g.pitch : g.ni) % 2 == 0 || ran.lanes == 1))
+              << what << " asked " << shape_text << ", ran lanes " << ran.lanes;
+        } else {
+          EXPECT_EQ(ran.lanes, 0) << what << " asked " << shape_text;
+        }
         if (backend == "cuda") {
           EXPECT_TRUE(ran.tile[0] == own.tile[0] && ran.tile[1] == own.tile[1] && ran.ahead == 0)
               << what << " asked " << shape_text;

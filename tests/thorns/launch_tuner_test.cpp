@@ -156,6 +156,14 @@ shape host_launcher(const std::string&, const shape& wanted) {
   const auto& w = wanted.tile;
   return {{std::min(w[0], 128), std::min(w[1], 32), std::min(w[2], 64)}, 0};
 }
+// OpenCL's launchers: as host_launcher's tiles, one plane ahead of their own, 1 to 4, and, where
+// `own_lanes` is set, that many x points a work-item of their own, 1 to 4.
+shape opencl_launcher(const std::string& v, const shape& wanted, int own_lanes) {
+  auto s = host_launcher(v, wanted);
+  s.ahead = wanted.ahead == 0 ? 1 : std::clamp(wanted.ahead, 1, 4);
+  s.lanes = own_lanes == 0 ? 0 : wanted.lanes == 0 ? own_lanes : std::clamp(wanted.lanes, 1, 4);
+  return s;
+}
 double seconds_of(const tile& t) {
   const auto off = [](int have, int best) { return std::abs(std::log2(static_cast<double>(have) / best)); };
   return 1e-3 * (1 + 0.2 * off(t[0], 32) + 0.3 * off(t[1], 16) + 0.1 * off(t[2], 4));
@@ -193,12 +201,8 @@ TEST_F(launch_tuner_test, the_tile_climbs_from_the_descriptors_one_axis_at_a_tim
 }
 
 TEST_F(launch_tuner_test, the_depth_moves_one_plane_at_a_time_where_the_launcher_has_one) {
-  // OpenCL's launchers: one plane ahead of their own, 1 to 4; here fastest at 3, any tile alike.
-  const auto device_launcher = [](const std::string& v, const shape& wanted) {
-    auto s = host_launcher(v, wanted);
-    s.ahead = wanted.ahead == 0 ? 1 : std::clamp(wanted.ahead, 1, 4);
-    return s;
-  };
+  // OpenCL's launchers, here fastest at 3 planes ahead, any tile alike.
+  const auto device_launcher = [](const std::string& v, const shape& wanted) { return opencl_launcher(v, wanted, 0); };
   std::vector<shape> measured;
   const auto time = [&](const launch_choice& c) {
     const shape run = c.shape == shape{} ? device_launcher(c.variant, c.shape) : c.shape;
@@ -217,6 +221,33 @@ TEST_F(launch_tuner_test, the_depth_moves_one_plane_at_a_time_where_the_launcher
   auto later = tuner(autotune_mode::cached);
   EXPECT_EQ(later.choose("T::K", points, {"3dblock"}, device_launcher, time), c);
   EXPECT_NE(later.take_notes().at(0).find("3dblock, tile 64x4x4, ahead 3 (cached in "), std::string::npos);
+}
+
+TEST_F(launch_tuner_test, the_lanes_halve_and_double_where_the_launcher_has_them) {
+  // OpenCL's variants without a local plane, 4 x points a work-item of their own (floats); here
+  // fastest at 1, any tile alike.
+  const auto device_launcher = [](const std::string& v, const shape& wanted) { return opencl_launcher(v, wanted, 4); };
+  std::vector<shape> measured;
+  const auto time = [&](const launch_choice& c) {
+    const shape run = c.shape == shape{} ? device_launcher(c.variant, c.shape) : c.shape;
+    measured.push_back(run);
+    return 1e-3 * (1 + 0.1 * run.lanes) * (run.tile == tile{64, 4, 4} && run.ahead == 1 ? 1.0 : 1.2);
+  };
+  auto t = tuner(autotune_mode::cached);
+  const auto c = t.choose("T::K", points, {"3dstencil"}, device_launcher, time);
+  EXPECT_EQ(c, (launch_choice{"3dstencil", {{64, 4, 4}, 1, 1}}));
+  EXPECT_EQ(std::count(measured.begin(), measured.end(), shape{{64, 4, 4}, 1, 8}), 0);  // past the launcher's 4
+  const auto note = t.take_notes().at(0);
+  EXPECT_NE(note.find("points: 3dstencil, tile 64x4x4, ahead 1, lanes 1 (measured: 3dstencil 1.400 ms; shapes of "
+                      "3dstencil from 64x4x4 ahead 1 lanes 4: "),
+            std::string::npos)
+      << note;
+  EXPECT_NE(note.find("64x4x4 ahead 1 lanes 2 1.200 ms"), std::string::npos) << note;
+  measured.clear();
+  auto later = tuner(autotune_mode::cached);
+  EXPECT_EQ(later.choose("T::K", points, {"3dstencil"}, device_launcher, time), c);
+  EXPECT_TRUE(measured.empty());
+  EXPECT_NE(later.take_notes().at(0).find("3dstencil, tile 64x4x4, ahead 1, lanes 1 (cached in "), std::string::npos);
 }
 
 TEST_F(launch_tuner_test, a_cached_tile_the_launcher_no_longer_runs_is_measured_again) {

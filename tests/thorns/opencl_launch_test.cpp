@@ -11,6 +11,7 @@ namespace {
 
 using opuntia::opencl::lanes_for;
 using opuntia::opencl::lanes_origin;
+using opuntia::opencl::own_lanes;
 using opuntia::opencl::program_sizes;
 using opuntia::opencl::ring_copy_bytes;
 
@@ -41,12 +42,30 @@ TEST(opencl_launch, a_ring_copy_width_is_a_build_option_and_part_of_the_program_
   EXPECT_NE(loads, copies);
 }
 
-TEST(opencl_launch, a_work_item_owns_a_16_byte_group_where_the_rows_are_whole_groups_and_no_plane_is_local) {
+TEST(opencl_launch, a_work_item_owns_up_to_16_bytes_of_points_where_the_rows_are_whole_groups_and_no_plane_is_local) {
   EXPECT_EQ(lanes_for(false, 8, 512), 2);
   EXPECT_EQ(lanes_for(false, 4, 516), 4);
-  EXPECT_EQ(lanes_for(false, 4, 514), 1);  // 514 floats: rows a group apart would not stay aligned
+  EXPECT_EQ(lanes_for(false, 4, 514), 2);  // 514 floats: rows of 4-float groups would not stay aligned
+  EXPECT_EQ(lanes_for(false, 4, 515), 1);
+  EXPECT_EQ(lanes_for(false, 4, 516, 2), 2);  // autotuning's choice, within what the rows allow
+  EXPECT_EQ(lanes_for(false, 4, 516, 3), 2);
+  EXPECT_EQ(lanes_for(false, 4, 514, 4), 2);
+  EXPECT_EQ(lanes_for(false, 8, 512, 1), 1);
+  EXPECT_EQ(lanes_for(false, 8, 512, 8), 2);  // at most 16 bytes
   EXPECT_EQ(lanes_for(false, 8, 41), 1);
   EXPECT_EQ(lanes_for(true, 8, 512), 1);  // a local plane is staged a point a work-item
+}
+
+TEST(opencl_launch, without_autotuning_a_work_item_owns_two_points_where_its_windows_stay_within_128_bytes) {
+  EXPECT_EQ(own_lanes(4 * 8), 2);       // the 7-point star's 3dstencil in fp64: 3 planes and 1 ahead
+  EXPECT_EQ(own_lanes(2 * 4 * 8), 2);   // ... its 3dblock_rows, two rows a work-item: 128 bytes with two
+  EXPECT_EQ(own_lanes(10 * 4), 2);      // the radius-4 star's 3dstencil in fp32
+  EXPECT_EQ(own_lanes(10 * 8), 1);      // ... in fp64
+  EXPECT_EQ(own_lanes(2 * 10 * 4), 1);  // ... its 3dblock_rows in fp32
+  EXPECT_EQ(own_lanes(0), 2);           // no cached variable: no windows
+  // The launcher then asks lanes_for for that many, within what the rows allow.
+  EXPECT_EQ(lanes_for(false, 4, 516, own_lanes(16)), 2);
+  EXPECT_EQ(lanes_for(false, 4, 515, own_lanes(16)), 1);
 }
 
 TEST(opencl_launch, groups_start_at_or_below_the_first_point_on_a_whole_group_of_the_row) {

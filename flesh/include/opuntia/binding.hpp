@@ -98,17 +98,21 @@ struct kernel_grid {
 inline CCTK_INT row_pitch(const kernel_grid& grid) { return grid.ashi > 0 ? grid.ashi : grid.ni; }
 
 /// What autotuning may choose of a launch besides its variant: the tile (TILE's x points, y
-/// rows and z planes) and how many planes ahead of the one it computes a work-item loads
-/// (OpenCL's 3D templates; 0 where the template has no such depth to choose).
+/// rows and z planes), how many planes ahead of the one it computes a work-item loads, and how
+/// many consecutive x points a work-item owns (both OpenCL's 3D templates; 0 where the template
+/// has no such choice).
 struct launch_shape {
   std::array<int, 3> tile{};  // zeros: the descriptor's TILE
   int ahead = 0;              // 0: the template's own depth
+  int lanes = 0;              // 0: the template's own x points a work-item
 
   // (C++17: nvcc compiles this header for the CUDA backend.)
-  friend bool operator==(const launch_shape& a, const launch_shape& b) { return a.tile == b.tile && a.ahead == b.ahead; }
+  friend bool operator==(const launch_shape& a, const launch_shape& b) {
+    return a.tile == b.tile && a.ahead == b.ahead && a.lanes == b.lanes;
+  }
   friend bool operator!=(const launch_shape& a, const launch_shape& b) { return !(a == b); }
   friend bool operator<(const launch_shape& a, const launch_shape& b) {
-    return a.tile != b.tile ? a.tile < b.tile : a.ahead < b.ahead;
+    return a.tile != b.tile ? a.tile < b.tile : a.ahead != b.ahead ? a.ahead < b.ahead : a.lanes < b.lanes;
   }
 };
 
@@ -160,14 +164,15 @@ inline bool asks_for_tile(const kernel_call& call) {
 }
 
 /// The shape a launcher that chooses its shape at run time runs: `fit` (the launcher's rules) of
-/// the call's tile and depth where it asks for them (kernel_call::shape), else of the
-/// template's own (`own`: the descriptor's TILE and the template's depth); stored in
+/// the call's tile, depth and lanes where it asks for them (kernel_call::shape), else of the
+/// template's own (`own`: the descriptor's TILE, the template's depth and lanes); stored in
 /// *call.ran_shape where the call asks. Called before the launcher looks at the call's box.
 template <typename Fit>
 launch_shape launch_shape_of(const kernel_call& call, const launch_shape& own, Fit&& fit) {
   const auto& asked = call.shape;
-  const launch_shape shape =
-      fit(launch_shape{asks_for_tile(call) ? asked.tile : own.tile, asked.ahead > 0 ? asked.ahead : own.ahead});
+  const launch_shape shape = fit(launch_shape{asks_for_tile(call) ? asked.tile : own.tile,
+                                              asked.ahead > 0 ? asked.ahead : own.ahead,
+                                              asked.lanes > 0 ? asked.lanes : own.lanes});
   if (call.ran_shape != nullptr) *call.ran_shape = shape;
   return shape;
 }

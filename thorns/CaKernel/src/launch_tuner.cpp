@@ -20,16 +20,19 @@ std::string size_text(const std::array<int, 3>& points) {
   return fmt::format("{}x{}x{}", points[0], points[1], points[2]);
 }
 
-/// "64x4x4", or "64x4x4 ahead 2" where the launcher has a depth: a shape as the output names it.
+/// "64x4x4", or "64x4x4 ahead 2 lanes 4" where the launcher has a depth and lanes to choose: a
+/// shape as the list of those measured names it.
 std::string shape_text(const launch_shape& s) {
-  return s.ahead > 0 ? fmt::format("{} ahead {}", size_text(s.tile), s.ahead) : size_text(s.tile);
+  return size_text(s.tile) + (s.ahead > 0 ? fmt::format(" ahead {}", s.ahead) : "") +
+         (s.lanes > 0 ? fmt::format(" lanes {}", s.lanes) : "");
 }
 
-/// A cache entry: the variant, then its tile and depth where it has them ("3dstencil 64 8 4 2").
+/// A cache entry: the variant, then its tile, depth and lanes where it has them ("3dstencil 64
+/// 8 4 2 4"; 0 for what the launcher does not choose).
 std::string entry_of(const launch_choice& c) {
   return c.shape == own_shape ? c.variant
-                              : fmt::format("{} {} {} {} {}", c.variant, c.shape.tile[0], c.shape.tile[1],
-                                            c.shape.tile[2], c.shape.ahead);
+                              : fmt::format("{} {} {} {} {} {}", c.variant, c.shape.tile[0], c.shape.tile[1],
+                                            c.shape.tile[2], c.shape.ahead, c.shape.lanes);
 }
 
 std::optional<launch_choice> choice_of(const std::string& entry) {
@@ -38,7 +41,8 @@ std::optional<launch_choice> choice_of(const std::string& entry) {
   if (!(in >> c.variant)) return std::nullopt;
   auto& t = c.shape.tile;
   if (in >> t[0]) {
-    if (!(in >> t[1] >> t[2] >> c.shape.ahead) || std::min({t[0], t[1], t[2]}) < 1 || c.shape.ahead < 0)
+    if (!(in >> t[1] >> t[2] >> c.shape.ahead >> c.shape.lanes) || std::min({t[0], t[1], t[2]}) < 1 ||
+        c.shape.ahead < 0 || c.shape.lanes < 0)
       return std::nullopt;
   }
   std::string rest;
@@ -46,11 +50,12 @@ std::optional<launch_choice> choice_of(const std::string& entry) {
   return c;
 }
 
-/// "3dstencil" or "3dstencil, tile 64x8x4" (", ahead 2"): a choice as the run's output names it.
+/// "3dstencil" or "3dstencil, tile 64x8x4" (", ahead 2, lanes 4"): a choice as the run's output
+/// names it.
 std::string choice_text(const launch_choice& c) {
   if (c.shape == own_shape) return c.variant;
-  return c.variant + ", tile " + size_text(c.shape.tile) +
-         (c.shape.ahead > 0 ? fmt::format(", ahead {}", c.shape.ahead) : "");
+  return c.variant + ", tile " + size_text(c.shape.tile) + (c.shape.ahead > 0 ? fmt::format(", ahead {}", c.shape.ahead) : "") +
+         (c.shape.lanes > 0 ? fmt::format(", lanes {}", c.shape.lanes) : "");
 }
 
 /// A move must gain this much to be kept: the timings' noise is a few percent.
@@ -150,11 +155,11 @@ launch_shape launch_tuner::search_shape(const std::string& best, const launch_sh
   for (bool moved = true; moved;) {
     moved = false;
     // The neighbours of the current shape: each tile extent doubled and halved, the depth one
-    // more and one less. The fastest of them becomes the current shape where it gains enough;
-    // the search ends where none does.
+    // more and one less, the lanes doubled and halved. The fastest of them becomes the current
+    // shape where it gains enough; the search ends where none does.
     launch_shape next = current;
     double next_seconds = current_seconds * required_gain;
-    for (int axis = 0; axis < 4; ++axis) {
+    for (int axis = 0; axis < 5; ++axis) {
       for (const bool up : {true, false}) {
         if (std::chrono::steady_clock::now() >= deadline) {
           out_of_time = true;
@@ -164,9 +169,12 @@ launch_shape launch_tuner::search_shape(const std::string& best, const launch_sh
         if (axis < 3) {
           auto& extent = wanted.tile[axis];
           extent = up ? 2 * extent : std::max(1, extent / 2);
-        } else {
+        } else if (axis == 3) {
           if (current.ahead == 0) continue;  // the launcher has no depth
           wanted.ahead = up ? current.ahead + 1 : std::max(1, current.ahead - 1);
+        } else {
+          if (current.lanes == 0) continue;  // the launcher has no lanes
+          wanted.lanes = up ? 2 * current.lanes : std::max(1, current.lanes / 2);
         }
         // What the launcher runs for it: a shape it cannot run becomes one it can, often one
         // measured already.

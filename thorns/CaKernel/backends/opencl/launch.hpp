@@ -4,6 +4,7 @@
 //   cl_kernel k = opuntia::opencl::kernel(source, sizes, "CAKERNEL_K_3dblock_kernel", "K_3dblock");
 //   unsigned next = opuntia::opencl::set_arguments(k, &params, sizeof params, call.arrays, 3);
 //   opuntia::opencl::enqueue(call.queue, k, 3, global, local);
+#include <algorithm>
 #include <array>
 #include <compare>
 #include <cstddef>
@@ -63,16 +64,30 @@ inline int ring_copy_bytes(bool asynchronous, int point_bytes, int first, int ti
   return 0;
 }
 
-/// The x points each work-item of a 3D kernel owns (CAKERNEL_LANES): as many `point_bytes` points
-/// as fill 16 bytes (2 doubles, 4 floats), so that each row's points move with one vector access,
-/// where the row `pitch` is a whole number of such groups (the groups start aligned wherever
-/// lanes_origin puts them, as the buffers start 16-byte aligned); 1 for a kernel with a local
-/// plane (its planes are staged a point a work-item) or rows of another pitch.
-///   lanes_for(false, 8, 512) == 2; lanes_for(false, 4, 516) == 4; lanes_for(false, 4, 514) == 1
-inline int lanes_for(bool local_plane, int point_bytes, int pitch) {
-  const int lanes = point_bytes > 0 && point_bytes < 16 ? 16 / point_bytes : 1;
-  return !local_plane && pitch % lanes == 0 ? lanes : 1;
+/// The x points each work-item of a 3D kernel owns (CAKERNEL_LANES): the most, a power of two,
+/// of `point_bytes` points that fit 16 bytes (2 doubles, 4 floats) and at most `asked` where that
+/// is set (autotuning's choice), so that each row's points move with one vector access, and of
+/// which the row `pitch` is a whole number (the groups then start aligned wherever lanes_origin
+/// puts them, as the buffers start 16-byte aligned); 1 for a kernel with a local plane (its planes
+/// are staged a point a work-item).
+///   lanes_for(false, 8, 512) == 2; lanes_for(false, 4, 516) == 4; lanes_for(false, 4, 514) == 2;
+///   lanes_for(false, 4, 516, 1) == 1; lanes_for(true, 4, 516) == 1
+inline int lanes_for(bool local_plane, int point_bytes, int pitch, int asked = 0) {
+  const int most = local_plane || point_bytes <= 0 ? 1 : asked > 0 ? std::min(16 / point_bytes, asked) : 16 / point_bytes;
+  int lanes = 1;
+  while (2 * lanes <= most && pitch % (2 * lanes) == 0) lanes *= 2;
+  return lanes;
 }
+
+/// The x points a work-item of a 3D kernel owns without autotuning's choice, given the bytes of
+/// its windows with one (the variant's window_bytes): two where its windows stay within 128
+/// bytes with two, else one. On an H200 (NVIDIA's OpenCL, 512^3 and 256^3, bench/RESULTS.md
+/// 2026-12-02) two points a work-item ran the 7-point star's 3dstencil and 3dblock_rows at 83-93%
+/// of copy against 68-81% with one, in fp32 and fp64, and four floats at 62-69%; where the windows
+/// grew past 128 bytes (the radius-4 star in fp64, or its two rows a work-item in fp32) two ran
+/// slower than one (27.6% against 45.5%: 108-134 registers against 60).
+///   own_lanes(32) == 2 (the 7-point star, 4 planes of doubles); own_lanes(80) == 1
+inline int own_lanes(int one_lane_window_bytes) { return 2 * one_lane_window_bytes <= 128 ? 2 : 1; }
 
 /// The first point of the first group of `lanes` x points at or below `first`, given the `lead`
 /// before a row's point 0: where the work-items' groups start so that each is 16-byte aligned.

@@ -24,10 +24,14 @@ void CAKERNEL_Launch_Heat_Update_opencl_3dblock(const opuntia::kernel_call& call
   // (VariantCheck's Box, 3dblock, TILE z 1, writes points it must not; NVIDIA's OpenCL gives the
   // same bits: bench/RESULTS.md, 2026-11-27).
   constexpr int rows_per_item = CAKERNEL_Heat_Update_3dblock_rows_per_thread;
-  // The x points a work-item owns: a 16-byte group where the variant has no local plane and the
-  // rows are whole groups (their groups then start 16-byte aligned from CAKERNEL_OX), else one.
-  const int lanes = opuntia::opencl::lanes_for(CAKERNEL_Heat_Update_3dblock_LOCAL != 0, static_cast<int>(sizeof(CCTK_REAL)),
-                                               opuntia::row_pitch(call.grid));
+  // The x points a work-item owns, as many as asked (autotuning) or its own (own_lanes: as its
+  // windows allow), where the variant has no local plane and the rows are whole groups (their
+  // groups then start aligned from CAKERNEL_OX), else one.
+  const auto lanes_of = [&](int asked, int ahead) {
+    const int own = opuntia::opencl::own_lanes(CAKERNEL_Heat_Update_3dblock_window_bytes(ahead, 1));
+    return opuntia::opencl::lanes_for(CAKERNEL_Heat_Update_3dblock_LOCAL != 0, static_cast<int>(sizeof(CCTK_REAL)),
+                                      opuntia::row_pitch(call.grid), asked > 0 ? asked : own);
+  };
   constexpr std::array<int, 3> descriptor_tile{64, 4, 4};
   const auto work_group = [&](std::array<int, 3> t) {
     t[2] = std::max(t[2], 2);
@@ -47,7 +51,7 @@ void CAKERNEL_Launch_Heat_Update_opencl_3dblock(const opuntia::kernel_call& call
   // 2026-11-27). Reckoned on the whole grid's points whatever the call's box, so that a grid's
   // interior and rim launches share one program, and said as the shape's z, so that autotuning
   // starts from it and may ask for longer slabs as well as shorter ones, which run as asked.
-  const auto slab_of = [&](const std::array<int, 3>& t, int ahead) {
+  const auto slab_of = [&](const std::array<int, 3>& t, int ahead, int lanes) {
     const int points[3] = {call.grid.ni - 1 - 1, call.grid.nj - 1 - 1,
                            call.grid.nk - 1 - 1};
     const std::int64_t columns = std::int64_t{(points[0] + t[0] - 1) / t[0]} * ((points[1] + t[1] - 1) / t[1]);
@@ -58,7 +62,7 @@ void CAKERNEL_Launch_Heat_Update_opencl_3dblock(const opuntia::kernel_call& call
     return std::min(std::max(slab, 2), t[2]);  // t[2] is at least 2 where the grid has 2 planes
   };
   const opuntia::launch_shape shape =
-      opuntia::launch_shape_of(call, {descriptor_tile, CAKERNEL_Heat_Update_3dblock_AHEAD}, [&](const opuntia::launch_shape& s) {
+      opuntia::launch_shape_of(call, {descriptor_tile, CAKERNEL_Heat_Update_3dblock_AHEAD, 0}, [&](const opuntia::launch_shape& s) {
         constexpr bool ring = CAKERNEL_Heat_Update_3dblock_LOCAL == 2;
         // Fewer rows, then (a ring) fewer planes ahead, until the local planes fit. A ring gives
         // up rows first: the radius-4 star in fp64 ran at 51.4% of copy on 32 x 8 points 2 planes
@@ -68,16 +72,18 @@ void CAKERNEL_Launch_Heat_Update_opencl_3dblock(const opuntia::kernel_call& call
           while (!fits(r) && r.tile[1] > rows_per_item) r.tile[1] = std::max(r.tile[1] / 2 / rows_per_item, 1) * rows_per_item;
           while (ring && !fits(r) && r.ahead > 1) --r.ahead;
         };
-        opuntia::launch_shape runs{work_group(s.tile), std::clamp(s.ahead, 1, 4)};
+        const int ahead = std::clamp(s.ahead, 1, 4);
+        opuntia::launch_shape runs{work_group(s.tile), ahead, lanes_of(s.lanes, ahead)};
         if (ring) shrink(runs);
         if (!fits(runs)) {
-          runs = {work_group(descriptor_tile), std::clamp(s.ahead, 1, 4)};
+          runs = {work_group(descriptor_tile), std::clamp(s.ahead, 1, 4), runs.lanes};
           shrink(runs);
         }
-        if (!opuntia::asks_for_tile(call)) runs.tile[2] = slab_of(runs.tile, runs.ahead);
+        if (!opuntia::asks_for_tile(call)) runs.tile[2] = slab_of(runs.tile, runs.ahead, runs.lanes);
         return runs;
       });
   const auto& tile = shape.tile;
+  const int lanes = shape.lanes;
   int lo[3] = {1, 1, 1};
   int hi[3] = {call.grid.ni - 1, call.grid.nj - 1, call.grid.nk - 1};
   if (!opuntia::clip_to_box(call, lo, hi)) return;

@@ -9,8 +9,9 @@
    the axes, how the current plane is kept in local memory).
 
    A work-group of TX x TY work-items covers TX x LANES points in x, TY x ROWS rows in y and TZ
-   planes in z. Each work-item owns LANES consecutive x points (a 16-byte group where the launcher
-   finds the rows whole groups and the variant has no local plane, else one) of ROWS consecutive
+   planes in z. Each work-item owns LANES consecutive x points (two, or autotuning's choice of up
+   to 16 bytes, where the launcher finds the rows whole groups, the variant has no local plane
+   and its windows stay small; else one: opuntia::opencl::own_lanes) of ROWS consecutive
    rows and streams them through z (Micikevicius), keeping for each row and cached variable a
    window of the planes that its z neighbours need plus PF planes ahead, in private memory, so
    that the next plane's loads (a group at a time) are in flight while this one computes.
@@ -53,6 +54,13 @@ constexpr int CAKERNEL_Heat_Update_3dblock_local_bytes(int x, int y, int ahead) 
   return (CAKERNEL_Heat_Update_3dblock_LOCAL == 2 ? 1 + ahead + 1 : CAKERNEL_Heat_Update_3dblock_LOCAL ? 2 : 0) *
          static_cast<int>(0 + sizeof(CCTK_REAL) ) * (x + 1 + 1) *
          (y + 1 + 1);
+}
+/* The bytes of a work-item's windows (private memory, registers where they fit) with `ahead`
+   planes ahead and `lanes` x points: each cached variable's zn + zp + 1 planes, and the planes it
+   loads ahead where it has no ring to take its newest from, at each of its rows and lanes. */
+constexpr int CAKERNEL_Heat_Update_3dblock_window_bytes(int ahead, int lanes) {
+  return CAKERNEL_Heat_Update_3dblock_ROWS * (1 + 1 + 1 + (CAKERNEL_Heat_Update_3dblock_LOCAL == 2 ? 0 : ahead)) *
+         lanes * static_cast<int>(0 + sizeof(CCTK_REAL) );
 }
 /* OpenCL C has no static_assert: the descriptor's local planes are checked here, at the largest TY
    (the launcher only shrinks it), and a tile autotuning tries by the launcher. A ring's launcher
