@@ -83,7 +83,7 @@ inline int lanes_for(bool local_plane, int point_bytes, int pitch, int asked = 0
 /// its windows with one (the variant's window_bytes): two where its windows stay within 128
 /// bytes with two, else one. On an H200 (NVIDIA's OpenCL, 512^3 and 256^3, bench/RESULTS.md
 /// 2026-12-02) two points a work-item ran the 7-point star's 3dstencil and 3dblock_rows at 83-93%
-/// of copy against 68-81% with one, in fp32 and fp64, and four floats at 62-69%; where the windows
+/// of copy against 66-81% with one, in fp32 and fp64, and four floats at 62-69%; where the windows
 /// grew past 128 bytes (the radius-4 star in fp64, or its two rows a work-item in fp32) two ran
 /// slower than one (27.6% against 45.5%: 108-134 registers against 60).
 ///   own_lanes(32) == 2 (the 7-point star, 4 planes of doubles); own_lanes(80) == 1
