@@ -44,6 +44,7 @@ TEST_P(launch_shape, another_shape_computes_the_same_bits_and_the_launcher_says_
   const auto b = binding();
   const parameters p{};
   int shaped = 0, several_lanes = 0;
+  const bool rows_of_whole_groups = g.row_pitch() % 4 == 0;  // where OpenCL's lanes run as asked
   for (const auto& k : b.kernels) {
     for (const auto& variant : k.variants) {
       if (variant.backend != backend) continue;
@@ -62,7 +63,7 @@ TEST_P(launch_shape, another_shape_computes_the_same_bits_and_the_launcher_says_
       if (!takes_shapes) continue;
       EXPECT_GT(own.tile[0] * own.tile[1] * own.tile[2], 0) << what;
       const auto whole = variant_check::launched_through(*device, variant, g, before, &p);
-      for (const auto& asked : shapes((g.pitch > 0 ? g.pitch : g.ni) % 4 == 0)) {
+      for (const auto& asked : shapes(rows_of_whole_groups)) {
         opuntia::launch_shape ran{};
         const auto result = variant_check::launched_through(*device, variant, g, before, &p, std::nullopt, asked, &ran);
         ++shaped;
@@ -80,12 +81,12 @@ TEST_P(launch_shape, another_shape_computes_the_same_bits_and_the_launcher_says_
           EXPECT_TRUE(ran.ahead >= 1 && ran.ahead <= 4 && ran.tile[2] >= 2) << what << " asked " << shape_text;
           // Rows of whole groups: the lanes asked run as asked, within 16 bytes, where the
           // variant's work-items own several (own.lanes > 1).
-          if ((g.pitch > 0 ? g.pitch : g.ni) % 4 == 0 && own.lanes > 1 && asked.lanes > 0)
+          if (rows_of_whole_groups && own.lanes > 1 && asked.lanes > 0)
             EXPECT_EQ(ran.lanes, std::min(asked.lanes, 16 / static_cast<int>(sizeof(CCTK_REAL))))
                 << what << " asked " << shape_text;
           EXPECT_TRUE((ran.lanes == 1 || ran.lanes == 2 || ran.lanes == 4) &&
                       ran.lanes * static_cast<int>(sizeof(CCTK_REAL)) <= 16 && (asked.lanes == 0 || ran.lanes <= asked.lanes) &&
-                      ((g.pitch > 0 ? g.pitch : g.ni) % 2 == 0 || ran.lanes == 1))
+                      (g.row_pitch() % 2 == 0 || ran.lanes == 1))
               << what << " asked " << shape_text << ", ran lanes " << ran.lanes;
         } else {
           EXPECT_EQ(ran.lanes, 0) << what << " asked " << shape_text;
@@ -104,7 +105,7 @@ TEST_P(launch_shape, another_shape_computes_the_same_bits_and_the_launcher_says_
     }
   }
   EXPECT_GT(shaped, 0) << "no variant of VariantCheck takes a shape on " << backend;
-  if (backend == "opencl" && (g.pitch > 0 ? g.pitch : g.ni) % 4 == 0)
+  if (backend == "opencl" && rows_of_whole_groups)
     EXPECT_GT(several_lanes, 0) << "no OpenCL variant of VariantCheck ran with several lanes on rows of whole groups";
 }
 

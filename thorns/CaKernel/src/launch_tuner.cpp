@@ -20,12 +20,16 @@ std::string size_text(const std::array<int, 3>& points) {
   return fmt::format("{}x{}x{}", points[0], points[1], points[2]);
 }
 
+/// " ahead 2 lanes 4" (`separator` " "), ", ahead 2, lanes 4" (", "): the depth and the lanes
+/// where the launcher has them to choose.
+std::string depth_and_lanes_text(const launch_shape& s, const char* separator) {
+  return (s.ahead > 0 ? fmt::format("{}ahead {}", separator, s.ahead) : "") +
+         (s.lanes > 0 ? fmt::format("{}lanes {}", separator, s.lanes) : "");
+}
+
 /// "64x4x4", or "64x4x4 ahead 2 lanes 4" where the launcher has a depth and lanes to choose: a
 /// shape as the list of those measured names it.
-std::string shape_text(const launch_shape& s) {
-  return size_text(s.tile) + (s.ahead > 0 ? fmt::format(" ahead {}", s.ahead) : "") +
-         (s.lanes > 0 ? fmt::format(" lanes {}", s.lanes) : "");
-}
+std::string shape_text(const launch_shape& s) { return size_text(s.tile) + depth_and_lanes_text(s, " "); }
 
 /// A cache entry: the variant, then its tile, depth and lanes where it has them ("3dstencil 64
 /// 8 4 2 4"; 0 for what the launcher does not choose).
@@ -54,8 +58,7 @@ std::optional<launch_choice> choice_of(const std::string& entry) {
 /// names it.
 std::string choice_text(const launch_choice& c) {
   if (c.shape == own_shape) return c.variant;
-  return c.variant + ", tile " + size_text(c.shape.tile) + (c.shape.ahead > 0 ? fmt::format(", ahead {}", c.shape.ahead) : "") +
-         (c.shape.lanes > 0 ? fmt::format(", lanes {}", c.shape.lanes) : "");
+  return c.variant + ", tile " + size_text(c.shape.tile) + depth_and_lanes_text(c.shape, ", ");
 }
 
 /// A move must gain this much to be kept: the timings' noise is a few percent.

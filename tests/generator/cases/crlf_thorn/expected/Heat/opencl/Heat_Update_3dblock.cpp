@@ -76,7 +76,7 @@ void CAKERNEL_Launch_Heat_Update_opencl_3dblock(const opuntia::kernel_call& call
         opuntia::launch_shape runs{work_group(s.tile), ahead, lanes_of(s.lanes, ahead)};
         if (ring) shrink(runs);
         if (!fits(runs)) {
-          runs = {work_group(descriptor_tile), std::clamp(s.ahead, 1, 4), runs.lanes};
+          runs = {work_group(descriptor_tile), ahead, runs.lanes};
           shrink(runs);
         }
         if (!opuntia::asks_for_tile(call)) runs.tile[2] = slab_of(runs.tile, runs.ahead, runs.lanes);
