@@ -2,8 +2,8 @@
 // (device-to-device cudaMemcpy, bytes read plus written), plain hand-written CUDA kernels of the
 // 7-point and radius-4 stars (fp64 and fp32), and the generated kernels of
 // bench/thorns/GpuStencilBench (every CUDA and OpenCL variant of this build, in its CCTK_REAL;
-// OpenCL's variants whose work-items own several x points also with fewer, "lanes N") on an n^3
-// grid. Copy and plain kernels: the best of several launches timed with CUDA events;
+// OpenCL's variants with each number of x points a work-item may own, "lanes N", its own marked)
+// on an n^3 grid. Copy and plain kernels: the best of several launches timed with CUDA events;
 // generated kernels: the best of three batches of back-to-back launches through the CaKernel
 // backend interface. GB/s counts the ideal traffic (one read of u and one write of u_out per
 // updated point), as the copy counts its bytes read plus written.
@@ -154,15 +154,22 @@ bool generated_cases(int n, int repetitions, std::vector<result>& results) {
       const int radius = kernel.stencil[0];
       for (const auto& v : kernel.variants) {
         if (v.backend != factory.name) continue;
-        // The variant with its own shape, and, where its work-items own several x points (OpenCL's
-        // lanes), with each fewer down to one: what autotuning chooses among.
-        opuntia::launch_shape own{};
-        opuntia::kernel_call probe = call;
-        probe.box = opuntia::index_range{};
-        probe.ran_shape = &own;
-        v.launch(probe);
-        std::vector<int> lanes{0};
-        for (int l = own.lanes / 2; l >= 1; l /= 2) lanes.push_back(l);
+        // The variant with its own shape, and, where its work-items may own several x points
+        // (OpenCL's lanes), with each number it may own, the widest first: what autotuning
+        // chooses among.
+        const auto ran_for = [&](int asked_lanes) {
+          opuntia::launch_shape ran{};
+          opuntia::kernel_call probe = call;
+          probe.box = opuntia::index_range{};
+          probe.shape.lanes = asked_lanes;
+          probe.ran_shape = &ran;
+          v.launch(probe);
+          return ran;
+        };
+        const int own_lanes = ran_for(0).lanes, widest = ran_for(16).lanes;
+        std::vector<int> lanes;
+        for (int l = widest; l >= 1; l /= 2) lanes.push_back(l);
+        if (widest <= 1) lanes = {0};
         for (const int l : lanes) {
           opuntia::kernel_call shaped = call;
           shaped.shape.lanes = l;
@@ -185,7 +192,8 @@ bool generated_cases(int n, int repetitions, std::vector<result>& results) {
                 }
           }
           all_equal = all_equal && equal;
-          const std::string shape = own.lanes > 1 ? " lanes " + std::to_string(l > 0 ? l : own.lanes) : "";
+          const std::string shape =
+              l > 0 ? " lanes " + std::to_string(l) + (l == own_lanes ? " (own)" : "") : "";
           results.push_back({kernel.name,
                              std::string(factory.name) + "/" + v.template_name + shape + (equal ? "" : " (DIFFERS)"),
                              sizeof(CCTK_REAL) == 8 ? "fp64" : "fp32", ms, 2.0 * sizeof(CCTK_REAL) * interior(n, radius),

@@ -10,15 +10,16 @@
 
    A work-group of TX x TY work-items covers TX x LANES points in x, TY x ROWS rows in y and TZ
    planes in z. Each work-item owns LANES consecutive x points (two, or autotuning's choice of up
-   to 16 bytes, where the launcher finds the rows whole groups, the variant has no local plane
-   and its windows stay small; else one: opuntia::opencl::own_lanes) of ROWS consecutive
+   to 16 bytes, where the launcher finds the rows whole groups and the windows stay small; else
+   one: opuntia::opencl::own_lanes) of ROWS consecutive
    rows and streams them through z (Micikevicius), keeping for each row and cached variable a
    window of the planes that its z neighbours need plus PF planes ahead, in private memory, so
    that the next plane's loads (a group at a time) are in flight while this one computes.
    I3D_l(v, 0, 0, k) is a register; so is a y neighbour that is one of the work-item's own rows,
    and an x neighbour that is one of its own points. With a local plane (3dblock), the work-group
    stages each cached variable's current plane, halo included, in local memory (two buffers, one barrier per
-   plane; the centres come from the windows, the halo from private memory, where each work-item
+   plane; the centres, each work-item's lanes, come from the windows, the halo from private
+   memory, a cell a work-item, where each work-item
    loaded its share of it from global memory one plane ahead, while the plane before computed, as
    CUDA's 3dblock does) and I3D_l(v, i, j, 0) reads it; every other offset is a plain global load
    (OpenCL has no __ldg).
@@ -104,9 +105,6 @@ inline const char* const CAKERNEL_%{name}_%{variant}_opencl_macros =
 #ifndef CAKERNEL_LANES
 #define CAKERNEL_LANES 1
 #endif
-#if CAKERNEL_LANES > 1 && CAKERNEL_LOCAL_PLANE
-#error "CAKERNEL_LANES > 1 needs a variant without a local plane"
-#endif
 /* A group of a work-item's points of each type, moved by one access where it has several. */
 #if CAKERNEL_LANES == 4
 typedef float4 cakernel_group_float;
@@ -156,7 +154,8 @@ typedef double cakernel_group_CCTK_REAL;
 #define CAKERNEL_W (%{stencil_zn} + %{stencil_zp} + 1 + (CAKERNEL_LOCAL_PLANE == 2 ? 0 : CAKERNEL_PF))
 /* The local plane: the work-group's TX x (TY x ROWS) points and their halo. */
 #define CAKERNEL_TYR (CAKERNEL_TY * CAKERNEL_ROWS)
-#define CAKERNEL_SX (CAKERNEL_LOCAL_PLANE ? CAKERNEL_TX + %{stencil_xn} + %{stencil_xp} : 1)
+#define CAKERNEL_TXL (CAKERNEL_TX * CAKERNEL_LANES)
+#define CAKERNEL_SX (CAKERNEL_LOCAL_PLANE ? CAKERNEL_TXL + %{stencil_xn} + %{stencil_xp} : 1)
 #define CAKERNEL_SY (CAKERNEL_LOCAL_PLANE ? CAKERNEL_TYR + %{stencil_yn} + %{stencil_yp} : 1)
 /* The local planes: the staged plane's two buffers, or the ring's slots (plane k0 + t in slot
    t mod SLOTS). */
@@ -184,9 +183,9 @@ typedef double cakernel_group_CCTK_REAL;
     : (j) == 0 && (k) == 0 && cakernel_lane + (i) >= 0 && cakernel_lane + (i) < CAKERNEL_LANES \
         ? cakernel_w_##v[cakernel_m][%{stencil_zn}][CAKERNEL_LANE(i)] \
     : CAKERNEL_LOCAL_PLANE == 1 && (k) == 0 \
-        ? cakernel_local_##v[cakernel_t & 1][cakernel_sj + cakernel_m + (j)][cakernel_si + (i)] \
+        ? cakernel_local_##v[cakernel_t & 1][cakernel_sj + cakernel_m + (j)][cakernel_si + cakernel_lane + (i)] \
     : CAKERNEL_LOCAL_PLANE == 2 && (k) >= 0 \
-        ? cakernel_local_##v[(cakernel_t + ((k) > 0 ? (k) : 0)) % CAKERNEL_SLOTS][cakernel_sj + cakernel_m + (j)][cakernel_si + (i)] \
+        ? cakernel_local_##v[(cakernel_t + ((k) > 0 ? (k) : 0)) % CAKERNEL_SLOTS][cakernel_sj + cakernel_m + (j)][cakernel_si + cakernel_lane + (i)] \
         : I3D(v, i, j, k)))
 
 /* The arrays, and each cached variable's windows and local plane, as parameters and arguments. */
@@ -222,7 +221,7 @@ CAKERNEL_INLINE void CAKERNEL_%{name}_%{variant}_halo_cell(int h, int* si, int* 
   } else {
     h -= %{stencil_yp} * sx;
     const int c = h % (side > 0 ? side : 1);
-    *sj = %{stencil_yn} + h / (side > 0 ? side : 1), *si = c < %{stencil_xn} ? c : CAKERNEL_TX + c;
+    *sj = %{stencil_yn} + h / (side > 0 ? side : 1), *si = c < %{stencil_xn} ? c : CAKERNEL_TXL + c;
   }
 }
 /* This work-item's halo cell q (cells h = its index + q x the work-group's size): whether there
@@ -365,8 +364,10 @@ CAKERNEL_INLINE void CAKERNEL_%{name}_%{variant}_plane(
        window then stays in memory. */
 %for_loop(d, '0', '%{stencil_zn} + %{stencil_zp}') %[    CAKERNEL_GROUP_COPY(%{vtype}, cakernel_w_%{vname}[cakernel_m][%var(d)], cakernel_w_%{vname}[cakernel_m][%var(d) + 1]);
 ]%#if CAKERNEL_LOCAL_PLANE == 2
-    cakernel_w_%{vname}[cakernel_m][%{stencil_zn} + %{stencil_zp}][0] =
-        cakernel_local_%{vname}[(cakernel_t + %{stencil_zp}) % CAKERNEL_SLOTS][cakernel_sj + cakernel_m][cakernel_si];
+#pragma unroll
+    for (int cakernel_l = 0; cakernel_l < CAKERNEL_LANES; ++cakernel_l)
+      cakernel_w_%{vname}[cakernel_m][%{stencil_zn} + %{stencil_zp}][cakernel_l] =
+          cakernel_local_%{vname}[(cakernel_t + %{stencil_zp}) % CAKERNEL_SLOTS][cakernel_sj + cakernel_m][cakernel_si + cakernel_l];
 #else
     CAKERNEL_GROUP_COPY(%{vtype}, cakernel_w_%{vname}[cakernel_m][%{stencil_zn} + %{stencil_zp}], cakernel_w_%{vname}[cakernel_m][%{stencil_zn} + %{stencil_zp} + 1]);
 #if CAKERNEL_PF > 1
@@ -392,7 +393,9 @@ CAKERNEL_INLINE void CAKERNEL_%{name}_%{variant}_plane(
     __local %{vtype} (*cakernel_tile)[CAKERNEL_SX] = cakernel_local_%{vname}[cakernel_t & 1];
 #pragma unroll
     for (int cakernel_m = 0; cakernel_m < CAKERNEL_ROWS; ++cakernel_m)
-      cakernel_tile[cakernel_sj + cakernel_m][cakernel_si] = cakernel_w_%{vname}[cakernel_m][%{stencil_zn}][0];
+#pragma unroll
+      for (int cakernel_l = 0; cakernel_l < CAKERNEL_LANES; ++cakernel_l)
+        cakernel_tile[cakernel_sj + cakernel_m][cakernel_si + cakernel_l] = cakernel_w_%{vname}[cakernel_m][%{stencil_zn}][cakernel_l];
 #pragma unroll
     for (int cakernel_q = 0; cakernel_q < CAKERNEL_HALO_ITEMS; ++cakernel_q) {
       int cakernel_hi, cakernel_hj;
@@ -420,7 +423,7 @@ void CAKERNEL_%{name}_%{variant}_kernel(const CAKERNEL_%{name}_Params cakernel_p
 ]%  /* The work-group's first halo point, and this work-item's first point and its place in the plane:
      the work-items compute the points of [CAKERNEL_ILO, CAKERNEL_IHI) x [JLO, JHI) x [KLO, KHI),
      those the STENCIL allows within the call's box (build options, as the sizes). */
-  const int cakernel_bi = CAKERNEL_OX - %{stencil_xn} + (int)get_group_id(0) * CAKERNEL_TX * CAKERNEL_LANES;
+  const int cakernel_bi = CAKERNEL_OX - %{stencil_xn} + (int)get_group_id(0) * CAKERNEL_TXL;
   const int cakernel_bj = CAKERNEL_JLO - %{stencil_yn} + (int)get_group_id(1) * CAKERNEL_TYR;
   const int cakernel_si = %{stencil_xn} + (int)get_local_id(0) * CAKERNEL_LANES;
   const int cakernel_sj = %{stencil_yn} + (int)get_local_id(1) * CAKERNEL_ROWS;
@@ -457,7 +460,7 @@ void CAKERNEL_%{name}_%{variant}_kernel(const CAKERNEL_%{name}_Params cakernel_p
 #else
   /* With several lanes a work-group's groups may begin below the first point or end past the last. */
   const bool cakernel_inside_x =
-      cakernel_bi + %{stencil_xn} >= CAKERNEL_ILO && cakernel_bi + %{stencil_xn} + CAKERNEL_TX * CAKERNEL_LANES <= CAKERNEL_IHI;
+      cakernel_bi + %{stencil_xn} >= CAKERNEL_ILO && cakernel_bi + %{stencil_xn} + CAKERNEL_TXL <= CAKERNEL_IHI;
 #endif
   const bool cakernel_inside =
       cakernel_inside_x &&

@@ -42,18 +42,17 @@ TEST(opencl_launch, a_ring_copy_width_is_a_build_option_and_part_of_the_program_
   EXPECT_NE(loads, copies);
 }
 
-TEST(opencl_launch, a_work_item_owns_up_to_16_bytes_of_points_where_the_rows_are_whole_groups_and_no_plane_is_local) {
-  EXPECT_EQ(lanes_for(false, 8, 512), 2);
-  EXPECT_EQ(lanes_for(false, 4, 516), 4);
-  EXPECT_EQ(lanes_for(false, 4, 514), 2);  // 514 floats: rows of 4-float groups would not stay aligned
-  EXPECT_EQ(lanes_for(false, 4, 515), 1);
-  EXPECT_EQ(lanes_for(false, 4, 516, 2), 2);  // autotuning's choice, within what the rows allow
-  EXPECT_EQ(lanes_for(false, 4, 516, 3), 2);
-  EXPECT_EQ(lanes_for(false, 4, 514, 4), 2);
-  EXPECT_EQ(lanes_for(false, 8, 512, 1), 1);
-  EXPECT_EQ(lanes_for(false, 8, 512, 8), 2);  // at most 16 bytes
-  EXPECT_EQ(lanes_for(false, 8, 41), 1);
-  EXPECT_EQ(lanes_for(true, 8, 512), 1);  // a local plane is staged a point a work-item
+TEST(opencl_launch, a_work_item_owns_up_to_16_bytes_of_points_where_the_rows_are_whole_groups) {
+  EXPECT_EQ(lanes_for(8, 512), 2);
+  EXPECT_EQ(lanes_for(4, 516), 4);
+  EXPECT_EQ(lanes_for(4, 514), 2);  // 514 floats: rows of 4-float groups would not stay aligned
+  EXPECT_EQ(lanes_for(4, 515), 1);
+  EXPECT_EQ(lanes_for(4, 516, 2), 2);  // autotuning's choice, within what the rows allow
+  EXPECT_EQ(lanes_for(4, 516, 3), 2);
+  EXPECT_EQ(lanes_for(4, 514, 4), 2);
+  EXPECT_EQ(lanes_for(8, 512, 1), 1);
+  EXPECT_EQ(lanes_for(8, 512, 8), 2);  // at most 16 bytes
+  EXPECT_EQ(lanes_for(8, 41), 1);
 }
 
 TEST(opencl_launch, without_autotuning_a_work_item_owns_two_points_where_its_windows_stay_within_128_bytes) {
@@ -64,8 +63,8 @@ TEST(opencl_launch, without_autotuning_a_work_item_owns_two_points_where_its_win
   EXPECT_EQ(own_lanes(2 * 10 * 4), 1);  // ... its 3dblock_rows in fp32
   EXPECT_EQ(own_lanes(0), 2);           // no cached variable: no windows
   // The launcher then asks lanes_for for that many, within what the rows allow.
-  EXPECT_EQ(lanes_for(false, 4, 516, own_lanes(16)), 2);
-  EXPECT_EQ(lanes_for(false, 4, 515, own_lanes(16)), 1);
+  EXPECT_EQ(lanes_for(4, 516, own_lanes(16)), 2);
+  EXPECT_EQ(lanes_for(4, 515, own_lanes(16)), 1);
 }
 
 TEST(opencl_launch, groups_start_at_or_below_the_first_point_on_a_whole_group_of_the_row) {

@@ -66,14 +66,12 @@ inline int ring_copy_bytes(bool asynchronous, int point_bytes, int first, int ti
 
 /// The x points each work-item of a 3D kernel owns (CAKERNEL_LANES): the most, a power of two,
 /// of `point_bytes` points that fit 16 bytes (2 doubles, 4 floats) and at most `asked` where that
-/// is set (autotuning's choice), so that each row's points move with one vector access, and of
-/// which the row `pitch` is a whole number (the groups then start aligned wherever lanes_origin
-/// puts them, as the buffers start 16-byte aligned); 1 for a kernel with a local plane (its planes
-/// are staged a point a work-item).
-///   lanes_for(false, 8, 512) == 2; lanes_for(false, 4, 516) == 4; lanes_for(false, 4, 514) == 2;
-///   lanes_for(false, 4, 516, 1) == 1; lanes_for(true, 4, 516) == 1
-inline int lanes_for(bool local_plane, int point_bytes, int pitch, int asked = 0) {
-  const int most = local_plane || point_bytes <= 0 ? 1 : asked > 0 ? std::min(16 / point_bytes, asked) : 16 / point_bytes;
+/// is set, so that each row's points move with one vector access, and of which the row `pitch` is
+/// a whole number (the groups then start aligned wherever lanes_origin puts them, as the buffers
+/// start 16-byte aligned).
+///   lanes_for(8, 512) == 2; lanes_for(4, 516) == 4; lanes_for(4, 514) == 2; lanes_for(4, 516, 1) == 1
+inline int lanes_for(int point_bytes, int pitch, int asked = 0) {
+  const int most = point_bytes <= 0 ? 1 : asked > 0 ? std::min(16 / point_bytes, asked) : 16 / point_bytes;
   int lanes = 1;
   while (2 * lanes <= most && pitch % (2 * lanes) == 0) lanes *= 2;
   return lanes;

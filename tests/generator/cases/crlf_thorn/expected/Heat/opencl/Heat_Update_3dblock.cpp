@@ -25,20 +25,21 @@ void CAKERNEL_Launch_Heat_Update_opencl_3dblock(const opuntia::kernel_call& call
   // same bits: bench/RESULTS.md, 2026-11-27).
   constexpr int rows_per_item = CAKERNEL_Heat_Update_3dblock_rows_per_thread;
   // The x points a work-item owns, as many as asked (autotuning) or its own (own_lanes: as its
-  // windows allow), where the variant has no local plane and the rows are whole groups (their
-  // groups then start aligned from CAKERNEL_OX), else one.
+  // windows allow), where the rows are whole groups of them (their groups then start aligned
+  // from CAKERNEL_OX).
   const auto lanes_of = [&](int asked, int ahead) {
     const int own = opuntia::opencl::own_lanes(CAKERNEL_Heat_Update_3dblock_window_bytes(ahead, 1));
-    return opuntia::opencl::lanes_for(CAKERNEL_Heat_Update_3dblock_LOCAL != 0, static_cast<int>(sizeof(CCTK_REAL)),
-                                      opuntia::row_pitch(call.grid), asked > 0 ? asked : own);
+    return opuntia::opencl::lanes_for(static_cast<int>(sizeof(CCTK_REAL)), opuntia::row_pitch(call.grid),
+                                      asked > 0 ? asked : own);
   };
   constexpr std::array<int, 3> descriptor_tile{64, 4, 4};
-  const auto work_group = [&](std::array<int, 3> t) {
+  // x points in whole groups of `lanes` (a work-item each).
+  const auto work_group = [&](std::array<int, 3> t, int lanes) {
     t[2] = std::max(t[2], 2);
     t = opuntia::tile_within_grid(t, call.grid);
     const int most_items = static_cast<int>(std::min<std::size_t>(1024, opuntia::opencl::max_work_group_size()));
-    t[0] = std::min({t[0], 128, most_items});
-    t[1] = std::clamp(t[1] / rows_per_item, 1, std::max(1, most_items / t[0])) * rows_per_item;
+    t[0] = std::max(std::min({t[0], 128, most_items * lanes}) / lanes, 1) * lanes;
+    t[1] = std::clamp(t[1] / rows_per_item, 1, std::max(1, most_items / (t[0] / lanes))) * rows_per_item;
     return t;
   };
   const std::size_t local_limit = std::min<std::size_t>(48 * 1024, opuntia::opencl::local_memory_size());
@@ -56,7 +57,7 @@ void CAKERNEL_Launch_Heat_Update_opencl_3dblock(const opuntia::kernel_call& call
                            call.grid.nk - 1 - 1};
     const std::int64_t columns = std::int64_t{(points[0] + t[0] - 1) / t[0]} * ((points[1] + t[1] - 1) / t[1]);
     const std::int64_t resident = opuntia::opencl::resident_work_groups(
-        static_cast<std::size_t>(std::max(t[0] / lanes, 1) * (t[1] / rows_per_item)),
+        static_cast<std::size_t>(t[0] / lanes * (t[1] / rows_per_item)),
         static_cast<std::size_t>(CAKERNEL_Heat_Update_3dblock_local_bytes(t[0], t[1], ahead)));
     const int slab = opuntia::planes_per_block(columns, points[2], t[2], 1 + 1 + ahead, resident);
     return std::min(std::max(slab, 2), t[2]);  // t[2] is at least 2 where the grid has 2 planes
@@ -72,11 +73,11 @@ void CAKERNEL_Launch_Heat_Update_opencl_3dblock(const opuntia::kernel_call& call
           while (!fits(r) && r.tile[1] > rows_per_item) r.tile[1] = std::max(r.tile[1] / 2 / rows_per_item, 1) * rows_per_item;
           while (ring && !fits(r) && r.ahead > 1) --r.ahead;
         };
-        const int ahead = std::clamp(s.ahead, 1, 4);
-        opuntia::launch_shape runs{work_group(s.tile), ahead, lanes_of(s.lanes, ahead)};
+        const int ahead = std::clamp(s.ahead, 1, 4), lanes = lanes_of(s.lanes, ahead);
+        opuntia::launch_shape runs{work_group(s.tile, lanes), ahead, lanes};
         if (ring) shrink(runs);
         if (!fits(runs)) {
-          runs = {work_group(descriptor_tile), ahead, runs.lanes};
+          runs = {work_group(descriptor_tile, lanes), ahead, lanes};
           shrink(runs);
         }
         if (!opuntia::asks_for_tile(call)) runs.tile[2] = slab_of(runs.tile, runs.ahead, runs.lanes);
@@ -90,7 +91,7 @@ void CAKERNEL_Launch_Heat_Update_opencl_3dblock(const opuntia::kernel_call& call
   const int points_y = hi[1] - lo[1], points_z = hi[2] - lo[2];
   static const std::string source = CAKERNEL_Heat_Update_opencl_source(CAKERNEL_Heat_Update_3dblock_opencl_macros);
   // A work-group of TILE's x points: tile[0] / lanes work-items in x.
-  const std::size_t block_x = static_cast<std::size_t>(std::max(tile[0] / lanes, 1));
+  const std::size_t block_x = static_cast<std::size_t>(tile[0] / lanes);
   const int origin_x = opuntia::opencl::lanes_origin(lanes, lo[0], call.grid.leadi);
   const std::size_t block_y = static_cast<std::size_t>(tile[1] / rows_per_item);
   const std::size_t block_z = static_cast<std::size_t>(tile[2]);

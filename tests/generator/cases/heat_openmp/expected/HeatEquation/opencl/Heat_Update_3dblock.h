@@ -10,15 +10,16 @@
 
    A work-group of TX x TY work-items covers TX x LANES points in x, TY x ROWS rows in y and TZ
    planes in z. Each work-item owns LANES consecutive x points (two, or autotuning's choice of up
-   to 16 bytes, where the launcher finds the rows whole groups, the variant has no local plane
-   and its windows stay small; else one: opuntia::opencl::own_lanes) of ROWS consecutive
+   to 16 bytes, where the launcher finds the rows whole groups and the windows stay small; else
+   one: opuntia::opencl::own_lanes) of ROWS consecutive
    rows and streams them through z (Micikevicius), keeping for each row and cached variable a
    window of the planes that its z neighbours need plus PF planes ahead, in private memory, so
    that the next plane's loads (a group at a time) are in flight while this one computes.
    I3D_l(v, 0, 0, k) is a register; so is a y neighbour that is one of the work-item's own rows,
    and an x neighbour that is one of its own points. With a local plane (3dblock), the work-group
    stages each cached variable's current plane, halo included, in local memory (two buffers, one barrier per
-   plane; the centres come from the windows, the halo from private memory, where each work-item
+   plane; the centres, each work-item's lanes, come from the windows, the halo from private
+   memory, a cell a work-item, where each work-item
    loaded its share of it from global memory one plane ahead, while the plane before computed, as
    CUDA's 3dblock does) and I3D_l(v, i, j, 0) reads it; every other offset is a plain global load
    (OpenCL has no __ldg).
@@ -104,9 +105,6 @@ inline const char* const CAKERNEL_Heat_Update_3dblock_opencl_macros =
 #ifndef CAKERNEL_LANES
 #define CAKERNEL_LANES 1
 #endif
-#if CAKERNEL_LANES > 1 && CAKERNEL_LOCAL_PLANE
-#error "CAKERNEL_LANES > 1 needs a variant without a local plane"
-#endif
 /* A group of a work-item's points of each type, moved by one access where it has several. */
 #if CAKERNEL_LANES == 4
 typedef float4 cakernel_group_float;
@@ -156,7 +154,8 @@ typedef double cakernel_group_CCTK_REAL;
 #define CAKERNEL_W (1 + 1 + 1 + (CAKERNEL_LOCAL_PLANE == 2 ? 0 : CAKERNEL_PF))
 /* The local plane: the work-group's TX x (TY x ROWS) points and their halo. */
 #define CAKERNEL_TYR (CAKERNEL_TY * CAKERNEL_ROWS)
-#define CAKERNEL_SX (CAKERNEL_LOCAL_PLANE ? CAKERNEL_TX + 1 + 1 : 1)
+#define CAKERNEL_TXL (CAKERNEL_TX * CAKERNEL_LANES)
+#define CAKERNEL_SX (CAKERNEL_LOCAL_PLANE ? CAKERNEL_TXL + 1 + 1 : 1)
 #define CAKERNEL_SY (CAKERNEL_LOCAL_PLANE ? CAKERNEL_TYR + 1 + 1 : 1)
 /* The local planes: the staged plane's two buffers, or the ring's slots (plane k0 + t in slot
    t mod SLOTS). */
@@ -174,19 +173,19 @@ typedef double cakernel_group_CCTK_REAL;
   (cakernel_m + (j) < 0 ? 0 : cakernel_m + (j) >= CAKERNEL_ROWS ? CAKERNEL_ROWS - 1 : cakernel_m + (j))
 #define CAKERNEL_LANE(i) \
   (cakernel_lane + (i) < 0 ? 0 : cakernel_lane + (i) >= CAKERNEL_LANES ? CAKERNEL_LANES - 1 : cakernel_lane + (i))
-#define I3D_l(v, i, j, k)                                                                                                            \
-  (CAKERNEL_Heat_Update_I3D_L_CHECK(v, i, j, k),                                                                                     \
-   CAKERNEL_Heat_Update_I3D_L_CARDINAL(v, CAKERNEL_CARDINAL_ONLY * (i), CAKERNEL_CARDINAL_ONLY * (j),                                \
-                                   CAKERNEL_CARDINAL_ONLY * (k)),                                                                    \
-   ((i) == 0 && (j) == 0 ? cakernel_w_##v[cakernel_m][1 + (k)][cakernel_lane]                                                        \
-    : (i) == 0 && (k) == 0 && cakernel_m + (j) >= 0 && cakernel_m + (j) < CAKERNEL_ROWS                                              \
-        ? cakernel_w_##v[CAKERNEL_ROW(j)][1][cakernel_lane]                                                                          \
-    : (j) == 0 && (k) == 0 && cakernel_lane + (i) >= 0 && cakernel_lane + (i) < CAKERNEL_LANES                                       \
-        ? cakernel_w_##v[cakernel_m][1][CAKERNEL_LANE(i)]                                                                            \
-    : CAKERNEL_LOCAL_PLANE == 1 && (k) == 0                                                                                          \
-        ? cakernel_local_##v[cakernel_t & 1][cakernel_sj + cakernel_m + (j)][cakernel_si + (i)]                                      \
-    : CAKERNEL_LOCAL_PLANE == 2 && (k) >= 0                                                                                          \
-        ? cakernel_local_##v[(cakernel_t + ((k) > 0 ? (k) : 0)) % CAKERNEL_SLOTS][cakernel_sj + cakernel_m + (j)][cakernel_si + (i)] \
+#define I3D_l(v, i, j, k)                                                                                                                            \
+  (CAKERNEL_Heat_Update_I3D_L_CHECK(v, i, j, k),                                                                                                     \
+   CAKERNEL_Heat_Update_I3D_L_CARDINAL(v, CAKERNEL_CARDINAL_ONLY * (i), CAKERNEL_CARDINAL_ONLY * (j),                                                \
+                                   CAKERNEL_CARDINAL_ONLY * (k)),                                                                                    \
+   ((i) == 0 && (j) == 0 ? cakernel_w_##v[cakernel_m][1 + (k)][cakernel_lane]                                                                        \
+    : (i) == 0 && (k) == 0 && cakernel_m + (j) >= 0 && cakernel_m + (j) < CAKERNEL_ROWS                                                              \
+        ? cakernel_w_##v[CAKERNEL_ROW(j)][1][cakernel_lane]                                                                                          \
+    : (j) == 0 && (k) == 0 && cakernel_lane + (i) >= 0 && cakernel_lane + (i) < CAKERNEL_LANES                                                       \
+        ? cakernel_w_##v[cakernel_m][1][CAKERNEL_LANE(i)]                                                                                            \
+    : CAKERNEL_LOCAL_PLANE == 1 && (k) == 0                                                                                                          \
+        ? cakernel_local_##v[cakernel_t & 1][cakernel_sj + cakernel_m + (j)][cakernel_si + cakernel_lane + (i)]                                      \
+    : CAKERNEL_LOCAL_PLANE == 2 && (k) >= 0                                                                                                          \
+        ? cakernel_local_##v[(cakernel_t + ((k) > 0 ? (k) : 0)) % CAKERNEL_SLOTS][cakernel_sj + cakernel_m + (j)][cakernel_si + cakernel_lane + (i)] \
         : I3D(v, i, j, k)))
 
 /* The arrays, and each cached variable's windows and local plane, as parameters and arguments. */
@@ -222,7 +221,7 @@ CAKERNEL_INLINE void CAKERNEL_Heat_Update_3dblock_halo_cell(int h, int* si, int*
   } else {
     h -= 1 * sx;
     const int c = h % (side > 0 ? side : 1);
-    *sj = 1 + h / (side > 0 ? side : 1), *si = c < 1 ? c : CAKERNEL_TX + c;
+    *sj = 1 + h / (side > 0 ? side : 1), *si = c < 1 ? c : CAKERNEL_TXL + c;
   }
 }
 /* This work-item's halo cell q (cells h = its index + q x the work-group's size): whether there
@@ -366,8 +365,10 @@ CAKERNEL_INLINE void CAKERNEL_Heat_Update_3dblock_plane(
     CAKERNEL_GROUP_COPY(CCTK_REAL, cakernel_w_u[cakernel_m][0], cakernel_w_u[cakernel_m][0 + 1]);
     CAKERNEL_GROUP_COPY(CCTK_REAL, cakernel_w_u[cakernel_m][1], cakernel_w_u[cakernel_m][1 + 1]);
 #if CAKERNEL_LOCAL_PLANE == 2
-    cakernel_w_u[cakernel_m][1 + 1][0] =
-        cakernel_local_u[(cakernel_t + 1) % CAKERNEL_SLOTS][cakernel_sj + cakernel_m][cakernel_si];
+#pragma unroll
+    for (int cakernel_l = 0; cakernel_l < CAKERNEL_LANES; ++cakernel_l)
+      cakernel_w_u[cakernel_m][1 + 1][cakernel_l] =
+          cakernel_local_u[(cakernel_t + 1) % CAKERNEL_SLOTS][cakernel_sj + cakernel_m][cakernel_si + cakernel_l];
 #else
     CAKERNEL_GROUP_COPY(CCTK_REAL, cakernel_w_u[cakernel_m][1 + 1], cakernel_w_u[cakernel_m][1 + 1 + 1]);
 #if CAKERNEL_PF > 1
@@ -393,7 +394,9 @@ CAKERNEL_INLINE void CAKERNEL_Heat_Update_3dblock_plane(
     __local CCTK_REAL (*cakernel_tile)[CAKERNEL_SX] = cakernel_local_u[cakernel_t & 1];
 #pragma unroll
     for (int cakernel_m = 0; cakernel_m < CAKERNEL_ROWS; ++cakernel_m)
-      cakernel_tile[cakernel_sj + cakernel_m][cakernel_si] = cakernel_w_u[cakernel_m][1][0];
+#pragma unroll
+      for (int cakernel_l = 0; cakernel_l < CAKERNEL_LANES; ++cakernel_l)
+        cakernel_tile[cakernel_sj + cakernel_m][cakernel_si + cakernel_l] = cakernel_w_u[cakernel_m][1][cakernel_l];
 #pragma unroll
     for (int cakernel_q = 0; cakernel_q < CAKERNEL_HALO_ITEMS; ++cakernel_q) {
       int cakernel_hi, cakernel_hj;
@@ -421,7 +424,7 @@ void CAKERNEL_Heat_Update_3dblock_kernel(const CAKERNEL_Heat_Update_Params caker
   /* The work-group's first halo point, and this work-item's first point and its place in the plane:
      the work-items compute the points of [CAKERNEL_ILO, CAKERNEL_IHI) x [JLO, JHI) x [KLO, KHI),
      those the STENCIL allows within the call's box (build options, as the sizes). */
-  const int cakernel_bi = CAKERNEL_OX - 1 + (int)get_group_id(0) * CAKERNEL_TX * CAKERNEL_LANES;
+  const int cakernel_bi = CAKERNEL_OX - 1 + (int)get_group_id(0) * CAKERNEL_TXL;
   const int cakernel_bj = CAKERNEL_JLO - 1 + (int)get_group_id(1) * CAKERNEL_TYR;
   const int cakernel_si = 1 + (int)get_local_id(0) * CAKERNEL_LANES;
   const int cakernel_sj = 1 + (int)get_local_id(1) * CAKERNEL_ROWS;
@@ -458,7 +461,7 @@ void CAKERNEL_Heat_Update_3dblock_kernel(const CAKERNEL_Heat_Update_Params caker
 #else
   /* With several lanes a work-group's groups may begin below the first point or end past the last. */
   const bool cakernel_inside_x =
-      cakernel_bi + 1 >= CAKERNEL_ILO && cakernel_bi + 1 + CAKERNEL_TX * CAKERNEL_LANES <= CAKERNEL_IHI;
+      cakernel_bi + 1 >= CAKERNEL_ILO && cakernel_bi + 1 + CAKERNEL_TXL <= CAKERNEL_IHI;
 #endif
   const bool cakernel_inside =
       cakernel_inside_x &&
