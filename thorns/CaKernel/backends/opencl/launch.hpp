@@ -78,14 +78,21 @@ inline int lanes_for(int point_bytes, int pitch, int asked = 0) {
 }
 
 /// The x points a work-item of a 3D kernel owns without autotuning's choice, given the bytes of
-/// its windows with one (the variant's window_bytes): two where its windows stay within 128
-/// bytes with two, else one. On an H200 (NVIDIA's OpenCL, 512^3 and 256^3, bench/RESULTS.md
-/// 2026-12-02) two points a work-item ran the 7-point star's 3dstencil and 3dblock_rows at 83-93%
-/// of copy against 66-81% with one, in fp32 and fp64, and four floats at 62-69%; where the windows
-/// grew past 128 bytes (the radius-4 star in fp64, or its two rows a work-item in fp32) two ran
-/// slower than one (27.6% against 45.5%: 108-134 registers against 60).
-///   own_lanes(32) == 2 (the 7-point star, 4 planes of doubles); own_lanes(80) == 1
-inline int own_lanes(int one_lane_window_bytes) { return 2 * one_lane_window_bytes <= 128 ? 2 : 1; }
+/// its windows with one (the variant's window_bytes) and whether its work-group stages a local
+/// plane: two where it has none and its windows stay within 128 bytes with two, else one. On an
+/// H200 (NVIDIA's OpenCL, 512^3 and 256^3, bench/RESULTS.md 2026-12-02) two points a work-item ran
+/// the 7-point star's 3dstencil and 3dblock_rows at 83-93% of copy against 66-81% with one, in
+/// fp32 and fp64, and four floats at 62-69%; where the windows grew past 128 bytes (the radius-4
+/// star in fp64, or its two rows a work-item in fp32) two ran slower than one (27.6% against
+/// 45.5%: 108-134 registers against 60). Where a local plane already gives the x neighbours, a
+/// second point only adds its staging: the 7-point star's 3dblock ran at 67-76% with two against
+/// 69-80% with one, and the radius-4 star's 3dblock and ring gained with two in one size and lost
+/// in the other (autotuning tries them).
+///   own_lanes(32, false) == 2 (the 7-point star, 4 planes of doubles); own_lanes(80, false) == 1;
+///   own_lanes(32, true) == 1
+inline int own_lanes(int one_lane_window_bytes, bool local_plane) {
+  return !local_plane && 2 * one_lane_window_bytes <= 128 ? 2 : 1;
+}
 
 /// The first point of the first group of `lanes` x points at or below `first`, given the `lead`
 /// before a row's point 0: where the work-items' groups start so that each is 16-byte aligned.

@@ -25,10 +25,11 @@ void CAKERNEL_Launch_Relax_Sweep_opencl_3dblock(const opuntia::kernel_call& call
   // same bits: bench/RESULTS.md, 2026-11-27).
   constexpr int rows_per_item = CAKERNEL_Relax_Sweep_3dblock_rows_per_thread;
   // The x points a work-item owns, as many as asked (autotuning) or its own (own_lanes: as its
-  // windows allow), where the rows are whole groups of them (their groups then start aligned
-  // from CAKERNEL_OX).
+  // windows and its local plane allow), where the rows are whole groups of them (their groups
+  // then start aligned from CAKERNEL_OX).
   const auto lanes_of = [&](int asked, int ahead) {
-    const int own = opuntia::opencl::own_lanes(CAKERNEL_Relax_Sweep_3dblock_window_bytes(ahead, 1));
+    const int own = opuntia::opencl::own_lanes(CAKERNEL_Relax_Sweep_3dblock_window_bytes(ahead, 1),
+                                               CAKERNEL_Relax_Sweep_3dblock_LOCAL != 0);
     return opuntia::opencl::lanes_for(static_cast<int>(sizeof(CCTK_REAL)), opuntia::row_pitch(call.grid),
                                       asked > 0 ? asked : own);
   };
