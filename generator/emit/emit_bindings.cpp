@@ -295,6 +295,11 @@ std::string launcher_name(const kernel_variant& v) {
   return fmt::format("CAKERNEL_Launch_{}_{}_{}", v.kernel, v.backend, v.template_stem);
 }
 
+/// The launcher template's word on whether the variant reads along the axes only (the same contract).
+std::string axes_trait_name(const kernel_variant& v) {
+  return fmt::format("CAKERNEL_ReadsAlongAxesOnly_{}_{}_{}", v.kernel, v.backend, v.template_stem);
+}
+
 /// Host routines: the non-group items of the schedule, kernel launches excepted, each once.
 void collect_routines(const std::vector<schedule_statement_syntax>& statements, std::vector<std::string>& names) {
   for (const auto& st : statements) {
@@ -354,8 +359,8 @@ std::string emit_kernel(const kernel_model& k, const std::vector<kernel_variant>
   }
   for (const auto& v : variants) {
     if (v.kernel == k.name) {
-      out += fmt::format("    k.variants.push_back({{{}, {}, &{}}});\n", cpp_string(v.backend),
-                         cpp_string(v.template_stem), launcher_name(v));
+      out += fmt::format("    k.variants.push_back({{{}, {}, &{}, {}}});\n", cpp_string(v.backend),
+                         cpp_string(v.template_stem), launcher_name(v), axes_trait_name(v));
     }
   }
   out += fmt::format("    k.origin = {};\n    b.kernels.push_back(std::move(k));\n  }}\n", origin(k.where));
@@ -379,7 +384,10 @@ std::string emit_bindings_source(const thorn_model& thorn, const std::vector<sch
   if (!routines.empty()) out += "// The thorn's host routines (schedule.ccl): each is defined in the thorn's src/.\n";
   for (const auto& r : routines) out += fmt::format("void {}(opuntia::routine_context& context);\n", r);
   if (!variants.empty()) out += "// The kernel launchers, defined by the backends' generated code.\n";
-  for (const auto& v : variants) out += fmt::format("void {}(const opuntia::kernel_call& call);\n", launcher_name(v));
+  for (const auto& v : variants) {
+    out += fmt::format("void {}(const opuntia::kernel_call& call);\nextern const bool {};\n", launcher_name(v),
+                       axes_trait_name(v));
+  }
   out += fmt::format(
       "\n/// Everything the flesh needs to know about thorn {}.\n"
       "opuntia::thorn_binding binding() {{\n"

@@ -14,6 +14,10 @@
 
 namespace opuntia::thorns::%{thorn} {
 
+/// A boundary kernel reads along its face's normal only: SYNC exchanges no edges and corners for
+/// it (opuntia/binding.hpp).
+extern const bool CAKERNEL_ReadsAlongAxesOnly_%{name}_cuda_%{variant} = true;
+
 /// Runs kernel %{name} on each physical face: a slab as wide as the face's EXTERIOR (at least
 /// one point), spanning the whole face, edges and corners included (its part in the call's box,
 /// where it has one); the two faces of an axis in one launch where their points lie apart

@@ -11,6 +11,15 @@
 
 namespace opuntia::thorns::%{thorn} {
 
+/// Whether this variant's body reads its cached variables along the axes only (CaKernel's
+/// 3DSTENCIL: I3D_l compiled with one offset at a time, CAKERNEL_CARDINAL_ONLY_%{variant} in
+/// common.h): SYNC then exchanges no edges and corners for it (opuntia/binding.hpp).
+#if defined(CAKERNEL_CARDINAL_ONLY_%{variant})
+extern const bool CAKERNEL_ReadsAlongAxesOnly_%{name}_opencl_%{variant} = CAKERNEL_CARDINAL_ONLY_%{variant} != 0;
+#else
+extern const bool CAKERNEL_ReadsAlongAxesOnly_%{name}_opencl_%{variant} = false;
+#endif
+
 /// Enqueues kernel %{name} on the call's queue over every point its STENCIL allows (those in the
 /// call's box, where it has one). The program (the generated macros and the body, built with this
 /// block's sizes and the points' bounds as constants) is built at the first launch.

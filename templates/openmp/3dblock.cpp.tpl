@@ -14,6 +14,15 @@
 
 namespace opuntia::thorns::%{thorn} {
 
+/// Whether this variant's body reads its cached variables along the axes only (CaKernel's
+/// 3DSTENCIL: I3D_l compiled with one offset at a time, CAKERNEL_CARDINAL_ONLY_%{variant} in
+/// common.h): SYNC then exchanges no edges and corners for it (opuntia/binding.hpp).
+#if defined(CAKERNEL_CARDINAL_ONLY_%{variant})
+extern const bool CAKERNEL_ReadsAlongAxesOnly_%{name}_openmp_%{variant} = CAKERNEL_CARDINAL_ONLY_%{variant} != 0;
+#else
+extern const bool CAKERNEL_ReadsAlongAxesOnly_%{name}_openmp_%{variant} = false;
+#endif
+
 /// Runs kernel %{name} over every point its STENCIL allows (those in the call's box, where it has
 /// one), on the OpenMP threads, before returning.
 void CAKERNEL_Launch_%{name}_openmp_%{variant}(const opuntia::kernel_call& call) {

@@ -14,6 +14,10 @@
 
 namespace opuntia::thorns::%{thorn} {
 
+/// A boundary kernel reads along its face's normal only: SYNC exchanges no edges and corners for
+/// it (opuntia/binding.hpp).
+extern const bool CAKERNEL_ReadsAlongAxesOnly_%{name}_openmp_%{variant} = true;
+
 /// Runs kernel %{name} on each physical face, one parallel loop per face: a slab as wide as the
 /// face's EXTERIOR (at least one point), spanning the whole face, edges and corners included (its
 /// part in the call's box, where it has one). The faces of a pass (opuntia::for_each_boundary_pass)

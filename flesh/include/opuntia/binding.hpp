@@ -348,11 +348,15 @@ struct kernel_variable_binding {
 };
 
 /// A generated variant of a kernel: every backend's launcher template defines
-/// `void opuntia::thorns::<Thorn>::CAKERNEL_Launch_<Kernel>_<backend>_<template>(const kernel_call&)`.
+/// `void opuntia::thorns::<Thorn>::CAKERNEL_Launch_<Kernel>_<backend>_<template>(const kernel_call&)`
+/// and `extern const bool opuntia::thorns::<Thorn>::CAKERNEL_ReadsAlongAxesOnly_<Kernel>_<backend>_<template>`.
 struct kernel_variant_binding {
   std::string backend;
   std::string template_name;
   kernel_launcher launch = nullptr;
+  /// The body reads cached variables along the axes only (CaKernel's 3DSTENCIL), so that SYNC
+  /// need not exchange the ghost zones' edges and corners for the kernel: the template's word.
+  bool reads_along_axes_only = false;
 };
 
 /// A host routine of the thorn, named in schedule.ccl (`LANG: C`), defined in its src/.

@@ -16,6 +16,9 @@
 
 namespace opuntia::thorns::%{thorn} {
 
+/// Whether the body reads along the axes only (opuntia/binding.hpp): not said for these variants.
+extern const bool CAKERNEL_ReadsAlongAxesOnly_%{name}_openmp_%{variant} = false;
+
 /// Runs kernel %{name} over every point its STENCIL allows, on the OpenMP threads.
 void CAKERNEL_Launch_%{name}_openmp_%{variant}(const opuntia::kernel_call& call) {
   CAKERNEL_%{name}_%{variant}_compute(CAKERNEL_%{name}_params_of(call), CAKERNEL_%{name}_arrays_of(call));

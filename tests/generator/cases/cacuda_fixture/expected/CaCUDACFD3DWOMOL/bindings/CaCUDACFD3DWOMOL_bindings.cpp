@@ -26,8 +26,11 @@ void CaCUDA_CopyToDev(opuntia::routine_context& context);
 void CaCUDA_AllocDevMem(opuntia::routine_context& context);
 // The kernel launchers, defined by the backends' generated code.
 void CAKERNEL_Launch_Update_Velocity_gpu_cuda_3dblock(const opuntia::kernel_call& call);
+extern const bool CAKERNEL_ReadsAlongAxesOnly_Update_Velocity_gpu_cuda_3dblock;
 void CAKERNEL_Launch_Update_Pressure_gpu_cuda_3dstencil(const opuntia::kernel_call& call);
+extern const bool CAKERNEL_ReadsAlongAxesOnly_Update_Pressure_gpu_cuda_3dstencil;
 void CAKERNEL_Launch_Update_Boundaries_gpu_cuda_boundary(const opuntia::kernel_call& call);
+extern const bool CAKERNEL_ReadsAlongAxesOnly_Update_Boundaries_gpu_cuda_boundary;
 
 /// Everything the flesh needs to know about thorn CaCUDACFD3DWOMOL.
 opuntia::thorn_binding binding() {
@@ -386,7 +389,7 @@ opuntia::thorn_binding binding() {
     k.variables.push_back({"vz", "velocity", opuntia::kernel_intent::separateinout, true, "vz", 0});
     k.variables.push_back({"p", "pressure", opuntia::kernel_intent::in, true, "p", 0});
     k.parameters.push_back("density");
-    k.variants.push_back({"gpu_cuda", "3dblock", &CAKERNEL_Launch_Update_Velocity_gpu_cuda_3dblock});
+    k.variants.push_back({"gpu_cuda", "3dblock", &CAKERNEL_Launch_Update_Velocity_gpu_cuda_3dblock, CAKERNEL_ReadsAlongAxesOnly_Update_Velocity_gpu_cuda_3dblock});
     k.origin = "thorns/CaCUDACFD3DWOMOL/cakernel.ccl:3:18";
     b.kernels.push_back(std::move(k));
   }
@@ -408,7 +411,7 @@ opuntia::thorn_binding binding() {
     k.variables.push_back({"vz", "velocity", opuntia::kernel_intent::separateinout, true, "vz", 0});
     k.variables.push_back({"p", "pressure", opuntia::kernel_intent::inout, false, "p", 0});
     k.parameters.push_back("density");
-    k.variants.push_back({"gpu_cuda", "3dstencil", &CAKERNEL_Launch_Update_Pressure_gpu_cuda_3dstencil});
+    k.variants.push_back({"gpu_cuda", "3dstencil", &CAKERNEL_Launch_Update_Pressure_gpu_cuda_3dstencil, CAKERNEL_ReadsAlongAxesOnly_Update_Pressure_gpu_cuda_3dstencil});
     k.origin = "thorns/CaCUDACFD3DWOMOL/cakernel.ccl:23:18";
     b.kernels.push_back(std::move(k));
   }
@@ -428,7 +431,7 @@ opuntia::thorn_binding binding() {
     k.variables.push_back({"vx", "velocity", opuntia::kernel_intent::inout, false, "vx", 0});
     k.variables.push_back({"vy", "velocity", opuntia::kernel_intent::inout, false, "vy", 0});
     k.variables.push_back({"vz", "velocity", opuntia::kernel_intent::inout, false, "vz", 0});
-    k.variants.push_back({"gpu_cuda", "boundary", &CAKERNEL_Launch_Update_Boundaries_gpu_cuda_boundary});
+    k.variants.push_back({"gpu_cuda", "boundary", &CAKERNEL_Launch_Update_Boundaries_gpu_cuda_boundary, CAKERNEL_ReadsAlongAxesOnly_Update_Boundaries_gpu_cuda_boundary});
     k.origin = "thorns/CaCUDACFD3DWOMOL/cakernel.ccl:43:18";
     b.kernels.push_back(std::move(k));
   }

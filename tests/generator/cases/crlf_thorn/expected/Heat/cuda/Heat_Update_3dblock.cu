@@ -99,6 +99,15 @@ static void CAKERNEL_Heat_Update_cuda_3dblock_launch(const opuntia::kernel_call&
       make_int3(lo[0], lo[1], lo[2]), make_int3(hi[0], hi[1], hi[2]), arrays.u , arrays.u_out);
 }
 
+/// Whether this variant's body reads its cached variables along the axes only (CaKernel's
+/// 3DSTENCIL: I3D_l compiled with one offset at a time, CAKERNEL_CARDINAL_ONLY_3dblock in
+/// common.h): SYNC then exchanges no edges and corners for it (opuntia/binding.hpp).
+#if defined(CAKERNEL_CARDINAL_ONLY_3dblock)
+extern const bool CAKERNEL_ReadsAlongAxesOnly_Heat_Update_cuda_3dblock = CAKERNEL_CARDINAL_ONLY_3dblock != 0;
+#else
+extern const bool CAKERNEL_ReadsAlongAxesOnly_Heat_Update_cuda_3dblock = false;
+#endif
+
 /// Enqueues kernel Heat_Update on the call's stream over every point its STENCIL allows (those in the
 /// call's box, where it has one): with as many x points per thread as every row and array start
 /// a group of: the lanes (16 bytes), else half of them (8 bytes: an fp32 grid of an even x size

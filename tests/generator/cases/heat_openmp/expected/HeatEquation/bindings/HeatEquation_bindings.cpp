@@ -15,8 +15,11 @@ parameters read_parameters(const opuntia::parameter_source& source) {
 
 // The kernel launchers, defined by the backends' generated code.
 void CAKERNEL_Launch_Heat_Update_openmp_3dblock(const opuntia::kernel_call& call);
+extern const bool CAKERNEL_ReadsAlongAxesOnly_Heat_Update_openmp_3dblock;
 void CAKERNEL_Launch_Heat_Update_cuda_3dblock(const opuntia::kernel_call& call);
+extern const bool CAKERNEL_ReadsAlongAxesOnly_Heat_Update_cuda_3dblock;
 void CAKERNEL_Launch_Heat_Update_opencl_3dblock(const opuntia::kernel_call& call);
+extern const bool CAKERNEL_ReadsAlongAxesOnly_Heat_Update_opencl_3dblock;
 
 /// Everything the flesh needs to know about thorn HeatEquation.
 opuntia::thorn_binding binding() {
@@ -92,9 +95,9 @@ opuntia::thorn_binding binding() {
     k.tile[2] = 4;
     k.variables.push_back({"u", "temperature", opuntia::kernel_intent::separateinout, true, "u", 0});
     k.parameters.push_back("alpha");
-    k.variants.push_back({"openmp", "3dblock", &CAKERNEL_Launch_Heat_Update_openmp_3dblock});
-    k.variants.push_back({"cuda", "3dblock", &CAKERNEL_Launch_Heat_Update_cuda_3dblock});
-    k.variants.push_back({"opencl", "3dblock", &CAKERNEL_Launch_Heat_Update_opencl_3dblock});
+    k.variants.push_back({"openmp", "3dblock", &CAKERNEL_Launch_Heat_Update_openmp_3dblock, CAKERNEL_ReadsAlongAxesOnly_Heat_Update_openmp_3dblock});
+    k.variants.push_back({"cuda", "3dblock", &CAKERNEL_Launch_Heat_Update_cuda_3dblock, CAKERNEL_ReadsAlongAxesOnly_Heat_Update_cuda_3dblock});
+    k.variants.push_back({"opencl", "3dblock", &CAKERNEL_Launch_Heat_Update_opencl_3dblock, CAKERNEL_ReadsAlongAxesOnly_Heat_Update_opencl_3dblock});
     k.origin = "thorns/HeatEquation/cakernel.ccl:2:13";
     b.kernels.push_back(std::move(k));
   }

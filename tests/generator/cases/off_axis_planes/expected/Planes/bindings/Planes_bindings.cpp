@@ -15,11 +15,17 @@ parameters read_parameters(const opuntia::parameter_source& source) {
 
 // The kernel launchers, defined by the backends' generated code.
 void CAKERNEL_Launch_OnAxis_probe_planes(const opuntia::kernel_call& call);
+extern const bool CAKERNEL_ReadsAlongAxesOnly_OnAxis_probe_planes;
 void CAKERNEL_Launch_OneBelow_probe_planes(const opuntia::kernel_call& call);
+extern const bool CAKERNEL_ReadsAlongAxesOnly_OneBelow_probe_planes;
 void CAKERNEL_Launch_Deep_probe_planes(const opuntia::kernel_call& call);
+extern const bool CAKERNEL_ReadsAlongAxesOnly_Deep_probe_planes;
 void CAKERNEL_Launch_Uncached_probe_planes(const opuntia::kernel_call& call);
+extern const bool CAKERNEL_ReadsAlongAxesOnly_Uncached_probe_planes;
 void CAKERNEL_Launch_Unknown_probe_planes(const opuntia::kernel_call& call);
+extern const bool CAKERNEL_ReadsAlongAxesOnly_Unknown_probe_planes;
 void CAKERNEL_Launch_Hidden_probe_planes(const opuntia::kernel_call& call);
+extern const bool CAKERNEL_ReadsAlongAxesOnly_Hidden_probe_planes;
 
 /// Everything the flesh needs to know about thorn Planes.
 opuntia::thorn_binding binding() {
@@ -154,7 +160,7 @@ opuntia::thorn_binding binding() {
     k.tile[2] = 16;
     k.variables.push_back({"u_p", "fields", opuntia::kernel_intent::in, true, "u", 1});
     k.variables.push_back({"u", "fields", opuntia::kernel_intent::out, false, "u", 0});
-    k.variants.push_back({"probe", "planes", &CAKERNEL_Launch_OnAxis_probe_planes});
+    k.variants.push_back({"probe", "planes", &CAKERNEL_Launch_OnAxis_probe_planes, CAKERNEL_ReadsAlongAxesOnly_OnAxis_probe_planes});
     k.origin = "thorns/Planes/cakernel.ccl:3:13";
     b.kernels.push_back(std::move(k));
   }
@@ -174,7 +180,7 @@ opuntia::thorn_binding binding() {
     k.variables.push_back({"u_p", "fields", opuntia::kernel_intent::in, true, "u", 1});
     k.variables.push_back({"v_p", "fields", opuntia::kernel_intent::in, true, "v", 1});
     k.variables.push_back({"u", "fields", opuntia::kernel_intent::out, false, "u", 0});
-    k.variants.push_back({"probe", "planes", &CAKERNEL_Launch_OneBelow_probe_planes});
+    k.variants.push_back({"probe", "planes", &CAKERNEL_Launch_OneBelow_probe_planes, CAKERNEL_ReadsAlongAxesOnly_OneBelow_probe_planes});
     k.origin = "thorns/Planes/cakernel.ccl:8:13";
     b.kernels.push_back(std::move(k));
   }
@@ -193,7 +199,7 @@ opuntia::thorn_binding binding() {
     k.tile[2] = 16;
     k.variables.push_back({"u_p", "fields", opuntia::kernel_intent::in, true, "u", 1});
     k.variables.push_back({"u", "fields", opuntia::kernel_intent::out, false, "u", 0});
-    k.variants.push_back({"probe", "planes", &CAKERNEL_Launch_Deep_probe_planes});
+    k.variants.push_back({"probe", "planes", &CAKERNEL_Launch_Deep_probe_planes, CAKERNEL_ReadsAlongAxesOnly_Deep_probe_planes});
     k.origin = "thorns/Planes/cakernel.ccl:13:13";
     b.kernels.push_back(std::move(k));
   }
@@ -212,7 +218,7 @@ opuntia::thorn_binding binding() {
     k.tile[2] = 16;
     k.variables.push_back({"u_p", "fields", opuntia::kernel_intent::in, false, "u", 1});
     k.variables.push_back({"u", "fields", opuntia::kernel_intent::out, false, "u", 0});
-    k.variants.push_back({"probe", "planes", &CAKERNEL_Launch_Uncached_probe_planes});
+    k.variants.push_back({"probe", "planes", &CAKERNEL_Launch_Uncached_probe_planes, CAKERNEL_ReadsAlongAxesOnly_Uncached_probe_planes});
     k.origin = "thorns/Planes/cakernel.ccl:18:13";
     b.kernels.push_back(std::move(k));
   }
@@ -232,7 +238,7 @@ opuntia::thorn_binding binding() {
     k.variables.push_back({"u_p", "fields", opuntia::kernel_intent::in, true, "u", 1});
     k.variables.push_back({"u", "fields", opuntia::kernel_intent::out, false, "u", 0});
     k.parameters.push_back("n");
-    k.variants.push_back({"probe", "planes", &CAKERNEL_Launch_Unknown_probe_planes});
+    k.variants.push_back({"probe", "planes", &CAKERNEL_Launch_Unknown_probe_planes, CAKERNEL_ReadsAlongAxesOnly_Unknown_probe_planes});
     k.origin = "thorns/Planes/cakernel.ccl:23:13";
     b.kernels.push_back(std::move(k));
   }
@@ -251,7 +257,7 @@ opuntia::thorn_binding binding() {
     k.tile[2] = 16;
     k.variables.push_back({"u_p", "fields", opuntia::kernel_intent::in, true, "u", 1});
     k.variables.push_back({"u", "fields", opuntia::kernel_intent::out, false, "u", 0});
-    k.variants.push_back({"probe", "planes", &CAKERNEL_Launch_Hidden_probe_planes});
+    k.variants.push_back({"probe", "planes", &CAKERNEL_Launch_Hidden_probe_planes, CAKERNEL_ReadsAlongAxesOnly_Hidden_probe_planes});
     k.origin = "thorns/Planes/cakernel.ccl:29:13";
     b.kernels.push_back(std::move(k));
   }

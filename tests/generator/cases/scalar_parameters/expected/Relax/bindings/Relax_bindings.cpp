@@ -15,7 +15,9 @@ parameters read_parameters(const opuntia::parameter_source& source) {
 
 // The kernel launchers, defined by the backends' generated code.
 void CAKERNEL_Launch_Relax_Sweep_openmp_3dblock(const opuntia::kernel_call& call);
+extern const bool CAKERNEL_ReadsAlongAxesOnly_Relax_Sweep_openmp_3dblock;
 void CAKERNEL_Launch_Relax_Sweep_opencl_3dblock(const opuntia::kernel_call& call);
+extern const bool CAKERNEL_ReadsAlongAxesOnly_Relax_Sweep_opencl_3dblock;
 
 /// Everything the flesh needs to know about thorn Relax.
 opuntia::thorn_binding binding() {
@@ -104,8 +106,8 @@ opuntia::thorn_binding binding() {
     k.parameters.push_back("source");
     k.scalars.push_back("relax::weight");
     k.scalars.push_back("colours::colour");
-    k.variants.push_back({"openmp", "3dblock", &CAKERNEL_Launch_Relax_Sweep_openmp_3dblock});
-    k.variants.push_back({"opencl", "3dblock", &CAKERNEL_Launch_Relax_Sweep_opencl_3dblock});
+    k.variants.push_back({"openmp", "3dblock", &CAKERNEL_Launch_Relax_Sweep_openmp_3dblock, CAKERNEL_ReadsAlongAxesOnly_Relax_Sweep_openmp_3dblock});
+    k.variants.push_back({"opencl", "3dblock", &CAKERNEL_Launch_Relax_Sweep_opencl_3dblock, CAKERNEL_ReadsAlongAxesOnly_Relax_Sweep_opencl_3dblock});
     k.origin = "thorns/Relax/cakernel.ccl:2:13";
     b.kernels.push_back(std::move(k));
   }

@@ -11,6 +11,15 @@
 
 namespace opuntia::thorns::Relax {
 
+/// Whether this variant's body reads its cached variables along the axes only (CaKernel's
+/// 3DSTENCIL: I3D_l compiled with one offset at a time, CAKERNEL_CARDINAL_ONLY_3dblock in
+/// common.h): SYNC then exchanges no edges and corners for it (opuntia/binding.hpp).
+#if defined(CAKERNEL_CARDINAL_ONLY_3dblock)
+extern const bool CAKERNEL_ReadsAlongAxesOnly_Relax_Sweep_opencl_3dblock = CAKERNEL_CARDINAL_ONLY_3dblock != 0;
+#else
+extern const bool CAKERNEL_ReadsAlongAxesOnly_Relax_Sweep_opencl_3dblock = false;
+#endif
+
 /// Enqueues kernel Relax_Sweep on the call's queue over every point its STENCIL allows (those in the
 /// call's box, where it has one). The program (the generated macros and the body, built with this
 /// block's sizes and the points' bounds as constants) is built at the first launch.

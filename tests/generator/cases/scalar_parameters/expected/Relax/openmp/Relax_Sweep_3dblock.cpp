@@ -14,6 +14,15 @@
 
 namespace opuntia::thorns::Relax {
 
+/// Whether this variant's body reads its cached variables along the axes only (CaKernel's
+/// 3DSTENCIL: I3D_l compiled with one offset at a time, CAKERNEL_CARDINAL_ONLY_3dblock in
+/// common.h): SYNC then exchanges no edges and corners for it (opuntia/binding.hpp).
+#if defined(CAKERNEL_CARDINAL_ONLY_3dblock)
+extern const bool CAKERNEL_ReadsAlongAxesOnly_Relax_Sweep_openmp_3dblock = CAKERNEL_CARDINAL_ONLY_3dblock != 0;
+#else
+extern const bool CAKERNEL_ReadsAlongAxesOnly_Relax_Sweep_openmp_3dblock = false;
+#endif
+
 /// Runs kernel Relax_Sweep over every point its STENCIL allows (those in the call's box, where it has
 /// one), on the OpenMP threads, before returning.
 void CAKERNEL_Launch_Relax_Sweep_openmp_3dblock(const opuntia::kernel_call& call) {

@@ -22,8 +22,11 @@ void CAKERNEL_Check_Advance(opuntia::routine_context& context);
 void Fancy_Setup(opuntia::routine_context& context);
 // The kernel launchers, defined by the backends' generated code.
 void CAKERNEL_Launch_Advance_cpu_3dblock(const opuntia::kernel_call& call);
+extern const bool CAKERNEL_ReadsAlongAxesOnly_Advance_cpu_3dblock;
 void CAKERNEL_Launch_Advance_cpu_3dstencil(const opuntia::kernel_call& call);
+extern const bool CAKERNEL_ReadsAlongAxesOnly_Advance_cpu_3dstencil;
 void CAKERNEL_Launch_Edges_cpu_edges(const opuntia::kernel_call& call);
+extern const bool CAKERNEL_ReadsAlongAxesOnly_Edges_cpu_edges;
 
 /// Everything the flesh needs to know about thorn Fancy.
 opuntia::thorn_binding binding() {
@@ -246,8 +249,8 @@ opuntia::thorn_binding binding() {
     k.parameters.push_back("speed");
     k.parameters.push_back("order");
     k.parameters.push_back("verbose");
-    k.variants.push_back({"cpu", "3dblock", &CAKERNEL_Launch_Advance_cpu_3dblock});
-    k.variants.push_back({"cpu", "3dstencil", &CAKERNEL_Launch_Advance_cpu_3dstencil});
+    k.variants.push_back({"cpu", "3dblock", &CAKERNEL_Launch_Advance_cpu_3dblock, CAKERNEL_ReadsAlongAxesOnly_Advance_cpu_3dblock});
+    k.variants.push_back({"cpu", "3dstencil", &CAKERNEL_Launch_Advance_cpu_3dstencil, CAKERNEL_ReadsAlongAxesOnly_Advance_cpu_3dstencil});
     k.origin = "thorns/Fancy/cakernel.ccl:1:13";
     b.kernels.push_back(std::move(k));
   }
@@ -271,7 +274,7 @@ opuntia::thorn_binding binding() {
     k.exterior[4] = 1;
     k.exterior[5] = 1;
     k.variables.push_back({"phi", "state", opuntia::kernel_intent::inout, false, "phi", 0});
-    k.variants.push_back({"cpu", "edges", &CAKERNEL_Launch_Edges_cpu_edges});
+    k.variants.push_back({"cpu", "edges", &CAKERNEL_Launch_Edges_cpu_edges, CAKERNEL_ReadsAlongAxesOnly_Edges_cpu_edges});
     k.origin = "thorns/Fancy/cakernel.ccl:9:13";
     b.kernels.push_back(std::move(k));
   }

@@ -16,6 +16,9 @@
 
 namespace opuntia::thorns::HeatEquation {
 
+/// Whether the body reads along the axes only (opuntia/binding.hpp): not said for these variants.
+extern const bool CAKERNEL_ReadsAlongAxesOnly_Heat_Update_openmp_3dblock = false;
+
 /// Runs kernel Heat_Update over every point its STENCIL allows, on the OpenMP threads.
 void CAKERNEL_Launch_Heat_Update_openmp_3dblock(const opuntia::kernel_call& call) {
   CAKERNEL_Heat_Update_3dblock_compute(CAKERNEL_Heat_Update_params_of(call), CAKERNEL_Heat_Update_arrays_of(call));
