@@ -719,14 +719,12 @@ bool updates_physical_faces_only(const kernel_binding& k) {
   return iequals(last, "boundary");
 }
 
-/// Whether a kernel reads along the axes only (CaKernel's 3DSTENCIL): one of its variants says so
-/// (a body that compiled with I3D_l offsets along one axis only reads so in every variant), or
-/// it is a boundary kernel, which reads along its face's normal. Other kernels may read edges and
-/// corners of the ghost zones.
+/// Whether a kernel reads along the axes only (CaKernel's 3DSTENCIL): one of its variants'
+/// templates says so (a body that compiled with I3D_l offsets along one axis reads so in every
+/// variant; a boundary template says so of every body, which reads along its face's normal).
+/// Other kernels may read edges and corners of the ghost zones.
 bool reads_along_axes_only(const kernel_binding& k) {
-  return updates_physical_faces_only(k) || std::any_of(k.variants.begin(), k.variants.end(), [](const auto& v) {
-           return v.reads_along_axes_only;
-         });
+  return std::any_of(k.variants.begin(), k.variants.end(), [](const auto& v) { return v.reads_along_axes_only; });
 }
 
 const char* face_text(int face) {
