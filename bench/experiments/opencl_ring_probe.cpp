@@ -2,18 +2,26 @@
 // copies (cp.async, issued by inline PTX, which NVIDIA's OpenCL compiler accepts), as CUDA's
 // 3dblock_ring does (issue 28: on an H200 the OpenCL variants reach 63-65% of CUDA's ring for the
 // radius-4 star; OpenCL has no asynchronous copy of its own that NVIDIA runs in the background).
-// The radius-4 star in fp64 on n^3 points, each variant checked to the bit against a plain
-// kernel (a work-item a point) and timed against a buffer copy of the same run:
-//   ring, loads:      a work-group owns a TX x TY tile and a slab of z planes; a ring of NB local
-//                     planes (tile and halo) that the work-items fill with plain loads and stores
-//                     S planes ahead; each work-item's z neighbours in a window of registers
-//                     (the CUDA experiment's `cpa`, bench/experiments/gpu_star_designs.cu);
-//   ring, loads of 2: the same, two points (16 bytes) a load and a store;
-//   ring, cp.async 8: the same ring filled by cp.async.ca of 8 bytes (a point) a copy;
-//   ring, cp.async 16: by cp.async.cg of 16 bytes (two points) a copy.
+// The radius-4 star in fp64 and in fp32 on n^3 points, each variant checked to the bit against a
+// plain kernel (a work-item a point) and timed against a buffer copy of the same run:
+//   ring, loads:       a work-group owns a TX x TY tile and a slab of z planes; a ring of NB
+//                      local planes (tile and halo) that the work-items fill with plain loads and
+//                      stores S planes ahead; each work-item's z neighbours in a window of
+//                      registers (the CUDA experiment's `cpa`, bench/experiments/gpu_star_designs.cu);
+//   ring, cp.async 8:  the same ring filled by cp.async.ca of 8 bytes (a point) a copy (fp64);
+//   ring, cp.async 16: by cp.async.cg of 16 bytes a copy;
+//   lanes:             the CUDA experiment's `cpl`: a work-item owns 16 bytes of a row (G = 2
+//                      doubles or 4 floats), the ring's rows are whole 16-byte groups filled by
+//                      cp.async.cg of 16 bytes (loads on other platforms), the z window holds
+//                      groups, x neighbours come from the groups around the work-item's and y
+//                      neighbours a group a row; tiles of TX x TY work-items and S from 1 to 3
+//                      (a tile whose ring needs more than 48 KiB is skipped); "scalar stores":
+//                      a store a point, where the others store a work-item's 16 bytes at once.
 // The cp.async variants are built only where the platform's name contains "NVIDIA"; on any
-// other (pocl) the ring with loads still runs, so that the kernel's logic is checked there.
+// other (pocl) the variants with loads still run, so that the kernels' logic is checked there.
 //   build/experiments/opencl_ring_probe [platform = NVIDIA] [n = 512] [repetitions = 10] [tz = 32]
+// (PROBE_PTX_DIR=folder: each program's binary, PTX on NVIDIA's platform, written there), or
+//   build/experiments/opencl_ring_probe --compile PLATFORM FILE.cl "OPTIONS" OUT: one file's binary.
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
@@ -29,36 +37,53 @@ namespace {
 
 using experiments::check;
 
-// R, TX, TY, S and ASYNC (0: loads; 8 or 16: the bytes of a cp.async) come from the build options.
+// R, TX, TY, S, ASYNC (0: loads; 8 or 16: the bytes of a cp.async), ASYNC_GROUP and REAL_FLOAT
+// come from the build options.
 const char* source = R"CL(
 #pragma OPENCL EXTENSION cl_khr_fp64 : enable
 #pragma OPENCL FP_CONTRACT OFF
+#if REAL_FLOAT
+typedef float real;
+typedef float4 realg;
+#define G 4
+#define VLOADG vload4
+#define VSTOREG vstore4
+#else
+typedef double real;
+typedef double2 realg;
+#define G 2
+#define VLOADG vload2
+#define VSTOREG vstore2
+#endif
 #define SX (TX + 2 * R)
 #define SY (TY + 2 * R)
 #define NB (R + S + 1)
 #define PLANE (SX * SY)
 
-/* The star's weights: the same expression in every kernel, so that all give the same bits. */
-inline double weight(int r) { return r == 0 ? -2.5 : 1.0 / (double)(r * r + 1); }
+/* The star's weights: the same constants in every kernel, so that all give the same bits. */
+#define WEIGHT(r) \
+  ((r) == 0 ? (real)-2.5 : (r) == 1 ? (real)0.5 : (r) == 2 ? (real)0.2 : (r) == 3 ? (real)0.1 : (real)(1.0 / 17.0))
 
-__kernel void plain(__global const double* restrict u, __global double* restrict out, int n) {
+__kernel void plain(__global const real* restrict u, __global real* restrict out, int n) {
   const int i = get_global_id(0), j = get_global_id(1), k = get_global_id(2);
   if (i < R || j < R || k < R || i >= n - R || j >= n - R || k >= n - R) return;
   const long s = n, p = (long)n * n, c = i + s * j + p * k;
-  double sum = weight(0) * u[c];
+  real sum = WEIGHT(0) * u[c];
+#pragma unroll
   for (int r = 1; r <= R; ++r)
-    sum += weight(r) * ((u[c - r] + u[c + r]) + (u[c - r * s] + u[c + r * s]) + (u[c - r * p] + u[c + r * p]));
+    sum += WEIGHT(r) * ((u[c - r] + u[c + r]) + (u[c - r * s] + u[c + r * s]) + (u[c - r * p] + u[c + r * p]));
   out[c] = sum;
 }
 
 #if ASYNC
-/* The 32-bit shared-memory address of a local pointer: an address-space-3 pointer's value. */
 #define COPY_COMMIT() asm volatile("cp.async.commit_group;" ::: "memory")
 #define COPY_WAIT_PRIOR_(n) asm volatile("cp.async.wait_group " #n ";" ::: "memory")
 #define COPY_WAIT_PRIOR(n) COPY_WAIT_PRIOR_(n)
-#if ASYNC == 16
-#define COPY(dst, src) \
+/* The 32-bit shared-memory address of a local pointer: an address-space-3 pointer's value. */
+#define COPY16(dst, src) \
   asm volatile("cp.async.cg.shared.global [%0], [%1], 16;" :: "r"((uint)(size_t)(dst)), "l"(src) : "memory")
+#if ASYNC == 16
+#define COPY(dst, src) COPY16(dst, src)
 #else
 #define COPY(dst, src) \
   asm volatile("cp.async.ca.shared.global [%0], [%1], 8;" :: "r"((uint)(size_t)(dst)), "l"(src) : "memory")
@@ -66,27 +91,28 @@ __kernel void plain(__global const double* restrict u, __global double* restrict
 #else
 #define COPY_COMMIT()
 #define COPY_WAIT_PRIOR(n)
-#if ASYNC_GROUP == 2
-#define COPY(dst, src) vstore2(vload2(0, src), 0, dst)
+#define COPY16(dst, src) (*(__local realg*)(dst) = VLOADG(0, src))
+#if ASYNC_GROUP > 1
+#define COPY(dst, src) COPY16(dst, src)
 #else
 #define COPY(dst, src) (*(dst) = *(src))
 #endif
 #endif
-/* Points a copy moves: two with 16-byte copies (x positions of a row in pairs from the tile's
-   halo start, which is 16-byte aligned when n is even), one otherwise. */
-#if ASYNC == 16 || ASYNC_GROUP == 2
-#define GROUP 2
+/* Points a copy moves: 16 bytes' worth with 16-byte copies (x positions of a row in groups from
+   the tile's halo start, which is 16-byte aligned when n is a multiple of G), one otherwise. */
+#if ASYNC == 16 || ASYNC_GROUP > 1
+#define GROUP G
 #else
 #define GROUP 1
 #endif
 
 /* Copies plane k (when inside the grid) into its ring slot, a group of points a work-item at a
    time; then closes the copy group, which the wait counts by. */
-inline void issue(__local double* slots, __global const double* u, int n, int k, int bi, int bj, int tid) {
+inline void issue(__local real* slots, __global const real* u, int n, int k, int bi, int bj, int tid) {
   if (k < n) {
-    __local double* dst = slots + (k % NB) * PLANE;
+    __local real* dst = slots + (k % NB) * PLANE;
     const long s = n, p = (long)n * n;
-    __global const double* src = u + p * k;
+    __global const real* src = u + p * k;
     for (int h = tid; h < PLANE / GROUP; h += TX * TY) {
       const int hy = h / (SX / GROUP), hx = (h - hy * (SX / GROUP)) * GROUP;
       const int gx = min(bi - R + hx, n - GROUP), gy = min(bj - R + hy, n - 1);
@@ -96,9 +122,10 @@ inline void issue(__local double* slots, __global const double* u, int n, int k,
   COPY_COMMIT();
 }
 
+/* ring: a work-item a point. */
 __kernel __attribute__((reqd_work_group_size(TX, TY, 1)))
-void ring(__global const double* restrict u, __global double* restrict out, int n, int tz) {
-  __local double planes[NB * PLANE] __attribute__((aligned(16)));
+void ring(__global const real* restrict u, __global real* restrict out, int n, int tz) {
+  __local real planes[NB * PLANE] __attribute__((aligned(16)));
   const int tx = get_local_id(0), ty = get_local_id(1), tid = ty * TX + tx;
   const int bi = R + get_group_id(0) * TX, bj = R + get_group_id(1) * TY;
   const int k0 = R + get_group_id(2) * tz;
@@ -106,8 +133,8 @@ void ring(__global const double* restrict u, __global double* restrict out, int 
   const int i = bi + tx, j = bj + ty;
   const bool computes = i < n - R && j < n - R;
   const int kend = min(k0 + tz, n - R);
-  double w[2 * R + 1];
-  __global const double* col = u + min(i, n - 1) + s * min(j, n - 1);
+  real w[2 * R + 1];
+  __global const real* col = u + min(i, n - 1) + s * min(j, n - 1);
 #pragma unroll
   for (int d = 0; d < 2 * R; ++d) w[d + 1] = col[p * (k0 - R + d)];
   for (int k = k0; k < k0 + R + S; ++k) issue(planes, u, n, k, bi, bj, tid);
@@ -118,14 +145,99 @@ void ring(__global const double* restrict u, __global double* restrict out, int 
     issue(planes, u, n, k + R + S, bi, bj, tid); /* into plane k - 1's slot, read by all by now */
 #pragma unroll
     for (int d = 0; d < 2 * R; ++d) w[d] = w[d + 1];
-    __local const double* pl = planes + (k % NB) * PLANE + (ty + R) * SX + tx + R;
+    __local const real* pl = planes + (k % NB) * PLANE + (ty + R) * SX + tx + R;
     w[2 * R] = planes[((k + R) % NB) * PLANE + (ty + R) * SX + tx + R];
     if (computes) {
-      double sum = weight(0) * w[R];
+      real sum = WEIGHT(0) * w[R];
 #pragma unroll
       for (int r = 1; r <= R; ++r)
-        sum += weight(r) * ((pl[-r] + pl[r]) + (pl[-r * SX] + pl[r * SX]) + (w[R - r] + w[R + r]));
+        sum += WEIGHT(r) * ((pl[-r] + pl[r]) + (pl[-r * SX] + pl[r * SX]) + (w[R - r] + w[R + r]));
       out[i + s * j + p * k] = sum;
+    }
+  }
+  COPY_WAIT_PRIOR(0);
+}
+
+/* lanes: CUDA's `cpl` (bench/experiments/gpu_star_designs.cu). A work-item owns G points of a row
+   (16 bytes); the ring's rows are whole 16-byte groups, the x halo rounded up to groups (XG a
+   side). The z window holds groups; the x neighbours are read as the 2 XG + 1 groups around the
+   work-item's, the y neighbours as one group a row. */
+#define XG ((R + G - 1) / G)
+#define SXG (TX + 2 * XG)
+#define PLANEG (SXG * SY)
+typedef union { realg v; real s[G]; } lanes_group;
+
+inline void issue_groups(__local realg* slots, __global const real* u, int n, int k, int bi, int bj, int tid) {
+  if (k < n) {
+    __local realg* dst = slots + (k % NB) * PLANEG;
+    const long s = n, p = (long)n * n;
+    __global const real* src = u + p * k;
+#pragma unroll
+    for (int q = 0; q < (PLANEG + TX * TY - 1) / (TX * TY); ++q) {
+      const int h = tid + q * TX * TY;
+      if (h < PLANEG) {
+        const int hy = h / SXG, hx = h - hy * SXG;
+        const int gx = min(bi - XG * G + hx * G, n - G), gy = min(bj - R + hy, n - 1);
+        COPY16(dst + h, src + gx + s * gy);
+      }
+    }
+  }
+  COPY_COMMIT();
+}
+
+__kernel __attribute__((reqd_work_group_size(TX, TY, 1)))
+void lanes(__global const real* restrict u, __global real* restrict out, int n, int tz) {
+  __local realg planes[NB * PLANEG];
+  const int tx = get_local_id(0), ty = get_local_id(1), tid = ty * TX + tx;
+  const int bi = R + get_group_id(0) * TX * G, bj = R + get_group_id(1) * TY;
+  const int k0 = R + get_group_id(2) * tz;
+  const long s = n, p = (long)n * n;
+  const int i = bi + tx * G, j = bj + ty;
+  const bool computes = i < n - R && j < n - R, whole = i + G <= n - R;
+  const int kend = min(k0 + tz, n - R);
+  realg w[2 * R + 1];
+  __global const real* col = u + min(i, n - G) + s * min(j, n - 1);
+#pragma unroll
+  for (int d = 0; d < 2 * R; ++d) w[d + 1] = VLOADG(0, col + p * (k0 - R + d));
+  for (int k = k0; k < k0 + R + S; ++k) issue_groups(planes, u, n, k, bi, bj, tid);
+  for (int k = k0; k < kend; ++k) {
+    COPY_WAIT_PRIOR(S_MINUS_1);
+    barrier(CLK_LOCAL_MEM_FENCE);
+    issue_groups(planes, u, n, k + R + S, bi, bj, tid);
+#pragma unroll
+    for (int d = 0; d < 2 * R; ++d) w[d] = w[d + 1];
+    __local const realg* pl = planes + (k % NB) * PLANEG + (ty + R) * SXG + tx + XG;
+    w[2 * R] = planes[((k + R) % NB) * PLANEG + (ty + R) * SXG + tx + XG];
+    if (computes) {
+      union { realg v[2 * XG + 1]; real s[G * (2 * XG + 1)]; } xs;
+#pragma unroll
+      for (int g = -XG; g <= XG; ++g) xs.v[g + XG] = pl[g];
+      lanes_group ym[R], yp[R], zm[R], zp[R], c, result;
+      c.v = w[R];
+#pragma unroll
+      for (int r = 1; r <= R; ++r) {
+        ym[r - 1].v = pl[-r * SXG];
+        yp[r - 1].v = pl[r * SXG];
+        zm[r - 1].v = w[R - r];
+        zp[r - 1].v = w[R + r];
+      }
+#pragma unroll
+      for (int l = 0; l < G; ++l) {
+        real sum = WEIGHT(0) * c.s[l];
+#pragma unroll
+        for (int r = 1; r <= R; ++r)
+          sum += WEIGHT(r) * ((xs.s[XG * G + l - r] + xs.s[XG * G + l + r]) + (ym[r - 1].s[l] + yp[r - 1].s[l]) +
+                              (zm[r - 1].s[l] + zp[r - 1].s[l]));
+        result.s[l] = sum;
+      }
+      __global real* to = out + i + s * j + p * k;
+      if (whole && !SCALAR_STORES) {
+        VSTOREG(result.v, 0, to);
+      } else {
+#pragma unroll
+        for (int l = 0; l < G; ++l)
+          if (i + l < n - R) to[l] = result.s[l];
+      }
     }
   }
   COPY_WAIT_PRIOR(0);
@@ -134,20 +246,58 @@ void ring(__global const double* restrict u, __global double* restrict out, int 
 
 struct variant {
   const char* name;
-  int async_bytes;  // 0: loads
-  int group;        // points a copy
+  const char* kernel;  // ring: a work-item a point; lanes: 16 bytes of points a work-item
+  int async_bytes;     // 0: loads
+  int group;           // points a copy: 1, or 16 bytes' worth
+  int tx, ty, s;       // work-items of a work-group; planes copied ahead
+  int scalar_stores = 0;  // lanes: a store a point instead of one a work-item
 };
 
 }  // namespace
 
 int main(int argc, char** argv) {
+  // --compile PLATFORM FILE OPTIONS OUT: builds an OpenCL C file and writes the program's binary
+  // (PTX on NVIDIA's platform), to read what the platform's compiler made of a generated kernel.
+  if (argc == 6 && std::string(argv[1]) == "--compile") {
+    const auto chosen = experiments::device_of_platform(argv[2]);
+    cl_int status = CL_SUCCESS;
+    cl_context context = clCreateContext(nullptr, 1, &chosen.device, nullptr, nullptr, &status);
+    check(status, "clCreateContext");
+    std::string text;
+    if (FILE* f = std::fopen(argv[3], "rb")) {
+      char buffer[4096];
+      for (size_t got; (got = std::fread(buffer, 1, sizeof buffer, f)) > 0;) text.append(buffer, got);
+      std::fclose(f);
+    }
+    const char* pointer_to_text = text.c_str();
+    cl_program program = clCreateProgramWithSource(context, 1, &pointer_to_text, nullptr, &status);
+    check(status, "clCreateProgramWithSource");
+    if (clBuildProgram(program, 1, &chosen.device, argv[4], nullptr, nullptr) != CL_SUCCESS) {
+      size_t length = 0;
+      clGetProgramBuildInfo(program, chosen.device, CL_PROGRAM_BUILD_LOG, 0, nullptr, &length);
+      std::string log(length, '\0');
+      clGetProgramBuildInfo(program, chosen.device, CL_PROGRAM_BUILD_LOG, length, log.data(), nullptr);
+      std::fprintf(stderr, "build failed:\n%s\n", log.c_str());
+      return 1;
+    }
+    size_t size = 0;
+    check(clGetProgramInfo(program, CL_PROGRAM_BINARY_SIZES, sizeof size, &size, nullptr), "binary size");
+    std::vector<unsigned char> binary(size);
+    unsigned char* pointer = binary.data();
+    check(clGetProgramInfo(program, CL_PROGRAM_BINARIES, sizeof pointer, &pointer, nullptr), "binary");
+    FILE* out = std::fopen(argv[5], "wb");
+    if (out == nullptr) return 1;
+    std::fwrite(binary.data(), 1, binary.size(), out);
+    std::fclose(out);
+    return 0;
+  }
   const std::string wanted = argc > 1 ? argv[1] : "NVIDIA";
   const int n = argc > 2 ? std::atoi(argv[2]) : 512;
   const int repetitions = argc > 3 ? std::atoi(argv[3]) : 10;
   const int tz = argc > 4 ? std::atoi(argv[4]) : 32;
-  constexpr int R = 4, TX = 32, TY = 8, S = 2;
-  if (n % 2 != 0 || n < 2 * R + 2 || repetitions < 1 || tz < 1) {
-    std::fprintf(stderr, "n must be even and at least %d, repetitions and tz at least 1\n", 2 * R + 2);
+  constexpr int R = 4;
+  if (n % 4 != 0 || n < 2 * R + 4 || repetitions < 1 || tz < 1) {
+    std::fprintf(stderr, "n must be a multiple of 4 and at least %d, repetitions and tz at least 1\n", 2 * R + 4);
     return 1;
   }
   const auto chosen = experiments::device_of_platform(wanted);
@@ -155,24 +305,12 @@ int main(int argc, char** argv) {
   cl_device_id device = chosen.device;
   char device_name[256] = {};
   clGetDeviceInfo(device, CL_DEVICE_NAME, sizeof device_name, device_name, nullptr);
-  std::printf("device: %s; n = %d, tz = %d, tile %d x %d, %d planes ahead\n", device_name, n, tz, TX, TY, S);
+  std::printf("device: %s; n = %d, tz = %d\n", device_name, n, tz);
   cl_int status = CL_SUCCESS;
   cl_context context = clCreateContext(nullptr, 1, &device, nullptr, nullptr, &status);
   check(status, "clCreateContext");
   cl_command_queue queue = clCreateCommandQueue(context, device, CL_QUEUE_PROFILING_ENABLE, &status);
   check(status, "clCreateCommandQueue");
-
-  const size_t points = size_t(n) * n * n, bytes = points * sizeof(double);
-  std::vector<double> host(points);
-  for (size_t c = 0; c < points; ++c) host[c] = std::sin(0.001 * double(c % 100003)) + 0.5 * double(c % 7);
-  cl_mem u = clCreateBuffer(context, CL_MEM_READ_ONLY | CL_MEM_COPY_HOST_PTR, bytes, host.data(), &status);
-  check(status, "clCreateBuffer u");
-  cl_mem reference = clCreateBuffer(context, CL_MEM_READ_WRITE, bytes, nullptr, &status);
-  check(status, "clCreateBuffer reference");
-  cl_mem out = clCreateBuffer(context, CL_MEM_READ_WRITE, bytes, nullptr, &status);
-  check(status, "clCreateBuffer out");
-  const double zero = 0;
-  check(clEnqueueFillBuffer(queue, reference, &zero, sizeof zero, 0, bytes, 0, nullptr, nullptr), "fill");
 
   // The best and the median of `repetitions` timings of `enqueue`, in seconds, from its event.
   const auto time_of = [&](auto enqueue) {
@@ -190,19 +328,15 @@ int main(int argc, char** argv) {
     std::sort(seconds.begin(), seconds.end());
     return std::make_pair(seconds.front(), seconds[seconds.size() / 2]);
   };
-  const auto [copy_best, copy_median] = time_of([&](cl_event* e) {
-    check(clEnqueueCopyBuffer(queue, u, out, 0, 0, bytes, 0, nullptr, e), "clEnqueueCopyBuffer");
-  });
-  const double copy_bandwidth = 2.0 * double(bytes) / copy_best;
-  std::printf("copy: %.1f us best, %.1f median: %.0f GB/s\n", copy_best * 1e6, copy_median * 1e6, copy_bandwidth * 1e-9);
-
-  const auto build = [&](int async_bytes, int group) -> cl_program {
+  const auto build = [&](bool single, const variant& v) -> cl_program {
     cl_program program = clCreateProgramWithSource(context, 1, &source, nullptr, &status);
     check(status, "clCreateProgramWithSource");
-    const std::string options = "-cl-std=CL1.2 -DR=" + std::to_string(R) + " -DTX=" + std::to_string(TX) +
-                                " -DTY=" + std::to_string(TY) + " -DS=" + std::to_string(S) +
-                                " -DS_MINUS_1=" + std::to_string(S - 1) + " -DASYNC=" + std::to_string(async_bytes) +
-                                " -DASYNC_GROUP=" + std::to_string(group);
+    const std::string options = "-cl-std=CL1.2 -DR=" + std::to_string(R) + " -DTX=" + std::to_string(v.tx) +
+                                " -DTY=" + std::to_string(v.ty) + " -DS=" + std::to_string(v.s) +
+                                " -DS_MINUS_1=" + std::to_string(v.s - 1) + " -DASYNC=" +
+                                std::to_string(v.async_bytes) + " -DASYNC_GROUP=" + std::to_string(v.group) +
+                                " -DREAL_FLOAT=" + std::to_string(single ? 1 : 0) +
+                                " -DSCALAR_STORES=" + std::to_string(v.scalar_stores);
     if (clBuildProgram(program, 1, &device, options.c_str(), nullptr, nullptr) != CL_SUCCESS) {
       size_t length = 0;
       clGetProgramBuildInfo(program, device, CL_PROGRAM_BUILD_LOG, 0, nullptr, &length);
@@ -212,67 +346,129 @@ int main(int argc, char** argv) {
       clReleaseProgram(program);
       return nullptr;
     }
+    // PROBE_PTX_DIR: each program's binary (NVIDIA's is PTX text) there, named by its options.
+    if (const char* folder = std::getenv("PROBE_PTX_DIR")) {
+      size_t size = 0;
+      check(clGetProgramInfo(program, CL_PROGRAM_BINARY_SIZES, sizeof size, &size, nullptr), "binary size");
+      std::vector<unsigned char> binary(size);
+      unsigned char* pointer = binary.data();
+      check(clGetProgramInfo(program, CL_PROGRAM_BINARIES, sizeof pointer, &pointer, nullptr), "binary");
+      std::string file = std::string(folder) + "/" + v.kernel + (single ? "_f" : "_d") + "_a" +
+                         std::to_string(v.async_bytes) + "_" + std::to_string(v.tx) + "x" + std::to_string(v.ty) +
+                         "_s" + std::to_string(v.s) + ".ptx";
+      if (FILE* f = std::fopen(file.c_str(), "wb")) {
+        std::fwrite(binary.data(), 1, binary.size(), f);
+        std::fclose(f);
+      }
+    }
     return program;
   };
-  const double floor_bytes = 2.0 * double(bytes);  // read u, write out, once a point
-  const auto report = [&](const char* name, std::pair<double, double> t, bool same) {
-    std::printf("%-22s %8.1f us best, %8.1f median: %5.1f%% of copy (median %5.1f%%), %s\n", name, t.first * 1e6,
-                t.second * 1e6, 100.0 * floor_bytes / t.first / copy_bandwidth,
-                100.0 * floor_bytes / t.second / copy_bandwidth, same ? "bit-equal" : "DIFFERS");
-  };
-  std::vector<double> expected(points), got(points);
-  {
-    cl_program program = build(0, 1);
-    if (program == nullptr) return 1;
-    cl_kernel plain = clCreateKernel(program, "plain", &status);
-    check(status, "clCreateKernel plain");
-    clSetKernelArg(plain, 0, sizeof u, &u);
-    clSetKernelArg(plain, 1, sizeof reference, &reference);
-    clSetKernelArg(plain, 2, sizeof n, &n);
-    const size_t global[3] = {size_t(n), size_t(n), size_t(n)}, local[3] = {64, 4, 1};
-    const auto t = time_of([&](cl_event* e) {
-      check(clEnqueueNDRangeKernel(queue, plain, 3, nullptr, global, n % 64 == 0 && n % 4 == 0 ? local : nullptr, 0,
-                                   nullptr, e),
-            "plain");
+
+  for (const bool single : {false, true}) {
+    const size_t real_bytes = single ? sizeof(float) : sizeof(double);
+    const int g = int(16 / real_bytes);
+    const size_t points = size_t(n) * n * n, bytes = points * real_bytes;
+    std::vector<unsigned char> host(bytes);
+    for (size_t c = 0; c < points; ++c) {
+      const double value = std::sin(0.001 * double(c % 100003)) + 0.5 * double(c % 7);
+      if (single) {
+        const float f = float(value);
+        std::memcpy(&host[c * real_bytes], &f, real_bytes);
+      } else {
+        std::memcpy(&host[c * real_bytes], &value, real_bytes);
+      }
+    }
+    cl_mem u = clCreateBuffer(context, CL_MEM_READ_ONLY | CL_MEM_COPY_HOST_PTR, bytes, host.data(), &status);
+    check(status, "clCreateBuffer u");
+    cl_mem reference = clCreateBuffer(context, CL_MEM_READ_WRITE, bytes, nullptr, &status);
+    check(status, "clCreateBuffer reference");
+    cl_mem out = clCreateBuffer(context, CL_MEM_READ_WRITE, bytes, nullptr, &status);
+    check(status, "clCreateBuffer out");
+    const unsigned char zero[8] = {};
+    check(clEnqueueFillBuffer(queue, reference, zero, real_bytes, 0, bytes, 0, nullptr, nullptr), "fill");
+
+    std::printf("\n%s\n", single ? "fp32" : "fp64");
+    const auto [copy_best, copy_median] = time_of([&](cl_event* e) {
+      check(clEnqueueCopyBuffer(queue, u, out, 0, 0, bytes, 0, nullptr, e), "clEnqueueCopyBuffer");
     });
-    check(clEnqueueReadBuffer(queue, reference, CL_TRUE, 0, bytes, expected.data(), 0, nullptr, nullptr), "read");
-    report("plain (the reference)", t, true);
-    clReleaseKernel(plain);
-    clReleaseProgram(program);
+    const double copy_bandwidth = 2.0 * double(bytes) / copy_best;
+    std::printf("copy: %.1f us best, %.1f median: %.0f GB/s\n", copy_best * 1e6, copy_median * 1e6,
+                copy_bandwidth * 1e-9);
+    const double floor_bytes = 2.0 * double(bytes);  // read u, write out, once a point
+    const auto report = [&](const std::string& name, std::pair<double, double> t, bool same) {
+      std::printf("%-36s %8.1f us best, %8.1f median: %5.1f%% of copy (median %5.1f%%), %s\n", name.c_str(),
+                  t.first * 1e6, t.second * 1e6, 100.0 * floor_bytes / t.first / copy_bandwidth,
+                  100.0 * floor_bytes / t.second / copy_bandwidth, same ? "bit-equal" : "DIFFERS");
+    };
+    std::vector<unsigned char> expected(bytes), got(bytes);
+    {
+      cl_program program = build(single, {"plain", "plain", 0, 1, 32, 8, 2});
+      if (program == nullptr) return 1;
+      cl_kernel plain = clCreateKernel(program, "plain", &status);
+      check(status, "clCreateKernel plain");
+      clSetKernelArg(plain, 0, sizeof u, &u);
+      clSetKernelArg(plain, 1, sizeof reference, &reference);
+      clSetKernelArg(plain, 2, sizeof n, &n);
+      const size_t global[3] = {size_t(n), size_t(n), size_t(n)}, local[3] = {64, 4, 1};
+      const auto t = time_of([&](cl_event* e) {
+        check(clEnqueueNDRangeKernel(queue, plain, 3, nullptr, global, n % 64 == 0 ? local : nullptr, 0, nullptr, e),
+              "plain");
+      });
+      check(clEnqueueReadBuffer(queue, reference, CL_TRUE, 0, bytes, expected.data(), 0, nullptr, nullptr), "read");
+      report("plain (the reference)", t, true);
+      clReleaseKernel(plain);
+      clReleaseProgram(program);
+    }
+    std::vector<variant> variants = {
+        {"ring, loads", "ring", 0, 1, 32, 8, 2},
+        {"ring, cp.async 16", "ring", 16, g, 32, 8, 2},
+        {"lanes, loads", "lanes", 0, g, 16, 8, 2},
+    };
+    if (!single) variants.push_back({"ring, cp.async 8", "ring", 8, 1, 32, 8, 2});
+    for (const int s : {1, 2, 3})
+      for (const auto& [tx, ty] : {std::pair{16, 8}, {16, 16}, {32, 4}, {8, 16}, {32, 8}, {8, 32}})
+        variants.push_back({"lanes, cp.async 16", "lanes", 16, g, tx, ty, s});
+    for (const auto& [tx, ty] : {std::pair{16, 8}, {16, 16}, {8, 16}})
+      variants.push_back({"lanes, scalar stores", "lanes", 16, g, tx, ty, 2, 1});
+    for (const auto& v : variants) {
+      if (v.async_bytes != 0 && !nvidia) continue;
+      // The lanes' ring: (TX + 2 XG) groups of 16 bytes a row, TY + 2R rows, R + S + 1 planes.
+      const size_t local_bytes = std::string(v.kernel) == "lanes"
+                                     ? size_t(v.tx + 2 * ((R + g - 1) / g)) * 16 * (v.ty + 2 * R) * (R + v.s + 1)
+                                     : size_t(v.tx + 2 * R) * real_bytes * (v.ty + 2 * R) * (R + v.s + 1);
+      const std::string name = std::string(v.name) + " " + std::to_string(v.tx) + "x" + std::to_string(v.ty) +
+                               " S" + std::to_string(v.s);
+      if (local_bytes > 48 * 1024) {
+        std::printf("%-36s skipped: %zu bytes of local memory\n", name.c_str(), local_bytes);
+        continue;
+      }
+      cl_program program = build(single, v);
+      if (program == nullptr) continue;
+      cl_kernel kernel = clCreateKernel(program, v.kernel, &status);
+      check(status, "clCreateKernel");
+      clSetKernelArg(kernel, 0, sizeof u, &u);
+      clSetKernelArg(kernel, 1, sizeof out, &out);
+      clSetKernelArg(kernel, 2, sizeof n, &n);
+      clSetKernelArg(kernel, 3, sizeof tz, &tz);
+      // Zeros, as plain's output off the points it computes: a kernel that leaves a point unwritten differs.
+      check(clEnqueueFillBuffer(queue, out, zero, real_bytes, 0, bytes, 0, nullptr, nullptr), "clear");
+      const int interior = n - 2 * R, points_x = v.tx * (std::string(v.kernel) == "lanes" ? g : 1);
+      const size_t groups[3] = {size_t((interior + points_x - 1) / points_x), size_t((interior + v.ty - 1) / v.ty),
+                                size_t((interior + tz - 1) / tz)};
+      const size_t global[3] = {groups[0] * v.tx, groups[1] * v.ty, groups[2]};
+      const size_t local[3] = {size_t(v.tx), size_t(v.ty), 1};
+      const auto t = time_of([&](cl_event* e) {
+        check(clEnqueueNDRangeKernel(queue, kernel, 3, nullptr, global, local, 0, nullptr, e), v.kernel);
+      });
+      check(clEnqueueReadBuffer(queue, out, CL_TRUE, 0, bytes, got.data(), 0, nullptr, nullptr), "read");
+      report(name, t, std::memcmp(got.data(), expected.data(), bytes) == 0);
+      clReleaseKernel(kernel);
+      clReleaseProgram(program);
+    }
+    clReleaseMemObject(u);
+    clReleaseMemObject(reference);
+    clReleaseMemObject(out);
   }
-  const variant variants[] = {
-      {"ring, loads", 0, 1},
-      {"ring, loads of 2", 0, 2},
-      {"ring, cp.async 8", 8, 1},
-      {"ring, cp.async 16", 16, 2},
-  };
-  for (const auto& v : variants) {
-    if (v.async_bytes != 0 && !nvidia) continue;
-    cl_program program = build(v.async_bytes, v.group);
-    if (program == nullptr) continue;
-    cl_kernel ring = clCreateKernel(program, "ring", &status);
-    check(status, "clCreateKernel ring");
-    clSetKernelArg(ring, 0, sizeof u, &u);
-    clSetKernelArg(ring, 1, sizeof out, &out);
-    clSetKernelArg(ring, 2, sizeof n, &n);
-    clSetKernelArg(ring, 3, sizeof tz, &tz);
-    // Zeros, as plain's output off the points it computes: a ring that leaves a point unwritten differs.
-    check(clEnqueueFillBuffer(queue, out, &zero, sizeof zero, 0, bytes, 0, nullptr, nullptr), "clear");
-    const int interior = n - 2 * R;
-    const size_t groups[3] = {size_t((interior + TX - 1) / TX), size_t((interior + TY - 1) / TY),
-                              size_t((interior + tz - 1) / tz)};
-    const size_t global[3] = {groups[0] * TX, groups[1] * TY, groups[2]}, local[3] = {TX, TY, 1};
-    const auto t = time_of([&](cl_event* e) {
-      check(clEnqueueNDRangeKernel(queue, ring, 3, nullptr, global, local, 0, nullptr, e), "ring");
-    });
-    check(clEnqueueReadBuffer(queue, out, CL_TRUE, 0, bytes, got.data(), 0, nullptr, nullptr), "read");
-    report(v.name, t, std::memcmp(got.data(), expected.data(), bytes) == 0);
-    clReleaseKernel(ring);
-    clReleaseProgram(program);
-  }
-  clReleaseMemObject(u);
-  clReleaseMemObject(reference);
-  clReleaseMemObject(out);
   clReleaseCommandQueue(queue);
   clReleaseContext(context);
   return 0;

@@ -38,7 +38,7 @@ void CAKERNEL_Launch_%{name}_opencl_%{variant}(const opuntia::kernel_call& call)
   // then start aligned from CAKERNEL_OX).
   const auto lanes_of = [&](int asked, int ahead) {
     const int own = opuntia::opencl::own_lanes(CAKERNEL_%{name}_%{variant}_window_bytes(ahead, 1),
-                                               CAKERNEL_%{name}_%{variant}_LOCAL != 0);
+                                               CAKERNEL_%{name}_%{variant}_LOCAL);
     return opuntia::opencl::lanes_for(static_cast<int>(sizeof(CCTK_REAL)), opuntia::row_pitch(call.grid),
                                       asked > 0 ? asked : own);
   };

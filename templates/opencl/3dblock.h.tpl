@@ -34,8 +34,10 @@
    2026-12-02: on an H200, fp64 radius-4 star at 512^3, 58.2% of copy with 16-byte cp.async
    against 41.3% for a work-item a point and 32.9% with plain loads, bit-equal).
    A work-group whose points and windows are all inside the grid takes a path with no bounds
-   checks, unrolled over its TZ planes: the window indices become constants and the windows
-   registers. The launcher may shrink TY to fit the device's largest work-group. */
+   checks, unrolled over its TZ planes (a ring's planes are not: see the kernel): the window
+   indices become constants and the windows registers. A ring's windows load nothing from global
+   memory, so its last slab of planes is inside too. The launcher may shrink TY to fit the
+   device's largest work-group. */
 #define CAKERNEL_%{name}_%{variant}_ROWS CAKERNEL_ROWS_PER_THREAD_%{variant}
 #define CAKERNEL_%{name}_%{variant}_LOCAL CAKERNEL_LOCAL_PLANE_%{variant}
 #define CAKERNEL_%{name}_%{variant}_TX (%{tile_x} < 128 ? %{tile_x} : 128)
@@ -81,9 +83,9 @@ static_assert(CAKERNEL_%{name}_%{variant}_local_bytes(
    `checked`: CAKERNEL_<K>_<variant>_plane (slides the windows, stages the local plane, the
    barrier, then the rows) is plain text below, and CAKERNEL_<K>_<variant>_point (the body at one
    row) is opened by CAKERNEL_<K>_Begin and closed by CAKERNEL_<K>_End. The kernel, also plain
-   text, calls plane(t, false) in a loop over TZ with #pragma unroll when the work-group is
-   inside, else plane(t, true) in a bounded loop; both are defined before the body, which only
-   defines point, so the kernel forward-declares it. After inlining, each call site has a
+   text, calls plane(t, s, false) (s: the local plane's slot of plane t) in a loop over TZ with
+   #pragma unroll when the work-group is inside, else plane(t, s, true) in a bounded loop; both
+   are defined before the body, which only defines point, so the kernel forward-declares it. After inlining, each call site has a
    constant `checked` and the compiler drops the bounds checks and unrolls, as with CUDA's
    lambda: unlike unswitching a loop over a run-time `checked` (which LLVM will not do for loops
    holding a barrier, a convergent call), this does not depend on a heuristic. */
@@ -127,6 +129,21 @@ typedef double cakernel_group_CCTK_REAL;
    the group's bytes: global to private (a window's new plane) or private to private (sliding). */
 #define CAKERNEL_GROUP_LOAD(T, to, from) (*(cakernel_group_##T*)(to) = *(__global const cakernel_group_##T*)(from))
 #define CAKERNEL_GROUP_COPY(T, to, from) (*(cakernel_group_##T*)(to) = *(const cakernel_group_##T*)(from))
+/* Whether a local plane's groups of a work-item's points start aligned, as its columns of points
+   start after xn halo columns, and its rows are TX x LANES + xn + xp points: then every group of
+   LANES points a work-item reads from it (its own, an x neighbour's, a row above or below) moves
+   with one access of the group's type, which the work-item's lanes share, where points one at a
+   time would be LANES accesses, LANES-way in conflict for the local memory's banks (on an H200 the
+   radius-4 star's fp32 ring ran at 20% of copy with four points a work-item read one at a time
+   against 27% with one point: bench/RESULTS.md, 2026-12-02). */
+#if CAKERNEL_LOCAL_PLANE && CAKERNEL_LANES > 1 && (%{stencil_xn}) % CAKERNEL_LANES == 0 && (%{stencil_xp}) % CAKERNEL_LANES == 0
+#define CAKERNEL_LOCAL_GROUPS 1
+#else
+#define CAKERNEL_LOCAL_GROUPS 0
+#endif
+/* The group of the offset o from a work-item's first point, and o's place in it (o may be negative). */
+#define CAKERNEL_GROUP_OF(o) ((o) >= 0 ? (o) / CAKERNEL_LANES : -((CAKERNEL_LANES - 1 - (o)) / CAKERNEL_LANES))
+#define CAKERNEL_PLACE_OF(o) ((o) - CAKERNEL_LANES * CAKERNEL_GROUP_OF(o))
 /* A window's group: loaded where `inside` (its row and plane lie in the grid), else zeros. */
 #define CAKERNEL_GROUP_LOAD_INSIDE(T, to, inside, from) \
   do { \
@@ -139,6 +156,10 @@ typedef double cakernel_group_CCTK_REAL;
 #ifndef CAKERNEL_OX
 #define CAKERNEL_OX CAKERNEL_ILO
 #endif
+/* Whether each work-item's lanes are all among the points computed in x or all outside them:
+   the groups start on the first point and end on the last, or lanes are single points. */
+#define CAKERNEL_X_WHOLE \
+  ((CAKERNEL_ILO - CAKERNEL_OX) % CAKERNEL_LANES == 0 && (CAKERNEL_IHI - CAKERNEL_OX) % CAKERNEL_LANES == 0)
 /* The points the work-items compute: the launcher's bounds options for a call with a box, else
    every point the STENCIL allows. */
 #ifndef CAKERNEL_ILO
@@ -160,6 +181,9 @@ typedef double cakernel_group_CCTK_REAL;
 /* The local planes: the staged plane's two buffers, or the ring's slots (plane k0 + t in slot
    t mod SLOTS). */
 #define CAKERNEL_SLOTS (CAKERNEL_LOCAL_PLANE == 2 ? %{stencil_zp} + CAKERNEL_PF + 1 : CAKERNEL_LOCAL_PLANE ? 2 : 1)
+/* The slot k planes after slot s (0 <= k <= SLOTS): a compare and a subtraction, where the
+   remainder by SLOTS (7 for a radius-4 ring two planes ahead) is a dozen integer instructions. */
+#define CAKERNEL_SLOT_AFTER(s, k) ((s) + (k) >= CAKERNEL_SLOTS ? (s) + (k) - CAKERNEL_SLOTS : (s) + (k))
 #define CAKERNEL_HALO ((%{stencil_yn} + %{stencil_yp}) * CAKERNEL_SX + (%{stencil_xn} + %{stencil_xp}) * CAKERNEL_TYR)
 /* The halo cells each work-item loads a plane ahead (cells h = its index + q x the work-group's
    size), at least one so that the private array has a size. */
@@ -183,10 +207,18 @@ typedef double cakernel_group_CCTK_REAL;
     : (j) == 0 && (k) == 0 && cakernel_lane + (i) >= 0 && cakernel_lane + (i) < CAKERNEL_LANES \
         ? cakernel_w_##v[cakernel_m][%{stencil_zn}][CAKERNEL_LANE(i)] \
     : CAKERNEL_LOCAL_PLANE == 1 && (k) == 0 \
-        ? cakernel_local_##v[cakernel_t & 1][cakernel_sj + cakernel_m + (j)][cakernel_si + cakernel_lane + (i)] \
+        ? CAKERNEL_LOCAL_POINT(v, cakernel_s, cakernel_sj + cakernel_m + (j), cakernel_lane + (i)) \
     : CAKERNEL_LOCAL_PLANE == 2 && (k) >= 0 \
-        ? cakernel_local_##v[(cakernel_t + ((k) > 0 ? (k) : 0)) % CAKERNEL_SLOTS][cakernel_sj + cakernel_m + (j)][cakernel_si + cakernel_lane + (i)] \
+        ? CAKERNEL_LOCAL_POINT(v, CAKERNEL_SLOT_AFTER(cakernel_s, (k) > 0 ? (k) : 0), cakernel_sj + cakernel_m + (j), cakernel_lane + (i)) \
         : I3D(v, i, j, k)))
+/* The point o from the work-item's first one in row `row` of local plane `slot` of v: from its
+   group where the groups are aligned (cakernel_local_point_<v>), else on its own. */
+#if CAKERNEL_LOCAL_GROUPS
+#define CAKERNEL_LOCAL_POINT(v, slot, row, o) \
+  cakernel_local_point_##v(&cakernel_local_##v[slot][row][cakernel_si], CAKERNEL_GROUP_OF(o), CAKERNEL_PLACE_OF(o))
+#else
+#define CAKERNEL_LOCAL_POINT(v, slot, row, o) cakernel_local_##v[slot][row][cakernel_si + (o)]
+#endif
 
 /* The arrays, and each cached variable's windows and local plane, as parameters and arguments. */
 #define CAKERNEL_ARRAY_PARAMETERS \
@@ -203,10 +235,20 @@ typedef double cakernel_group_CCTK_REAL;
 #define CAKERNEL_POINT_PARAMETERS \
   const CAKERNEL_%{name}_Params cakernel_params CAKERNEL_ARRAY_PARAMETERS CAKERNEL_WINDOW_PARAMETERS, \
       const int cakernel_gi0, const int cakernel_j, const int cakernel_k0, const int cakernel_si, const int cakernel_sj, \
-      const bool cakernel_computes, const int cakernel_t, const int cakernel_m, const int cakernel_lane, \
-      const bool cakernel_checked
+      const bool cakernel_computes, const int cakernel_t, const int cakernel_s, const int cakernel_m, \
+      const int cakernel_lane, const bool cakernel_checked
 
-/* The body at lane l of row m of plane t: CAKERNEL_%{name}_Begin opens it, after the kernel. */
+#if CAKERNEL_LOCAL_GROUPS
+%var_loop("cached=yes") %[/* The point at `place` of group `group` from `first` (a work-item's first point) in a local plane
+   of %{vname}: the whole group read as one access, which the work-item's lanes share. */
+CAKERNEL_INLINE %{vtype} cakernel_local_point_%{vname}(__local const %{vtype}* cakernel_first, const int cakernel_group,
+                                                      const int cakernel_place) {
+  const cakernel_group_%{vtype} cakernel_points = ((__local const cakernel_group_%{vtype}*)cakernel_first)[cakernel_group];
+  return ((const %{vtype}*)&cakernel_points)[cakernel_place];
+}
+]%#endif
+
+/* The body at lane l of row m of plane t (local slot s): CAKERNEL_%{name}_Begin opens it, after the kernel. */
 CAKERNEL_INLINE void CAKERNEL_%{name}_%{variant}_point(CAKERNEL_POINT_PARAMETERS);
 
 #if CAKERNEL_LOCAL_PLANE == 1
@@ -304,8 +346,8 @@ CAKERNEL_INLINE void CAKERNEL_%{name}_%{variant}_fill_%{vname}(__global %{vtype}
   const int cakernel_group = CAKERNEL_RING_GROUP(sizeof(%{vtype}));
   const int cakernel_row_groups = CAKERNEL_SX / cakernel_group;
   const int cakernel_groups = cakernel_row_groups * CAKERNEL_SY;
-  if (cakernel_checked && gk >= CAKERNEL_NK) return;
-  __local %{vtype}* const cakernel_to = &cakernel_ring[cakernel_slot % CAKERNEL_SLOTS][0][0];
+  if (gk >= CAKERNEL_NK) return;  /* the ring's planes past the grid serve no point */
+  __local %{vtype}* const cakernel_to = &cakernel_ring[cakernel_slot][0][0];
   const int cakernel_tid = (int)get_local_id(1) * CAKERNEL_TX + (int)get_local_id(0);
 #pragma unroll
   for (int cakernel_q = 0; cakernel_q < (cakernel_groups + CAKERNEL_TX * CAKERNEL_TY - 1) / (CAKERNEL_TX * CAKERNEL_TY);
@@ -328,14 +370,14 @@ CAKERNEL_INLINE void CAKERNEL_%{name}_%{variant}_fill_%{vname}(__global %{vtype}
   }
 }
 ]%
-/* Copies plane k0 + t of every cached variable into its ring slot, then closes the plane's copy
+/* Copies plane k0 + t of every cached variable into ring slot `slot`, then closes the plane's copy
    group, which CAKERNEL_COPY_WAIT counts by (empty past the grid, so that the count holds). */
 CAKERNEL_INLINE void CAKERNEL_%{name}_%{variant}_fill(const CAKERNEL_%{name}_Params cakernel_params
                                                           CAKERNEL_ARRAY_PARAMETERS CAKERNEL_WINDOW_PARAMETERS,
                                                       const int cakernel_bi, const int cakernel_bj, const int cakernel_k0,
-                                                      const int cakernel_t, const bool cakernel_checked) {
+                                                      const int cakernel_t, const int cakernel_slot, const bool cakernel_checked) {
 %var_loop("cached=yes") %[  CAKERNEL_%{name}_%{variant}_fill_%{vname}(%{vname}, cakernel_local_%{vname}, cakernel_bi, cakernel_bj, cakernel_k0 + cakernel_t,
-                                            cakernel_t, cakernel_checked);
+                                            cakernel_slot, cakernel_checked);
 ]%  CAKERNEL_COPY_COMMIT();
 }
 #endif
@@ -348,13 +390,14 @@ CAKERNEL_INLINE void CAKERNEL_%{name}_%{variant}_plane(
     const CAKERNEL_%{name}_Params cakernel_params CAKERNEL_ARRAY_PARAMETERS CAKERNEL_WINDOW_PARAMETERS, const int gi,
     const int cakernel_j, const int cakernel_k0, const int cakernel_bi, const int cakernel_bj, const int cakernel_si,
     const int cakernel_sj, const bool cakernel_column, const bool cakernel_computes, const int cakernel_t,
-    const bool cakernel_checked) {
+    const int cakernel_s, const bool cakernel_checked) {
   const int gk = cakernel_k0 + cakernel_t;
 #if CAKERNEL_LOCAL_PLANE == 2
   CAKERNEL_COPY_WAIT_AHEAD();
   barrier(CLK_LOCAL_MEM_FENCE);
   CAKERNEL_%{name}_%{variant}_fill(cakernel_params CAKERNEL_ARRAY_ARGUMENTS CAKERNEL_WINDOW_ARGUMENTS, cakernel_bi,
-                                   cakernel_bj, cakernel_k0, cakernel_t + %{stencil_zp} + CAKERNEL_PF, cakernel_checked);
+                                   cakernel_bj, cakernel_k0, cakernel_t + %{stencil_zp} + CAKERNEL_PF,
+                                   CAKERNEL_SLOT_AFTER(cakernel_s, %{stencil_zp} + CAKERNEL_PF), cakernel_checked);
 #endif
 %var_loop("cached=yes") %[  /* %{vname}: its windows, then its local plane */
 #pragma unroll
@@ -363,11 +406,14 @@ CAKERNEL_INLINE void CAKERNEL_%{name}_%{variant}_plane(
        the first): as a loop, LLVM may make the shift a memmove before unrolling it, and the
        window then stays in memory. */
 %for_loop(d, '0', '%{stencil_zn} + %{stencil_zp}') %[    CAKERNEL_GROUP_COPY(%{vtype}, cakernel_w_%{vname}[cakernel_m][%var(d)], cakernel_w_%{vname}[cakernel_m][%var(d) + 1]);
-]%#if CAKERNEL_LOCAL_PLANE == 2
+]%#if CAKERNEL_LOCAL_PLANE == 2 && CAKERNEL_LOCAL_GROUPS
+    *(cakernel_group_%{vtype}*)cakernel_w_%{vname}[cakernel_m][%{stencil_zn} + %{stencil_zp}] =
+        *(__local const cakernel_group_%{vtype}*)&cakernel_local_%{vname}[CAKERNEL_SLOT_AFTER(cakernel_s, %{stencil_zp})][cakernel_sj + cakernel_m][cakernel_si];
+#elif CAKERNEL_LOCAL_PLANE == 2
 #pragma unroll
     for (int cakernel_l = 0; cakernel_l < CAKERNEL_LANES; ++cakernel_l)
       cakernel_w_%{vname}[cakernel_m][%{stencil_zn} + %{stencil_zp}][cakernel_l] =
-          cakernel_local_%{vname}[(cakernel_t + %{stencil_zp}) % CAKERNEL_SLOTS][cakernel_sj + cakernel_m][cakernel_si + cakernel_l];
+          cakernel_local_%{vname}[CAKERNEL_SLOT_AFTER(cakernel_s, %{stencil_zp})][cakernel_sj + cakernel_m][cakernel_si + cakernel_l];
 #else
     CAKERNEL_GROUP_COPY(%{vtype}, cakernel_w_%{vname}[cakernel_m][%{stencil_zn} + %{stencil_zp}], cakernel_w_%{vname}[cakernel_m][%{stencil_zn} + %{stencil_zp} + 1]);
 #if CAKERNEL_PF > 1
@@ -390,12 +436,18 @@ CAKERNEL_INLINE void CAKERNEL_%{name}_%{variant}_plane(
     /* This plane's buffer: the centres from the windows, the halo from private memory, loaded
        while the plane before computed; then the next plane's halo is loaded, its latency
        hidden by this plane's barrier and rows. */
-    __local %{vtype} (*cakernel_tile)[CAKERNEL_SX] = cakernel_local_%{vname}[cakernel_t & 1];
+    __local %{vtype} (*cakernel_tile)[CAKERNEL_SX] = cakernel_local_%{vname}[cakernel_s];
 #pragma unroll
-    for (int cakernel_m = 0; cakernel_m < CAKERNEL_ROWS; ++cakernel_m)
+    for (int cakernel_m = 0; cakernel_m < CAKERNEL_ROWS; ++cakernel_m) {
+#if CAKERNEL_LOCAL_GROUPS
+      *(__local cakernel_group_%{vtype}*)&cakernel_tile[cakernel_sj + cakernel_m][cakernel_si] =
+          *(const cakernel_group_%{vtype}*)cakernel_w_%{vname}[cakernel_m][%{stencil_zn}];
+#else
 #pragma unroll
       for (int cakernel_l = 0; cakernel_l < CAKERNEL_LANES; ++cakernel_l)
         cakernel_tile[cakernel_sj + cakernel_m][cakernel_si + cakernel_l] = cakernel_w_%{vname}[cakernel_m][%{stencil_zn}][cakernel_l];
+#endif
+    }
 #pragma unroll
     for (int cakernel_q = 0; cakernel_q < CAKERNEL_HALO_ITEMS; ++cakernel_q) {
       int cakernel_hi, cakernel_hj;
@@ -409,12 +461,22 @@ CAKERNEL_INLINE void CAKERNEL_%{name}_%{variant}_plane(
   barrier(CLK_LOCAL_MEM_FENCE);
 #endif
 #pragma unroll
-  for (int cakernel_m = 0; cakernel_m < CAKERNEL_ROWS; ++cakernel_m)
+  for (int cakernel_m = 0; cakernel_m < CAKERNEL_ROWS; ++cakernel_m) {
+    /* Where the x edges fall between work-items, a row's lanes compute or not together: one check
+       for them all, so that they share their group reads of the local plane (checked a lane at a
+       time, each lane's reads went into a branch of its own, a point at a time, and the
+       work-groups at the edges, slower, held up launches of one wave: bench/RESULTS.md,
+       2026-12-03). */
+    if (CAKERNEL_X_WHOLE && cakernel_checked &&
+        !(cakernel_computes && gi >= CAKERNEL_ILO && gi < CAKERNEL_IHI && cakernel_j + cakernel_m < CAKERNEL_JHI))
+      continue;
 #pragma unroll
     for (int cakernel_l = 0; cakernel_l < CAKERNEL_LANES; ++cakernel_l)
       CAKERNEL_%{name}_%{variant}_point(cakernel_params CAKERNEL_ARRAY_ARGUMENTS CAKERNEL_WINDOW_ARGUMENTS, gi,
                                         cakernel_j, cakernel_k0, cakernel_si, cakernel_sj, cakernel_computes,
-                                        cakernel_t, cakernel_m, cakernel_l, cakernel_checked);
+                                        cakernel_t, cakernel_s, cakernel_m, cakernel_l,
+                                        cakernel_checked && !CAKERNEL_X_WHOLE);
+  }
 }
 
 __kernel __attribute__((reqd_work_group_size(CAKERNEL_TX, CAKERNEL_TY, 1)))
@@ -462,17 +524,35 @@ void CAKERNEL_%{name}_%{variant}_kernel(const CAKERNEL_%{name}_Params cakernel_p
   const bool cakernel_inside_x =
       cakernel_bi + %{stencil_xn} >= CAKERNEL_ILO && cakernel_bi + %{stencil_xn} + CAKERNEL_TXL <= CAKERNEL_IHI;
 #endif
+  /* A ring's windows take their newest plane from the ring, whose copies skip the planes past the
+     grid: its planes need only be the points', which the loop's bound keeps them. The windows of
+     the other variants load zp + PF planes ahead from global memory. */
   const bool cakernel_inside =
       cakernel_inside_x &&
-      cakernel_k0 + CAKERNEL_TZ + %{stencil_zp} + CAKERNEL_PF <=
-          (CAKERNEL_KHI + %{stencil_zp} + CAKERNEL_PF < CAKERNEL_NK ? CAKERNEL_KHI + %{stencil_zp} + CAKERNEL_PF : CAKERNEL_NK) &&
+      (CAKERNEL_LOCAL_PLANE == 2 ||
+       cakernel_k0 + CAKERNEL_TZ + %{stencil_zp} + CAKERNEL_PF <=
+           (CAKERNEL_KHI + %{stencil_zp} + CAKERNEL_PF < CAKERNEL_NK ? CAKERNEL_KHI + %{stencil_zp} + CAKERNEL_PF : CAKERNEL_NK)) &&
       cakernel_bj + %{stencil_yn} + CAKERNEL_TYR <= CAKERNEL_JHI;
+  /* The planes this work-group computes: TILE z, or fewer in the last slab. */
+  const int cakernel_planes = CAKERNEL_KHI - cakernel_k0 < CAKERNEL_TZ ? CAKERNEL_KHI - cakernel_k0 : CAKERNEL_TZ;
 #if CAKERNEL_LOCAL_PLANE == 2
   /* The ring's first planes, k0 .. k0 + zp + PF - 1: the first plane step waits for plane k0 + zp. */
   for (int cakernel_t = 0; cakernel_t < %{stencil_zp} + CAKERNEL_PF; ++cakernel_t)
     CAKERNEL_%{name}_%{variant}_fill(cakernel_params CAKERNEL_ARRAY_ARGUMENTS CAKERNEL_WINDOW_ARGUMENTS, cakernel_bi,
-                                     cakernel_bj, cakernel_k0, cakernel_t, true);
+                                     cakernel_bj, cakernel_k0, cakernel_t, cakernel_t, true);
 #endif
+#if CAKERNEL_LOCAL_PLANE == 2
+  if (cakernel_inside) {
+    /* A ring's planes are not unrolled, as CUDA's are not: unrolled by ring turns (every slot a
+       constant) the radius-4 star's ring ran at 46.5% of copy in fp64 against 53.4% (H200, 512^3,
+       32 x 16 points; bench/RESULTS.md, 2026-12-03). Slot s holds plane t. */
+#pragma unroll 1
+    for (int cakernel_t = 0, cakernel_s = 0; cakernel_t < cakernel_planes; ++cakernel_t, cakernel_s = CAKERNEL_SLOT_AFTER(cakernel_s, 1))
+      CAKERNEL_%{name}_%{variant}_plane(cakernel_params CAKERNEL_ARRAY_ARGUMENTS CAKERNEL_WINDOW_ARGUMENTS, gi,
+                                        cakernel_j, cakernel_k0, cakernel_bi, cakernel_bj, cakernel_si, cakernel_sj,
+                                        cakernel_column, cakernel_computes, cakernel_t, cakernel_s, false);
+  } else
+#else
   if (cakernel_inside) {
     /* At most 16 planes unrolled: enough to overlap the loads of the next planes, and a large
        TILE z (the CPU bench's 256) neither bloats the code nor overflows the stack on pocl,
@@ -481,13 +561,14 @@ void CAKERNEL_%{name}_%{variant}_kernel(const CAKERNEL_%{name}_Params cakernel_p
     for (int cakernel_t = 0; cakernel_t < CAKERNEL_TZ; ++cakernel_t)
       CAKERNEL_%{name}_%{variant}_plane(cakernel_params CAKERNEL_ARRAY_ARGUMENTS CAKERNEL_WINDOW_ARGUMENTS, gi,
                                         cakernel_j, cakernel_k0, cakernel_bi, cakernel_bj, cakernel_si, cakernel_sj,
-                                        cakernel_column, cakernel_computes, cakernel_t, false);
-  } else {
-    for (int cakernel_t = 0; cakernel_t < CAKERNEL_TZ && cakernel_k0 + cakernel_t < CAKERNEL_KHI;
-         ++cakernel_t)
+                                        cakernel_column, cakernel_computes, cakernel_t, cakernel_t % CAKERNEL_SLOTS, false);
+  } else
+#endif
+  {
+    for (int cakernel_t = 0, cakernel_s = 0; cakernel_t < cakernel_planes; ++cakernel_t, cakernel_s = CAKERNEL_SLOT_AFTER(cakernel_s, 1))
       CAKERNEL_%{name}_%{variant}_plane(cakernel_params CAKERNEL_ARRAY_ARGUMENTS CAKERNEL_WINDOW_ARGUMENTS, gi,
                                         cakernel_j, cakernel_k0, cakernel_bi, cakernel_bj, cakernel_si, cakernel_sj,
-                                        cakernel_column, cakernel_computes, cakernel_t, true);
+                                        cakernel_column, cakernel_computes, cakernel_t, cakernel_s, true);
   }
 #if CAKERNEL_LOCAL_PLANE == 2
   /* No copy may land in local memory after the work-group has ended. */

@@ -55,18 +55,19 @@ TEST(opencl_launch, a_work_item_owns_up_to_16_bytes_of_points_where_the_rows_are
   EXPECT_EQ(lanes_for(8, 41), 1);
 }
 
-TEST(opencl_launch, without_autotuning_a_work_item_owns_two_points_where_its_windows_stay_within_128_bytes) {
-  EXPECT_EQ(own_lanes(4 * 8, false), 2);       // the 7-point star's 3dstencil in fp64: 3 planes and 1 ahead
-  EXPECT_EQ(own_lanes(2 * 4 * 8, false), 2);   // ... its 3dblock_rows, two rows a work-item: 128 bytes with two
-  EXPECT_EQ(own_lanes(10 * 4, false), 2);      // the radius-4 star's 3dstencil in fp32
-  EXPECT_EQ(own_lanes(10 * 8, false), 1);      // ... in fp64
-  EXPECT_EQ(own_lanes(2 * 10 * 4, false), 1);  // ... its 3dblock_rows in fp32
-  EXPECT_EQ(own_lanes(0, false), 2);           // no cached variable: no windows
-  EXPECT_EQ(own_lanes(4 * 8, true), 1);        // the 7-point star's 3dblock: its local plane gives the x neighbours
-  EXPECT_EQ(own_lanes(0, true), 1);
+TEST(opencl_launch, without_autotuning_a_work_item_owns_two_points_where_its_windows_stay_within_128_bytes_or_it_keeps_a_ring) {
+  EXPECT_EQ(own_lanes(4 * 8, 0), 2);       // the 7-point star's 3dstencil in fp64: 3 planes and 1 ahead
+  EXPECT_EQ(own_lanes(2 * 4 * 8, 0), 2);   // ... its 3dblock_rows, two rows a work-item: 128 bytes with two
+  EXPECT_EQ(own_lanes(10 * 4, 0), 2);      // the radius-4 star's 3dstencil in fp32
+  EXPECT_EQ(own_lanes(10 * 8, 0), 1);      // ... in fp64
+  EXPECT_EQ(own_lanes(2 * 10 * 4, 0), 1);  // ... its 3dblock_rows in fp32
+  EXPECT_EQ(own_lanes(0, 0), 2);           // no cached variable: no windows
+  EXPECT_EQ(own_lanes(4 * 8, 1), 1);       // the 7-point star's 3dblock: its local plane gives the x neighbours
+  EXPECT_EQ(own_lanes(0, 1), 1);
+  EXPECT_EQ(own_lanes(9 * 8, 2), 2);       // the radius-4 star's ring in fp64: its windows take planes from the ring
   // The launcher then asks lanes_for for that many, within what the rows allow.
-  EXPECT_EQ(lanes_for(4, 516, own_lanes(16, false)), 2);
-  EXPECT_EQ(lanes_for(4, 515, own_lanes(16, false)), 1);
+  EXPECT_EQ(lanes_for(4, 516, own_lanes(16, 0)), 2);
+  EXPECT_EQ(lanes_for(4, 515, own_lanes(16, 0)), 1);
 }
 
 TEST(opencl_launch, groups_start_at_or_below_the_first_point_on_a_whole_group_of_the_row) {

@@ -78,20 +78,24 @@ inline int lanes_for(int point_bytes, int pitch, int asked = 0) {
 }
 
 /// The x points a work-item of a 3D kernel owns without autotuning's choice, given the bytes of
-/// its windows with one (the variant's window_bytes) and whether its work-group stages a local
-/// plane: two where it has none and its windows stay within 128 bytes with two, else one. On an
-/// H200 (NVIDIA's OpenCL, 512^3 and 256^3, bench/RESULTS.md 2026-12-02) two points a work-item ran
-/// the 7-point star's 3dstencil and 3dblock_rows at 83-93% of copy against 66-81% with one, in
-/// fp32 and fp64, and four floats at 62-69%; where the windows grew past 128 bytes (the radius-4
-/// star in fp64, or its two rows a work-item in fp32) two ran slower than one (27.6% against
-/// 45.5%: 108-134 registers against 60). Where a local plane already gives the x neighbours, a
-/// second point only adds its staging: the 7-point star's 3dblock ran at 67-76% with two against
-/// 69-80% with one, and the radius-4 star's 3dblock and ring gained with two in one size and lost
-/// in the other (autotuning tries them).
-///   own_lanes(32, false) == 2 (the 7-point star, 4 planes of doubles); own_lanes(80, false) == 1;
-///   own_lanes(32, true) == 1
-inline int own_lanes(int one_lane_window_bytes, bool local_plane) {
-  return !local_plane && 2 * one_lane_window_bytes <= 128 ? 2 : 1;
+/// its windows with one (the variant's window_bytes) and the local plane its work-group keeps
+/// (CAKERNEL_LOCAL_PLANE: 0 none, 1 a staged plane as 3dblock's, 2 a ring as 3dblock_ring's): two
+/// where it has none and its windows stay within 128 bytes with two, two for a ring, else one.
+/// On an H200 (NVIDIA's OpenCL, 512^3 and 256^3, bench/RESULTS.md 2026-12-02) two points a
+/// work-item ran the 7-point star's 3dstencil and 3dblock_rows at 83-93% of copy against 66-81%
+/// with one, in fp32 and fp64, and four floats at 62-69%; where the windows grew past 128 bytes
+/// (the radius-4 star in fp64, or its two rows a work-item in fp32) two ran slower than one
+/// (27.6% against 45.5%: 108-134 registers against 60). Where a staged plane already gives the x
+/// neighbours, a second point only adds its staging: the 7-point star's 3dblock ran at 67-76%
+/// with two against 69-80% with one. A ring's windows take their planes from the ring and its
+/// lanes read it a group at a time: the radius-4 star's ring ran at 41.5 / 56.7% (fp32 / fp64,
+/// 512^3) and 31.0 / 46.8% (256^3) with two against 38.6 / 54.4% and 29.4 / 38.3% with one
+/// (bench/RESULTS.md, 2026-12-03). Autotuning tries the others.
+///   own_lanes(32, 0) == 2 (the 7-point star, 4 planes of doubles); own_lanes(80, 0) == 1;
+///   own_lanes(32, 1) == 1; own_lanes(80, 2) == 2
+inline int own_lanes(int one_lane_window_bytes, int local_plane) {
+  if (local_plane == 2) return 2;
+  return local_plane == 0 && 2 * one_lane_window_bytes <= 128 ? 2 : 1;
 }
 
 /// The first point of the first group of `lanes` x points at or below `first`, given the `lead`

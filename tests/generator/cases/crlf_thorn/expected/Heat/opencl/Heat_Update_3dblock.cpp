@@ -38,7 +38,7 @@ void CAKERNEL_Launch_Heat_Update_opencl_3dblock(const opuntia::kernel_call& call
   // then start aligned from CAKERNEL_OX).
   const auto lanes_of = [&](int asked, int ahead) {
     const int own = opuntia::opencl::own_lanes(CAKERNEL_Heat_Update_3dblock_window_bytes(ahead, 1),
-                                               CAKERNEL_Heat_Update_3dblock_LOCAL != 0);
+                                               CAKERNEL_Heat_Update_3dblock_LOCAL);
     return opuntia::opencl::lanes_for(static_cast<int>(sizeof(CCTK_REAL)), opuntia::row_pitch(call.grid),
                                       asked > 0 ? asked : own);
   };
