@@ -50,7 +50,7 @@ std::vector<generated_file> generate_unchecked(const generator_inputs& inputs) {
       throw input_error(whole_file_error(sources.dir, fmt::format("thorn '{}' given twice", sources.name)));
     }
     const thorn_model thorn = check_thorn(sources, inputs.library);
-    auto kernels = emit_kernels(thorn, tree, inputs.templates, backends);
+    auto kernels = emit_kernels(thorn, tree, inputs.templates, backends, inputs.check_link_contract);
     auto bindings = emit_bindings(thorn, kernels.schedule, kernels.variants);
     files.insert(files.end(), std::make_move_iterator(kernels.files.begin()), std::make_move_iterator(kernels.files.end()));
     files.insert(files.end(), std::make_move_iterator(bindings.begin()), std::make_move_iterator(bindings.end()));

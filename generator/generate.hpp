@@ -16,6 +16,10 @@ struct generator_inputs {
   source_file deps_ccl;
   std::map<std::string, source_file> templates;  // key: path under the templates directory
   std::vector<std::string> backends;    // empty: every top-level group of deps.ccl
+  // Whether each variant's templates must define the launcher and the traits its bindings link
+  // against (emit.hpp: launcher_name, axes_trait_name): true for a thorn built into Opuntia,
+  // false to read templates written for another framework (CaCUDA's own) without linking them.
+  bool check_link_contract = true;
 };
 
 struct generated_file {

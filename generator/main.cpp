@@ -39,8 +39,10 @@ std::vector<thorn_sources> read_library(const std::vector<thorn_sources>& thorns
 }
 
 generator_inputs read_inputs(const std::vector<std::string>& thorn_dirs, const std::vector<std::string>& library_dirs,
-                             const std::string& templates_dir, const std::vector<std::string>& backends) {
+                             const std::string& templates_dir, const std::vector<std::string>& backends,
+                             bool check_link_contract = true) {
   generator_inputs inputs;
+  inputs.check_link_contract = check_link_contract;
   for (const auto& d : thorn_dirs) inputs.thorns.push_back(read_thorn(d));
   inputs.library = read_library(inputs.thorns, library_dirs);
   inputs.deps_ccl = read_source(fs::path(templates_dir) / "deps.ccl");
@@ -101,6 +103,10 @@ int main(int argc, char** argv) {
                            "further thorn directory consulted for inherits: (repeatable); sibling directories of "
                            "each --thorn are always consulted");
   generate_cmd->add_option("--stamp", stamp, "file to touch after a successful run (for build systems)");
+  bool no_link_check = false;
+  generate_cmd->add_flag("--no-link-check", no_link_check,
+                         "do not require each variant's templates to define the launcher and traits the bindings "
+                         "link against (to read templates written for another framework, such as CaCUDA's own)");
 
   std::vector<std::string> check_paths;
   std::vector<std::string> check_thorns;
@@ -160,7 +166,7 @@ int main(int argc, char** argv) {
       return status;
     }
     if (*generate_cmd) {
-      const auto files = generate(read_inputs(thorn_dirs, library_dirs, templates_dir, backends));
+      const auto files = generate(read_inputs(thorn_dirs, library_dirs, templates_dir, backends, !no_link_check));
       write_outputs(out_dir, files);
       if (!stamp.empty()) write_file_atomically(stamp, "");
       return 0;

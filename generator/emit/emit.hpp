@@ -25,15 +25,23 @@ struct kernel_outputs {
   std::vector<kernel_variant> variants;
 };
 
-/// Renders every template the thorn's kernels reach in the given backends.
+/// Renders every template the thorn's kernels reach in the given backends; with
+/// `check_link_contract`, an error where a variant's templates define no launcher or axes trait.
 kernel_outputs emit_kernels(const thorn_model& thorn, const template_tree& tree,
                             const std::map<std::string, source_file>& templates,
-                            const std::vector<std::string>& backends);
+                            const std::vector<std::string>& backends, bool check_link_contract);
 
 /// <Thorn>/bindings/<Thorn>_parameters.hpp, <Thorn>_grid_functions.hpp and <Thorn>_bindings.cpp.
 std::vector<generated_file> emit_bindings(const thorn_model& thorn,
                                           const std::vector<schedule_statement_syntax>& template_schedule,
                                           const std::vector<kernel_variant>& variants);
+
+/// The contract of every backend's launcher template with the bindings (opuntia/binding.hpp): the
+/// function that launches variant v, `void CAKERNEL_Launch_<K>_<backend>_<variant>(const
+/// opuntia::kernel_call&)`, and its word on whether the variant reads along the axes only, `extern
+/// const bool CAKERNEL_ReadsAlongAxesOnly_<K>_<backend>_<variant>`.
+std::string launcher_name(const kernel_variant& v);
+std::string axes_trait_name(const kernel_variant& v);
 
 /// A C++ string literal for `text`.
 std::string cpp_string(const std::string& text);

@@ -290,16 +290,6 @@ void emit_schedule(std::string& out, const std::vector<schedule_statement_syntax
   }
 }
 
-/// The contract with every backend's launcher template (see opuntia/binding.hpp).
-std::string launcher_name(const kernel_variant& v) {
-  return fmt::format("CAKERNEL_Launch_{}_{}_{}", v.kernel, v.backend, v.template_stem);
-}
-
-/// The launcher template's word on whether the variant reads along the axes only (the same contract).
-std::string axes_trait_name(const kernel_variant& v) {
-  return fmt::format("CAKERNEL_ReadsAlongAxesOnly_{}_{}_{}", v.kernel, v.backend, v.template_stem);
-}
-
 /// Host routines: the non-group items of the schedule, kernel launches excepted, each once.
 void collect_routines(const std::vector<schedule_statement_syntax>& statements, std::vector<std::string>& names) {
   for (const auto& st : statements) {
@@ -409,6 +399,14 @@ std::string emit_bindings_source(const thorn_model& thorn, const std::vector<sch
 }
 
 }  // namespace
+
+std::string launcher_name(const kernel_variant& v) {
+  return fmt::format("CAKERNEL_Launch_{}_{}_{}", v.kernel, v.backend, v.template_stem);
+}
+
+std::string axes_trait_name(const kernel_variant& v) {
+  return fmt::format("CAKERNEL_ReadsAlongAxesOnly_{}_{}_{}", v.kernel, v.backend, v.template_stem);
+}
 
 std::vector<generated_file> emit_bindings(const thorn_model& thorn,
                                           const std::vector<schedule_statement_syntax>& template_schedule,

@@ -5,6 +5,7 @@
 #include <cstdint>
 #include <map>
 #include <set>
+#include <tuple>
 
 #include <fmt/format.h>
 
@@ -180,6 +181,7 @@ struct walker {
   const thorn_model& thorn;
   const template_tree& tree;
   const std::map<std::string, source_file>& templates;
+  bool check_link_contract;
   kernel_outputs out;
   diagnostic_sink sink;
 
@@ -263,6 +265,9 @@ struct walker {
           render(t, scope, k.name);
         }
       }
+      if (check_link_contract) {
+        for (const auto root : roots) check_launcher_contract(k, root, backend);
+      }
     }
     for (const auto i : group_templates) {
       const auto& users = group_users[i];
@@ -279,6 +284,46 @@ struct walker {
       scope.loops["param_loop"] = parameter_loop(union_of_parameters(users));
       add_includes(scope, tree.templates[i], thorn.name);
       render(tree.templates[i], scope, thorn.name);
+    }
+  }
+
+  /// The bindings call each variant's launcher and read its axes trait (launcher_name,
+  /// axes_trait_name): the per-kernel outputs of the templates the variant reaches must define
+  /// both. Checked here, so that a template folder that lacks one (one written before the trait
+  /// existed, or a misspelt name) is an error at its deps.ccl entry, not an undefined symbol at
+  /// link time. Skipped where rendering already failed.
+  void check_launcher_contract(const kernel_model& k, std::size_t root, const std::string& backend) {
+    if (!sink.empty()) return;
+    const auto& variant_template = tree.templates[root];
+    const kernel_variant v{k.name, backend, variant_template.stem};
+    std::string texts;
+    std::vector<std::string> files;
+    for (const auto i : tree.closure({root})) {
+      const auto& t = tree.templates[i];
+      if (t.scope == template_scope_kind::group) continue;
+      files.push_back(t.file);
+      const auto path = output_name(t, k.name);
+      for (const auto& f : out.files) {
+        if (f.path == path) texts += f.text + '\n';
+      }
+    }
+    // The launcher is called: its name then '('; the trait is defined: its name then '='.
+    const auto defines = [&](const std::string& symbol, char follows) {
+      for (auto at = texts.find(symbol); at != std::string::npos; at = texts.find(symbol, at + 1)) {
+        auto after = texts.find_first_not_of(" \t", at + symbol.size());
+        if (after != std::string::npos && texts[after] == follows) return true;
+      }
+      return false;
+    };
+    for (const auto& [symbol, follows, what] :
+         {std::tuple{launcher_name(v), '(', "void {}(const opuntia::kernel_call&)"},
+          std::tuple{axes_trait_name(v), '=', "extern const bool {} = ..."}}) {
+      if (defines(symbol, follows)) continue;
+      sink.add(error_at(variant_template.where,
+                        fmt::format("template '{}' ({}) reaches no definition of {} for kernel '{}' in {}: a launcher "
+                                    "template must define `{}` (docs/template-author-guide.md, the launcher's contract)",
+                                    variant_template.name, backend, symbol, k.name, join_names(files),
+                                    fmt::format(fmt::runtime(what), symbol))));
     }
   }
 
@@ -329,8 +374,8 @@ struct walker {
 
 kernel_outputs emit_kernels(const thorn_model& thorn, const template_tree& tree,
                             const std::map<std::string, source_file>& templates,
-                            const std::vector<std::string>& backends) {
-  walker w{thorn, tree, templates, {}, {}};
+                            const std::vector<std::string>& backends, bool check_link_contract) {
+  walker w{thorn, tree, templates, check_link_contract, {}, {}};
   w.check_types_resolve();
   w.sink.throw_if_any();
   for (const auto& backend : backends) w.walk(backend);

@@ -28,6 +28,17 @@ check "check --thorn names the unknown parameter" grep -q "unknown parameter 'al
 "$gen" check >"$work/out" 2>&1
 check "check with nothing to check is a usage error" test $? -eq 2
 
+# A template folder whose launcher lacks what the bindings link against (a template written
+# before CAKERNEL_ReadsAlongAxesOnly_...) is an error at its deps.ccl entry; --no-link-check reads
+# it anyway, for templates not meant to be linked (CaCUDA's own).
+case_dir="$src/tests/generator/cases/err_launcher_without_trait"
+"$gen" generate --thorn "$case_dir/thorns/HeatEquation" --templates "$case_dir/templates" --out "$work/no_trait" >"$work/out" 2>&1
+check "generate exits 1 where a launcher template defines no axes trait" test $? -eq 1
+check "... naming the deps.ccl entry and the symbol" grep -q "templates/deps.ccl:39:24: error: template '3dblock_copy' (openmp) reaches no definition of CAKERNEL_ReadsAlongAxesOnly_Heat_Update_openmp_3dblock_copy" "$work/out"
+check "... and writes nothing" test ! -e "$work/no_trait"
+"$gen" generate --no-link-check --thorn "$case_dir/thorns/HeatEquation" --templates "$case_dir/templates" --out "$work/no_trait" >"$work/out" 2>&1
+check "generate --no-link-check writes it" test -f "$work/no_trait/HeatEquation/openmp/Heat_Update_3dblock_copy.cpp"
+
 # A misspelt kernel launch in schedule.ccl is found by check --thorn and generate, not by a run.
 cp -r "$src/thorns/HeatEquation" "$work/Misspelt"
 sed -i 's/CAKERNEL_Launch_Heat_Update/CAKERNEL_Launch_Heat_Updte/' "$work/Misspelt/schedule.ccl"
@@ -54,10 +65,11 @@ check "generate wrote nothing after an error" test ! -e "$work/failed"
 check "generate names the unknown variable" grep -q "unknown grid function 'uu' in kernel 'Heat_Update'; did you mean 'u'?" "$work/out"
 
 # generate: outputs appear; a second run with nothing changed rewrites nothing; replace=no is respected.
+# (The case's templates probe the template language and define no launcher: --no-link-check.)
 case_dir="$src/tests/generator/cases/template_constructs"
 run_generate() {
-  "$gen" generate --thorn "$case_dir/thorns/Fancy" --templates "$case_dir/templates" --out "$work/out_dir" \
-    --stamp "$work/stamp" >"$work/out" 2>&1
+  "$gen" generate --no-link-check --thorn "$case_dir/thorns/Fancy" --templates "$case_dir/templates" \
+    --out "$work/out_dir" --stamp "$work/stamp" >"$work/out" 2>&1
 }
 run_generate
 check "generate succeeds" test $? -eq 0
@@ -86,7 +98,7 @@ check "generate names the first if too deep" grep -qxF "$deep_error" "$work/out"
 # generate writes all or nothing: one blocked output (a folder where the last file must go) and
 # nothing is written, no temporary is left, and the outputs already there stay as they were.
 mkdir -p "$work/blocked/Fancy/cpu/Fancy_shared.h"
-"$gen" generate --thorn "$case_dir/thorns/Fancy" --templates "$case_dir/templates" --out "$work/blocked" >"$work/out" 2>&1
+"$gen" generate --no-link-check --thorn "$case_dir/thorns/Fancy" --templates "$case_dir/templates" --out "$work/blocked" >"$work/out" 2>&1
 check "generate exits 1 when an output is blocked" test $? -eq 1
 check "generate names the blocked output and why" \
   grep -qxF "$work/blocked/Fancy/cpu/Fancy_shared.h: error: cannot write file: Is a directory" "$work/out"

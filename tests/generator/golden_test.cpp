@@ -1,7 +1,7 @@
 // Golden tests: each folder under tests/generator/cases/ holds generator inputs (thorns/,
-// optionally templates/ and a `backends` file) and either the expected outputs (expected/)
-// or the expected diagnostics (expected_error.txt). Run with OPUNTIA_UPDATE_GOLDEN=1 to
-// rewrite the expectations, then review the diff.
+// optionally templates/, a `backends` file and a `no_link_check` file) and either the expected
+// outputs (expected/) or the expected diagnostics (expected_error.txt). Run with
+// OPUNTIA_UPDATE_GOLDEN=1 to rewrite the expectations, then review the diff.
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -76,6 +76,9 @@ generator_inputs case_inputs() {
     std::istringstream words(read_text("backends"));
     for (std::string b; words >> b;) inputs.backends.push_back(b);
   }
+  // A case whose templates are not meant to be linked into Opuntia (CaCUDA's own, probes of the
+  // template language) says so with a file `no_link_check`, as `generate --no-link-check`.
+  inputs.check_link_contract = !fs::exists("no_link_check");
   return inputs;
 }
 
