@@ -16,7 +16,9 @@
 //                      groups, x neighbours come from the groups around the work-item's and y
 //                      neighbours a group a row; tiles of TX x TY work-items and S from 1 to 3
 //                      (a tile whose ring needs more than 48 KiB is skipped); "scalar stores":
-//                      a store a point, where the others store a work-item's 16 bytes at once.
+//                      a store a point, where the others store a work-item's 16 bytes at once;
+//   lanes, bulk rows:  `lanes` with each ring row copied by one cp.async.bulk (NVIDIA), SY copies a
+//                      plane completing on an mbarrier a slot.
 // The cp.async variants are built only where the platform's name contains "NVIDIA"; on any
 // other (pocl) the variants with loads still run, so that the kernels' logic is checked there.
 //   build/experiments/opencl_ring_probe [platform = NVIDIA] [n = 512] [repetitions = 10] [tz = 32]
@@ -242,6 +244,107 @@ void lanes(__global const real* restrict u, __global real* restrict out, int n, 
   }
   COPY_WAIT_PRIOR(0);
 }
+#if BULK
+/* lanes_bulk: `lanes` with each ring plane's rows copied by one bulk copy a row
+   (cp.async.bulk, 16-byte multiples), SY work-items issuing one each, completing on an mbarrier a
+   slot that work-item 0 arms with the plane's bytes: SY copy instructions a plane where `lanes`
+   issues one a 16-byte group, the nearest OpenCL C comes to CUDA's one tensor copy a plane. A
+   row is copied whole from the tile's halo start: at the grid's last x tile it reads up to a
+   tile past the row's end (the next row, or the buffer's padding after the last), into columns
+   that feed no point computed. */
+inline uint local_address(__local const void* p) { return (uint)(size_t)p; }
+
+inline void wait_phase(__local ulong* bar, uint parity) {
+  uint done = 0;
+  while (!done)
+    asm volatile("{ .reg .pred p; mbarrier.try_wait.parity.shared::cta.b64 p, [%1], %2; selp.u32 %0, 1, 0, p; }"
+                 : "=r"(done) : "r"(local_address(bar)), "r"(parity) : "memory");
+}
+
+inline void issue_rows(__local realg* slots, __local ulong* bars, __global const real* u, int n, int k, int bi, int bj,
+                       int tid) {
+  if (k >= n) return; /* never waited for */
+  __local ulong* bar = bars + k % NB;
+  if (tid == 0)
+    asm volatile("mbarrier.arrive.expect_tx.shared::cta.b64 _, [%0], %1;" :: "r"(local_address(bar)),
+                 "r"((uint)(PLANEG * 16)) : "memory");
+  if (tid < SY) {
+    const long s = n, p = (long)n * n;
+    __global const real* src = u + p * k + s * min(bj - R + tid, n - 1) + bi - XG * G;
+    __local realg* dst = slots + (k % NB) * PLANEG + tid * SXG;
+    asm volatile("cp.async.bulk.shared::cluster.global.mbarrier::complete_tx::bytes [%0], [%1], %2, [%3];"
+                 :: "r"(local_address(dst)), "l"(src), "r"((uint)(SXG * 16)), "r"(local_address(bar)) : "memory");
+  }
+}
+
+__kernel __attribute__((reqd_work_group_size(TX, TY, 1)))
+void lanes_bulk(__global const real* restrict u, __global real* restrict out, int n, int tz) {
+  __local realg planes[NB * PLANEG];
+  __local ulong bars[NB];
+  const int tx = get_local_id(0), ty = get_local_id(1), tid = ty * TX + tx;
+  const int bi = R + get_group_id(0) * TX * G, bj = R + get_group_id(1) * TY;
+  const int k0 = R + get_group_id(2) * tz;
+  const long s = n, p = (long)n * n;
+  const int i = bi + tx * G, j = bj + ty;
+  const bool computes = i < n - R && j < n - R, whole = i + G <= n - R;
+  const int kend = min(k0 + tz, n - R);
+  if (tid == 0) {
+    for (int b = 0; b < NB; ++b)
+      asm volatile("mbarrier.init.shared::cta.b64 [%0], %1;" :: "r"(local_address(bars + b)), "r"(1) : "memory");
+    asm volatile("fence.mbarrier_init.release.cluster;" ::: "memory");
+  }
+  barrier(CLK_LOCAL_MEM_FENCE);
+  realg w[2 * R + 1];
+  __global const real* col = u + min(i, n - G) + s * min(j, n - 1);
+#pragma unroll
+  for (int d = 0; d < 2 * R; ++d) w[d + 1] = VLOADG(0, col + p * (k0 - R + d));
+  for (int k = k0; k < k0 + R + S; ++k) issue_rows(planes, bars, u, n, k, bi, bj, tid);
+  for (int k = k0; k < kend; ++k) {
+    /* Plane k + R: its slot's fill (k + R - k0) / NB, whose phase has that parity. */
+    wait_phase(bars + (k + R) % NB, (uint)((k + R - k0) / NB) & 1u);
+    barrier(CLK_LOCAL_MEM_FENCE);
+    issue_rows(planes, bars, u, n, k + R + S, bi, bj, tid);
+#pragma unroll
+    for (int d = 0; d < 2 * R; ++d) w[d] = w[d + 1];
+    __local const realg* pl = planes + (k % NB) * PLANEG + (ty + R) * SXG + tx + XG;
+    w[2 * R] = planes[((k + R) % NB) * PLANEG + (ty + R) * SXG + tx + XG];
+    if (computes) {
+      union { realg v[2 * XG + 1]; real s[G * (2 * XG + 1)]; } xs;
+#pragma unroll
+      for (int g = -XG; g <= XG; ++g) xs.v[g + XG] = pl[g];
+      lanes_group ym[R], yp[R], zm[R], zp[R], c, result;
+      c.v = w[R];
+#pragma unroll
+      for (int r = 1; r <= R; ++r) {
+        ym[r - 1].v = pl[-r * SXG];
+        yp[r - 1].v = pl[r * SXG];
+        zm[r - 1].v = w[R - r];
+        zp[r - 1].v = w[R + r];
+      }
+#pragma unroll
+      for (int l = 0; l < G; ++l) {
+        real sum = WEIGHT(0) * c.s[l];
+#pragma unroll
+        for (int r = 1; r <= R; ++r)
+          sum += WEIGHT(r) * ((xs.s[XG * G + l - r] + xs.s[XG * G + l + r]) + (ym[r - 1].s[l] + yp[r - 1].s[l]) +
+                              (zm[r - 1].s[l] + zp[r - 1].s[l]));
+        result.s[l] = sum;
+      }
+      __global real* to = out + i + s * j + p * k;
+      if (whole) {
+        VSTOREG(result.v, 0, to);
+      } else {
+#pragma unroll
+        for (int l = 0; l < G; ++l)
+          if (i + l < n - R) to[l] = result.s[l];
+      }
+    }
+  }
+  /* Every copy issued has landed before the work-group's local memory goes: the planes past
+     those computed that were issued (up to k + R + S - 1 < n). */
+  for (int k = kend; k < kend + S && k + R < n; ++k) wait_phase(bars + (k + R) % NB, (uint)((k + R - k0) / NB) & 1u);
+}
+#endif
 )CL";
 
 struct variant {
@@ -336,7 +439,8 @@ int main(int argc, char** argv) {
                                 " -DS_MINUS_1=" + std::to_string(v.s - 1) + " -DASYNC=" +
                                 std::to_string(v.async_bytes) + " -DASYNC_GROUP=" + std::to_string(v.group) +
                                 " -DREAL_FLOAT=" + std::to_string(single ? 1 : 0) +
-                                " -DSCALAR_STORES=" + std::to_string(v.scalar_stores);
+                                " -DSCALAR_STORES=" + std::to_string(v.scalar_stores) +
+                                " -DBULK=" + std::to_string(std::string(v.kernel) == "lanes_bulk" ? 1 : 0);
     if (clBuildProgram(program, 1, &device, options.c_str(), nullptr, nullptr) != CL_SUCCESS) {
       size_t length = 0;
       clGetProgramBuildInfo(program, device, CL_PROGRAM_BUILD_LOG, 0, nullptr, &length);
@@ -378,7 +482,9 @@ int main(int argc, char** argv) {
         std::memcpy(&host[c * real_bytes], &value, real_bytes);
       }
     }
-    cl_mem u = clCreateBuffer(context, CL_MEM_READ_ONLY | CL_MEM_COPY_HOST_PTR, bytes, host.data(), &status);
+    // u is padded by 64 points: lanes_bulk's last row copy may read up to a tile past the grid.
+    host.resize(bytes + 64 * real_bytes);
+    cl_mem u = clCreateBuffer(context, CL_MEM_READ_ONLY | CL_MEM_COPY_HOST_PTR, host.size(), host.data(), &status);
     check(status, "clCreateBuffer u");
     cl_mem reference = clCreateBuffer(context, CL_MEM_READ_WRITE, bytes, nullptr, &status);
     check(status, "clCreateBuffer reference");
@@ -430,10 +536,14 @@ int main(int argc, char** argv) {
         variants.push_back({"lanes, cp.async 16", "lanes", 16, g, tx, ty, s});
     for (const auto& [tx, ty] : {std::pair{16, 8}, {16, 16}, {8, 16}})
       variants.push_back({"lanes, scalar stores", "lanes", 16, g, tx, ty, 2, 1});
+    for (const int s : {1, 2, 3})
+      for (const auto& [tx, ty] : {std::pair{16, 8}, {16, 16}, {32, 4}, {8, 16}})
+        variants.push_back({"lanes, bulk rows", "lanes_bulk", 32, g, tx, ty, s});
     for (const auto& v : variants) {
       if (v.async_bytes != 0 && !nvidia) continue;
       // The lanes' ring: (TX + 2 XG) groups of 16 bytes a row, TY + 2R rows, R + S + 1 planes.
-      const size_t local_bytes = std::string(v.kernel) == "lanes"
+      const bool owns_lanes = std::string(v.kernel).rfind("lanes", 0) == 0;
+      const size_t local_bytes = owns_lanes
                                      ? size_t(v.tx + 2 * ((R + g - 1) / g)) * 16 * (v.ty + 2 * R) * (R + v.s + 1)
                                      : size_t(v.tx + 2 * R) * real_bytes * (v.ty + 2 * R) * (R + v.s + 1);
       const std::string name = std::string(v.name) + " " + std::to_string(v.tx) + "x" + std::to_string(v.ty) +
@@ -452,7 +562,7 @@ int main(int argc, char** argv) {
       clSetKernelArg(kernel, 3, sizeof tz, &tz);
       // Zeros, as plain's output off the points it computes: a kernel that leaves a point unwritten differs.
       check(clEnqueueFillBuffer(queue, out, zero, real_bytes, 0, bytes, 0, nullptr, nullptr), "clear");
-      const int interior = n - 2 * R, points_x = v.tx * (std::string(v.kernel) == "lanes" ? g : 1);
+      const int interior = n - 2 * R, points_x = v.tx * (owns_lanes ? g : 1);
       const size_t groups[3] = {size_t((interior + points_x - 1) / points_x), size_t((interior + v.ty - 1) / v.ty),
                                 size_t((interior + tz - 1) / tz)};
       const size_t global[3] = {groups[0] * v.tx, groups[1] * v.ty, groups[2]};
