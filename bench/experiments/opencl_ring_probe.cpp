@@ -22,7 +22,8 @@
 // The cp.async variants are built only where the platform's name contains "NVIDIA"; on any
 // other (pocl) the variants with loads still run, so that the kernels' logic is checked there.
 //   build/experiments/opencl_ring_probe [platform = NVIDIA] [n = 512] [repetitions = 10] [tz = 32]
-// (PROBE_PTX_DIR=folder: each program's binary, PTX on NVIDIA's platform, written there), or
+// (PROBE_PTX_DIR=folder: each program's binary, PTX on NVIDIA's platform, written there;
+// PROBE_ONLY=text: only the variants whose name contains it), or
 //   build/experiments/opencl_ring_probe --compile PLATFORM FILE.cl "OPTIONS" OUT: one file's binary.
 #include <algorithm>
 #include <cmath>
@@ -548,6 +549,8 @@ int main(int argc, char** argv) {
                                      : size_t(v.tx + 2 * R) * real_bytes * (v.ty + 2 * R) * (R + v.s + 1);
       const std::string name = std::string(v.name) + " " + std::to_string(v.tx) + "x" + std::to_string(v.ty) +
                                " S" + std::to_string(v.s);
+      // PROBE_ONLY=text: only the variants whose name (with tile and S) contains it.
+      if (const char* only = std::getenv("PROBE_ONLY"); only != nullptr && name.find(only) == std::string::npos) continue;
       if (local_bytes > 48 * 1024) {
         std::printf("%-36s skipped: %zu bytes of local memory\n", name.c_str(), local_bytes);
         continue;
