@@ -10,8 +10,8 @@
 
    A work-group of TX x TY work-items covers TX x LANES points in x, TY x ROWS rows in y and TZ
    planes in z. Each work-item owns LANES consecutive x points (two, or autotuning's choice of up
-   to 16 bytes, where the launcher finds the rows whole groups and the windows stay small; else
-   one: opuntia::opencl::own_lanes) of ROWS consecutive
+   to 16 bytes, where the launcher finds the rows whole groups and the windows stay small or the
+   work-group keeps a ring; else one: opuntia::opencl::own_lanes) of ROWS consecutive
    rows and streams them through z (Micikevicius), keeping for each row and cached variable a
    window of the planes that its z neighbours need plus PF planes ahead, in private memory, so
    that the next plane's loads (a group at a time) are in flight while this one computes.
