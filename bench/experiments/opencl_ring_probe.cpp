@@ -188,6 +188,47 @@ inline void issue_groups(__local realg* slots, __global const real* u, int n, in
   COPY_COMMIT();
 }
 
+/* One plane of a `lanes` work-item, plane k + R of the ring landed: slides its z window by one
+   plane and takes the newest from the ring, then computes its G points and stores them at `to`,
+   16 bytes at once where they are all inside (`whole`). Both `lanes` kernels, whichever copies
+   fill their rings. */
+inline void lanes_plane(__local const realg* planes, realg* w, int k, int tx, int ty, bool computes, bool whole,
+                        __global real* to, int i, int n) {
+#pragma unroll
+  for (int d = 0; d < 2 * R; ++d) w[d] = w[d + 1];
+  __local const realg* pl = planes + (k % NB) * PLANEG + (ty + R) * SXG + tx + XG;
+  w[2 * R] = planes[((k + R) % NB) * PLANEG + (ty + R) * SXG + tx + XG];
+  if (!computes) return;
+  union { realg v[2 * XG + 1]; real s[G * (2 * XG + 1)]; } xs;
+#pragma unroll
+  for (int g = -XG; g <= XG; ++g) xs.v[g + XG] = pl[g];
+  lanes_group ym[R], yp[R], zm[R], zp[R], c, result;
+  c.v = w[R];
+#pragma unroll
+  for (int r = 1; r <= R; ++r) {
+    ym[r - 1].v = pl[-r * SXG];
+    yp[r - 1].v = pl[r * SXG];
+    zm[r - 1].v = w[R - r];
+    zp[r - 1].v = w[R + r];
+  }
+#pragma unroll
+  for (int l = 0; l < G; ++l) {
+    real sum = WEIGHT(0) * c.s[l];
+#pragma unroll
+    for (int r = 1; r <= R; ++r)
+      sum += WEIGHT(r) * ((xs.s[XG * G + l - r] + xs.s[XG * G + l + r]) + (ym[r - 1].s[l] + yp[r - 1].s[l]) +
+                          (zm[r - 1].s[l] + zp[r - 1].s[l]));
+    result.s[l] = sum;
+  }
+  if (whole && !SCALAR_STORES) {
+    VSTOREG(result.v, 0, to);
+  } else {
+#pragma unroll
+    for (int l = 0; l < G; ++l)
+      if (i + l < n - R) to[l] = result.s[l];
+  }
+}
+
 __kernel __attribute__((reqd_work_group_size(TX, TY, 1)))
 void lanes(__global const real* restrict u, __global real* restrict out, int n, int tz) {
   __local realg planes[NB * PLANEG];
@@ -207,41 +248,7 @@ void lanes(__global const real* restrict u, __global real* restrict out, int n, 
     COPY_WAIT_PRIOR(S_MINUS_1);
     barrier(CLK_LOCAL_MEM_FENCE);
     issue_groups(planes, u, n, k + R + S, bi, bj, tid);
-#pragma unroll
-    for (int d = 0; d < 2 * R; ++d) w[d] = w[d + 1];
-    __local const realg* pl = planes + (k % NB) * PLANEG + (ty + R) * SXG + tx + XG;
-    w[2 * R] = planes[((k + R) % NB) * PLANEG + (ty + R) * SXG + tx + XG];
-    if (computes) {
-      union { realg v[2 * XG + 1]; real s[G * (2 * XG + 1)]; } xs;
-#pragma unroll
-      for (int g = -XG; g <= XG; ++g) xs.v[g + XG] = pl[g];
-      lanes_group ym[R], yp[R], zm[R], zp[R], c, result;
-      c.v = w[R];
-#pragma unroll
-      for (int r = 1; r <= R; ++r) {
-        ym[r - 1].v = pl[-r * SXG];
-        yp[r - 1].v = pl[r * SXG];
-        zm[r - 1].v = w[R - r];
-        zp[r - 1].v = w[R + r];
-      }
-#pragma unroll
-      for (int l = 0; l < G; ++l) {
-        real sum = WEIGHT(0) * c.s[l];
-#pragma unroll
-        for (int r = 1; r <= R; ++r)
-          sum += WEIGHT(r) * ((xs.s[XG * G + l - r] + xs.s[XG * G + l + r]) + (ym[r - 1].s[l] + yp[r - 1].s[l]) +
-                              (zm[r - 1].s[l] + zp[r - 1].s[l]));
-        result.s[l] = sum;
-      }
-      __global real* to = out + i + s * j + p * k;
-      if (whole && !SCALAR_STORES) {
-        VSTOREG(result.v, 0, to);
-      } else {
-#pragma unroll
-        for (int l = 0; l < G; ++l)
-          if (i + l < n - R) to[l] = result.s[l];
-      }
-    }
+    lanes_plane(planes, w, k, tx, ty, computes, whole, out + i + s * j + p * k, i, n);
   }
   COPY_WAIT_PRIOR(0);
 }
@@ -305,41 +312,7 @@ void lanes_bulk(__global const real* restrict u, __global real* restrict out, in
     wait_phase(bars + (k + R) % NB, (uint)((k + R - k0) / NB) & 1u);
     barrier(CLK_LOCAL_MEM_FENCE);
     issue_rows(planes, bars, u, n, k + R + S, bi, bj, tid);
-#pragma unroll
-    for (int d = 0; d < 2 * R; ++d) w[d] = w[d + 1];
-    __local const realg* pl = planes + (k % NB) * PLANEG + (ty + R) * SXG + tx + XG;
-    w[2 * R] = planes[((k + R) % NB) * PLANEG + (ty + R) * SXG + tx + XG];
-    if (computes) {
-      union { realg v[2 * XG + 1]; real s[G * (2 * XG + 1)]; } xs;
-#pragma unroll
-      for (int g = -XG; g <= XG; ++g) xs.v[g + XG] = pl[g];
-      lanes_group ym[R], yp[R], zm[R], zp[R], c, result;
-      c.v = w[R];
-#pragma unroll
-      for (int r = 1; r <= R; ++r) {
-        ym[r - 1].v = pl[-r * SXG];
-        yp[r - 1].v = pl[r * SXG];
-        zm[r - 1].v = w[R - r];
-        zp[r - 1].v = w[R + r];
-      }
-#pragma unroll
-      for (int l = 0; l < G; ++l) {
-        real sum = WEIGHT(0) * c.s[l];
-#pragma unroll
-        for (int r = 1; r <= R; ++r)
-          sum += WEIGHT(r) * ((xs.s[XG * G + l - r] + xs.s[XG * G + l + r]) + (ym[r - 1].s[l] + yp[r - 1].s[l]) +
-                              (zm[r - 1].s[l] + zp[r - 1].s[l]));
-        result.s[l] = sum;
-      }
-      __global real* to = out + i + s * j + p * k;
-      if (whole) {
-        VSTOREG(result.v, 0, to);
-      } else {
-#pragma unroll
-        for (int l = 0; l < G; ++l)
-          if (i + l < n - R) to[l] = result.s[l];
-      }
-    }
+    lanes_plane(planes, w, k, tx, ty, computes, whole, out + i + s * j + p * k, i, n);
   }
   /* Every copy issued has landed before the work-group's local memory goes: the planes past
      those computed that were issued (up to k + R + S - 1 < n). */
