@@ -85,10 +85,11 @@ static_assert(CAKERNEL_Heat_Update_3dblock_local_bytes(
    row) is opened by CAKERNEL_<K>_Begin and closed by CAKERNEL_<K>_End. The kernel, also plain
    text, calls plane(t, s, false) (s: the local plane's slot of plane t) in a loop over TZ with
    #pragma unroll when the work-group is inside, else plane(t, s, true) in a bounded loop; both
-   are defined before the body, which only defines point, so the kernel forward-declares it. After inlining, each call site has a
-   constant `checked` and the compiler drops the bounds checks and unrolls, as with CUDA's
-   lambda: unlike unswitching a loop over a run-time `checked` (which LLVM will not do for loops
-   holding a barrier, a convergent call), this does not depend on a heuristic. */
+   are defined before the body, which only defines point, so the kernel forward-declares it.
+   After inlining, each call site has a constant `checked` and the compiler drops the bounds
+   checks and unrolls, as with CUDA's lambda: unlike unswitching a loop over a run-time
+   `checked` (which LLVM will not do for loops holding a barrier, a convergent call), this does
+   not depend on a heuristic. */
 inline const char* const CAKERNEL_Heat_Update_3dblock_opencl_macros =
     "#define CAKERNEL_ROWS " OPUNTIA_OPENCL_EXPANDED_TEXT(CAKERNEL_ROWS_PER_THREAD_3dblock) "\n"
     "#define CAKERNEL_CARDINAL_ONLY " OPUNTIA_OPENCL_EXPANDED_TEXT(CAKERNEL_CARDINAL_ONLY_3dblock) "\n"
@@ -133,9 +134,10 @@ typedef double cakernel_group_CCTK_REAL;
    start after xn halo columns, and its rows are TX x LANES + xn + xp points: then every group of
    LANES points a work-item reads from it (its own, an x neighbour's, a row above or below) moves
    with one access of the group's type, which the work-item's lanes share, where points one at a
-   time would be LANES accesses, LANES-way in conflict for the local memory's banks (on an H200 the
-   radius-4 star's fp32 ring ran at 20% of copy with four points a work-item read one at a time
-   against 27% with one point: bench/RESULTS.md, 2026-12-02). */
+   time would be LANES accesses. On an H200 the radius-4 star's fp32 ring, four lanes, read its
+   plane with 11 LDS.128 a plane this way, against 40 scalar LDS where the lanes' reads sat in
+   branches of their own (bench/RESULTS.md, 2026-12-03; group reads alone moved no figure while
+   the edge work-groups still took that path, 2026-12-02). */
 #if CAKERNEL_LOCAL_PLANE && CAKERNEL_LANES > 1 && (1) % CAKERNEL_LANES == 0 && (1) % CAKERNEL_LANES == 0
 #define CAKERNEL_LOCAL_GROUPS 1
 #else
