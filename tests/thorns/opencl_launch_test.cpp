@@ -9,11 +9,14 @@
 
 namespace {
 
+using opuntia::opencl::compute_unit_limits;
 using opuntia::opencl::lanes_for;
 using opuntia::opencl::lanes_origin;
+using opuntia::opencl::nvidia_sm_limits;
 using opuntia::opencl::own_lanes;
 using opuntia::opencl::program_sizes;
 using opuntia::opencl::ring_copy_bytes;
+using opuntia::opencl::work_groups_per_unit;
 
 TEST(opencl_launch, ring_copies_are_as_wide_as_every_copy_stays_aligned) {
   // fp64, the radius-4 star of bench/experiments/opencl_ring_probe.cpp: 32 x 8 tiles, 40-point local rows.
@@ -97,4 +100,28 @@ TEST(opencl_launch, lanes_and_their_origin_are_build_options_and_part_of_the_pro
   EXPECT_NE(one, four);
 }
 
+TEST(opencl_launch, an_nvidia_sm_holds_work_groups_by_its_shared_memory_threads_and_block_limit) {
+  const auto hopper = nvidia_sm_limits(9, 0);
+  ASSERT_TRUE(hopper.has_value());
+  // The radius-4 ring in fp32 on 32 x 16 points, two a work-item, two planes ahead: 256 work-items
+  // and 7 planes of 40 x 24 floats (26880 bytes), eight an SM by its 228 KiB and 2048 threads,
+  // where the work-group's 48 KiB (CL_DEVICE_LOCAL_MEM_SIZE) taken as the SM's gave one.
+  EXPECT_EQ(work_groups_per_unit(*hopper, 256, 26880), 8u);
+  // Each work-group costs the platform's 1 KiB as well: four groups of 58000 bytes would fit
+  // 228 KiB, three do with it.
+  EXPECT_EQ(work_groups_per_unit(*hopper, 128, 58000), 3u);
+  // Small work-groups without local memory: the SM's 32 blocks, not 2048 / 32 = 64.
+  EXPECT_EQ(work_groups_per_unit(*hopper, 32, 0), 32u);
+  // An A100 and a GA10x part differ in shared memory, threads and blocks.
+  EXPECT_EQ(work_groups_per_unit(*nvidia_sm_limits(8, 0), 256, 26880), 6u);
+  EXPECT_EQ(work_groups_per_unit(*nvidia_sm_limits(8, 6), 256, 26880), 3u);
+  EXPECT_EQ(work_groups_per_unit(*nvidia_sm_limits(8, 6), 64, 0), 16u);
+  // A capability the table does not know: the device's own figures serve instead.
+  EXPECT_FALSE(nvidia_sm_limits(3, 5).has_value());
+  EXPECT_FALSE(nvidia_sm_limits(12, 0).has_value());
+  // A work-group larger than the unit's local memory still runs, alone.
+  EXPECT_EQ(work_groups_per_unit(compute_unit_limits{48 * 1024, 0, 2048, 1000}, 1024, 64 * 1024), 1u);
+}
+
 }  // namespace
+

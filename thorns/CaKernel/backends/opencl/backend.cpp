@@ -7,9 +7,11 @@
 
 #include <algorithm>
 #include <cstring>
+#include <limits>
 #include <map>
 #include <memory>
 #include <mutex>
+#include <optional>
 #include <stdexcept>
 #include <string>
 #include <tuple>
@@ -256,11 +258,20 @@ class opencl_backend final : public backend {
     gpu_ = (type & CL_DEVICE_TYPE_GPU) != 0;
     // NVIDIA's OpenCL C compiler takes inline PTX (bench/experiments/opencl_ring_probe.cpp), and
     // cp.async needs compute capability 8.0 or later (cl_nv_device_attribute_query says which).
-    cl_uint compute_capability = 0;
-    asynchronous_copies_ = platform_name_.find("NVIDIA") != std::string::npos &&
-                           clGetDeviceInfo(device_, CL_DEVICE_COMPUTE_CAPABILITY_MAJOR_NV, sizeof compute_capability,
-                                           &compute_capability, nullptr) == CL_SUCCESS &&
-                           compute_capability >= 8;
+    cl_uint compute_capability = 0, compute_capability_minor = 0;
+    const bool nvidia = platform_name_.find("NVIDIA") != std::string::npos &&
+                        clGetDeviceInfo(device_, CL_DEVICE_COMPUTE_CAPABILITY_MAJOR_NV, sizeof compute_capability,
+                                        &compute_capability, nullptr) == CL_SUCCESS &&
+                        clGetDeviceInfo(device_, CL_DEVICE_COMPUTE_CAPABILITY_MINOR_NV, sizeof compute_capability_minor,
+                                        &compute_capability_minor, nullptr) == CL_SUCCESS;
+    asynchronous_copies_ = nvidia && compute_capability >= 8;
+    // A compute unit: an NVIDIA SM from its compute capability's table; elsewhere (AMD says a
+    // compute unit's local memory, which is also a work-group's most) the device's local memory
+    // and twice its largest work-group (NVIDIA's SMs held 2048 threads and allowed 1024 a block).
+    const auto sm = nvidia ? opencl::nvidia_sm_limits(compute_capability, compute_capability_minor) : std::nullopt;
+    unit_limits_ = sm ? *sm
+                      : opencl::compute_unit_limits{static_cast<std::size_t>(local_memory_), 0, 2 * max_work_group_size_,
+                                                    std::numeric_limits<std::size_t>::max()};
     active_backend = this;
   }
 
@@ -427,14 +438,12 @@ class opencl_backend final : public backend {
   bool asynchronous_copies() const { return asynchronous_copies_; }
 
   /// An estimate of the work-groups of `items` work-items and `local_bytes` of local memory that
-  /// the device runs at once (OpenCL has no occupancy query): on a GPU, each compute unit holding
-  /// twice its largest work-group's items (NVIDIA's SMs hold 2048 threads and allow 1024 a
-  /// block) and as many groups as its local memory takes; on a CPU, one group a compute unit.
+  /// the device runs at once (OpenCL has no occupancy query): on a GPU, what each compute unit's
+  /// limits allow (unit_limits_); on a CPU, one group a compute unit.
   std::int64_t resident_work_groups(std::size_t items, std::size_t local_bytes) const {
     if (!gpu_) return compute_units_;
-    std::size_t per_unit = std::max<std::size_t>(1, 2 * max_work_group_size_ / std::max<std::size_t>(items, 1));
-    if (local_bytes > 0) per_unit = std::clamp<std::size_t>(local_memory_ / local_bytes, 1, per_unit);
-    return static_cast<std::int64_t>(compute_units_) * static_cast<std::int64_t>(per_unit);
+    return static_cast<std::int64_t>(compute_units_) *
+           static_cast<std::int64_t>(opencl::work_groups_per_unit(unit_limits_, items, local_bytes));
   }
 
   /// A generated launcher's kernel: its source lives as long as the process (a static string)
@@ -576,6 +585,7 @@ class opencl_backend final : public backend {
   std::size_t max_work_group_size_ = 1;
   cl_uint compute_units_ = 1;
   cl_ulong local_memory_ = 0;
+  opencl::compute_unit_limits unit_limits_;
   bool gpu_ = false;
   bool asynchronous_copies_ = false;
   std::weak_ptr<opencl_event> awaiting_first_kernel_;  // record_launch_start()'s, until a kernel follows

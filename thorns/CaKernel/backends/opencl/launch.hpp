@@ -9,6 +9,7 @@
 #include <compare>
 #include <cstddef>
 #include <cstdint>
+#include <optional>
 #include <string>
 
 #include "opuntia/binding.hpp"
@@ -103,9 +104,47 @@ inline int own_lanes(int one_lane_window_bytes, int local_plane) {
 ///   lanes_origin(4, 1, 2) == -2 (a lead of 2 and point -2: element 0); lanes_origin(1, 5, 7) == 5
 inline int lanes_origin(int lanes, int first, int lead) { return first - (lead + first) % lanes; }
 
+/// What one compute unit of a GPU holds at once: the estimate of the work-groups a device runs
+/// together (resident_work_groups) rests on it, as OpenCL has no occupancy query.
+struct compute_unit_limits {
+  std::size_t local_bytes = 0;      // local memory its work-groups share
+  std::size_t local_reserved = 0;   // local memory the platform keeps for each work-group
+  std::size_t items = 0;            // work-items
+  std::size_t work_groups = 0;      // work-groups
+};
+
+/// An NVIDIA GPU's SM, by compute capability, where the CUDA C++ Programming Guide's table
+/// ("Technical Specifications per Compute Capability") is known here; else nothing. OpenCL says
+/// a work-group's limit, CL_DEVICE_LOCAL_MEM_SIZE 48 KiB, where a Hopper SM holds 228 KiB of
+/// shared memory: taken as a compute unit's, it let the OpenCL launchers reckon one work-group of
+/// the radius-4 ring (fp32, 32 x 16 points) an SM where eight fit, and so keep its columns whole
+/// at half the SM's threads.
+///   nvidia_sm_limits(9, 0)->local_bytes == 228 * 1024; !nvidia_sm_limits(3, 5)
+inline std::optional<compute_unit_limits> nvidia_sm_limits(unsigned major, unsigned minor) {
+  constexpr std::size_t KiB = 1024;
+  switch (major * 10 + minor) {
+    case 70: return compute_unit_limits{96 * KiB, 0, 2048, 32};
+    case 75: return compute_unit_limits{64 * KiB, 0, 1024, 16};
+    case 80: return compute_unit_limits{164 * KiB, 1 * KiB, 2048, 32};
+    case 86: return compute_unit_limits{100 * KiB, 1 * KiB, 1536, 16};
+    case 89: return compute_unit_limits{100 * KiB, 1 * KiB, 1536, 24};
+    case 90: return compute_unit_limits{228 * KiB, 1 * KiB, 2048, 32};
+    default: return std::nullopt;
+  }
+}
+
+/// The work-groups of `items` work-items and `local_bytes` of local memory that one compute unit
+/// of `unit`'s limits holds at once: at least one (a launch runs whatever it asks).
+///   work_groups_per_unit({228 * 1024, 1024, 2048, 32}, 256, 26880) == 8
+inline std::size_t work_groups_per_unit(const compute_unit_limits& unit, std::size_t items, std::size_t local_bytes) {
+  std::size_t groups = std::min(unit.work_groups, unit.items / std::max<std::size_t>(items, 1));
+  if (local_bytes > 0) groups = std::min(groups, unit.local_bytes / (local_bytes + unit.local_reserved));
+  return std::max<std::size_t>(groups, 1);
+}
+
 /// About how many work-groups of `items` work-items and `local_bytes` of local memory the active
-/// device runs at once (an estimate: OpenCL has no occupancy query), by which the 3D launchers
-/// cut z into slabs (thorns/CaKernel/backends/slabs.hpp).
+/// device runs at once (an estimate: registers are not counted), by which the 3D launchers cut z
+/// into slabs (thorns/CaKernel/backends/slabs.hpp).
 std::int64_t resident_work_groups(std::size_t items, std::size_t local_bytes);
 
 /// Sets argument 0 to the `params_size` bytes at `params` and arguments 1..`array_count` to the
