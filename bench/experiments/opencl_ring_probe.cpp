@@ -18,7 +18,11 @@
 //                      (a tile whose ring needs more than 48 KiB is skipped); "scalar stores":
 //                      a store a point, where the others store a work-item's 16 bytes at once;
 //   lanes, bulk rows:  `lanes` with each ring row copied by one cp.async.bulk (NVIDIA), SY copies a
-//                      plane completing on an mbarrier a slot.
+//                      plane completing on an mbarrier a slot;
+//   lanes, tma:        the same ring filled by one tensor copy a plane (cp.async.bulk.tensor, as
+//                      CUDA's 3dblock_ring), from a CUtensorMap of u's device address (read by a
+//                      kernel) encoded by CUDA's driver, loaded at run time where there is one;
+//                      "fenced": the map acquired by the tensor-map proxy before its first use.
 // The cp.async variants are built only where the platform's name contains "NVIDIA"; on any
 // other (pocl) the variants with loads still run, so that the kernels' logic is checked there.
 //   build/experiments/opencl_ring_probe [platform = NVIDIA] [n = 512] [repetitions = 10] [tz = 32]
@@ -35,6 +39,10 @@
 #include <vector>
 
 #include "opencl_platform.hpp"
+#if PROBE_TMA
+#include <cuda.h>  // CUtensorMap and cuTensorMapEncodeTiled's types, for lanes_tma's map
+#include <dlfcn.h>
+#endif
 
 namespace {
 
@@ -66,6 +74,9 @@ typedef double2 realg;
 /* The star's weights: the same constants in every kernel, so that all give the same bits. */
 #define WEIGHT(r) \
   ((r) == 0 ? (real)-2.5 : (r) == 1 ? (real)0.5 : (r) == 2 ? (real)0.2 : (r) == 3 ? (real)0.1 : (real)(1.0 / 17.0))
+
+/* u's device address, for the tensor map of lanes_tma (the host encodes it with CUDA's driver). */
+__kernel void address_of(__global const real* u, __global ulong* address) { address[0] = (ulong)u; }
 
 __kernel void plain(__global const real* restrict u, __global real* restrict out, int n) {
   const int i = get_global_id(0), j = get_global_id(1), k = get_global_id(2);
@@ -269,8 +280,9 @@ inline void wait_phase(__local ulong* bar, uint parity) {
                  : "=r"(done) : "r"(local_address(bar)), "r"(parity) : "memory");
 }
 
-inline void issue_rows(__local realg* slots, __local ulong* bars, __global const real* u, int n, int k, int bi, int bj,
-                       int tid) {
+inline void issue_row_copies(__local realg* slots, __local ulong* bars, __global const void* from, int n, int k,
+                             int bi, int bj, int tid) {
+  __global const real* u = (__global const real*)from;
   if (k >= n) return; /* never waited for */
   __local ulong* bar = bars + k % NB;
   if (tid == 0)
@@ -285,9 +297,31 @@ inline void issue_rows(__local realg* slots, __local ulong* bars, __global const
   }
 }
 
+#if TMA
+/* lanes_tma: the same ring filled by one tensor copy a plane (cp.async.bulk.tensor, CUDA's
+   3dblock_ring's copy), work-item 0 issuing it, from a CUtensorMap the host encoded for u's
+   device address (a 40 x SY x 1 box of the [z][y][x] array; past the grid, zeros). TMA_FENCE:
+   the map, which the host wrote to a global buffer, acquired by the tensor-map proxy first. */
+inline void issue_rows(__local realg* slots, __local ulong* bars, __global const void* tmap, int n, int k, int bi,
+                       int bj, int tid) {
+  if (k >= n || tid != 0) return; /* never waited for */
+  __local ulong* bar = bars + k % NB;
+  asm volatile("mbarrier.arrive.expect_tx.shared::cta.b64 _, [%0], %1;" :: "r"(local_address(bar)),
+               "r"((uint)(PLANEG * 16)) : "memory");
+  asm volatile("cp.async.bulk.tensor.3d.shared::cluster.global.tile.mbarrier::complete_tx::bytes [%0], [%1, {%2, %3, %4}], [%5];"
+               :: "r"(local_address(slots + (k % NB) * PLANEG)), "l"(tmap), "r"(bi - XG * G), "r"(bj - R), "r"(k),
+                  "r"(local_address(bar)) : "memory");
+}
+#else
+inline void issue_rows(__local realg* slots, __local ulong* bars, __global const void* tmap, int n, int k, int bi,
+                       int bj, int tid) {
+  issue_row_copies(slots, bars, tmap, n, k, bi, bj, tid);
+}
+#endif
+
 __kernel __attribute__((reqd_work_group_size(TX, TY, 1)))
-void lanes_bulk(__global const real* restrict u, __global real* restrict out, int n, int tz) {
-  __local realg planes[NB * PLANEG];
+void lanes_bulk(__global const real* restrict u, __global real* restrict out, int n, int tz, __global const void* tmap) {
+  __local realg planes[NB * PLANEG] __attribute__((aligned(128)));
   __local ulong bars[NB];
   const int tx = get_local_id(0), ty = get_local_id(1), tid = ty * TX + tx;
   const int bi = R + get_group_id(0) * TX * G, bj = R + get_group_id(1) * TY;
@@ -300,18 +334,22 @@ void lanes_bulk(__global const real* restrict u, __global real* restrict out, in
     for (int b = 0; b < NB; ++b)
       asm volatile("mbarrier.init.shared::cta.b64 [%0], %1;" :: "r"(local_address(bars + b)), "r"(1) : "memory");
     asm volatile("fence.mbarrier_init.release.cluster;" ::: "memory");
+#if TMA && TMA_FENCE
+    asm volatile("fence.proxy.tensormap::generic.acquire.gpu [%0], 128;" :: "l"(tmap) : "memory");
+#endif
   }
   barrier(CLK_LOCAL_MEM_FENCE);
   realg w[2 * R + 1];
   __global const real* col = u + min(i, n - G) + s * min(j, n - 1);
 #pragma unroll
   for (int d = 0; d < 2 * R; ++d) w[d + 1] = VLOADG(0, col + p * (k0 - R + d));
-  for (int k = k0; k < k0 + R + S; ++k) issue_rows(planes, bars, u, n, k, bi, bj, tid);
+  __global const void* from = TMA ? tmap : (__global const void*)u;
+  for (int k = k0; k < k0 + R + S; ++k) issue_rows(planes, bars, from, n, k, bi, bj, tid);
   for (int k = k0; k < kend; ++k) {
     /* Plane k + R: its slot's fill (k + R - k0) / NB, whose phase has that parity. */
     wait_phase(bars + (k + R) % NB, (uint)((k + R - k0) / NB) & 1u);
     barrier(CLK_LOCAL_MEM_FENCE);
-    issue_rows(planes, bars, u, n, k + R + S, bi, bj, tid);
+    issue_rows(planes, bars, from, n, k + R + S, bi, bj, tid);
     lanes_plane(planes, w, k, tx, ty, computes, whole, out + i + s * j + p * k, i, n);
   }
   /* Every copy issued has landed before the work-group's local memory goes: the planes past
@@ -328,6 +366,7 @@ struct variant {
   int group;           // points a copy: 1, or 16 bytes' worth
   int tx, ty, s;       // work-items of a work-group; planes copied ahead
   int scalar_stores = 0;  // lanes: a store a point instead of one a work-item
+  int tma = 0;            // lanes_bulk: 1 one tensor copy a plane, 2 the same after the map's proxy fence
 };
 
 }  // namespace
@@ -378,6 +417,17 @@ int main(int argc, char** argv) {
     return 1;
   }
   const auto chosen = experiments::device_of_platform(wanted);
+#if PROBE_TMA
+  // CUDA's driver, where there is one: its tensor-map encoder for lanes_tma.
+  using encode_function = decltype(&cuTensorMapEncodeTiled);
+  encode_function encode_tensor_map = nullptr;
+  if (void* driver = dlopen("libcuda.so.1", RTLD_NOW)) {
+    const auto init = reinterpret_cast<decltype(&cuInit)>(dlsym(driver, "cuInit"));
+    if (init != nullptr && init(0) == CUDA_SUCCESS)
+      encode_tensor_map = reinterpret_cast<encode_function>(dlsym(driver, "cuTensorMapEncodeTiled"));
+  }
+  if (encode_tensor_map == nullptr) std::printf("no CUDA driver: the tensor-map variants are skipped\n");
+#endif
   const bool nvidia = chosen.platform_name.find("NVIDIA") != std::string::npos;
   cl_device_id device = chosen.device;
   char device_name[256] = {};
@@ -414,7 +464,9 @@ int main(int argc, char** argv) {
                                 std::to_string(v.async_bytes) + " -DASYNC_GROUP=" + std::to_string(v.group) +
                                 " -DREAL_FLOAT=" + std::to_string(single ? 1 : 0) +
                                 " -DSCALAR_STORES=" + std::to_string(v.scalar_stores) +
-                                " -DBULK=" + std::to_string(std::string(v.kernel) == "lanes_bulk" ? 1 : 0);
+                                " -DBULK=" + std::to_string(std::string(v.kernel) == "lanes_bulk" ? 1 : 0) +
+                                " -DTMA=" + std::to_string(v.tma > 0 ? 1 : 0) +
+                                " -DTMA_FENCE=" + std::to_string(v.tma == 2 ? 1 : 0);
     if (clBuildProgram(program, 1, &device, options.c_str(), nullptr, nullptr) != CL_SUCCESS) {
       size_t length = 0;
       clGetProgramBuildInfo(program, device, CL_PROGRAM_BUILD_LOG, 0, nullptr, &length);
@@ -481,6 +533,9 @@ int main(int argc, char** argv) {
                   100.0 * floor_bytes / t.second / copy_bandwidth, same ? "bit-equal" : "DIFFERS");
     };
     std::vector<unsigned char> expected(bytes), got(bytes);
+    cl_ulong u_address = 0;  // u's device address (address_of)
+    cl_mem tensor_map = clCreateBuffer(context, CL_MEM_READ_ONLY, 128, nullptr, &status);
+    check(status, "clCreateBuffer tensor map");
     {
       cl_program program = build(single, {"plain", "plain", 0, 1, 32, 8, 2});
       if (program == nullptr) return 1;
@@ -496,6 +551,17 @@ int main(int argc, char** argv) {
       });
       check(clEnqueueReadBuffer(queue, reference, CL_TRUE, 0, bytes, expected.data(), 0, nullptr, nullptr), "read");
       report("plain (the reference)", t, true);
+      cl_kernel address_of = clCreateKernel(program, "address_of", &status);
+      check(status, "clCreateKernel address_of");
+      cl_mem address = clCreateBuffer(context, CL_MEM_READ_WRITE, sizeof u_address, nullptr, &status);
+      check(status, "clCreateBuffer address");
+      clSetKernelArg(address_of, 0, sizeof u, &u);
+      clSetKernelArg(address_of, 1, sizeof address, &address);
+      const size_t one = 1;
+      check(clEnqueueNDRangeKernel(queue, address_of, 1, nullptr, &one, &one, 0, nullptr, nullptr), "address_of");
+      check(clEnqueueReadBuffer(queue, address, CL_TRUE, 0, sizeof u_address, &u_address, 0, nullptr, nullptr), "read");
+      clReleaseMemObject(address);
+      clReleaseKernel(address_of);
       clReleaseKernel(plain);
       clReleaseProgram(program);
     }
@@ -513,6 +579,13 @@ int main(int argc, char** argv) {
     for (const int s : {1, 2, 3})
       for (const auto& [tx, ty] : {std::pair{16, 8}, {16, 16}, {32, 4}, {8, 16}})
         variants.push_back({"lanes, bulk rows", "lanes_bulk", 32, g, tx, ty, s});
+#if PROBE_TMA
+    for (const int s : {1, 2, 3})
+      for (const auto& [tx, ty] : {std::pair{16, 8}, {16, 16}, {32, 4}, {8, 16}}) {
+        variants.push_back({"lanes, tma", "lanes_bulk", 32, g, tx, ty, s, 0, 1});
+        variants.push_back({"lanes, tma fenced", "lanes_bulk", 32, g, tx, ty, s, 0, 2});
+      }
+#endif
     for (const auto& v : variants) {
       if (v.async_bytes != 0 && !nvidia) continue;
       // The lanes' ring: (TX + 2 XG) groups of 16 bytes a row, TY + 2R rows, R + S + 1 planes.
@@ -528,6 +601,30 @@ int main(int argc, char** argv) {
         std::printf("%-36s skipped: %zu bytes of local memory\n", name.c_str(), local_bytes);
         continue;
       }
+      if (v.tma > 0) {
+#if PROBE_TMA
+        // The ring's slots must start on 128 bytes for a tensor copy's destination.
+        const unsigned row_points = unsigned(v.tx + 2 * ((R + g - 1) / g)) * unsigned(g);
+        if (size_t(row_points) * real_bytes * (v.ty + 2 * R) % 128 != 0) {
+          std::printf("%-36s skipped: a slot not a multiple of 128 bytes\n", name.c_str());
+          continue;
+        }
+        if (encode_tensor_map == nullptr) continue;
+        CUtensorMap map{};
+        const cuuint64_t dims[3] = {cuuint64_t(n), cuuint64_t(n), cuuint64_t(n)};
+        const cuuint64_t strides[2] = {cuuint64_t(n) * real_bytes, cuuint64_t(n) * n * real_bytes};
+        const cuuint32_t box[3] = {row_points, cuuint32_t(v.ty + 2 * R), 1}, element_strides[3] = {1, 1, 1};
+        const CUresult encoded = encode_tensor_map(
+            &map, single ? CU_TENSOR_MAP_DATA_TYPE_FLOAT32 : CU_TENSOR_MAP_DATA_TYPE_FLOAT64, 3,
+            reinterpret_cast<void*>(u_address), dims, strides, box, element_strides, CU_TENSOR_MAP_INTERLEAVE_NONE,
+            CU_TENSOR_MAP_SWIZZLE_NONE, CU_TENSOR_MAP_L2_PROMOTION_L2_256B, CU_TENSOR_MAP_FLOAT_OOB_FILL_NONE);
+        if (encoded != CUDA_SUCCESS) {
+          std::printf("%-36s skipped: cuTensorMapEncodeTiled gave %d\n", name.c_str(), int(encoded));
+          continue;
+        }
+        check(clEnqueueWriteBuffer(queue, tensor_map, CL_TRUE, 0, sizeof map, &map, 0, nullptr, nullptr), "map");
+#endif
+      }
       cl_program program = build(single, v);
       if (program == nullptr) continue;
       cl_kernel kernel = clCreateKernel(program, v.kernel, &status);
@@ -536,6 +633,7 @@ int main(int argc, char** argv) {
       clSetKernelArg(kernel, 1, sizeof out, &out);
       clSetKernelArg(kernel, 2, sizeof n, &n);
       clSetKernelArg(kernel, 3, sizeof tz, &tz);
+      if (std::string(v.kernel) == "lanes_bulk") clSetKernelArg(kernel, 4, sizeof tensor_map, &tensor_map);
       // Zeros, as plain's output off the points it computes: a kernel that leaves a point unwritten differs.
       check(clEnqueueFillBuffer(queue, out, zero, real_bytes, 0, bytes, 0, nullptr, nullptr), "clear");
       const int interior = n - 2 * R, points_x = v.tx * (owns_lanes ? g : 1);
@@ -551,6 +649,7 @@ int main(int argc, char** argv) {
       clReleaseKernel(kernel);
       clReleaseProgram(program);
     }
+    clReleaseMemObject(tensor_map);
     clReleaseMemObject(u);
     clReleaseMemObject(reference);
     clReleaseMemObject(out);
