@@ -337,10 +337,11 @@ CAKERNEL_INLINE void CAKERNEL_%{name}_%{variant}_load_halo_%{vname}(__global %{v
   (CAKERNEL_ASYNC_COPY > (int)sizeof(CCTK_REAL) && (bytes) == sizeof(CCTK_REAL) ? CAKERNEL_ASYNC_COPY / (int)sizeof(CCTK_REAL) : 1)
 %var_loop("cached=yes") %[
 /* Copies plane gk of %{vname} into ring slot `slot`: the work-group's tile and halo, its rows
-   shared out in groups of CAKERNEL_RING_GROUP points a work-item at a time. A work-group at the
-   grid's edge (checked) skips a plane past the grid and clamps rows past it to its last, and
-   points past a row's end to its last point, a point at a time where a group crosses it: those
-   cells serve only work-items that compute nothing, and no copy reads outside the array. */
+   shared out in groups of CAKERNEL_RING_GROUP points a work-item at a time. Every work-group
+   skips a plane past the grid (it serves no point computed); one at the grid's edge (checked)
+   clamps rows past it to its last, and points past a row's end to its last point, a point at a
+   time where a group crosses it: those cells serve only work-items that compute nothing, and no
+   copy reads outside the array. */
 CAKERNEL_INLINE void CAKERNEL_%{name}_%{variant}_fill_%{vname}(__global %{vtype}* restrict %{vname},
                                                                 __local %{vtype} (*cakernel_ring)[CAKERNEL_SY][CAKERNEL_SX],
                                                                 const int cakernel_bi, const int cakernel_bj, const int gk,

@@ -124,4 +124,3 @@ TEST(opencl_launch, an_nvidia_sm_holds_work_groups_by_its_shared_memory_threads_
 }
 
 }  // namespace
-

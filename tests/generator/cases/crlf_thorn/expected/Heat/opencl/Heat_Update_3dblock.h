@@ -337,10 +337,11 @@ CAKERNEL_INLINE void CAKERNEL_Heat_Update_3dblock_load_halo_u(__global CCTK_REAL
   (CAKERNEL_ASYNC_COPY > (int)sizeof(CCTK_REAL) && (bytes) == sizeof(CCTK_REAL) ? CAKERNEL_ASYNC_COPY / (int)sizeof(CCTK_REAL) : 1)
 
 /* Copies plane gk of u into ring slot `slot`: the work-group's tile and halo, its rows
-   shared out in groups of CAKERNEL_RING_GROUP points a work-item at a time. A work-group at the
-   grid's edge (checked) skips a plane past the grid and clamps rows past it to its last, and
-   points past a row's end to its last point, a point at a time where a group crosses it: those
-   cells serve only work-items that compute nothing, and no copy reads outside the array. */
+   shared out in groups of CAKERNEL_RING_GROUP points a work-item at a time. Every work-group
+   skips a plane past the grid (it serves no point computed); one at the grid's edge (checked)
+   clamps rows past it to its last, and points past a row's end to its last point, a point at a
+   time where a group crosses it: those cells serve only work-items that compute nothing, and no
+   copy reads outside the array. */
 CAKERNEL_INLINE void CAKERNEL_Heat_Update_3dblock_fill_u(__global CCTK_REAL* restrict u,
                                                                 __local CCTK_REAL (*cakernel_ring)[CAKERNEL_SY][CAKERNEL_SX],
                                                                 const int cakernel_bi, const int cakernel_bj, const int gk,
