@@ -421,10 +421,22 @@ int main(int argc, char** argv) {
   // CUDA's driver, where there is one: its tensor-map encoder for lanes_tma.
   using encode_function = decltype(&cuTensorMapEncodeTiled);
   encode_function encode_tensor_map = nullptr;
+  CUcontext cuda_primary = nullptr;
+  decltype(&cuCtxSetCurrent) cuda_set_current = nullptr;
   if (void* driver = dlopen("libcuda.so.1", RTLD_NOW)) {
     const auto init = reinterpret_cast<decltype(&cuInit)>(dlsym(driver, "cuInit"));
     if (init != nullptr && init(0) == CUDA_SUCCESS)
       encode_tensor_map = reinterpret_cast<encode_function>(dlsym(driver, "cuTensorMapEncodeTiled"));
+    // The encoder wants a current context (without one it answers CUDA_ERROR_INVALID_CONTEXT).
+    // OpenCL's context is not CUDA's current one on this thread; the device's primary context
+    // shares the process's unified address space, in which OpenCL's buffers lie too.
+    const auto retain = reinterpret_cast<decltype(&cuDevicePrimaryCtxRetain)>(dlsym(driver, "cuDevicePrimaryCtxRetain"));
+    const auto set_current = reinterpret_cast<decltype(&cuCtxSetCurrent)>(dlsym(driver, "cuCtxSetCurrent"));
+    if (encode_tensor_map != nullptr && retain != nullptr && set_current != nullptr) {
+      const CUresult retained = retain(&cuda_primary, 0);
+      std::printf("CUDA's primary context on device 0: %d\n", int(retained));
+      cuda_set_current = set_current;
+    }
   }
   if (encode_tensor_map == nullptr) std::printf("no CUDA driver: the tensor-map variants are skipped\n");
 #endif
@@ -485,7 +497,7 @@ int main(int argc, char** argv) {
       check(clGetProgramInfo(program, CL_PROGRAM_BINARIES, sizeof pointer, &pointer, nullptr), "binary");
       std::string file = std::string(folder) + "/" + v.kernel + (single ? "_f" : "_d") + "_a" +
                          std::to_string(v.async_bytes) + "_" + std::to_string(v.tx) + "x" + std::to_string(v.ty) +
-                         "_s" + std::to_string(v.s) + ".ptx";
+                         "_s" + std::to_string(v.s) + "_t" + std::to_string(v.tma) + ".ptx";
       if (FILE* f = std::fopen(file.c_str(), "wb")) {
         std::fwrite(binary.data(), 1, binary.size(), f);
         std::fclose(f);
@@ -614,10 +626,13 @@ int main(int argc, char** argv) {
         const cuuint64_t dims[3] = {cuuint64_t(n), cuuint64_t(n), cuuint64_t(n)};
         const cuuint64_t strides[2] = {cuuint64_t(n) * real_bytes, cuuint64_t(n) * n * real_bytes};
         const cuuint32_t box[3] = {row_points, cuuint32_t(v.ty + 2 * R), 1}, element_strides[3] = {1, 1, 1};
+        // Current only while encoding, so that OpenCL's calls find the thread as they left it.
+        if (cuda_set_current != nullptr) cuda_set_current(cuda_primary);
         const CUresult encoded = encode_tensor_map(
             &map, single ? CU_TENSOR_MAP_DATA_TYPE_FLOAT32 : CU_TENSOR_MAP_DATA_TYPE_FLOAT64, 3,
             reinterpret_cast<void*>(u_address), dims, strides, box, element_strides, CU_TENSOR_MAP_INTERLEAVE_NONE,
             CU_TENSOR_MAP_SWIZZLE_NONE, CU_TENSOR_MAP_L2_PROMOTION_L2_256B, CU_TENSOR_MAP_FLOAT_OOB_FILL_NONE);
+        if (cuda_set_current != nullptr) cuda_set_current(nullptr);
         if (encoded != CUDA_SUCCESS) {
           std::printf("%-36s skipped: cuTensorMapEncodeTiled gave %d\n", name.c_str(), int(encoded));
           continue;
