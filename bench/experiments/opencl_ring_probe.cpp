@@ -321,7 +321,10 @@ inline void issue_rows(__local realg* slots, __local ulong* bars, __global const
 
 __kernel __attribute__((reqd_work_group_size(TX, TY, 1)))
 void lanes_bulk(__global const real* restrict u, __global real* restrict out, int n, int tz, __global const void* tmap) {
-  __local realg planes[NB * PLANEG] __attribute__((aligned(128)));
+  /* A tensor copy's destination starts on 128 bytes: the slots start on the first 128-byte
+     boundary of the array, whatever alignment the platform's compiler gave it. */
+  __local realg planes_allocated[NB * PLANEG + 8] __attribute__((aligned(128)));
+  __local realg* const planes = planes_allocated + ((128u - (local_address(planes_allocated) & 127u)) & 127u) / 16u;
   __local ulong bars[NB];
   const int tx = get_local_id(0), ty = get_local_id(1), tid = ty * TX + tx;
   const int bi = R + get_group_id(0) * TX * G, bj = R + get_group_id(1) * TY;
@@ -603,7 +606,7 @@ int main(int argc, char** argv) {
       // The lanes' ring: (TX + 2 XG) groups of 16 bytes a row, TY + 2R rows, R + S + 1 planes.
       const bool owns_lanes = std::string(v.kernel).rfind("lanes", 0) == 0;
       const size_t local_bytes = owns_lanes
-                                     ? size_t(v.tx + 2 * ((R + g - 1) / g)) * 16 * (v.ty + 2 * R) * (R + v.s + 1)
+                                     ? size_t(v.tx + 2 * ((R + g - 1) / g)) * 16 * (v.ty + 2 * R) * (R + v.s + 1) + (std::string(v.kernel) == "lanes_bulk" ? 128 : 0)
                                      : size_t(v.tx + 2 * R) * real_bytes * (v.ty + 2 * R) * (R + v.s + 1);
       const std::string name = std::string(v.name) + " " + std::to_string(v.tx) + "x" + std::to_string(v.ty) +
                                " S" + std::to_string(v.s);
