@@ -348,6 +348,10 @@ void lanes_bulk(__global const real* restrict u, __global real* restrict out, in
   for (int d = 0; d < 2 * R; ++d) w[d + 1] = VLOADG(0, col + p * (k0 - R + d));
   __global const void* from = TMA ? tmap : (__global const void*)u;
   for (int k = k0; k < k0 + R + S; ++k) issue_rows(planes, bars, from, n, k, bi, bj, tid);
+  /* The planes the first R steps read, k0 .. k0 + R - 1 (first fills of their slots), before the
+     steps' own waits: an mbarrier says one slot's copy landed, not the copies issued before it
+     (cp.async's wait_group does), so every plane read is waited for, once. */
+  for (int k = k0; k < k0 + R; ++k) wait_phase(bars + k % NB, 0u);
   for (int k = k0; k < kend; ++k) {
     /* Plane k + R: its slot's fill (k + R - k0) / NB, whose phase has that parity. */
     wait_phase(bars + (k + R) % NB, (uint)((k + R - k0) / NB) & 1u);
@@ -425,6 +429,8 @@ int main(int argc, char** argv) {
   using encode_function = decltype(&cuTensorMapEncodeTiled);
   encode_function encode_tensor_map = nullptr;
   CUcontext cuda_primary = nullptr;
+  decltype(&cuMemGetAddressRange) cuda_address_range = nullptr;
+  decltype(&cuPointerGetAttribute) cuda_pointer_attribute = nullptr;
   decltype(&cuCtxSetCurrent) cuda_set_current = nullptr;
   if (void* driver = dlopen("libcuda.so.1", RTLD_NOW)) {
     const auto init = reinterpret_cast<decltype(&cuInit)>(dlsym(driver, "cuInit"));
@@ -439,6 +445,8 @@ int main(int argc, char** argv) {
       const CUresult retained = retain(&cuda_primary, 0);
       std::printf("CUDA's primary context on device 0: %d\n", int(retained));
       cuda_set_current = set_current;
+      cuda_address_range = reinterpret_cast<decltype(&cuMemGetAddressRange)>(dlsym(driver, "cuMemGetAddressRange_v2"));
+      cuda_pointer_attribute = reinterpret_cast<decltype(&cuPointerGetAttribute)>(dlsym(driver, "cuPointerGetAttribute"));
     }
   }
   if (encode_tensor_map == nullptr) std::printf("no CUDA driver: the tensor-map variants are skipped\n");
@@ -510,6 +518,9 @@ int main(int argc, char** argv) {
   };
 
   for (const bool single : {false, true}) {
+    // PROBE_PRECISION=fp64 or fp32: that one only.
+    if (const char* only = std::getenv("PROBE_PRECISION"); only != nullptr && std::string(only) != (single ? "fp32" : "fp64"))
+      continue;
     const size_t real_bytes = single ? sizeof(float) : sizeof(double);
     const int g = int(16 / real_bytes);
     const size_t points = size_t(n) * n * n, bytes = points * real_bytes;
@@ -635,6 +646,20 @@ int main(int argc, char** argv) {
             &map, single ? CU_TENSOR_MAP_DATA_TYPE_FLOAT32 : CU_TENSOR_MAP_DATA_TYPE_FLOAT64, 3,
             reinterpret_cast<void*>(u_address), dims, strides, box, element_strides, CU_TENSOR_MAP_INTERLEAVE_NONE,
             CU_TENSOR_MAP_SWIZZLE_NONE, CU_TENSOR_MAP_L2_PROMOTION_L2_256B, CU_TENSOR_MAP_FLOAT_OOB_FILL_NONE);
+#if PROBE_TMA
+        if (cuda_address_range != nullptr) {
+          CUdeviceptr base = 0;
+          size_t size = 0;
+          const CUresult found = cuda_address_range(&base, &size, CUdeviceptr(u_address));
+          std::printf("  u at 0x%llx: cuMemGetAddressRange %d, base 0x%llx, %zu bytes (u has %zu)\n",
+                      (unsigned long long)u_address, int(found), (unsigned long long)base, size, host.size());
+        }
+        if (cuda_pointer_attribute != nullptr) {
+          CUcontext owner = nullptr;
+          const CUresult asked = cuda_pointer_attribute(&owner, CU_POINTER_ATTRIBUTE_CONTEXT, CUdeviceptr(u_address));
+          std::printf("  u's context: %d, %s CUDA's primary one\n", int(asked), owner == cuda_primary ? "is" : "is not");
+        }
+#endif
         if (cuda_set_current != nullptr) cuda_set_current(nullptr);
         if (encoded != CUDA_SUCCESS) {
           std::printf("%-36s skipped: cuTensorMapEncodeTiled gave %d\n", name.c_str(), int(encoded));
@@ -663,7 +688,22 @@ int main(int argc, char** argv) {
         check(clEnqueueNDRangeKernel(queue, kernel, 3, nullptr, global, local, 0, nullptr, e), v.kernel);
       });
       check(clEnqueueReadBuffer(queue, out, CL_TRUE, 0, bytes, got.data(), 0, nullptr, nullptr), "read");
-      report(name, t, std::memcmp(got.data(), expected.data(), bytes) == 0);
+      const bool same = std::memcmp(got.data(), expected.data(), bytes) == 0;
+      report(name, t, same);
+      if (!same) {  // where: the first point that differs, and how many do
+        size_t first = points, differing = 0;
+        for (size_t c = 0; c < points; ++c)
+          if (std::memcmp(&got[c * real_bytes], &expected[c * real_bytes], real_bytes) != 0) {
+            if (first == points) first = c;
+            ++differing;
+          }
+        const auto value = [&](const std::vector<unsigned char>& data) {
+          if (single) { float f; std::memcpy(&f, &data[first * real_bytes], sizeof f); return double(f); }
+          double d; std::memcpy(&d, &data[first * real_bytes], sizeof d); return d;
+        };
+        std::printf("  %zu points differ, the first at (%zu, %zu, %zu): %g, expected %g\n", differing, first % n,
+                    first / n % n, first / n / n, value(got), value(expected));
+      }
       clReleaseKernel(kernel);
       clReleaseProgram(program);
     }
