@@ -429,8 +429,6 @@ int main(int argc, char** argv) {
   using encode_function = decltype(&cuTensorMapEncodeTiled);
   encode_function encode_tensor_map = nullptr;
   CUcontext cuda_primary = nullptr;
-  decltype(&cuMemGetAddressRange) cuda_address_range = nullptr;
-  decltype(&cuPointerGetAttribute) cuda_pointer_attribute = nullptr;
   decltype(&cuCtxSetCurrent) cuda_set_current = nullptr;
   if (void* driver = dlopen("libcuda.so.1", RTLD_NOW)) {
     const auto init = reinterpret_cast<decltype(&cuInit)>(dlsym(driver, "cuInit"));
@@ -438,15 +436,15 @@ int main(int argc, char** argv) {
       encode_tensor_map = reinterpret_cast<encode_function>(dlsym(driver, "cuTensorMapEncodeTiled"));
     // The encoder wants a current context (without one it answers CUDA_ERROR_INVALID_CONTEXT).
     // OpenCL's context is not CUDA's current one on this thread; the device's primary context
-    // shares the process's unified address space, in which OpenCL's buffers lie too.
+    // will do: the map only holds the buffer's address, which the kernel reads in OpenCL's
+    // context (CUDA's cuMemGetAddressRange and cuPointerGetAttribute do not know that address,
+    // and the map works all the same: H200, 2026-12-03).
     const auto retain = reinterpret_cast<decltype(&cuDevicePrimaryCtxRetain)>(dlsym(driver, "cuDevicePrimaryCtxRetain"));
     const auto set_current = reinterpret_cast<decltype(&cuCtxSetCurrent)>(dlsym(driver, "cuCtxSetCurrent"));
     if (encode_tensor_map != nullptr && retain != nullptr && set_current != nullptr) {
       const CUresult retained = retain(&cuda_primary, 0);
       std::printf("CUDA's primary context on device 0: %d\n", int(retained));
       cuda_set_current = set_current;
-      cuda_address_range = reinterpret_cast<decltype(&cuMemGetAddressRange)>(dlsym(driver, "cuMemGetAddressRange_v2"));
-      cuda_pointer_attribute = reinterpret_cast<decltype(&cuPointerGetAttribute)>(dlsym(driver, "cuPointerGetAttribute"));
     }
   }
   if (encode_tensor_map == nullptr) std::printf("no CUDA driver: the tensor-map variants are skipped\n");
@@ -646,20 +644,6 @@ int main(int argc, char** argv) {
             &map, single ? CU_TENSOR_MAP_DATA_TYPE_FLOAT32 : CU_TENSOR_MAP_DATA_TYPE_FLOAT64, 3,
             reinterpret_cast<void*>(u_address), dims, strides, box, element_strides, CU_TENSOR_MAP_INTERLEAVE_NONE,
             CU_TENSOR_MAP_SWIZZLE_NONE, CU_TENSOR_MAP_L2_PROMOTION_L2_256B, CU_TENSOR_MAP_FLOAT_OOB_FILL_NONE);
-#if PROBE_TMA
-        if (cuda_address_range != nullptr) {
-          CUdeviceptr base = 0;
-          size_t size = 0;
-          const CUresult found = cuda_address_range(&base, &size, CUdeviceptr(u_address));
-          std::printf("  u at 0x%llx: cuMemGetAddressRange %d, base 0x%llx, %zu bytes (u has %zu)\n",
-                      (unsigned long long)u_address, int(found), (unsigned long long)base, size, host.size());
-        }
-        if (cuda_pointer_attribute != nullptr) {
-          CUcontext owner = nullptr;
-          const CUresult asked = cuda_pointer_attribute(&owner, CU_POINTER_ATTRIBUTE_CONTEXT, CUdeviceptr(u_address));
-          std::printf("  u's context: %d, %s CUDA's primary one\n", int(asked), owner == cuda_primary ? "is" : "is not");
-        }
-#endif
         if (cuda_set_current != nullptr) cuda_set_current(nullptr);
         if (encoded != CUDA_SUCCESS) {
           std::printf("%-36s skipped: cuTensorMapEncodeTiled gave %d\n", name.c_str(), int(encoded));
