@@ -374,6 +374,7 @@ struct variant {
   int tx, ty, s;       // work-items of a work-group; planes copied ahead
   int scalar_stores = 0;  // lanes: a store a point instead of one a work-item
   int tma = 0;            // lanes_bulk: 1 one tensor copy a plane, 2 the same after the map's proxy fence
+  bool bulk() const { return std::string(kernel) == "lanes_bulk"; }  // copies completing on mbarriers
 };
 
 }  // namespace
@@ -485,7 +486,7 @@ int main(int argc, char** argv) {
                                 std::to_string(v.async_bytes) + " -DASYNC_GROUP=" + std::to_string(v.group) +
                                 " -DREAL_FLOAT=" + std::to_string(single ? 1 : 0) +
                                 " -DSCALAR_STORES=" + std::to_string(v.scalar_stores) +
-                                " -DBULK=" + std::to_string(std::string(v.kernel) == "lanes_bulk" ? 1 : 0) +
+                                " -DBULK=" + std::to_string(v.bulk() ? 1 : 0) +
                                 " -DTMA=" + std::to_string(v.tma > 0 ? 1 : 0) +
                                 " -DTMA_FENCE=" + std::to_string(v.tma == 2 ? 1 : 0);
     if (clBuildProgram(program, 1, &device, options.c_str(), nullptr, nullptr) != CL_SUCCESS) {
@@ -557,7 +558,9 @@ int main(int argc, char** argv) {
                   100.0 * floor_bytes / t.second / copy_bandwidth, same ? "bit-equal" : "DIFFERS");
     };
     std::vector<unsigned char> expected(bytes), got(bytes);
-    cl_ulong u_address = 0;  // u's device address (address_of)
+#if PROBE_TMA
+    cl_ulong u_address = 0;  // u's device address (address_of), for the tensor-copy variants' map
+#endif
     cl_mem tensor_map = clCreateBuffer(context, CL_MEM_READ_ONLY, 128, nullptr, &status);
     check(status, "clCreateBuffer tensor map");
     {
@@ -575,6 +578,7 @@ int main(int argc, char** argv) {
       });
       check(clEnqueueReadBuffer(queue, reference, CL_TRUE, 0, bytes, expected.data(), 0, nullptr, nullptr), "read");
       report("plain (the reference)", t, true);
+#if PROBE_TMA
       cl_kernel address_of = clCreateKernel(program, "address_of", &status);
       check(status, "clCreateKernel address_of");
       cl_mem address = clCreateBuffer(context, CL_MEM_READ_WRITE, sizeof u_address, nullptr, &status);
@@ -586,6 +590,7 @@ int main(int argc, char** argv) {
       check(clEnqueueReadBuffer(queue, address, CL_TRUE, 0, sizeof u_address, &u_address, 0, nullptr, nullptr), "read");
       clReleaseMemObject(address);
       clReleaseKernel(address_of);
+#endif
       clReleaseKernel(plain);
       clReleaseProgram(program);
     }
@@ -615,7 +620,7 @@ int main(int argc, char** argv) {
       // The lanes' ring: (TX + 2 XG) groups of 16 bytes a row, TY + 2R rows, R + S + 1 planes.
       const bool owns_lanes = std::string(v.kernel).rfind("lanes", 0) == 0;
       const size_t local_bytes = owns_lanes
-                                     ? size_t(v.tx + 2 * ((R + g - 1) / g)) * 16 * (v.ty + 2 * R) * (R + v.s + 1) + (std::string(v.kernel) == "lanes_bulk" ? 128 : 0)
+                                     ? size_t(v.tx + 2 * ((R + g - 1) / g)) * 16 * (v.ty + 2 * R) * (R + v.s + 1) + (v.bulk() ? 128 : 0)
                                      : size_t(v.tx + 2 * R) * real_bytes * (v.ty + 2 * R) * (R + v.s + 1);
       const std::string name = std::string(v.name) + " " + std::to_string(v.tx) + "x" + std::to_string(v.ty) +
                                " S" + std::to_string(v.s);
@@ -660,7 +665,7 @@ int main(int argc, char** argv) {
       clSetKernelArg(kernel, 1, sizeof out, &out);
       clSetKernelArg(kernel, 2, sizeof n, &n);
       clSetKernelArg(kernel, 3, sizeof tz, &tz);
-      if (std::string(v.kernel) == "lanes_bulk") clSetKernelArg(kernel, 4, sizeof tensor_map, &tensor_map);
+      if (v.bulk()) clSetKernelArg(kernel, 4, sizeof tensor_map, &tensor_map);
       // Zeros, as plain's output off the points it computes: a kernel that leaves a point unwritten differs.
       check(clEnqueueFillBuffer(queue, out, zero, real_bytes, 0, bytes, 0, nullptr, nullptr), "clear");
       const int interior = n - 2 * R, points_x = v.tx * (owns_lanes ? g : 1);
