@@ -222,6 +222,40 @@ typedef double cakernel_group_CCTK_REAL;
 #define CAKERNEL_LOCAL_POINT(v, slot, row, o) cakernel_local_##v[slot][row][cakernel_si + (o)]
 #endif
 
+#ifndef CAKERNEL_TENSOR_COPY
+#define CAKERNEL_TENSOR_COPY 0
+#endif
+#if CAKERNEL_LOCAL_PLANE == 2 && CAKERNEL_TENSOR_COPY
+/* A ring filled by tensor copies (the launcher's option on NVIDIA GPUs of compute capability 9.0
+   and later, where CUDA's driver encodes the maps: thorns/CaKernel/backends/opencl/tensor_maps.hpp):
+   work-item 0 copies each plane of each cached variable, tile and halo, with one
+   cp.async.bulk.tensor from the variable's map (the kernel's last argument, 128 bytes a map in
+   the arrays' order) into its ring slot, completing on the slot's mbarrier, as CUDA's
+   3dblock_ring does; past the grid the copy engine brings zeros, which serve no point computed.
+   Every work-item waits on the mbarrier for each plane it reads, once, in order: an mbarrier says
+   that its own slot's copy landed, not the copies issued before it (as cp.async.wait_group does).
+   On an H200 this ring ran the radius-4 star at 72.6% of copy in fp64 at 512^3 where cp.async
+   16 bytes a work-item ran it at 60.2% (bench/experiments/opencl_ring_probe.cpp, bench/RESULTS.md
+   2026-12-03). A local pointer's value is its 32-bit shared-memory address. */
+#define CAKERNEL_TENSOR_PARAMETERS , __local ulong* cakernel_bars, __global const uchar* cakernel_maps
+#define CAKERNEL_TENSOR_ARGUMENTS , cakernel_bars, cakernel_maps
+#define CAKERNEL_LOCAL_ADDRESS(p) ((uint)(size_t)(p))
+/* The bytes one plane's copies bring, every cached variable's slot together. */
+#define CAKERNEL_RING_PLANE_BYTES (CAKERNEL_SX * CAKERNEL_SY * (0 %var_loop("cached=yes") %[+ (int)sizeof(%{vtype}) ]%))
+/* Until fill `fill` (0 for its first plane, 1 for its second, ...) of ring slot `slot` has landed. */
+CAKERNEL_INLINE void cakernel_ring_wait(__local ulong* cakernel_bars, const int cakernel_slot, const int cakernel_fill) {
+  uint cakernel_done = 0;
+  while (!cakernel_done)
+    __asm__ volatile("{ .reg .pred p; mbarrier.try_wait.parity.shared::cta.b64 p, [%1], %2; selp.u32 %0, 1, 0, p; }"
+                     : "=r"(cakernel_done)
+                     : "r"(CAKERNEL_LOCAL_ADDRESS(cakernel_bars + cakernel_slot)), "r"((uint)cakernel_fill & 1u)
+                     : "memory");
+}
+#else
+#define CAKERNEL_TENSOR_PARAMETERS
+#define CAKERNEL_TENSOR_ARGUMENTS
+#endif
+
 /* The arrays, and each cached variable's windows and local plane, as parameters and arguments. */
 #define CAKERNEL_ARRAY_PARAMETERS \
 %var_loop() %[  , __global %{vtype}* restrict %{vname} \
@@ -232,8 +266,8 @@ typedef double cakernel_group_CCTK_REAL;
 %var_loop("cached=yes") %[  , %{vtype} (*cakernel_w_%{vname})[CAKERNEL_W][CAKERNEL_LANES] \
   , __local %{vtype} (*cakernel_local_%{vname})[CAKERNEL_SY][CAKERNEL_SX] \
   , %{vtype}* cakernel_halo_%{vname} \
-]%
-#define CAKERNEL_WINDOW_ARGUMENTS %var_loop("cached=yes") %[, cakernel_w_%{vname}, cakernel_local_%{vname}, cakernel_halo_%{vname} ]%
+]% CAKERNEL_TENSOR_PARAMETERS
+#define CAKERNEL_WINDOW_ARGUMENTS %var_loop("cached=yes") %[, cakernel_w_%{vname}, cakernel_local_%{vname}, cakernel_halo_%{vname} ]% CAKERNEL_TENSOR_ARGUMENTS
 #define CAKERNEL_POINT_PARAMETERS \
   const CAKERNEL_%{name}_Params cakernel_params CAKERNEL_ARRAY_PARAMETERS CAKERNEL_WINDOW_PARAMETERS, \
       const int cakernel_gi0, const int cakernel_j, const int cakernel_k0, const int cakernel_si, const int cakernel_sj, \
@@ -293,6 +327,7 @@ CAKERNEL_INLINE void CAKERNEL_%{name}_%{variant}_load_halo_%{vname}(__global %{v
   }
 }
 ]%#endif
+
 
 #if CAKERNEL_LOCAL_PLANE == 2
 #ifndef CAKERNEL_ASYNC_COPY
@@ -379,9 +414,24 @@ CAKERNEL_INLINE void CAKERNEL_%{name}_%{variant}_fill(const CAKERNEL_%{name}_Par
                                                           CAKERNEL_ARRAY_PARAMETERS CAKERNEL_WINDOW_PARAMETERS,
                                                       const int cakernel_bi, const int cakernel_bj, const int cakernel_k0,
                                                       const int cakernel_t, const int cakernel_slot, const bool cakernel_checked) {
+#if CAKERNEL_TENSOR_COPY
+  /* Work-item 0 arms the slot's mbarrier with the plane's bytes and issues its copies; the boxes
+     start at the work-group's first halo point, in the maps' x from each row's first element. */
+  (void)cakernel_checked;
+  if (cakernel_k0 + cakernel_t >= CAKERNEL_NK || get_local_id(0) != 0 || get_local_id(1) != 0) return;
+  __local ulong* const cakernel_bar = cakernel_bars + cakernel_slot;
+  __asm__ volatile("mbarrier.arrive.expect_tx.shared::cta.b64 _, [%0], %1;"
+                   :: "r"(CAKERNEL_LOCAL_ADDRESS(cakernel_bar)), "r"((uint)CAKERNEL_RING_PLANE_BYTES) : "memory");
+%var_loop("cached=yes") %[  __asm__ volatile(
+      "cp.async.bulk.tensor.3d.shared::cluster.global.tile.mbarrier::complete_tx::bytes [%0], [%1, {%2, %3, %4}], [%5];"
+      :: "r"(CAKERNEL_LOCAL_ADDRESS(&cakernel_local_%{vname}[cakernel_slot][0][0])), "l"(cakernel_maps + 128 * %{vindex}),
+         "r"(CAKERNEL_LEADI + cakernel_bi), "r"(cakernel_bj), "r"(cakernel_k0 + cakernel_t), "r"(CAKERNEL_LOCAL_ADDRESS(cakernel_bar))
+      : "memory");
+]%#else
 %var_loop("cached=yes") %[  CAKERNEL_%{name}_%{variant}_fill_%{vname}(%{vname}, cakernel_local_%{vname}, cakernel_bi, cakernel_bj, cakernel_k0 + cakernel_t,
                                             cakernel_slot, cakernel_checked);
 ]%  CAKERNEL_COPY_COMMIT();
+#endif
 }
 #endif
 
@@ -396,7 +446,11 @@ CAKERNEL_INLINE void CAKERNEL_%{name}_%{variant}_plane(
     const int cakernel_s, const bool cakernel_checked) {
   const int gk = cakernel_k0 + cakernel_t;
 #if CAKERNEL_LOCAL_PLANE == 2
+#if CAKERNEL_TENSOR_COPY
+  cakernel_ring_wait(cakernel_bars, CAKERNEL_SLOT_AFTER(cakernel_s, %{stencil_zp}), (cakernel_t + %{stencil_zp}) / CAKERNEL_SLOTS);
+#else
   CAKERNEL_COPY_WAIT_AHEAD();
+#endif
   barrier(CLK_LOCAL_MEM_FENCE);
   CAKERNEL_%{name}_%{variant}_fill(cakernel_params CAKERNEL_ARRAY_ARGUMENTS CAKERNEL_WINDOW_ARGUMENTS, cakernel_bi,
                                    cakernel_bj, cakernel_k0, cakernel_t + %{stencil_zp} + CAKERNEL_PF,
@@ -483,9 +537,25 @@ CAKERNEL_INLINE void CAKERNEL_%{name}_%{variant}_plane(
 }
 
 __kernel __attribute__((reqd_work_group_size(CAKERNEL_TX, CAKERNEL_TY, 1)))
-void CAKERNEL_%{name}_%{variant}_kernel(const CAKERNEL_%{name}_Params cakernel_params CAKERNEL_ARRAY_PARAMETERS) {
-%var_loop("cached=yes") %[  __local %{vtype} cakernel_local_%{vname}[CAKERNEL_SLOTS][CAKERNEL_SY][CAKERNEL_SX] __attribute__((aligned(16)));
-]%  /* The work-group's first halo point, and this work-item's first point and its place in the plane:
+void CAKERNEL_%{name}_%{variant}_kernel(const CAKERNEL_%{name}_Params cakernel_params CAKERNEL_ARRAY_PARAMETERS
+#if CAKERNEL_LOCAL_PLANE == 2 && CAKERNEL_TENSOR_COPY
+                                         , __global const uchar* cakernel_maps
+#endif
+                                         ) {
+  /* A tensor copy's destination starts on 128 bytes (the launcher keeps each slot a multiple of it). */
+%var_loop("cached=yes") %[  __local %{vtype} cakernel_local_%{vname}[CAKERNEL_SLOTS][CAKERNEL_SY][CAKERNEL_SX]
+      __attribute__((aligned(CAKERNEL_LOCAL_PLANE == 2 && CAKERNEL_TENSOR_COPY ? 128 : 16)));
+]%#if CAKERNEL_LOCAL_PLANE == 2 && CAKERNEL_TENSOR_COPY
+  /* A ring slot's mbarrier: work-item 0 alone arrives on it, announcing the plane's bytes. */
+  __local ulong cakernel_bars[CAKERNEL_SLOTS];
+  if (get_local_id(0) == 0 && get_local_id(1) == 0) {
+    for (int cakernel_b = 0; cakernel_b < CAKERNEL_SLOTS; ++cakernel_b)
+      __asm__ volatile("mbarrier.init.shared::cta.b64 [%0], 1;" :: "r"(CAKERNEL_LOCAL_ADDRESS(cakernel_bars + cakernel_b)) : "memory");
+    __asm__ volatile("fence.mbarrier_init.release.cluster;" ::: "memory");
+  }
+  barrier(CLK_LOCAL_MEM_FENCE);
+#endif
+  /* The work-group's first halo point, and this work-item's first point and its place in the plane:
      the work-items compute the points of [CAKERNEL_ILO, CAKERNEL_IHI) x [JLO, JHI) x [KLO, KHI),
      those the STENCIL allows within the call's box (build options, as the sizes). */
   const int cakernel_bi = CAKERNEL_OX - %{stencil_xn} + (int)get_group_id(0) * CAKERNEL_TXL;
@@ -543,6 +613,11 @@ void CAKERNEL_%{name}_%{variant}_kernel(const CAKERNEL_%{name}_Params cakernel_p
   for (int cakernel_t = 0; cakernel_t < %{stencil_zp} + CAKERNEL_PF; ++cakernel_t)
     CAKERNEL_%{name}_%{variant}_fill(cakernel_params CAKERNEL_ARRAY_ARGUMENTS CAKERNEL_WINDOW_ARGUMENTS, cakernel_bi,
                                      cakernel_bj, cakernel_k0, cakernel_t, cakernel_t, true);
+#if CAKERNEL_TENSOR_COPY
+  /* The planes the first step reads below the one it waits for, k0 .. k0 + zp - 1 (each its
+     slot's first fill). */
+  for (int cakernel_t = 0; cakernel_t < %{stencil_zp}; ++cakernel_t) cakernel_ring_wait(cakernel_bars, cakernel_t, 0);
+#endif
 #endif
 #if CAKERNEL_LOCAL_PLANE == 2
   if (cakernel_inside) {
@@ -575,7 +650,14 @@ void CAKERNEL_%{name}_%{variant}_kernel(const CAKERNEL_%{name}_Params cakernel_p
   }
 #if CAKERNEL_LOCAL_PLANE == 2
   /* No copy may land in local memory after the work-group has ended. */
+#if CAKERNEL_TENSOR_COPY
+  /* The planes copied past the last step's, which no step waited for. */
+  for (int cakernel_t = cakernel_planes + %{stencil_zp};
+       cakernel_t < cakernel_planes + %{stencil_zp} + CAKERNEL_PF && cakernel_k0 + cakernel_t < CAKERNEL_NK; ++cakernel_t)
+    cakernel_ring_wait(cakernel_bars, cakernel_t % CAKERNEL_SLOTS, cakernel_t / CAKERNEL_SLOTS);
+#else
   CAKERNEL_COPY_WAIT(0);
+#endif
 #endif
 }
 

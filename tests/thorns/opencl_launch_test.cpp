@@ -1,6 +1,6 @@
 // What a generated OpenCL launcher asks of thorns/CaKernel/backends/opencl/launch.hpp without a
-// device: the width of 3dblock_ring's asynchronous copies, a work-item's lanes and where its
-// groups start, and the build options that say them.
+// device: the width of 3dblock_ring's asynchronous copies, where its tensor copies serve, a
+// work-item's lanes and where its groups start, and the build options that say them.
 #include <gtest/gtest.h>
 
 #include <string>
@@ -16,6 +16,7 @@ using opuntia::opencl::nvidia_sm_limits;
 using opuntia::opencl::own_lanes;
 using opuntia::opencl::program_sizes;
 using opuntia::opencl::ring_copy_bytes;
+using opuntia::opencl::tensor_boxes_fit;
 using opuntia::opencl::work_groups_per_unit;
 
 TEST(opencl_launch, ring_copies_are_as_wide_as_every_copy_stays_aligned) {
@@ -43,6 +44,39 @@ TEST(opencl_launch, a_ring_copy_width_is_a_build_option_and_part_of_the_program_
   EXPECT_EQ(loads.options().find("CAKERNEL_ASYNC_COPY"), std::string::npos);
   EXPECT_NE(copies.options().find(" -DCAKERNEL_ASYNC_COPY=16"), std::string::npos);
   EXPECT_NE(loads, copies);
+}
+
+TEST(opencl_launch, tensor_copies_fill_rings_whose_boxes_and_slots_the_copy_engine_takes_aligned) {
+  // The radius-4 star: 32 x 8 points, 40 x 16 a slot; fp64 and fp32 from a 16-byte aligned start.
+  EXPECT_TRUE(tensor_boxes_fit(8, 0, 32, 40, 16, 512));
+  EXPECT_TRUE(tensor_boxes_fit(4, 4, 32, 40, 16, 512));
+  EXPECT_TRUE(tensor_boxes_fit(8, -2, 32, 40, 16, 512));  // a box may start before the row: zeros come in
+  // A box row that is no multiple of 16 bytes (fp64, 41 points), or wider than 256 points.
+  EXPECT_FALSE(tensor_boxes_fit(8, 0, 32, 41, 16, 512));
+  EXPECT_FALSE(tensor_boxes_fit(4, 0, 256, 264, 16, 512));
+  // Rows must stride by 16 bytes (a map's stride): 44 floats do, 42 do not ...
+  EXPECT_TRUE(tensor_boxes_fit(4, 0, 32, 40, 16, 44));
+  EXPECT_FALSE(tensor_boxes_fit(4, 0, 32, 40, 16, 42));
+  // ... a slot of 36 x 13 doubles is no multiple of 128 bytes (the next slot would start off it) ...
+  EXPECT_FALSE(tensor_boxes_fit(8, 0, 32, 36, 13, 512));
+  // ... and boxes that start 56 bytes into a row, or whose tiles move them by 8 bytes, stay with cp.async.
+  EXPECT_FALSE(tensor_boxes_fit(4, 14, 32, 40, 16, 512));
+  EXPECT_FALSE(tensor_boxes_fit(8, 0, 31, 40, 16, 512));
+  // Nothing for no points.
+  EXPECT_FALSE(tensor_boxes_fit(8, 0, 32, 0, 16, 512));
+  EXPECT_FALSE(tensor_boxes_fit(0, 0, 32, 40, 16, 512));
+}
+
+TEST(opencl_launch, tensor_copies_are_a_build_option_and_part_of_the_program_key) {
+  program_sizes copies{{16, 8, 16}, {64, 64, 64}};
+  copies.ring_copy = 16;
+  program_sizes tensor = copies;
+  tensor.ring_copy = 0;
+  tensor.tensor_copy = true;
+  EXPECT_EQ(copies.options().find("CAKERNEL_TENSOR_COPY"), std::string::npos);
+  EXPECT_NE(tensor.options().find(" -DCAKERNEL_TENSOR_COPY=1"), std::string::npos);
+  EXPECT_EQ(tensor.options().find("CAKERNEL_ASYNC_COPY"), std::string::npos);
+  EXPECT_NE(copies, tensor);
 }
 
 TEST(opencl_launch, a_work_item_owns_up_to_16_bytes_of_points_where_the_rows_are_whole_groups) {

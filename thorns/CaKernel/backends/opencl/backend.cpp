@@ -6,6 +6,9 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <array>
+#include <cstdint>
+#include <cstdio>
 #include <cstring>
 #include <limits>
 #include <map>
@@ -23,6 +26,7 @@
 #include "device_selection.hpp"
 #include "thorns/CaKernel/backends/opencl/launch.hpp"
 #include "thorns/CaKernel/backends/opencl/reduce.hpp"
+#include "thorns/CaKernel/backends/opencl/tensor_maps.hpp"
 
 // After check.hpp, which sets the OpenCL version the headers target.
 #include <CL/cl_ext.h>
@@ -265,6 +269,9 @@ class opencl_backend final : public backend {
                         clGetDeviceInfo(device_, CL_DEVICE_COMPUTE_CAPABILITY_MINOR_NV, sizeof compute_capability_minor,
                                         &compute_capability_minor, nullptr) == CL_SUCCESS;
     asynchronous_copies_ = nvidia && compute_capability >= 8;
+    // Tensor copies (cp.async.bulk.tensor) need Hopper or later, and maps from CUDA's driver
+    // (tensor_maps.hpp), which is opened at the first ring that asks (tensor_copies()).
+    tensor_capable_ = nvidia && compute_capability >= 9;
     // A compute unit: an NVIDIA SM from its compute capability's table; elsewhere (AMD says a
     // compute unit's local memory, which is also a work-group's most) the device's local memory
     // and twice its largest work-group (NVIDIA's SMs held 2048 threads and allowed 1024 a block).
@@ -277,6 +284,8 @@ class opencl_backend final : public backend {
 
   ~opencl_backend() override {
     if (active_backend == this) active_backend = nullptr;
+    for (auto& [_, maps] : tensor_maps_)
+      if (maps != nullptr) clReleaseMemObject(maps);
     for (auto& [_, kernel] : kernels_) clReleaseKernel(kernel);
     for (auto& [_, program] : programs_) clReleaseProgram(program);
     clReleaseCommandQueue(snapshot_queue_);
@@ -315,7 +324,21 @@ class opencl_backend final : public backend {
     OPUNTIA_OPENCL_CHECK(status);
     return buffer;
   }
-  void release(void* device) override { clReleaseMemObject(static_cast<cl_mem>(device)); }  // never throws
+  void release(void* device) override {  // never throws
+    const auto buffer = static_cast<cl_mem>(device);
+    // A later buffer may get the same handle: nothing known of this one may outlive it.
+    addresses_.erase(buffer);
+    for (auto it = tensor_maps_.begin(); it != tensor_maps_.end();) {
+      const auto& arrays = std::get<0>(it->first);
+      if (std::find(arrays.begin(), arrays.end(), buffer) == arrays.end()) {
+        ++it;
+        continue;
+      }
+      if (it->second != nullptr) clReleaseMemObject(it->second);
+      it = tensor_maps_.erase(it);
+    }
+    clReleaseMemObject(buffer);
+  }
   void* queue() const override { return queue_; }
   void copy_to_device(void* device, const void* host, std::size_t bytes) override {
     OPUNTIA_OPENCL_CHECK(
@@ -437,6 +460,56 @@ class opencl_backend final : public backend {
   std::size_t local_memory_size() const { return static_cast<std::size_t>(local_memory_); }
   bool asynchronous_copies() const { return asynchronous_copies_; }
 
+  /// Whether 3dblock_ring may fill its rings by tensor copies: an NVIDIA GPU of compute
+  /// capability 9.0 or later whose CUDA driver encodes maps for it (opened at the first ask; where
+  /// it cannot be, stderr says why once and the rings keep cp.async).
+  bool tensor_copies() {
+    if (!tensor_capable_) return false;
+    if (!encoder_asked_) {
+      encoder_asked_ = true;
+      std::string why = "the OpenCL device does not say its UUID (cl_khr_device_uuid)";
+      std::array<unsigned char, CL_UUID_SIZE_KHR> uuid{};
+      if (clGetDeviceInfo(device_, CL_DEVICE_UUID_KHR, uuid.size(), uuid.data(), nullptr) == CL_SUCCESS)
+        encoder_ = opencl::tensor_map_encoder::for_device(uuid, why);
+      if (encoder_ == nullptr)
+        std::fprintf(stderr, "opuntia: OpenCL rings are filled by cp.async, not tensor copies: %s\n", why.c_str());
+    }
+    return encoder_ != nullptr;
+  }
+
+  /// The tensor maps of `request` in a buffer (the kernel's argument), made at the first launch
+  /// with those arrays and shapes; nullptr where the driver refused one (stderr says why, once
+  /// for those arrays).
+  cl_mem tensor_maps(const opencl::tensor_map_request& request) {
+    std::vector<cl_mem> arrays;
+    for (void* array : request.arrays) arrays.push_back(static_cast<cl_mem>(array));
+    auto key = std::make_tuple(std::move(arrays),
+                               std::vector<int>(request.element_bytes.begin(), request.element_bytes.end()),
+                               request.dims, request.box);
+    if (const auto found = tensor_maps_.find(key); found != tensor_maps_.end()) return found->second;
+    cl_mem& maps = tensor_maps_[std::move(key)];
+    if (!tensor_copies()) return maps;
+    std::vector<opencl::tensor_map_bytes> encoded(request.arrays.size());
+    for (std::size_t a = 0; a < request.arrays.size(); ++a) {
+      if (request.arrays[a] == nullptr) continue;  // not copied: its map stays zeros
+      std::string why;
+      const auto map = encoder_->encode(address_of(static_cast<cl_mem>(request.arrays[a])),
+                                        {request.dims, request.box, request.element_bytes[a]}, why);
+      if (!map) {
+        std::fprintf(stderr, "opuntia: an OpenCL ring is filled by cp.async, not tensor copies: %s\n", why.c_str());
+        return maps;
+      }
+      encoded[a] = *map;
+    }
+    cl_int status = CL_SUCCESS;
+    const std::size_t bytes = encoded.size() * sizeof(opencl::tensor_map_bytes);
+    maps = clCreateBuffer(context_, CL_MEM_READ_ONLY, bytes, nullptr, &status);
+    OPUNTIA_OPENCL_CHECK(status);
+    // Blocking, on the kernels' queue: the maps are there before any kernel that reads them.
+    OPUNTIA_OPENCL_CHECK(clEnqueueWriteBuffer(queue_, maps, CL_TRUE, 0, bytes, encoded.data(), 0, nullptr, nullptr));
+    return maps;
+  }
+
   /// An estimate of the work-groups of `items` work-items and `local_bytes` of local memory that
   /// the device runs at once (OpenCL has no occupancy query): on a GPU, what each compute unit's
   /// limits allow (unit_limits_); on a CPU, one group a compute unit.
@@ -466,6 +539,31 @@ class opencl_backend final : public backend {
   }
 
  private:
+  /// A buffer's address on the device, as a kernel sees it (OpenCL 1.2 has no query for it, and
+  /// CUDA's driver does not know OpenCL's buffers): read once by a kernel, kept until release().
+  std::uint64_t address_of(cl_mem buffer) {
+    if (const auto found = addresses_.find(buffer); found != addresses_.end()) return found->second;
+    static const std::string source =
+        "__kernel void opuntia_address_of(__global const uchar* buffer, __global ulong* address) {\n"
+        "  address[0] = (ulong)buffer;\n"
+        "}\n";
+    static const std::string options;
+    const cl_kernel k = kernel(opencl::program_request{source, options, "opuntia_address_of", "opuntia_address_of"});
+    cl_int status = CL_SUCCESS;
+    cl_mem answer = clCreateBuffer(context_, CL_MEM_WRITE_ONLY, sizeof(cl_ulong), nullptr, &status);
+    OPUNTIA_OPENCL_CHECK(status);
+    cl_ulong address = 0;
+    status = clSetKernelArg(k, 0, sizeof buffer, &buffer);
+    if (status == CL_SUCCESS) status = clSetKernelArg(k, 1, sizeof answer, &answer);
+    const std::size_t one = 1;
+    if (status == CL_SUCCESS) status = clEnqueueNDRangeKernel(queue_, k, 1, nullptr, &one, &one, 0, nullptr, nullptr);
+    if (status == CL_SUCCESS)
+      status = clEnqueueReadBuffer(queue_, answer, CL_TRUE, 0, sizeof address, &address, 0, nullptr, nullptr);
+    clReleaseMemObject(answer);
+    OPUNTIA_OPENCL_CHECK(status);
+    return addresses_[buffer] = address;
+  }
+
   /// The kernel of `request`'s program: built (or loaded from the on-disk cache) the first time
   /// its source and options are asked for, then found by the cache key.
   cl_kernel built_kernel(const opencl::program_request& request) {
@@ -588,6 +686,13 @@ class opencl_backend final : public backend {
   opencl::compute_unit_limits unit_limits_;
   bool gpu_ = false;
   bool asynchronous_copies_ = false;
+  bool tensor_capable_ = false;  // NVIDIA, compute capability 9.0 or later
+  bool encoder_asked_ = false;
+  std::unique_ptr<opencl::tensor_map_encoder> encoder_;  // CUDA's driver, where it serves
+  std::map<cl_mem, std::uint64_t> addresses_;            // address_of's answers
+  std::map<std::tuple<std::vector<cl_mem>, std::vector<int>, std::array<std::uint64_t, 3>, std::array<std::uint32_t, 2>>,
+           cl_mem>
+      tensor_maps_;  // tensor_maps' buffers (nullptr: refused)
   std::weak_ptr<opencl_event> awaiting_first_kernel_;  // record_launch_start()'s, until a kernel follows
   std::map<std::string, cl_program> programs_;  // cache key -> built program
   std::map<std::string, cl_kernel> kernels_;    // cache key/kernel name -> kernel
@@ -641,6 +746,14 @@ std::size_t max_work_group_size() { return thorns::CaKernel::active().max_work_g
 std::size_t local_memory_size() { return thorns::CaKernel::active().local_memory_size(); }
 
 bool asynchronous_copies() { return thorns::CaKernel::active().asynchronous_copies(); }
+
+bool tensor_copies() { return thorns::CaKernel::active().tensor_copies(); }
+
+cl_mem tensor_maps(const tensor_map_request& request) { return thorns::CaKernel::active().tensor_maps(request); }
+
+void set_buffer_argument(cl_kernel kernel, unsigned index, cl_mem buffer) {
+  OPUNTIA_OPENCL_CHECK(clSetKernelArg(kernel, index, sizeof buffer, &buffer));
+}
 
 std::int64_t resident_work_groups(std::size_t items, std::size_t local_bytes) {
   return thorns::CaKernel::active().resident_work_groups(items, local_bytes);

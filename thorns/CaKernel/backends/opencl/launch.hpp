@@ -10,6 +10,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <optional>
+#include <span>
 #include <string>
 
 #include "opuntia/binding.hpp"
@@ -64,6 +65,48 @@ inline int ring_copy_bytes(bool asynchronous, int point_bytes, int first, int ti
   }
   return 0;
 }
+
+/// Whether the active device fills 3dblock_ring's rings by tensor copies (cp.async.bulk.tensor,
+/// one a plane and cached variable, issued by one work-item): an NVIDIA GPU of compute capability
+/// 9.0 or later whose CUDA driver encodes the maps (thorns/CaKernel/backends/opencl/tensor_maps.hpp).
+bool tensor_copies();
+
+/// Whether a ring of `box_x` x `box_y` points a slot can be filled by tensor copies of arrays of
+/// `element_bytes` points with rows of `pitch` elements, whose work-groups' boxes start
+/// `box_start` elements into a row (the lead and the first work-group's first halo point; the
+/// others `tile_x` further): a box row a multiple of 16 bytes and at most 256 points a side (the
+/// copy engine's limits), the pitch a multiple of 16 bytes (a map's stride must be), every slot a
+/// multiple of 128 bytes (its successor's start, as a copy's destination, must be on 128), and
+/// every box's first point on 16 bytes. The copy engine takes unaligned starts, but the last
+/// rule keeps OpenCL where it was measured: CUDA's rings start their boxes aligned, and until a
+/// float ring whose boxes began 56 bytes into their rows ran wrong on an H200 (2026-12-03, not yet
+/// understood) those are left to cp.async.
+///   tensor_boxes_fit(8, 0, 32, 40, 16, 512) && !tensor_boxes_fit(4, 14, 32, 40, 16, 512)
+constexpr bool tensor_boxes_fit(int element_bytes, int box_start, int tile_x, int box_x, int box_y, int pitch) {
+  return element_bytes > 0 && box_x > 0 && box_x <= 256 && box_y > 0 && box_y <= 256 &&
+         box_x * element_bytes % 16 == 0 && pitch * element_bytes % 16 == 0 &&
+         box_x * box_y * element_bytes % 128 == 0 && box_start * element_bytes % 16 == 0 &&
+         tile_x * element_bytes % 16 == 0;
+}
+
+/// The tensor maps of a ring's launch: for each of a kernel's arrays (kernel_call::arrays order)
+/// the buffer a ring copies from, or nullptr where it copies none, with its points' bytes; the
+/// arrays' dims in elements (the allocated row pitch, nj, nk) and a slot's box (x, y).
+struct tensor_map_request {
+  std::span<void* const> arrays;
+  std::span<const int> element_bytes;
+  std::array<std::uint64_t, 3> dims{};
+  std::array<std::uint32_t, 2> box{};
+};
+
+/// A buffer of `request`'s maps, 128 bytes each in the arrays' order (the kernel's argument
+/// after the arrays), made at the first launch with those arrays and kept until one of them is
+/// released; nullptr where tensor copies are off or the driver refused a map (the ring then
+/// copies with cp.async).
+cl_mem tensor_maps(const tensor_map_request& request);
+
+/// Sets argument `index` of `kernel` to `buffer`.
+void set_buffer_argument(cl_kernel kernel, unsigned index, cl_mem buffer);
 
 /// The x points each work-item of a 3D kernel owns (CAKERNEL_LANES): the most, a power of two,
 /// of `point_bytes` points that fit 16 bytes (2 doubles, 4 floats) and at most `asked` where that
@@ -155,7 +198,7 @@ unsigned set_arguments(cl_kernel kernel, const void* params, std::size_t params_
 /// The sizes a generated launcher's program is built with, as compile-time constants (-D
 /// options): the work-group tile (CAKERNEL_TX, _TY, _TZ), this block's array sizes (CAKERNEL_NI,
 /// _NJ, _NK), the rows in memory (CAKERNEL_ASHI, _LEADI), the planes ahead (CAKERNEL_PF), a
-/// ring's copies (CAKERNEL_ASYNC_COPY) and, for a call's box, the points a 3D kernel computes ([CAKERNEL_ILO, CAKERNEL_IHI)
+/// ring's copies (CAKERNEL_ASYNC_COPY, or CAKERNEL_TENSOR_COPY) and, for a call's box, the points a 3D kernel computes ([CAKERNEL_ILO, CAKERNEL_IHI)
 /// in x, JLO/JHI in y, KLO/KHI in z; without them, every point the STENCIL allows).
 struct program_sizes {
   std::array<std::size_t, 3> tile{1, 1, 1};
@@ -166,6 +209,7 @@ struct program_sizes {
   int pitch = 0, lead = 0;  // the rows in memory (kernel_grid::ashi, leadi); pitch 0: grid[0]
   int ring_copy = 0;        // CAKERNEL_ASYNC_COPY where nonzero: a ring's cp.async bytes (ring_copy_bytes)
   int lanes = 1, origin_x = 0;  // CAKERNEL_LANES and CAKERNEL_OX where lanes > 1 (lanes_for, lanes_origin)
+  bool tensor_copy = false;     // CAKERNEL_TENSOR_COPY: a ring filled by tensor copies (tensor_maps)
   auto operator<=>(const program_sizes&) const = default;
   /// The -D options that say them.
   std::string options() const {
@@ -178,6 +222,7 @@ struct program_sizes {
     if (planes_ahead > 0) text += " -DCAKERNEL_PF=" + std::to_string(planes_ahead);
     if (ring_copy > 0) text += " -DCAKERNEL_ASYNC_COPY=" + std::to_string(ring_copy);
     if (lanes > 1) text += " -DCAKERNEL_LANES=" + std::to_string(lanes) + " -DCAKERNEL_OX=" + std::to_string(origin_x);
+    if (tensor_copy) text += " -DCAKERNEL_TENSOR_COPY=1";
     for (int d = 0; bounded && d < 3; ++d) {
       text += std::string(" -DCAKERNEL_") + axes[d] + "LO=" + std::to_string(lo[d]) + " -DCAKERNEL_" + axes[d] +
               "HI=" + std::to_string(hi[d]);

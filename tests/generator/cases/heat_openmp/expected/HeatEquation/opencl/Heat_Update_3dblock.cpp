@@ -3,6 +3,7 @@
 #include "Heat_Update_3dblock.h"
 
 #include <algorithm>
+#include <array>
 #include <cstddef>
 #include <cstdint>
 #include <string>
@@ -114,6 +115,38 @@ void CAKERNEL_Launch_Heat_Update_opencl_3dblock(const opuntia::kernel_call& call
                                                                opuntia::row_pitch(call.grid),
                                                                tile[0] + 1 + 1)
                             : 0;
+  // A ring filled by tensor copies, one a plane and cached variable, where the device has them
+  // (tensor_copies: an NVIDIA GPU of compute capability 9.0 or later through CUDA's driver), its
+  // slots and boxes suit the copy engine (tensor_boxes_fit; the boxes start at the work-groups'
+  // first halo points, lo[0] - xn + a multiple of TX, in rows from their first element), its
+  // mbarriers and 128-byte alignment fit the local memory, and the driver encodes the maps (the
+  // kernel's argument after the arrays, one for each cached variable at its array's place).
+  constexpr int cached_count = 0 + 1 ;
+  constexpr std::array<int, cached_count> cached_index{0, };
+  constexpr std::array<int, cached_count> cached_bytes{static_cast<int>(sizeof(CCTK_REAL)), };
+  cl_mem tensor_maps = nullptr;
+  if (CAKERNEL_Heat_Update_3dblock_LOCAL == 2 && cached_count > 0) {
+    const int box_x = tile[0] + 1 + 1, box_y = tile[1] + 1 + 1;
+    const int box_start = call.grid.leadi + (lanes > 1 ? origin_x : lo[0]) - 1;
+    const int slots = 1 + shape.ahead + 1;
+    bool fit = static_cast<std::size_t>(CAKERNEL_Heat_Update_3dblock_local_bytes(tile[0], tile[1], shape.ahead)) +
+                   8 * slots + 128 * cached_count <= local_limit;
+    for (const int bytes : cached_bytes)
+      fit = fit && opuntia::opencl::tensor_boxes_fit(bytes, box_start, tile[0], box_x, box_y, opuntia::row_pitch(call.grid));
+    if (fit && opuntia::opencl::tensor_copies()) {
+      std::array<void*, CAKERNEL_Heat_Update_array_count> copied{};
+      std::array<int, CAKERNEL_Heat_Update_array_count> copied_bytes{};
+      for (int c = 0; c < cached_count; ++c) {
+        copied[cached_index[c]] = call.arrays[cached_index[c]];
+        copied_bytes[cached_index[c]] = cached_bytes[c];
+      }
+      tensor_maps = opuntia::opencl::tensor_maps(
+          {copied, copied_bytes,
+           {static_cast<std::uint64_t>(opuntia::row_pitch(call.grid)), static_cast<std::uint64_t>(call.grid.nj),
+            static_cast<std::uint64_t>(call.grid.nk)},
+           {static_cast<std::uint32_t>(box_x), static_cast<std::uint32_t>(box_y)}});
+    }
+  }
   const opuntia::opencl::program_sizes sizes{{block_x, block_y, block_z},
                                              {call.grid.ni, call.grid.nj, call.grid.nk},
                                              call.box.has_value(),
@@ -122,13 +155,16 @@ void CAKERNEL_Launch_Heat_Update_opencl_3dblock(const opuntia::kernel_call& call
                                              shape.ahead,
                                              opuntia::row_pitch(call.grid),
                                              call.grid.leadi,
-                                             ring_copy,
+                                             tensor_maps != nullptr ? 0 : ring_copy,
                                              lanes,
-                                             lanes > 1 ? origin_x : 0};
+                                             lanes > 1 ? origin_x : 0,
+                                             tensor_maps != nullptr};
   const cl_kernel kernel =
       opuntia::opencl::kernel(source, sizes, "CAKERNEL_Heat_Update_3dblock_kernel", "Heat_Update_3dblock");
   const auto params = CAKERNEL_Heat_Update_params_of(call);
-  opuntia::opencl::set_arguments(kernel, &params, sizeof params, call.arrays, CAKERNEL_Heat_Update_array_count);
+  const unsigned next_argument =
+      opuntia::opencl::set_arguments(kernel, &params, sizeof params, call.arrays, CAKERNEL_Heat_Update_array_count);
+  if (tensor_maps != nullptr) opuntia::opencl::set_buffer_argument(kernel, next_argument, tensor_maps);
   // Each work-item owns rows_per_item rows of y: a work-group covers the tile's `rows`.
   const std::size_t rows = static_cast<std::size_t>(tile[1]);
   const std::size_t local[3] = {block_x, block_y, 1};
