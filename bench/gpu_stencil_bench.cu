@@ -8,6 +8,10 @@
 // backend interface. GB/s counts the ideal traffic (one read of u and one write of u_out per
 // updated point), as the copy counts its bytes read plus written.
 // Usage: gpu_stencil_bench [n=512] [repetitions=10]
+// Environment, to explore what autotuning chooses among: GPU_BENCH_SHAPES="X_Y_Z[:AHEAD] ..." also
+// runs each generated variant with those tiles (and planes ahead), each lane count, naming the
+// shape the launcher ran ("tile 64x8x512 ahead 3": it may shrink a tile to fit the device);
+// GPU_BENCH_ONLY="text" runs only the generated variants whose "kernel backend/variant" contains it.
 #include <algorithm>
 #include <chrono>
 #include <cstdio>
@@ -119,6 +123,28 @@ double best_ms_through(opuntia::thorns::CaKernel::backend& device, const std::fu
   return best;
 }
 
+/// The shapes of GPU_BENCH_SHAPES ("X_Y_Z[:AHEAD] ..."), after the variant's own (a zero shape).
+std::vector<opuntia::launch_shape> asked_shapes() {
+  std::vector<opuntia::launch_shape> shapes{opuntia::launch_shape{}};
+  const char* text = std::getenv("GPU_BENCH_SHAPES");
+  if (text == nullptr) return shapes;
+  std::string word;
+  for (const char* c = text;; ++c) {
+    if (*c != ' ' && *c != '\0') {
+      word += *c;
+      continue;
+    }
+    opuntia::launch_shape s{};
+    if (!word.empty() && std::sscanf(word.c_str(), "%d_%d_%d:%d", &s.tile[0], &s.tile[1], &s.tile[2], &s.ahead) >= 3)
+      shapes.push_back(s);
+    else if (!word.empty())
+      std::fprintf(stderr, "gpu_stencil_bench: GPU_BENCH_SHAPES word '%s' is not X_Y_Z[:AHEAD]: skipped\n", word.c_str());
+    word.clear();
+    if (*c == '\0') break;
+  }
+  return shapes;
+}
+
 /// The generated kernels of every device backend of this build (CUDA, OpenCL), run through the
 /// CaKernel backend interface as the runtime runs them. Every variant's output must equal, to
 /// the bit, the output of the first variant of the first backend (same operation order; the
@@ -154,6 +180,10 @@ bool generated_cases(int n, int repetitions, std::vector<result>& results) {
       const int radius = kernel.stencil[0];
       for (const auto& v : kernel.variants) {
         if (v.backend != factory.name) continue;
+        const char* only = std::getenv("GPU_BENCH_ONLY");
+        if (only != nullptr && (std::string(kernel.name) + " " + factory.name + "/" + v.template_name).find(only) ==
+                                   std::string::npos)
+          continue;
         // The variant with its own shape, and, where its work-items may own several x points
         // (OpenCL's lanes), with each number it may own, the widest first: what autotuning
         // chooses among.
@@ -170,9 +200,15 @@ bool generated_cases(int n, int repetitions, std::vector<result>& results) {
         std::vector<int> lanes;
         for (int l = widest; l >= 1; l /= 2) lanes.push_back(l);
         if (widest <= 1) lanes = {0};
+        for (const auto& asked : asked_shapes())
         for (const int l : lanes) {
           opuntia::kernel_call shaped = call;
+          shaped.shape = asked;
           shaped.shape.lanes = l;
+          opuntia::launch_shape ran{};
+          shaped.ran_shape = &ran;
+          v.launch(shaped);  // the shape it runs
+          shaped.ran_shape = nullptr;
           const double ms = best_ms_through(*device, [&] { v.launch(shaped); }, repetitions);
           std::vector<CCTK_REAL> output(count);
           device->copy_to_host(output.data(), out, bytes);
@@ -192,8 +228,10 @@ bool generated_cases(int n, int repetitions, std::vector<result>& results) {
                 }
           }
           all_equal = all_equal && equal;
-          const std::string shape =
-              l > 0 ? " lanes " + std::to_string(l) + (l == own_lanes ? " (own)" : "") : "";
+          std::string shape = l > 0 ? " lanes " + std::to_string(l) + (l == own_lanes ? " (own)" : "") : "";
+          if (asked != opuntia::launch_shape{})
+            shape += " tile " + std::to_string(ran.tile[0]) + "x" + std::to_string(ran.tile[1]) + "x" +
+                     std::to_string(ran.tile[2]) + " ahead " + std::to_string(ran.ahead);
           results.push_back({kernel.name,
                              std::string(factory.name) + "/" + v.template_name + shape + (equal ? "" : " (DIFFERS)"),
                              sizeof(CCTK_REAL) == 8 ? "fp64" : "fp32", ms, 2.0 * sizeof(CCTK_REAL) * interior(n, radius),

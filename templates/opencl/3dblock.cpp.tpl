@@ -44,6 +44,17 @@ void CAKERNEL_Launch_%{name}_opencl_%{variant}(const opuntia::kernel_call& call)
                                       asked > 0 ? asked : own);
   };
   constexpr std::array<int, 3> descriptor_tile{%{tile_x}, %{tile_y}, %{tile_z}};
+  // The cached variables, by their place among the arrays and their points' bytes.
+  constexpr int cached_count = 0 %var_loop("cached=yes") %[+ 1 ]%;
+  constexpr std::array<int, cached_count> cached_index{%var_loop("cached=yes") %[%{vindex}, ]%};
+  constexpr std::array<int, cached_count> cached_bytes{%var_loop("cached=yes") %[static_cast<int>(sizeof(%{vtype})), ]%};
+  // A ring that tensor copies may fill starts from its own x extent and lanes (tensor_ring_shape);
+  // its rows are the descriptor's, which the ring's fit below shrinks.
+  const bool tensor_ring = CAKERNEL_%{name}_%{variant}_LOCAL == 2 && cached_count > 0 && opuntia::opencl::tensor_copies();
+  const opuntia::launch_shape own_shape =
+      tensor_ring ? opuntia::opencl::tensor_ring_shape(descriptor_tile, static_cast<int>(sizeof(CCTK_REAL)),
+                                                       CAKERNEL_%{name}_%{variant}_AHEAD)
+                  : opuntia::launch_shape{descriptor_tile, CAKERNEL_%{name}_%{variant}_AHEAD, 0};
   // x points in whole groups of `lanes` (a work-item each).
   const auto work_group = [&](std::array<int, 3> t, int lanes) {
     t[2] = std::max(t[2], 2);
@@ -54,8 +65,11 @@ void CAKERNEL_Launch_%{name}_opencl_%{variant}(const opuntia::kernel_call& call)
     return t;
   };
   const std::size_t local_limit = std::min<std::size_t>(48 * 1024, opuntia::opencl::local_memory_size());
+  // With tensor copies, a ring also keeps an mbarrier a slot and starts each variable's slots on 128 bytes.
   const auto fits = [&](const opuntia::launch_shape& s) {
-    return static_cast<std::size_t>(CAKERNEL_%{name}_%{variant}_local_bytes(s.tile[0], s.tile[1], s.ahead)) <= local_limit;
+    const int tensor_bytes = tensor_ring ? 8 * (%{stencil_zp} + s.ahead + 1) + 128 * cached_count : 0;
+    return static_cast<std::size_t>(CAKERNEL_%{name}_%{variant}_local_bytes(s.tile[0], s.tile[1], s.ahead) + tensor_bytes) <=
+           local_limit;
   };
   // The planes a work-group streams. The descriptor's TILE z is at most that many: as on CUDA,
   // the columns are cut into shorter slabs where that fills the device (a radius-4 star at 128^3
@@ -74,7 +88,7 @@ void CAKERNEL_Launch_%{name}_opencl_%{variant}(const opuntia::kernel_call& call)
     return std::min(std::max(slab, 2), t[2]);  // t[2] is at least 2 where the grid has 2 planes
   };
   const opuntia::launch_shape shape =
-      opuntia::launch_shape_of(call, {descriptor_tile, CAKERNEL_%{name}_%{variant}_AHEAD, 0}, [&](const opuntia::launch_shape& s) {
+      opuntia::launch_shape_of(call, own_shape, [&](const opuntia::launch_shape& s) {
         constexpr bool ring = CAKERNEL_%{name}_%{variant}_LOCAL == 2;
         // Fewer rows, then (a ring) fewer planes ahead, until the local planes fit. A ring gives
         // up rows first: the radius-4 star in fp64 ran at 51.4% of copy on 32 x 8 points 2 planes
@@ -88,7 +102,7 @@ void CAKERNEL_Launch_%{name}_opencl_%{variant}(const opuntia::kernel_call& call)
         opuntia::launch_shape runs{work_group(s.tile, lanes), ahead, lanes};
         if (ring) shrink(runs);
         if (!fits(runs)) {
-          runs = {work_group(descriptor_tile, lanes), ahead, lanes};
+          runs = {work_group(own_shape.tile, lanes), ahead, lanes};
           shrink(runs);
         }
         if (!opuntia::asks_for_tile(call)) runs.tile[2] = slab_of(runs.tile, runs.ahead, runs.lanes);
@@ -121,19 +135,14 @@ void CAKERNEL_Launch_%{name}_opencl_%{variant}(const opuntia::kernel_call& call)
   // first halo points, lo[0] - xn + a multiple of TX, in rows from their first element), its
   // mbarriers and 128-byte alignment fit the local memory, and the driver encodes the maps (the
   // kernel's argument after the arrays, one for each cached variable at its array's place).
-  constexpr int cached_count = 0 %var_loop("cached=yes") %[+ 1 ]%;
-  constexpr std::array<int, cached_count> cached_index{%var_loop("cached=yes") %[%{vindex}, ]%};
-  constexpr std::array<int, cached_count> cached_bytes{%var_loop("cached=yes") %[static_cast<int>(sizeof(%{vtype})), ]%};
   cl_mem tensor_maps = nullptr;
-  if (CAKERNEL_%{name}_%{variant}_LOCAL == 2 && cached_count > 0) {
+  if (tensor_ring) {
     const int box_x = tile[0] + %{stencil_xn} + %{stencil_xp}, box_y = tile[1] + %{stencil_yn} + %{stencil_yp};
     const int box_start = call.grid.leadi + (lanes > 1 ? origin_x : lo[0]) - %{stencil_xn};
-    const int slots = %{stencil_zp} + shape.ahead + 1;
-    bool fit = static_cast<std::size_t>(CAKERNEL_%{name}_%{variant}_local_bytes(tile[0], tile[1], shape.ahead)) +
-                   8 * slots + 128 * cached_count <= local_limit;
+    bool fit = fits(shape);
     for (const int bytes : cached_bytes)
       fit = fit && opuntia::opencl::tensor_boxes_fit(bytes, box_start, tile[0], box_x, box_y, opuntia::row_pitch(call.grid));
-    if (fit && opuntia::opencl::tensor_copies()) {
+    if (fit) {
       std::array<void*, CAKERNEL_%{name}_array_count> copied{};
       std::array<int, CAKERNEL_%{name}_array_count> copied_bytes{};
       for (int c = 0; c < cached_count; ++c) {

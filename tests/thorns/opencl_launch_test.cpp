@@ -17,6 +17,7 @@ using opuntia::opencl::own_lanes;
 using opuntia::opencl::program_sizes;
 using opuntia::opencl::ring_copy_bytes;
 using opuntia::opencl::tensor_boxes_fit;
+using opuntia::opencl::tensor_ring_shape;
 using opuntia::opencl::work_groups_per_unit;
 
 TEST(opencl_launch, ring_copies_are_as_wide_as_every_copy_stays_aligned) {
@@ -65,6 +66,12 @@ TEST(opencl_launch, tensor_copies_fill_rings_whose_boxes_and_slots_the_copy_engi
   // Nothing for no points.
   EXPECT_FALSE(tensor_boxes_fit(8, 0, 32, 0, 16, 512));
   EXPECT_FALSE(tensor_boxes_fit(0, 0, 32, 40, 16, 512));
+}
+
+TEST(opencl_launch, a_ring_that_tensor_copies_fill_starts_from_a_warp_of_work_items_owning_16_bytes_each) {
+  EXPECT_EQ(tensor_ring_shape({32, 16, 512}, 4, 2), (opuntia::launch_shape{{128, 16, 512}, 2, 4}));
+  EXPECT_EQ(tensor_ring_shape({32, 16, 512}, 8, 2), (opuntia::launch_shape{{64, 16, 512}, 2, 2}));
+  EXPECT_EQ(tensor_ring_shape({16, 8, 4}, 8, 3), (opuntia::launch_shape{{64, 8, 4}, 3, 2}));
 }
 
 TEST(opencl_launch, tensor_copies_are_a_build_option_and_part_of_the_program_key) {

@@ -89,6 +89,19 @@ constexpr bool tensor_boxes_fit(int element_bytes, int box_start, int tile_x, in
          tile_x * element_bytes % 16 == 0;
 }
 
+/// The shape a ring that tensor copies fill starts from (its launcher's own, autotuning's first):
+/// each work-item owns 16 bytes of points (4 floats, 2 doubles: lanes_for caps them by the rows)
+/// and a work-group's row is a warp, 32 work-items; y and z are the descriptor's (the launcher
+/// then keeps as many rows as the local memory holds, and cuts z into slabs). On an H200
+/// (bench/RESULTS.md, 2026-12-03) the radius-4 star's fp32 ring ran at 72.7% of copy at 512^3 on
+/// 128 x 4 points, 4 a work-item, against 55.7% on the descriptor's 32 x 16 with 2; in fp64, on
+/// 64 x 4 with 2, at 67.1% against 70.0% at 512^3 and 70.1% against 64.8% at 256^3.
+///   tensor_ring_shape({32, 16, 512}, 4, 2) == launch_shape{{128, 16, 512}, 2, 4}
+inline launch_shape tensor_ring_shape(const std::array<int, 3>& descriptor_tile, int point_bytes, int ahead) {
+  const int lanes = point_bytes > 0 && point_bytes <= 16 ? 16 / point_bytes : 1;
+  return launch_shape{{32 * lanes, descriptor_tile[1], descriptor_tile[2]}, ahead, lanes};
+}
+
 /// The tensor maps of a ring's launch: for each of a kernel's arrays (kernel_call::arrays order)
 /// the buffer a ring copies from, or nullptr where it copies none, with its points' bytes; the
 /// arrays' dims in elements (the allocated row pitch, nj, nk) and a slot's box (x, y).
