@@ -50,8 +50,8 @@ void CAKERNEL_Launch_%{name}_opencl_%{variant}(const opuntia::kernel_call& call)
   constexpr std::array<int, cached_count> cached_bytes{%var_loop("cached=yes") %[static_cast<int>(sizeof(%{vtype})), ]%};
   // A ring that tensor copies may fill starts from its own x extent and lanes (tensor_ring_shape);
   // its rows are the descriptor's, which the ring's fit below shrinks.
-  const bool tensor_ring = CAKERNEL_%{name}_%{variant}_LOCAL == 2 && cached_count > 0 && opuntia::opencl::tensor_copies();
-  const opuntia::launch_shape own_shape =
+  bool tensor_ring = CAKERNEL_%{name}_%{variant}_LOCAL == 2 && cached_count > 0 && opuntia::opencl::tensor_copies();
+  opuntia::launch_shape own_shape =
       tensor_ring ? opuntia::opencl::tensor_ring_shape(descriptor_tile, static_cast<int>(sizeof(CCTK_REAL)),
                                                        CAKERNEL_%{name}_%{variant}_AHEAD)
                   : opuntia::launch_shape{descriptor_tile, CAKERNEL_%{name}_%{variant}_AHEAD, 0};
@@ -65,9 +65,15 @@ void CAKERNEL_Launch_%{name}_opencl_%{variant}(const opuntia::kernel_call& call)
     return t;
   };
   const std::size_t local_limit = std::min<std::size_t>(48 * 1024, opuntia::opencl::local_memory_size());
-  // With tensor copies, a ring also keeps an mbarrier a slot and starts each variable's slots on 128 bytes.
+  // With tensor copies, a ring also keeps an mbarrier a slot, pads its slots' rows so that each
+  // starts on 128 bytes (tensor_slot_rows) and starts each variable's slots on 128 bytes.
   const auto fits = [&](const opuntia::launch_shape& s) {
-    const int tensor_bytes = tensor_ring ? 8 * (%{stencil_zp} + s.ahead + 1) + 128 * cached_count : 0;
+    const int slots = %{stencil_zp} + s.ahead + 1, box_x = s.tile[0] + %{stencil_xn} + %{stencil_xp},
+              box_y = s.tile[1] + %{stencil_yn} + %{stencil_yp};
+    int tensor_bytes = tensor_ring ? 8 * slots + 128 * cached_count : 0;
+    for (const int bytes : cached_bytes)
+      if (tensor_ring)
+        tensor_bytes += slots * (opuntia::opencl::tensor_slot_rows(box_y, box_x * bytes) - box_y) * box_x * bytes;
     return static_cast<std::size_t>(CAKERNEL_%{name}_%{variant}_local_bytes(s.tile[0], s.tile[1], s.ahead) + tensor_bytes) <=
            local_limit;
   };
@@ -87,8 +93,25 @@ void CAKERNEL_Launch_%{name}_opencl_%{variant}(const opuntia::kernel_call& call)
     const int slab = opuntia::planes_per_block(columns, points[2], t[2], %{stencil_zn} + %{stencil_zp} + ahead, resident);
     return std::min(std::max(slab, 2), t[2]);  // t[2] is at least 2 where the grid has 2 planes
   };
-  const opuntia::launch_shape shape =
-      opuntia::launch_shape_of(call, own_shape, [&](const opuntia::launch_shape& s) {
+  // The points computed: those the STENCIL allows, within the call's box.
+  int lo[3] = {%{stencil_xn}, %{stencil_yn}, %{stencil_zn}};
+  int hi[3] = {call.grid.ni - %{stencil_xp}, call.grid.nj - %{stencil_yp}, call.grid.nk - %{stencil_zp}};
+  const bool has_points = opuntia::clip_to_box(call, lo, hi);
+  // Whether a ring of shape `s` can be filled by tensor copies: its slots and boxes suit the copy
+  // engine (tensor_boxes_fit; the boxes start at the work-groups' first halo points, lo[0] - xn
+  // + a multiple of TX, in rows from their first element) and its mbarriers and padded slots fit
+  // the local memory.
+  const auto tensor_fits = [&](const opuntia::launch_shape& s) {
+    const int box_x = s.tile[0] + %{stencil_xn} + %{stencil_xp}, box_y = s.tile[1] + %{stencil_yn} + %{stencil_yp};
+    const int first = s.lanes > 1 ? opuntia::opencl::lanes_origin(s.lanes, lo[0], call.grid.leadi) : lo[0];
+    const int box_start = call.grid.leadi + first - %{stencil_xn};
+    bool fit = fits(s);
+    for (const int bytes : cached_bytes)
+      fit = fit && opuntia::opencl::tensor_boxes_fit(bytes, box_start, s.tile[0], box_x, box_y, opuntia::row_pitch(call.grid));
+    return fit;
+  };
+  const auto shape_of = [&] {
+    return opuntia::launch_shape_of(call, own_shape, [&](const opuntia::launch_shape& s) {
         constexpr bool ring = CAKERNEL_%{name}_%{variant}_LOCAL == 2;
         // Fewer rows, then (a ring) fewer planes ahead, until the local planes fit. A ring gives
         // up rows first: the radius-4 star in fp64 ran at 51.4% of copy on 32 x 8 points 2 planes
@@ -108,11 +131,21 @@ void CAKERNEL_Launch_%{name}_opencl_%{variant}(const opuntia::kernel_call& call)
         if (!opuntia::asks_for_tile(call)) runs.tile[2] = slab_of(runs.tile, runs.ahead, runs.lanes);
         return runs;
       });
+  };
+  opuntia::launch_shape shape = shape_of();
+  // Tensor copies only where they fit the shape and the ring keeps its planes ahead with them:
+  // where its mbarriers and padded slots would leave room for fewer (the cavity's momentum in
+  // fp64, three variables of 66 x 6 points a slot), or its boxes do not suit the copy engine (the
+  // same in fp32: rows of 130 floats), it runs as it would without them, by cp.async.
+  const int ahead_asked = std::clamp(call.shape.ahead > 0 ? call.shape.ahead : CAKERNEL_%{name}_%{variant}_AHEAD, 1, 4);
+  if (tensor_ring && (shape.ahead < ahead_asked || !tensor_fits(shape))) {
+    tensor_ring = false;
+    own_shape = {descriptor_tile, CAKERNEL_%{name}_%{variant}_AHEAD, 0};
+    shape = shape_of();
+  }
   const auto& tile = shape.tile;
   const int lanes = shape.lanes;
-  int lo[3] = {%{stencil_xn}, %{stencil_yn}, %{stencil_zn}};
-  int hi[3] = {call.grid.ni - %{stencil_xp}, call.grid.nj - %{stencil_yp}, call.grid.nk - %{stencil_zp}};
-  if (!opuntia::clip_to_box(call, lo, hi)) return;
+  if (!has_points) return;
   const int points_y = hi[1] - lo[1], points_z = hi[2] - lo[2];
   static const std::string source = CAKERNEL_%{name}_opencl_source(CAKERNEL_%{name}_%{variant}_opencl_macros);
   // A work-group of TILE's x points: tile[0] / lanes work-items in x.
@@ -130,31 +163,23 @@ void CAKERNEL_Launch_%{name}_opencl_%{variant}(const opuntia::kernel_call& call)
                                                                tile[0] + %{stencil_xn} + %{stencil_xp})
                             : 0;
   // A ring filled by tensor copies, one a plane and cached variable, where the device has them
-  // (tensor_copies: an NVIDIA GPU of compute capability 9.0 or later through CUDA's driver), its
-  // slots and boxes suit the copy engine (tensor_boxes_fit; the boxes start at the work-groups'
-  // first halo points, lo[0] - xn + a multiple of TX, in rows from their first element), its
-  // mbarriers and 128-byte alignment fit the local memory, and the driver encodes the maps (the
-  // kernel's argument after the arrays, one for each cached variable at its array's place).
+  // (tensor_copies: an NVIDIA GPU of compute capability 9.0 or later through CUDA's driver), they
+  // fit (above) and the driver encodes the maps (the kernel's argument after the arrays, one for
+  // each cached variable at its array's place).
   cl_mem tensor_maps = nullptr;
   if (tensor_ring) {
     const int box_x = tile[0] + %{stencil_xn} + %{stencil_xp}, box_y = tile[1] + %{stencil_yn} + %{stencil_yp};
-    const int box_start = call.grid.leadi + (lanes > 1 ? origin_x : lo[0]) - %{stencil_xn};
-    bool fit = fits(shape);
-    for (const int bytes : cached_bytes)
-      fit = fit && opuntia::opencl::tensor_boxes_fit(bytes, box_start, tile[0], box_x, box_y, opuntia::row_pitch(call.grid));
-    if (fit) {
-      std::array<void*, CAKERNEL_%{name}_array_count> copied{};
-      std::array<int, CAKERNEL_%{name}_array_count> copied_bytes{};
-      for (int c = 0; c < cached_count; ++c) {
-        copied[cached_index[c]] = call.arrays[cached_index[c]];
-        copied_bytes[cached_index[c]] = cached_bytes[c];
-      }
-      tensor_maps = opuntia::opencl::tensor_maps(
-          {copied, copied_bytes,
-           {static_cast<std::uint64_t>(opuntia::row_pitch(call.grid)), static_cast<std::uint64_t>(call.grid.nj),
-            static_cast<std::uint64_t>(call.grid.nk)},
-           {static_cast<std::uint32_t>(box_x), static_cast<std::uint32_t>(box_y)}});
+    std::array<void*, CAKERNEL_%{name}_array_count> copied{};
+    std::array<int, CAKERNEL_%{name}_array_count> copied_bytes{};
+    for (int c = 0; c < cached_count; ++c) {
+      copied[cached_index[c]] = call.arrays[cached_index[c]];
+      copied_bytes[cached_index[c]] = cached_bytes[c];
     }
+    tensor_maps = opuntia::opencl::tensor_maps(
+        {copied, copied_bytes,
+         {static_cast<std::uint64_t>(opuntia::row_pitch(call.grid)), static_cast<std::uint64_t>(call.grid.nj),
+          static_cast<std::uint64_t>(call.grid.nk)},
+         {static_cast<std::uint32_t>(box_x), static_cast<std::uint32_t>(box_y)}});
   }
   const opuntia::opencl::program_sizes sizes{{block_x, block_y, block_z},
                                              {call.grid.ni, call.grid.nj, call.grid.nk},

@@ -239,6 +239,14 @@ typedef double cakernel_group_CCTK_REAL;
    2026-12-03). A local pointer's value is its 32-bit shared-memory address. */
 #define CAKERNEL_TENSOR_PARAMETERS , __local ulong* cakernel_bars, __global const uchar* cakernel_maps
 #define CAKERNEL_TENSOR_ARGUMENTS , cakernel_bars, cakernel_maps
+/* A slot's rows for points of `bytes`: SY, padded so that every slot starts on 128 bytes, as a
+   tensor copy's destination must (the launcher keeps a row a multiple of 16 bytes, so that 8, 4,
+   2 or 1 rows make 128 bytes; opuntia::opencl::tensor_slot_rows reckons the same). */
+#define CAKERNEL_ROW_16S(bytes) (CAKERNEL_SX * (int)(bytes) / 16)
+#define CAKERNEL_ROWS_PER_128(bytes) \
+  (CAKERNEL_ROW_16S(bytes) % 8 == 0 ? 1 : CAKERNEL_ROW_16S(bytes) % 4 == 0 ? 2 : CAKERNEL_ROW_16S(bytes) % 2 == 0 ? 4 : 8)
+#define CAKERNEL_SLOT_ROWS(bytes) \
+  ((CAKERNEL_SY + CAKERNEL_ROWS_PER_128(bytes) - 1) / CAKERNEL_ROWS_PER_128(bytes) * CAKERNEL_ROWS_PER_128(bytes))
 #define CAKERNEL_LOCAL_ADDRESS(p) ((uint)(size_t)(p))
 /* The bytes one plane's copies bring, every cached variable's slot together. */
 #define CAKERNEL_RING_PLANE_BYTES (CAKERNEL_SX * CAKERNEL_SY * (0 %var_loop("cached=yes") %[+ (int)sizeof(%{vtype}) ]%))
@@ -254,6 +262,7 @@ CAKERNEL_INLINE void cakernel_ring_wait(__local ulong* cakernel_bars, const int 
 #else
 #define CAKERNEL_TENSOR_PARAMETERS
 #define CAKERNEL_TENSOR_ARGUMENTS
+#define CAKERNEL_SLOT_ROWS(bytes) CAKERNEL_SY
 #endif
 
 /* The arrays, and each cached variable's windows and local plane, as parameters and arguments. */
@@ -264,7 +273,7 @@ CAKERNEL_INLINE void cakernel_ring_wait(__local ulong* cakernel_bars, const int 
 #define CAKERNEL_ARRAY_ARGUMENTS %var_loop() %[, %{vname} ]% %var_loop("intent=separateinout") %[, %{vname}_out ]%
 #define CAKERNEL_WINDOW_PARAMETERS \
 %var_loop("cached=yes") %[  , %{vtype} (*cakernel_w_%{vname})[CAKERNEL_W][CAKERNEL_LANES] \
-  , __local %{vtype} (*cakernel_local_%{vname})[CAKERNEL_SY][CAKERNEL_SX] \
+  , __local %{vtype} (*cakernel_local_%{vname})[CAKERNEL_SLOT_ROWS(sizeof(%{vtype}))][CAKERNEL_SX] \
   , %{vtype}* cakernel_halo_%{vname} \
 ]% CAKERNEL_TENSOR_PARAMETERS
 #define CAKERNEL_WINDOW_ARGUMENTS %var_loop("cached=yes") %[, cakernel_w_%{vname}, cakernel_local_%{vname}, cakernel_halo_%{vname} ]% CAKERNEL_TENSOR_ARGUMENTS
@@ -378,7 +387,7 @@ CAKERNEL_INLINE void CAKERNEL_%{name}_%{variant}_load_halo_%{vname}(__global %{v
    time where a group crosses it: those cells serve only work-items that compute nothing, and no
    copy reads outside the array. */
 CAKERNEL_INLINE void CAKERNEL_%{name}_%{variant}_fill_%{vname}(__global %{vtype}* restrict %{vname},
-                                                                __local %{vtype} (*cakernel_ring)[CAKERNEL_SY][CAKERNEL_SX],
+                                                                __local %{vtype} (*cakernel_ring)[CAKERNEL_SLOT_ROWS(sizeof(%{vtype}))][CAKERNEL_SX],
                                                                 const int cakernel_bi, const int cakernel_bj, const int gk,
                                                                 const int cakernel_slot, const bool cakernel_checked) {
   const int cakernel_group = CAKERNEL_RING_GROUP(sizeof(%{vtype}));
@@ -542,8 +551,8 @@ void CAKERNEL_%{name}_%{variant}_kernel(const CAKERNEL_%{name}_Params cakernel_p
                                          , __global const uchar* cakernel_maps
 #endif
                                          ) {
-  /* A tensor copy's destination starts on 128 bytes (the launcher keeps each slot a multiple of it). */
-%var_loop("cached=yes") %[  __local %{vtype} cakernel_local_%{vname}[CAKERNEL_SLOTS][CAKERNEL_SY][CAKERNEL_SX]
+  /* A tensor copy's destination starts on 128 bytes (the slots' rows are padded to keep each a multiple of it). */
+%var_loop("cached=yes") %[  __local %{vtype} cakernel_local_%{vname}[CAKERNEL_SLOTS][CAKERNEL_SLOT_ROWS(sizeof(%{vtype}))][CAKERNEL_SX]
       __attribute__((aligned(CAKERNEL_LOCAL_PLANE == 2 && CAKERNEL_TENSOR_COPY ? 128 : 16)));
 ]%#if CAKERNEL_LOCAL_PLANE == 2 && CAKERNEL_TENSOR_COPY
   /* A ring slot's mbarrier: work-item 0 alone arrives on it, announcing the plane's bytes. */

@@ -18,6 +18,7 @@ using opuntia::opencl::program_sizes;
 using opuntia::opencl::ring_copy_bytes;
 using opuntia::opencl::tensor_boxes_fit;
 using opuntia::opencl::tensor_ring_shape;
+using opuntia::opencl::tensor_slot_rows;
 using opuntia::opencl::work_groups_per_unit;
 
 TEST(opencl_launch, ring_copies_are_as_wide_as_every_copy_stays_aligned) {
@@ -58,8 +59,8 @@ TEST(opencl_launch, tensor_copies_fill_rings_whose_boxes_and_slots_the_copy_engi
   // Rows must stride by 16 bytes (a map's stride): 44 floats do, 42 do not ...
   EXPECT_TRUE(tensor_boxes_fit(4, 0, 32, 40, 16, 44));
   EXPECT_FALSE(tensor_boxes_fit(4, 0, 32, 40, 16, 42));
-  // ... a slot of 36 x 13 doubles is no multiple of 128 bytes (the next slot would start off it) ...
-  EXPECT_FALSE(tensor_boxes_fit(8, 0, 32, 36, 13, 512));
+  // A slot of 36 x 13 doubles is no multiple of 128 bytes: its rows are padded (tensor_slot_rows).
+  EXPECT_TRUE(tensor_boxes_fit(8, 0, 32, 36, 13, 512));
   // ... and boxes that start 56 bytes into a row, or whose tiles move them by 8 bytes, stay with cp.async.
   EXPECT_FALSE(tensor_boxes_fit(4, 14, 32, 40, 16, 512));
   EXPECT_FALSE(tensor_boxes_fit(8, 0, 31, 40, 16, 512));
@@ -72,6 +73,21 @@ TEST(opencl_launch, a_ring_that_tensor_copies_fill_starts_from_a_warp_of_work_it
   EXPECT_EQ(tensor_ring_shape({32, 16, 512}, 4, 2), (opuntia::launch_shape{{128, 16, 512}, 2, 4}));
   EXPECT_EQ(tensor_ring_shape({32, 16, 512}, 8, 2), (opuntia::launch_shape{{64, 16, 512}, 2, 2}));
   EXPECT_EQ(tensor_ring_shape({16, 8, 4}, 8, 3), (opuntia::launch_shape{{64, 8, 4}, 3, 2}));
+}
+
+TEST(opencl_launch, a_tensor_copied_slot_keeps_rows_enough_to_end_on_128_bytes) {
+  EXPECT_EQ(tensor_slot_rows(16, 40 * 8), 16);  // 5120 bytes
+  EXPECT_EQ(tensor_slot_rows(6, 66 * 8), 8);    // the cavity's momentum in fp64: 3168 bytes, 4224 padded
+  EXPECT_EQ(tensor_slot_rows(13, 36 * 8), 16);  // 288-byte rows: 4 make 1152 = 9 x 128
+  EXPECT_EQ(tensor_slot_rows(9, 16), 16);       // 16-byte rows: 8 a 128 bytes
+  EXPECT_EQ(tensor_slot_rows(3, 128), 3);       // whole lines
+  for (int rows = 1; rows < 40; ++rows)
+    for (int row_bytes = 16; row_bytes <= 512; row_bytes += 16) {
+      const int padded = tensor_slot_rows(rows, row_bytes);
+      EXPECT_EQ(padded * row_bytes % 128, 0);
+      EXPECT_GE(padded, rows);
+      EXPECT_LT(padded, rows + 8);
+    }
 }
 
 TEST(opencl_launch, tensor_copies_are_a_build_option_and_part_of_the_program_key) {

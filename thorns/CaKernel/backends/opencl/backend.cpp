@@ -228,7 +228,7 @@ private:
 class opencl_backend final : public backend {
  public:
   opencl_backend(cl_platform_id platform, cl_device_id device, const selection::platform_info& platform_info,
-                 const selection::device_info& device_info, const std::string& cache_dir)
+                 const selection::device_info& device_info, const std::string& cache_dir, bool tensor_copies_wanted)
       : device_(device), platform_name_(platform_info.name), device_info_(device_info), cache_(cache_dir) {
     const cl_context_properties properties[] = {CL_CONTEXT_PLATFORM, reinterpret_cast<cl_context_properties>(platform),
                                                 0};
@@ -270,8 +270,9 @@ class opencl_backend final : public backend {
                                         &compute_capability_minor, nullptr) == CL_SUCCESS;
     asynchronous_copies_ = nvidia && compute_capability >= 8;
     // Tensor copies (cp.async.bulk.tensor) need Hopper or later, and maps from CUDA's driver
-    // (tensor_maps.hpp), which is opened at the first ring that asks (tensor_copies()).
-    tensor_capable_ = nvidia && compute_capability >= 9;
+    // (tensor_maps.hpp), which is opened at the first ring that asks (tensor_copies()), unless
+    // CaKernel::opencl_tensor_copies says no.
+    tensor_capable_ = tensor_copies_wanted && nvidia && compute_capability >= 9;
     // A compute unit: an NVIDIA SM from its compute capability's table; elsewhere (AMD says a
     // compute unit's local memory, which is also a work-group's most) the device's local memory
     // and twice its largest work-group (NVIDIA's SMs held 2048 threads and allowed 1024 a block).
@@ -718,7 +719,8 @@ std::unique_ptr<backend> make_opencl_backend(const backend_options& options) {
   const auto& platform = m.platforms[choice->platform];
   return std::make_unique<opencl_backend>(m.platform_ids[choice->platform],
                                           m.device_ids[choice->platform][choice->device], platform,
-                                          platform.devices[choice->device], options.cache_dir);
+                                          platform.devices[choice->device], options.cache_dir,
+                                          options.opencl_tensor_copies);
 }
 
 std::string describe_opencl_devices(const backend_options& options) {

@@ -75,9 +75,8 @@ bool tensor_copies();
 /// `element_bytes` points with rows of `pitch` elements, whose work-groups' boxes start
 /// `box_start` elements into a row (the lead and the first work-group's first halo point; the
 /// others `tile_x` further): a box row a multiple of 16 bytes and at most 256 points a side (the
-/// copy engine's limits), the pitch a multiple of 16 bytes (a map's stride must be), every slot a
-/// multiple of 128 bytes (its successor's start, as a copy's destination, must be on 128), and
-/// every box's first point on 16 bytes. The copy engine takes unaligned starts, but the last
+/// copy engine's limits), the pitch a multiple of 16 bytes (a map's stride must be), and every
+/// box's first point on 16 bytes (the slots are padded to start on 128: tensor_slot_rows). The copy engine takes unaligned starts, but the last
 /// rule keeps OpenCL where it was measured: CUDA's rings start their boxes aligned, and until a
 /// float ring whose boxes began 56 bytes into their rows ran wrong on an H200 (2026-12-03, not yet
 /// understood) those are left to cp.async.
@@ -85,8 +84,18 @@ bool tensor_copies();
 constexpr bool tensor_boxes_fit(int element_bytes, int box_start, int tile_x, int box_x, int box_y, int pitch) {
   return element_bytes > 0 && box_x > 0 && box_x <= 256 && box_y > 0 && box_y <= 256 &&
          box_x * element_bytes % 16 == 0 && pitch * element_bytes % 16 == 0 &&
-         box_x * box_y * element_bytes % 128 == 0 && box_start * element_bytes % 16 == 0 &&
-         tile_x * element_bytes % 16 == 0;
+         box_start * element_bytes % 16 == 0 && tile_x * element_bytes % 16 == 0;
+}
+
+/// The rows of a ring slot that tensor copies fill, for boxes of `rows` rows of `row_bytes` (a
+/// multiple of 16): `rows`, padded so that every slot starts on 128 bytes, as a copy's destination
+/// must (the template's CAKERNEL_SLOT_ROWS). The cavity's momentum ring in fp64, 66 x 6 points a
+/// slot (3168 bytes), keeps 8 rows.
+///   tensor_slot_rows(16, 320) == 16; tensor_slot_rows(6, 528) == 8; tensor_slot_rows(9, 48) == 16
+constexpr int tensor_slot_rows(int rows, int row_bytes) {
+  int padded = rows;
+  while (row_bytes > 0 && padded * row_bytes % 128 != 0 && padded < rows + 8) ++padded;
+  return padded;
 }
 
 /// The shape a ring that tensor copies fill starts from (its launcher's own, autotuning's first):

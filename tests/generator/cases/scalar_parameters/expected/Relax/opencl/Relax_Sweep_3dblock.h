@@ -239,6 +239,14 @@ typedef double cakernel_group_CCTK_REAL;
    2026-12-03). A local pointer's value is its 32-bit shared-memory address. */
 #define CAKERNEL_TENSOR_PARAMETERS , __local ulong* cakernel_bars, __global const uchar* cakernel_maps
 #define CAKERNEL_TENSOR_ARGUMENTS , cakernel_bars, cakernel_maps
+/* A slot's rows for points of `bytes`: SY, padded so that every slot starts on 128 bytes, as a
+   tensor copy's destination must (the launcher keeps a row a multiple of 16 bytes, so that 8, 4,
+   2 or 1 rows make 128 bytes; opuntia::opencl::tensor_slot_rows reckons the same). */
+#define CAKERNEL_ROW_16S(bytes) (CAKERNEL_SX * (int)(bytes) / 16)
+#define CAKERNEL_ROWS_PER_128(bytes) \
+  (CAKERNEL_ROW_16S(bytes) % 8 == 0 ? 1 : CAKERNEL_ROW_16S(bytes) % 4 == 0 ? 2 : CAKERNEL_ROW_16S(bytes) % 2 == 0 ? 4 : 8)
+#define CAKERNEL_SLOT_ROWS(bytes) \
+  ((CAKERNEL_SY + CAKERNEL_ROWS_PER_128(bytes) - 1) / CAKERNEL_ROWS_PER_128(bytes) * CAKERNEL_ROWS_PER_128(bytes))
 #define CAKERNEL_LOCAL_ADDRESS(p) ((uint)(size_t)(p))
 /* The bytes one plane's copies bring, every cached variable's slot together. */
 #define CAKERNEL_RING_PLANE_BYTES (CAKERNEL_SX * CAKERNEL_SY * (0 + (int)sizeof(CCTK_REAL) ))
@@ -254,6 +262,7 @@ CAKERNEL_INLINE void cakernel_ring_wait(__local ulong* cakernel_bars, const int 
 #else
 #define CAKERNEL_TENSOR_PARAMETERS
 #define CAKERNEL_TENSOR_ARGUMENTS
+#define CAKERNEL_SLOT_ROWS(bytes) CAKERNEL_SY
 #endif
 
 /* The arrays, and each cached variable's windows and local plane, as parameters and arguments. */
@@ -261,10 +270,10 @@ CAKERNEL_INLINE void cakernel_ring_wait(__local ulong* cakernel_bars, const int 
   , __global CCTK_REAL* restrict u \
  
 #define CAKERNEL_ARRAY_ARGUMENTS , u  
-#define CAKERNEL_WINDOW_PARAMETERS                                  \
-  , CCTK_REAL (*cakernel_w_u)[CAKERNEL_W][CAKERNEL_LANES]           \
-  , __local CCTK_REAL (*cakernel_local_u)[CAKERNEL_SY][CAKERNEL_SX] \
-  , CCTK_REAL* cakernel_halo_u                                      \
+#define CAKERNEL_WINDOW_PARAMETERS                                                            \
+  , CCTK_REAL (*cakernel_w_u)[CAKERNEL_W][CAKERNEL_LANES]                                     \
+  , __local CCTK_REAL (*cakernel_local_u)[CAKERNEL_SLOT_ROWS(sizeof(CCTK_REAL))][CAKERNEL_SX] \
+  , CCTK_REAL* cakernel_halo_u                                                                \
  CAKERNEL_TENSOR_PARAMETERS
 #define CAKERNEL_WINDOW_ARGUMENTS , cakernel_w_u, cakernel_local_u, cakernel_halo_u  CAKERNEL_TENSOR_ARGUMENTS
 #define CAKERNEL_POINT_PARAMETERS                                                                                        \
@@ -377,7 +386,7 @@ CAKERNEL_INLINE void CAKERNEL_Relax_Sweep_3dblock_load_halo_u(__global CCTK_REAL
    time where a group crosses it: those cells serve only work-items that compute nothing, and no
    copy reads outside the array. */
 CAKERNEL_INLINE void CAKERNEL_Relax_Sweep_3dblock_fill_u(__global CCTK_REAL* restrict u,
-                                                                __local CCTK_REAL (*cakernel_ring)[CAKERNEL_SY][CAKERNEL_SX],
+                                                                __local CCTK_REAL (*cakernel_ring)[CAKERNEL_SLOT_ROWS(sizeof(CCTK_REAL))][CAKERNEL_SX],
                                                                 const int cakernel_bi, const int cakernel_bj, const int gk,
                                                                 const int cakernel_slot, const bool cakernel_checked) {
   const int cakernel_group = CAKERNEL_RING_GROUP(sizeof(CCTK_REAL));
@@ -542,8 +551,8 @@ void CAKERNEL_Relax_Sweep_3dblock_kernel(const CAKERNEL_Relax_Sweep_Params caker
                                          , __global const uchar* cakernel_maps
 #endif
                                          ) {
-  /* A tensor copy's destination starts on 128 bytes (the launcher keeps each slot a multiple of it). */
-  __local CCTK_REAL cakernel_local_u[CAKERNEL_SLOTS][CAKERNEL_SY][CAKERNEL_SX]
+  /* A tensor copy's destination starts on 128 bytes (the slots' rows are padded to keep each a multiple of it). */
+  __local CCTK_REAL cakernel_local_u[CAKERNEL_SLOTS][CAKERNEL_SLOT_ROWS(sizeof(CCTK_REAL))][CAKERNEL_SX]
       __attribute__((aligned(CAKERNEL_LOCAL_PLANE == 2 && CAKERNEL_TENSOR_COPY ? 128 : 16)));
 #if CAKERNEL_LOCAL_PLANE == 2 && CAKERNEL_TENSOR_COPY
   /* A ring slot's mbarrier: work-item 0 alone arrives on it, announcing the plane's bytes. */
