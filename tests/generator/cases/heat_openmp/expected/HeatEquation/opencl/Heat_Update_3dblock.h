@@ -28,8 +28,9 @@
    beyond the windows' newest (plane zp above the current one), which the windows take from the
    ring's centre points instead of loading it; I3D_l(v, i, j, k) with 0 <= k <= zp reads the ring,
    whose planes up to zp above the current one have landed, and below it global memory. On
-   NVIDIA's platform the copies are cp.async (inline PTX, CAKERNEL_ASYNC_COPY bytes a copy, which
-   the launcher chose for the rows' alignment), so that they run while the planes below compute;
+   NVIDIA's Hopper GPUs one tensor copy a plane and variable fills it (CAKERNEL_TENSOR_COPY,
+   below); on NVIDIA's other GPUs the copies are cp.async (inline PTX, CAKERNEL_ASYNC_COPY bytes a
+   copy, which the launcher chose for the rows' alignment), so that they run while the planes below compute;
    elsewhere plain loads and stores (bench/experiments/opencl_ring_probe.cpp, 7b74bf7 and 95e87bf,
    2026-12-02: on an H200, fp64 radius-4 star at 512^3, 58.2% of copy with 16-byte cp.async
    against 41.3% for a work-item a point and 32.9% with plain loads, bit-equal).
