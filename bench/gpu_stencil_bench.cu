@@ -158,6 +158,8 @@ bool generated_cases(int n, int repetitions, std::vector<result>& results) {
   const auto b = binding();
   std::vector<std::vector<CCTK_REAL>> first_output(b.kernels.size());
   bool all_equal = true;
+  const std::vector<opuntia::launch_shape> shapes = asked_shapes();
+  const char* only = std::getenv("GPU_BENCH_ONLY");
   for (const auto& factory : ck::compiled_backends()) {
     if (std::string(factory.name) == "openmp") continue;
     auto device = factory.make({});
@@ -180,7 +182,6 @@ bool generated_cases(int n, int repetitions, std::vector<result>& results) {
       const int radius = kernel.stencil[0];
       for (const auto& v : kernel.variants) {
         if (v.backend != factory.name) continue;
-        const char* only = std::getenv("GPU_BENCH_ONLY");
         if (only != nullptr && (std::string(kernel.name) + " " + factory.name + "/" + v.template_name).find(only) ==
                                    std::string::npos)
           continue;
@@ -200,42 +201,41 @@ bool generated_cases(int n, int repetitions, std::vector<result>& results) {
         std::vector<int> lanes;
         for (int l = widest; l >= 1; l /= 2) lanes.push_back(l);
         if (widest <= 1) lanes = {0};
-        for (const auto& asked : asked_shapes())
-        for (const int l : lanes) {
-          opuntia::kernel_call shaped = call;
-          shaped.shape = asked;
-          shaped.shape.lanes = l;
-          opuntia::launch_shape ran{};
-          shaped.ran_shape = &ran;
-          v.launch(shaped);  // the shape it runs
-          shaped.ran_shape = nullptr;
-          const double ms = best_ms_through(*device, [&] { v.launch(shaped); }, repetitions);
-          std::vector<CCTK_REAL> output(count);
-          device->copy_to_host(output.data(), out, bytes);
-          // Only the points the kernel writes: the rest of `out` holds earlier kernels' results.
-          bool equal = true;
-          if (first_output[k].empty()) {
-            first_output[k] = output;
-          } else {
-            for (int z = radius; z < n - radius && equal; ++z)
-              for (int y = radius; y < n - radius && equal; ++y)
-                for (int x = radius; x < n - radius; ++x) {
-                  const std::size_t c = x + std::size_t(n) * (y + std::size_t(n) * z);
-                  if (output[c] != first_output[k][c]) {
-                    equal = false;
-                    break;
+        for (const auto& asked : shapes) {
+          for (const int l : lanes) {
+            opuntia::kernel_call shaped = call;
+            shaped.shape = asked;
+            shaped.shape.lanes = l;
+            opuntia::launch_shape ran{};  // the shape it runs, as its launches say
+            shaped.ran_shape = &ran;
+            const double ms = best_ms_through(*device, [&] { v.launch(shaped); }, repetitions);
+            std::vector<CCTK_REAL> output(count);
+            device->copy_to_host(output.data(), out, bytes);
+            // Only the points the kernel writes: the rest of `out` holds earlier kernels' results.
+            bool equal = true;
+            if (first_output[k].empty()) {
+              first_output[k] = output;
+            } else {
+              for (int z = radius; z < n - radius && equal; ++z)
+                for (int y = radius; y < n - radius && equal; ++y)
+                  for (int x = radius; x < n - radius; ++x) {
+                    const std::size_t c = x + std::size_t(n) * (y + std::size_t(n) * z);
+                    if (output[c] != first_output[k][c]) {
+                      equal = false;
+                      break;
+                    }
                   }
-                }
+            }
+            all_equal = all_equal && equal;
+            std::string shape = l > 0 ? " lanes " + std::to_string(l) + (l == own_lanes ? " (own)" : "") : "";
+            if (asked != opuntia::launch_shape{})
+              shape += " tile " + std::to_string(ran.tile[0]) + "x" + std::to_string(ran.tile[1]) + "x" +
+                       std::to_string(ran.tile[2]) + " ahead " + std::to_string(ran.ahead);
+            results.push_back({kernel.name,
+                               std::string(factory.name) + "/" + v.template_name + shape + (equal ? "" : " (DIFFERS)"),
+                               sizeof(CCTK_REAL) == 8 ? "fp64" : "fp32", ms, 2.0 * sizeof(CCTK_REAL) * interior(n, radius),
+                               interior(n, radius)});
           }
-          all_equal = all_equal && equal;
-          std::string shape = l > 0 ? " lanes " + std::to_string(l) + (l == own_lanes ? " (own)" : "") : "";
-          if (asked != opuntia::launch_shape{})
-            shape += " tile " + std::to_string(ran.tile[0]) + "x" + std::to_string(ran.tile[1]) + "x" +
-                     std::to_string(ran.tile[2]) + " ahead " + std::to_string(ran.ahead);
-          results.push_back({kernel.name,
-                             std::string(factory.name) + "/" + v.template_name + shape + (equal ? "" : " (DIFFERS)"),
-                             sizeof(CCTK_REAL) == 8 ? "fp64" : "fp32", ms, 2.0 * sizeof(CCTK_REAL) * interior(n, radius),
-                             interior(n, radius)});
         }
       }
     }

@@ -65,15 +65,21 @@ void CAKERNEL_Launch_%{name}_opencl_%{variant}(const opuntia::kernel_call& call)
     return t;
   };
   const std::size_t local_limit = std::min<std::size_t>(48 * 1024, opuntia::opencl::local_memory_size());
+  // A local plane's points of a tile, x and y: the tile's and their halo (a ring slot's box).
+  const auto box_of = [](const std::array<int, 3>& t) {
+    return std::array<int, 2>{t[0] + %{stencil_xn} + %{stencil_xp}, t[1] + %{stencil_yn} + %{stencil_yp}};
+  };
   // With tensor copies, a ring also keeps an mbarrier a slot, pads its slots' rows so that each
   // starts on 128 bytes (tensor_slot_rows) and starts each variable's slots on 128 bytes.
   const auto fits = [&](const opuntia::launch_shape& s) {
-    const int slots = %{stencil_zp} + s.ahead + 1, box_x = s.tile[0] + %{stencil_xn} + %{stencil_xp},
-              box_y = s.tile[1] + %{stencil_yn} + %{stencil_yp};
-    int tensor_bytes = tensor_ring ? 8 * slots + 128 * cached_count : 0;
-    for (const int bytes : cached_bytes)
-      if (tensor_ring)
+    const int slots = %{stencil_zp} + s.ahead + 1;
+    const auto [box_x, box_y] = box_of(s.tile);
+    int tensor_bytes = 0;
+    if (tensor_ring) {
+      tensor_bytes = 8 * slots + 128 * cached_count;
+      for (const int bytes : cached_bytes)
         tensor_bytes += slots * (opuntia::opencl::tensor_slot_rows(box_y, box_x * bytes) - box_y) * box_x * bytes;
+    }
     return static_cast<std::size_t>(CAKERNEL_%{name}_%{variant}_local_bytes(s.tile[0], s.tile[1], s.ahead) + tensor_bytes) <=
            local_limit;
   };
@@ -102,7 +108,7 @@ void CAKERNEL_Launch_%{name}_opencl_%{variant}(const opuntia::kernel_call& call)
   // + a multiple of TX, in rows from their first element) and its mbarriers and padded slots fit
   // the local memory.
   const auto tensor_fits = [&](const opuntia::launch_shape& s) {
-    const int box_x = s.tile[0] + %{stencil_xn} + %{stencil_xp}, box_y = s.tile[1] + %{stencil_yn} + %{stencil_yp};
+    const auto [box_x, box_y] = box_of(s.tile);
     const int first = s.lanes > 1 ? opuntia::opencl::lanes_origin(s.lanes, lo[0], call.grid.leadi) : lo[0];
     const int box_start = call.grid.leadi + first - %{stencil_xn};
     bool fit = fits(s);
@@ -168,7 +174,7 @@ void CAKERNEL_Launch_%{name}_opencl_%{variant}(const opuntia::kernel_call& call)
   // each cached variable at its array's place).
   cl_mem tensor_maps = nullptr;
   if (tensor_ring) {
-    const int box_x = tile[0] + %{stencil_xn} + %{stencil_xp}, box_y = tile[1] + %{stencil_yn} + %{stencil_yp};
+    const auto [box_x, box_y] = box_of(tile);
     std::array<void*, CAKERNEL_%{name}_array_count> copied{};
     std::array<int, CAKERNEL_%{name}_array_count> copied_bytes{};
     for (int c = 0; c < cached_count; ++c) {

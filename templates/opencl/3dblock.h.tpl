@@ -238,8 +238,12 @@ typedef double cakernel_group_CCTK_REAL;
    On an H200 this ring ran the radius-4 star at 72.6% of copy in fp64 at 512^3 where cp.async
    16 bytes a work-item ran it at 60.2% (bench/experiments/opencl_ring_probe.cpp, bench/RESULTS.md
    2026-12-03). A local pointer's value is its 32-bit shared-memory address. */
-#define CAKERNEL_TENSOR_PARAMETERS , __local ulong* cakernel_bars, __global const uchar* cakernel_maps
+/* The kernel's last parameter, the maps; then what the ring's functions take besides the arrays. */
+#define CAKERNEL_MAPS_PARAMETER , __global const uchar* cakernel_maps
+#define CAKERNEL_TENSOR_PARAMETERS , __local ulong* cakernel_bars CAKERNEL_MAPS_PARAMETER
 #define CAKERNEL_TENSOR_ARGUMENTS , cakernel_bars, cakernel_maps
+/* A tensor copy's destination starts on 128 bytes. */
+#define CAKERNEL_SLOT_ALIGNMENT 128
 /* A slot's rows for points of `bytes`: SY, padded so that every slot starts on 128 bytes, as a
    tensor copy's destination must (the launcher keeps a row a multiple of 16 bytes, so that 8, 4,
    2 or 1 rows make 128 bytes; opuntia::opencl::tensor_slot_rows reckons the same). */
@@ -261,8 +265,10 @@ CAKERNEL_INLINE void cakernel_ring_wait(__local ulong* cakernel_bars, const int 
                      : "memory");
 }
 #else
+#define CAKERNEL_MAPS_PARAMETER
 #define CAKERNEL_TENSOR_PARAMETERS
 #define CAKERNEL_TENSOR_ARGUMENTS
+#define CAKERNEL_SLOT_ALIGNMENT 16
 #define CAKERNEL_SLOT_ROWS(bytes) CAKERNEL_SY
 #endif
 
@@ -337,7 +343,6 @@ CAKERNEL_INLINE void CAKERNEL_%{name}_%{variant}_load_halo_%{vname}(__global %{v
   }
 }
 ]%#endif
-
 
 #if CAKERNEL_LOCAL_PLANE == 2
 #ifndef CAKERNEL_ASYNC_COPY
@@ -548,13 +553,10 @@ CAKERNEL_INLINE void CAKERNEL_%{name}_%{variant}_plane(
 
 __kernel __attribute__((reqd_work_group_size(CAKERNEL_TX, CAKERNEL_TY, 1)))
 void CAKERNEL_%{name}_%{variant}_kernel(const CAKERNEL_%{name}_Params cakernel_params CAKERNEL_ARRAY_PARAMETERS
-#if CAKERNEL_LOCAL_PLANE == 2 && CAKERNEL_TENSOR_COPY
-                                         , __global const uchar* cakernel_maps
-#endif
-                                         ) {
-  /* A tensor copy's destination starts on 128 bytes (the slots' rows are padded to keep each a multiple of it). */
+                                             CAKERNEL_MAPS_PARAMETER) {
+  /* With tensor copies each slot starts on 128 bytes: the array does, and its rows are padded. */
 %var_loop("cached=yes") %[  __local %{vtype} cakernel_local_%{vname}[CAKERNEL_SLOTS][CAKERNEL_SLOT_ROWS(sizeof(%{vtype}))][CAKERNEL_SX]
-      __attribute__((aligned(CAKERNEL_LOCAL_PLANE == 2 && CAKERNEL_TENSOR_COPY ? 128 : 16)));
+      __attribute__((aligned(CAKERNEL_SLOT_ALIGNMENT)));
 ]%#if CAKERNEL_LOCAL_PLANE == 2 && CAKERNEL_TENSOR_COPY
   /* A ring slot's mbarrier: work-item 0 alone arrives on it, announcing the plane's bytes. */
   __local ulong cakernel_bars[CAKERNEL_SLOTS];

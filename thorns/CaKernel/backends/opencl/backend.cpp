@@ -764,10 +764,7 @@ std::int64_t resident_work_groups(std::size_t items, std::size_t local_bytes) {
 unsigned set_arguments(cl_kernel kernel, const void* params, std::size_t params_size, void* const* arrays,
                        unsigned array_count) {
   OPUNTIA_OPENCL_CHECK(clSetKernelArg(kernel, 0, params_size, params));
-  for (unsigned a = 0; a < array_count; ++a) {
-    const cl_mem buffer = static_cast<cl_mem>(arrays[a]);
-    OPUNTIA_OPENCL_CHECK(clSetKernelArg(kernel, a + 1, sizeof buffer, &buffer));
-  }
+  for (unsigned a = 0; a < array_count; ++a) set_buffer_argument(kernel, a + 1, static_cast<cl_mem>(arrays[a]));
   return array_count + 1;
 }
 
