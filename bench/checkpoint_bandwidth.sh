@@ -198,6 +198,24 @@ awk -v c="${window_cost:-nan}" -v nc="${window_n:-0}" -v c1="${window_q1:-nan}" 
          c, c / s, nc, c1, c3, z, z / s, nz, z1, z3
   printf "  background, within each run, less the runs without: a checkpoint costs %.4f s = %.1f steps\n", c - z, (c - z) / s
 }'
+# On the device's own clock (flesh/runtime/checkpoint_pace.hpp: a line for each checkpoint written
+# in the background on a device): the device's time from the snapshot to the step at which the
+# write had ended, less as many steps at the pace of the half interval before the checkpoint;
+# neither the host's lead over the device nor the runs' pace from one to the next moves it.
+# device_costs NAME: one line a checkpoint: its whole cost, its snapshot's, and the cost until its
+# copies had reached the host, in steps of its pace.
+device_costs() {
+  sed -n 's/.* cost the device \([-+0-9.]*\) ms = .* (\([0-9.]*\) ms a step): its snapshot \([-+0-9.]*\) ms, .* until its copies had reached the host \([-+0-9.]*\) ms, .*/\1 \2 \3 \4/p' \
+    "$dir/$1.out" | awk '{ printf "%.6g %.6g %.6g\n", $1 / $2, $3 / $2, ($3 + $4) / $2 }'
+}
+device_lines=$(for round in $(seq 1 "$rounds"); do device_costs "background$round"; done)
+if [ -n "$device_lines" ]; then
+  read -r whole whole_n whole_q1 whole_q3 < <(awk '{ print $1 }' <<<"$device_lines" | quartiles_of)
+  read -r snapshot _ snapshot_q1 snapshot_q3 < <(awk '{ print $2 }' <<<"$device_lines" | quartiles_of)
+  read -r landed _ landed_q1 landed_q3 < <(awk '{ print $3 }' <<<"$device_lines" | quartiles_of)
+  printf '  background, on the device'"'"'s clock: a checkpoint costs %.1f steps (median of %d checkpoints, quartiles %.1f, %.1f): its snapshot %.1f (%.1f, %.1f), until its copies had reached the host %.1f (%.1f, %.1f)\n' \
+    "$whole" "$whole_n" "$whole_q1" "$whole_q3" "$snapshot" "$snapshot_q1" "$snapshot_q3" "$landed" "$landed_q1" "$landed_q3"
+fi
 awk -v t="$(run_seconds waited)" -v t0="$(run_seconds none1)" -v c="$count" -v s="$step" 'BEGIN {
   cost = (t - t0) / c
   printf "  waited     %.3f s against %.3f s without: a checkpoint costs %.4f s = %.1f steps\n", t, t0, cost, cost / s

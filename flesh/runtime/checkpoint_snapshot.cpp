@@ -45,7 +45,7 @@ void checkpoint_snapshot::fit(std::size_t i, std::size_t bytes, taken& t) {
   if (b.bytes == bytes) return;
   const auto start = std::chrono::steady_clock::now();
   if (b.memory != nullptr) runtime_.release_host(b.memory);
-  b = {};
+  b = {};  // holds nothing yet
   b.memory = runtime_.allocate_host(bytes);
   b.bytes = bytes;
   // Every page touched now: the copies do not pay for the first touch, and the line says what
@@ -73,11 +73,19 @@ checkpoint_snapshot::taken checkpoint_snapshot::take(checkpoint_contents& conten
   for (std::size_t i = 0; i < sources.size(); ++i) {
     auto& v = *sources[i].variable;
     fit(i, v.count * v.element_size(), t);
-    void* const memory = buffers_[i].memory;
-    auto copy = runtime_.copy_for_snapshot(v, sources[i].level, contents.arrays[i].values, memory);
+    auto& b = buffers_[i];
+    const void* const host = contents.arrays[i].values;
+    contents.arrays[i].values = b.memory;
+    // The copies of the take() before have landed (waited for above): what b holds is whole.
+    const auto stamp = runtime_.stamp_of(v, sources[i].level);
+    if (stamp && b.holds == stamp) {
+      ++t.unchanged;
+      continue;
+    }
+    auto copy = runtime_.copy_for_snapshot(v, sources[i].level, host, b.memory);
     ++t.by_route[static_cast<std::size_t>(copy.route)];
     if (copy.done) landing_.push_back(copy.done);
-    contents.arrays[i].values = memory;
+    b.holds = stamp;
   }
   t.copies = landing_;
   return t;

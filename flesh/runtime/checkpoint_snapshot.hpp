@@ -3,10 +3,13 @@
 // checkpoint is of, every array is copied into a buffer of its own (kernel_runtime's
 // copy_for_snapshot: a memcpy on the host, a copy within the device and then to the host on a
 // device), which the run does not touch afterwards, so that it goes on while the writer writes
-// the buffers. The buffers are host memory of the kernel runtime (page-locked on a device),
+// the buffers. An array whose values have not changed since the snapshot before (the same
+// buffer, written as often: kernel_runtime::stamp_of) is not copied again: arrays that only a
+// diagnostic or the initial data writes cost a checkpoint nothing. The buffers are host memory of the kernel runtime (page-locked on a device),
 // allocated at the first checkpoint and reused by every later one.
 #include <array>
 #include <cstddef>
+#include <optional>
 #include <vector>
 
 #include "flesh/runtime/checkpoint_data.hpp"
@@ -25,8 +28,10 @@ public:
   struct taken {
     /// The copies still landing: the snapshot is whole once each is done (null: landed already).
     std::vector<queue_event_ptr> copies;
-    /// How many arrays went each way, by kernel_runtime::snapshot_route.
+    /// How many arrays went each way, by kernel_runtime::snapshot_route,
     std::array<std::size_t, 3> by_route{};
+    /// and how many were not copied: their buffer already held their values (unchanged since).
+    std::size_t unchanged = 0;
     double bytes_allocated = 0;     // buffers this take() allocated (the first one's, as a rule)
     double seconds_allocating = 0;  // and the time that took
   };
@@ -56,6 +61,7 @@ private:
   struct buffer {
     void* memory = nullptr;
     std::size_t bytes = 0;
+    std::optional<kernel_runtime::contents_stamp> holds;  // the values last copied in, where stamped
   };
   void wait_for_copies();
   /// Buffer i holding `bytes`: (re)allocated and touched where it does not, counted in `t`.

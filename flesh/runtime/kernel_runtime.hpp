@@ -110,13 +110,30 @@ public:
   /// How copy_for_snapshot() copied.
   enum class snapshot_route {
     host_copy,        // from the host array, a memcpy before it returned (the host copy was current)
-    device_snapshot,  // on the device into a snapshot buffer on the run's queue, then to `into` on another queue
+    device_snapshot,  // on the device into a snapshot buffer on the run's queue, then to `into` when waited for
     device_to_host,   // from the device copy straight to `into` on the run's queue (no room for a snapshot buffer)
   };
   struct snapshot_copy {
-    queue_event_ptr done;  // `into` holds the values once it is done; null: it does on return
+    queue_event_ptr done;  // `into` holds the values once it is waited for (which may make the copy); null: on return
     snapshot_route route = snapshot_route::host_copy;
   };
+  /// What the values of a time level are, as far as a snapshot needs to know: its buffer and how
+  /// many writes that buffer has had (kernels, host routines, SYNC, recovery). Two equal stamps
+  /// are equal values, so a snapshot skips an array whose stamp is that of the copy it already
+  /// holds (checkpoint_snapshot::take).
+  struct contents_stamp {
+    buffer_key buffer;
+    std::size_t writes = 0;
+    friend bool operator==(const contents_stamp& a, const contents_stamp& b) {
+      return a.buffer == b.buffer && a.writes == b.writes;
+    }
+  };
+  /// The stamp of time level `level` of `v`; nullopt where this runtime does not count writes
+  /// (then every snapshot copies every array).
+  virtual std::optional<contents_stamp> stamp_of(grid_variable& v, int level) {
+    (void)v, (void)level;
+    return std::nullopt;
+  }
   /// Starts copying time level `level` of `v` (its host array `host`) into `into`
   /// (v.count * v.element_size() bytes of allocate_host() memory), as everything launched so far
   /// leaves it; launches and host writes after the call do not change what `into` receives. The

@@ -1069,6 +1069,10 @@ std::vector<simulation::report_row> simulation::report_rows() {
       rows.push_back({"checkpoint: the write before, the run waits", checkpoints_->thorn,
                       in_background_.previous_waits, in_background_.waited_for_previous});
     }
+    if (in_background_.paced > 0) {
+      rows.push_back({"checkpoint: the device beyond its pace", checkpoints_->thorn, in_background_.paced,
+                      in_background_.device_cost});
+    }
   }
   if (waited_for_.count > 0) {
     rows.push_back({fmt::format("checkpoint: write, the run waits, {}/s", rate(waited_for_)), checkpoints_->thorn,
@@ -1199,8 +1203,14 @@ void simulation::run() {
         steady_.wall = wall_seconds();
         steady_.iteration = iteration_;
       }
+      // From the steady state on, where no synchronisation above stalls the device.
+      if (pace_ && steady_.iteration >= 0) {
+        pace_->step_ended(iteration_);
+        report_checkpoint_costs(pace_->measured());
+      }
       stop_if_signalled(true);
     }
+    if (pace_) report_checkpoint_costs(pace_->finish());
     // Launches return before their kernels end: the evolution ends when its last one has.
     runtime_->synchronize();
     evolution_end_ = wall_seconds();

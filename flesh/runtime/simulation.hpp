@@ -15,6 +15,7 @@
 
 #include "flesh/parameters/parameter_registry.hpp"
 #include "flesh/runtime/checkpoint_data.hpp"
+#include "flesh/runtime/checkpoint_pace.hpp"
 #include "flesh/runtime/checkpoint_snapshot.hpp"
 #include "flesh/runtime/driver.hpp"
 #include "flesh/runtime/ghost_depths.hpp"
@@ -250,6 +251,9 @@ private:
   /// With checkpoints in the background: the snapshot's host memory allocated before the
   /// evolution, so that the first checkpoint does not stall the run to allocate it.
   void reserve_checkpoint_snapshot();
+  /// Says what each checkpoint in `costs` cost the device (checkpoint_pace) and counts it for
+  /// the timer report.
+  void report_checkpoint_costs(const std::vector<checkpoint_pace::cost>& costs);
   /// Every time level of every variable with storage, as a checkpoint holds them; `sources`:
   /// where each comes from.
   checkpoint_contents checkpoint_arrays(std::vector<checkpoint_snapshot::source>* sources = nullptr);
@@ -316,6 +320,7 @@ private:
     double waited_for_previous = 0;         // the run's thread, waiting for the write before to end
     queue_event_ptr before, after;          // around the snapshot's copies on the run's queue (a device)
     double bytes_allocated = 0, seconds_allocating = 0;  // snapshot memory, at the first one
+    std::size_t arrays = 0, unchanged = 0;  // its arrays, and those the snapshot did not copy again
     /// The older checkpoints the writer removed once this one was complete, and the seconds that
     /// took, which the writer's time does not count.
     struct removal {
@@ -334,6 +339,8 @@ private:
     double bytes = 0;
     long previous_waits = 0;         // in the background: checkpoints due while the write before still ran,
     double waited_for_previous = 0;  // and the run's time waiting for those writes to end
+    long paced = 0;                  // in the background on a device: checkpoints checkpoint_pace measured,
+    double device_cost = 0;          // and what they cost the device beyond the steps' pace
   } in_background_, waited_for_;
   struct recovery {
     std::filesystem::path file;
@@ -360,6 +367,7 @@ private:
   // Declared last: the writer (destroyed first) ends its write while the snapshot it reads, the
   // output folder's lock and the kernel runtime that gave the snapshot memory are still there.
   std::unique_ptr<checkpoint_snapshot> snapshot_;
+  std::unique_ptr<checkpoint_pace> pace_;  // in the background on a device
   std::unique_ptr<checkpoint_writer> writer_;
 };
 

@@ -136,6 +136,7 @@ std::string simulation::choose_checkpoint_mode() {
 void simulation::reserve_checkpoint_snapshot() {
   if (checkpoints_ == nullptr || checkpoint_.every <= 0 || !checkpoint_mode_.background) return;
   if (!snapshot_) snapshot_ = std::make_unique<checkpoint_snapshot>(*runtime_);
+  if (!pace_ && runtime_->mirrors_on_device()) pace_ = std::make_unique<checkpoint_pace>(*runtime_, checkpoint_.every);
   std::vector<checkpoint_snapshot::source> sources;
   checkpoint_arrays(&sources);
   const auto reserved = snapshot_->reserve(sources);
@@ -187,9 +188,12 @@ void simulation::write_checkpoint(bool run_waits) {
   if (runtime_->mirrors_on_device()) written.before = runtime_->record();
   auto taken = snapshot_->take(contents, sources);
   if (runtime_->mirrors_on_device()) written.after = runtime_->record();
+  if (pace_) pace_->checkpoint_taken(iteration_, written.before, written.after, taken.copies);
   written.host_seconds = seconds_now() - start;
   written.bytes_allocated = taken.bytes_allocated;
   written.seconds_allocating = taken.seconds_allocating;
+  written.arrays = sources.size();
+  written.unchanged = taken.unchanged;
   const auto straight = taken.by_route[static_cast<std::size_t>(kernel_runtime::snapshot_route::device_to_host)];
   if (straight > 0 && !said_snapshots_skip_the_device_) {
     said_snapshots_skip_the_device_ = true;
@@ -221,6 +225,7 @@ void simulation::collect_checkpoint_write(bool wait) {
   if (!ended) return;
   const auto written = std::move(*in_flight_);
   in_flight_.reset();
+  if (pace_) pace_->write_ended(iteration_);
   if (ended->failed) {
     throw std::runtime_error(fmt::format("checkpoint {} could not be written in the background: {}",
                                          ended->file.string(), ended->reason));
@@ -238,6 +243,10 @@ void simulation::collect_checkpoint_write(bool wait) {
   in_background_.writing += ended->seconds;
   in_background_.bytes += written.bytes;
   auto how = fmt::format(" in the background; the run stalled {:.4f} s for its snapshot", stalled);
+  if (written.unchanged > 0) {
+    how += fmt::format(" ({} of its {} arrays unchanged since the checkpoint before, not copied)", written.unchanged,
+                       written.arrays);
+  }
   if (written.waited_for_previous > 0) {
     ++in_background_.previous_waits;
     in_background_.waited_for_previous += written.waited_for_previous;
@@ -251,6 +260,22 @@ void simulation::collect_checkpoint_write(bool wait) {
   }
   checkpoint_written(written.file, written.bytes, ended->seconds - written.removed->seconds, how,
                      written.removed->files);
+}
+
+void simulation::report_checkpoint_costs(const std::vector<checkpoint_pace::cost>& costs) {
+  for (const auto& c : costs) {
+    ++in_background_.paced;
+    in_background_.device_cost += c.until_written;
+    const auto ms = [](double seconds) { return fmt::format("{:+.3f} ms", 1000 * seconds); };
+    context_for(checkpoints_->thorn)
+        ->info(fmt::format("checkpoint of iteration {} cost the device {} = {:.1f} steps at the pace of the {} steps "
+                           "before it ({:.4f} ms a step): its snapshot {}, the {} steps after it until its copies had "
+                           "reached the host {}, the {} steps after those until its write had ended {}",
+                           c.iteration, ms(c.until_written), c.step_seconds > 0 ? c.until_written / c.step_seconds : 0,
+                           c.pace_steps, 1000 * c.step_seconds, ms(c.snapshot), c.copies_steps,
+                           ms(c.until_landed - c.snapshot), c.write_steps - c.copies_steps,
+                           ms(c.until_written - c.until_landed)));
+  }
 }
 
 std::function<std::vector<fs::path>()> simulation::older_checkpoints_remover(int iteration) const {

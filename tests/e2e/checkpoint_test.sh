@@ -6,7 +6,8 @@
 #              on each backend given, written on 1 rank and recovered on 1 and 3 ranks and the
 #              other way round (collective HDF5 writes and writes through rank 0, periodic too: on the
 #              first backend given); a checkpoint written in the background (IO::checkpoint_in_background,
-#              the default) equals, dataset for dataset, the one the run waits for at the same iteration.
+#              the default) equals, dataset for dataset, the one the run waits for at the same iteration;
+#              on a device, such checkpoints say what each cost the device.
 #   kill       12 runs on the first backend given, killed with SIGKILL at random moments, 6 of them while a checkpoint is
 #              being written (OPUNTIA_TEST_CHECKPOINT_DELAY_MS makes each take 60 ms), each then
 #              recovered with IO::recover = "auto" to the end: the digest of the uninterrupted run
@@ -113,6 +114,22 @@ recovery() {
         done
       done
     done
+  done
+  # On a device each checkpoint in the background says what it cost the device, against the pace
+  # of the half interval before it (flesh/runtime/checkpoint_pace.hpp); the last one's write still
+  # runs when the evolution ends, so it is not measured. On the host there is no device to ask.
+  for backend in "${backends[@]}"; do
+    run "pace_$backend" 1 wavetoy "$backend" 'Cactus::cctk_itlast = 2000' 'IO::checkpoint_every = 500'
+    local costs
+    costs=$(grep -cE "^INFO \(IOHDF5\): checkpoint of iteration (500|1000|1500) cost the device [-+][0-9]+\.[0-9]+ ms = -?[0-9]+\.[0-9] steps at the pace of the 250 steps before it \([0-9]+\.[0-9]+ ms a step\): its snapshot [-+][0-9.]+ ms, the [0-9]+ steps after it until its copies had reached the host [-+][0-9.]+ ms, the [0-9]+ steps after those until its write had ended [-+][0-9.]+ ms$" \
+      "$work/pace_$backend.out")
+    if [ "$backend" = openmp ]; then
+      check "$backend: no device, no checkpoint's cost on it" test "$costs" -eq 0
+    else
+      check "$backend: checkpoints in the background say what each cost the device" test "$costs" -ge 1
+      check "$backend: the checkpoint whose write outlasts the evolution is not measured" \
+        bash -c "! grep -q 'checkpoint of iteration 2000 cost the device' '$work/pace_$backend.out'"
+    fi
   done
   [ -n "$mpiexec" ] || return
   # Through rank 0 rather than collective MPI-IO; periodic (ghost zones are periodic images). On the

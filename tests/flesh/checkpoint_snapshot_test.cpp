@@ -58,8 +58,17 @@ public:
     return {std::make_shared<landing_copy>(host, into, v.count * v.element_size(), waits),
             snapshot_route::device_snapshot};
   }
+  /// With `stamped`, each array's stamp: its variable and level as the buffer, writes[i] as
+  /// its writes (i: the array's place in `arrays`, below).
+  std::optional<contents_stamp> stamp_of(grid_variable& v, int level) override {
+    if (!stamped) return std::nullopt;
+    const std::size_t i = v.name == "u" ? 0 : 1 + static_cast<std::size_t>(level);
+    return contents_stamp{{v.name == "u" ? 0u : 1u, level}, writes[i]};
+  }
   int allocations = 0, releases = 0, waits = 0;
   bool deferred = false;
+  bool stamped = false;
+  std::size_t writes[3] = {};
 };
 
 /// Two grid functions of 6 points, the second with two time levels: three arrays.
@@ -173,6 +182,43 @@ TEST_F(snapshot_test, an_array_of_another_size_gets_a_new_buffer) {
   EXPECT_EQ(runtime.releases, 1);
   EXPECT_EQ(second.taken.bytes_allocated, 4 * sizeof(CCTK_REAL));
   EXPECT_EQ(real(second.contents.arrays[0].values)[3], 4);
+}
+
+TEST_F(snapshot_test, copies_only_the_arrays_written_since_the_snapshot_before) {
+  runtime.stamped = true;
+  runtime.deferred = true;
+  const auto first = take();
+  EXPECT_EQ(first.taken.unchanged, 0u);
+  EXPECT_EQ(first.taken.copies.size(), 3u);
+  a.values[1].assign(6, 7.0);  // v's level 0 written
+  ++runtime.writes[1];
+  const auto second = take();
+  EXPECT_EQ(runtime.waits, 3);  // the first take's copies landed before its buffers were read as whole
+  EXPECT_EQ(second.taken.unchanged, 2u);
+  EXPECT_EQ(second.taken.copies.size(), 1u);
+  EXPECT_EQ(by_route(second, kernel_runtime::snapshot_route::device_snapshot), 1u);
+  for (const auto& copy : second.taken.copies) copy->wait();
+  EXPECT_EQ(real(second.contents.arrays[0].values)[5], 6);  // as the first snapshot copied it
+  EXPECT_EQ(real(second.contents.arrays[1].values)[5], 7);  // copied again
+  EXPECT_EQ(real(second.contents.arrays[2].values)[2], -3);
+}
+
+TEST_F(snapshot_test, a_buffer_allocated_again_holds_nothing_to_skip) {
+  runtime.stamped = true;
+  take();
+  a.u.count = 4;  // u's buffer allocated again: copied though unwritten
+  a.values[0].assign(6, 3.0);
+  const auto second = take();
+  EXPECT_EQ(second.taken.unchanged, 2u);
+  EXPECT_EQ(by_route(second, kernel_runtime::snapshot_route::host_copy), 1u);
+  EXPECT_EQ(real(second.contents.arrays[0].values)[3], 3);
+}
+
+TEST_F(snapshot_test, without_stamps_every_array_is_copied_every_time) {
+  take();
+  const auto second = take();
+  EXPECT_EQ(second.taken.unchanged, 0u);
+  EXPECT_EQ(by_route(second, kernel_runtime::snapshot_route::host_copy), 3u);
 }
 
 TEST_F(snapshot_test, needs_a_source_for_each_array) {

@@ -17,6 +17,7 @@
 #include "flesh/runtime/halo_memory.hpp"
 #include "thorns/CaKernel/src/backend.hpp"
 #include "thorns/CaKernel/src/cakernel_runtime.hpp"
+#include "thorns/CaKernel/src/snapshot_landing.hpp"
 #include "thorns/CaKernel/src/validity_tracker.hpp"
 
 namespace {
@@ -172,10 +173,11 @@ public:
   void enqueue_copy_to_device(void*, void* device, const void* host, std::size_t bytes) override {
     copy_to_device(device, host, bytes);
   }
-  void enqueue_copy_to_host(void* queue, void* host, const void* device, std::size_t bytes) override {
-    check_device(const_cast<void*>(device), bytes);
+  void enqueue_copy_to_host(void* queue, void* host, const void* device, std::size_t bytes,
+                            std::size_t offset) override {
+    check_device(const_cast<void*>(device), offset + bytes);
     ++(queue == snapshot_queue() ? log_->snapshot_to_host : log_->staged_to_host);
-    std::memcpy(host, device, bytes);
+    std::memcpy(host, static_cast<const unsigned char*>(device) + offset, bytes);
   }
   void copy_on_device(void*, void* to, const void* from, std::size_t bytes) override {
     check_device(to, bytes);
@@ -674,16 +676,40 @@ TEST_F(runtime_test, snapshot_of_a_kernel_result_is_copied_within_the_device_the
   const auto copy = rt->copy_for_snapshot(var("u"), 0, host("u"), into.data());
   EXPECT_EQ(copy.route, snapshot_route::device_snapshot);
   EXPECT_EQ(log->on_device_copies, 1);
+  EXPECT_EQ(log->snapshot_to_host, 0);  // made by whoever waits for it: the checkpoint writer
+  EXPECT_FALSE(copy.done->done());
+  copy.done->wait();
+  EXPECT_TRUE(copy.done->done());
   EXPECT_EQ(log->snapshot_to_host, 1);  // on the snapshot queue, not the run's
   EXPECT_TRUE(all_equal(into.data(), 5.0));
+  copy.done->wait();
+  EXPECT_EQ(log->snapshot_to_host, 1);  // once
   EXPECT_EQ(log->to_host, 0);              // the run's host array is not brought up to date
   EXPECT_TRUE(all_equal(host("u"), 1.0));
   EXPECT_EQ(rt->validity_of(var("u")), validity::device);
   const int allocations = log->allocations;
   launch(k, writes(0, 6.0));
-  rt->copy_for_snapshot(var("u"), 0, host("u"), into.data());
+  rt->copy_for_snapshot(var("u"), 0, host("u"), into.data()).done->wait();
   EXPECT_EQ(log->allocations, allocations);  // the device snapshot buffer is reused
   EXPECT_TRUE(all_equal(into.data(), 6.0));
+}
+
+TEST(snapshot_landing, copies_in_chunks_once_waited_for) {
+  auto log = std::make_shared<device_log>();
+  fake_device device(log);
+  const std::size_t bytes = 10 * sizeof(CCTK_REAL);
+  void* memory = device.allocate(bytes);
+  std::vector<CCTK_REAL> values{0, 1, 2, 3, 4, 5, 6, 7, 8, 9}, into(10, -1.0);
+  device.copy_to_device(memory, values.data(), bytes);
+  opuntia::thorns::CaKernel::snapshot_landing landing(device, device.record(), into.data(), memory, bytes,
+                                                      4 * sizeof(CCTK_REAL));
+  EXPECT_FALSE(landing.done());
+  EXPECT_EQ(log->snapshot_to_host, 0);
+  landing.wait();
+  EXPECT_TRUE(landing.done());
+  EXPECT_EQ(log->snapshot_to_host, 3);  // 4 + 4 + 2 values, on the snapshot queue
+  EXPECT_EQ(into, values);
+  device.release(memory);
 }
 
 TEST_F(runtime_test, snapshot_of_an_array_the_host_holds_is_a_memcpy) {

@@ -86,9 +86,11 @@ public:
     (void)queue;
     event.wait();
   }
-  /// Copies device memory to host memory that stays valid until an event recorded after it is done.
-  virtual void enqueue_copy_to_host(void* queue, void* host, const void* device, std::size_t bytes) {
-    (void)queue, (void)host, (void)device, (void)bytes;
+  /// Copies `bytes` of device memory from `offset` bytes into it to host memory that stays valid
+  /// until an event recorded after it is done.
+  virtual void enqueue_copy_to_host(void* queue, void* host, const void* device, std::size_t bytes,
+                                    std::size_t offset = 0) {
+    (void)queue, (void)host, (void)device, (void)bytes, (void)offset;
     throw std::logic_error("enqueue_copy_to_host: this backend has no device memory");
   }
   /// Copies host memory, unchanged until an event recorded after it is done, to device memory.

@@ -10,6 +10,7 @@
 #include <fmt/ranges.h>
 
 #include "device_reduction.hpp"
+#include "snapshot_landing.hpp"
 #include "opuntia/parameter_error.hpp"
 
 namespace opuntia::thorns::CaKernel {
@@ -406,6 +407,11 @@ void cakernel_runtime::reserve_snapshot(device_snapshot& s, std::size_t bytes) {
   s.bytes = bytes;
 }
 
+std::optional<kernel_runtime::contents_stamp> cakernel_runtime::stamp_of(grid_variable& v, int level) {
+  const buffer_key buffer = store_.key(v, level);
+  return contents_stamp{buffer, tracker_.writes(buffer)};
+}
+
 kernel_runtime::snapshot_copy cakernel_runtime::copy_for_snapshot(grid_variable& v, int level, const void* host,
                                                                   void* into) {
   const buffer_key buffer = store_.key(v, level);
@@ -425,10 +431,8 @@ kernel_runtime::snapshot_copy cakernel_runtime::copy_for_snapshot(grid_variable&
     return {device_->record(), snapshot_route::device_to_host};
   }
   device_->copy_on_device(run_queue, snapshot.device, mirrored->second.device, bytes);
-  void* const side_queue = device_->snapshot_queue();
-  device_->wait_on(side_queue, *device_->record());
-  device_->enqueue_copy_to_host(side_queue, into, snapshot.device, bytes);
-  return {device_->record_on(side_queue), snapshot_route::device_snapshot};
+  return {std::make_shared<snapshot_landing>(*device_, device_->record(), into, snapshot.device, bytes),
+          snapshot_route::device_snapshot};
 }
 
 void cakernel_runtime::synchronize() {

@@ -49,10 +49,13 @@ public:
   std::vector<std::string> take_notes() override { return tuner_ ? tuner_->take_notes() : std::vector<std::string>{}; }
   void* allocate_host(std::size_t bytes) override { return device_->allocate_host(bytes); }
   void release_host(void* host) noexcept override { device_->release_host(host); }
+  /// The buffer of (v, level) and the validity tracker's count of its writes.
+  std::optional<contents_stamp> stamp_of(grid_variable& v, int level) override;
   /// On a device backend, from the device copy where it is current: into a device snapshot
-  /// buffer of (v, level) on the run's queue, then to `into` on the backend's snapshot queue;
-  /// where the device has no room for that buffer (snapshot_headroom), straight to `into` on the
-  /// run's queue. The copies of the snapshot before must have landed (its events done).
+  /// buffer of (v, level) on the run's queue, then to `into` in chunks on the backend's snapshot
+  /// queue by whoever waits for it (snapshot_landing.hpp); where the device has no room for that
+  /// buffer (snapshot_headroom), straight to `into` on the run's queue. The copies of the
+  /// snapshot before must have landed (its events waited for).
   snapshot_copy copy_for_snapshot(grid_variable& v, int level, const void* host, void* into) override;
   queue_event_ptr record() override { return device_->record(); }
   queue_event_ptr record_launch_start() override { return device_->record_launch_start(); }

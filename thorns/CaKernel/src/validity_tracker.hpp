@@ -1,7 +1,9 @@
 #pragma once
 // Where the valid copy of each grid function buffer is: host, device or both. Data moves only
 // when the other side needs it: a kernel reading a buffer whose device copy is stale, or the host
-// reading one whose host copy is stale; never on every launch.
+// reading one whose host copy is stale; never on every launch. It also counts each buffer's
+// writes, which tell a checkpoint's snapshot what changed since the last one.
+#include <cstddef>
 #include <map>
 
 #include "flesh/grid/grid_functions.hpp"
@@ -23,8 +25,12 @@ public:
   transfer before_host_reads(const buffer_key& buffer);
   void after_host_writes(const buffer_key& buffer);
 
+  /// How many writes (by kernels and by the host) the buffer has had: kernel_runtime::stamp_of.
+  std::size_t writes(const buffer_key& buffer) const;
+
 private:
   std::map<buffer_key, validity> states_;
+  std::map<buffer_key, std::size_t> writes_;
 };
 
 }  // namespace opuntia::thorns::CaKernel

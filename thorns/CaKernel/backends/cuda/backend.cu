@@ -218,8 +218,10 @@ public:
   void wait_on(void* queue, queue_event& event) override {
     OPUNTIA_CUDA_CHECK(cudaStreamWaitEvent(static_cast<cudaStream_t>(queue), static_cast<cuda_event&>(event).get(), 0));
   }
-  void enqueue_copy_to_host(void* queue, void* host, const void* device, std::size_t bytes) override {
-    OPUNTIA_CUDA_CHECK(cudaMemcpyAsync(host, device, bytes, cudaMemcpyDeviceToHost, static_cast<cudaStream_t>(queue)));
+  void enqueue_copy_to_host(void* queue, void* host, const void* device, std::size_t bytes,
+                            std::size_t offset) override {
+    OPUNTIA_CUDA_CHECK(cudaMemcpyAsync(host, static_cast<const char*>(device) + offset, bytes, cudaMemcpyDeviceToHost,
+                                       static_cast<cudaStream_t>(queue)));
   }
   void enqueue_copy_to_device(void* queue, void* device, const void* host, std::size_t bytes) override {
     OPUNTIA_CUDA_CHECK(cudaMemcpyAsync(device, host, bytes, cudaMemcpyHostToDevice, static_cast<cudaStream_t>(queue)));

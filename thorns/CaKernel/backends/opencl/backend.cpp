@@ -391,10 +391,11 @@ class opencl_backend final : public backend {
     const cl_event after = static_cast<opencl_event&>(event).get();
     OPUNTIA_OPENCL_CHECK(clEnqueueBarrierWithWaitList(static_cast<cl_command_queue>(queue), 1, &after, nullptr));
   }
-  void enqueue_copy_to_host(void* queue, void* host, const void* device, std::size_t bytes) override {
+  void enqueue_copy_to_host(void* queue, void* host, const void* device, std::size_t bytes,
+                            std::size_t offset) override {
     OPUNTIA_OPENCL_CHECK(clEnqueueReadBuffer(static_cast<cl_command_queue>(queue),
-                                             static_cast<cl_mem>(const_cast<void*>(device)), CL_FALSE, 0, bytes, host, 0,
-                                             nullptr, nullptr));
+                                             static_cast<cl_mem>(const_cast<void*>(device)), CL_FALSE, offset, bytes,
+                                             host, 0, nullptr, nullptr));
   }
   void enqueue_copy_to_device(void* queue, void* device, const void* host, std::size_t bytes) override {
     OPUNTIA_OPENCL_CHECK(clEnqueueWriteBuffer(static_cast<cl_command_queue>(queue), static_cast<cl_mem>(device),
