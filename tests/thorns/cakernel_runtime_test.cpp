@@ -694,6 +694,23 @@ TEST_F(runtime_test, snapshot_of_a_kernel_result_is_copied_within_the_device_the
   EXPECT_TRUE(all_equal(into.data(), 6.0));
 }
 
+TEST_F(runtime_test, a_stamp_changes_with_every_write_of_a_grid_function_and_scalars_have_none) {
+  make_device_runtime();
+  const auto before = rt->stamp_of(var("u"), 0);
+  ASSERT_TRUE(before.has_value());
+  EXPECT_EQ(rt->stamp_of(var("u"), 0), before);  // asking writes nothing
+  launch(kernel({{"u", "inout"}}), writes(0, 5.0));
+  const auto after_kernel = rt->stamp_of(var("u"), 0);
+  EXPECT_NE(after_kernel, before);
+  EXPECT_EQ(rt->stamp_of(var("v"), 0), rt->stamp_of(var("v"), 0));
+  rt->ensure_host(var("u"));  // a read is no write
+  EXPECT_EQ(rt->stamp_of(var("u"), 0), after_kernel);
+  rt->host_wrote(var("u"));
+  EXPECT_NE(rt->stamp_of(var("u"), 0), after_kernel);
+  var("w").group_type = opuntia::group_type::scalar;  // written through a reference nothing counts
+  EXPECT_FALSE(rt->stamp_of(var("w"), 0).has_value());
+}
+
 TEST(snapshot_landing, copies_in_chunks_once_waited_for) {
   auto log = std::make_shared<device_log>();
   fake_device device(log);

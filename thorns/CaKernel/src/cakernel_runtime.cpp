@@ -408,6 +408,10 @@ void cakernel_runtime::reserve_snapshot(device_snapshot& s, std::size_t bytes) {
 }
 
 std::optional<kernel_runtime::contents_stamp> cakernel_runtime::stamp_of(grid_variable& v, int level) {
+  // Grid functions only: a host routine writes them through routine_context::write(), which
+  // counts, but a scalar through the reference integer_scalar() or real_scalar() gives, which
+  // does not (and a scalar costs a snapshot nothing).
+  if (v.group_type != group_type::gf) return std::nullopt;
   const buffer_key buffer = store_.key(v, level);
   return contents_stamp{buffer, tracker_.writes(buffer)};
 }

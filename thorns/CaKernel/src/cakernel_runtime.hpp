@@ -49,7 +49,7 @@ public:
   std::vector<std::string> take_notes() override { return tuner_ ? tuner_->take_notes() : std::vector<std::string>{}; }
   void* allocate_host(std::size_t bytes) override { return device_->allocate_host(bytes); }
   void release_host(void* host) noexcept override { device_->release_host(host); }
-  /// The buffer of (v, level) and the validity tracker's count of its writes.
+  /// The buffer of (v, level) and the validity tracker's count of its writes; grid functions only.
   std::optional<contents_stamp> stamp_of(grid_variable& v, int level) override;
   /// On a device backend, from the device copy where it is current: into a device snapshot
   /// buffer of (v, level) on the run's queue, then to `into` in chunks on the backend's snapshot
