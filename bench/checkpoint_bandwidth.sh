@@ -40,7 +40,7 @@ plain_write() {  # the same bytes, flushed to the disk
 }
 
 echo "checkpoint bandwidth: WaveToy ${n}^3, $count checkpoints of $((bytes / 1048576)) MiB, $ranks rank(s), backend $backend, in $dir"
-echo "$(uname -n), $(nproc) cores; $(df -h "$dir" | awk 'NR == 2 { print $1 " (" $2 ")" }')"
+echo "$(uname -n), $(nproc --all) cores; $(df -h "$dir" | awk 'NR == 2 { print $1 " (" $2 ")" }')"
 best_plain_write() { for _ in 1 2 3; do plain_write; echo; done | sort -g | tail -1; }
 before=$(best_plain_write)
 cat >"$dir/bench.par" <<EOF

@@ -36,10 +36,15 @@ plain_write() {
   rm -f "$dir/plain"
   awk -v b="$bytes" -v s="$start" -v e="$end" 'BEGIN { printf "%.1f", b / (e - s) / 1048576 }'
 }
-best_plain_write() { for _ in 1 2 3; do plain_write "$@"; echo; done | sort -g | tail -1; }
+# The best of three; then `sync`, so that the page cache's writes of one measurement do not run
+# into the next (an output run after three unflushed writes took twice as long, 2026-12-03).
+best_plain_write() {
+  for _ in 1 2 3; do plain_write "$@"; echo; done | sort -g | tail -1
+  sync
+}
 
 echo "output bandwidth: WaveToy ${n}^3, $vars ($((bytes / 1048576)) MiB a step), $count steps, $ranks rank(s), backend $backend, in $dir"
-echo "$(uname -n), $(nproc) cores; $(df -h "$dir" | awk 'NR == 2 { print $1 " (" $2 ")" }')"
+echo "$(uname -n), $(nproc --all) cores; $(df -h "$dir" | awk 'NR == 2 { print $1 " (" $2 ")" }')"
 disk_before=$(best_plain_write conv=fsync)
 cache_before=$(best_plain_write)
 
@@ -59,6 +64,7 @@ run() {
 }
 run output 'IOHDF5::out_every = 1' "IOHDF5::out_vars = \"$vars\""
 written=$(du -cb "$dir"/output/*.h5 | tail -1 | cut -f1)
+sync
 run none
 disk_after=$(best_plain_write conv=fsync)
 cache_after=$(best_plain_write)
