@@ -27,21 +27,13 @@ mkdir -p "$dir"
 dir=$(realpath "$dir")
 trap 'rm -rf "$dir"' EXIT
 
-seconds() { date +%s.%N; }
 bytes=$((24 * n * n * n))
 
-plain_write() {  # the same bytes, flushed to the disk
-  local start end
-  start=$(seconds)
-  dd if=/dev/zero of="$dir/plain" bs=16M count=$(((bytes + 16777215) / 16777216)) conv=fsync status=none
-  end=$(seconds)
-  rm -f "$dir/plain"
-  awk -v b="$bytes" -v s="$start" -v e="$end" 'BEGIN { printf "%.1f", b / (e - s) / 1048576 }'
-}
+. "$(dirname "$0")/plain_write.sh"  # plain_write, best_of_three_writes
 
 echo "checkpoint bandwidth: WaveToy ${n}^3, $count checkpoints of $((bytes / 1048576)) MiB, $ranks rank(s), backend $backend, in $dir"
 echo "$(uname -n), $(nproc --all) cores; $(df -h "$dir" | awk 'NR == 2 { print $1 " (" $2 ")" }')"
-best_plain_write() { for _ in 1 2 3; do plain_write; echo; done | sort -g | tail -1; }
+best_plain_write() { best_of_three_writes conv=fsync; }  # the same bytes, flushed to the disk
 before=$(best_plain_write)
 cat >"$dir/bench.par" <<EOF
 ActiveThorns = "WaveToy IOHDF5"

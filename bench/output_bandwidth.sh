@@ -23,23 +23,14 @@ mkdir -p "$dir"
 dir=$(realpath "$dir")
 trap 'rm -rf "$dir"' EXIT
 
-seconds() { date +%s.%N; }
 variables=$(wc -w <<<"$vars")
 bytes=$((8 * n * n * n * variables))  # an output step
 
-# plain_write [FLAGS]: the bytes of an output step written by dd (with FLAGS, e.g. conv=fsync), in MiB/s.
-plain_write() {
-  local start end
-  start=$(seconds)
-  dd if=/dev/zero of="$dir/plain" bs=16M count=$(((bytes + 16777215) / 16777216)) "$@" status=none
-  end=$(seconds)
-  rm -f "$dir/plain"
-  awk -v b="$bytes" -v s="$start" -v e="$end" 'BEGIN { printf "%.1f", b / (e - s) / 1048576 }'
-}
+. "$(dirname "$0")/plain_write.sh"  # plain_write, best_of_three_writes of $bytes (an output step)
 # The best of three; then `sync`, so that the page cache's writes of one measurement do not run
 # into the next (an output run after three unflushed writes took twice as long, 2026-12-03).
 best_plain_write() {
-  for _ in 1 2 3; do plain_write "$@"; echo; done | sort -g | tail -1
+  best_of_three_writes "$@"
   sync
 }
 
