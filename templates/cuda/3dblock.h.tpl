@@ -613,12 +613,12 @@ static __device__ __host__ constexpr bool CAKERNEL_%{name}_%{variant}_tensor_cop
   return CAKERNEL_%{name}_%{variant}_RING && lanes > 1%var_loop("cached=yes") %[ &&
          lanes * sizeof(%{vtype}) % 16 == 0 &&
          (CAKERNEL_%{name}_%{variant}_split_x_halo
-              ? opuntia::cuda::tensor_box_fits<%{vtype}>(CAKERNEL_%{name}_%{variant}_main_x<lanes>(), CAKERNEL_%{name}_%{variant}_sy) &&
+              ? opuntia::tensor_box_fits(static_cast<int>(sizeof(%{vtype})), CAKERNEL_%{name}_%{variant}_main_x<lanes>(), CAKERNEL_%{name}_%{variant}_sy) &&
                     (CAKERNEL_%{name}_%{variant}_halo_lo<lanes>() == 0 ||
-                     opuntia::cuda::tensor_box_fits<%{vtype}>(CAKERNEL_%{name}_%{variant}_halo_lo<lanes>(), CAKERNEL_%{name}_%{variant}_sy)) &&
+                     opuntia::tensor_box_fits(static_cast<int>(sizeof(%{vtype})), CAKERNEL_%{name}_%{variant}_halo_lo<lanes>(), CAKERNEL_%{name}_%{variant}_sy)) &&
                     (CAKERNEL_%{name}_%{variant}_halo_hi<lanes>() == 0 ||
-                     opuntia::cuda::tensor_box_fits<%{vtype}>(CAKERNEL_%{name}_%{variant}_halo_hi<lanes>(), CAKERNEL_%{name}_%{variant}_sy))
-              : opuntia::cuda::tensor_box_fits<%{vtype}>(CAKERNEL_%{name}_%{variant}_sx<lanes>(), CAKERNEL_%{name}_%{variant}_sy))]%;
+                     opuntia::tensor_box_fits(static_cast<int>(sizeof(%{vtype})), CAKERNEL_%{name}_%{variant}_halo_hi<lanes>(), CAKERNEL_%{name}_%{variant}_sy))
+              : opuntia::tensor_box_fits(static_cast<int>(sizeof(%{vtype})), CAKERNEL_%{name}_%{variant}_sx<lanes>(), CAKERNEL_%{name}_%{variant}_sy))]%;
 }
 
 /* The tensor maps of the cached variables that the TMA copies the ring's planes by (the launcher

@@ -18,6 +18,7 @@
 #include <cuda_runtime.h>
 
 #include "thorns/CaKernel/backends/cuda/check.hpp"
+#include "thorns/CaKernel/backends/tensor_boxes.hpp"  // tensor_box_fits: which boxes the copy engine moves
 
 #if !defined(__CUDA_ARCH__) || __CUDA_ARCH__ >= 900
 #define OPUNTIA_CUDA_TENSOR_COPIES 1
@@ -101,13 +102,6 @@ __device__ __forceinline__ void copy_box_async(void* dst, const CUtensorMap* map
   (void)dst, (void)map, (void)x, (void)y, (void)z, (void)b, (void)policy;
   __trap();
 #endif
-}
-
-/// Whether the copy engine can move boxes of box_x x box_y elements of T: a box row a multiple
-/// of 16 bytes, at most 256 elements a side.
-template <typename T>
-__host__ __device__ constexpr bool tensor_box_fits(int box_x, int box_y) {
-  return box_x * static_cast<int>(sizeof(T)) % 16 == 0 && box_x > 0 && box_x <= 256 && box_y > 0 && box_y <= 256;
 }
 
 /// The tensor map of an ni x nj x nk array of T (x contiguous) in boxes of box_x x box_y x box_z

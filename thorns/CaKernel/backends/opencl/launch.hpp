@@ -15,6 +15,7 @@
 
 #include "opuntia/binding.hpp"
 #include "thorns/CaKernel/backends/opencl/check.hpp"
+#include "thorns/CaKernel/backends/tensor_boxes.hpp"
 
 /// The text of a macro's expansion as a string literal: the generated headers declare a
 /// kernel's Params once, as a macro, and hand the same member list to C++ and to OpenCL C.
@@ -74,16 +75,14 @@ bool tensor_copies();
 /// Whether a ring of `box_x` x `box_y` points a slot can be filled by tensor copies of arrays of
 /// `element_bytes` points with rows of `pitch` elements, whose work-groups' boxes start
 /// `box_start` elements into a row (the lead and the first work-group's first halo point; the
-/// others `tile_x` further): a box row a multiple of 16 bytes and at most 256 points a side (the
-/// copy engine's limits), the pitch a multiple of 16 bytes (a map's stride must be), and every
+/// others `tile_x` further): boxes the copy engine moves (tensor_box_fits), the pitch a multiple of 16 bytes (a map's stride must be), and every
 /// box's first point on 16 bytes (the slots are padded to start on 128: tensor_slot_rows). The
 /// copy engine takes unaligned starts, but the last rule keeps OpenCL where it was measured:
 /// CUDA's rings start their boxes aligned, and until a float ring whose boxes began 56 bytes into
 /// their rows ran wrong on an H200 (2026-12-03, not yet understood) those are left to cp.async.
 ///   tensor_boxes_fit(8, 0, 32, 40, 16, 512) && !tensor_boxes_fit(4, 14, 32, 40, 16, 512)
 constexpr bool tensor_boxes_fit(int element_bytes, int box_start, int tile_x, int box_x, int box_y, int pitch) {
-  return element_bytes > 0 && box_x > 0 && box_x <= 256 && box_y > 0 && box_y <= 256 &&
-         box_x * element_bytes % 16 == 0 && pitch * element_bytes % 16 == 0 &&
+  return tensor_box_fits(element_bytes, box_x, box_y) && pitch * element_bytes % 16 == 0 &&
          box_start * element_bytes % 16 == 0 && tile_x * element_bytes % 16 == 0;
 }
 

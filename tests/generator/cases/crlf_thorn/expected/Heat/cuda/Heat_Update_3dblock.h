@@ -606,12 +606,12 @@ static __device__ __host__ constexpr bool CAKERNEL_Heat_Update_3dblock_tensor_co
   return CAKERNEL_Heat_Update_3dblock_RING && lanes > 1 &&
          lanes * sizeof(CCTK_REAL) % 16 == 0 &&
          (CAKERNEL_Heat_Update_3dblock_split_x_halo
-              ? opuntia::cuda::tensor_box_fits<CCTK_REAL>(CAKERNEL_Heat_Update_3dblock_main_x<lanes>(), CAKERNEL_Heat_Update_3dblock_sy) &&
+              ? opuntia::tensor_box_fits(static_cast<int>(sizeof(CCTK_REAL)), CAKERNEL_Heat_Update_3dblock_main_x<lanes>(), CAKERNEL_Heat_Update_3dblock_sy) &&
                     (CAKERNEL_Heat_Update_3dblock_halo_lo<lanes>() == 0 ||
-                     opuntia::cuda::tensor_box_fits<CCTK_REAL>(CAKERNEL_Heat_Update_3dblock_halo_lo<lanes>(), CAKERNEL_Heat_Update_3dblock_sy)) &&
+                     opuntia::tensor_box_fits(static_cast<int>(sizeof(CCTK_REAL)), CAKERNEL_Heat_Update_3dblock_halo_lo<lanes>(), CAKERNEL_Heat_Update_3dblock_sy)) &&
                     (CAKERNEL_Heat_Update_3dblock_halo_hi<lanes>() == 0 ||
-                     opuntia::cuda::tensor_box_fits<CCTK_REAL>(CAKERNEL_Heat_Update_3dblock_halo_hi<lanes>(), CAKERNEL_Heat_Update_3dblock_sy))
-              : opuntia::cuda::tensor_box_fits<CCTK_REAL>(CAKERNEL_Heat_Update_3dblock_sx<lanes>(), CAKERNEL_Heat_Update_3dblock_sy));
+                     opuntia::tensor_box_fits(static_cast<int>(sizeof(CCTK_REAL)), CAKERNEL_Heat_Update_3dblock_halo_hi<lanes>(), CAKERNEL_Heat_Update_3dblock_sy))
+              : opuntia::tensor_box_fits(static_cast<int>(sizeof(CCTK_REAL)), CAKERNEL_Heat_Update_3dblock_sx<lanes>(), CAKERNEL_Heat_Update_3dblock_sy));
 }
 
 /* The tensor maps of the cached variables that the TMA copies the ring's planes by (the launcher
