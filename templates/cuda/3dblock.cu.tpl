@@ -38,7 +38,7 @@ static CAKERNEL_%{name}_%{variant}_Maps<lanes> CAKERNEL_%{name}_%{variant}_maps_
       // The allocated rows from their first element (16-byte aligned, as a tensor map needs).
       return opuntia::cuda::plane_box_map(array, opuntia::row_pitch(call.grid), call.grid.nj, call.grid.nk, box_x, box_y);
     };
-    constexpr bool split = CAKERNEL_%{name}_%{variant}_split_x_halo;
+    [[maybe_unused]] constexpr bool split = CAKERNEL_%{name}_%{variant}_split_x_halo;  // unused without cached variables
 %var_loop("cached=yes") %[    maps.%{vname} = map(arrays.%{vname}, split ? main_x : CAKERNEL_%{name}_%{variant}_sx<lanes>());
     if constexpr (split && lo > 0) maps.%{vname}_x_lo = map(arrays.%{vname}, lo);
     if constexpr (split && hi > 0) maps.%{vname}_x_hi = map(arrays.%{vname}, hi);

@@ -238,7 +238,7 @@ static_assert(CAKERNEL_%{name}_%{variant}_BELOW >= 0 && CAKERNEL_%{name}_%{varia
        each slot 128-byte aligned for the tensor copies; then the ring's mbarriers. Whether the \
        ring is filled by tensor copies (TMA) or by cp.async: */ \
     constexpr bool cakernel_tma = CAKERNEL_%{name}_%{variant}_tensor_copies<cakernel_lanes>() && OPUNTIA_CUDA_TENSOR_COPIES; \
-    constexpr bool cakernel_split = cakernel_tma && CAKERNEL_%{name}_%{variant}_split_x_halo; \
+    [[maybe_unused]] constexpr bool cakernel_split = cakernel_tma && CAKERNEL_%{name}_%{variant}_split_x_halo; \
     extern __shared__ __align__(128) unsigned char cakernel_dynamic_shared[]; \
     unsigned char* cakernel_planes_next = cakernel_dynamic_shared; \
     std::uint64_t* const cakernel_ring_full = \

@@ -19,6 +19,7 @@
 
 #include "thorns/CaKernel/backends/cuda/check.hpp"
 #include "thorns/CaKernel/backends/tensor_boxes.hpp"  // tensor_box_fits: which boxes the copy engine moves
+#include "thorns/CaKernel/backends/tensor_map_encoding.hpp"  // encode_plane_boxes: the map, as OpenCL's rings have it
 
 #if !defined(__CUDA_ARCH__) || __CUDA_ARCH__ >= 900
 #define OPUNTIA_CUDA_TENSOR_COPIES 1
@@ -124,18 +125,12 @@ CUtensorMap plane_box_map(const T* array, int ni, int nj, int nk, int box_x, int
                                    : std::is_same_v<T, float>        ? CU_TENSOR_MAP_DATA_TYPE_FLOAT32
                                    : std::is_same_v<T, std::int32_t> ? CU_TENSOR_MAP_DATA_TYPE_INT32
                                                                      : CU_TENSOR_MAP_DATA_TYPE_INT64;
-  const cuuint64_t dims[3] = {static_cast<cuuint64_t>(ni), static_cast<cuuint64_t>(nj), static_cast<cuuint64_t>(nk)};
-  const cuuint64_t strides[2] = {static_cast<cuuint64_t>(ni) * sizeof(T), static_cast<cuuint64_t>(ni) * nj * sizeof(T)};
-  const cuuint32_t box[3] = {static_cast<cuuint32_t>(box_x), static_cast<cuuint32_t>(box_y), static_cast<cuuint32_t>(box_z)};
-  const cuuint32_t element_strides[3] = {1, 1, 1};
   CUtensorMap map;
-  const CUresult result = encode(&map, type, 3, const_cast<T*>(array), dims, strides, box, element_strides,
-                                 CU_TENSOR_MAP_INTERLEAVE_NONE, CU_TENSOR_MAP_SWIZZLE_NONE, CU_TENSOR_MAP_L2_PROMOTION_L2_256B,
-                                 CU_TENSOR_MAP_FLOAT_OOB_FILL_NONE);
-  if (result != CUDA_SUCCESS)
-    throw std::runtime_error("cuTensorMapEncodeTiled refused boxes of " + std::to_string(box_x) + " x " + std::to_string(box_y) +
-                             " of a " + std::to_string(ni) + " x " + std::to_string(nj) + " x " + std::to_string(nk) +
-                             " array (CUresult " + std::to_string(static_cast<int>(result)) + ")");
+  const CUresult result = encode_plane_boxes(encode, map, type, const_cast<T*>(array), static_cast<std::uint64_t>(ni),
+                                             static_cast<std::uint64_t>(nj), static_cast<std::uint64_t>(nk), sizeof(T),
+                                             static_cast<std::uint32_t>(box_x), static_cast<std::uint32_t>(box_y),
+                                             static_cast<std::uint32_t>(box_z));
+  if (result != CUDA_SUCCESS) throw std::runtime_error(refused_plane_boxes(box_x, box_y, ni, nj, nk, sizeof(T), result));
   return map;
 }
 

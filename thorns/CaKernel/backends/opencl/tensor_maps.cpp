@@ -11,6 +11,8 @@
 #if OPUNTIA_OPENCL_TENSOR_MAPS
 #include <cuda.h>
 #include <dlfcn.h>
+
+#include "thorns/CaKernel/backends/tensor_map_encoding.hpp"
 #endif
 
 namespace opuntia::opencl {
@@ -104,26 +106,19 @@ std::optional<tensor_map_bytes> tensor_map_encoder::encode(std::uint64_t address
     why = fmt::format("elements of {} bytes (tensor copies take 4 or 8)", shape.element_bytes);
     return std::nullopt;
   }
-  const cuuint64_t dims[3] = {shape.dims[0], shape.dims[1], shape.dims[2]};
-  const cuuint64_t strides[2] = {shape.dims[0] * bytes, shape.dims[0] * shape.dims[1] * bytes};
-  const cuuint32_t box[3] = {shape.box[0], shape.box[1], 1}, element_strides[3] = {1, 1, 1};
   CUtensorMap map{};
   // Current only while encoding, so that OpenCL's calls find the thread as they left it.
   if (const CUresult r = driver_->push_current(driver_->primary); r != CUDA_SUCCESS) {
     why = fmt::format("cuCtxPushCurrent failed (CUresult {})", static_cast<int>(r));
     return std::nullopt;
   }
-  const CUresult encoded =
-      driver_->encode_tiled(&map, type, 3, reinterpret_cast<void*>(address), dims, strides, box, element_strides,
-                            CU_TENSOR_MAP_INTERLEAVE_NONE, CU_TENSOR_MAP_SWIZZLE_NONE,
-                            CU_TENSOR_MAP_L2_PROMOTION_L2_256B, CU_TENSOR_MAP_FLOAT_OOB_FILL_NONE);
+  const CUresult encoded = encode_plane_boxes(driver_->encode_tiled, map, type, reinterpret_cast<void*>(address),
+                                              shape.dims[0], shape.dims[1], shape.dims[2], bytes, shape.box[0],
+                                              shape.box[1], 1);
   CUcontext popped = nullptr;
   driver_->pop_current(&popped);
   if (encoded != CUDA_SUCCESS) {
-    why = fmt::format("cuTensorMapEncodeTiled refused boxes of {} x {} of a {} x {} x {} array of {}-byte elements "
-                      "(CUresult {})",
-                      shape.box[0], shape.box[1], shape.dims[0], shape.dims[1], shape.dims[2], shape.element_bytes,
-                      static_cast<int>(encoded));
+    why = refused_plane_boxes(shape.box[0], shape.box[1], shape.dims[0], shape.dims[1], shape.dims[2], bytes, encoded);
     return std::nullopt;
   }
   static_assert(sizeof map == sizeof(tensor_map_bytes), "a CUtensorMap is 128 bytes");

@@ -38,7 +38,7 @@ static CAKERNEL_Heat_Update_3dblock_Maps<lanes> CAKERNEL_Heat_Update_3dblock_map
       // The allocated rows from their first element (16-byte aligned, as a tensor map needs).
       return opuntia::cuda::plane_box_map(array, opuntia::row_pitch(call.grid), call.grid.nj, call.grid.nk, box_x, box_y);
     };
-    constexpr bool split = CAKERNEL_Heat_Update_3dblock_split_x_halo;
+    [[maybe_unused]] constexpr bool split = CAKERNEL_Heat_Update_3dblock_split_x_halo;  // unused without cached variables
     maps.u = map(arrays.u, split ? main_x : CAKERNEL_Heat_Update_3dblock_sx<lanes>());
     if constexpr (split && lo > 0) maps.u_x_lo = map(arrays.u, lo);
     if constexpr (split && hi > 0) maps.u_x_hi = map(arrays.u, hi);

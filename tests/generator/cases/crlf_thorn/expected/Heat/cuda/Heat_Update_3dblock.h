@@ -237,7 +237,7 @@ static_assert(CAKERNEL_Heat_Update_3dblock_BELOW >= 0 && CAKERNEL_Heat_Update_3d
        each slot 128-byte aligned for the tensor copies; then the ring's mbarriers. Whether the                                                                                                    \
        ring is filled by tensor copies (TMA) or by cp.async: */                                                                                                                                    \
     constexpr bool cakernel_tma = CAKERNEL_Heat_Update_3dblock_tensor_copies<cakernel_lanes>() && OPUNTIA_CUDA_TENSOR_COPIES;                                                                      \
-    constexpr bool cakernel_split = cakernel_tma && CAKERNEL_Heat_Update_3dblock_split_x_halo;                                                                                                     \
+    [[maybe_unused]] constexpr bool cakernel_split = cakernel_tma && CAKERNEL_Heat_Update_3dblock_split_x_halo;                                                                                    \
     extern __shared__ __align__(128) unsigned char cakernel_dynamic_shared[];                                                                                                                      \
     unsigned char* cakernel_planes_next = cakernel_dynamic_shared;                                                                                                                                 \
     std::uint64_t* const cakernel_ring_full =                                                                                                                                                      \
