@@ -1,7 +1,7 @@
 // The GPU stencil benchmark, in one run on one device: the device's copy bandwidth
 // (device-to-device cudaMemcpyAsync of non-zero values, bytes read plus written), plain
-// hand-written CUDA kernels of the 7-point and radius-4 stars (fp64 and fp32), and the generated kernels of
-// bench/thorns/GpuStencilBench (every CUDA and OpenCL variant of this build, in its CCTK_REAL;
+// hand-written CUDA kernels of the 7-point and radius-4 stars (fp64 and fp32), and the generated
+// kernels of bench/thorns/GpuStencilBench (every CUDA and OpenCL variant of this build, in its CCTK_REAL;
 // OpenCL's variants with each number of x points a work-item may own, "lanes N", its own marked)
 // on an n^3 grid. Copy and plain kernels: the best of several launches timed with CUDA events;
 // generated kernels: the best of three batches of back-to-back launches through the CaKernel
@@ -85,17 +85,23 @@ double best_ms(const std::function<void()>& launch, int repetitions) {
 
 double interior(int n, int r) { return double(n - 2 * r) * (n - 2 * r) * (n - 2 * r); }
 
+/// The values every case runs on, n^3 of them: not zeros (on an H200 a synchronous cudaMemcpy of
+/// 512 MiB of zeros took 0.286 ms against 0.259 for other data or cudaMemcpyAsync, which
+/// understated the fp32 copy by 10%; bench/RESULTS.md, 2026-12-03).
+template <typename T>
+std::vector<T> bench_values(int n) {
+  std::vector<T> values(std::size_t(n) * n * n);
+  for (std::size_t c = 0; c < values.size(); ++c) values[c] = T((c * 7919 % 1000) * 1e-3);
+  return values;
+}
+
 template <typename T>
 void plain_cases(int n, int repetitions, std::vector<result>& results) {
   const size_t bytes = size_t(n) * n * n * sizeof(T);
   T *u, *out;
   OPUNTIA_CUDA_CHECK(cudaMalloc(&u, bytes));
   OPUNTIA_CUDA_CHECK(cudaMalloc(&out, bytes));
-  // Values as the generated cases' (not zeros: on an H200 a synchronous cudaMemcpy of 512 MiB of
-  // zeros took 0.286 ms against 0.259 for other data or cudaMemcpyAsync, which understated the
-  // fp32 copy by 10%; bench/RESULTS.md, 2026-12-03).
-  std::vector<T> values(size_t(n) * n * n);
-  for (std::size_t c = 0; c < values.size(); ++c) values[c] = T((c * 7919 % 1000) * 1e-3);
+  const std::vector<T> values = bench_values<T>(n);
   OPUNTIA_CUDA_CHECK(cudaMemcpy(u, values.data(), bytes, cudaMemcpyHostToDevice));
   const char* precision = sizeof(T) == 8 ? "fp64" : "fp32";
   const dim3 block(32, 8, 1);
@@ -157,8 +163,7 @@ std::vector<opuntia::launch_shape> asked_shapes() {
 bool generated_cases(int n, int repetitions, std::vector<result>& results) {
   namespace ck = opuntia::thorns::CaKernel;
   const std::size_t count = std::size_t(n) * n * n, bytes = count * sizeof(CCTK_REAL);
-  std::vector<CCTK_REAL> initial(count);
-  for (std::size_t c = 0; c < count; ++c) initial[c] = CCTK_REAL((c * 7919 % 1000) * 1e-3);
+  const std::vector<CCTK_REAL> initial = bench_values<CCTK_REAL>(n);
   const parameters thorn_parameters{};
   const auto b = binding();
   std::vector<std::vector<CCTK_REAL>> first_output(b.kernels.size());

@@ -121,12 +121,8 @@ CUtensorMap plane_box_map(const T* array, int ni, int nj, int nk, int box_x, int
       throw std::runtime_error("the CUDA driver has no cuTensorMapEncodeTiled (the TMA copies of 3dblock_ring need CUDA 12 or later)");
     return reinterpret_cast<PFN_cuTensorMapEncodeTiled_v12000>(function);
   }();
-  const CUtensorMapDataType type = std::is_same_v<T, double>         ? CU_TENSOR_MAP_DATA_TYPE_FLOAT64
-                                   : std::is_same_v<T, float>        ? CU_TENSOR_MAP_DATA_TYPE_FLOAT32
-                                   : std::is_same_v<T, std::int32_t> ? CU_TENSOR_MAP_DATA_TYPE_INT32
-                                                                     : CU_TENSOR_MAP_DATA_TYPE_INT64;
   CUtensorMap map;
-  const CUresult result = encode_plane_boxes(encode, map, type, const_cast<T*>(array), static_cast<std::uint64_t>(ni),
+  const CUresult result = encode_plane_boxes(encode, map, const_cast<T*>(array), static_cast<std::uint64_t>(ni),
                                              static_cast<std::uint64_t>(nj), static_cast<std::uint64_t>(nk), sizeof(T),
                                              static_cast<std::uint32_t>(box_x), static_cast<std::uint32_t>(box_y),
                                              static_cast<std::uint32_t>(box_z));

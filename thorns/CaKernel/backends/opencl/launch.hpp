@@ -75,8 +75,8 @@ bool tensor_copies();
 /// Whether a ring of `box_x` x `box_y` points a slot can be filled by tensor copies of arrays of
 /// `element_bytes` points with rows of `pitch` elements, whose work-groups' boxes start
 /// `box_start` elements into a row (the lead and the first work-group's first halo point; the
-/// others `tile_x` further): boxes the copy engine moves (tensor_box_fits), the pitch a multiple of 16 bytes (a map's stride must be), and every
-/// box's first point on 16 bytes (the slots are padded to start on 128: tensor_slot_rows). The
+/// others `tile_x` further): boxes the copy engine moves (tensor_box_fits), the pitch a multiple
+/// of 16 bytes (a map's stride must be), and every box's first point on 16 bytes (the slots are padded to start on 128: tensor_slot_rows). The
 /// copy engine takes unaligned starts, but the last rule keeps OpenCL where it was measured:
 /// CUDA's rings start their boxes aligned, and until a float ring whose boxes began 56 bytes into
 /// their rows ran wrong on an H200 (2026-12-03, not yet understood) those are left to cp.async.

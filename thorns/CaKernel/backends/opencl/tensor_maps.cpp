@@ -100,8 +100,6 @@ std::unique_ptr<tensor_map_encoder> tensor_map_encoder::for_device(const std::ar
 std::optional<tensor_map_bytes> tensor_map_encoder::encode(std::uint64_t address, const tensor_map_shape& shape,
                                                            std::string& why) const {
   const auto bytes = static_cast<cuuint64_t>(shape.element_bytes);
-  // Copies move bits: a type of the element's size serves every variable's (reals and integers).
-  const CUtensorMapDataType type = bytes == 8 ? CU_TENSOR_MAP_DATA_TYPE_INT64 : CU_TENSOR_MAP_DATA_TYPE_INT32;
   if (bytes != 4 && bytes != 8) {
     why = fmt::format("elements of {} bytes (tensor copies take 4 or 8)", shape.element_bytes);
     return std::nullopt;
@@ -112,7 +110,7 @@ std::optional<tensor_map_bytes> tensor_map_encoder::encode(std::uint64_t address
     why = fmt::format("cuCtxPushCurrent failed (CUresult {})", static_cast<int>(r));
     return std::nullopt;
   }
-  const CUresult encoded = encode_plane_boxes(driver_->encode_tiled, map, type, reinterpret_cast<void*>(address),
+  const CUresult encoded = encode_plane_boxes(driver_->encode_tiled, map, reinterpret_cast<void*>(address),
                                               shape.dims[0], shape.dims[1], shape.dims[2], bytes, shape.box[0],
                                               shape.box[1], 1);
   CUcontext popped = nullptr;
