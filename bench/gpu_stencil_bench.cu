@@ -3,10 +3,15 @@
 // hand-written CUDA kernels of the 7-point and radius-4 stars (fp64 and fp32), and the generated
 // kernels of bench/thorns/GpuStencilBench (every CUDA and OpenCL variant of this build, in its CCTK_REAL;
 // OpenCL's variants with each number of x points a work-item may own, "lanes N", its own marked)
-// on an n^3 grid. Copy and plain kernels: the best of several launches timed with CUDA events;
-// generated kernels: the best of three batches of back-to-back launches through the CaKernel
-// backend interface. GB/s counts the ideal traffic (one read of u and one write of u_out per
-// updated point), as the copy counts its bytes read plus written.
+// on an n^3 grid. Every case is timed the same way: the mean launch of the best of three batches
+// of back-to-back launches (the generated kernels through the CaKernel backend interface), by
+// the host's clock after the device has finished. A single launch between CUDA events, as the
+// copy was timed before, counts the launch's start that back-to-back launches hide: on an H200 at
+// 256^3 fp64 the copy took 0.0685 ms that way and 0.0660 in batches, so the generated kernels'
+// fractions were 3-6 points high at 256^3 and about 1 at 512^3 (bench/RESULTS.md, 2026-12-04).
+// GB/s counts the fewest bytes a case must move, as the copy counts its bytes read plus written:
+// a star of radius r writes the interior, (n - 2r)^3 points, and reads those and the r-deep slabs
+// beyond each of its faces, 6 r (n - 2r)^2 points (no star reads the array's edges and corners).
 // Usage: gpu_stencil_bench [n=512] [repetitions=10]
 // Environment, to explore what autotuning chooses among: GPU_BENCH_SHAPES="X_Y_Z[:AHEAD] ..." also
 // runs each generated variant with those tiles (and planes ahead), each lane count, naming the
@@ -62,28 +67,36 @@ struct result {
   double points;
 };
 
-double best_ms(const std::function<void()>& launch, int repetitions) {
-  cudaEvent_t start, stop;
-  OPUNTIA_CUDA_CHECK(cudaEventCreate(&start));
-  OPUNTIA_CUDA_CHECK(cudaEventCreate(&stop));
-  launch();  // warm up
-  OPUNTIA_CUDA_CHECK(cudaDeviceSynchronize());
-  float best = 1e30f;
-  for (int r = 0; r < repetitions; ++r) {
-    OPUNTIA_CUDA_CHECK(cudaEventRecord(start));
-    launch();
-    OPUNTIA_CUDA_CHECK(cudaEventRecord(stop));
-    OPUNTIA_CUDA_CHECK(cudaEventSynchronize(stop));
-    float ms = 0;
-    OPUNTIA_CUDA_CHECK(cudaEventElapsedTime(&ms, start, stop));
-    best = ms < best ? ms : best;
+/// Milliseconds per launch of `launch`: the best of three batches of `repetitions` back-to-back
+/// launches, each batch ended by `finish` (the device's synchronize). The same clock for the
+/// copy, the plain kernels and every backend's variants, so their fractions compare like with like.
+double best_batch_ms(const std::function<void()>& launch, const std::function<void()>& finish, int repetitions) {
+  launch();  // warm up (and, for OpenCL, build or load the program)
+  finish();
+  double best = 1e30;
+  for (int batch = 0; batch < 3; ++batch) {
+    const auto start = std::chrono::steady_clock::now();
+    for (int r = 0; r < repetitions; ++r) launch();
+    finish();
+    const std::chrono::duration<double, std::milli> elapsed = std::chrono::steady_clock::now() - start;
+    best = std::min(best, elapsed.count() / repetitions);
   }
-  OPUNTIA_CUDA_CHECK(cudaEventDestroy(start));
-  OPUNTIA_CUDA_CHECK(cudaEventDestroy(stop));
   return best;
 }
 
+/// best_batch_ms of launches on the CUDA runtime's default queue.
+double best_ms(const std::function<void()>& launch, int repetitions) {
+  return best_batch_ms(launch, [] { OPUNTIA_CUDA_CHECK(cudaDeviceSynchronize()); }, repetitions);
+}
+
 double interior(int n, int r) { return double(n - 2 * r) * (n - 2 * r) * (n - 2 * r); }
+
+/// The fewest bytes a star of radius r moves on an n^3 grid of `element` bytes: the interior
+/// written once, read once with the r-deep slabs beyond its six faces.
+double star_bytes(int n, int r, std::size_t element) {
+  const double m = n - 2 * r;
+  return double(element) * (2 * m * m * m + 6.0 * r * m * m);
+}
 
 /// The values every case runs on, n^3 of them: not zeros (on an H200 a synchronous cudaMemcpy of
 /// 512 MiB of zeros took 0.286 ms against 0.259 for other data or cudaMemcpyAsync, which
@@ -109,30 +122,14 @@ void plain_cases(int n, int repetitions, std::vector<result>& results) {
   results.push_back({"copy", "cudaMemcpy", precision, best_ms([&] { OPUNTIA_CUDA_CHECK(cudaMemcpyAsync(out, u, bytes, cudaMemcpyDeviceToDevice)); }, repetitions),
                      2.0 * bytes, double(n) * n * n});
   results.push_back({"Star7", "plain", precision, best_ms([&] { plain_star7<<<grid7, block>>>(u, out, n); }, repetitions),
-                     2.0 * sizeof(T) * interior(n, 1), interior(n, 1)});
+                     star_bytes(n, 1, sizeof(T)), interior(n, 1)});
   results.push_back({"Star25", "plain", precision, best_ms([&] { plain_star25<<<grid25, block>>>(u, out, n); }, repetitions),
-                     2.0 * sizeof(T) * interior(n, 4), interior(n, 4)});
+                     star_bytes(n, 4, sizeof(T)), interior(n, 4)});
   OPUNTIA_CUDA_CHECK(cudaGetLastError());
   cudaFree(u);
   cudaFree(out);
 }
 
-/// Milliseconds per launch of `launch` through `device`: the best of three batches of
-/// `repetitions` back-to-back launches, each batch ended by the backend's synchronize(). The
-/// same clock for every backend, so CUDA and OpenCL variants compare fairly.
-double best_ms_through(opuntia::thorns::CaKernel::backend& device, const std::function<void()>& launch, int repetitions) {
-  launch();  // warm up (and, for OpenCL, build or load the program)
-  device.synchronize();
-  double best = 1e30;
-  for (int batch = 0; batch < 3; ++batch) {
-    const auto start = std::chrono::steady_clock::now();
-    for (int r = 0; r < repetitions; ++r) launch();
-    device.synchronize();
-    const std::chrono::duration<double, std::milli> elapsed = std::chrono::steady_clock::now() - start;
-    best = std::min(best, elapsed.count() / repetitions);
-  }
-  return best;
-}
 
 /// The shapes of GPU_BENCH_SHAPES ("X_Y_Z[:AHEAD] ..."), after the variant's own (a zero shape).
 std::vector<opuntia::launch_shape> asked_shapes() {
@@ -218,7 +215,7 @@ bool generated_cases(int n, int repetitions, std::vector<result>& results) {
             shaped.shape.lanes = l;
             opuntia::launch_shape ran{};  // the shape it runs, as its launches say
             shaped.ran_shape = &ran;
-            const double ms = best_ms_through(*device, [&] { v.launch(shaped); }, repetitions);
+            const double ms = best_batch_ms([&] { v.launch(shaped); }, [&] { device->synchronize(); }, repetitions);
             std::vector<CCTK_REAL> output(count);
             device->copy_to_host(output.data(), out, bytes);
             // Only the points the kernel writes: the rest of `out` holds earlier kernels' results.
@@ -243,7 +240,7 @@ bool generated_cases(int n, int repetitions, std::vector<result>& results) {
                        std::to_string(ran.tile[2]) + " ahead " + std::to_string(ran.ahead);
             results.push_back({kernel.name,
                                std::string(factory.name) + "/" + v.template_name + shape + (equal ? "" : " (DIFFERS)"),
-                               sizeof(CCTK_REAL) == 8 ? "fp64" : "fp32", ms, 2.0 * sizeof(CCTK_REAL) * interior(n, radius),
+                               sizeof(CCTK_REAL) == 8 ? "fp64" : "fp32", ms, star_bytes(n, radius, sizeof(CCTK_REAL)),
                                interior(n, radius)});
           }
         }

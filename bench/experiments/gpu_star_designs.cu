@@ -36,6 +36,7 @@
 #include <vector>
 
 // The mbarrier and bulk tensor copy helpers and the tensor map of the template 3dblock_ring.
+#include "bench/experiments/launch_timing.cuh"
 #include "thorns/CaKernel/backends/cuda/tensor_copy.cuh"
 
 #ifndef PACE_EVERY
@@ -925,25 +926,7 @@ __global__ void copyk(const T* __restrict__ a, T* __restrict__ b, long long coun
   for (long long x = blockIdx.x * (long long)blockDim.x + threadIdx.x; x < count; x += (long long)gridDim.x * blockDim.x) b[x] = a[x];
 }
 
-float time_best(const std::function<void()>& f, int reps) {
-  cudaEvent_t a, b;
-  CK(cudaEventCreate(&a));
-  CK(cudaEventCreate(&b));
-  f();
-  CK(cudaDeviceSynchronize());
-  CK(cudaGetLastError());
-  float best = 1e30f;
-  for (int r = 0; r < reps; ++r) {
-    CK(cudaEventRecord(a));
-    f();
-    CK(cudaEventRecord(b));
-    CK(cudaEventSynchronize(b));
-    float ms;
-    CK(cudaEventElapsedTime(&ms, a, b));
-    best = std::min(best, ms);
-  }
-  return best;
-}
+using experiments::time_best;
 
 template <typename T>
 void run_precision(int n, int reps, const char* prec) {
