@@ -18,7 +18,6 @@
 // shape the launcher ran ("tile 64x8x512 ahead 3": it may shrink a tile to fit the device);
 // GPU_BENCH_ONLY="text" runs only the generated variants whose "kernel backend/variant" contains it.
 #include <algorithm>
-#include <chrono>
 #include <cstdio>
 #include <cstdlib>
 #include <functional>
@@ -28,6 +27,7 @@
 #include <cuda_runtime.h>
 
 #include "GpuStencilBench_parameters.hpp"
+#include "bench/gpu_timing.hpp"
 #include "opuntia/binding.hpp"
 #include "thorns/CaKernel/backends/cuda/check.hpp"
 #include "thorns/CaKernel/src/backend.hpp"
@@ -35,6 +35,7 @@
 namespace {
 
 using namespace opuntia::thorns::GpuStencilBench;
+using opuntia::bench::best_batch_ms;
 
 /// The plain kernels: one thread per point of a 3D grid of (32, 8, 1) blocks, every read from
 /// global memory, the same arithmetic order as the bodies.
@@ -67,28 +68,6 @@ struct result {
   double points;
 };
 
-/// Milliseconds per launch of `launch`: the best of three batches of `repetitions` back-to-back
-/// launches, each batch ended by `finish` (the device's synchronize). The same clock for the
-/// copy, the plain kernels and every backend's variants, so their fractions compare like with like.
-double best_batch_ms(const std::function<void()>& launch, const std::function<void()>& finish, int repetitions) {
-  launch();  // warm up (and, for OpenCL, build or load the program)
-  finish();
-  double best = 1e30;
-  for (int batch = 0; batch < 3; ++batch) {
-    const auto start = std::chrono::steady_clock::now();
-    for (int r = 0; r < repetitions; ++r) launch();
-    finish();
-    const std::chrono::duration<double, std::milli> elapsed = std::chrono::steady_clock::now() - start;
-    best = std::min(best, elapsed.count() / repetitions);
-  }
-  return best;
-}
-
-/// best_batch_ms of launches on the CUDA runtime's default queue.
-double best_ms(const std::function<void()>& launch, int repetitions) {
-  return best_batch_ms(launch, [] { OPUNTIA_CUDA_CHECK(cudaDeviceSynchronize()); }, repetitions);
-}
-
 double interior(int n, int r) { return double(n - 2 * r) * (n - 2 * r) * (n - 2 * r); }
 
 /// The fewest bytes a star of radius r moves on an n^3 grid of `element` bytes: the interior
@@ -119,17 +98,16 @@ void plain_cases(int n, int repetitions, std::vector<result>& results) {
   const char* precision = sizeof(T) == 8 ? "fp64" : "fp32";
   const dim3 block(32, 8, 1);
   const dim3 grid7((n - 2 + 31) / 32, (n - 2 + 7) / 8, n - 2), grid25((n - 8 + 31) / 32, (n - 8 + 7) / 8, n - 8);
-  results.push_back({"copy", "cudaMemcpy", precision, best_ms([&] { OPUNTIA_CUDA_CHECK(cudaMemcpyAsync(out, u, bytes, cudaMemcpyDeviceToDevice)); }, repetitions),
+  results.push_back({"copy", "cudaMemcpy", precision, best_batch_ms([&] { OPUNTIA_CUDA_CHECK(cudaMemcpyAsync(out, u, bytes, cudaMemcpyDeviceToDevice)); }, repetitions),
                      2.0 * bytes, double(n) * n * n});
-  results.push_back({"Star7", "plain", precision, best_ms([&] { plain_star7<<<grid7, block>>>(u, out, n); }, repetitions),
+  results.push_back({"Star7", "plain", precision, best_batch_ms([&] { plain_star7<<<grid7, block>>>(u, out, n); }, repetitions),
                      star_bytes(n, 1, sizeof(T)), interior(n, 1)});
-  results.push_back({"Star25", "plain", precision, best_ms([&] { plain_star25<<<grid25, block>>>(u, out, n); }, repetitions),
+  results.push_back({"Star25", "plain", precision, best_batch_ms([&] { plain_star25<<<grid25, block>>>(u, out, n); }, repetitions),
                      star_bytes(n, 4, sizeof(T)), interior(n, 4)});
   OPUNTIA_CUDA_CHECK(cudaGetLastError());
   cudaFree(u);
   cudaFree(out);
 }
-
 
 /// The shapes of GPU_BENCH_SHAPES ("X_Y_Z[:AHEAD] ..."), after the variant's own (a zero shape).
 std::vector<opuntia::launch_shape> asked_shapes() {

@@ -26,7 +26,6 @@
 #include <cuda_runtime.h>
 
 #include <algorithm>
-#include <chrono>
 #include <cstdint>
 #include <cstdio>
 #include <cstdlib>
@@ -36,7 +35,7 @@
 #include <type_traits>
 #include <vector>
 
-#include "bench/experiments/launch_timing.cuh"
+#include "bench/gpu_timing.hpp"
 
 #define CK OPUNTIA_CUDA_CHECK
 
@@ -216,11 +215,11 @@ __global__ void __launch_bounds__(32 * BY) star7_groups(const T* __restrict__ u,
   }
 }
 
-using experiments::time_best;
+using opuntia::bench::time_best;
 
-// The same launch timed three ways: the best single launch between events (how the copy of
-// gpu_stencil_bench is timed), the median of single launches, and the mean launch of the best of
-// three batches of back-to-back launches by the host's clock (how its generated kernels are).
+// The same launch timed three ways: the best single launch between events (how gpu_stencil_bench
+// timed its copy before 2026-12-04), the median of single launches, and the mean launch of the
+// best of three batches of back-to-back launches by the host's clock (how it times every case).
 struct three_timings {
   float best, median, batched;
 };
@@ -228,18 +227,10 @@ struct three_timings {
 three_timings time_three_ways(const std::function<void()>& f, int reps) {
   three_timings t{};
   t.best = time_best(f, reps);
-  std::vector<float> each = experiments::launch_times(f, 4 * reps);
+  std::vector<float> each = opuntia::bench::launch_times(f, 4 * reps);
   std::sort(each.begin(), each.end());
   t.median = each[each.size() / 2];
-  double best_batch = 1e30;
-  for (int batch = 0; batch < 3; ++batch) {
-    const auto begin = std::chrono::steady_clock::now();
-    for (int r = 0; r < reps; ++r) f();
-    CK(cudaDeviceSynchronize());
-    const std::chrono::duration<double, std::milli> elapsed = std::chrono::steady_clock::now() - begin;
-    best_batch = std::min(best_batch, elapsed.count() / reps);
-  }
-  t.batched = float(best_batch);
+  t.batched = float(opuntia::bench::best_batch_ms(f, reps));
   return t;
 }
 

@@ -36,7 +36,7 @@
 #include <vector>
 
 // The mbarrier and bulk tensor copy helpers and the tensor map of the template 3dblock_ring.
-#include "bench/experiments/launch_timing.cuh"
+#include "bench/gpu_timing.hpp"
 #include "thorns/CaKernel/backends/cuda/tensor_copy.cuh"
 
 #ifndef PACE_EVERY
@@ -926,7 +926,7 @@ __global__ void copyk(const T* __restrict__ a, T* __restrict__ b, long long coun
   for (long long x = blockIdx.x * (long long)blockDim.x + threadIdx.x; x < count; x += (long long)gridDim.x * blockDim.x) b[x] = a[x];
 }
 
-using experiments::time_best;
+using opuntia::bench::time_best;
 
 template <typename T>
 void run_precision(int n, int reps, const char* prec) {
