@@ -88,21 +88,11 @@
    cp.async into NB slots. A staged plane (3dblock) has two slots, written and read in turn. */
 #define CAKERNEL_%{name}_%{variant}_PF (CAKERNEL_%{name}_%{variant}_RING ? 0 : 1)
 /* Blocks inside the grid whose slab is TILE's z, at most 8 planes, stream them in a loop the
-   compiler unrolls (UNROLLED planes; 0: a loop of cakernel_slab planes, as other slabs and blocks
-   take): the plane offsets become constants and the next planes' loads can start early. The
-   7-point star at 512^3 on an H200 went from 81-85% to 86-90% of copy in both precisions, at
-   256^3 by 0-3 points, and the cavity's divergence on 3dstencil from 87.6 to 95.0% in fp64
-   (bench/RESULTS.md, 2026-12-04). Not the ring, whose planes wait for their copies, nor a
-   variant whose registers are capped (3dstencil_capped): the cavity's Jacobi sweep there took
-   106.4 us unrolled against 63.9 in fp32. -DOPUNTIA_CUDA_UNROLLED_SLABS=0 turns it off for a
-   build, -DCAKERNEL_<kernel>_<variant>_UNROLLED=N sets one kernel's. */
+   compiler unrolls where the variant says so (CAKERNEL_UNROLLED_<variant>, common.h: UNROLLED
+   planes; 0: a loop of cakernel_slab planes, as other slabs and blocks take).
+   -DCAKERNEL_<kernel>_<variant>_UNROLLED=N sets one kernel's. */
 #ifndef CAKERNEL_%{name}_%{variant}_UNROLLED
-#if defined(OPUNTIA_CUDA_UNROLLED_SLABS) && !OPUNTIA_CUDA_UNROLLED_SLABS
-#define CAKERNEL_%{name}_%{variant}_UNROLLED 0
-#else
-#define CAKERNEL_%{name}_%{variant}_UNROLLED \
-  (!CAKERNEL_%{name}_%{variant}_RING && CAKERNEL_MIN_THREADS_PER_SM_%{variant} == 0 && %{tile_z} <= 8 ? %{tile_z} : 0)
-#endif
+#define CAKERNEL_%{name}_%{variant}_UNROLLED (CAKERNEL_UNROLLED_%{variant} && %{tile_z} <= 8 ? %{tile_z} : 0)
 #endif
 /* The ring's copies run AHEAD planes beyond the windows' newest: 3 where a point's cached values
    take at most 4 bytes (one float; the x halo is then copied apart, split_x_halo), 2 otherwise,
@@ -550,7 +540,7 @@ static_assert(CAKERNEL_%{name}_%{variant}_BELOW >= 0 && CAKERNEL_%{name}_%{varia
     }; \
     /* Other slabs are loops the compiler does not unroll: the window shifts are a few register \
        moves, and long slabs unrolled let it hoist every plane's loads to the top, which took \
-       2-3x the registers and cost 10-20% (H100, 512^3); short ones pay (UNROLLED). */ \
+       2-3x the registers and cost 10-20% (H100, 512^3); short ones may pay (UNROLLED). */ \
     /* TMA: the planes below the first window's newest, which the first plane's x and y \
        neighbours read (and those the ring keeps below it). */ \
     _Pragma("unroll 1") for (int cakernel_q = -CAKERNEL_%{name}_%{variant}_BELOW; cakernel_tma && cakernel_q < %{stencil_zp}; ++cakernel_q) \

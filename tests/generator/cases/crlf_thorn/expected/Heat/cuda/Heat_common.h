@@ -31,8 +31,10 @@
 
 /* The 3D variants share 3dblock.h: the rows of y that each thread owns, whether I3D_l may leave
    the axes, whether the block keeps the current plane in shared memory (0: no; 1: staged from
-   registers; 2: copied ahead into a ring of planes by cp.async), and the threads an SM must be
-   able to hold at once (0: as many as the registers the compiler chooses allow). */
+   registers; 2: copied ahead into a ring of planes by cp.async), the threads an SM must be able
+   to hold at once (0: as many as the registers the compiler chooses allow), and whether a block
+   inside the grid streams a slab of TILE's z planes (at most 8) in a loop the compiler unrolls
+   (1) or in the loop every other slab takes (0). */
 #define CAKERNEL_ROWS_PER_THREAD_3dblock 1
 #define CAKERNEL_CARDINAL_ONLY_3dblock 0
 #define CAKERNEL_SHARED_PLANE_3dblock 1
@@ -49,6 +51,27 @@
 #define CAKERNEL_MIN_THREADS_PER_SM_3dblock_ring 0
 #define CAKERNEL_MIN_THREADS_PER_SM_3dstencil 0
 #define CAKERNEL_MIN_THREADS_PER_SM_3dblock_rows 0
+#define CAKERNEL_UNROLLED_3dblock 0
+#define CAKERNEL_UNROLLED_3dblock_ring 0
+#define CAKERNEL_UNROLLED_3dstencil 0
+#define CAKERNEL_UNROLLED_3dblock_rows 0
+/* 3dblock_unrolled and 3dstencil_unrolled are 3dblock and 3dstencil whose interior slabs of TILE's
+   z planes are unrolled: the plane offsets become constants and the next planes' loads start
+   early. On an H200 the 7-point star at 512^3 went from 81-85% to 86-90% of copy and the cavity's
+   divergence from 87.6 to 95.0% in fp64, but its Jacobi sweep, the same shape of kernel with one
+   array more, from 66.5 to 113 us in fp32 and 126.6 to 139 in fp64 with as many registers
+   (bench/RESULTS.md, 2026-12-04): variants for a kernel's TYPE to name where they win, which
+   autotuning measures like the others. */
+#define CAKERNEL_ROWS_PER_THREAD_3dblock_unrolled 1
+#define CAKERNEL_CARDINAL_ONLY_3dblock_unrolled 0
+#define CAKERNEL_SHARED_PLANE_3dblock_unrolled 1
+#define CAKERNEL_MIN_THREADS_PER_SM_3dblock_unrolled 0
+#define CAKERNEL_UNROLLED_3dblock_unrolled 1
+#define CAKERNEL_ROWS_PER_THREAD_3dstencil_unrolled 1
+#define CAKERNEL_CARDINAL_ONLY_3dstencil_unrolled 1
+#define CAKERNEL_SHARED_PLANE_3dstencil_unrolled 0
+#define CAKERNEL_MIN_THREADS_PER_SM_3dstencil_unrolled 0
+#define CAKERNEL_UNROLLED_3dstencil_unrolled 1
 /* 3dstencil_capped is 3dstencil with each thread's registers capped so that an SM holds at least
    1024 of its threads (64 registers a thread of 65536 an SM, fewer where 1024 is not a whole
    number of blocks; blocks under 32 threads reach only the 32 blocks an SM holds): more warps in
@@ -61,6 +84,7 @@
 #define CAKERNEL_CARDINAL_ONLY_3dstencil_capped 1
 #define CAKERNEL_SHARED_PLANE_3dstencil_capped 0
 #define CAKERNEL_MIN_THREADS_PER_SM_3dstencil_capped 1024
+#define CAKERNEL_UNROLLED_3dstencil_capped 0
 
 /* The blocks of a 3D kernel that an SM must be able to hold at once, __launch_bounds__' second
    argument: the variant's CAKERNEL_MIN_THREADS_PER_SM_<variant> in blocks where it is not 0; a
