@@ -54,7 +54,7 @@ check "I3D_l beyond the STENCIL fails (OpenMP)" test $? -ne 0
 check "... naming the variable (OpenMP)" grep -q "I3D_l(u, ...) reaches beyond the STENCIL of kernel Heat_Update" "$work/beyond/openmp.log"
 
 # 3dstencil is for cardinal stencils: I3D_l off the axes does not compile there, in 3dblock it does.
-make_case off_axes 's/TYPE=\*\/3dblock/TYPE="*\/3dblock|3dstencil"/' "s/I3D_l(u, 1, 0, 0)/I3D_l(u, 1, 1, 0)/"
+make_case off_axes 's/TYPE=.*/TYPE="*\/3dblock|3dstencil"/' "s/I3D_l(u, 1, 0, 0)/I3D_l(u, 1, 1, 0)/"
 compile_openmp off_axes 3dblock
 check "I3D_l off the axes compiles in 3dblock (OpenMP)" test $? -eq 0
 compile_openmp off_axes 3dstencil
@@ -83,7 +83,7 @@ if command -v nvcc >/dev/null && [ -f "$work/good/out/Heat/cuda/Heat_Update_3dbl
     awk '/Used [0-9]+ registers/ { for (i = 1; i < NF; ++i) if ($(i + 1) == "registers") n = $i; if (n > 64) bad = 1; seen = 1 }
          END { exit !(seen && !bad) }' "$work/good/cap.log"
   # A ring of 11 planes (STENCIL 8) of 18 x 528 points (TILE 2 x 512) is 836 KB a block.
-  make_case huge_ring 's/TYPE=\*\/3dblock/TYPE="*\/3dblock_ring"/; s/STENCIL=.*/STENCIL=8/; s/TILE=.*/TILE="2,512,4"/' "s/x/x/"
+  make_case huge_ring 's/TYPE=.*/TYPE="*\/3dblock_ring"/; s/STENCIL=.*/STENCIL=8/; s/TILE=.*/TILE="2,512,4"/' "s/x/x/"
   compile_cuda huge_ring 3dblock_ring
   check "shared planes larger than any GPU allows fail (CUDA)" test $? -ne 0
   check "... naming the kernel and what to change" \
