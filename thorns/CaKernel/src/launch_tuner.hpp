@@ -12,11 +12,13 @@
 // later runs take it without measuring. Every variant and shape computes the same points from the
 // same body, so the choice changes the time, never the fields.
 #include <array>
+#include <chrono>
 #include <filesystem>
 #include <functional>
 #include <map>
 #include <optional>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "opuntia/binding.hpp"
@@ -70,11 +72,15 @@ class launch_tuner {
   autotune_mode mode() const { return mode_; }
 
  private:
-  /// The search of a shape for `best` (its launcher runs `start` when asked for none), from
-  /// `start` measured at `start_seconds`; appends each shape measured to `measured`.
-  launch_shape search_shape(const std::string& best, const launch_shape& start, double start_seconds,
-                            const shape_probe& probe, const launch_timer& time_launch,
-                            std::vector<std::string>& measured, bool& out_of_time) const;
+  /// The search of a shape for `variant` (its launcher runs `start` when asked for none), from
+  /// `start` measured at `start_seconds`, until `deadline`: the fastest shape found and its
+  /// seconds. Appends each shape measured to `measured`; sets `out_of_time` where the deadline
+  /// ended it.
+  std::pair<launch_shape, double> search_shape(const std::string& variant, const launch_shape& start,
+                                               double start_seconds, const shape_probe& probe,
+                                               const launch_timer& time_launch,
+                                               std::chrono::steady_clock::time_point deadline,
+                                               std::vector<std::string>& measured, bool& out_of_time) const;
 
   autotune_mode mode_;
   program_cache cache_;
