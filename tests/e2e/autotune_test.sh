@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
 # CaKernel::autotune: the lid-driven cavity's kernels have two variants (3dblock, 3dstencil); the
-# first launch on a grid measures both, then the faster one's tiles from the descriptor's TILE
-# (OpenMP's launchers choose their tile at run time), and keeps the choice in the cache. The
-# choice never changes the fields; the cache survives two processes at once and a damaged entry.
+# first launch on a grid measures both, then the tiles of the faster one (and of the other where
+# it is within 15%) from the descriptor's TILE (OpenMP's launchers choose their tile at run time),
+# and keeps the choice in the cache. The choice never changes the fields; the cache survives two
+# processes at once and a damaged entry.
 # With `opencl`, the same for OpenCL's launchers (pocl here): tiles measured, the same fields; on
 # two ranks, the boxes a kernel computes in parts (rim, then interior) each measured on its own.
 # Usage: autotune_test.sh OPUNTIA MPIEXEC|- [opencl]
@@ -40,7 +41,8 @@ PAR
 }
 digest() { grep '^INFO (IO): digest of ' "$work/$1.out"; }
 same_fields() { [ -n "$(digest "$1")" ] && [ "$(digest "$1")" = "$(digest "$2")" ]; }
-# The variants measured with the descriptor's TILE, then the faster one's tiles from it.
+# The variants measured with the descriptor's TILE, then the tiles of those within 15% of the
+# fastest from it.
 # (OpenCL's launchers also choose how many planes they load ahead, ", ahead N", and, in the
 # variants without a local plane, how many x points a work-item owns, ", lanes N"; OpenCL, like
 # CUDA, has the pressure's 3dblock_ring, which OpenMP has not.)
