@@ -4,9 +4,11 @@
 // variant's launcher chooses its shape at run time (kernel_call::shape: OpenMP's and OpenCL's 3D
 // templates, and CUDA's TILE's z), with which tile and pipeline depth (planes loaded ahead, OpenCL). The first launch
 // on a grid size measures on scratch copies of the kernel's arrays: each variant with the
-// template's own shape, then, from there, the fastest variant's shapes one axis at a time (each
-// tile extent doubled and halved, the depth one more and one less; a move kept where it is 3%
-// faster, until none is or CaKernel::autotune_seconds have passed). The choice is stored in
+// template's own shape, then, from there, the shapes of the fastest variant and of every variant
+// within 15% of it, fastest first, one axis at a time (each tile extent doubled and halved, the
+// depth one more and one less; a move kept where it is 3% faster, until none is or
+// CaKernel::autotune_seconds have passed, one time for all of them; another variant's best shape
+// replaces the choice where it is 3% faster). The choice is stored in
 // the on-disk cache (program_cache: atomic writes, a damaged entry is measured again, never
 // trusted) under a key of the kernel, the candidates, the grid size and the device, so that
 // later runs take it without measuring. Every variant and shape computes the same points from the
