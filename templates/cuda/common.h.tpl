@@ -62,15 +62,15 @@
    array more, from 66.5 to 113 us in fp32 and 126.6 to 139 in fp64 with as many registers
    (bench/RESULTS.md, 2026-12-04): variants for a kernel's TYPE to name where they win, which
    autotuning measures like the others. */
-#define CAKERNEL_ROWS_PER_THREAD_3dblock_unrolled 1
-#define CAKERNEL_CARDINAL_ONLY_3dblock_unrolled 0
-#define CAKERNEL_SHARED_PLANE_3dblock_unrolled 1
-#define CAKERNEL_MIN_THREADS_PER_SM_3dblock_unrolled 0
+#define CAKERNEL_ROWS_PER_THREAD_3dblock_unrolled CAKERNEL_ROWS_PER_THREAD_3dblock
+#define CAKERNEL_CARDINAL_ONLY_3dblock_unrolled CAKERNEL_CARDINAL_ONLY_3dblock
+#define CAKERNEL_SHARED_PLANE_3dblock_unrolled CAKERNEL_SHARED_PLANE_3dblock
+#define CAKERNEL_MIN_THREADS_PER_SM_3dblock_unrolled CAKERNEL_MIN_THREADS_PER_SM_3dblock
 #define CAKERNEL_UNROLLED_3dblock_unrolled 1
-#define CAKERNEL_ROWS_PER_THREAD_3dstencil_unrolled 1
-#define CAKERNEL_CARDINAL_ONLY_3dstencil_unrolled 1
-#define CAKERNEL_SHARED_PLANE_3dstencil_unrolled 0
-#define CAKERNEL_MIN_THREADS_PER_SM_3dstencil_unrolled 0
+#define CAKERNEL_ROWS_PER_THREAD_3dstencil_unrolled CAKERNEL_ROWS_PER_THREAD_3dstencil
+#define CAKERNEL_CARDINAL_ONLY_3dstencil_unrolled CAKERNEL_CARDINAL_ONLY_3dstencil
+#define CAKERNEL_SHARED_PLANE_3dstencil_unrolled CAKERNEL_SHARED_PLANE_3dstencil
+#define CAKERNEL_MIN_THREADS_PER_SM_3dstencil_unrolled CAKERNEL_MIN_THREADS_PER_SM_3dstencil
 #define CAKERNEL_UNROLLED_3dstencil_unrolled 1
 /* 3dstencil_capped is 3dstencil with each thread's registers capped so that an SM holds at least
    1024 of its threads (64 registers a thread of 65536 an SM, fewer where 1024 is not a whole
@@ -80,11 +80,11 @@
    fp64 (64.0 against 66.6 us, 121.9 against 126.6), its divergence 4-5% slower, the radius-4 star
    at a quarter to a third of 3dstencil's speed (bench/RESULTS.md, 2026-12-02): a variant for a
    kernel's TYPE to name where it wins, which autotuning measures like the others. */
-#define CAKERNEL_ROWS_PER_THREAD_3dstencil_capped 1
-#define CAKERNEL_CARDINAL_ONLY_3dstencil_capped 1
-#define CAKERNEL_SHARED_PLANE_3dstencil_capped 0
+#define CAKERNEL_ROWS_PER_THREAD_3dstencil_capped CAKERNEL_ROWS_PER_THREAD_3dstencil
+#define CAKERNEL_CARDINAL_ONLY_3dstencil_capped CAKERNEL_CARDINAL_ONLY_3dstencil
+#define CAKERNEL_SHARED_PLANE_3dstencil_capped CAKERNEL_SHARED_PLANE_3dstencil
 #define CAKERNEL_MIN_THREADS_PER_SM_3dstencil_capped 1024
-#define CAKERNEL_UNROLLED_3dstencil_capped 0
+#define CAKERNEL_UNROLLED_3dstencil_capped CAKERNEL_UNROLLED_3dstencil
 
 /* The blocks of a 3D kernel that an SM must be able to hold at once, __launch_bounds__' second
    argument: the variant's CAKERNEL_MIN_THREADS_PER_SM_<variant> in blocks where it is not 0; a
