@@ -28,6 +28,9 @@ struct parfile_expression {
   std::string text;
   std::vector<parfile_expression> operands;
   std::vector<std::string> operators;  // chain: the operator before each operand but the first
+  /// string: where `$parfile` or `${parfile}` stood in the text (offsets into `text`, ascending,
+  /// the token removed), for the evaluator to put the file's name; `\$parfile` is text.
+  std::vector<std::size_t> parfile_at;
   source_location where;               // chain, binary: the first operand's
 };
 

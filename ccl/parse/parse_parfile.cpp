@@ -21,6 +21,38 @@ struct parfile_state : g::parse_state_base {
 template <typename Rule>
 struct action : g::common_action<Rule> {};
 
+/// A character of a name (grammar::name_char: letters, digits, '_').
+bool continues_a_name(char c) {
+  return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '_';
+}
+
+/// The content of a quoted string unquoted, and where in it each `$parfile` or `${parfile}` stood
+/// (the token removed). Found in the text as written, so that an escaped `\$parfile` stays
+/// text, and only as a whole name (`$parfiles` is text too).
+void unquote_marking_parfile(std::string_view quoted_text, expr& e) {
+  const std::string_view content = quoted_text.substr(1, quoted_text.size() - 2);
+  std::size_t segment = 0;
+  for (std::size_t i = 0; i < content.size(); ++i) {
+    if (content[i] == '\\') {
+      ++i;
+      continue;
+    }
+    if (content[i] != '$') continue;
+    for (const std::string_view token : {"${parfile}", "$parfile"}) {
+      const std::size_t end = i + token.size();
+      if (content.substr(i, token.size()) != token ||
+          (token.back() != '}' && end < content.size() && continues_a_name(content[end])))
+        continue;
+      e.text += g::unquote(content.substr(segment, i - segment));
+      e.parfile_at.push_back(e.text.size());
+      segment = end;
+      i = end - 1;
+      break;
+    }
+  }
+  e.text += g::unquote(content.substr(segment));
+}
+
 template <expr::kind Kind>
 struct leaf {
   template <typename Input>
@@ -29,7 +61,11 @@ struct leaf {
     e.what = Kind;
     e.text = in.string();
     e.where = s.location(in.position());
-    if constexpr (Kind == expr::kind::string) e.text = g::unquote(e.text);
+    if constexpr (Kind == expr::kind::string) {
+      const std::string quoted = std::move(e.text);
+      e.text.clear();
+      unquote_marking_parfile(quoted, e);
+    }
     if constexpr (Kind == expr::kind::parfile) {
       e.text.erase(0, 1);  // '$'
       if (!e.text.empty() && e.text.front() == '{') e.text = e.text.substr(1, e.text.size() - 2);

@@ -237,14 +237,8 @@ parfile_value evaluate(const expr& e, std::string_view parfile_name, const refer
       v.text = e.text;
       v.is_word = e.what == expr::kind::word;
       // Inside a quoted string, $parfile and ${parfile} become the parameter file's name
-      // ("runs/$parfile"), as a user of IO::out_dir expects.
-      if (e.what == expr::kind::string) {
-        for (const std::string_view token : {"${parfile}", "$parfile"}) {
-          for (auto at = v.text.find(token); at != std::string::npos; at = v.text.find(token, at + parfile_name.size())) {
-            v.text.replace(at, token.size(), parfile_name);
-          }
-        }
-      }
+      // ("runs/$parfile"), as a user of IO::out_dir expects; the parser marked where they stood.
+      for (auto at = e.parfile_at.rbegin(); at != e.parfile_at.rend(); ++at) v.text.insert(*at, parfile_name);
       return v;
     }
     case expr::kind::parameter:

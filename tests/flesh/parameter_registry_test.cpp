@@ -352,6 +352,14 @@ TEST_F(parameter_registry_parfile, parfile_variable_is_the_file_name) {
   EXPECT_EQ(registry.text("IO", "out_dir"), "wave");
 }
 
+TEST_F(parameter_registry_parfile, parfile_in_a_string_is_the_whole_name_and_not_escaped) {
+  // The backslash keeps `$parfile` as text; `$parfiles` is another word; CRLF changes nothing.
+  run(registry, "IO::out_dir = \"runs/$parfile/${parfile}x \\$parfile \\${parfile} $parfiles $5\"\r\n", "heat.par");
+  EXPECT_EQ(registry.text("IO", "out_dir"), "runs/heat/heatx $parfile ${parfile} $parfiles $5");
+  run(registry, "IO::out_dir = '$parfile$parfile'\n", "wave.par");
+  EXPECT_EQ(registry.text("IO", "out_dir"), "wavewave");
+}
+
 // --- arrays --------------------------------------------------------------------------------
 
 TEST_F(parameter_registry_parfile, array_elements_are_set_one_by_one) {
