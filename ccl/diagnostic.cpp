@@ -158,7 +158,10 @@ std::vector<std::string> nearest_names(std::string_view name, const std::vector<
 }
 
 std::string did_you_mean(std::string_view name, const std::vector<std::string>& candidates) {
-  const auto near = nearest_names(name, candidates);
+  return did_you_mean_text(nearest_names(name, candidates));
+}
+
+std::string did_you_mean_text(const std::vector<std::string>& near) {
   if (near.empty()) return {};
   std::string out = "; did you mean ";
   for (std::size_t i = 0; i < near.size(); ++i) {

@@ -66,6 +66,8 @@ std::vector<std::string> nearest_names(std::string_view name, const std::vector<
 
 /// "; did you mean 'a' or 'b'?" or "" when nothing is close.
 std::string did_you_mean(std::string_view name, const std::vector<std::string>& candidates);
+/// "; did you mean 'a' or 'b'?" for `names` as they are, or "" when there are none.
+std::string did_you_mean_text(const std::vector<std::string>& names);
 
 /// "a, b, c" — for "expected one of" messages.
 std::string join_names(const std::vector<std::string>& names, std::string_view separator = ", ");

@@ -140,33 +140,46 @@ std::vector<const grid_variable*> grid_function_store::visible_to(std::string_vi
 
 grid_variable& grid_function_store::find(std::string_view thorn, std::string_view name) {
   if (auto* v = try_find(thorn, name)) return *v;
-  // Compare like with like: a bare name with bare names, `impl::var` with qualified ones (the
-  // `impl::` prefix alone would put every candidate past the typo threshold).
-  const bool qualified = !split_qualified(name).first.empty();
-  throw std::invalid_argument(fmt::format("unknown grid function '{}' in thorn {}{}", name, thorn,
-                                          ccl::did_you_mean(name, known_names(qualified, true, false))));
+  throw std::invalid_argument(
+      fmt::format("unknown grid function '{}' in thorn {}{}", name, thorn, suggestions(thorn, name, true, false)));
 }
 
 std::vector<grid_variable*> grid_function_store::variables_named(std::string_view thorn, std::string_view name) {
   if (auto* v = try_find(thorn, name)) return {v};
   auto members = group(thorn, name);
   if (!members.empty()) return members;
-  const bool qualified = !split_qualified(name).first.empty();
   throw std::invalid_argument(fmt::format("unknown grid function or group '{}' in thorn {}{}", name, thorn,
-                                          ccl::did_you_mean(name, known_names(qualified, true, true))));
+                                          suggestions(thorn, name, true, true)));
 }
 
-std::vector<std::string> grid_function_store::known_names(bool qualified, bool variables, bool groups) const {
-  std::vector<std::string> names;
-  const auto add = [&](const grid_variable& v, const std::string& name) {
-    auto text = qualified ? v.implementation + "::" + name : name;
-    if (std::find(names.begin(), names.end(), text) == names.end()) names.push_back(std::move(text));
+std::string grid_function_store::suggestions(std::string_view thorn, std::string_view name, bool variables,
+                                             bool groups) {
+  // Compare like with like: a bare name with bare names, `impl::var` with qualified ones (the
+  // `impl::` prefix alone would put every candidate past the typo threshold).
+  const bool qualified = !split_qualified(name).first.empty();
+  std::vector<std::string> candidates;
+  const auto add = [&](std::vector<std::string>& to, std::string text) {
+    if (std::find(to.begin(), to.end(), text) == to.end()) to.push_back(std::move(text));
   };
   for (const auto& v : variables_) {
-    if (variables) add(v, v.name);
-    if (groups) add(v, v.group);
+    if (variables) add(candidates, qualified ? v.implementation + "::" + v.name : v.name);
+    if (groups) add(candidates, qualified ? v.implementation + "::" + v.group : v.group);
   }
-  return names;
+  if (qualified) return ccl::did_you_mean(name, candidates);
+  // A bare name this thorn does not see is suggested with the implementation that has it
+  // (`u` from a thorn that does not inherit HeatEquation: 'heatequation::u').
+  std::vector<std::string> shown;
+  for (const auto& near : ccl::nearest_names(name, candidates)) {
+    if ((variables && try_find(thorn, near) != nullptr) || (groups && !group(thorn, near).empty())) {
+      add(shown, near);
+      continue;
+    }
+    for (const auto& v : variables_) {
+      if ((variables && iequals(v.name, near)) || (groups && iequals(v.group, near)))
+        add(shown, v.implementation + "::" + near);
+    }
+  }
+  return ccl::did_you_mean_text(shown);
 }
 
 std::vector<grid_variable*> grid_function_store::group(std::string_view thorn, std::string_view group_text) {
@@ -186,9 +199,8 @@ std::vector<grid_variable*> grid_function_store::group(std::string_view thorn, s
 void grid_function_store::enable_storage(std::string_view thorn, std::string_view group_text) {
   const auto members = group(thorn, group_text);
   if (members.empty()) {
-    const bool qualified = !split_qualified(group_text).first.empty();
     throw std::invalid_argument(fmt::format("unknown group '{}' in STORAGE of thorn {}{}", group_text, thorn,
-                                            ccl::did_you_mean(strip_levels(group_text), known_names(qualified, false, true))));
+                                            suggestions(thorn, strip_levels(group_text), false, true)));
   }
   for (auto* v : members) {
     if (!v->levels.empty()) continue;

@@ -131,9 +131,9 @@ public:
 private:
   /// Whether `v` belongs to an implementation `thorn` sees (its own, inherited or a friend).
   bool sees(std::string_view thorn, const grid_variable& v) const;
-  /// Every variable's name (`variables`) and group's name (`groups`), `impl::` before each when
-  /// `qualified`, each once: the candidates of a "did you mean".
-  std::vector<std::string> known_names(bool qualified, bool variables, bool groups) const;
+  /// "; did you mean ..." for `name`, unknown to `thorn`: the variables' (`variables`) and groups'
+  /// (`groups`) names nearest to it, qualified where `name` is or where `thorn` does not see them.
+  std::string suggestions(std::string_view thorn, std::string_view name, bool variables, bool groups);
 
   std::vector<grid_variable> variables_;
   std::vector<std::pair<std::string, std::vector<std::string>>> thorn_scope_;  // thorn -> implementations it sees
