@@ -171,6 +171,15 @@ std::string did_you_mean_text(const std::vector<std::string>& near) {
   return out + "?";
 }
 
+std::string did_you_mean_or_known(std::string_view name, const std::vector<std::string>& candidates) {
+  auto near = did_you_mean(name, candidates);
+  if (!near.empty() || candidates.empty()) return near;
+  constexpr std::size_t shown = 40;
+  if (candidates.size() <= shown) return "; known: " + join_names(candidates);
+  const std::vector<std::string> first(candidates.begin(), candidates.begin() + shown);
+  return "; known: " + join_names(first) + " and " + std::to_string(candidates.size() - shown) + " more";
+}
+
 std::string join_names(const std::vector<std::string>& names, std::string_view separator) {
   std::string out;
   for (std::size_t i = 0; i < names.size(); ++i) {

@@ -68,6 +68,10 @@ std::vector<std::string> nearest_names(std::string_view name, const std::vector<
 std::string did_you_mean(std::string_view name, const std::vector<std::string>& candidates);
 /// "; did you mean 'a' or 'b'?" for `names` as they are, or "" when there are none.
 std::string did_you_mean_text(const std::vector<std::string>& names);
+/// "; did you mean 'a' or 'b'?" where names in `candidates` are close to `name`, else
+/// "; known: a, b, c" (the first 40 and how many more): a misspelling gets its correction, a
+/// name nothing like any gets the list to choose from.
+std::string did_you_mean_or_known(std::string_view name, const std::vector<std::string>& candidates);
 
 /// "a, b, c" — for "expected one of" messages.
 std::string join_names(const std::vector<std::string>& names, std::string_view separator = ", ");

@@ -431,7 +431,7 @@ thorn_description parameter_registry::description_of(const std::string& thorn) c
 std::string parameter_registry::describe(std::string_view thorn, description_format format) const {
   const auto named = thorns_for(thorn);
   if (named.empty()) {
-    throw std::invalid_argument(fmt::format("unknown thorn '{}'{}", thorn, ccl::did_you_mean(thorn, thorns())));
+    throw std::invalid_argument(fmt::format("unknown thorn '{}'{}", thorn, ccl::did_you_mean_or_known(thorn, thorns())));
   }
   return format_description(description_of(named.front()), format);
 }
@@ -451,6 +451,17 @@ struct parameter_registry::applier {
   std::vector<ccl::diagnostic> binding_errors;  // USES/EXTENDS: they point into param.ccl files
   std::vector<ccl::diagnostic> errors;          // the parameter file's, sorted by place at the end
   std::set<std::string> unknown;                // names already reported unknown (lower case)
+  bool thorns_listed = false;                    // an unknown thorn's error has listed the known ones
+  std::set<std::string> parameters_listed;       // thorns whose parameters an error has listed
+
+  /// "; did you mean ..." for an unknown thorn, or the known thorns, listed at the first such
+  /// error only (a Cactus parameter file names a dozen thorns this program does not have).
+  std::string thorn_suggestions(std::string_view name, const std::vector<std::string>& known) {
+    const auto near = ccl::did_you_mean(name, known);
+    if (!near.empty() || thorns_listed) return near;
+    thorns_listed = true;
+    return ccl::did_you_mean_or_known(name, known);
+  }
 
   void error(const ccl::source_location& where, std::string message) {
     errors.push_back(ccl::error_at(source, where, std::move(message)));
@@ -489,7 +500,7 @@ struct parameter_registry::applier {
         if (providers.empty()) unknown.insert(to_lower(thorn.text));
         error(thorn.where, providers.empty()
                                ? fmt::format("unknown thorn '{}'{}", thorn.text,
-                                             ccl::did_you_mean(thorn.text, registry.thorn_names_))
+                                             thorn_suggestions(thorn.text, registry.thorn_names_))
                                : fmt::format("unknown thorn '{}'; implementation '{}' is provided by thorn '{}'",
                                              thorn.text, thorn.text, providers.front()));
         continue;
@@ -543,7 +554,7 @@ struct parameter_registry::applier {
         if (!iequals(implementation, t)) known.push_back(implementation);
       }
       error(thorn_name.where, fmt::format("unknown thorn or implementation '{}'{}", thorn_name.text,
-                                          ccl::did_you_mean(thorn_name.text, known)));
+                                          thorn_suggestions(thorn_name.text, known)));
       return nullptr;
     }
     const auto& thorn = thorns.front();
@@ -557,8 +568,11 @@ struct parameter_registry::applier {
       for (const auto& e : registry.entries_) {
         if (e.thorn == thorn) names.push_back(e.binding.name);
       }
-      error(name.where, fmt::format("unknown parameter '{}' of thorn '{}'{}", name.text, thorn,
-                                    ccl::did_you_mean(name.text, names)));
+      // The thorn's parameters are listed at its first unknown one that is close to none.
+      auto near = ccl::did_you_mean(name.text, names);
+      if (near.empty() && parameters_listed.insert(to_lower(thorn)).second)
+        near = ccl::did_you_mean_or_known(name.text, names);
+      error(name.where, fmt::format("unknown parameter '{}' of thorn '{}'{}", name.text, thorn, near));
       return nullptr;
     }
     // A USES without owner was reported once, at its declaration.

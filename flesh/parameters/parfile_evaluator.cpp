@@ -107,9 +107,7 @@ parfile_value call(const expr& e, const std::vector<parfile_value>& args) {
   bool known = false;
   for (const auto& f : function_names()) known = known || f == name;
   if (!known) {
-    const auto near = ccl::did_you_mean(e.text, function_names());
-    fail(e.where, fmt::format("unknown function '{}'{}", e.text,
-                              near.empty() ? "; known: " + ccl::join_names(function_names()) : near));
+    fail(e.where, fmt::format("unknown function '{}'{}", e.text, ccl::did_you_mean_or_known(e.text, function_names())));
   }
   if (name == "min" || name == "max") {
     if (args.size() < 2) {

@@ -141,7 +141,7 @@ TEST(parameter_registry, the_flesh_knows_no_thorn_by_name) {
   registry.add_thorn(driver());
   run(registry, "");
   EXPECT_FALSE(registry.is_active("Driver"));
-  EXPECT_EQ(errors(registry, "ActiveThorns = \"CaKernel\"\n"), "1:17: unknown thorn 'CaKernel'\n");
+  EXPECT_EQ(errors(registry, "ActiveThorns = \"CaKernel\"\n"), "1:17: unknown thorn 'CaKernel'; known: Driver\n");
 }
 
 TEST_F(parameter_registry_parfile, active_thorns_may_appear_more_than_once_in_any_case) {
@@ -156,7 +156,7 @@ TEST_F(parameter_registry_parfile, active_thorns_may_appear_more_than_once_in_an
 TEST_F(parameter_registry_parfile, unknown_thorn_in_active_thorns_names_the_nearest) {
   EXPECT_EQ(errors(registry, "ActiveThorns = \"Time HeatEquaton Nonsense\"\n"),
             "1:22: unknown thorn 'HeatEquaton'; did you mean 'HeatEquation'?\n"
-            "1:34: unknown thorn 'Nonsense'\n");
+            "1:34: unknown thorn 'Nonsense'; known: Cactus, Driver, Time, IO, HeatEquation\n");
 }
 
 TEST_F(parameter_registry_parfile, active_thorns_names_thorns_not_implementations) {
@@ -379,7 +379,7 @@ TEST_F(parameter_registry_parfile, array_elements_are_set_one_by_one) {
 TEST_F(parameter_registry_parfile, unknown_thorn_with_suggestion) {
   EXPECT_EQ(errors_of("HeatEquaton::alpha = 1\nNothing::x = 1\nNothing::y = 2\n"),
             "2:1: unknown thorn or implementation 'HeatEquaton'; did you mean 'HeatEquation'?\n"
-            "3:1: unknown thorn or implementation 'Nothing'\n");
+            "3:1: unknown thorn or implementation 'Nothing'; known: Cactus, Driver, Time, IO, HeatEquation\n");
 }
 
 TEST_F(parameter_registry_parfile, unknown_parameter_with_suggestion) {
@@ -589,7 +589,7 @@ TEST_F(parameter_registry_parfile, errors_are_collected_in_file_order_with_place
               "par/heat.par:1:23: error: value -1 of 'HeatEquation::alpha' is outside every range: (0:*) positive\n"
               "HeatEquation::alpha = -1\n"
               "                      ^\n"
-              "par/heat.par:2:30: error: unknown thorn 'Bogus'\n"
+              "par/heat.par:2:30: error: unknown thorn 'Bogus'; known: Cactus, Driver, Time, IO, HeatEquation\n"
               "ActiveThorns = \"HeatEquation Bogus\"\n"
               "                             ^\n"
               "par/heat.par:3:23: error: value 3 of 'HeatEquation::order' is outside every range: 2:8:2 even\n"
@@ -683,7 +683,7 @@ TEST(parameter_registry, real_cacuda_parfile) {
   std::stringstream text;
   text << in.rdbuf();
   const std::string expected =
-      "1:27: unknown thorn 'SymBase'\n"
+      "1:27: unknown thorn 'SymBase'; known: Cactus, Time, IO, CaCUDALib, IOASCII\n"
       "1:35: unknown thorn 'Boundary'\n"
       "1:44: unknown thorn 'PUGH'\n"
       "1:49: unknown thorn 'PUGHSlab'\n"
@@ -699,7 +699,7 @@ TEST(parameter_registry, real_cacuda_parfile) {
       "70:10: unknown parameter 'out1D_style' of thorn 'IOASCII'; did you mean 'out2D_style'?\n"
       "71:10: unknown parameter 'out1D_every' of thorn 'IOASCII'; did you mean 'out2D_every'?\n"
       "72:10: unknown parameter 'out1D_vars' of thorn 'IOASCII'; did you mean 'out2D_vars'?\n"
-      "73:10: unknown parameter 'out1D_yline_x' of thorn 'IOASCII'\n"
+      "73:10: unknown parameter 'out1D_yline_x' of thorn 'IOASCII'; known: out2D_style, out2D_every, out2D_vars, out2D_xyplane_z\n"
       "74:10: unknown parameter 'out1D_yline_z' of thorn 'IOASCII'; did you mean 'out2D_xyplane_z'?\n"
       "75:10: unknown parameter 'out1D_xline_z' of thorn 'IOASCII'; did you mean 'out2D_xyplane_z'?\n"
       "76:10: unknown parameter 'out1D_x' of thorn 'IOASCII'\n"
