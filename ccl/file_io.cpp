@@ -23,6 +23,7 @@ struct read_result {
   int error = 0;           // errno of the failed call
   bool too_large = false;  // more than max_input_size bytes
   bool is_directory = false;
+  const char* not_regular = nullptr;  // what the path is when it is not a regular file: "a FIFO", ...
 };
 
 /// Closes a file descriptor on every way out.
@@ -33,11 +34,22 @@ struct file_descriptor {
   }
 };
 
-/// Reads at most max_input_size bytes, in a loop: a device reports size 0 and /dev/zero never ends.
-/// A leading byte-order mark is dropped.
+/// What a file that is neither regular nor a folder is, for "is not a regular file (...)".
+const char* kind_of_special_file(mode_t mode) {
+  if (S_ISFIFO(mode)) return "a FIFO";
+  if (S_ISCHR(mode)) return "a character device";
+  if (S_ISBLK(mode)) return "a block device";
+  if (S_ISSOCK(mode)) return "a socket";
+  return "not a file";
+}
+
+/// Reads at most max_input_size bytes, in a loop (a file may grow while it is read). Only a
+/// regular file, after symbolic links, is read: a FIFO would block the open or the reads for
+/// ever, and a device such as /dev/zero never ends. A leading byte-order mark is dropped.
 read_result read_bounded(const fs::path& path) {
   read_result result;
-  const file_descriptor file{::open(path.c_str(), O_RDONLY | O_CLOEXEC)};
+  // O_NONBLOCK: opening a FIFO without it waits for a writer; it changes nothing for a regular file.
+  const file_descriptor file{::open(path.c_str(), O_RDONLY | O_CLOEXEC | O_NONBLOCK)};
   struct stat info {};
   if (file.fd < 0 || ::fstat(file.fd, &info) != 0) {
     result.error = errno;
@@ -47,12 +59,16 @@ read_result read_bounded(const fs::path& path) {
     result.is_directory = true;
     return result;
   }
-  if (S_ISREG(info.st_mode) && static_cast<std::uintmax_t>(info.st_size) > max_input_size) {
+  if (!S_ISREG(info.st_mode)) {
+    result.not_regular = kind_of_special_file(info.st_mode);
+    return result;
+  }
+  if (static_cast<std::uintmax_t>(info.st_size) > max_input_size) {
     result.too_large = true;
     return result;
   }
   std::string text;
-  text.reserve(S_ISREG(info.st_mode) ? static_cast<std::size_t>(info.st_size) : 0);
+  text.reserve(static_cast<std::size_t>(info.st_size));
   char buffer[1 << 16];
   for (;;) {
     const ssize_t count = ::read(file.fd, buffer, sizeof buffer);
@@ -82,8 +98,16 @@ std::optional<source_file> read_optional_source(const fs::path& path) {
   auto result = read_bounded(path);
   const auto shown = path.generic_string();
   if (result.text) return source_file{shown, std::move(*result.text)};
-  if (result.error == ENOENT) return std::nullopt;
+  if (result.error == ENOENT) {
+    // A dangling link is a mistake to show, not an absent optional file.
+    std::error_code ignored;
+    if (fs::is_symlink(path, ignored)) throw input_error(whole_file_error(shown, "is a link to a missing file"));
+    return std::nullopt;
+  }
   if (result.is_directory) throw input_error(whole_file_error(shown, "is a directory, not a file"));
+  if (result.not_regular) {
+    throw input_error(whole_file_error(shown, fmt::format("is not a regular file (it is {})", result.not_regular)));
+  }
   if (result.too_large) {
     throw input_error(whole_file_error(
         shown, fmt::format("file is larger than {} MiB, the limit for an input file", max_input_size >> 20)));

@@ -12,18 +12,21 @@
 namespace opuntia::ccl {
 
 /// The largest input read: CCL files, templates, parameter files and kernel bodies are far
-/// smaller, and a device such as /dev/zero must not be read until memory runs out.
+/// smaller, and a file that grows while it is read must not be read until memory runs out.
 inline constexpr std::size_t max_input_size = std::size_t{64} << 20;
 
 /// Reads a file, without the UTF-8 byte-order mark it may begin with (columns are counted as an
 /// editor shows them); throws input_error "path: error: cannot read file: <reason>" when it cannot,
-/// "path: error: file is larger than 64 MiB, the limit for an input file" when it is too large.
+/// "path: error: file is larger than 64 MiB, the limit for an input file" when it is too large,
+/// "path: error: is not a regular file (it is a FIFO)" for anything but a regular file (after
+/// symbolic links) or a folder: a FIFO would block for ever, a device may never end.
 source_file read_source(const std::filesystem::path& path);
-/// As read_source, but nullopt when the file does not exist.
+/// As read_source, but nullopt when the file does not exist (a link to a missing file is an
+/// error: "path: error: is a link to a missing file").
 std::optional<source_file> read_optional_source(const std::filesystem::path& path);
 
-/// The text of `path` when it can be read, else nothing: for reads that only help (line texts
-/// of diagnostics, outputs compared before they are rewritten).
+/// The text of `path` when it can be read (a regular file), else nothing: for reads that only
+/// help (line texts of diagnostics, outputs compared before they are rewritten).
 std::optional<std::string> read_if_possible(const std::filesystem::path& path);
 
 /// Fills the missing line text of each diagnostic from its file on disk, when it can be read

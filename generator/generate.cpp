@@ -44,28 +44,44 @@ std::vector<generated_file> generate_unchecked(const generator_inputs& inputs) {
   const template_tree tree = build_template_tree(parse_deps_ccl(inputs.deps_ccl));
   const auto backends = chosen_backends(inputs, tree);
   std::vector<generated_file> files;
+  std::vector<diagnostic> errors;  // of every thorn: one thorn's errors do not hide the next one's
   std::set<std::string> names;
   for (const auto& sources : inputs.thorns) {
     if (!names.insert(sources.name).second) {
-      throw input_error(whole_file_error(sources.dir, fmt::format("thorn '{}' given twice", sources.name)));
+      errors.push_back(whole_file_error(sources.dir, fmt::format("thorn '{}' given twice", sources.name)));
+      continue;
     }
-    const thorn_model thorn = check_thorn(sources, inputs.library);
-    auto kernels = emit_kernels(thorn, tree, inputs.templates, backends, inputs.check_link_contract);
-    auto bindings = emit_bindings(thorn, kernels.schedule, kernels.variants);
-    files.insert(files.end(), std::make_move_iterator(kernels.files.begin()), std::make_move_iterator(kernels.files.end()));
-    files.insert(files.end(), std::make_move_iterator(bindings.begin()), std::make_move_iterator(bindings.end()));
+    try {
+      const thorn_model thorn = check_thorn(sources, inputs.library, inputs.unread_library);
+      auto kernels = emit_kernels(thorn, tree, inputs.templates, backends, inputs.check_link_contract);
+      auto bindings = emit_bindings(thorn, kernels.schedule, kernels.variants);
+      files.insert(files.end(), std::make_move_iterator(kernels.files.begin()), std::make_move_iterator(kernels.files.end()));
+      files.insert(files.end(), std::make_move_iterator(bindings.begin()), std::make_move_iterator(bindings.end()));
+    } catch (const input_error& e) {
+      errors.insert(errors.end(), e.diagnostics().begin(), e.diagnostics().end());
+    }
   }
+  if (!errors.empty()) throw input_error(errors);
   std::sort(files.begin(), files.end(), [](const auto& a, const auto& b) { return a.path < b.path; });
   return files;
 }
 
 }  // namespace
 
+std::vector<diagnostic> distinct(const std::vector<diagnostic>& diagnostics) {
+  std::vector<diagnostic> out;
+  std::set<std::string> seen;
+  for (const auto& d : diagnostics) {
+    if (seen.insert(format_diagnostic(d)).second) out.push_back(d);
+  }
+  return out;
+}
+
 std::vector<generated_file> generate(const generator_inputs& inputs) {
   try {
     return generate_unchecked(inputs);
   } catch (const input_error& e) {
-    throw input_error(with_line_texts(e.diagnostics(), inputs));
+    throw input_error(distinct(with_line_texts(e.diagnostics(), inputs)));
   }
 }
 

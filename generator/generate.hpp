@@ -3,6 +3,7 @@
 // No I/O, no clock, no environment: the same inputs give the same bytes.
 #include <map>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "generator/semantic/thorn_model.hpp"
@@ -20,6 +21,9 @@ struct generator_inputs {
   // against (emit.hpp: launcher_name, axes_trait_name): true for a thorn built into Opuntia,
   // false to read templates written for another framework (CaCUDA's own) without linking them.
   bool check_link_contract = true;
+  // Sibling thorn folders that could not be read (the path that failed, and why): skipped, and
+  // named only where an `inherits:` finds no implementation (one of them may have held it).
+  std::vector<std::pair<std::string, std::string>> unread_library;
 };
 
 struct generated_file {
@@ -33,7 +37,12 @@ struct generated_file {
 };
 
 /// Generates every output of every thorn in `inputs`, sorted by path.
-/// Throws input_error with every problem found, each with its place and source line.
+/// Throws input_error with every problem found, in every thorn, each with its place and source
+/// line, and each once.
 std::vector<generated_file> generate(const generator_inputs& inputs);
+
+/// `diagnostics` with each repeated one (the same text, place and line) dropped, in order: a
+/// template error is found once per kernel and backend that uses the template.
+std::vector<diagnostic> distinct(const std::vector<diagnostic>& diagnostics);
 
 }  // namespace opuntia::gen

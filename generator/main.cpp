@@ -23,32 +23,76 @@ using namespace opuntia::gen;
 namespace {
 
 /// The thorns given plus their sibling thorn directories, each once: what `inherits:` may name.
-std::vector<thorn_sources> read_library(const std::vector<thorn_sources>& thorns, const std::vector<std::string>& extra) {
-  std::set<fs::path> dirs;
-  for (const auto& t : thorns) {
-    const fs::path parent = fs::path(t.dir).parent_path();
-    const fs::path root = parent.empty() ? fs::path(".") : parent;
-    for (const auto& entry : fs::directory_iterator(root)) {
-      if (entry.is_directory() && fs::exists(entry.path() / "interface.ccl")) dirs.insert(entry.path().lexically_normal());
+/// A sibling that cannot be read is skipped (the user did not name it) and recorded in
+/// `inputs.unread_library`; a `--library` folder that cannot be read is an error.
+void read_library(generator_inputs& inputs, const std::vector<std::string>& extra, std::vector<diagnostic>& errors) {
+  std::set<fs::path> siblings;
+  std::set<fs::path> parents;
+  for (const auto& t : inputs.thorns) parents.insert(parent_folder(t.dir));
+  for (const auto& parent : parents) {
+    std::error_code ec;
+    fs::directory_iterator it(parent, ec);
+    for (; !ec && it != fs::directory_iterator(); it.increment(ec)) {
+      std::error_code status_error;
+      const auto status = fs::status(it->path() / "interface.ccl", status_error);
+      if (status.type() == fs::file_type::not_found) continue;  // not a thorn
+      siblings.insert(it->path().lexically_normal());
+    }
+    if (ec) inputs.unread_library.emplace_back(parent.generic_string(), ec.message());
+  }
+  std::set<fs::path> named;
+  for (const auto& e : extra) named.insert(fs::path(e).lexically_normal());
+  for (const auto& d : siblings) {
+    if (named.count(d)) continue;
+    try {
+      inputs.library.push_back(read_thorn(d));
+    } catch (const input_error& e) {
+      const auto& why = e.diagnostics().front();
+      inputs.unread_library.emplace_back(why.where.path, why.message);
     }
   }
-  for (const auto& e : extra) dirs.insert(fs::path(e).lexically_normal());
-  std::vector<thorn_sources> library;
-  for (const auto& d : dirs) library.push_back(read_thorn(d));
-  return library;
+  for (const auto& d : named) {
+    try {
+      inputs.library.push_back(read_thorn(d));
+    } catch (const input_error& e) {
+      errors.insert(errors.end(), e.diagnostics().begin(), e.diagnostics().end());
+    }
+  }
 }
 
-generator_inputs read_inputs(const std::vector<std::string>& thorn_dirs, const std::vector<std::string>& library_dirs,
-                             const std::string& templates_dir, const std::vector<std::string>& backends,
-                             bool check_link_contract = true) {
+/// Reads what generate needs and runs it. Every problem of every thorn is thrown together, each
+/// once: a thorn that cannot be read does not hide the errors of the others.
+std::vector<generated_file> run_generator(const std::vector<std::string>& thorn_dirs,
+                                          const std::vector<std::string>& library_dirs,
+                                          const std::string& templates_dir, const std::vector<std::string>& backends,
+                                          bool check_link_contract = true) {
   generator_inputs inputs;
   inputs.check_link_contract = check_link_contract;
-  for (const auto& d : thorn_dirs) inputs.thorns.push_back(read_thorn(d));
-  inputs.library = read_library(inputs.thorns, library_dirs);
-  inputs.deps_ccl = read_source(fs::path(templates_dir) / "deps.ccl");
-  inputs.templates = read_templates(templates_dir);
   inputs.backends = backends;
-  return inputs;
+  std::vector<diagnostic> errors;
+  const auto keep = [&](const input_error& e) { errors.insert(errors.end(), e.diagnostics().begin(), e.diagnostics().end()); };
+  for (const auto& d : thorn_dirs) {
+    try {
+      inputs.thorns.push_back(read_thorn(d));
+    } catch (const input_error& e) {
+      keep(e);
+    }
+  }
+  read_library(inputs, library_dirs, errors);
+  try {
+    inputs.deps_ccl = read_source(normal_folder(templates_dir) / "deps.ccl");
+    inputs.templates = read_templates(templates_dir);
+  } catch (const input_error& e) {
+    keep(e);
+    throw input_error(distinct(errors));
+  }
+  try {
+    auto files = generate(inputs);
+    if (errors.empty()) return files;
+  } catch (const input_error& e) {
+    keep(e);
+  }
+  throw input_error(distinct(errors));
 }
 
 int check_files(const std::vector<std::string>& files, const std::string& forced_kind) {
@@ -84,6 +128,10 @@ int check_files(const std::vector<std::string>& files, const std::string& forced
 }  // namespace
 
 int main(int argc, char** argv) {
+  // An empty path would mean the current folder (--out ""): refused, naming the option.
+  const CLI::Validator not_empty(
+      [](std::string& value) { return value.empty() ? std::string("an empty path was given; name a path") : std::string(); },
+      "");
   CLI::App app{"opuntia-gen: compiles CaKernel descriptors and Cactus CCL files into thorn bindings and "
                "backend kernels"};
   app.require_subcommand(1);
@@ -95,14 +143,15 @@ int main(int argc, char** argv) {
   std::vector<std::string> backends;
   std::string stamp;
   auto* generate_cmd = app.add_subcommand("generate", "generate the bindings and kernels of one or more thorns");
-  generate_cmd->add_option("--thorn", thorn_dirs, "thorn directory (repeatable)")->required();
-  generate_cmd->add_option("--templates", templates_dir, "templates directory holding deps.ccl")->capture_default_str();
-  generate_cmd->add_option("--out", out_dir, "output directory")->required();
+  generate_cmd->add_option("--thorn", thorn_dirs, "thorn directory (repeatable)")->required()->check(not_empty);
+  generate_cmd->add_option("--templates", templates_dir, "templates directory holding deps.ccl")->check(not_empty)->capture_default_str();
+  generate_cmd->add_option("--out", out_dir, "output directory")->required()->check(not_empty);
   generate_cmd->add_option("--backend", backends, "backend (top-level template group) to generate; default: all");
   generate_cmd->add_option("--library", library_dirs,
                            "further thorn directory consulted for inherits: (repeatable); sibling directories of "
-                           "each --thorn are always consulted");
-  generate_cmd->add_option("--stamp", stamp, "file to touch after a successful run (for build systems)");
+                           "each --thorn are always consulted")
+      ->check(not_empty);
+  generate_cmd->add_option("--stamp", stamp, "file to touch after a successful run (for build systems)")->check(not_empty);
   bool no_link_check = false;
   generate_cmd->add_flag("--no-link-check", no_link_check,
                          "do not require each variant's templates to define the launcher and traits the bindings "
@@ -115,8 +164,9 @@ int main(int argc, char** argv) {
                                                 "places; with --thorn, also every semantic check of generate");
   check_cmd->add_option("files", check_paths, "files to check (their syntax)");
   check_cmd->add_option("--thorn", check_thorns, "thorn directory to check as generate would, writing nothing "
-                                                 "(repeatable)");
-  check_cmd->add_option("--templates", templates_dir, "templates directory holding deps.ccl, for --thorn")
+                                                 "(repeatable)")
+      ->check(not_empty);
+  check_cmd->add_option("--templates", templates_dir, "templates directory holding deps.ccl, for --thorn")->check(not_empty)
       ->capture_default_str();
   check_cmd->add_option("--as", forced_kind, "parse every file as this kind")
       ->check(CLI::IsMember({"cakernel", "deps", "interface", "param", "schedule", "parfile"}));
@@ -125,10 +175,10 @@ int main(int argc, char** argv) {
   std::string show_kernel;
   std::string show_backend;
   auto* show_cmd = app.add_subcommand("show", "print the code generated for one kernel and backend");
-  show_cmd->add_option("--thorn", show_thorn, "thorn directory")->required();
+  show_cmd->add_option("--thorn", show_thorn, "thorn directory")->required()->check(not_empty);
   show_cmd->add_option("--kernel", show_kernel, "kernel name")->required();
   show_cmd->add_option("--backend", show_backend, "backend")->required();
-  show_cmd->add_option("--templates", templates_dir, "templates directory holding deps.ccl")->capture_default_str();
+  show_cmd->add_option("--templates", templates_dir, "templates directory holding deps.ccl")->check(not_empty)->capture_default_str();
 
   new_thorn_options skeleton;
   std::string skeleton_parent = ".";
@@ -146,6 +196,15 @@ int main(int argc, char** argv) {
   new_thorn_cmd->add_option("--dir", skeleton_parent, "the folder to write the thorn's folder in")
       ->capture_default_str();
 
+  // CLI11 takes an unknown first word for a missing subcommand ("A subcommand is required").
+  std::vector<std::string> names;
+  for (const auto* sub : {generate_cmd, check_cmd, show_cmd, new_thorn_cmd}) names.push_back(sub->get_name());
+  if (argc > 1 && argv[1][0] != '-' && std::find(names.begin(), names.end(), argv[1]) == names.end()) {
+    std::cerr << fmt::format("opuntia-gen: error: unknown subcommand '{}'{}; subcommands: {}\n", argv[1],
+                             did_you_mean(argv[1], names), join_names(names));
+    return static_cast<int>(CLI::ExitCodes::ExtrasError);
+  }
+
   CLI11_PARSE(app, argc, argv);
 
   try {
@@ -157,7 +216,7 @@ int main(int argc, char** argv) {
       int status = check_files(check_paths, forced_kind);
       if (!check_thorns.empty()) {
         try {
-          generate(read_inputs(check_thorns, {}, templates_dir, {}));
+          run_generator(check_thorns, {}, templates_dir, {});
         } catch (const input_error& e) {
           std::cerr << format_diagnostics(e.diagnostics());
           status = 1;
@@ -166,9 +225,8 @@ int main(int argc, char** argv) {
       return status;
     }
     if (*generate_cmd) {
-      const auto files = generate(read_inputs(thorn_dirs, library_dirs, templates_dir, backends, !no_link_check));
-      write_outputs(out_dir, files);
-      if (!stamp.empty()) write_file_atomically(stamp, "");
+      const auto files = run_generator(thorn_dirs, library_dirs, templates_dir, backends, !no_link_check);
+      write_outputs(out_dir, files, stamp);
       return 0;
     }
     if (*new_thorn_cmd) {
@@ -191,25 +249,37 @@ int main(int argc, char** argv) {
       return 0;
     }
     if (*show_cmd) {
-      const auto files = generate(read_inputs({show_thorn}, {}, templates_dir, {show_backend}));
-      const auto thorn_name = read_thorn(show_thorn).name;
+      const auto files = run_generator({show_thorn}, {}, templates_dir, {show_backend});
+      const auto name = thorn_name(normal_folder(show_thorn));
       // Backends match case-insensitively, as in generate; the kernel name keeps its case.
-      const auto backend_prefix = fmt::format("{}/{}/", thorn_name, show_backend);
+      const auto backend_prefix = fmt::format("{}/{}/", name, show_backend);
       bool any = false;
+      std::vector<std::string> kernels;  // of this backend, for the suggestion
       for (const auto& f : files) {
-        if (f.kernel != show_kernel || !iequals(f.path.substr(0, backend_prefix.size()), backend_prefix)) continue;
+        if (!iequals(f.path.substr(0, backend_prefix.size()), backend_prefix)) continue;
+        if (!f.kernel.empty() && std::find(kernels.begin(), kernels.end(), f.kernel) == kernels.end()) {
+          kernels.push_back(f.kernel);
+        }
+        if (f.kernel != show_kernel) continue;
         std::cout << "// ===== " << f.path << " =====\n" << f.text;
         any = true;
       }
       if (!any) {
-        std::cerr << fmt::format("opuntia-gen: error: no code generated for kernel '{}' with backend '{}'\n",
-                                 show_kernel, show_backend);
+        std::cerr << fmt::format("opuntia-gen: error: no code generated for kernel '{}' with backend '{}'{}; "
+                                 "thorn {} has kernels: {}\n",
+                                 show_kernel, show_backend, did_you_mean(show_kernel, kernels), name,
+                                 kernels.empty() ? std::string("none") : join_names(kernels));
         return 1;
       }
       return 0;
     }
   } catch (const input_error& e) {
-    std::cerr << format_diagnostics(e.diagnostics());
+    std::cerr << format_diagnostics(distinct(e.diagnostics()));
+    return 1;
+  } catch (const fs::filesystem_error& e) {
+    // Not expected (the reads and writes above catch their own), but a path is named if it comes.
+    const auto path = e.path1().empty() ? std::string("opuntia-gen") : e.path1().generic_string();
+    std::cerr << fmt::format("{}: error: {}\n", path, e.code().message());
     return 1;
   } catch (const std::exception& e) {
     std::cerr << "opuntia-gen: error: " << e.what() << '\n';

@@ -96,7 +96,12 @@ check "a missing parfile fails" test $? -eq 1
 check "a missing parfile is named with the reason" grep -qxF "$work/missing.par: error: cannot read file: No such file or directory" "$work/out"
 "$opuntia" /dev/zero >"$work/out" 2>&1
 check "opuntia /dev/zero exits 1" test $? -eq 1
-check "opuntia /dev/zero names the size limit" grep -qxF "/dev/zero: error: file is larger than 64 MiB, the limit for an input file" "$work/out"
+check "opuntia /dev/zero says it is not a file" grep -qxF "/dev/zero: error: is not a regular file (it is a character device)" "$work/out"
+truncate -s 65M "$work/huge.par"
+"$opuntia" "$work/huge.par" >"$work/out" 2>&1
+check "a parfile over 64 MiB exits 1" test $? -eq 1
+check "... naming the size limit" grep -qxF "$work/huge.par: error: file is larger than 64 MiB, the limit for an input file" "$work/out"
+rm -f "$work/huge.par"
 printf '\xef\xbb\xbfCactus::cctk_itlast = (1\n' >"$work/bom.par"
 "$opuntia" "$work/bom.par" >"$work/out" 2>&1
 check "a parfile's byte-order mark is skipped" grep -qxF "$work/bom.par:1:25: error: expected ')' to close the parenthesis; found end of line" "$work/out"

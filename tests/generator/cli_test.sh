@@ -113,8 +113,8 @@ check "no temporary is left after a failed write" test -z "$(find "$work/out_dir
 # Inputs are read up to 64 MiB, with the reason when they cannot be read at all.
 "$gen" check --as cakernel /dev/zero >"$work/out" 2>&1
 check "check --as cakernel /dev/zero exits 1" test $? -eq 1
-check "/dev/zero is refused by its size" \
-  grep -qxF "/dev/zero: error: file is larger than 64 MiB, the limit for an input file" "$work/out"
+check "/dev/zero is refused: only regular files are read" \
+  grep -qxF "/dev/zero: error: is not a regular file (it is a character device)" "$work/out"
 truncate -s 65M "$work/huge.par"
 "$gen" check "$work/huge.par" >"$work/out" 2>&1
 check "a 65 MiB parfile is refused by its size" \
@@ -139,11 +139,172 @@ printf 'schedule foo IN bar\n{\n  LANG: C\n} "d"\n\x1b[2J\x1b]0;pwned\x07\n' >"$
 check "escape bytes of a bad file are not echoed" test "$(grep -c $'\x1b' "$work/out")" -eq 0
 check "escape bytes of a bad file are shown escaped" grep -qxF '\x1b[2J\x1b]0;pwned\x07' "$work/out"
 
+# Only regular files are read: a FIFO is refused at once instead of blocking for ever (timeout
+# makes a regression fail, not hang).
+mkfifo "$work/fifo.par"
+timeout 10 "$gen" check "$work/fifo.par" >"$work/out" 2>&1
+check "check of a FIFO exits 1 (not 124: it did not block)" test $? -eq 1
+check "... saying it is not a regular file" grep -qxF "$work/fifo.par: error: is not a regular file (it is a FIFO)" "$work/out"
+cp -r "$src/thorns/HeatEquation" "$work/Fifo"
+rm "$work/Fifo/schedule.ccl" && mkfifo "$work/Fifo/schedule.ccl"
+timeout 10 "$gen" check --thorn "$work/Fifo" --templates "$src/templates" >"$work/out" 2>&1
+check "check --thorn with a FIFO schedule.ccl exits 1" test $? -eq 1
+check "... naming it" grep -qxF "$work/Fifo/schedule.ccl: error: is not a regular file (it is a FIFO)" "$work/out"
+cp -r "$src/thorns/HeatEquation" "$work/FifoBody"
+rm "$work/FifoBody/src/Heat_Update.kernel" && mkfifo "$work/FifoBody/src/Heat_Update.kernel"
+timeout 10 "$gen" check --thorn "$work/FifoBody" --templates "$src/templates" >"$work/out" 2>&1
+check "check --thorn with a FIFO kernel body exits 1" test $? -eq 1
+check "... at the kernel, with the real reason" grep -qxF "$work/FifoBody/cakernel.ccl:2:13: error: the body of kernel 'Heat_Update', 'src/Heat_Update.kernel', is not a regular file (it is a FIFO)" "$work/out"
+
+# Links: a dangling cakernel.ccl is an error, not an absent file; a body or src/ linked inside the
+# thorn is used; a body linked outside is refused, saying so; a linked template file is read.
+cp -r "$src/thorns/HeatEquation" "$work/Links"
+mv "$work/Links/cakernel.ccl" "$work/Links/kernels.ccl"
+ln -s missing.ccl "$work/Links/cakernel.ccl"
+"$gen" check --thorn "$work/Links" --templates "$src/templates" >"$work/out" 2>&1
+check "a dangling cakernel.ccl link exits 1" test $? -eq 1
+check "... named as such" grep -qxF "$work/Links/cakernel.ccl: error: is a link to a missing file" "$work/out"
+rm "$work/Links/cakernel.ccl" && ln -s kernels.ccl "$work/Links/cakernel.ccl"
+mkdir "$work/Links/bodies" && mv "$work/Links/src/Heat_Update.kernel" "$work/Links/bodies/"
+ln -s ../bodies/Heat_Update.kernel "$work/Links/src/Heat_Update.kernel"
+"$gen" check --thorn "$work/Links" --templates "$src/templates" >"$work/out" 2>&1
+check "a body linked to a file inside the thorn is used" test $? -eq 0
+mv "$work/Links/src" "$work/Links/real_src" && ln -s real_src "$work/Links/src"
+"$gen" check --thorn "$work/Links" --templates "$src/templates" >"$work/out" 2>&1
+check "a src/ linked to a folder inside the thorn is used" test $? -eq 0
+rm "$work/Links/src" && mv "$work/Links/real_src" "$work/Links/src"
+mv "$work/Links/bodies" "$work/outside_bodies"
+ln -sfn "$work/outside_bodies/Heat_Update.kernel" "$work/Links/src/Heat_Update.kernel"
+"$gen" check --thorn "$work/Links" --templates "$src/templates" >"$work/out" 2>&1
+check "a body linked outside the thorn exits 1" test $? -eq 1
+check "... saying it is a link pointing outside" grep -qxF "$work/Links/cakernel.ccl:2:13: error: the body of kernel 'Heat_Update', 'src/Heat_Update.kernel', is a link pointing outside thorn $work/Links (to $work/outside_bodies/Heat_Update.kernel)" "$work/out"
+cp -r "$src/templates" "$work/linked_templates"
+mv "$work/linked_templates/openmp/3dblock.h.tpl" "$work/linked_templates/3dblock.h.tpl.real"
+ln -s ../3dblock.h.tpl.real "$work/linked_templates/openmp/3dblock.h.tpl"
+"$gen" check --thorn "$src/thorns/HeatEquation" --templates "$work/linked_templates" >"$work/out" 2>&1
+check "a linked template file is read" test $? -eq 0
+
+# The thorn's name and siblings come from its normalised path: `.`, `T/` and `./T/.` are T, whose
+# siblings supply the implementations it inherits.
+mkdir -p "$work/family"
+cp -r "$src/thorns/HeatEquation" "$work/family/Heir"
+mkdir "$work/family/Lib" && printf 'implements: lib\n' >"$work/family/Lib/interface.ccl"
+sed -i 's/^inherits:.*/inherits: lib/' "$work/family/Heir/interface.ccl"
+for given in "$work/family/Heir/" "$work/family/./Heir/." "$work/family/Heir"; do
+  "$gen" check --thorn "$given" --templates "$src/templates" >"$work/out" 2>&1
+  check "check --thorn $given finds the sibling implementation" test $? -eq 0
+done
+(cd "$work/family/Heir" && "$gen" generate --thorn . --templates "$src/templates" --out "$work/dot_out") >"$work/out" 2>&1
+check "generate --thorn . exits 0" test $? -eq 0
+check "... naming the thorn by its folder" test -f "$work/dot_out/Heir/bindings/Heir_bindings.cpp"
+check "... never '.' (dot_out/./bindings/._bindings.cpp)" test ! -e "$work/dot_out/bindings"
+"$gen" generate --thorn "" --templates "$src/templates" --out "$work/x" >"$work/out" 2>&1
+check "an empty --thorn is refused" test $? -eq 105
+check "... saying so" grep -qxF -- "--thorn: an empty path was given; name a path" "$work/out"
+
+# An empty --out or --stamp would write into the current folder: refused, writing nothing.
+mkdir "$work/cwd"
+(cd "$work/cwd" && "$gen" generate --thorn "$src/thorns/HeatEquation" --templates "$src/templates" --out "") >"$work/out" 2>&1
+check "an empty --out is refused" test $? -eq 105
+check "... saying so" grep -qxF -- "--out: an empty path was given; name a path" "$work/out"
+(cd "$work/cwd" && "$gen" generate --thorn "$src/thorns/HeatEquation" --templates "$src/templates" --out o --stamp "") >"$work/out" 2>&1
+check "an empty --stamp is refused" test $? -eq 105
+check "... saying so" grep -qxF -- "--stamp: an empty path was given; name a path" "$work/out"
+check "... and nothing was written" test -z "$(ls -A "$work/cwd")"
+
+# A stamp that cannot be written (a folder) leaves no output behind: all or nothing.
+mkdir "$work/stamp_dir"
+"$gen" generate --thorn "$src/thorns/HeatEquation" --templates "$src/templates" --out "$work/stamped" --stamp "$work/stamp_dir" >"$work/out" 2>&1
+check "a stamp that is a folder exits 1" test $? -eq 1
+check "... naming it" grep -qxF "$work/stamp_dir: error: cannot write file: Is a directory" "$work/out"
+check "... and no output was written" test ! -e "$work/stamped"
+
+# Siblings that do not matter cannot break a run: one whose interface.ccl is a folder is skipped.
+mkdir -p "$work/family/Broken/interface.ccl"
+"$gen" check --thorn "$work/family/Heir" --templates "$src/templates" >"$work/out" 2>&1
+check "a sibling whose interface.ccl is a folder is skipped" test $? -eq 0
+# ... unless an inherits: finds no implementation: then it is named.
+sed -i 's/^inherits:.*/inherits: elsewhere/' "$work/family/Heir/interface.ccl"
+"$gen" check --thorn "$work/family/Heir" --templates "$src/templates" >"$work/out" 2>&1
+check "an unknown inherited implementation exits 1" test $? -eq 1
+check "... naming the sibling that could not be read" grep -qF "error: unknown implementation 'elsewhere' in inherits; it may be in a thorn folder that could not be read: $work/family/Broken/interface.ccl (is a directory, not a file)" "$work/out"
+rm -r "$work/family/Broken"
+
+# Each distinct diagnostic is printed once: a template error met by every kernel and backend too.
+cp -r "$src/templates" "$work/typo_templates"
+sed -i '0,/%{name}/s//%{nmae}/' "$work/typo_templates/shared/kernel.h.tpl"
+"$gen" check --thorn "$src/thorns/LidDrivenCavity" --templates "$work/typo_templates" >"$work/out" 2>&1
+check "a template typo exits 1" test $? -eq 1
+check "... and is printed once" test "$(grep -c "kernel.h.tpl:.*error:" "$work/out")" -eq 1
+
+# Several thorns: the errors of every one are reported, not only the first's.
+cases="$src/tests/generator/cases"
+"$gen" check --thorn "$cases/err_unknown_parameter/thorns/Heat" --thorn "$work/Fifo" --thorn "$work/nothing" \
+  --templates "$src/templates" >"$work/out" 2>&1
+check "check of several bad thorns exits 1" test $? -eq 1
+check "... reporting the first" grep -q "unknown parameter 'alpah' in kernel 'Heat_Update'" "$work/out"
+check "... the second" grep -qxF "$work/Fifo/schedule.ccl: error: is not a regular file (it is a FIFO)" "$work/out"
+check "... and the third" grep -qxF "$work/nothing: error: is not a thorn directory" "$work/out"
+"$gen" generate --thorn "$cases/err_unknown_parameter/thorns/Heat" --thorn "$work/Fifo" --templates "$src/templates" \
+  --out "$work/several" >"$work/out" 2>&1
+check "generate of several bad thorns exits 1" test $? -eq 1
+check "... reporting both" test "$(grep -c ': error: ' "$work/out")" -eq 2
+check "... writing nothing" test ! -e "$work/several"
+
+# An unknown subcommand is named, with the nearest one.
+"$gen" genrate >"$work/out" 2>&1
+check "an unknown subcommand exits 109" test $? -eq 109
+check "... suggesting the nearest" grep -qxF "opuntia-gen: error: unknown subcommand 'genrate'; did you mean 'generate'?; subcommands: generate, check, show, new-thorn" "$work/out"
+"$gen" frob >"$work/out" 2>&1
+check "a subcommand like none exits 109" test $? -eq 109
+check "... listing the subcommands" grep -qxF "opuntia-gen: error: unknown subcommand 'frob'; subcommands: generate, check, show, new-thorn" "$work/out"
+
+# Permissions: the reason the OS gives, never a wrong one. Root reads everything, so these run as
+# nobody through setpriv where the test runs as root, and are skipped where that cannot be done.
+unprivileged() {
+  if [ "$(id -u)" -ne 0 ]; then
+    "$@"
+  elif command -v setpriv >/dev/null; then
+    setpriv --reuid="$(id -u nobody)" --regid="$(id -g nobody)" --clear-groups "$@"
+  else
+    return 125
+  fi
+}
+perm="$work/perm"
+mkdir -p "$perm" && chmod 755 "$work" "$perm"
+cp -r "$src/thorns/HeatEquation" "$perm/Heat" && cp -r "$src/templates" "$perm/templates"
+chmod -R a+rX "$perm"
+: >"$perm/secret" && chmod 000 "$perm/secret"
+if ! unprivileged test -x "$gen" || unprivileged cat "$perm/secret" >/dev/null 2>&1; then
+  echo "SKIPPED: permission tests (cannot run opuntia-gen as a user that lacks read permission)"
+else
+  chmod 000 "$perm/Heat/src/Heat_Update.kernel"
+  unprivileged "$gen" check --thorn "$perm/Heat" --templates "$perm/templates" >"$work/out" 2>&1
+  check "an unreadable body exits 1" test $? -eq 1
+  check "... with the OS's reason" grep -qxF "$perm/Heat/cakernel.ccl:2:13: error: the body of kernel 'Heat_Update', 'src/Heat_Update.kernel', cannot be read: Permission denied" "$work/out"
+  chmod 644 "$perm/Heat/src/Heat_Update.kernel" && chmod 000 "$perm/Heat/src"
+  unprivileged "$gen" check --thorn "$perm/Heat" --templates "$perm/templates" >"$work/out" 2>&1
+  check "an unreadable src/ exits 1" test $? -eq 1
+  check "... with the OS's reason" grep -qxF "$perm/Heat/cakernel.ccl:2:13: error: the body of kernel 'Heat_Update', 'src/Heat_Update.kernel', is in folder $perm/Heat/src, which cannot be read: Permission denied" "$work/out"
+  chmod 755 "$perm/Heat/src"
+  mkdir "$perm/Sibling" && chmod 000 "$perm/Sibling"
+  unprivileged "$gen" check --thorn "$perm/Heat" --templates "$perm/templates" >"$work/out" 2>&1
+  check "an unreadable sibling folder is skipped" test $? -eq 0
+  chmod 000 "$perm/templates/cuda"
+  unprivileged "$gen" check --thorn "$perm/Heat" --templates "$perm/templates" >"$work/out" 2>&1
+  check "an unreadable templates folder exits 1" test $? -eq 1
+  check "... naming it and why" grep -qxF "$perm/templates/cuda: error: cannot read folder: Permission denied" "$work/out"
+  chmod 755 "$perm/templates/cuda" "$perm/Sibling"
+fi
+
 # show prints one kernel's code, and says so when there is none.
 "$gen" show --thorn "$src/thorns/HeatEquation" --kernel Heat_Update --backend openmp --templates "$src/templates" >"$work/out" 2>&1
 check "show prints the kernel header" grep -q "#define CAKERNEL_Heat_Update_Begin" "$work/out"
 "$gen" show --thorn "$src/thorns/HeatEquation" --kernel Nope --backend openmp --templates "$src/templates" >"$work/out" 2>&1
 check "show fails for an unknown kernel" test $? -eq 1
+"$gen" show --thorn "$src/thorns/HeatEquation" --kernel Heat_update --backend openmp --templates "$src/templates" >"$work/out" 2>&1
+check "show fails for a kernel name in the wrong case" test $? -eq 1
+check "... suggesting the nearest kernel" grep -qxF "opuntia-gen: error: no code generated for kernel 'Heat_update' with backend 'openmp'; did you mean 'Heat_Update'?; thorn HeatEquation has kernels: Heat_Update" "$work/out"
 "$gen" show --thorn "$src/thorns/HeatEquation" --kernel Heat_Update --backend hip --templates "$src/templates" >"$work/out" 2>&1
 check "show fails for an unknown backend" grep -q "unknown backend 'hip'" "$work/out"
 
