@@ -14,6 +14,7 @@
 //  * `ws` skips blanks, newlines, comments, backslash continuations; `blanks` stays on the line.
 #include <cstddef>
 #include <cstdio>
+#include <map>
 #include <string>
 #include <string_view>
 #include <type_traits>
@@ -109,6 +110,9 @@ inline constexpr std::size_t max_nesting_depth = 256;
 
 /// Marks `Rule` as one that nests: every match of it counts one level while it lasts. The
 /// message says what crossed the limit; "{limit}" stands for `max_nesting_depth`.
+/// Rules with the same message count together and rules with different messages apart: 256
+/// nested `if` blocks of schedule.ccl, each with a condition two parentheses deep, nest if
+/// statements 256 deep and parentheses two deep, and the message names what went too deep.
 /// One level past the limit is tried without recursing further: it is an error only if the rule
 /// begins there (matches, raises, or tries to nest again), so a file that nests exactly to the
 /// limit stays valid where the grammar tries, and fails, to open another level at its deepest.
@@ -126,7 +130,9 @@ struct open_mark {
 struct parse_state_base {
   const source_file* file = nullptr;
   std::vector<open_mark> open;
-  std::size_t depth = 0;  // nesting rules being matched (see nesting_message)
+  /// Nesting rules being matched, counted per nesting_message text (see nesting_message); a
+  /// map, so that a level's counter stays in place while other kinds are added.
+  std::map<std::string_view, std::size_t> depths;
 
   source_location location(const pegtl::position& p) const {
     return source_location{file ? file->path : p.source, p.line, p.column};
@@ -204,10 +210,11 @@ struct control : normal<Rule> {
   [[nodiscard]] static bool match(ParseInput& in, States&&... states) {
     if constexpr (nesting_message<Rule> != nullptr) {
       parse_state_base& state = detail::nesting_state(states...);
+      std::size_t& depth = state.depths[std::string_view(nesting_message<Rule>)];
       // Two levels too deep: only reached from the trial below, which reports it.
-      if (state.depth > max_nesting_depth) throw syntax_error{{}, in.position()};
-      const detail::nesting_level level(state.depth);
-      if (state.depth <= max_nesting_depth) return normal<Rule>::template match<A, M, Action, Control>(in, states...);
+      if (depth > max_nesting_depth) throw syntax_error{{}, in.position()};
+      const detail::nesting_level level(depth);
+      if (depth <= max_nesting_depth) return normal<Rule>::template match<A, M, Action, Control>(in, states...);
       auto where = in.position();
       try {
         if (!normal<Rule>::template match<A, M, Action, Control>(in, states...)) return false;

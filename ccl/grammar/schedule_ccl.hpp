@@ -76,8 +76,13 @@ struct clause_colon : colon {};
 struct clause : seq<clause_key, blanks, must<clause_colon>, clause_items> {};
 struct schedule_block_open : brace_open {};
 struct schedule_block_close : brace_close {};
+/// What cannot begin a clause but begins the next statement (or is a description): the block's
+/// `}` is missing, and the error says so rather than "unknown schedule clause 'schedule'".
+struct block_left_open : sor<keyword<TAO_PEGTL_ISTRING("schedule")>, seq<if_kw, ws, one<'('>>,
+                             keyword<TAO_PEGTL_ISTRING("else")>, one<'"'>> {};
 struct schedule_block
-    : seq<schedule_block_open, ws, star<not_at<one<'}'>>, not_at<eof>, must<clause>, ws>, must<schedule_block_close>> {};
+    : seq<schedule_block_open, ws, star<not_at<one<'}'>>, not_at<eof>, not_at<block_left_open>, must<clause>, ws>,
+          must<schedule_block_close>> {};
 struct description : dquoted {};
 struct schedule_item
     : seq<schedule_kw, blanks, opt<group_kw, blanks>, must<routine_name>, star<ws, schedule_option>, ws,
@@ -117,6 +122,9 @@ struct file : seq<ws, star<not_at<eof>, must<statement>, ws>, eof> {};
 template <> inline constexpr const char* nesting_message<schedule_ccl::paren_group> =
     "parentheses nested deeper than {limit} levels";
 template <> inline constexpr const char* nesting_message<schedule_ccl::condition_group> =
+    "parentheses nested deeper than {limit} levels";
+/// The condition's own parentheses are the first level of its parentheses (if statements count apart).
+template <> inline constexpr const char* nesting_message<schedule_ccl::condition> =
     "parentheses nested deeper than {limit} levels";
 template <> inline constexpr const char* nesting_message<schedule_ccl::conditional> =
     "if statements nested deeper than {limit} levels (each 'else if' is one more)";

@@ -1,11 +1,20 @@
 #pragma once
 // The syntax tree of a Cactus schedule.ccl file.
+#include <array>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "ccl/model/common.hpp"
 
 namespace opuntia::ccl {
+
+/// The flesh's schedule bins in the order it runs them, as schedule.ccl names them after
+/// `CCTK_` (which is optional there, in any case).
+inline constexpr std::array<std::string_view, 17> schedule_bin_names{
+    "STARTUP",  "WRAGH",    "PARAMCHECK", "BASEGRID", "INITIAL",   "POSTINITIAL", "POSTPOSTINITIAL",
+    "RECOVER_VARIABLES",    "POST_RECOVER_VARIABLES", "CPINITIAL", "PRESTEP",     "EVOL",
+    "POSTSTEP", "CHECKPOINT", "ANALYSIS", "TERMINATE", "SHUTDOWN"};
 
 /// `LANG: C`, `SYNC: a, b`, `READS: impl::v(everywhere)`, ... inside a schedule block.
 struct schedule_clause_syntax {

@@ -26,6 +26,9 @@ const std::vector<std::string>& known_options() {
   return names;
 }
 
+/// The most elements an array parameter may have (the flesh's limit, parameter_registry.cpp).
+constexpr long max_array_size = 1'000'000;
+
 bool is_quoted(std::string_view text) { return !text.empty() && (text.front() == '"' || text.front() == '\''); }
 std::string value_of(std::string_view text) { return is_quoted(text) ? grammar::unquote(text) : std::string(text); }
 bool is_numeric_type(std::string_view type) { return type == "INT" || type == "REAL"; }
@@ -124,7 +127,18 @@ template <> struct action<g::array_size> {
   static void apply(const Input& in, param_state& s) {
     std::string size = in.string();
     while (!size.empty() && (size.back() == ' ' || size.back() == '\t')) size.pop_back();
-    s.param().array_size = size;
+    // Cactus takes a whole number here; the bindings declare std::array<..., size> and the flesh
+    // holds at most max_array_size elements, so anything else is an error at the size.
+    const bool digits = !size.empty() && size.find_first_not_of("0123456789") == std::string::npos;
+    const auto first = size.find_first_not_of('0');
+    const bool in_range = digits && first != std::string::npos && size.size() - first <= 7 &&
+                          std::stol(size.substr(first)) <= max_array_size;
+    if (!in_range) {
+      throw syntax_error{"the array size of parameter '" + s.param().name.text + "' must be a positive integer of at "
+                             "most " + std::to_string(max_array_size) + ", not '" + size + "'",
+                         in.position()};
+    }
+    s.param().array_size = size.substr(first);
   }
 };
 template <> struct action<g::description> {

@@ -14,17 +14,14 @@
 #include <vector>
 
 #include "ccl/model/common.hpp"
+#include "ccl/model/schedule_model.hpp"
 
 #include "flesh/schedule/condition.hpp"
 
 namespace opuntia {
 
 const std::vector<std::string>& schedule_bins() {
-  static const std::vector<std::string> bins = {
-      "STARTUP",  "WRAGH",      "PARAMCHECK", "BASEGRID",  "INITIAL",  "POSTINITIAL",
-      "POSTPOSTINITIAL",        "RECOVER_VARIABLES",     "POST_RECOVER_VARIABLES", "CPINITIAL",
-      "PRESTEP",  "EVOL",       "POSTSTEP",   "CHECKPOINT", "ANALYSIS", "TERMINATE",
-      "SHUTDOWN"};
+  static const std::vector<std::string> bins(ccl::schedule_bin_names.begin(), ccl::schedule_bin_names.end());
   return bins;
 }
 

@@ -133,6 +133,83 @@ bool is_finite_real(const std::string& text) {
   return errno != ERANGE || value == 0.0;
 }
 
+/// How many time levels TIMELEVELS may ask for. Cactus sets no bound; each level is a full copy
+/// of the group, and real thorns use 1 to 3.
+constexpr int max_timelevels = 100;
+
+/// A TIMELEVELS value as a number of levels: nullopt for a parameter name (the run then keeps one
+/// level) or a number out of range (reported by interpret_groups).
+std::optional<int> timelevel_count(const std::string& text) {
+  if (text.empty() || text.size() > 3 || text.find_first_not_of("0123456789") != std::string::npos) return std::nullopt;
+  const int n = std::stoi(text);
+  return n >= 1 && n <= max_timelevels ? std::optional<int>(n) : std::nullopt;
+}
+
+bool is_identifier(const std::string& text) {
+  if (text.empty() || std::isdigit(static_cast<unsigned char>(text.front())) != 0) return false;
+  return std::all_of(text.begin(), text.end(),
+                     [](char c) { return std::isalnum(static_cast<unsigned char>(c)) != 0 || c == '_'; });
+}
+
+/// `text` without blanks at either end.
+std::string trim_blanks(std::string text) {
+  text.erase(0, text.find_first_not_of(" \t\r\n"));
+  text.erase(text.find_last_not_of(" \t\r\n") + 1);
+  return text;
+}
+
+/// `impl::name[3]` -> {"impl", "name"}; `name` -> {"", "name"}.
+std::pair<std::string, std::string> split_qualified(std::string text) {
+  text = trim_blanks(text.substr(0, text.find('[')));
+  const auto colons = text.find("::");
+  if (colons == std::string::npos) return {"", text};
+  return {text.substr(0, colons), text.substr(colons + 2)};
+}
+
+/// A schedule bin as the flesh knows it, `CCTK_` optional, any case.
+bool is_schedule_bin(std::string_view name) {
+  if (name.size() > 5 && iequals(name.substr(0, 5), "CCTK_")) name.remove_prefix(5);
+  return std::any_of(ccl::schedule_bin_names.begin(), ccl::schedule_bin_names.end(),
+                     [&](std::string_view b) { return iequals(b, name); });
+}
+
+/// The bins' names, with `CCTK_` before each where `prefixed`: the candidates of a "did you mean".
+const std::vector<std::string>& schedule_bin_names(bool prefixed) {
+  static const std::vector<std::string> plain(ccl::schedule_bin_names.begin(), ccl::schedule_bin_names.end());
+  static const std::vector<std::string> with_prefix = [] {
+    std::vector<std::string> out;
+    for (const auto& b : plain) out.push_back("CCTK_" + b);
+    return out;
+  }();
+  return prefixed ? with_prefix : plain;
+}
+
+/// LANG: of a routine: the languages of Cactus's schedule.ccl (Opuntia's routines are C++ and
+/// run whatever LANG says, but anything else is a mistake).
+const std::vector<std::string> known_languages{"C", "Fortran"};
+
+/// What a TYPE value may hold: names, `*` wildcards, `/` between a backend and a template, `|`
+/// between alternatives and the `$` of template names such as `3dblock$comp`.
+constexpr std::string_view type_characters =
+    "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789_*/|$.-";
+
+/// A character in a message: 'x', or a name for one that cannot be shown.
+std::string shown_character(char c) {
+  switch (c) {
+    case '\n': return "a newline";
+    case '\r': return "a carriage return";
+    case '\t': return "a tab";
+    case ' ': return "a blank";
+    case '"': return "'\"'";
+    case '\\': return "a backslash";
+    default: break;
+  }
+  if (static_cast<unsigned char>(c) < 0x20 || static_cast<unsigned char>(c) >= 0x7f) {
+    return fmt::format("the byte \\x{:02x}", static_cast<unsigned char>(c));
+  }
+  return fmt::format("'{}'", c);
+}
+
 struct visible_variable {
   const variable_group_model* group;
   std::string implementation;
@@ -141,6 +218,7 @@ struct visible_variable {
 struct checker {
   const thorn_sources& sources;
   const std::vector<thorn_sources>& others;
+  const std::vector<std::pair<std::string, std::string>>& unread_others;
   diagnostic_sink sink;
   thorn_model thorn;
   std::map<std::string, visible_variable> variables;  // name -> group declaring it
@@ -170,7 +248,314 @@ struct checker {
     add_inherited();
     for (const auto& k : descriptors.kernels) check_kernel(k);
     check_launches(thorn.schedule.statements);
+    check_schedule();
+    check_scalar_storage();
+    trim_comment_breakers();
     sink.throw_if_any();
+  }
+
+  /// A description ends up after `///<` in the parameters header: a backslash at its end would
+  /// join the next line of generated code to the comment. Such a backslash (and blanks after it)
+  /// says nothing, so it is dropped here, in the model the emitters read.
+  void trim_comment_breakers() {
+    for (auto& p : thorn.params.parameters) {
+      auto& d = p.description;
+      auto end = d.find_last_not_of(" \t\r\n\f\v");
+      if (end == std::string::npos || d[end] != '\\') continue;
+      while (end != std::string::npos && (d[end] == '\\' || std::isspace(static_cast<unsigned char>(d[end])) != 0)) {
+        end = end == 0 ? std::string::npos : end - 1;
+      }
+      d.erase(end == std::string::npos ? 0 : end + 1);
+    }
+  }
+
+  // --- schedule.ccl ------------------------------------------------------------------------
+
+  /// The groups an implementation qualifier names as this thorn sees them: its own (its
+  /// implementation or thorn name, or no qualifier), or those of an inherited implementation;
+  /// nullptr for a friend's (not checked) or an unknown one (reported at `where`).
+  const std::vector<variable_group_model>* groups_of(const std::string& qualifier, const source_location& where,
+                                                     const std::string& written, bool& unchecked) {
+    unchecked = false;
+    if (qualifier.empty() || iequals(qualifier, thorn.implementation) || iequals(qualifier, thorn.name)) {
+      return &thorn.groups;
+    }
+    for (const auto& model : inherited) {
+      if (iequals(qualifier, model.implementation)) return &model.groups;
+    }
+    for (const auto& f : thorn.interface_syntax.friends) {
+      if (iequals(qualifier, f.text)) {
+        unchecked = true;
+        return nullptr;
+      }
+    }
+    std::vector<std::string> known{thorn.implementation};
+    for (const auto& model : inherited) known.push_back(model.implementation);
+    sink.add(error_at(where, fmt::format("'{}' names implementation '{}', which thorn {} neither implements nor "
+                                         "inherits{}; it sees: {}", written, qualifier, thorn.name,
+                                         did_you_mean(qualifier, known), join_names(known))));
+    unchecked = true;
+    return nullptr;
+  }
+
+  /// `group`, `impl::group` or `group[3]` of a STORAGE, SYNC or TRIGGERS list: the group, or
+  /// nullptr (reported, or a friend's).
+  const variable_group_model* schedule_group(const located_text& item, const std::string& what) {
+    const auto [qualifier, name] = split_qualified(item.text);
+    bool unchecked = false;
+    const auto* groups = groups_of(qualifier, item.where, item.text, unchecked);
+    if (groups == nullptr) return nullptr;
+    const bool own = groups == &thorn.groups;
+    std::vector<std::string> known;
+    for (const auto& g : *groups) {
+      if (!own && g.access == access_level::private_access) continue;
+      if (iequals(g.name, name)) return &g;
+      known.push_back(qualifier.empty() ? g.name : qualifier + "::" + g.name);
+    }
+    if (qualifier.empty()) {  // an inherited group needs its implementation
+      for (const auto& model : inherited) {
+        for (const auto& g : model.groups) {
+          if (g.access != access_level::private_access && iequals(g.name, name)) {
+            sink.add(error_at(item.where, fmt::format("unknown group '{}' in {}: thorn {} declares no such group; the "
+                                                      "inherited one is '{}::{}'", item.text, what, thorn.name,
+                                                      model.implementation, g.name)));
+            return nullptr;
+          }
+        }
+      }
+    }
+    sink.add(error_at(item.where, fmt::format("unknown group '{}' in {}{}", item.text, what,
+                                              did_you_mean(qualifier.empty() ? name : qualifier + "::" + name, known))));
+    return nullptr;
+  }
+
+  /// WHILE, UNTIL and IF name a CCTK_INT or CCTK_REAL grid scalar (the flesh reads it).
+  void check_schedule_scalar(const located_text& item, const std::string& what) {
+    const auto [qualifier, name] = split_qualified(item.text);
+    bool unchecked = false;
+    const auto* groups = groups_of(qualifier, item.where, item.text, unchecked);
+    if (groups == nullptr) return;
+    const bool own = groups == &thorn.groups;
+    std::vector<std::string> known;
+    for (const auto& g : *groups) {
+      if (!own && g.access == access_level::private_access) continue;
+      for (const auto& v : g.variables) {
+        if (g.group_type == ccl::group_type::scalar) known.push_back(qualifier.empty() ? v : qualifier + "::" + v);
+        if (!iequals(v, name)) continue;
+        if (g.group_type != ccl::group_type::scalar ||
+            (g.data_type != ccl::data_type::cctk_int && g.data_type != ccl::data_type::cctk_real)) {
+          sink.add(error_at(item.where, fmt::format("{} takes a CCTK_INT grid scalar (TYPE=SCALAR); '{}' is a {} of "
+                                                    "group '{}' (TYPE={})", what, item.text, name_of(g.data_type),
+                                                    g.name, name_of(g.group_type))));
+        }
+        return;
+      }
+    }
+    sink.add(error_at(item.where, fmt::format("unknown grid scalar '{}' in {}: {} takes a CCTK_INT grid scalar "
+                                              "(TYPE=SCALAR) of the thorn or of an implementation it inherits{}",
+                                              item.text, what, what,
+                                              did_you_mean(qualifier.empty() ? name : qualifier + "::" + name, known))));
+  }
+
+  /// The schedule groups (`schedule GROUP name`) of a schedule, by name and alias.
+  static void schedule_groups_of(const std::vector<schedule_statement_syntax>& statements,
+                                 std::vector<std::string>& names) {
+    for (const auto& st : statements) {
+      if (st.what == schedule_statement_syntax::kind::conditional) {
+        schedule_groups_of(st.then_branch, names);
+        schedule_groups_of(st.else_branch, names);
+      } else if (st.what == schedule_statement_syntax::kind::item && st.item.is_group) {
+        names.push_back(st.item.name.text);
+        if (!st.item.alias.empty()) names.push_back(st.item.alias);
+      }
+    }
+  }
+
+  /// A scheduled item with the if/else branches it lies in: two items in different branches of
+  /// one conditional never both run.
+  struct placed_item {
+    const schedule_item_syntax* item;
+    std::vector<std::pair<const schedule_statement_syntax*, bool>> branches;  // conditional, then?
+  };
+
+  static void placed_items(const std::vector<schedule_statement_syntax>& statements,
+                           std::vector<std::pair<const schedule_statement_syntax*, bool>>& branches,
+                           std::vector<placed_item>& out) {
+    for (const auto& st : statements) {
+      if (st.what == schedule_statement_syntax::kind::conditional) {
+        branches.emplace_back(&st, true);
+        placed_items(st.then_branch, branches, out);
+        branches.back().second = false;
+        placed_items(st.else_branch, branches, out);
+        branches.pop_back();
+      } else if (st.what == schedule_statement_syntax::kind::item) {
+        out.push_back(placed_item{&st.item, branches});
+      }
+    }
+  }
+
+  static bool exclusive(const placed_item& a, const placed_item& b) {
+    for (const auto& [c, then] : a.branches) {
+      for (const auto& [d, then_b] : b.branches) {
+        if (c == d && then != then_b) return true;
+      }
+    }
+    return false;
+  }
+
+  /// Names schedule.ccl uses that must be this thorn's (or an inherited implementation's): the
+  /// bin or group each item goes in, SYNC, STORAGE and TRIGGERS groups, WHILE/UNTIL/IF
+  /// scalars, LANG, and one item per name in each place. BEFORE and AFTER are not checked: as
+  /// in Cactus, they may name routines of thorns that are not active, and are then ignored.
+  void check_schedule() {
+    std::vector<std::string> groups;
+    schedule_groups_of(thorn.schedule.statements, groups);
+    for (const auto& o : others) {
+      if (o.dir == sources.dir) continue;
+      try {
+        schedule_groups_of(parse_schedule_ccl(o.schedule_ccl).statements, groups);
+      } catch (const input_error&) {  // reported when that thorn is generated
+      }
+    }
+    check_schedule_statements(thorn.schedule.statements, groups);
+
+    std::vector<std::pair<const schedule_statement_syntax*, bool>> branches;
+    std::vector<placed_item> items;
+    placed_items(thorn.schedule.statements, branches, items);
+    for (std::size_t i = 0; i < items.size(); ++i) {
+      const auto& a = *items[i].item;
+      const auto& a_name = a.alias.empty() ? a.name.text : a.alias;
+      for (std::size_t j = 0; j < i; ++j) {
+        const auto& b = *items[j].item;
+        const auto& b_name = b.alias.empty() ? b.name.text : b.alias;
+        if (!iequals(a_name, b_name) || exclusive(items[i], items[j])) continue;
+        const bool same_place = same_target(a.target.text, b.target.text);
+        if (!same_place && !(a.is_group && b.is_group)) continue;
+        sink.add(error_at(a.name.where, fmt::format("{} '{}' is scheduled twice{}: first at line {}{}",
+                                                    a.is_group ? "group" : "routine", a_name,
+                                                    same_place ? fmt::format(" in {}", a.target.text) : "",
+                                                    b.name.where.line,
+                                                    a.is_group ? "" : "; give one of them another name with AS")));
+        break;
+      }
+    }
+  }
+
+  static bool same_target(std::string_view a, std::string_view b) {
+    const auto plain = [](std::string_view t) {
+      if (is_schedule_bin(t) && t.size() > 5 && iequals(t.substr(0, 5), "CCTK_")) t.remove_prefix(5);
+      return to_lower(t);
+    };
+    return plain(a) == plain(b);
+  }
+
+  void check_schedule_statements(const std::vector<schedule_statement_syntax>& statements,
+                                 const std::vector<std::string>& groups) {
+    for (const auto& st : statements) {
+      if (st.what == schedule_statement_syntax::kind::conditional) {
+        check_schedule_statements(st.then_branch, groups);
+        check_schedule_statements(st.else_branch, groups);
+        continue;
+      }
+      if (st.what == schedule_statement_syntax::kind::storage) {
+        for (const auto& g : st.storage) schedule_group(g, "STORAGE");
+        continue;
+      }
+      const auto& item = st.item;
+      const auto& target = item.target.text;
+      if (!is_schedule_bin(target) &&
+          std::none_of(groups.begin(), groups.end(), [&](const std::string& g) { return iequals(g, target); })) {
+        // CCTK_ names a bin. Another name may be a group of a thorn that is not given here (the
+        // CaCUDA fixture schedules into its library's CaCUDA_Shutdown): only a name near a bin
+        // or a known group is taken for a misspelling.
+        const bool prefixed = target.size() > 5 && iequals(std::string_view(target).substr(0, 5), "CCTK_");
+        auto candidates = schedule_bin_names(prefixed);
+        candidates.insert(candidates.end(), groups.begin(), groups.end());
+        if (prefixed || !nearest_names(target, candidates).empty()) {
+          const auto near = did_you_mean(target, candidates);
+          sink.add(error_at(item.target.where,
+                            fmt::format("unknown schedule bin or group '{}' after {}{}", target, to_upper(item.placement),
+                                        near.empty() ? "; bins: " + join_names(schedule_bin_names(prefixed)) : near)));
+        }
+      }
+      for (const auto& v : item.while_vars) check_schedule_scalar(v, "WHILE");
+      for (const auto& v : item.until_vars) check_schedule_scalar(v, "UNTIL");
+      for (const auto& v : item.if_vars) check_schedule_scalar(v, "IF");
+      for (const auto& clause : item.clauses) {
+        const auto& key = clause.key.text;
+        if (key == "SYNC" || key == "SYNCS" || key == "STORAGE" || key == "TRIGGER" || key == "TRIGGERS") {
+          for (const auto& g : clause.items) schedule_group(g, key + " of " + item.name.text);
+        } else if (key == "LANG") {
+          for (const auto& l : clause.items) {
+            if (std::none_of(known_languages.begin(), known_languages.end(),
+                             [&](const std::string& k) { return iequals(k, l.text); })) {
+              sink.add(error_at(l.where, fmt::format("unknown LANG '{}'; expected {}{}", l.text,
+                                                     join_names(known_languages, " or "),
+                                                     did_you_mean(l.text, known_languages))));
+            }
+          }
+        }
+      }
+    }
+  }
+
+  /// The groups given storage by `statements`, as lower-case `impl::group` (the thorn's own
+  /// implementation for an unqualified name, `own` standing for it).
+  static void storage_of(const std::vector<schedule_statement_syntax>& statements, const std::string& own,
+                         std::set<std::string>& out) {
+    const auto add = [&](const located_text& item) {
+      auto [qualifier, name] = split_qualified(item.text);
+      out.insert(to_lower((qualifier.empty() ? own : qualifier) + "::" + name));
+    };
+    for (const auto& st : statements) {
+      if (st.what == schedule_statement_syntax::kind::conditional) {
+        storage_of(st.then_branch, own, out);
+        storage_of(st.else_branch, own, out);
+      } else if (st.what == schedule_statement_syntax::kind::storage) {
+        for (const auto& g : st.storage) add(g);
+      } else {
+        for (const auto& c : st.item.clauses) {
+          if (c.key.text == "STORAGE") {
+            for (const auto& g : c.items) add(g);
+          }
+        }
+      }
+    }
+  }
+
+  /// A grid scalar a kernel reads needs storage, or the launch fails in the run: from a STORAGE
+  /// of this thorn's schedule.ccl, or of the schedule.ccl of the thorn that declares it.
+  void check_scalar_storage() {
+    std::set<std::string> storage;
+    storage_of(thorn.schedule.statements, thorn.implementation, storage);
+    for (const auto& o : others) {
+      if (o.dir == sources.dir) continue;
+      try {
+        const auto other = parse_interface_ccl(o.interface_ccl);
+        if (std::none_of(inherited.begin(), inherited.end(),
+                         [&](const thorn_model& m) { return iequals(m.implementation, other.implements.text); })) {
+          continue;
+        }
+        storage_of(parse_schedule_ccl(o.schedule_ccl).statements, other.implements.text, storage);
+      } catch (const input_error&) {
+      }
+    }
+    for (const auto& k : thorn.kernels) {
+      for (const auto& p : k.parameters) {
+        if (p.source != "scalar") continue;
+        const auto visible = variables.find(p.name);
+        if (visible == variables.end()) continue;
+        const auto& group = *visible->second.group;
+        const bool own = visible->second.implementation == thorn.implementation;
+        const auto key = to_lower(visible->second.implementation + "::" + group.name);
+        const auto alias = to_lower(thorn.name + "::" + group.name);
+        if (storage.count(key) != 0 || (own && storage.count(alias) != 0)) continue;
+        sink.add(error_at(p.where, fmt::format("grid scalar '{}' of group '{}' has no storage, so kernel '{}' cannot "
+                                               "read it: add 'STORAGE: {}' to schedule.ccl",
+                                               p.name, group.name, k.name,
+                                               own ? group.name : visible->second.implementation + "::" + group.name)));
+      }
+    }
   }
 
   using visible_iterator = std::map<std::string, visible_variable>::const_iterator;
@@ -354,6 +739,7 @@ struct checker {
   std::vector<variable_group_model> interpret_groups(const interface_file& file) {
     std::vector<variable_group_model> groups;
     std::set<std::string> seen;
+    std::map<std::string, std::pair<std::string, source_location>> variable_places;  // lower name -> group, place
     for (const auto& g : file.groups) {
       variable_group_model m;
       m.name = g.name.text;
@@ -380,17 +766,56 @@ struct checker {
         }
       }
       if (const auto* dim = find_key(g.options, "DIM")) {
-        if (!is_integer_literal(dim->value.text) || dim->value.text.size() > 2 || std::stoi(dim->value.text) < 0) {
-          sink.add(error_at(dim->value.where, fmt::format("DIM must be a non-negative integer, not '{}'", dim->value.text)));
+        const auto& text = dim->value.text;
+        if (!is_integer_literal(text)) {
+          sink.add(error_at(dim->value.where, fmt::format("DIM must be an integer from 0 to 3, not '{}'", text)));
+        } else if (const long long n = fits_cctk_int(text) ? std::stoll(text) : -1; n < 0 || n > 3) {
+          sink.add(error_at(dim->value.where, fmt::format("DIM={} is out of range: a group has 0 to 3 dimensions", text)));
         } else {
-          m.dim = std::stoi(dim->value.text);
+          m.dim = std::stoi(text);
         }
       }
-      if (const auto* levels = find_key(g.options, "TIMELEVELS")) m.timelevels = levels->value.text;
+      if (const auto* levels = find_key(g.options, "TIMELEVELS")) {
+        const auto& text = levels->value.text;
+        // A parameter name is allowed, as in Cactus (the run keeps one level for it).
+        if (!is_identifier(text) && !timelevel_count(text)) {
+          sink.add(error_at(levels->value.where,
+                            fmt::format("TIMELEVELS must be a whole number from 1 to {} (or a parameter name), not '{}'",
+                                        max_timelevels, text)));
+        } else {
+          m.timelevels = text;
+        }
+      }
+      if (const auto* ghosts = find_key(g.options, "GHOSTSIZE")) {
+        // One width, or one per dimension "1,1,1"; each a number of points (a parameter name or an
+        // expression is left to the run).
+        std::size_t begin = 0;
+        const auto& text = ghosts->value.text;
+        while (begin <= text.size()) {
+          const auto end = std::min(text.find(',', begin), text.size());
+          const auto item = trim_blanks(text.substr(begin, end - begin));
+          if (is_integer_literal(item) && (item.front() == '-' || !fits_cctk_int(item))) {
+            auto where = ghosts->value.where;
+            if (where.line != 0 && text.find('\n') == std::string::npos) where.column += begin;
+            sink.add(error_at(where, fmt::format("GHOSTSIZE must be a number of points from 0 to 2147483647, not '{}'",
+                                                 item)));
+            break;
+          }
+          begin = end + 1;
+        }
+      }
+      const auto add_variable = [&](const located_text& v) {
+        m.variables.push_back(v.text);
+        const auto [first, inserted] = variable_places.emplace(to_lower(v.text), std::make_pair(m.name, v.where));
+        if (!inserted) {
+          sink.add(error_at(v.where, fmt::format("grid function '{}' is declared twice: first in group '{}' at line {}",
+                                                 v.text, first->second.first, first->second.second.line)));
+        }
+      };
       if (g.has_variable_list) {
-        for (const auto& v : g.variables) m.variables.push_back(v.text);
+        for (const auto& v : g.variables) add_variable(v);
       } else {
-        m.variables.push_back(g.name.text);
+        add_variable(g.name);
       }
       if (!seen.insert(to_lower(m.name)).second) {
         sink.add(error_at(g.name.where, fmt::format("group '{}' is declared twice", m.name)));
@@ -403,6 +828,16 @@ struct checker {
   /// Defaults must fit their type: the bindings turn them into C++ literals. Ranges must be well
   /// formed and not empty, and a new parameter's default must lie in its own ranges.
   void check_defaults() {
+    const auto& params = thorn.params.parameters;
+    for (std::size_t i = 0; i < params.size(); ++i) {
+      for (std::size_t j = 0; j < i; ++j) {
+        if (!iequals(params[i].name.text, params[j].name.text)) continue;
+        sink.add(error_at(params[i].name.where, fmt::format("parameter '{}' is declared twice: first at line {}, "
+                                                            "column {}", params[i].name.text,
+                                                            params[j].name.where.line, params[j].name.where.column)));
+        break;
+      }
+    }
     for (const auto& p : thorn.params.parameters) {
       const bool ranges_usable = check_ranges(p);
       if (!p.default_value) continue;
@@ -503,6 +938,18 @@ struct checker {
     }
   }
 
+  /// Why the file at `path` (relative to the thorn) cannot serve as a body, from its own entry in
+  /// sources.unusable_files or that of a folder above it; nothing where it is not there.
+  std::optional<std::string> why_unusable(const std::string& path) const {
+    const auto& unusable = sources.unusable_files;
+    if (const auto found = unusable.find(path); found != unusable.end()) return found->second;
+    for (auto folder = std::filesystem::path(path).parent_path(); !folder.empty(); folder = folder.parent_path()) {
+      if (const auto found = unusable.find(folder.generic_string()); found != unusable.end())
+        return fmt::format("is in folder {}/{}, which {}", sources.dir, folder.generic_string(), found->second);
+    }
+    return std::nullopt;
+  }
+
   void add_inherited() {
     if (thorn.interface_syntax.inherits.empty()) return;
     // Every other thorn's interface, parsed once; one that does not parse provides nothing
@@ -520,8 +967,13 @@ struct checker {
       const auto other = std::find_if(interfaces.begin(), interfaces.end(),
                                       [&](const interface_file& i) { return iequals(i.implements.text, name.text); });
       if (other == interfaces.end()) {
-        sink.add(error_at(name.where, fmt::format("unknown implementation '{}' in inherits{}", name.text,
-                                            did_you_mean(name.text, known))));
+        std::vector<std::string> unread;
+        for (const auto& [folder, why] : unread_others) unread.push_back(fmt::format("{} ({})", folder, why));
+        sink.add(error_at(name.where, fmt::format("unknown implementation '{}' in inherits{}{}", name.text,
+                                                  did_you_mean(name.text, known),
+                                                  unread.empty() ? std::string()
+                                                                 : "; it may be in a thorn folder that could not be "
+                                                                   "read: " + join_names(unread))));
         continue;
       }
       auto& model = inherited.emplace_back();
@@ -548,10 +1000,17 @@ struct checker {
       sink.add(error_at(k.name.where, fmt::format("kernel '{}' is declared twice", k.name.text)));
     }
     bool has_type = false;
+    bool code_bad = false;  // CODE holds what no path may: reported, and no body looked for
     source_location code_where = k.name.where;
     for (const auto& kv : k.keys) {
       const auto key = to_upper(kv.key.text);
-      if (key == "TYPE") {
+      if (key == "TYPE" && kv.value.text.find_first_not_of(type_characters) != std::string::npos) {
+        const auto bad = kv.value.text.find_first_not_of(type_characters);
+        sink.add(error_at(kv.value.where, fmt::format("TYPE may not hold {} (character {}): a TYPE is names, '*', "
+                                                      "'/' and '|', as in TYPE=\"*/3dblock|3dstencil\"",
+                                                      shown_character(kv.value.text[bad]), bad + 1)));
+        has_type = true;  // reported already
+      } else if (key == "TYPE") {
         kernel.type_pattern = kv.value.text;
         kernel.type_where = kv.value.where;
         has_type = !kv.value.text.empty();
@@ -579,6 +1038,18 @@ struct checker {
         } else {
           kernel.share_code = *flag;
         }
+      } else if (key == "CODE" && (kv.value.text.empty() || std::any_of(kv.value.text.begin(), kv.value.text.end(), [](char c) {
+                   return c == '"' || c == '\\' || static_cast<unsigned char>(c) < 0x20 || c == 0x7f;
+                 }))) {
+        const auto bad = std::find_if(kv.value.text.begin(), kv.value.text.end(), [](char c) {
+          return c == '"' || c == '\\' || static_cast<unsigned char>(c) < 0x20 || c == 0x7f;
+        });
+        sink.add(error_at(kv.value.where,
+                          kv.value.text.empty()
+                              ? std::string("CODE must name the body file, a path relative to the thorn")
+                              : fmt::format("CODE is a path relative to the thorn, which may not hold {}",
+                                            shown_character(*bad))));
+        code_bad = true;
       } else if (key == "CODE") {
         // As the build's include path sees it: relative to the thorn, `./` and `a/../` folded.
         kernel.code_path = std::filesystem::path(kv.value.text).lexically_normal().generic_string();
@@ -594,7 +1065,10 @@ struct checker {
     }
     // Every backend compiles the body, so a missing one is an error now, not at compile time.
     const auto& present = sources.present_files;
-    if (std::find(present.begin(), present.end(), kernel.code_path) == present.end()) {
+    if (code_bad) {
+    } else if (const auto why = why_unusable(kernel.code_path)) {
+      sink.add(error_at(code_where, fmt::format("the body of kernel '{}', '{}', {}", kernel.name, kernel.code_path, *why)));
+    } else if (std::find(present.begin(), present.end(), kernel.code_path) == present.end()) {
       const bool outside = kernel.code_path.rfind("..", 0) == 0 || std::filesystem::path(kernel.code_path).is_absolute();
       sink.add(error_at(code_where, outside ? fmt::format("the body of kernel '{}', '{}', is outside thorn {}: a body "
                                                           "lives in its thorn", kernel.name, kernel.code_path, sources.dir)
@@ -661,12 +1135,25 @@ struct checker {
         sink.add(error_at(name.where, fmt::format("variable '{}' is listed twice in kernel '{}'", name.text, kernel.name)));
         continue;
       }
-      const int group_levels =
-          is_integer_literal(group.timelevels) && group.timelevels.size() < 3 ? std::stoi(group.timelevels) : 1;
+      const int group_levels = timelevel_count(group.timelevels).value_or(1);
       if (level > 0 && level >= group_levels) {
         sink.add(error_at(name.where, fmt::format("'{}' is time level {} of '{}', but group '{}' has TIMELEVELS={}",
                                                   name.text, level, found->first, group.name, group_levels)));
         continue;
+      }
+      if (intent == kernel_intent::separateinout) {
+        // The body writes the second buffer as `<v>_out`: a grid function of that name would be
+        // declared twice in the generated code.
+        const auto clash = variables.find(name.text + "_out");
+        if (clash != variables.end()) {
+          const auto& other = *clash->second.group;
+          sink.add(error_at(name.where, fmt::format("'{}' is intent=separateinout, whose second buffer the body writes "
+                                                    "as '{}_out', but grid function '{}_out' of group '{}' ({}) has "
+                                                    "that name: rename the grid function, or give '{}' another intent",
+                                                    name.text, name.text, name.text, other.name, place(other.where),
+                                                    name.text)));
+          continue;
+        }
       }
       if (level > 0 && intent != kernel_intent::in) {
         sink.add(error_at(name.where, fmt::format("'{}' is a past time level of '{}': kernels only read it "
@@ -729,6 +1216,12 @@ struct checker {
                                               name.text, type)));
           continue;
         }
+        if (!found->array_size.empty()) {
+          sink.add(error_at(name.where, fmt::format("parameter '{}' is an array ({}[{}], {}); kernels take single INT, "
+                                                    "REAL or BOOLEAN parameters", name.text, found->name.text,
+                                                    found->array_size, place(found->name.where))));
+          continue;
+        }
         kernel.parameters.push_back(parameter_named(type, type == "REAL" ? "CCTK_REAL" : "CCTK_INT"));
         continue;
       }
@@ -771,8 +1264,9 @@ struct checker {
 
 }  // namespace
 
-thorn_model check_thorn(const thorn_sources& sources, const std::vector<thorn_sources>& others) {
-  checker c{sources, others, {}, {}, {}, {}};
+thorn_model check_thorn(const thorn_sources& sources, const std::vector<thorn_sources>& others,
+                        const std::vector<std::pair<std::string, std::string>>& unread_others) {
+  checker c{sources, others, unread_others, {}, {}, {}, {}};
   c.check();
   return std::move(c.thorn);
 }

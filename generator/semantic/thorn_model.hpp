@@ -6,6 +6,7 @@
 #include <map>
 #include <optional>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "ccl/model/cakernel_model.hpp"
@@ -34,6 +35,11 @@ struct thorn_sources {
   /// kernel bodies, which backends that compile at run time (OpenCL) embed in their launchers.
   std::map<std::string, std::string> file_texts;
   static constexpr std::size_t max_embedded_file_size = 1 << 20;
+  /// Files and folders under `dir` that are there but cannot serve as a kernel body, by the same
+  /// path, with why ("cannot be read: Permission denied", "is a link pointing outside thorn T (to
+  /// /x/b.kernel)", "is not a regular file (it is a FIFO)"): a body named there is reported with
+  /// that reason rather than as missing.
+  std::map<std::string, std::string> unusable_files;
 };
 
 /// A kernel variable with what its grid function says about it.
@@ -116,6 +122,9 @@ struct thorn_model {
 
 /// Parses every file of `sources`; `others` are thorns consulted for inherited grid functions
 /// and shared parameters. Throws input_error with every problem found, each at its place.
-thorn_model check_thorn(const thorn_sources& sources, const std::vector<thorn_sources>& others);
+/// `unread_others`: thorn folders beside them that could not be read, and why, named where an
+/// `inherits:` finds no implementation (one of them may have held it).
+thorn_model check_thorn(const thorn_sources& sources, const std::vector<thorn_sources>& others,
+                        const std::vector<std::pair<std::string, std::string>>& unread_others = {});
 
 }  // namespace opuntia::gen

@@ -189,5 +189,27 @@ TEST(parse_param, reports_parentheses_nested_too_deeply) {
             "t/param.ccl:1:277: error: parentheses nested deeper than 256 levels");
 }
 
+TEST(parse_param, reports_an_array_size_that_is_not_a_positive_integer) {
+  for (const std::string size : {"abc", "-5", "0", "99999999999999999999", "1000001", "n+1"}) {
+    const std::string line = "REAL alpha[" + size + "] \"d\"";
+    EXPECT_EQ(errors(line + "\n{\n  * :: \"\"\n} 1\n"),
+              "t/param.ccl:1:12: error: the array size of parameter 'alpha' must be a positive integer of at most "
+              "1000000, not '" + size + "'\n" + line + "\n           ^\n")
+        << size;
+  }
+  // CRLF lines give the same message and place.
+  EXPECT_EQ(test::first_line(errors(to_crlf("private:\nINT n[0] \"d\"\n{\n  * :: \"\"\n} 1\n"))),
+            "t/param.ccl:2:7: error: the array size of parameter 'n' must be a positive integer of at most 1000000, "
+            "not '0'");
+  EXPECT_EQ(parse_param_ccl(source_file{"t/param.ccl", "INT n[ 007 ] \"d\"\n{\n  * :: \"\"\n} 1\n"})
+                .parameters.at(0)
+                .array_size,
+            "7");
+  EXPECT_EQ(parse_param_ccl(source_file{"t/param.ccl", "INT n[1000000] \"d\"\n{\n  * :: \"\"\n} 1\n"})
+                .parameters.at(0)
+                .array_size,
+            "1000000");
+}
+
 }  // namespace
 }  // namespace opuntia::ccl

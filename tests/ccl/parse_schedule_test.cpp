@@ -243,5 +243,36 @@ TEST(parse_schedule, reports_parentheses_nested_too_deeply) {
             "t/schedule.ccl:3:269: error: parentheses nested deeper than 256 levels");
 }
 
+TEST(parse_schedule, counts_if_statements_and_parentheses_apart) {
+  // 256 if statements, each condition two parentheses deep: valid (the limit is per kind).
+  const std::string open = "if (CCTK_Equals(a, \"b\")) {\n";
+  const std::string body = "STORAGE: x\n";
+  EXPECT_EQ(errors(repeated(open, 256) + body + repeated("}\n", 256)), "no error");
+  EXPECT_EQ(errors(to_crlf(repeated(open, 256) + body + repeated("}\n", 256))), "no error");
+  // One more if statement: the message names if statements, not parentheses.
+  EXPECT_EQ(first_line(errors(repeated(open, 257) + body + repeated("}\n", 257))),
+            "t/schedule.ccl:257:1: error: if statements nested deeper than 256 levels (each 'else if' is one more)");
+  // Parentheses two-deep per condition never add up across the if statements.
+  EXPECT_EQ(errors(repeated("if ((((a)))) {\n", 200) + body + repeated("}\n", 200)), "no error");
+}
+
+TEST(parse_schedule, reports_a_schedule_block_left_open) {
+  const std::string text = "schedule A IN CCTK_EVOL\n{\n  LANG: C\n\nschedule B IN CCTK_EVOL\n{\n  LANG: C\n} \"b\"\n";
+  EXPECT_EQ(errors(text),
+            "t/schedule.ccl:5:1: error: expected '}' to close the schedule block opened at line 2, column 1; found "
+            "'schedule'\nschedule B IN CCTK_EVOL\n^\n");
+  EXPECT_EQ(errors(to_crlf(text)), errors(text));
+  // A description before the brace, and an if statement after the block.
+  EXPECT_EQ(first_line(errors("schedule A IN CCTK_EVOL\n{\n  LANG: C\n\"a\"\n")),
+            "t/schedule.ccl:4:1: error: expected '}' to close the schedule block opened at line 2, column 1; found "
+            "'\"'");
+  EXPECT_EQ(first_line(errors("schedule A IN CCTK_EVOL\n{\n  LANG: C\n  if (x) { }\n")),
+            "t/schedule.ccl:4:3: error: expected '}' to close the schedule block opened at line 2, column 1; found "
+            "'if'");
+  // A misspelt clause is still an unknown clause.
+  EXPECT_EQ(first_line(errors("schedule A IN CCTK_EVOL\n{\n  LANGG: C\n}\n")).substr(0, 58),
+            "t/schedule.ccl:3:3: error: unknown schedule clause 'LANGG'");
+}
+
 }  // namespace
 }  // namespace opuntia::ccl
