@@ -16,6 +16,8 @@ std::string unquote(std::string_view quoted_text) {
         case 't': out += '\t'; break;
         default: out += next; break;
       }
+    } else if (quoted_text[i] == '\r' && i + 1 < quoted_text.size() && quoted_text[i + 1] == '\n') {
+      // A string spanning lines of a CRLF file holds the line break as a newline, as in an LF file.
     } else {
       out += quoted_text[i];
     }

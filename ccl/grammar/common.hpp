@@ -92,10 +92,10 @@ inline constexpr const char* error_message = nullptr;
 
 template <> inline constexpr const char* error_message<dquote_content> = "malformed string";
 template <> inline constexpr const char* error_message<dquote_close> =
-    "unterminated string: the '\"' at {open} has no closing '\"'";
+    "unterminated string: this '\"' has no closing '\"'";
 template <> inline constexpr const char* error_message<squote_content> = "malformed string";
 template <> inline constexpr const char* error_message<squote_close> =
-    "unterminated string: the ''' at {open} has no closing '''";
+    "unterminated string: this ''' has no closing '''";
 template <> inline constexpr const char* error_message<brace_close> =
     "expected '}' to close the block opened at {open}";
 template <> inline constexpr const char* error_message<eof> = "expected end of file";
@@ -124,7 +124,16 @@ inline constexpr const char* nesting_message = nullptr;
 struct open_mark {
   std::size_t line = 0;
   std::size_t column = 0;
+  std::size_t byte = 0;
 };
+
+/// Errors of `Rule` are placed where the innermost open block or string began, not where the
+/// parser stopped: an unterminated string is found at the end of the file, but the quote that
+/// opened it is what the reader must see.
+template <typename Rule>
+inline constexpr bool reported_where_opened = false;
+template <> inline constexpr bool reported_where_opened<dquote_close> = true;
+template <> inline constexpr bool reported_where_opened<squote_close> = true;
 
 /// Every grammar's parse state derives from this.
 struct parse_state_base {
@@ -247,6 +256,19 @@ struct control : normal<Rule> {
       message.replace(placeholder, 6, where);
     }
     message += "; found " + describe_found(in);
+    if constexpr (reported_where_opened<Rule>) {
+      const open_mark* opened = nullptr;
+      (
+          [&](auto& state) {
+            if constexpr (std::is_base_of_v<parse_state_base, std::decay_t<decltype(state)>>) {
+              if (!state.open.empty()) opened = &state.open.back();
+            }
+          }(states),
+          ...);
+      if (opened != nullptr) {
+        throw syntax_error{std::move(message), pegtl::position(opened->byte, opened->line, opened->column, in.position().source)};
+      }
+    }
     throw syntax_error{std::move(message), in.position()};
   }
 };
@@ -260,7 +282,7 @@ struct push_open {
   template <typename ActionInput, typename State>
   static void apply(const ActionInput& in, State& state) {
     const auto p = in.position();
-    state.open.push_back(open_mark{p.line, p.column});
+    state.open.push_back(open_mark{p.line, p.column, p.byte});
   }
 };
 struct pop_open {
@@ -290,7 +312,8 @@ template <> struct common_action<squote_close> : detail::pop_open {};
 template <> struct common_action<brace_open> : detail::push_open {};
 template <> struct common_action<brace_close> : detail::pop_open {};
 
-/// The text between the quotes with backslash escapes resolved (`\"` -> `"`, `\n` -> newline).
+/// The text between the quotes with backslash escapes resolved (`\"` -> `"`, `\n` -> newline) and
+/// each CRLF line break a newline.
 std::string unquote(std::string_view quoted_text);
 
 template <typename ActionInput, typename State>

@@ -110,8 +110,9 @@ TEST(parse_cakernel, error_bad_name_in_list) {
 
 TEST(parse_cakernel, error_unterminated_string) {
   EXPECT_EQ(error_text("CCTK_KERNEL K TYPE=\"*/3dblock\n{\n}\n"),
-            "cakernel.ccl:4:1: error: unterminated string: the '\"' at line 1, column 20 has no closing '\"'; "
-            "found end of file\n\n^\n");
+            "cakernel.ccl:1:20: error: unterminated string: this '\"' has no closing '\"'; found end of file\n"
+            "CCTK_KERNEL K TYPE=\"*/3dblock\n"
+            "                   ^\n");
 }
 
 TEST(parse_cakernel, error_missing_value) {

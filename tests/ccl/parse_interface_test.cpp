@@ -153,10 +153,9 @@ TEST(parse_interface, reports_a_bad_group_type) {
 
 TEST(parse_interface, reports_an_unterminated_description) {
   EXPECT_EQ(errors("implements: x\nCCTK_REAL v TYPE=GF \"open\n{ a }\n"),
-            "t/interface.ccl:4:1: error: unterminated string: the '\"' at line 2, column 21 has no closing '\"'; "
-            "found end of file\n"
-            "\n"
-            "^\n");
+            "t/interface.ccl:2:21: error: unterminated string: this '\"' has no closing '\"'; found end of file\n"
+            "CCTK_REAL v TYPE=GF \"open\n"
+            "                    ^\n");
 }
 
 TEST(parse_interface, reports_a_misspelled_statement) {

@@ -129,10 +129,9 @@ TEST(parse_param, reports_an_unknown_type) {
 
 TEST(parse_param, reports_an_unterminated_range_comment) {
   EXPECT_EQ(errors("INT n \"d\"\n{\n  1:* :: \"positive\n} 1\n"),
-            "t/param.ccl:5:1: error: unterminated string: the '\"' at line 3, column 10 has no closing '\"'; found "
-            "end of file\n"
-            "\n"
-            "^\n");
+            "t/param.ccl:3:10: error: unterminated string: this '\"' has no closing '\"'; found end of file\n"
+            "  1:* :: \"positive\n"
+            "         ^\n");
 }
 
 TEST(parse_param, reports_an_unterminated_range_block) {

@@ -86,6 +86,13 @@ TEST(parse_parfile, crlf_gives_the_same_statements) {
   EXPECT_EQ(dump(lf), dump(crlf));
 }
 
+TEST(parse_parfile, a_string_spanning_lines_of_a_crlf_file_holds_newlines) {
+  const auto lf = parse_parfile(source_file{"p.par", "A::b = \"one\ntwo\"\n"});
+  const auto crlf = parse_parfile(source_file{"p.par", "A::b = \"one\r\ntwo\"\r\n"});
+  EXPECT_EQ(crlf.statements.at(0).value.text, "one\ntwo");
+  EXPECT_EQ(dump(lf), dump(crlf));
+}
+
 TEST(parse_parfile, empty_and_comment_only_files_are_valid) {
   EXPECT_TRUE(parse_parfile(source_file{"p.par", ""}).statements.empty());
   EXPECT_TRUE(parse_parfile(source_file{"p.par", "# nothing\n\n   # at all\r\n"}).statements.empty());
@@ -203,8 +210,9 @@ TEST(parse_parfile, error_two_values_on_a_line) {
 
 TEST(parse_parfile, error_unterminated_string) {
   EXPECT_EQ(error_text(parse_parfile, "p.par", "IO::out_dir = \"output\n"),
-            "p.par:2:1: error: unterminated string: the '\"' at line 1, column 15 has no closing '\"'; found end of "
-            "file\n\n^\n");
+            "p.par:1:15: error: unterminated string: this '\"' has no closing '\"'; found end of file\n"
+            "IO::out_dir = \"output\n"
+            "              ^\n");
 }
 
 TEST(parse_parfile, error_unclosed_parenthesis) {

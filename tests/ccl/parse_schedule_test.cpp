@@ -188,10 +188,9 @@ TEST(parse_schedule, reports_an_unterminated_if_block) {
 
 TEST(parse_schedule, reports_an_unterminated_description) {
   EXPECT_EQ(errors("schedule foo IN bar\n{\n  LANG: C\n} \"unterminated\n"),
-            "t/schedule.ccl:5:1: error: unterminated string: the '\"' at line 4, column 3 has no closing '\"'; "
-            "found end of file\n"
-            "\n"
-            "^\n");
+            "t/schedule.ccl:4:3: error: unterminated string: this '\"' has no closing '\"'; found end of file\n"
+            "} \"unterminated\n"
+            "  ^\n");
 }
 
 TEST(parse_schedule, reports_a_stray_token_at_top_level) {

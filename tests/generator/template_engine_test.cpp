@@ -374,10 +374,9 @@ TEST(template_engine, error_expansion_deeper_than_the_limit) {
 
 TEST(template_engine, error_unterminated_string_in_loop_arguments) {
   EXPECT_EQ(error_of("%var_loop(\"cached=yes) %[x]%\n"),
-            "t.tpl:2:1: error: unterminated string: the '\"' at line 1, column 11 has no closing '\"'; found end "
-            "of file\n"
-            "\n"
-            "^\n");
+            "t.tpl:1:11: error: unterminated string: this '\"' has no closing '\"'; found end of file\n"
+            "%var_loop(\"cached=yes) %[x]%\n"
+            "          ^\n");
 }
 
 TEST(template_engine, error_unknown_for_loop_variable) {
