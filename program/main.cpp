@@ -84,9 +84,10 @@ int main(int argc, char** argv) {
   bool describe_all = false;
   std::string format = "text";
   std::string level = "normal";
-  app.add_option("parfile", parfile, "the parameter file to run");
-  app.add_flag("--show-schedule", show_schedule, "print the schedule tree of PARFILE and stop");
-  app.add_flag("--list-thorns", list, "list the thorns of this build");
+  auto* const parfile_option = app.add_option("parfile", parfile, "the parameter file to run");
+  auto* const show_schedule_option =
+      app.add_flag("--show-schedule", show_schedule, "print the schedule tree of PARFILE and stop");
+  auto* const list_option = app.add_flag("--list-thorns", list, "list the thorns of this build");
   const auto thorns = opuntia::compiled_thorns();
   const auto provided = opuntia::compiled_providers();
   const auto processes = provided.process_group();
@@ -96,9 +97,17 @@ int main(int argc, char** argv) {
     app.add_flag(command.flag, command_asked.emplace_back(false), command.help);
     if (!command.example.empty()) command_examples += fmt::format("  opuntia {:<37}{}\n", command.flag, command.example);
   }
-  app.add_option("--describe", describe,
-                 "print every parameter of THORN: type, range, default, description; then its kernels and variants");
-  app.add_flag("--describe-all", describe_all, "print every parameter of every thorn of this build");
+  auto* const describe_option = app.add_option(
+      "--describe", describe,
+      "print every parameter of THORN: type, range, default, description; then its kernels and variants");
+  auto* const describe_all_option =
+      app.add_flag("--describe-all", describe_all, "print every parameter of every thorn of this build");
+  // One question at a time: a parameter file beside --list-thorns or --describe would be ignored
+  // in silence, and --show-schedule has nothing to show without one.
+  list_option->excludes(parfile_option)->excludes(describe_option)->excludes(describe_all_option)->excludes(show_schedule_option);
+  describe_option->excludes(parfile_option)->excludes(describe_all_option)->excludes(show_schedule_option);
+  describe_all_option->excludes(parfile_option)->excludes(show_schedule_option);
+  show_schedule_option->needs(parfile_option);
   app.add_option("--format", format, "how --describe and --describe-all print: text, or Markdown (docs/parameters.md)")
       ->check(CLI::IsMember({"text", "markdown"}))
       ->capture_default_str();
@@ -149,6 +158,9 @@ int main(int argc, char** argv) {
     if (describe_all) {
       std::cout << provided.registry_of(thorns).describe_all(description);
       return 0;
+    }
+    if (describe_option->count() > 0 && describe.empty()) {
+      throw std::invalid_argument("--describe needs a thorn's name (opuntia --list-thorns lists them)");
     }
     if (!describe.empty()) {
       std::cout << provided.registry_of(thorns).describe(describe, description) << std::flush;

@@ -32,6 +32,21 @@ check "--describe suggests the nearest thorn" grep -q "HeatEquation" "$work/out"
 check "--show-schedule exits 0" test $? -eq 0
 check "--show-schedule shows the kernel in EVOL" grep -q "CAKERNEL_Launch_Heat_Update" "$work/out"
 
+# One question at a time: what would be ignored is refused, with CLI11's status.
+"$opuntia" --list-thorns "$src/parfiles/heat_equation.par" >"$work/out" 2>&1
+check "--list-thorns with a parameter file is refused (108)" test $? -eq 108
+check "... saying they exclude each other" grep -q "excludes --list-thorns" "$work/out"
+"$opuntia" --describe WaveToy "$src/parfiles/heat_equation.par" >"$work/out" 2>&1
+check "--describe with a parameter file is refused (108)" test $? -eq 108
+"$opuntia" --list-thorns --describe WaveToy >"$work/out" 2>&1
+check "--list-thorns with --describe is refused (108)" test $? -eq 108
+"$opuntia" --show-schedule >"$work/out" 2>&1
+check "--show-schedule without a parameter file is refused (107)" test $? -eq 107
+check "... saying it needs one" grep -q "show-schedule requires parfile" "$work/out"
+"$opuntia" --describe "" >"$work/out" 2>&1
+check "--describe with an empty name fails" test $? -eq 1
+check "... saying it needs a thorn's name" grep -qF "opuntia: error: --describe needs a thorn's name" "$work/out"
+
 # A parameter file with mistakes: every error with its place, nothing runs.
 printf 'ActiveThorns = "HeatEquaton"\nDriver::global_nq = 10\nHeatEquation::alpha = -1\n' >"$work/bad.par"
 "$opuntia" "$work/bad.par" >"$work/out" 2>&1
