@@ -46,7 +46,7 @@ struct expression : seq<product, star<sum_tail>> {};
 
 // --- statements ----------------------------------------------------------------------
 struct desc_kw : keyword<TAO_PEGTL_ISTRING("!DESC")> {};
-struct desc_text : dquoted {};
+struct desc_text : quoted {};
 struct description : if_must<desc_kw, blanks, desc_text> {};
 
 struct equals : one<'='> {};

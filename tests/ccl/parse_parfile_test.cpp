@@ -185,6 +185,11 @@ TEST(parse_parfile, reads_arrays_descriptions_and_multiline_strings) {
   EXPECT_EQ(f.statements[0].thorns[1].where, (source_location{"p.par", 3, 1}));
 }
 
+TEST(parse_parfile, a_description_in_single_quotes_as_any_string) {
+  EXPECT_EQ(parse_parfile(source_file{"p.par", "!DESC 'say \\'hi\\''\n"}).description, "say 'hi'");
+  EXPECT_EQ(parse_parfile(source_file{"p.par", "!desc 'a test'\r\n"}).description, "a test");
+}
+
 TEST(parse_parfile, error_missing_value) {
   EXPECT_EQ(error_text(parse_parfile, "p.par", "Driver::global_nx =\n"),
             "p.par:1:20: error: expected a value: a number, a quoted string, a word, impl::name, $parfile or an "

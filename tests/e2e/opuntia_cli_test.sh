@@ -47,6 +47,12 @@ check "... saying it needs one" grep -q "show-schedule requires parfile" "$work/
 check "--describe with an empty name fails" test $? -eq 1
 check "... saying it needs a thorn's name" grep -qF "opuntia: error: --describe needs a thorn's name" "$work/out"
 
+# Ghost zones wider than a periodic direction on one rank: no advice about ranks.
+printf 'ActiveThorns = "WaveToy"\nDriver::global_nx = 3\nDriver::periodic_x = yes\nDriver::ghost_size = 5\nCactus::cctk_itlast = 0\n' >"$work/thin.par"
+(cd "$work" && "$opuntia" thin.par >"$work/out" 2>&1)
+check "ghost zones wider than a periodic direction on one rank fail" test $? -eq 1
+check "... saying so without advising fewer ranks" grep -qF "thin.par:2:1: error: the periodic x direction's 2 points on one rank are thinner than the ghost zones of 5 they fill: use narrower ghost zones or a larger grid" "$work/out"
+
 # A parameter file with mistakes: every error with its place, nothing runs.
 printf 'ActiveThorns = "HeatEquaton"\nDriver::global_nq = 10\nHeatEquation::alpha = -1\n' >"$work/bad.par"
 "$opuntia" "$work/bad.par" >"$work/out" 2>&1

@@ -86,12 +86,17 @@ cartesian_driver::cartesian_driver(const parameter_source& p, std::unique_ptr<co
       auto parameters = ghost_parameters(d);
       parameters.insert(parameters.begin(), {"Driver", fmt::format("global_n{}", axis_names[d])});
       parameters.push_back({"Driver", "processor_topology"});
-      throw parameters_error(parameters,
-                             fmt::format("{} ranks along {} leave blocks of {} point{}, thinner than the ghost zones of "
-                                         "{} they fill: use fewer ranks along {}, narrower ghost zones or a larger "
-                                         "grid",
-                                         topology_[d], axis_names[d], thinnest, thinnest == 1 ? "" : "s", ghosts[d],
-                                         axis_names[d]));
+      // One rank along a periodic direction fills its ghosts from its own far side.
+      const std::string blocks =
+          topology_[d] == 1 ? fmt::format("the periodic {} direction's {} point{} on one rank are", axis_names[d],
+                                          thinnest, thinnest == 1 ? "" : "s")
+                            : fmt::format("{} ranks along {} leave blocks of {} point{},", topology_[d], axis_names[d],
+                                          thinnest, thinnest == 1 ? "" : "s");
+      const std::string remedy =
+          topology_[d] == 1 ? "narrower ghost zones or a larger grid"
+                            : fmt::format("fewer ranks along {}, narrower ghost zones or a larger grid", axis_names[d]);
+      throw parameters_error(parameters, fmt::format("{} thinner than the ghost zones of {} they fill: use {}", blocks,
+                                                     ghosts[d], remedy));
     }
     const long long widest = owned[d] / topology_[d] + (owned[d] % topology_[d] != 0) + 2LL * ghosts[d];
     if (widest > std::numeric_limits<int>::max()) {
