@@ -545,10 +545,22 @@ void simulation::prepare_output_folder() {
   }
 }
 
-void simulation::warn_if_final_time_out_of_reach() const {
+void simulation::warn_if_final_time_out_of_reach(bool after_time_step_set) const {
   // Beyond this many steps no run on any grid ends in a working day: a time step far too small.
   constexpr double plausible_steps = 1e9;
   const auto terminate = registry_.text("Cactus", "terminate");
+  if (terminate == "runtime" && registry_.real("Cactus", "max_runtime") <= 0 && !after_time_step_set) {
+    const auto message = fmt::format("Cactus::terminate = \"runtime\" but Cactus::max_runtime = {:g} sets no limit "
+                                     "(only a positive number of minutes does): the run does not end",
+                                     registry_.real("Cactus", "max_runtime"));
+    if (driver_->rank() != 0) return;
+    if (const auto d = place_of({{"Cactus", "terminate"}, {"Cactus", "max_runtime"}}, message)) {
+      fmt::print(out_, "{}:{}:{}: warning: {}\n", d->where.path, d->where.line, d->where.column, d->message);
+    } else {
+      fmt::print(out_, "opuntia: warning: {}\n", message);
+    }
+    return;
+  }
   if (terminate != "time" && terminate != "any") return;
   if (terminate == "any" &&
       (registry_.integer("Cactus", "cctk_itlast") < plausible_steps || registry_.real("Cactus", "max_runtime") > 0)) {
@@ -556,6 +568,7 @@ void simulation::warn_if_final_time_out_of_reach() const {
   }
   const double final_time = registry_.real("Cactus", "cctk_final_time");
   const bool no_final_time = final_time < 0;  // finished() never stops by time then
+  if (no_final_time && after_time_step_set) return;  // said before: no time step changes it
   const double steps = (final_time - time_) / dt_;
   if (!no_final_time && steps <= plausible_steps) return;
   std::vector<parameter_name> parameters = {{"Cactus", no_final_time ? "terminate" : "cctk_final_time"}};
@@ -1151,7 +1164,7 @@ void simulation::run() {
   const auto checkpoint_mode = choose_checkpoint_mode();
   if (driver_->rank() == 0) fmt::print(out_, "{}", checkpoint_mode);
   prepare_recovery();
-  warn_if_final_time_out_of_reach();
+  warn_if_final_time_out_of_reach(false);
   if (registry_.boolean("Cactus", "cctk_show_schedule") && driver_->rank() == 0) out_ << schedule_.show();
   out_.flush();
 
@@ -1176,7 +1189,7 @@ void simulation::run() {
     for (const char* bin : {"CPINITIAL", "ANALYSIS"}) run_bin(bin);
     stop_if_signalled(true);
     dt_fixed_ = "the evolution has started";
-    if (!dt_set_by_.empty() && !recovery_) warn_if_final_time_out_of_reach();  // with the routine's dt
+    if (!dt_set_by_.empty() && !recovery_) warn_if_final_time_out_of_reach(true);  // with the routine's dt
     reserve_checkpoint_snapshot();
     const double loop_start = wall_seconds();
     const int first_iteration = iteration_;

@@ -200,8 +200,9 @@ private:
   /// waits, saying for whom, until the first has ended, rather than write over its files.
   void prepare_output_folder();
   /// A run that ends at Cactus::cctk_final_time but cannot get there in a plausible number of
-  /// steps says so before it starts.
-  void warn_if_final_time_out_of_reach() const;
+  /// steps, or that ends by a Cactus::max_runtime that sets no limit, says so before it starts;
+  /// `after_time_step_set`: again where a routine has set the time step, only what that changes.
+  void warn_if_final_time_out_of_reach(bool after_time_step_set) const;
   /// The warning line of a run that would compute nothing: no active thorn declares a grid
   /// function (an application thorn does; the infrastructure keeps scalars at most), or nothing
   /// is scheduled in CCTK_EVOL while the run has iterations to go; empty otherwise.

@@ -202,6 +202,11 @@ stopped_by INT no_final_time 'Cactus::terminate = "time"'
 stopped_cleanly INT no_final_time
 check "terminate = time with no final time is told before the run" has_line no_final_time \
   'no_final_time.par:2:1: warning: Cactus::terminate = "time" but Cactus::cctk_final_time = -1 is never reached (a negative final time means none): the run does not end'
+check "... once" test "$(grep -c 'warning: Cactus::terminate' "$work/no_final_time.out")" -eq 1
+stopped_by INT no_runtime_limit 'Cactus::terminate = "runtime"'
+stopped_cleanly INT no_runtime_limit
+check "terminate = runtime with no max_runtime is told before the run" has_line no_runtime_limit \
+  'no_runtime_limit.par:2:1: warning: Cactus::terminate = "runtime" but Cactus::max_runtime = 0 sets no limit (only a positive number of minutes does): the run does not end'
 # pocl's LLVM takes SIGQUIT over when the OpenCL backend is probed ("auto"); the run puts the
 # default back, so SIGQUIT ends it as it ends any program.
 stopped_by QUIT probed 'Cactus::terminate = "never"' 'CaKernel::backend = "auto"'
