@@ -58,6 +58,17 @@ check "... and the parameter file and results are still there" test -f "$work/mi
 check "a run with cache_dir = . succeeds" test $? -eq 0
 (cd "$work/mine" && "$opuntia" --clear-cache run.par >"$work/clear_mine.log" 2>&1)
 check "--clear-cache then removes the entry it stored there" grep -q "removed 1 entry from . (kept 2 other files there)" "$work/clear_mine.log"
+# cache_dir naming a file, or nothing yet.
+cp "$work/heat.par" "$work/file_cache.par"
+echo "CaKernel::cache_dir = \"$work/heat.par\"" >>"$work/file_cache.par"
+"$opuntia" --clear-cache "$work/file_cache.par" >"$work/clear_file.log" 2>&1
+check "--clear-cache of a file exits 1" test $? -eq 1
+check "... saying it is no folder" grep -qF "opuntia: error: CaKernel::cache_dir $work/heat.par is not a folder; nothing removed" "$work/clear_file.log"
+cp "$work/heat.par" "$work/no_cache.par"
+echo "CaKernel::cache_dir = \"$work/not_yet\"" >>"$work/no_cache.par"
+"$opuntia" --clear-cache "$work/no_cache.par" >"$work/clear_none.log" 2>&1
+check "--clear-cache of a cache not made yet exits 0" test $? -eq 0
+check "... saying there is none" grep -qF "opuntia: no cache at $work/not_yet: nothing to remove" "$work/clear_none.log"
 check "... and nothing of the user's" test -f "$work/mine/run.par" -a -d "$work/mine/results"
 
 # A platform or device that does not exist: a clear error, listing what the machine has.

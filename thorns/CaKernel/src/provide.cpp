@@ -1,6 +1,7 @@
 // Thorn CaKernel provides the kernel runtime (cakernel_runtime.hpp), the name of the scheduled
 // function that launches a kernel (CAKERNEL_Launch_<kernel>), and the commands
 // `opuntia --list-devices` and `opuntia --clear-cache`.
+#include <filesystem>
 #include <ostream>
 #include <string>
 
@@ -21,6 +22,17 @@ int list_devices(const parameter_source& parameters, std::ostream& out, std::ost
 
 int clear_cache(const parameter_source& parameters, std::ostream& out, std::ostream& err) {
   const program_cache cache(backend_options_from(parameters).cache_dir);
+  std::error_code ec;
+  const auto status = std::filesystem::status(cache.dir(), ec);
+  if (status.type() == std::filesystem::file_type::not_found) {
+    fmt::print(out, "opuntia: no cache at {}: nothing to remove\n", cache.dir().string());
+    return 0;
+  }
+  if (status.type() != std::filesystem::file_type::directory) {
+    fmt::print(err, "opuntia: error: CaKernel::cache_dir {} is not a folder{}; nothing removed\n", cache.dir().string(),
+               ec ? fmt::format(" ({})", ec.message()) : "");
+    return 1;
+  }
   const auto cleared = cache.clear();
   if (!cleared.is_cache && cleared.kept > 0) {
     fmt::print(err, "opuntia: error: {} is not a cache of built programs (no CACHEDIR.TAG, no entries); nothing removed\n",
