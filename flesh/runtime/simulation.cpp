@@ -512,6 +512,14 @@ void simulation::prepare_output_folder() {
   if (fs::exists(dir, error) && !fs::is_directory(dir, error)) {
     fail("a file of that name is in the way of the output folder");
   }
+  // The folders this run makes, deepest first: a run refused before it writes anything removes
+  // them again (remove_unused_output_folder).
+  created_output_folders_.clear();
+  for (auto missing = dir.lexically_normal(); !missing.empty() && !fs::exists(missing, error);
+       missing = missing.parent_path()) {
+    created_output_folders_.push_back(missing);
+    if (missing == missing.parent_path()) break;
+  }
   fs::create_directories(dir, error);
   if (error) fail("cannot create the output folder: " + error.message());
   // Permissions alone do not say it (root writes anywhere but in /proc): try a file.
@@ -1143,6 +1151,35 @@ void simulation::print_timer_report(double elapsed, const evolution_time& evolut
 }
 
 void simulation::run() {
+  try {
+    run_from_the_start();
+  } catch (...) {
+    remove_unused_output_folder();
+    throw;
+  }
+}
+
+void simulation::remove_unused_output_folder() {
+  namespace fs = std::filesystem;
+  std::error_code error;
+  const fs::path dir = output_folder();
+  if (out_dir_lock_.fd >= 0) {
+    // Nothing but the lock there: the run wrote nothing, and leaves nothing.
+    bool only_the_lock = true;
+    for (const auto& entry : fs::directory_iterator(dir, error)) {
+      only_the_lock = only_the_lock && entry.path().filename() == ".opuntia.lock";
+    }
+    if (error || !only_the_lock) return;
+    fs::remove(dir / ".opuntia.lock", error);
+    ::close(out_dir_lock_.fd);
+    out_dir_lock_.fd = -1;
+  }
+  for (const auto& folder : created_output_folders_) {
+    if (!fs::remove(folder, error)) break;  // not empty (another rank's, or a file in it): kept
+  }
+}
+
+void simulation::run_from_the_start() {
   run_start_ = wall_seconds();
   prepare_output_folder();
   const auto title = registry_.text("Cactus", "cctk_run_title");

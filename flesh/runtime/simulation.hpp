@@ -199,6 +199,12 @@ private:
   /// and, on rank 0, locks it for the run (out_dir_lock_): a second run given the same folder
   /// waits, saying for whom, until the first has ended, rather than write over its files.
   void prepare_output_folder();
+  /// After a run that failed: the output folder's lock and the folders prepare_output_folder
+  /// made, where the run wrote nothing into them (a parameter found wrong at BASEGRID left
+  /// `runs/a/b/.opuntia.lock` behind).
+  void remove_unused_output_folder();
+  /// run(), which removes what this leaves unused where it throws.
+  void run_from_the_start();
   /// A run that ends at Cactus::cctk_final_time but cannot get there in a plausible number of
   /// steps, or that ends by a Cactus::max_runtime that sets no limit, says so before it starts;
   /// `after_time_step_set`: again where a routine has set the time step, only what that changes.
@@ -365,6 +371,7 @@ private:
     folder_lock& operator=(const folder_lock&) = delete;
     ~folder_lock();
   } out_dir_lock_;
+  std::vector<std::filesystem::path> created_output_folders_;  // by prepare_output_folder, deepest first
   // Declared last: the writer (destroyed first) ends its write while the snapshot it reads, the
   // output folder's lock and the kernel runtime that gave the snapshot memory are still there.
   std::unique_ptr<checkpoint_snapshot> snapshot_;

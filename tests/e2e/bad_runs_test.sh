@@ -48,6 +48,14 @@ run wide 'Driver::global_nx = 2147483647' 'Driver::periodic_x = yes'
 check "a row that overflows an int with its ghost zones fails" has_line wide \
   "wide.par:4:1: error: Driver::global_nx = 2147483647 with ghost zones of 1 on both sides makes 2147483648 points along x, more than an int counts (2147483647)"
 
+# --- a run refused when it starts leaves no output folder ------------------------------------
+run refused 'ActiveThorns = "IOASCII"' 'IOASCII::out1D_vars = "heatequation::temprature"' 'IO::out_dir = "refused/a/b"'
+check "an output variable misspelt fails" test $status -eq 1
+check "... and leaves none of the output folders it made" test ! -e "$work/refused"
+mkdir -p "$work/kept"
+run refused_in 'ActiveThorns = "IOASCII"' 'IOASCII::out1D_vars = "heatequation::temprature"' 'IO::out_dir = "kept/run"'
+check "... a folder that was there stays" test -d "$work/kept" -a ! -e "$work/kept/run"
+
 # --- grids too large for the memory -------------------------------------------------------
 run huge 'Driver::global_nx = 100000' 'Driver::global_ny = 100000' 'Driver::global_nz = 100000'
 check "a grid larger than the memory fails" test $status -eq 1
