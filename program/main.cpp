@@ -181,9 +181,9 @@ int main(int argc, char** argv) {
     }
     sim.run();
     if (parameter_level == opuntia::parameter_level::strict) {
-      const auto unread = sim.parameters().unread();
+      const auto unread = sim.parameters_no_rank_read();  // alike on every rank
       if (!unread.empty()) {
-        std::cerr << opuntia::ccl::format_diagnostics(unread);
+        if (processes.rank() == 0) std::cerr << opuntia::ccl::format_diagnostics(unread) << std::flush;
         return 1;
       }
     }

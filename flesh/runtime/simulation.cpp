@@ -1159,6 +1159,22 @@ void simulation::run() {
   }
 }
 
+std::vector<ccl::diagnostic> simulation::parameters_no_rank_read() const {
+  const auto unread = registry_.unread();
+  std::string local;
+  for (const auto& d : unread) local += d.message + '\n';
+  const auto every_rank = driver_->all_gather(local);
+  std::vector<ccl::diagnostic> out;
+  for (const auto& d : unread) {
+    const auto line = d.message + '\n';
+    if (std::all_of(every_rank.begin(), every_rank.end(),
+                    [&](const std::string& rank) { return rank.find(line) != std::string::npos; })) {
+      out.push_back(d);
+    }
+  }
+  return out;
+}
+
 void simulation::remove_unused_output_folder() {
   namespace fs = std::filesystem;
   std::error_code error;

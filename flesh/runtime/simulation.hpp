@@ -78,6 +78,9 @@ public:
   /// This rank's grid, as its driver laid it out.
   const grid_layout& layout() const { return driver_->layout(); }
   const parameter_registry& parameters() const { return registry_; }
+  /// The parameters the file sets that no rank read (--parameter-level strict), the same on
+  /// every rank: one that a single rank reads (rank 0's timer report) counts as read.
+  std::vector<ccl::diagnostic> parameters_no_rank_read() const;
 
 private:
   class context;

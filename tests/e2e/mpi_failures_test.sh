@@ -60,4 +60,14 @@ check "... with the diagnostic" has_line late_parameter \
 check "... printed once, naming no rank" test "$(count late_parameter ': error: ')" -eq 1 -a \
   "$(count late_parameter 'on rank')" -eq 0
 
+# --parameter-level strict on 3 ranks: a parameter that only rank 0 reads (cctk_timer_output, for
+# its timer report) is read; one no rank reads is reported once, and every rank ends with 1.
+printf 'ActiveThorns = "HeatEquation"\nCaKernel::backend = "openmp"\nCactus::cctk_itlast = 2\nCactus::cctk_timer_output = "off"\nCactus::cctk_show_banners = no\n' >"$work/strict.par"
+(cd "$work" && timeout 60 "$mpiexec" --oversubscribe -np 3 "$opuntia" --parameter-level strict strict.par >strict.out 2>&1)
+status=$?
+check "strict on 3 ranks fails for a parameter no rank reads, without hanging" failed_without_hanging
+check "... naming it once" test "$(count strict 'is set but never read')" -eq 1
+check "... and not one that rank 0 reads" test "$(count strict 'cctk_timer_output')" -eq 0
+check "... at its place" has_line strict "strict.par:5:1: error: parameter 'Cactus::cctk_show_banners' is set but never read"
+
 finish
