@@ -1014,7 +1014,27 @@ void simulation::sync(const schedule_node& node, const std::vector<grid_variable
 
 void simulation::run_bin(const std::string& bin) {
   bin_ = bin;
-  for (const auto& node : schedule_.bin(bin)) run_node(node);
+  // As Cactus's PARAMCHECK, where CCTK_PARAMWARN lets every check speak before the run stops:
+  // in the bins that check a run before its initial data, a routine that finds a parameter wrong
+  // does not hide what the routines after it find (IOHDF5's variable names, then IOASCII's).
+  const bool checks = bin == "PARAMCHECK" || bin == "BASEGRID";
+  std::vector<ccl::diagnostic> wrong;
+  for (const auto& node : schedule_.bin(bin)) {
+    if (!checks) {
+      run_node(node);
+      continue;
+    }
+    try {
+      run_node(node);
+    } catch (const ccl::input_error& e) {
+      wrong.insert(wrong.end(), e.diagnostics().begin(), e.diagnostics().end());
+    }
+  }
+  if (wrong.empty()) return;
+  std::stable_sort(wrong.begin(), wrong.end(), [](const ccl::diagnostic& a, const ccl::diagnostic& b) {
+    return std::tie(a.where.path, a.where.line, a.where.column) < std::tie(b.where.path, b.where.line, b.where.column);
+  });
+  throw ccl::input_error(std::move(wrong));
 }
 
 bool simulation::termination_agreed() {

@@ -48,6 +48,16 @@ run wide 'Driver::global_nx = 2147483647' 'Driver::periodic_x = yes'
 check "a row that overflows an int with its ghost zones fails" has_line wide \
   "wide.par:4:1: error: Driver::global_nx = 2147483647 with ghost zones of 1 on both sides makes 2147483648 points along x, more than an int counts (2147483647)"
 
+# --- the checks before the initial data each say what they find -----------------------------
+run several 'ActiveThorns = "IOASCII"' 'IOASCII::out1D_vars = "heatequation::u"' 'IOASCII::out1D_xline_y = 7' \
+  'IO::out_digest_vars = "heatequation::zz"'
+check "two thorns' checks finding parameters wrong fail the run" test $status -eq 1
+check "... IOASCII's error" has_line several \
+  "several.par:6:1: error: IOASCII::out1D_xline_y = 7: no point of heatequation::u is there; its points lie from y = 0 to 1"
+check "... and IO's, which ran after it" has_line several \
+  "several.par:7:1: error: IO::out_digest_vars: unknown grid function or group 'heatequation::zz' in thorn IO; did you mean 'heatequation::u'?"
+check "... before any iteration" test "$(grep -c '^it ' "$work/several.out")" -eq 0
+
 # --- a run refused when it starts leaves no output folder ------------------------------------
 run refused 'ActiveThorns = "IOASCII"' 'IOASCII::out1D_vars = "heatequation::temprature"' 'IO::out_dir = "refused/a/b"'
 check "an output variable misspelt fails" test $status -eq 1
