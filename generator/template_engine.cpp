@@ -39,13 +39,20 @@ enum class node_kind { text, value, var, for_loop, scope_loop, group };
 struct loop_filter {
   std::string key;
   std::string value;  // alternatives separated by '|'
+  std::size_t key_line = 0, key_column = 0;  // where the key and the value start in the parsed text
+  std::size_t value_line = 0, value_column = 0;
+  bool exact_columns = false;  // the text after value_column is as written: its offsets are columns
 };
 
 struct node {
   node_kind kind = node_kind::text;
   std::size_t line = 0;  // of the directive's '%', in the text that was parsed
   std::size_t column = 0;
+  std::size_t offset = 0;  // the byte offset of that place
   std::string text;      // literal text; value, variable or loop name
+  /// Text nodes: (index into text, byte offset in the parsed text) where each run of text that
+  /// was written as it reads begins ('%%' is one byte of text from two of the source).
+  std::vector<std::pair<std::size_t, std::size_t>> runs;
   std::string variable;  // for_loop: the loop variable
   std::vector<node> lo;  // for_loop bounds, themselves templates
   std::vector<node> hi;
@@ -63,21 +70,23 @@ struct parse_state : grammar::parse_state_base {
   std::optional<node> pending;   // a loop whose '%[' comes next
   std::size_t directive_line = 0;
   std::size_t directive_column = 0;
+  std::size_t directive_offset = 0;
   std::string var_name;
 
   nodes& current() { return open_nodes.empty() ? root : open_nodes.back().body; }
 
   void add_text(std::string_view text, const pegtl::position& where) {
     nodes& list = current();
-    if (!list.empty() && list.back().kind == node_kind::text) {
-      list.back().text += text;
-    } else {
+    if (list.empty() || list.back().kind != node_kind::text) {
       node n;
       n.line = where.line;
       n.column = where.column;
-      n.text = std::string(text);
+      n.offset = where.byte;
       list.push_back(std::move(n));
     }
+    node& n = list.back();
+    n.runs.emplace_back(n.text.size(), where.byte);
+    n.text += text;
   }
 
   void add_directive(node_kind kind, std::string name) {
@@ -85,6 +94,7 @@ struct parse_state : grammar::parse_state_base {
     n.kind = kind;
     n.line = directive_line;
     n.column = directive_column;
+    n.offset = directive_offset;
     n.text = std::move(name);
     current().push_back(std::move(n));
   }
@@ -126,6 +136,7 @@ struct action<tpl::directive_percent> {
     const auto p = in.position();
     state.directive_line = p.line;
     state.directive_column = p.column;
+    state.directive_offset = p.byte;
   }
 };
 
@@ -174,6 +185,7 @@ struct action<tpl::for_loop_start> {
     n.kind = node_kind::for_loop;
     n.line = in.position().line;
     n.column = in.position().column;
+    n.offset = in.position().byte;
     n.text = "for_loop";
     state.pending = std::move(n);
   }
@@ -187,6 +199,7 @@ struct action<tpl::scope_loop_start> {
     n.kind = node_kind::scope_loop;
     n.line = in.position().line;
     n.column = in.position().column;
+    n.offset = in.position().byte;
     n.text = in.string().substr(1);
     state.pending = std::move(n);
   }
@@ -245,6 +258,13 @@ struct action<tpl::loop_filter> {
     }
     node& loop = *state.pending;
     std::string value = text.substr(equals + 1);
+    // The places of key and value: byte i of the unquoted text is column + 1 + i of the quoted
+    // one when nothing was escaped and the string stays on its line; else the opening quote.
+    const auto where = in.position();
+    const std::string raw = in.string();
+    const bool as_written = raw.find_first_of("\\\r\n") == std::string::npos;
+    const auto column_of = [&](std::size_t index) { return as_written ? where.column + 1 + index : where.column; };
+    const auto key_index = text.find_first_not_of(" \t");
     if (key == "delimit") {
       if (loop.delimit) throw grammar::syntax_error{"a second \"delimit=\" for one loop", in.position()};
       loop.delimit = std::move(value);
@@ -252,7 +272,8 @@ struct action<tpl::loop_filter> {
       throw grammar::syntax_error{"for_loop takes no filter \"" + text + "\"; its only option is \"delimit=...\"",
                                   in.position()};
     } else {
-      loop.filters.push_back(loop_filter{key, std::move(value)});
+      loop.filters.push_back(loop_filter{key, std::move(value), where.line, column_of(key_index), where.line,
+                                         column_of(equals + 1), as_written});
     }
   }
 };
@@ -270,6 +291,7 @@ struct action<tpl::block_open> {
       n.kind = node_kind::group;
       n.line = in.position().line;
       n.column = in.position().column;
+      n.offset = in.position().byte;
       state.open_nodes.push_back(std::move(n));
     }
   }
@@ -439,6 +461,7 @@ using loop_variables = std::vector<std::pair<std::string, long long>>;
 struct expansion_context {
   std::size_t line = 0;
   std::size_t column = 0;
+  std::size_t offset = 0;
   bool is_value = false;  // a value's expansion (else a for_loop bound)
   std::string label;      // the value's name, or "in the lower bound of for_loop 'i'"
   scope_chain chain;      // for values: the state it was expanded in, to spot cycles
@@ -450,11 +473,17 @@ public:
   renderer(const source_file& tpl, const template_scope& scope, const render_options& options)
       : tpl_(tpl), options_(options), chain_{&scope} {}
 
+  /// Records, for each byte appended to `out`, the byte offset in the template it came from.
+  void map_origins(const std::string& out, std::vector<std::size_t>& origins) {
+    mapped_out_ = &out;
+    origins_ = &origins;
+  }
+
   void render(const nodes& list, std::string& out) {
     for (const node& n : list) {
       tick(n);
       switch (n.kind) {
-        case node_kind::text: append(n, out, n.text); break;
+        case node_kind::text: append_text(n, out); break;
         case node_kind::value: render_value(n, out); break;
         case node_kind::var: append(n, out, std::to_string(variable(n))); break;
         case node_kind::for_loop: render_for_loop(n, out); break;
@@ -472,12 +501,15 @@ private:
   std::vector<expansion_context> contexts_;
   std::map<std::string, std::shared_ptr<const parsed_value>, std::less<>> parsed_values_;
   std::uint64_t steps_ = 0;
+  const std::string* mapped_out_ = nullptr;  // the output whose origins are recorded, if any
+  std::vector<std::size_t>* origins_ = nullptr;
 
   /// The place in the template file: the directive itself, or the one whose expansion led here.
   std::pair<std::size_t, std::size_t> site(const node& n) const {
     if (contexts_.empty()) return {n.line, n.column};
     return {contexts_.front().line, contexts_.front().column};
   }
+  std::size_t site_offset(const node& n) const { return contexts_.empty() ? n.offset : contexts_.front().offset; }
 
   std::string describe_contexts() const {
     std::vector<std::string> parts;
@@ -505,6 +537,12 @@ private:
     fail_plain(n, std::move(message));
   }
 
+  /// An error at a place inside directive `n` (a filter of a loop), or where `n`'s expansion began.
+  [[noreturn]] void fail_at(const node& n, std::size_t line, std::size_t column, std::string message) const {
+    if (!contexts_.empty() || line == 0) fail(n, std::move(message));
+    throw input_error(tpl_.error_at(line, column, std::move(message)));
+  }
+
   void tick(const node& n) {
     if (++steps_ > max_steps) {
       fail(n, "template expansion is too large: more than " + std::to_string(max_steps) + " steps");
@@ -516,6 +554,19 @@ private:
       fail(n, "generated text exceeds " + std::to_string(max_output_bytes) + " bytes");
     }
     out += text;
+    if (&out == mapped_out_) origins_->resize(out.size(), site_offset(n));
+  }
+
+  /// Literal text maps byte for byte to where it was written, unless it is part of an expansion.
+  void append_text(const node& n, std::string& out) const {
+    append(n, out, n.text);
+    if (&out != mapped_out_ || !contexts_.empty()) return;
+    const std::size_t start = out.size() - n.text.size();
+    for (std::size_t r = 0; r < n.runs.size(); ++r) {
+      const auto [index, offset] = n.runs[r];
+      const std::size_t end = r + 1 < n.runs.size() ? n.runs[r + 1].first : n.text.size();
+      for (std::size_t i = index; i < end; ++i) (*origins_)[start + i] = offset + (i - index);
+    }
   }
 
   // --- values ---
@@ -579,7 +630,7 @@ private:
                   std::to_string(parsed->error->where.column) + " of the value)");
     }
     const auto [line, column] = site(n);
-    contexts_.push_back(expansion_context{line, column, true, n.text, chain_, variables_});
+    contexts_.push_back(expansion_context{line, column, site_offset(n), true, n.text, chain_, variables_});
     render(parsed->tree, out);
     contexts_.pop_back();
   }
@@ -597,8 +648,8 @@ private:
 
   long long bound(const node& n, const nodes& tree, const std::string& which) {
     const auto [line, column] = site(n);
-    contexts_.push_back(
-        expansion_context{line, column, false, "in the " + which + " bound of for_loop '" + n.variable + "'", {}, {}});
+    contexts_.push_back(expansion_context{line, column, site_offset(n), false,
+                                          "in the " + which + " bound of for_loop '" + n.variable + "'", {}, {}});
     std::string text;
     render(tree, text);
     contexts_.pop_back();
@@ -641,6 +692,32 @@ private:
     return nullptr;
   }
 
+  /// Each alternative of a filter on a key with a closed set of values must be one of them (or
+  /// empty: an item without the value).
+  void check_filter_values(const node& n, const template_loop& loop, const std::string& key,
+                           const loop_filter& f) const {
+    const auto known = loop.values.find(key);
+    if (known == loop.values.end()) return;
+    std::string_view alternatives = f.value;
+    std::size_t at = 0;  // of the alternative in f.value
+    for (;;) {
+      const auto bar = alternatives.find('|');
+      const std::string_view raw = alternatives.substr(0, bar);
+      const std::string alternative = trim(raw);
+      const bool ok = alternative.empty() || std::any_of(known->second.begin(), known->second.end(),
+                                                         [&](const std::string& v) { return iequals(v, alternative); });
+      if (!ok) {
+        const auto lead = raw.find_first_not_of(" \t");
+        fail_at(n, f.value_line, f.exact_columns ? f.value_column + at + lead : f.value_column,
+                "unknown value '" + alternative + "' for filter key '" + key + "' of " + n.text + " (its values: " +
+                    join_names(known->second) + ")" + did_you_mean(alternative, known->second));
+      }
+      if (bar == std::string_view::npos) return;
+      alternatives.remove_prefix(bar + 1);
+      at += bar + 1;
+    }
+  }
+
   void render_scope_loop(const node& n, std::string& out) {
     const template_loop* loop = find_loop(n.text);
     if (loop == nullptr) {
@@ -659,9 +736,11 @@ private:
       if (key == loop->keys.end()) {
         std::vector<std::string> keys = loop->keys;
         keys.push_back("delimit");
-        fail(n, "unknown filter key '" + f.key + "' for " + n.text + " (its keys: " + join_names(keys) + ")" +
+        fail_at(n, f.key_line, f.key_column,
+                "unknown filter key '" + f.key + "' for " + n.text + " (its keys: " + join_names(keys) + ")" +
                     did_you_mean(f.key, keys));
       }
+      check_filter_values(n, *loop, *key, f);
       filters.emplace_back(&*key, &f);
     }
     bool first = true;
@@ -689,18 +768,33 @@ std::size_t display_width(std::string_view text) {
   }));
 }
 
-}  // namespace
-
-std::string render_template(const source_file& tpl, const template_scope& scope, const render_options& options) {
-  nodes tree;
+/// The template's nodes; a syntax error becomes a diagnostic at its place.
+nodes parsed(const source_file& tpl) {
   try {
-    tree = parse_nodes(tpl.text, tpl.path);
+    return parse_nodes(tpl.text, tpl.path);
   } catch (const grammar::syntax_error& e) {
     throw input_error(tpl.error_at(e.where.line, e.where.column, e.message));
   }
+}
+
+}  // namespace
+
+std::string render_template(const source_file& tpl, const template_scope& scope, const render_options& options) {
+  const nodes tree = parsed(tpl);
   std::string out;
   renderer(tpl, scope, options).render(tree, out);
   return options.align_continuations ? align_continuations(out) : out;
+}
+
+std::string render_template_mapped(const source_file& tpl, const template_scope& scope,
+                                   std::vector<std::size_t>& origins, const render_options& options) {
+  const nodes tree = parsed(tpl);
+  std::string out;
+  origins.clear();
+  renderer r(tpl, scope, options);
+  r.map_origins(out, origins);
+  r.render(tree, out);
+  return out;
 }
 
 std::string align_continuations(const std::string& text) {

@@ -72,11 +72,51 @@ struct action<dp::list_item> {
   }
 };
 
+/// The place of each byte of `g::unquote(quoted)` in the file, then that of the closing quote,
+/// for a string whose opening quote is at `open`. Follows g::unquote's rules: an escape is one
+/// byte, at its backslash; a CRLF inside the string is one newline, at its CR.
+std::vector<text_place> unquoted_places(std::string_view quoted, text_place open) {
+  std::vector<text_place> places;
+  places.reserve(quoted.size());
+  text_place at = open;
+  const auto advance = [&](char c) {
+    if (c == '\n') {
+      ++at.line;
+      at.column = 1;
+    } else {
+      ++at.column;
+    }
+  };
+  advance(quoted.front());  // the opening quote
+  const std::string_view content = quoted.substr(1, quoted.size() - 2);
+  for (std::size_t i = 0; i < content.size(); ++i) {
+    if (content[i] == '\\' && i + 1 < content.size()) {
+      places.push_back(at);
+      advance(content[i]);
+      advance(content[++i]);
+    } else if (content[i] == '\r' && i + 1 < content.size() && content[i + 1] == '\n') {
+      places.push_back(at);  // the line break, where its line ends
+      advance(content[i]);
+      advance(content[++i]);
+    } else {
+      places.push_back(at);
+      advance(content[i]);
+    }
+  }
+  places.push_back(at);  // the closing quote
+  return places;
+}
+
 template <>
 struct action<dp::schedule_string> {
   template <typename Input>
   static void apply(const Input& in, deps_state& s) {
-    s.current_template->schedules.push_back(located_text{g::unquote(in.string()), s.location(in.position())});
+    const auto where = s.location(in.position());
+    schedule_string_syntax string;
+    string.text = g::unquote(in.string());
+    string.where = where;
+    string.places = unquoted_places(in.string(), text_place{where.line, where.column});
+    s.current_template->schedules.push_back(std::move(string));
   }
 };
 

@@ -54,12 +54,16 @@ std::string centering_letters_of(const centerings& c) {
 /// A centering offset as a C literal: `0.0` or `0.5`.
 std::string offset_literal(centering c) { return fmt::format("{:.1f}", centering_offset(c)); }
 
+/// A value read from the user's files (a name, a path, a description): template text that
+/// renders as written, a '%' in it never taken for a directive.
+std::string as_text(const std::string& text) { return escape_template_text(text); }
+
 template_scope variable_scope(const kernel_variable& v) {
   template_scope s;
-  s.values = {{"vname", v.name},
-              {"vname_upper", to_upper(v.name)},
+  s.values = {{"vname", as_text(v.name)},
+              {"vname_upper", as_text(to_upper(v.name))},
               {"vtype", std::string(name_of(v.data_type))},
-              {"group", v.group},
+              {"group", as_text(v.group)},
               {"intent", std::string(name_of(v.intent))},
               {"centering", centering_letters_of(v.centering)},
               {"xoffset", offset_literal(v.centering[0])},
@@ -67,19 +71,19 @@ template_scope variable_scope(const kernel_variable& v) {
               {"zoffset", offset_literal(v.centering[2])},
               {"cached", yes_no(v.cached)},
               {"timelevels", std::to_string(v.timelevels)},
-              {"description", escape_template_text(v.description)}};
+              {"description", as_text(v.description)}};
   return s;
 }
 
 template_scope parameter_scope(const kernel_parameter& p) {
   template_scope s;
-  s.values = {{"pname", p.name},
-              {"ptype", p.c_type},
-              {"cactus_type", p.cactus_type},
+  s.values = {{"pname", as_text(p.name)},
+              {"ptype", as_text(p.c_type)},
+              {"cactus_type", as_text(p.cactus_type)},
               {"source", p.source},
-              {"scalar_name", p.scalar_name},
+              {"scalar_name", as_text(p.scalar_name)},
               {"scalar_index", p.scalar_index < 0 ? std::string() : std::to_string(p.scalar_index)},
-              {"description", escape_template_text(p.description)}};
+              {"description", as_text(p.description)}};
   return s;
 }
 
@@ -87,10 +91,32 @@ const std::vector<std::string> variable_keys{"vname",  "vname_upper", "vtype",  
                                             "cached", "timelevels",  "vindex",    "vout_index"};
 const std::vector<std::string> parameter_keys{"pname", "ptype", "cactus_type", "source"};
 
+template <std::size_t N>
+std::vector<std::string> names_of(const std::array<std::string_view, N>& names) {
+  return {names.begin(), names.end()};
+}
+
+/// The values a filter may name, for the keys with a closed set of them (the others are names).
+std::map<std::string, std::vector<std::string>> variable_filter_values() {
+  std::vector<std::string> centerings;
+  for (const char* x : {"v", "c"}) {
+    for (const char* y : {"v", "c"}) {
+      for (const char* z : {"v", "c"}) centerings.push_back(std::string(x) + y + z);
+    }
+  }
+  return {{"intent", names_of(kernel_intent_names)},
+          {"cached", {"yes", "no"}},
+          {"vtype", names_of(data_type_names)},
+          {"centering", centerings}};
+}
+
+const std::map<std::string, std::vector<std::string>> parameter_filter_values{
+    {"ptype", {"CCTK_INT", "CCTK_REAL"}}, {"cactus_type", {"INT", "REAL", "BOOLEAN"}}, {"source", {"parameter", "scalar"}}};
+
 /// `vindex`: the variable's place in kernel_call::arrays; `vout_index`: that of its second buffer
 /// (separateinout only: they follow all variables, in the same order).
 template_loop variable_loop(const std::vector<kernel_variable>& variables) {
-  template_loop loop{variable_keys, {}};
+  template_loop loop{variable_keys, {}, variable_filter_values()};
   std::size_t next_out = variables.size();
   for (std::size_t i = 0; i < variables.size(); ++i) {
     auto scope = variable_scope(variables[i]);
@@ -103,16 +129,16 @@ template_loop variable_loop(const std::vector<kernel_variable>& variables) {
 }
 
 template_loop parameter_loop(const std::vector<kernel_parameter>& parameters) {
-  template_loop loop{parameter_keys, {}};
+  template_loop loop{parameter_keys, {}, parameter_filter_values};
   for (const auto& p : parameters) loop.items.push_back(parameter_scope(p));
   return loop;
 }
 
 void add_thorn_values(template_scope& s, const thorn_model& thorn, const std::string& backend) {
-  s.values["thorn"] = thorn.name;
-  s.values["thorn_upper"] = to_upper(thorn.name);
-  s.values["implementation"] = thorn.implementation;
-  s.values["backend"] = backend;
+  s.values["thorn"] = as_text(thorn.name);
+  s.values["thorn_upper"] = as_text(to_upper(thorn.name));
+  s.values["implementation"] = as_text(thorn.implementation);
+  s.values["backend"] = as_text(backend);
 }
 
 template_scope kernel_scope(const thorn_model& thorn, const kernel_model& k, const std::string& backend,
@@ -121,17 +147,17 @@ template_scope kernel_scope(const thorn_model& thorn, const kernel_model& k, con
   add_thorn_values(s, thorn, backend);
   static const char* sides[] = {"xn", "xp", "yn", "yp", "zn", "zp"};
   static const char* axes[] = {"x", "y", "z"};
-  s.values["name"] = k.name;
-  s.values["name_upper"] = to_upper(k.name);
-  s.values["variant"] = variant;
-  s.values["variant_upper"] = to_upper(variant);
-  s.values["type"] = k.type_pattern;
-  s.values["code"] = k.code_path;
-  s.values["code_file"] = escape_template_text(k.code_file);
-  s.values["code_text"] = escape_template_text(k.code_text);
-  s.values["code_literal"] = escape_template_text(string_literal(k.code_text));
+  s.values["name"] = as_text(k.name);
+  s.values["name_upper"] = as_text(to_upper(k.name));
+  s.values["variant"] = as_text(variant);
+  s.values["variant_upper"] = as_text(to_upper(variant));
+  s.values["type"] = as_text(k.type_pattern);
+  s.values["code"] = as_text(k.code_path);
+  s.values["code_file"] = as_text(k.code_file);
+  s.values["code_text"] = as_text(k.code_text);
+  s.values["code_literal"] = as_text(string_literal(k.code_text));
   s.values["share_code"] = yes_no(k.share_code);
-  s.values["description"] = escape_template_text(k.description);
+  s.values["description"] = as_text(k.description);
   int widest = 0;
   for (int i = 0; i < 6; ++i) {
     s.values[std::string("stencil_") + sides[i]] = std::to_string(k.stencil[i]);
@@ -196,19 +222,19 @@ struct walker {
       // A thorn-wide (scope=group) output is named after the thorn, whoever includes it.
       const bool thorn_wide = tree.templates[i].scope == template_scope_kind::group;
       const auto full = output_name(tree.templates[i], thorn_wide ? thorn.name : owner);
-      item.values["include_file"] = full.substr(full.find_last_of('/') + 1);
+      item.values["include_file"] = as_text(full.substr(full.find_last_of('/') + 1));
       loop.items.push_back(std::move(item));
     }
     scope.loops["include_loop"] = std::move(loop);
     const auto own = output_name(t, owner);
-    scope.values["file_name"] = own.substr(own.find_last_of('/') + 1);
+    scope.values["file_name"] = as_text(own.substr(own.find_last_of('/') + 1));
   }
 
   void render(const template_node& t, const template_scope& scope, const std::string& owner) {
     const std::string kernel = t.scope == template_scope_kind::file ? owner : std::string();
     const auto found = templates.find(t.file);
     if (found == templates.end()) {
-      sink.add(error_at(t.where, fmt::format("template file '{}' of template '{}' not found", t.file, t.name)));
+      sink.add(missing_file(t));
       return;
     }
     try {
@@ -220,21 +246,139 @@ struct walker {
     add_schedules(t, scope);
   }
 
-  /// A template's `schedule { "..." }` strings are schedule.ccl text: rendered with the same
-  /// scope (so `%{name}` works), then parsed, with places pointing into deps.ccl.
-  void add_schedules(const template_node& t, const template_scope& scope) {
-    for (const auto& s : t.schedules) {
-      try {
-        const source_file text_as_template{s.where.path, s.text};
-        const std::string rendered = render_template(text_as_template, scope, render_options{32, false});
-        // Pad so that line and column of the parsed text match the string's place in deps.ccl.
-        const source_file located{s.where.path, std::string(s.where.line - 1, '\n') + std::string(s.where.column, ' ') + rendered};
-        auto parsed = parse_schedule_ccl(located);
-        for (auto& statement : parsed.statements) out.schedule.push_back(std::move(statement));
-      } catch (const input_error& e) {
-        for (const auto& d : e.diagnostics()) sink.add(d);
+  /// An error at the `file=` value of a template whose file is not among the templates, with the
+  /// nearest names of the files in the folder it names, written as the value would be.
+  diagnostic missing_file(const template_node& t) const {
+    const auto slash = t.file.find_last_of('/');
+    const std::string folder = slash == std::string::npos ? std::string() : t.file.substr(0, slash + 1);
+    const std::string& written = t.file_as_written.text;
+    const auto written_slash = written.find_last_of('/');
+    const std::string written_folder = written_slash == std::string::npos ? std::string() : written.substr(0, written_slash + 1);
+    std::vector<std::string> files;  // of that folder, as file= would name them
+    for (const auto& [path, _] : templates) {
+      if (path.size() > folder.size() && path.compare(0, folder.size(), folder) == 0 &&
+          path.find('/', folder.size()) == std::string::npos) {
+        files.push_back(written_folder + path.substr(folder.size()));
       }
     }
+    const bool placed = t.file_as_written.where.line != 0;
+    const auto message =
+        fmt::format("template file '{}' of template '{}' not found{}", t.file, t.name,
+                    files.empty() ? fmt::format("; folder '{}' holds no template files", folder.empty() ? "." : folder)
+                                  : did_you_mean_or_known(written, files));
+    return error_at(placed ? t.file_as_written.where : t.where, message);
+  }
+
+  /// A template's `schedule { "..." }` strings are schedule.ccl text: rendered with the same
+  /// scope (so `%{name}` works), then parsed. Every place, of an error or of a statement, is
+  /// mapped back through the rendering and the string's escapes to where it was written in
+  /// deps.ccl; a place inside what a directive produced is that directive's '%'.
+  void add_schedules(const template_node& t, const template_scope& scope) {
+    for (const auto& s : t.schedules) {
+      const source_file text_as_template{s.where.path, s.text};
+      std::vector<std::size_t> origins;  // of each rendered byte, an offset into s.text
+      std::string rendered;
+      try {
+        rendered = render_template_mapped(text_as_template, scope, origins, render_options{32, false});
+      } catch (const input_error& e) {
+        for (const auto& d : e.diagnostics()) sink.add(relocated(d, s, text_as_template.text, nullptr));
+        continue;
+      }
+      origins.push_back(s.text.size());  // the end of the rendered text is the end of the string
+      try {
+        auto parsed = parse_schedule_ccl(source_file{s.where.path, rendered});
+        for (auto& statement : parsed.statements) {
+          relocate(statement, s, rendered, origins);
+          out.schedule.push_back(std::move(statement));
+        }
+      } catch (const input_error& e) {
+        for (const auto& d : e.diagnostics()) sink.add(relocated(d, s, rendered, &origins));
+      }
+    }
+  }
+
+  /// The byte offset of 1-based `line` and `column` in `text` (clamped to its end).
+  static std::size_t offset_of(const std::string& text, std::size_t line, std::size_t column) {
+    std::size_t offset = 0;
+    for (std::size_t l = 1; l < line; ++l) {
+      const auto newline = text.find('\n', offset);
+      if (newline == std::string::npos) return text.size();
+      offset = newline + 1;
+    }
+    return std::min(offset + (column > 0 ? column - 1 : 0), text.size());
+  }
+
+  /// Where `line`:`column` of `text` (the string's text, or what it rendered to with `origins`)
+  /// was written in deps.ccl.
+  static text_place place_in_deps(const schedule_string_syntax& s, const std::string& text,
+                                  const std::vector<std::size_t>* origins, std::size_t line, std::size_t column) {
+    std::size_t offset = offset_of(text, line, column);
+    if (origins != nullptr) offset = (*origins)[std::min(offset, origins->size() - 1)];
+    return s.places[std::min(offset, s.places.size() - 1)];
+  }
+
+  static void relocate(source_location& where, const schedule_string_syntax& s, const std::string& text,
+                       const std::vector<std::size_t>& origins) {
+    if (where.line == 0) {
+      where = s.where;
+      return;
+    }
+    const auto place = place_in_deps(s, text, &origins, where.line, where.column);
+    where = source_location{s.where.path, place.line, place.column};
+  }
+
+  static void relocate(schedule_statement_syntax& st, const schedule_string_syntax& s, const std::string& text,
+                       const std::vector<std::size_t>& origins) {
+    const auto all = [&](std::vector<located_text>& list) {
+      for (auto& l : list) relocate(l.where, s, text, origins);
+    };
+    relocate(st.where, s, text, origins);
+    relocate(st.item.where, s, text, origins);
+    relocate(st.item.name.where, s, text, origins);
+    relocate(st.item.target.where, s, text, origins);
+    for (auto* list : {&st.item.while_vars, &st.item.until_vars, &st.item.if_vars, &st.item.before, &st.item.after,
+                       &st.storage}) {
+      all(*list);
+    }
+    for (auto& c : st.item.clauses) {
+      relocate(c.key.where, s, text, origins);
+      all(c.items);
+    }
+    for (auto* branch : {&st.then_branch, &st.else_branch}) {
+      for (auto& inner : *branch) relocate(inner, s, text, origins);
+    }
+  }
+
+  /// A diagnostic about `text` (the string's text, or what it rendered to with `origins`) at
+  /// its place in deps.ccl, showing deps.ccl's line. The schedule parser's messages name places
+  /// of the rendered text too ("opened at line L, column C"): with `origins`, those are mapped.
+  static diagnostic relocated(const diagnostic& d, const schedule_string_syntax& s, const std::string& text,
+                              const std::vector<std::size_t>* origins) {
+    std::string message;
+    const std::string_view m = d.message;
+    static constexpr std::string_view line_word = "line ", column_word = ", column ";
+    std::size_t done = 0;
+    for (auto at = origins != nullptr ? m.find(line_word) : std::string_view::npos; at != std::string_view::npos;
+         at = m.find(line_word, at + 1)) {
+      std::size_t p = at + line_word.size();
+      const auto digits = [&](std::size_t& value) {
+        const std::size_t start = p;
+        value = 0;
+        while (p < m.size() && m[p] >= '0' && m[p] <= '9' && p - start < 9) value = value * 10 + (m[p++] - '0');
+        return p > start;
+      };
+      std::size_t line = 0, column = 0;
+      if (!digits(line) || m.substr(p, column_word.size()) != column_word) continue;
+      p += column_word.size();
+      if (!digits(column)) continue;
+      const auto place = place_in_deps(s, text, origins, line, column);
+      message += std::string(m.substr(done, at - done)) + fmt::format("line {}, column {}", place.line, place.column);
+      done = p;
+    }
+    message += std::string(m.substr(done));
+    if (d.where.line == 0) return error_at(s.where, message);
+    const auto place = place_in_deps(s, text, origins, d.where.line, d.where.column);
+    return error_at(source_location{s.where.path, place.line, place.column}, message);
   }
 
   void walk(const std::string& backend) {
@@ -332,15 +476,40 @@ struct walker {
       const bool anywhere = std::any_of(tree.backends.begin(), tree.backends.end(),
                                         [&](const auto& b) { return !tree.match(k.type_pattern, b).empty(); });
       if (!anywhere) {
-        // Suggest by the last segment, the template's name: `*/3dblok` -> `3dblock`.
+        const auto head = fmt::format("TYPE '{}' of kernel '{}' matches no template in {}", k.type_pattern, k.name,
+                                      tree.deps_path);
         std::vector<std::string> names;
         for (const auto& t : tree.templates) {
           if (t.selectable() && std::find(names.begin(), names.end(), t.name) == names.end()) names.push_back(t.name);
         }
+        if (names.empty()) {
+          sink.add(error_at(k.type_where, fmt::format("{}: {}", head, tree.templates.empty()
+                                                          ? "it declares no templates"
+                                                          : "it declares no kernel templates (each has a $suffix "
+                                                            "or scope=group, so no TYPE can name it)")));
+          continue;
+        }
+        // The template name exists, in groups the TYPE's path does not name: say where.
+        const auto named = tree.match_name(k.type_pattern);
+        if (!named.empty()) {
+          std::vector<std::string> backends, paths;
+          for (const auto i : named) {
+            const auto& t = tree.templates[i];
+            if (std::find(backends.begin(), backends.end(), t.backend()) == backends.end()) backends.push_back(t.backend());
+            paths.push_back(t.path());
+          }
+          // `openmp/3dblock_unrolled`: '3dblock_unrolled' is only in backend cuda, not under 'openmp'.
+          const auto slash = k.type_pattern.find_last_of('/');
+          sink.add(error_at(k.type_where, fmt::format("{}: '{}' is only in backend{} {} ({}), not under '{}'", head,
+                                                      k.type_pattern.substr(slash + 1), backends.size() == 1 ? "" : "s",
+                                                      join_names(backends), join_names(paths),
+                                                      k.type_pattern.substr(0, slash))));
+          continue;
+        }
+        // Suggest by the last segment, the template's name: `*/3dblok` -> `3dblock`.
         const auto last = k.type_pattern.substr(k.type_pattern.find_last_of('/') + 1);
-        sink.add(error_at(k.type_where, fmt::format("TYPE '{}' of kernel '{}' matches no template in {}{}; kernel "
-                                                    "templates: {}", k.type_pattern, k.name, tree.deps_path,
-                                                    did_you_mean(last, names), join_names(names))));
+        const auto hint = did_you_mean(last, names);
+        sink.add(error_at(k.type_where, fmt::format("{}{}; kernel templates: {}", head, hint, join_names(names))));
       }
     }
   }

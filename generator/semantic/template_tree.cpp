@@ -128,6 +128,7 @@ struct builder {
         // `auto` (seen in the shipped CaCUDA deps.ccl) has no effect here: every template is
         // evaluated only when a kernel's TYPE or a trigger asks for it.
       } else if (key == "file") {
+        node.file_as_written = kv.value;
         if (kv.value.text.empty()) {
           sink.add(error_at(kv.value.where, "file must name a template file"));
         } else if (const auto file = template_file_path(path, kv.value.text)) {
@@ -279,6 +280,15 @@ std::vector<std::size_t> template_tree::match(const std::string& type_pattern, c
   std::stable_sort(found.begin(), found.end(), [](const auto& a, const auto& b) { return a.first < b.first; });
   std::vector<std::size_t> out;
   for (const auto& f : found) out.push_back(f.second);
+  return out;
+}
+
+std::vector<std::size_t> template_tree::match_name(const std::string& type_pattern) const {
+  const auto name = type_pattern.substr(type_pattern.find_last_of('/') + 1);
+  std::vector<std::size_t> out;
+  for (std::size_t i = 0; i < templates.size(); ++i) {
+    if (templates[i].selectable() && segment_matches(name, templates[i].name)) out.push_back(i);
+  }
   return out;
 }
 

@@ -22,9 +22,10 @@ struct template_node {
   bool compile = false;
   bool replace = true;
   std::string file;                     // template file, relative to the templates directory
+  located_text file_as_written;         // the file= value as written in deps.ccl, and its place
   std::vector<std::size_t> triggers;    // indices into template_tree::templates
   std::vector<std::size_t> includes;
-  std::vector<located_text> schedules;
+  std::vector<schedule_string_syntax> schedules;
   std::string description;
   source_location where;
 
@@ -47,6 +48,11 @@ struct template_tree {
   /// alternatives (`*/3dstencil|3dblock`: 3dstencil's matches first), each alternative's matches
   /// in deps.ccl order: a kernel's first variant, which runs untuned, is the one TYPE names first.
   std::vector<std::size_t> match(const std::string& type_pattern, const std::string& backend) const;
+
+  /// The selectable templates, in any backend and group, whose name the last segment of
+  /// `type_pattern` matches (its alternatives and globs): where a TYPE's template name exists
+  /// when its group path matches none of them.
+  std::vector<std::size_t> match_name(const std::string& type_pattern) const;
 
   /// `roots` and everything they trigger or include, transitively, each once, in a stable order.
   std::vector<std::size_t> closure(const std::vector<std::size_t>& roots) const;

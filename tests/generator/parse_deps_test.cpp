@@ -232,5 +232,58 @@ TEST(parse_deps, error_groups_nested_too_deeply) {
             "^\n");
 }
 
+/// The places of the bytes of each schedule string of the only template, as "line:column" each.
+std::vector<std::string> schedule_places(const std::string& text) {
+  const auto deps = parse_deps_ccl(source_file{"deps.ccl", text});
+  std::vector<std::string> out;
+  for (const auto& s : deps.groups.at(0).templates.at(0).schedules) {
+    EXPECT_EQ(s.places.size(), s.text.size() + 1) << s.text;
+    std::string places;
+    for (const auto& p : s.places) places += std::to_string(p.line) + ":" + std::to_string(p.column) + " ";
+    out.push_back(places);
+  }
+  return out;
+}
+
+TEST(parse_deps, schedule_strings_know_where_each_byte_was_written) {
+  // Escapes are one byte at their backslash; the closing quote ends the list.
+  const std::string lf = "CCTK_KERNEL_TEMPLATE_GROUP g {\n CCTK_KERNEL_TEMPLATE a file=a {\n"
+                         "  schedule { \"a\\nb\\\"c\" \"x\n y\" }\n}\n}\n";
+  const auto deps = parse_deps_ccl(source_file{"deps.ccl", lf});
+  const auto& strings = deps.groups[0].templates[0].schedules;
+  ASSERT_EQ(strings.size(), 2u);
+  EXPECT_EQ(strings[0].text, "a\nb\"c");
+  EXPECT_EQ(strings[0].where, (source_location{"deps.ccl", 3, 14}));
+  EXPECT_EQ(strings[1].text, "x\n y");
+  EXPECT_EQ(schedule_places(lf),
+            (std::vector<std::string>{"3:15 3:16 3:18 3:19 3:21 3:22 ", "3:25 3:26 4:1 4:2 4:3 "}));
+  // The same in a CRLF file: the CR of a line break inside the string is no byte of the text,
+  // and columns on the next line start again at 1.
+  std::string crlf;
+  for (const char c : lf) crlf += c == '\n' ? std::string("\r\n") : std::string(1, c);
+  EXPECT_EQ(schedule_places(crlf),
+            (std::vector<std::string>{"3:15 3:16 3:18 3:19 3:21 3:22 ", "3:25 3:26 4:1 4:2 4:3 "}));
+}
+
+TEST(template_tree, keeps_the_place_of_each_file_value) {
+  const auto tree = build_template_tree(parse_deps_ccl(
+      source_file{"deps.ccl", "CCTK_KERNEL_TEMPLATE_GROUP g {\n CCTK_KERNEL_TEMPLATE a\n  file=\"../shared/a.tpl\" {}\n}\n"}));
+  ASSERT_EQ(tree.templates.size(), 1u);
+  EXPECT_EQ(tree.templates[0].file, "shared/a.tpl");
+  EXPECT_EQ(tree.templates[0].file_as_written.text, "../shared/a.tpl");
+  EXPECT_EQ(tree.templates[0].file_as_written.where, (source_location{"deps.ccl", 3, 8}));
+}
+
+TEST(template_tree, match_name_finds_a_template_in_any_backend) {
+  const auto tree = build_template_tree(parse_deps_ccl(source_file{
+      "deps.ccl", "CCTK_KERNEL_TEMPLATE_GROUP openmp { CCTK_KERNEL_TEMPLATE b file=b {} }\n"
+                  "CCTK_KERNEL_TEMPLATE_GROUP cuda { CCTK_KERNEL_TEMPLATE b file=b {} CCTK_KERNEL_TEMPLATE u file=u {}\n"
+                  "  CCTK_KERNEL_TEMPLATE u$launcher file=u {} }\n"}));
+  EXPECT_TRUE(tree.match("openmp/u", "openmp").empty());
+  EXPECT_EQ(tree.match_name("openmp/u"), (std::vector<std::size_t>{2}));  // u$launcher is no kernel template
+  EXPECT_EQ(tree.match_name("*/B|x*"), (std::vector<std::size_t>{0, 1}));
+  EXPECT_TRUE(tree.match_name("openmp/nothing").empty());
+}
+
 }  // namespace
 }  // namespace opuntia::gen

@@ -2,10 +2,16 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
+#include <filesystem>
+#include <fstream>
 #include <string>
+#include <vector>
 
 #include "ccl/diagnostic.hpp"
 #include "ccl/source_file.hpp"
+#include "generator/file_io.hpp"
+#include "generator/generate.hpp"
 
 namespace opuntia::gen {
 namespace {
@@ -294,11 +300,58 @@ TEST(template_engine, error_unknown_loop_lists_loops) {
 }
 
 TEST(template_engine, error_unknown_filter_key_lists_keys) {
+  // At the key, in the filter, not at the loop.
   EXPECT_EQ(error_of("%var_loop(\"intnt=in\") %[x]%"),
-            "t.tpl:1:1: error: unknown filter key 'intnt' for var_loop (its keys: intent, cached, delimit); did "
+            "t.tpl:1:12: error: unknown filter key 'intnt' for var_loop (its keys: intent, cached, delimit); did "
             "you mean 'intent'?\n"
             "%var_loop(\"intnt=in\") %[x]%\n"
-            "^\n");
+            "           ^\n");
+  EXPECT_EQ(error_of("%var_loop(\"intent=in\", \" bogus = yes\") %[x]%"),
+            "t.tpl:1:26: error: unknown filter key 'bogus' for var_loop (its keys: intent, cached, delimit)\n"
+            "%var_loop(\"intent=in\", \" bogus = yes\") %[x]%\n"
+            "                         ^\n");
+}
+
+/// kernel_scope() whose var_loop knows the values of intent and cached, as the generator's does.
+template_scope kernel_scope_with_values() {
+  template_scope scope = kernel_scope();
+  scope.loops["var_loop"].values = {{"intent", {"in", "out", "inout", "separateinout"}}, {"cached", {"yes", "no"}}};
+  return scope;
+}
+
+TEST(template_engine, error_unknown_filter_value_lists_values) {
+  const auto scope = kernel_scope_with_values();
+  EXPECT_EQ(error_of("%var_loop(\"intent=bogus\") %[x]%", scope),
+            "t.tpl:1:19: error: unknown value 'bogus' for filter key 'intent' of var_loop (its values: in, out, "
+            "inout, separateinout)\n"
+            "%var_loop(\"intent=bogus\") %[x]%\n"
+            "                  ^\n");
+  // The alternative that is wrong, among good ones, with the nearest values.
+  EXPECT_EQ(error_of("a\n  %var_loop(\"cached=yes\", \"intent=in| inot\") %[x]%", scope),
+            "t.tpl:2:39: error: unknown value 'inot' for filter key 'intent' of var_loop (its values: in, out, "
+            "inout, separateinout); did you mean 'inout' or 'in'?\n"
+            "  %var_loop(\"cached=yes\", \"intent=in| inot\") %[x]%\n"
+            "                                      ^\n");
+  EXPECT_EQ(error_of("%var_loop(\"cached=maybe\") %[x]%", scope),
+            "t.tpl:1:19: error: unknown value 'maybe' for filter key 'cached' of var_loop (its values: yes, no)\n"
+            "%var_loop(\"cached=maybe\") %[x]%\n"
+            "                  ^\n");
+  // A filter with an escape in it: columns inside it are not known, so the error is at its quote.
+  EXPECT_EQ(error_of("%var_loop(\"intent=in|b\\ogus\") %[x]%", scope).substr(0, 52),
+            "t.tpl:1:11: error: unknown value 'bogus' for filter ");
+  // Checked even where no item would match, and the key may be spelt in any case.
+  template_scope empty = scope;
+  empty.loops["var_loop"].items.clear();
+  EXPECT_EQ(error_of("%var_loop(\"INTENT=ni\") %[x]%", empty).substr(0, 58),
+            "t.tpl:1:19: error: unknown value 'ni' for filter key 'inte");
+}
+
+TEST(template_engine, known_filter_values_match_in_any_case_and_empty_alternatives) {
+  const auto scope = kernel_scope_with_values();
+  EXPECT_EQ(render("%var_loop(\"intent=IN|Out\", \"delimit=,\") %[%vname]%", scope), "u,w");
+  EXPECT_EQ(render("%var_loop(\"intent=\") %[%vname]%", scope), "");
+  // Keys without a closed set of values accept any text.
+  EXPECT_EQ(render("%var_loop(\"intent=whatever\") %[x]%", kernel_scope()), "");
 }
 
 TEST(template_engine, error_unterminated_block_says_where_it_opened) {
@@ -435,6 +488,83 @@ TEST(template_engine, error_inside_a_value_points_at_its_use) {
             "end of file (at line 1, column 6 of the value)\n"
             "%broken\n"
             "^\n");
+}
+
+TEST(template_engine, escaped_user_text_is_never_expanded) {
+  // What the generator does with every value read from a thorn's files: a '%' stays a '%'.
+  template_scope scope = kernel_scope();
+  scope.values["code"] = escape_template_text("src/a%{name}.kernel");
+  scope.values["type"] = escape_template_text("*/3dblock|%{nosuch}");
+  scope.values["path"] = escape_template_text("a[i]%n %[x]% 100%");
+  EXPECT_EQ(render("#include \"%{code}\" // %type %{path}", scope),
+            "#include \"src/a%{name}.kernel\" // */3dblock|%{nosuch} a[i]%n %[x]% 100%");
+}
+
+/// The project's templates and a thorn Heat whose cakernel.ccl is `cakernel`, generated for OpenMP.
+std::vector<generated_file> generate_heat(const std::string& test, const std::string& cakernel,
+                                          const std::string& body_path) {
+  namespace fs = std::filesystem;
+  const fs::path dir = fs::temp_directory_path() / ("opuntia_template_engine_test_" + test) / "Heat";
+  fs::remove_all(dir.parent_path());
+  fs::create_directories(dir / "src");
+  const std::vector<std::pair<std::string, std::string>> files{
+      {"interface.ccl", "implements: heatequation\npublic:\nCCTK_REAL temperature TYPE=GF TIMELEVELS=1 { u } \"t\"\n"},
+      {"param.ccl", "restricted:\nCCTK_REAL alpha \"thermal diffusivity\"\n{\n  (0:* :: \"positive\"\n} 1.0\n"},
+      {"schedule.ccl", "STORAGE: temperature\nschedule CAKERNEL_Launch_Heat_Update IN CCTK_EVOL\n{\n  LANG: C\n"
+                       "  SYNC: temperature\n} \"step\"\n"},
+      {"cakernel.ccl", cakernel},
+      {body_path, "CAKERNEL_Heat_Update_Begin\nCAKERNEL_Heat_Update_Computations_Begin\n"
+                  "  I3D(u_out, 0, 0, 0) = I3D_l(u, 0, 0, 0);\nCAKERNEL_Heat_Update_Computations_End\n"
+                  "CAKERNEL_Heat_Update_End\n"}};
+  for (const auto& [name, text] : files) std::ofstream(dir / name, std::ios::binary) << text;
+  generator_inputs inputs;
+  inputs.thorns.push_back(read_thorn(dir));
+  inputs.library = inputs.thorns;
+  const fs::path templates = fs::path(OPUNTIA_SOURCE_DIR) / "templates";
+  inputs.deps_ccl = read_source(templates / "deps.ccl");
+  inputs.templates = read_templates(templates);
+  inputs.backends = {"openmp"};
+  return generate(inputs);
+}
+
+TEST(template_engine, descriptor_values_reach_the_output_as_written) {
+  // CODE and descriptions hold '%': inserted as text, never expanded as template code.
+  const auto files = generate_heat("code_with_percent",
+                                   "CCTK_KERNEL Heat_Update TYPE=*/3dblock CODE=\"src/a%{name}%%.kernel\"\n{\n"
+                                   "  CCTK_KERNEL_VARIABLE cached=yes intent=separateinout { u } \"100% u, %{x}\"\n"
+                                   "  CCTK_KERNEL_PARAMETER { alpha }\n} \"a %{name} kernel\"\n",
+                                   "src/a%{name}%%.kernel");
+  const auto launcher = std::find_if(files.begin(), files.end(), [](const generated_file& f) {
+    return f.path == "Heat/openmp/Heat_Update_3dblock.cpp";
+  });
+  ASSERT_NE(launcher, files.end());
+  EXPECT_NE(launcher->text.find("#include \"src/a%{name}%%.kernel\""), std::string::npos) << launcher->text;
+}
+
+TEST(template_engine, mapped_rendering_records_where_each_byte_came_from) {
+  std::vector<std::size_t> origins;
+  const std::string text = "ab%{name}%%c\r\n%var_loop(\"delimit=,\") %[<%vname>]%";
+  const auto out = render_template_mapped(source_file{"t.tpl", text}, kernel_scope(), origins);
+  EXPECT_EQ(out, "abheat%c\r\n<u>,<v>,<w>");
+  const std::size_t loop = text.find("%var_loop"), body = text.find('<'), vname = text.find("%vname");
+  const std::vector<std::size_t> expected{0, 1, 2, 2, 2, 2, 9, 11, 12, 13,   // ab, heat, %, c, CRLF
+                                          body, vname, body + 7, loop,      // <u>,
+                                          body, vname, body + 7, loop,      // <v>,
+                                          body, vname, body + 7};           // <w>
+  EXPECT_EQ(origins, expected);
+  // A value that expands further maps, whole, to the directive that began the expansion.
+  template_scope scope = kernel_scope();
+  scope.values["cell"] = "[%{name}]";
+  EXPECT_EQ(render_template_mapped(source_file{"t.tpl", "x %cell"}, scope, origins), "x [heat]");
+  EXPECT_EQ(origins, (std::vector<std::size_t>{0, 1, 2, 2, 2, 2, 2, 2}));
+  // Errors are those of render_template, in the template's places.
+  try {
+    render_template_mapped(source_file{"t.tpl", "a\n %{nmae}"}, kernel_scope(), origins);
+    ADD_FAILURE() << "no error";
+  } catch (const input_error& e) {
+    EXPECT_EQ(format_diagnostics(e.diagnostics()),
+              "t.tpl:2:2: error: unknown name 'nmae'; did you mean 'name'?\n %{nmae}\n ^\n");
+  }
 }
 
 TEST(template_engine, error_printf_format_needs_escaping) {

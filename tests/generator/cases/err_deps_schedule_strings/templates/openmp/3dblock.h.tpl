@@ -1,0 +1,1 @@
+// %{name}: kernel %{file_name}
