@@ -2,6 +2,8 @@
 
 #include <algorithm>
 #include <cctype>
+#include <iterator>
+#include <utility>
 #include <fmt/format.h>
 
 namespace opuntia::ccl {
@@ -40,6 +42,23 @@ std::size_t printable_length(std::string_view text, std::size_t i) {
   return length;
 }
 
+/// How many cells of a terminal the printable character of `length` bytes at `text[i]` takes: 2
+/// for the East Asian wide and full-width ones (CJK, Hangul, full-width forms, emoji), else 1,
+/// so that a caret after them stands under the column it means.
+std::size_t cells(std::string_view text, std::size_t i, std::size_t length) {
+  if (length < 3) return 1;
+  char32_t code = static_cast<unsigned char>(text[i]) & (length == 3 ? 0x0F : 0x07);
+  for (std::size_t k = 1; k < length; ++k) code = (code << 6) | (static_cast<unsigned char>(text[i + k]) & 0x3F);
+  constexpr std::pair<char32_t, char32_t> wide[] = {
+      {0x1100, 0x115F},   {0x2E80, 0x303E},   {0x3041, 0x33FF},   {0x3400, 0x4DBF}, {0x4E00, 0x9FFF},
+      {0xA000, 0xA4CF},   {0xAC00, 0xD7A3},   {0xF900, 0xFAFF},   {0xFE30, 0xFE4F}, {0xFF00, 0xFF60},
+      {0xFFE0, 0xFFE6},   {0x1F300, 0x1F64F}, {0x1F900, 0x1F9FF}, {0x20000, 0x3FFFD}};
+  return std::any_of(std::begin(wide), std::end(wide),
+                     [&](const auto& range) { return code >= range.first && code <= range.second; })
+             ? 2
+             : 1;
+}
+
 /// `text` as it is safe to send to a terminal: tabs kept, every byte printable_length() refuses
 /// written as \xNN. With `caret`, also the padding that puts a caret under byte `column` (1-based):
 /// a tab under a tab, as many blanks as each character or escape takes on screen.
@@ -56,7 +75,7 @@ std::string shown(std::string_view text, std::size_t column = 0, std::string* ca
       piece = fmt::format("\\x{:02x}", static_cast<unsigned char>(text[i]));
     }
     if (caret != nullptr && i + 1 < column) {
-      *caret += piece == "\t" ? std::string("\t") : std::string(length > 0 ? 1 : piece.size(), ' ');
+      *caret += piece == "\t" ? std::string("\t") : std::string(length > 0 ? cells(text, i, length) : piece.size(), ' ');
     }
     out += piece;
     i += length > 0 ? length : 1;

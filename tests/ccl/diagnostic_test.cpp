@@ -39,6 +39,14 @@ TEST(diagnostic, utf8_is_shown_and_the_caret_counts_characters) {
             "f:1:12: error: m\n\xc3\xa9 x \\xc2\\x9b\\xef\\xbb\\xbf y\n                         ^\n");
 }
 
+TEST(diagnostic, the_caret_counts_two_cells_for_a_wide_character) {
+  // "熱拡散率" is four CJK characters of 3 bytes, each two cells wide on a terminal.
+  const source_file file{"f", "} \"\xe7\x86\xb1\xe6\x8b\xa1\xe6\x95\xa3\xe7\x8e\x87\" BOGUS\n"};
+  EXPECT_EQ(format_diagnostic(file.error_at(1, 18, "m")),
+            "f:1:18: error: m\n} \"\xe7\x86\xb1\xe6\x8b\xa1\xe6\x95\xa3\xe7\x8e\x87\" BOGUS\n"
+            "             ^\n");
+}
+
 TEST(diagnostic, whole_file_errors_have_no_line) {
   EXPECT_EQ(format_diagnostic(diagnostic{{"f", 0, 0}, "empty", ""}), "f: error: empty\n");
 }
