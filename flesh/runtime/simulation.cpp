@@ -1073,18 +1073,27 @@ void simulation::print_progress(double elapsed) {
   const double rate_seconds = steady ? wall_seconds() - steady_.wall : elapsed;
   const int rate_iterations = steady ? iteration_ - steady_.iteration : iteration_ - evolution_first_iteration_;
   const double glups = rate_seconds > 0 ? points * rate_iterations / rate_seconds / 1e9 : 0;
-  // Time left from whichever limit applies.
+  // Time left from whichever limit applies, at the rate above: the iterations still to go (by
+  // cctk_itlast, or by cctk_final_time at this dt), or the wall-clock minutes of max_runtime. Not
+  // a fraction of the whole run: a run recovered from a checkpoint, or starting at a time other
+  // than 0, has done only part of it in this process.
   const auto terminate = registry_.text("Cactus", "terminate");
-  double fraction = 0;
-  if (terminate == "iteration" || terminate == "any") {
-    const auto last = registry_.integer("Cactus", "cctk_itlast");
-    if (last > 0) fraction = std::max(fraction, static_cast<double>(iteration_) / last);
+  const bool any = terminate == "any";
+  double seconds_left = -1;
+  const auto at_most = [&](double seconds) { seconds_left = seconds_left < 0 ? seconds : std::min(seconds_left, seconds); };
+  const double seconds_an_iteration = rate_iterations > 0 ? rate_seconds / rate_iterations : -1;
+  if ((terminate == "iteration" || any) && seconds_an_iteration >= 0) {
+    at_most(std::max(0.0, static_cast<double>(registry_.integer("Cactus", "cctk_itlast") - iteration_)) *
+            seconds_an_iteration);
   }
-  if (terminate == "time" || terminate == "any") {
-    const double final_time = registry_.real("Cactus", "cctk_final_time");
-    if (final_time > 0) fraction = std::max(fraction, time_ / final_time);
+  const double final_time = registry_.real("Cactus", "cctk_final_time");
+  if ((terminate == "time" || any) && final_time >= 0 && dt_ > 0 && seconds_an_iteration >= 0) {
+    at_most(std::max(0.0, (final_time - time_) / dt_) * seconds_an_iteration);
   }
-  const double seconds_left = fraction > 0 ? std::max(0.0, elapsed * (1 - fraction) / fraction) : -1;
+  const double max_minutes = registry_.real("Cactus", "max_runtime");
+  if ((terminate == "runtime" || any) && max_minutes > 0) {
+    at_most(std::max(0.0, 60 * max_minutes - (wall_seconds() - run_start_)));
+  }
   // Beyond a year or so, the order of magnitude is what matters (and 300 digits would not).
   const std::string left = seconds_left < 0    ? "?"
                            : seconds_left < 1e7 ? fmt::format("{:.1f} s", seconds_left)
@@ -1105,7 +1114,7 @@ std::vector<simulation::report_row> simulation::report_rows() {
     rows.push_back(
         {"checkpoint: snapshot, the run waits", checkpoints_->thorn, in_background_.count, in_background_.stalled});
     rows.push_back({fmt::format("checkpoint: background write, {}/s", rate(in_background_)), checkpoints_->thorn,
-                    in_background_.count, in_background_.writing});
+                    in_background_.count, in_background_.writing, "checkpoint: background write"});
     if (in_background_.previous_waits > 0) {
       rows.push_back({"checkpoint: the write before, the run waits", checkpoints_->thorn,
                       in_background_.previous_waits, in_background_.waited_for_previous});
@@ -1117,7 +1126,7 @@ std::vector<simulation::report_row> simulation::report_rows() {
   }
   if (waited_for_.count > 0) {
     rows.push_back({fmt::format("checkpoint: write, the run waits, {}/s", rate(waited_for_)), checkpoints_->thorn,
-                    waited_for_.count, waited_for_.writing});
+                    waited_for_.count, waited_for_.writing, "checkpoint: write, the run waits"});
   }
   for (const auto& t : driver_->sync_timers()) rows.push_back({t.name, "Driver", t.calls, t.seconds});
   // The same exchanges as the device sees them: its packs and unpacks, without the host's waits.
@@ -1160,8 +1169,9 @@ void simulation::print_timer_report(double elapsed, const evolution_time& evolut
              1e3 * steady_seconds / steady_iterations);
   fmt::print(out_, "    {:<44} {:<18} {:>8} {:>11} {:>15}\n", "routine", "thorn", "calls", "µs a call", "ms an iteration");
   for (const auto& r : rows) {
-    const auto before = std::find_if(steady_.rows.begin(), steady_.rows.end(),
-                                     [&](const report_row& b) { return b.name == r.name && b.thorn == r.thorn; });
+    const auto before = std::find_if(steady_.rows.begin(), steady_.rows.end(), [&](const report_row& b) {
+      return b.identity() == r.identity() && b.thorn == r.thorn;
+    });
     const long calls = r.calls - (before != steady_.rows.end() ? before->calls : 0);
     const double seconds = r.seconds - (before != steady_.rows.end() ? before->seconds : 0);
     if (calls <= 0) continue;

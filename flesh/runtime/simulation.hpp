@@ -148,6 +148,10 @@ private:
     std::string name, thorn;
     long calls = 0;
     double seconds = 0;
+    /// What names the row from one report to the next where `name` changes (a rate in it): the
+    /// steady state's share is this report's row less the same row's at the steady state's start.
+    std::string key = {};
+    const std::string& identity() const { return key.empty() ? name : key; }
   };
   /// The timer report's lines as they stand, routines first (slowest first); reads the device
   /// timers, waiting for them.

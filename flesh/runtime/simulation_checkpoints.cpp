@@ -317,6 +317,7 @@ void simulation::prepare_recovery() {
   };
   recovery found;
   bool any = false;
+  std::size_t checkpoint_count = 0;  // auto: the checkpoints found in the folder, readable or not
   if (checkpoint_.recover == "manual") {
     found.file = registry_.text(p.recover_file.owner, p.recover_file.name);
     const auto setting = fmt::format("{} = \"{}\"", qualified(p.recover_file), found.file.string());
@@ -338,9 +339,13 @@ void simulation::prepare_recovery() {
   } else {
     // auto: the newest complete one; one that cannot be read (damaged since) is passed over, said so.
     const auto candidates = checkpoints_in(output_folder(), provider.extension);
+    checkpoint_count = candidates.size();
     for (auto c = candidates.rbegin(); c != candidates.rend() && !any; ++c) {
       try {
-        found.header = provider.read_header(c->path);
+        auto header = provider.read_header(c->path);
+        // Its record of the parameters is read too: a damaged record is a damaged checkpoint.
+        (void)conflicts_on_recovery(registry_, header.parameters);
+        found.header = std::move(header);
         found.file = c->path;
         any = true;
       } catch (const std::exception& e) {
@@ -356,6 +361,13 @@ void simulation::prepare_recovery() {
   if (driver_->reduce(iteration, reduction::maximum) != driver_->reduce(iteration, reduction::minimum)) {
     throw std::runtime_error(fmt::format("the ranks found different checkpoints in {} to recover from",
                                          output_folder().string()));
+  }
+  if (!any && checkpoint_.recover != "manual" && checkpoint_count > 0) {
+    // Starting again would write over the output of the run they belong to.
+    fail_at({p.recover}, fmt::format("{} = \"auto\": none of the {} checkpoint{} in {} can be read (each said above); "
+                                     "remove them to start from the initial data, or name one with {} = \"manual\"",
+                                     qualified(p.recover), checkpoint_count, checkpoint_count == 1 ? "" : "s",
+                                     output_folder().string(), qualified(p.recover)));
   }
   if (!any) {
     info(fmt::format("{} = \"auto\": no checkpoint in {}; starting from the initial data", qualified(p.recover),

@@ -317,6 +317,32 @@ with h5py.File(sys.argv[1], "r") as f:
     'opuntia: warning: IO::recover = "auto" passes over damaged/checkpoint.it6.h5, which cannot be read: cannot open damaged/checkpoint.it6.h5: .+' \
     "$work/damaged.out"
   check "... and recovers from the one before, bit for bit" same_digest whole8 damaged
+  # ... past one whose record of the parameters is damaged (its first line's bytes overwritten).
+  run damaged_record 1 wavetoy openmp 'Cactus::cctk_itlast = 6' 'IO::checkpoint_every = 2' 'IO::checkpoint_keep = 2'
+  offset=$(grep -obUa 'ActiveThorns = ' "$work/damaged_record/checkpoint.it6.h5" | head -1 | cut -d: -f1)
+  head -c 24 /dev/zero | tr '\0' '\253' | dd of="$work/damaged_record/checkpoint.it6.h5" bs=1 seek="${offset:-0}" conv=notrunc 2>/dev/null
+  run damaged_record 1 wavetoy openmp 'Cactus::cctk_itlast = 8' 'IO::recover = "auto"'
+  check "recover = auto passes over a checkpoint whose parameters are damaged, saying so" grep -qE \
+    '^opuntia: warning: IO::recover = "auto" passes over damaged_record/checkpoint.it6.h5, which cannot be read: line 1 of its parameters' \
+    "$work/damaged_record.out"
+  check "... and recovers from the one before, bit for bit" same_digest whole8 damaged_record
+  # The timer report's steady state counts the background writes it holds, as it counts their
+  # snapshots (the row's name carries a rate that changes, which once made it count all of them).
+  run steady_report 1 wavetoy openmp 'Cactus::cctk_itlast = 60' 'IO::checkpoint_every = 5' 'Cactus::cctk_timer_output = "full"'
+  steady_rows=$(sed -n '/^  steady state/,$p' "$work/steady_report.out")
+  snapshots=$(echo "$steady_rows" | awk '/checkpoint: snapshot, the run waits/ {print $(NF-2)}')
+  writes=$(echo "$steady_rows" | awk '/checkpoint: background write/ {print $(NF-2)}')
+  all_writes=$(sed -n '1,/^  steady state/p' "$work/steady_report.out" | awk '/checkpoint: background write/ {print $(NF-2)}')
+  check "the steady state counts as many background writes as snapshots ($writes, $snapshots)" \
+    test -n "$writes" -a "$writes" = "$snapshots"
+  check "... fewer than the whole run's ($all_writes)" test -n "$all_writes" -a "${writes:-0}" -lt "${all_writes:-0}"
+  # ... and refuses to start again where no checkpoint there can be read.
+  run unreadable 1 wavetoy openmp 'Cactus::cctk_itlast = 4' 'IO::checkpoint_every = 2' 'IO::checkpoint_keep = 2'
+  for f in "$work"/unreadable/checkpoint.it*.h5; do truncate -s 100 "$f"; done
+  run unreadable 1 wavetoy openmp 'Cactus::cctk_itlast = 8' 'IO::recover = "auto"'
+  check "recover = auto where every checkpoint is damaged fails" test $? -eq 1
+  check "... saying none of them can be read" grep -qF \
+    'error: IO::recover = "auto": none of the 2 checkpoints in unreadable can be read (each said above)' "$work/unreadable.out"
 
   # A background write that fails (its temporary name is taken by a folder) fails the run at the
   # next point that waits for it, naming the file and the reason, and leaves no file of it.
