@@ -60,8 +60,8 @@ void read_library(generator_inputs& inputs, const std::vector<std::string>& extr
   }
 }
 
-/// Reads what generate needs and runs it. Every problem of every thorn is thrown together, each
-/// once: a thorn that cannot be read does not hide the errors of the others.
+/// Reads what generate needs and runs it. Every problem of every thorn is thrown together (main
+/// prints each once): a thorn that cannot be read does not hide the errors of the others.
 std::vector<generated_file> run_generator(const std::vector<std::string>& thorn_dirs,
                                           const std::vector<std::string>& library_dirs,
                                           const std::string& templates_dir, const std::vector<std::string>& backends,
@@ -84,7 +84,7 @@ std::vector<generated_file> run_generator(const std::vector<std::string>& thorn_
     inputs.templates = read_templates(templates_dir);
   } catch (const input_error& e) {
     keep(e);
-    throw input_error(distinct(errors));
+    throw input_error(errors);  // main prints each once
   }
   try {
     auto files = generate(inputs);
@@ -92,7 +92,7 @@ std::vector<generated_file> run_generator(const std::vector<std::string>& thorn_
   } catch (const input_error& e) {
     keep(e);
   }
-  throw input_error(distinct(errors));
+  throw input_error(errors);  // main prints each once
 }
 
 int check_files(const std::vector<std::string>& files, const std::string& forced_kind) {
@@ -218,7 +218,7 @@ int main(int argc, char** argv) {
         try {
           run_generator(check_thorns, {}, templates_dir, {});
         } catch (const input_error& e) {
-          std::cerr << format_diagnostics(e.diagnostics());
+          std::cerr << format_diagnostics(distinct(e.diagnostics()));
           status = 1;
         }
       }

@@ -26,6 +26,13 @@ std::string to_upper(std::string_view s) {
   return out;
 }
 
+std::string trim(std::string_view s) {
+  const auto begin = s.find_first_not_of(" \t\r\n");
+  if (begin == std::string_view::npos) return {};
+  const auto end = s.find_last_not_of(" \t\r\n");
+  return std::string(s.substr(begin, end - begin + 1));
+}
+
 std::optional<bool> boolean_word(std::string_view s) {
   for (const char* word : {"yes", "true", "1"}) {
     if (iequals(s, word)) return true;

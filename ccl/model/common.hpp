@@ -25,6 +25,8 @@ struct key_value {
 bool iequals(std::string_view a, std::string_view b);
 std::string to_lower(std::string_view s);
 std::string to_upper(std::string_view s);
+/// `s` without blanks, tabs and line ends at either end.
+std::string trim(std::string_view s);
 
 /// Cactus's boolean words, any case: yes/true/1 and no/false/0; nullopt for anything else.
 std::optional<bool> boolean_word(std::string_view s);

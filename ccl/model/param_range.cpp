@@ -9,14 +9,6 @@
 
 namespace opuntia::ccl {
 
-namespace {
-std::string trim(const std::string& s) {
-  const auto begin = s.find_first_not_of(" \t\r\n");
-  if (begin == std::string::npos) return {};
-  const auto end = s.find_last_not_of(" \t\r\n");
-  return s.substr(begin, end - begin + 1);
-}
-}  // namespace
 
 namespace {
 /// Whether all of `text` (blanks around it aside) matches `Rule`.

@@ -16,6 +16,31 @@ inline constexpr std::array<std::string_view, 17> schedule_bin_names{
     "RECOVER_VARIABLES",    "POST_RECOVER_VARIABLES", "CPINITIAL", "PRESTEP",     "EVOL",
     "POSTSTEP", "CHECKPOINT", "ANALYSIS", "TERMINATE", "SHUTDOWN"};
 
+/// Whether `name` begins with `CCTK_`, in any case, as a bin may be written.
+inline bool has_cctk_prefix(std::string_view name) { return name.size() >= 5 && iequals(name.substr(0, 5), "cctk_"); }
+
+/// "EVOL", "evol", "CCTK_EVOL", "cctk_evol" -> its index in schedule_bin_names; -1 for no bin.
+/// Without copies: the flesh asks for its bins by name in every iteration.
+inline int schedule_bin_index(std::string_view name) {
+  if (has_cctk_prefix(name)) name.remove_prefix(5);
+  for (std::size_t i = 0; i < schedule_bin_names.size(); ++i) {
+    if (iequals(schedule_bin_names[i], name)) return static_cast<int>(i);
+  }
+  return -1;
+}
+
+/// The bins' names spelled as `like` is, with `CCTK_` where it has it: the candidates of a "did you
+/// mean" for an unknown bin.
+inline const std::vector<std::string>& schedule_bins_spelled_like(std::string_view like) {
+  static const std::vector<std::string> plain(schedule_bin_names.begin(), schedule_bin_names.end());
+  static const std::vector<std::string> prefixed = [] {
+    std::vector<std::string> out;
+    for (const auto& b : plain) out.push_back("CCTK_" + b);
+    return out;
+  }();
+  return has_cctk_prefix(like) ? prefixed : plain;
+}
+
 /// `LANG: C`, `SYNC: a, b`, `READS: impl::v(everywhere)`, ... inside a schedule block.
 struct schedule_clause_syntax {
   located_text key;                 // upper case: LANG, SYNC, STORAGE, TRIGGERS, READS, WRITES, ...

@@ -786,7 +786,7 @@ void parameter_registry::reset_reads() {
 void parameter_registry::apply(const ccl::parfile_file& parfile, const ccl::source_file& source) {
   sources_.push_back(source);
   for (auto& e : entries_) e.read = false;
-  applier{*this, parfile, source, {}, {}, {}}.run();
+  applier{*this, parfile, source, {}, {}, {}, false, {}}.run();
 }
 
 }  // namespace opuntia

@@ -32,16 +32,6 @@ using bin_list = std::vector<std::pair<std::string, std::vector<schedule_node>>>
 using ccl::iequals;
 using ccl::to_lower;
 
-/// "EVOL", "evol", "CCTK_EVOL", "cctk_evol" -> index into schedule_bins(); -1 when no bin.
-/// Without copies: the flesh asks for its bins by name in every iteration (schedule_tree::bin).
-int bin_index(std::string_view name) {
-  if (name.size() > 5 && iequals(name.substr(0, 5), "cctk_")) name.remove_prefix(5);
-  const auto& bins = schedule_bins();
-  for (std::size_t i = 0; i < bins.size(); ++i) {
-    if (iequals(bins[i], name)) return static_cast<int>(i);
-  }
-  return -1;
-}
 
 /// One item statement that was taken, with where it goes.
 struct item {
@@ -190,16 +180,14 @@ private:
       item& it = items_[i];
       if (it.node.what == schedule_node::kind::group && groups_.at(to_lower(it.node.name)) != i) continue;
       const std::string& target = it.statement->target;
-      if (const int b = bin_index(target); b >= 0) {
+      if (const int b = ccl::schedule_bin_index(target); b >= 0) {
         it.bin = b;
         it.placed = true;
       } else if (const auto g = groups_.find(to_lower(target)); g != groups_.end()) {
         it.parent_group = static_cast<long>(g->second);
         it.placed = true;
       } else {
-        const bool prefixed = to_lower(target).rfind("cctk_", 0) == 0;
-        std::vector<std::string> candidates;
-        for (const auto& bin : schedule_bins()) candidates.push_back(prefixed ? "CCTK_" + bin : bin);
+        auto candidates = ccl::schedule_bins_spelled_like(target);
         candidates.insert(candidates.end(), group_names.begin(), group_names.end());
         error(it.node.origin, "unknown schedule bin or group '" + target + "'" + ccl::did_you_mean(target, candidates));
       }
@@ -434,7 +422,7 @@ schedule_tree schedule_tree::build(const std::vector<const thorn_binding*>& thor
 
 const std::vector<schedule_node>& schedule_tree::bin(std::string_view name) const {
   static const std::vector<schedule_node> none;
-  const int b = bin_index(name);
+  const int b = ccl::schedule_bin_index(name);
   if (b < 0) throw std::out_of_range("unknown schedule bin '" + std::string(name) + "'");
   return static_cast<std::size_t>(b) < bins_.size() ? bins_[static_cast<std::size_t>(b)].second : none;
 }

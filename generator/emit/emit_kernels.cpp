@@ -54,16 +54,13 @@ std::string centering_letters_of(const centerings& c) {
 /// A centering offset as a C literal: `0.0` or `0.5`.
 std::string offset_literal(centering c) { return fmt::format("{:.1f}", centering_offset(c)); }
 
-/// A value read from the user's files (a name, a path, a description): template text that
-/// renders as written, a '%' in it never taken for a directive.
-std::string as_text(const std::string& text) { return escape_template_text(text); }
 
 template_scope variable_scope(const kernel_variable& v) {
   template_scope s;
-  s.values = {{"vname", as_text(v.name)},
-              {"vname_upper", as_text(to_upper(v.name))},
+  s.values = {{"vname", escape_template_text(v.name)},
+              {"vname_upper", escape_template_text(to_upper(v.name))},
               {"vtype", std::string(name_of(v.data_type))},
-              {"group", as_text(v.group)},
+              {"group", escape_template_text(v.group)},
               {"intent", std::string(name_of(v.intent))},
               {"centering", centering_letters_of(v.centering)},
               {"xoffset", offset_literal(v.centering[0])},
@@ -71,19 +68,19 @@ template_scope variable_scope(const kernel_variable& v) {
               {"zoffset", offset_literal(v.centering[2])},
               {"cached", yes_no(v.cached)},
               {"timelevels", std::to_string(v.timelevels)},
-              {"description", as_text(v.description)}};
+              {"description", escape_template_text(v.description)}};
   return s;
 }
 
 template_scope parameter_scope(const kernel_parameter& p) {
   template_scope s;
-  s.values = {{"pname", as_text(p.name)},
-              {"ptype", as_text(p.c_type)},
-              {"cactus_type", as_text(p.cactus_type)},
+  s.values = {{"pname", escape_template_text(p.name)},
+              {"ptype", escape_template_text(p.c_type)},
+              {"cactus_type", escape_template_text(p.cactus_type)},
               {"source", p.source},
-              {"scalar_name", as_text(p.scalar_name)},
+              {"scalar_name", escape_template_text(p.scalar_name)},
               {"scalar_index", p.scalar_index < 0 ? std::string() : std::to_string(p.scalar_index)},
-              {"description", as_text(p.description)}};
+              {"description", escape_template_text(p.description)}};
   return s;
 }
 
@@ -135,10 +132,10 @@ template_loop parameter_loop(const std::vector<kernel_parameter>& parameters) {
 }
 
 void add_thorn_values(template_scope& s, const thorn_model& thorn, const std::string& backend) {
-  s.values["thorn"] = as_text(thorn.name);
-  s.values["thorn_upper"] = as_text(to_upper(thorn.name));
-  s.values["implementation"] = as_text(thorn.implementation);
-  s.values["backend"] = as_text(backend);
+  s.values["thorn"] = escape_template_text(thorn.name);
+  s.values["thorn_upper"] = escape_template_text(to_upper(thorn.name));
+  s.values["implementation"] = escape_template_text(thorn.implementation);
+  s.values["backend"] = escape_template_text(backend);
 }
 
 template_scope kernel_scope(const thorn_model& thorn, const kernel_model& k, const std::string& backend,
@@ -147,17 +144,17 @@ template_scope kernel_scope(const thorn_model& thorn, const kernel_model& k, con
   add_thorn_values(s, thorn, backend);
   static const char* sides[] = {"xn", "xp", "yn", "yp", "zn", "zp"};
   static const char* axes[] = {"x", "y", "z"};
-  s.values["name"] = as_text(k.name);
-  s.values["name_upper"] = as_text(to_upper(k.name));
-  s.values["variant"] = as_text(variant);
-  s.values["variant_upper"] = as_text(to_upper(variant));
-  s.values["type"] = as_text(k.type_pattern);
-  s.values["code"] = as_text(k.code_path);
-  s.values["code_file"] = as_text(k.code_file);
-  s.values["code_text"] = as_text(k.code_text);
-  s.values["code_literal"] = as_text(string_literal(k.code_text));
+  s.values["name"] = escape_template_text(k.name);
+  s.values["name_upper"] = escape_template_text(to_upper(k.name));
+  s.values["variant"] = escape_template_text(variant);
+  s.values["variant_upper"] = escape_template_text(to_upper(variant));
+  s.values["type"] = escape_template_text(k.type_pattern);
+  s.values["code"] = escape_template_text(k.code_path);
+  s.values["code_file"] = escape_template_text(k.code_file);
+  s.values["code_text"] = escape_template_text(k.code_text);
+  s.values["code_literal"] = escape_template_text(string_literal(k.code_text));
   s.values["share_code"] = yes_no(k.share_code);
-  s.values["description"] = as_text(k.description);
+  s.values["description"] = escape_template_text(k.description);
   int widest = 0;
   for (int i = 0; i < 6; ++i) {
     s.values[std::string("stencil_") + sides[i]] = std::to_string(k.stencil[i]);
@@ -222,12 +219,12 @@ struct walker {
       // A thorn-wide (scope=group) output is named after the thorn, whoever includes it.
       const bool thorn_wide = tree.templates[i].scope == template_scope_kind::group;
       const auto full = output_name(tree.templates[i], thorn_wide ? thorn.name : owner);
-      item.values["include_file"] = as_text(full.substr(full.find_last_of('/') + 1));
+      item.values["include_file"] = escape_template_text(full.substr(full.find_last_of('/') + 1));
       loop.items.push_back(std::move(item));
     }
     scope.loops["include_loop"] = std::move(loop);
     const auto own = output_name(t, owner);
-    scope.values["file_name"] = as_text(own.substr(own.find_last_of('/') + 1));
+    scope.values["file_name"] = escape_template_text(own.substr(own.find_last_of('/') + 1));
   }
 
   void render(const template_node& t, const template_scope& scope, const std::string& owner) {

@@ -151,37 +151,12 @@ bool is_identifier(const std::string& text) {
                      [](char c) { return std::isalnum(static_cast<unsigned char>(c)) != 0 || c == '_'; });
 }
 
-/// `text` without blanks at either end.
-std::string trim_blanks(std::string text) {
-  text.erase(0, text.find_first_not_of(" \t\r\n"));
-  text.erase(text.find_last_not_of(" \t\r\n") + 1);
-  return text;
-}
-
 /// `impl::name[3]` -> {"impl", "name"}; `name` -> {"", "name"}.
 std::pair<std::string, std::string> split_qualified(std::string text) {
-  text = trim_blanks(text.substr(0, text.find('[')));
+  text = trim(text.substr(0, text.find('[')));
   const auto colons = text.find("::");
   if (colons == std::string::npos) return {"", text};
   return {text.substr(0, colons), text.substr(colons + 2)};
-}
-
-/// A schedule bin as the flesh knows it, `CCTK_` optional, any case.
-bool is_schedule_bin(std::string_view name) {
-  if (name.size() > 5 && iequals(name.substr(0, 5), "CCTK_")) name.remove_prefix(5);
-  return std::any_of(ccl::schedule_bin_names.begin(), ccl::schedule_bin_names.end(),
-                     [&](std::string_view b) { return iequals(b, name); });
-}
-
-/// The bins' names, with `CCTK_` before each where `prefixed`: the candidates of a "did you mean".
-const std::vector<std::string>& schedule_bin_names(bool prefixed) {
-  static const std::vector<std::string> plain(ccl::schedule_bin_names.begin(), ccl::schedule_bin_names.end());
-  static const std::vector<std::string> with_prefix = [] {
-    std::vector<std::string> out;
-    for (const auto& b : plain) out.push_back("CCTK_" + b);
-    return out;
-  }();
-  return prefixed ? with_prefix : plain;
 }
 
 /// LANG: of a routine: the languages of Cactus's schedule.ccl (Opuntia's routines are C++ and
@@ -223,6 +198,30 @@ struct checker {
   thorn_model thorn;
   std::map<std::string, visible_variable> variables;  // name -> group declaring it
   std::vector<thorn_model> inherited;                 // keeps the groups `variables` points into
+  // The other thorns' interface.ccl and schedule.ccl, each parsed once, where a check first needs
+  // it (by index into `others`); nullopt for one that does not parse: it provides nothing, and
+  // its errors are reported when that thorn is generated.
+  std::map<std::size_t, std::optional<interface_file>> other_interfaces;
+  std::map<std::size_t, std::optional<schedule_file>> other_schedules;
+
+  template <typename File, typename Parse>
+  static const File* parsed_once(std::map<std::size_t, std::optional<File>>& parsed, std::size_t i,
+                                 const source_file& file, Parse parse) {
+    auto [at, added] = parsed.try_emplace(i);
+    if (added) {
+      try {
+        at->second = parse(file);
+      } catch (const input_error&) {
+      }
+    }
+    return at->second ? &*at->second : nullptr;
+  }
+  const interface_file* interface_of_other(std::size_t i) {
+    return parsed_once(other_interfaces, i, others[i].interface_ccl, parse_interface_ccl);
+  }
+  const schedule_file* schedule_of_other(std::size_t i) {
+    return parsed_once(other_schedules, i, others[i].schedule_ccl, parse_schedule_ccl);
+  }
 
   void check() {
     thorn.name = sources.name;
@@ -275,8 +274,7 @@ struct checker {
   /// implementation or thorn name, or no qualifier), or those of an inherited implementation;
   /// nullptr for a friend's (not checked) or an unknown one (reported at `where`).
   const std::vector<variable_group_model>* groups_of(const std::string& qualifier, const source_location& where,
-                                                     const std::string& written, bool& unchecked) {
-    unchecked = false;
+                                                     const std::string& written) {
     if (qualifier.empty() || iequals(qualifier, thorn.implementation) || iequals(qualifier, thorn.name)) {
       return &thorn.groups;
     }
@@ -285,7 +283,6 @@ struct checker {
     }
     for (const auto& f : thorn.interface_syntax.friends) {
       if (iequals(qualifier, f.text)) {
-        unchecked = true;
         return nullptr;
       }
     }
@@ -294,7 +291,6 @@ struct checker {
     sink.add(error_at(where, fmt::format("'{}' names implementation '{}', which thorn {} neither implements nor "
                                          "inherits{}; it sees: {}", written, qualifier, thorn.name,
                                          did_you_mean(qualifier, known), join_names(known))));
-    unchecked = true;
     return nullptr;
   }
 
@@ -302,8 +298,7 @@ struct checker {
   /// nullptr (reported, or a friend's).
   const variable_group_model* schedule_group(const located_text& item, const std::string& what) {
     const auto [qualifier, name] = split_qualified(item.text);
-    bool unchecked = false;
-    const auto* groups = groups_of(qualifier, item.where, item.text, unchecked);
+    const auto* groups = groups_of(qualifier, item.where, item.text);
     if (groups == nullptr) return nullptr;
     const bool own = groups == &thorn.groups;
     std::vector<std::string> known;
@@ -332,8 +327,7 @@ struct checker {
   /// WHILE, UNTIL and IF name a CCTK_INT or CCTK_REAL grid scalar (the flesh reads it).
   void check_schedule_scalar(const located_text& item, const std::string& what) {
     const auto [qualifier, name] = split_qualified(item.text);
-    bool unchecked = false;
-    const auto* groups = groups_of(qualifier, item.where, item.text, unchecked);
+    const auto* groups = groups_of(qualifier, item.where, item.text);
     if (groups == nullptr) return;
     const bool own = groups == &thorn.groups;
     std::vector<std::string> known;
@@ -410,12 +404,9 @@ struct checker {
   void check_schedule() {
     std::vector<std::string> groups;
     schedule_groups_of(thorn.schedule.statements, groups);
-    for (const auto& o : others) {
-      if (o.dir == sources.dir) continue;
-      try {
-        schedule_groups_of(parse_schedule_ccl(o.schedule_ccl).statements, groups);
-      } catch (const input_error&) {  // reported when that thorn is generated
-      }
+    for (std::size_t i = 0; i < others.size(); ++i) {
+      if (others[i].dir == sources.dir) continue;
+      if (const auto* other = schedule_of_other(i)) schedule_groups_of(other->statements, groups);
     }
     check_schedule_statements(thorn.schedule.statements, groups);
 
@@ -441,12 +432,11 @@ struct checker {
     }
   }
 
+  /// Whether two items go in one place: the same bin however written (`EVOL`, `CCTK_EVOL`), or
+  /// the same group.
   static bool same_target(std::string_view a, std::string_view b) {
-    const auto plain = [](std::string_view t) {
-      if (is_schedule_bin(t) && t.size() > 5 && iequals(t.substr(0, 5), "CCTK_")) t.remove_prefix(5);
-      return to_lower(t);
-    };
-    return plain(a) == plain(b);
+    const int bin_a = ccl::schedule_bin_index(a), bin_b = ccl::schedule_bin_index(b);
+    return bin_a >= 0 || bin_b >= 0 ? bin_a == bin_b : iequals(a, b);
   }
 
   void check_schedule_statements(const std::vector<schedule_statement_syntax>& statements,
@@ -463,19 +453,19 @@ struct checker {
       }
       const auto& item = st.item;
       const auto& target = item.target.text;
-      if (!is_schedule_bin(target) &&
+      if (ccl::schedule_bin_index(target) < 0 &&
           std::none_of(groups.begin(), groups.end(), [&](const std::string& g) { return iequals(g, target); })) {
         // CCTK_ names a bin. Another name may be a group of a thorn that is not given here (the
         // CaCUDA fixture schedules into its library's CaCUDA_Shutdown): only a name near a bin
         // or a known group is taken for a misspelling.
-        const bool prefixed = target.size() > 5 && iequals(std::string_view(target).substr(0, 5), "CCTK_");
-        auto candidates = schedule_bin_names(prefixed);
+        const auto& bins = ccl::schedule_bins_spelled_like(target);
+        auto candidates = bins;
         candidates.insert(candidates.end(), groups.begin(), groups.end());
-        if (prefixed || !nearest_names(target, candidates).empty()) {
+        if (ccl::has_cctk_prefix(target) || !nearest_names(target, candidates).empty()) {
           const auto near = did_you_mean(target, candidates);
           sink.add(error_at(item.target.where,
                             fmt::format("unknown schedule bin or group '{}' after {}{}", target, to_upper(item.placement),
-                                        near.empty() ? "; bins: " + join_names(schedule_bin_names(prefixed)) : near)));
+                                        near.empty() ? "; bins: " + join_names(bins) : near)));
         }
       }
       for (const auto& v : item.while_vars) check_schedule_scalar(v, "WHILE");
@@ -528,17 +518,15 @@ struct checker {
   void check_scalar_storage() {
     std::set<std::string> storage;
     storage_of(thorn.schedule.statements, thorn.implementation, storage);
-    for (const auto& o : others) {
-      if (o.dir == sources.dir) continue;
-      try {
-        const auto other = parse_interface_ccl(o.interface_ccl);
-        if (std::none_of(inherited.begin(), inherited.end(),
-                         [&](const thorn_model& m) { return iequals(m.implementation, other.implements.text); })) {
-          continue;
-        }
-        storage_of(parse_schedule_ccl(o.schedule_ccl).statements, other.implements.text, storage);
-      } catch (const input_error&) {
+    for (std::size_t i = 0; i < others.size(); ++i) {
+      if (others[i].dir == sources.dir) continue;
+      const auto* other = interface_of_other(i);
+      if (other == nullptr ||
+          std::none_of(inherited.begin(), inherited.end(),
+                       [&](const thorn_model& m) { return iequals(m.implementation, other->implements.text); })) {
+        continue;
       }
+      if (const auto* schedule = schedule_of_other(i)) storage_of(schedule->statements, other->implements.text, storage);
     }
     for (const auto& k : thorn.kernels) {
       for (const auto& p : k.parameters) {
@@ -793,7 +781,7 @@ struct checker {
         const auto& text = ghosts->value.text;
         while (begin <= text.size()) {
           const auto end = std::min(text.find(',', begin), text.size());
-          const auto item = trim_blanks(text.substr(begin, end - begin));
+          const auto item = trim(text.substr(begin, end - begin));
           if (is_integer_literal(item) && (item.front() == '-' || !fits_cctk_int(item))) {
             auto where = ghosts->value.where;
             if (where.line != 0 && text.find('\n') == std::string::npos) where.column += begin;
@@ -952,20 +940,18 @@ struct checker {
 
   void add_inherited() {
     if (thorn.interface_syntax.inherits.empty()) return;
-    // Every other thorn's interface, parsed once; one that does not parse provides nothing
-    // (its own errors are reported when that thorn is generated).
-    std::vector<interface_file> interfaces;
+    // Every other thorn's interface that parses: one that does not provides nothing.
+    std::vector<const interface_file*> interfaces;
     std::vector<std::string> known;
-    for (const auto& o : others) {
-      try {
-        interfaces.push_back(parse_interface_ccl(o.interface_ccl));
-        known.push_back(interfaces.back().implements.text);
-      } catch (const input_error&) {
+    for (std::size_t i = 0; i < others.size(); ++i) {
+      if (const auto* other = interface_of_other(i)) {
+        interfaces.push_back(other);
+        known.push_back(other->implements.text);
       }
     }
     for (const auto& name : thorn.interface_syntax.inherits) {
       const auto other = std::find_if(interfaces.begin(), interfaces.end(),
-                                      [&](const interface_file& i) { return iequals(i.implements.text, name.text); });
+                                      [&](const interface_file* i) { return iequals(i->implements.text, name.text); });
       if (other == interfaces.end()) {
         std::vector<std::string> unread;
         for (const auto& [folder, why] : unread_others) unread.push_back(fmt::format("{} ({})", folder, why));
@@ -977,7 +963,7 @@ struct checker {
         continue;
       }
       auto& model = inherited.emplace_back();
-      model.interface_syntax = *other;
+      model.interface_syntax = **other;
       model.implementation = model.interface_syntax.implements.text;
       model.groups = interpret_groups(model.interface_syntax);
     }
@@ -1266,7 +1252,7 @@ struct checker {
 
 thorn_model check_thorn(const thorn_sources& sources, const std::vector<thorn_sources>& others,
                         const std::vector<std::pair<std::string, std::string>>& unread_others) {
-  checker c{sources, others, unread_others, {}, {}, {}, {}};
+  checker c{sources, others, unread_others, {}, {}, {}, {}, {}, {}};
   c.check();
   return std::move(c.thorn);
 }
