@@ -147,4 +147,26 @@ __host__ __device__ constexpr int block_origin_x(int lo, int lead) {
 /// a rounded up to a multiple of n (a >= 0).
 __host__ __device__ constexpr int align_up(int a, int n) { return (a + n - 1) / n * n; }
 
+/// A copy of `from` held in registers, made a 32-bit word at a time through an empty `asm` that
+/// the compiler cannot see through. A kernel's parameters live in the constant parameter space;
+/// given them directly, nvcc recomputes every expression of the parameters alone (a body's
+/// 1/(dx*dx), say) in each plane of an unrolled slab, since loads from that space are free to
+/// repeat. Given this copy, it computes them once a slab: Heat's 3dblock_unrolled went from 27
+/// reciprocals to 18, and its 512^3 fp64 step on an H200 from 628 to 607 us (bench/RESULTS.md,
+/// 2026-12-05).
+template <typename T>
+__device__ __forceinline__ T values_of(const T& from) {
+  static_assert(sizeof(T) % 4 == 0);
+  T to;
+  const unsigned* const words_from = reinterpret_cast<const unsigned*>(&from);
+  unsigned* const words_to = reinterpret_cast<unsigned*>(&to);
+#pragma unroll
+  for (unsigned i = 0; i < sizeof(T) / 4; ++i) {
+    unsigned word = words_from[i];
+    asm("" : "+r"(word));
+    words_to[i] = word;
+  }
+  return to;
+}
+
 }  // namespace opuntia::cuda

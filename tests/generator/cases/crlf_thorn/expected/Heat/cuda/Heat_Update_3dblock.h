@@ -438,8 +438,8 @@ static_assert(CAKERNEL_Heat_Update_3dblock_BELOW >= 0 && CAKERNEL_Heat_Update_3d
     /* One plane: `checked`, rows or planes may lie past the grid; `x_checked`, points may lie                                                                                                     \
        outside in x, lane by lane where `lanes_checked` (which implies x_checked), else a whole                                                                                                    \
        thread's at once. */                                                                                                                                                                        \
-    const auto cakernel_plane = [&](const int cakernel_t, const bool cakernel_checked, const bool cakernel_x_checked,                                                                              \
-                                    const bool cakernel_lanes_checked) {                                                                                                                           \
+    const auto cakernel_plane = [&](const CAKERNEL_Heat_Update_Params& params, const int cakernel_t, const bool cakernel_checked,                                                                  \
+                                    const bool cakernel_x_checked, const bool cakernel_lanes_checked) {                                                                                            \
       const int gk = cakernel_k0 + cakernel_t;                                                                                                                                                     \
       /* This plane's slot in the shared planes. */                                                                                                                                                \
       const int cakernel_slot = cakernel_t % CAKERNEL_Heat_Update_3dblock_NB;                                                                                                                      \
@@ -540,24 +540,27 @@ static_assert(CAKERNEL_Heat_Update_3dblock_BELOW >= 0 && CAKERNEL_Heat_Update_3d
       cakernel_wait_plane(cakernel_q);                                                                                           \
     if (cakernel_inside && cakernel_x_inside) {                                                                                  \
       if (CAKERNEL_Heat_Update_3dblock_UNROLLED > 0 && cakernel_slab == CAKERNEL_Heat_Update_3dblock_UNROLLED) {                 \
+        /* The parameters in registers: the body's expressions of them alone are computed once                                   \
+           for the slab, not once a plane (opuntia::cuda::values_of). */                                                         \
+        const CAKERNEL_Heat_Update_Params cakernel_params_copy = opuntia::cuda::values_of(params);                               \
         _Pragma("unroll") for (int cakernel_t = 0; cakernel_t < CAKERNEL_Heat_Update_3dblock_UNROLLED; ++cakernel_t)             \
-          cakernel_plane(cakernel_t, false, false, false);                                                                       \
+          cakernel_plane(cakernel_params_copy, cakernel_t, false, false, false);                                                 \
       } else {                                                                                                                   \
         _Pragma("unroll 1") for (int cakernel_t = 0; cakernel_t < cakernel_slab; ++cakernel_t)                                   \
-          cakernel_plane(cakernel_t, false, false, false);                                                                       \
+          cakernel_plane(params, cakernel_t, false, false, false);                                                               \
       }                                                                                                                          \
     } else if (cakernel_inside && cakernel_x_whole) {                                                                            \
       _Pragma("unroll 1") for (int cakernel_t = 0; cakernel_t < cakernel_slab; ++cakernel_t)                                     \
-        cakernel_plane(cakernel_t, false, true, false);                                                                          \
+        cakernel_plane(params, cakernel_t, false, true, false);                                                                  \
     } else if (cakernel_inside) {                                                                                                \
       _Pragma("unroll 1") for (int cakernel_t = 0; cakernel_t < cakernel_slab; ++cakernel_t)                                     \
-        cakernel_plane(cakernel_t, false, true, true);                                                                           \
+        cakernel_plane(params, cakernel_t, false, true, true);                                                                   \
     } else {                                                                                                                     \
       const int cakernel_tz = min(cakernel_slab, cakernel_hi_z - cakernel_k0);                                                   \
       if (cakernel_x_whole)                                                                                                      \
-        for (int cakernel_t = 0; cakernel_t < cakernel_tz; ++cakernel_t) cakernel_plane(cakernel_t, true, true, false);          \
+        for (int cakernel_t = 0; cakernel_t < cakernel_tz; ++cakernel_t) cakernel_plane(params, cakernel_t, true, true, false);  \
       else                                                                                                                       \
-        for (int cakernel_t = 0; cakernel_t < cakernel_tz; ++cakernel_t) cakernel_plane(cakernel_t, true, true, true);           \
+        for (int cakernel_t = 0; cakernel_t < cakernel_tz; ++cakernel_t) cakernel_plane(params, cakernel_t, true, true, true);   \
     }                                                                                                                            \
     /* No block leaves with copies into its shared memory still running (TMA: every plane                                        \
        copied was waited for). */                                                                                                \
