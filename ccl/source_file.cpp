@@ -1,5 +1,7 @@
 #include "ccl/source_file.hpp"
 
+#include <algorithm>
+
 namespace opuntia::ccl {
 
 std::string source_file::line_text(std::size_t line) const {
@@ -17,6 +19,7 @@ std::string source_file::line_text(std::size_t line) const {
 }
 
 source_location source_file::location_of(std::size_t offset) const {
+  if (!written_at.empty()) return written_at[std::min(offset, written_at.size() - 1)];
   source_location where{path, 1, 1};
   for (std::size_t i = 0; i < offset && i < text.size(); ++i) {
     if (text[i] == '\n') {
@@ -29,13 +32,19 @@ source_location source_file::location_of(std::size_t offset) const {
   return where;
 }
 
-diagnostic source_file::error_at(std::size_t line, std::size_t column, std::string message) const {
-  return diagnostic{source_location{path, line, column}, std::move(message), line_text(line)};
+source_location source_file::place_of(std::size_t line, std::size_t column) const {
+  if (written_at.empty() || line == 0) return source_location{path, line, column};
+  std::size_t offset = 0;
+  for (std::size_t l = 1; l < line && offset < text.size(); ++l) {
+    const auto newline = text.find('\n', offset);
+    offset = newline == std::string::npos ? text.size() : newline + 1;
+  }
+  return location_of(offset + (column > 0 ? column - 1 : 0));
 }
 
-diagnostic source_file::error_at_offset(std::size_t offset, std::string message) const {
-  const auto where = location_of(offset);
-  return error_at(where.line, where.column, std::move(message));
+diagnostic source_file::error_at(std::size_t line, std::size_t column, std::string message) const {
+  const auto where = place_of(line, column);
+  return diagnostic{where, std::move(message), written_at.empty() ? line_text(line) : std::string()};
 }
 
 void fill_line_texts(std::vector<diagnostic>& diagnostics, const std::vector<const source_file*>& files) {

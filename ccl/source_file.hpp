@@ -12,17 +12,23 @@ namespace opuntia::ccl {
 struct source_file {
   std::string path;  // as shown in diagnostics
   std::string text;  // the bytes as read: CRLF kept, so columns match what an editor shows
+  /// Where each byte of `text`, and its end, was written, for a text made from another file's
+  /// (a deps.ccl schedule string, its escapes undone and its directives rendered); empty for a
+  /// file read as it is. Every place this file gives, to a diagnostic or to what a parser
+  /// records, is then the place in the file the person wrote.
+  std::vector<source_location> written_at = {};
 
   /// Line `line` (1-based) without its "\n" or "\r\n"; empty if out of range.
   std::string line_text(std::size_t line) const;
 
-  /// A diagnostic at 1-based line/column of this file, with the line's text filled in.
+  /// Where 1-based `line` and `column` of `text` were written: here, or as `written_at` says.
+  source_location place_of(std::size_t line, std::size_t column) const;
+
+  /// A diagnostic at 1-based line/column of this file, with the line's text filled in (left to
+  /// fill_line_texts where the place is in another file).
   diagnostic error_at(std::size_t line, std::size_t column, std::string message) const;
 
-  /// A diagnostic at a byte offset of this file.
-  diagnostic error_at_offset(std::size_t offset, std::string message) const;
-
-  /// The 1-based line and column of a byte offset.
+  /// The place of a byte offset (as place_of).
   source_location location_of(std::size_t offset) const;
 };
 

@@ -144,7 +144,7 @@ struct parse_state_base {
   std::map<std::string_view, std::size_t> depths;
 
   source_location location(const pegtl::position& p) const {
-    return source_location{file ? file->path : p.source, p.line, p.column};
+    return file ? file->place_of(p.line, p.column) : source_location{p.source, p.line, p.column};
   }
 };
 
@@ -247,8 +247,9 @@ struct control : normal<Rule> {
           [&](auto& state) {
             if constexpr (std::is_base_of_v<parse_state_base, std::decay_t<decltype(state)>>) {
               if (!state.open.empty()) {
-                where = "line " + std::to_string(state.open.back().line) + ", column " +
-                        std::to_string(state.open.back().column);
+                const auto opened = state.location(
+                    pegtl::position(state.open.back().byte, state.open.back().line, state.open.back().column, ""));
+                where = "line " + std::to_string(opened.line) + ", column " + std::to_string(opened.column);
               }
             }
           }(states),

@@ -267,115 +267,30 @@ struct walker {
   }
 
   /// A template's `schedule { "..." }` strings are schedule.ccl text: rendered with the same
-  /// scope (so `%{name}` works), then parsed. Every place, of an error or of a statement, is
-  /// mapped back through the rendering and the string's escapes to where it was written in
-  /// deps.ccl; a place inside what a directive produced is that directive's '%'.
+  /// scope (so `%{name}` works), then parsed. Each text is a source_file that knows where its
+  /// bytes were written in deps.ccl (through the string's escapes and, once rendered, through
+  /// the rendering, a byte a directive produced at that directive's '%'), so that every place
+  /// the renderer and the parser give, of an error or of a statement, is one in deps.ccl.
   void add_schedules(const template_node& t, const template_scope& scope) {
     for (const auto& s : t.schedules) {
-      const source_file text_as_template{s.where.path, s.text};
-      std::vector<std::size_t> origins;  // of each rendered byte, an offset into s.text
-      std::string rendered;
-      try {
-        rendered = render_template_mapped(text_as_template, scope, origins, render_options{32, false});
-      } catch (const input_error& e) {
-        for (const auto& d : e.diagnostics()) sink.add(relocated(d, s, text_as_template.text, nullptr));
-        continue;
-      }
-      origins.push_back(s.text.size());  // the end of the rendered text is the end of the string
-      try {
-        auto parsed = parse_schedule_ccl(source_file{s.where.path, rendered});
-        for (auto& statement : parsed.statements) {
-          relocate(statement, s, rendered, origins);
-          out.schedule.push_back(std::move(statement));
-        }
-      } catch (const input_error& e) {
-        for (const auto& d : e.diagnostics()) sink.add(relocated(d, s, rendered, &origins));
-      }
-    }
-  }
-
-  /// The byte offset of 1-based `line` and `column` in `text` (clamped to its end).
-  static std::size_t offset_of(const std::string& text, std::size_t line, std::size_t column) {
-    std::size_t offset = 0;
-    for (std::size_t l = 1; l < line; ++l) {
-      const auto newline = text.find('\n', offset);
-      if (newline == std::string::npos) return text.size();
-      offset = newline + 1;
-    }
-    return std::min(offset + (column > 0 ? column - 1 : 0), text.size());
-  }
-
-  /// Where `line`:`column` of `text` (the string's text, or what it rendered to with `origins`)
-  /// was written in deps.ccl.
-  static text_place place_in_deps(const schedule_string_syntax& s, const std::string& text,
-                                  const std::vector<std::size_t>* origins, std::size_t line, std::size_t column) {
-    std::size_t offset = offset_of(text, line, column);
-    if (origins != nullptr) offset = (*origins)[std::min(offset, origins->size() - 1)];
-    return s.places[std::min(offset, s.places.size() - 1)];
-  }
-
-  static void relocate(source_location& where, const schedule_string_syntax& s, const std::string& text,
-                       const std::vector<std::size_t>& origins) {
-    if (where.line == 0) {
-      where = s.where;
-      return;
-    }
-    const auto place = place_in_deps(s, text, &origins, where.line, where.column);
-    where = source_location{s.where.path, place.line, place.column};
-  }
-
-  static void relocate(schedule_statement_syntax& st, const schedule_string_syntax& s, const std::string& text,
-                       const std::vector<std::size_t>& origins) {
-    const auto all = [&](std::vector<located_text>& list) {
-      for (auto& l : list) relocate(l.where, s, text, origins);
-    };
-    relocate(st.where, s, text, origins);
-    relocate(st.item.where, s, text, origins);
-    relocate(st.item.name.where, s, text, origins);
-    relocate(st.item.target.where, s, text, origins);
-    for (auto* list : {&st.item.while_vars, &st.item.until_vars, &st.item.if_vars, &st.item.before, &st.item.after,
-                       &st.storage}) {
-      all(*list);
-    }
-    for (auto& c : st.item.clauses) {
-      relocate(c.key.where, s, text, origins);
-      all(c.items);
-    }
-    for (auto* branch : {&st.then_branch, &st.else_branch}) {
-      for (auto& inner : *branch) relocate(inner, s, text, origins);
-    }
-  }
-
-  /// A diagnostic about `text` (the string's text, or what it rendered to with `origins`) at
-  /// its place in deps.ccl, showing deps.ccl's line. The schedule parser's messages name places
-  /// of the rendered text too ("opened at line L, column C"): with `origins`, those are mapped.
-  static diagnostic relocated(const diagnostic& d, const schedule_string_syntax& s, const std::string& text,
-                              const std::vector<std::size_t>* origins) {
-    std::string message;
-    const std::string_view m = d.message;
-    static constexpr std::string_view line_word = "line ", column_word = ", column ";
-    std::size_t done = 0;
-    for (auto at = origins != nullptr ? m.find(line_word) : std::string_view::npos; at != std::string_view::npos;
-         at = m.find(line_word, at + 1)) {
-      std::size_t p = at + line_word.size();
-      const auto digits = [&](std::size_t& value) {
-        const std::size_t start = p;
-        value = 0;
-        while (p < m.size() && m[p] >= '0' && m[p] <= '9' && p - start < 9) value = value * 10 + (m[p++] - '0');
-        return p > start;
+      const auto written = [&](std::size_t offset) {
+        const auto& place = s.places[std::min(offset, s.places.size() - 1)];
+        return source_location{s.where.path, place.line, place.column};
       };
-      std::size_t line = 0, column = 0;
-      if (!digits(line) || m.substr(p, column_word.size()) != column_word) continue;
-      p += column_word.size();
-      if (!digits(column)) continue;
-      const auto place = place_in_deps(s, text, origins, line, column);
-      message += std::string(m.substr(done, at - done)) + fmt::format("line {}, column {}", place.line, place.column);
-      done = p;
+      source_file as_template{s.where.path, s.text};
+      for (std::size_t offset = 0; offset <= s.text.size(); ++offset) as_template.written_at.push_back(written(offset));
+      std::vector<std::size_t> origins;  // of each rendered byte, an offset into s.text
+      source_file rendered{s.where.path, {}};
+      try {
+        rendered.text = render_template_mapped(as_template, scope, origins, render_options{32, false});
+        origins.push_back(s.text.size());  // the end of the rendered text is the end of the string
+        for (const auto origin : origins) rendered.written_at.push_back(written(origin));
+        auto parsed = parse_schedule_ccl(rendered);
+        for (auto& statement : parsed.statements) out.schedule.push_back(std::move(statement));
+      } catch (const input_error& e) {
+        for (const auto& d : e.diagnostics()) sink.add(d.where.line == 0 ? error_at(s.where, d.message) : d);
+      }
     }
-    message += std::string(m.substr(done));
-    if (d.where.line == 0) return error_at(s.where, message);
-    const auto place = place_in_deps(s, text, origins, d.where.line, d.where.column);
-    return error_at(source_location{s.where.path, place.line, place.column}, message);
   }
 
   void walk(const std::string& backend) {

@@ -66,5 +66,19 @@ TEST(source_file, location_of_counts_lines_and_columns) {
   EXPECT_EQ(file.line_text(9), "");
 }
 
+TEST(source_file, a_text_made_from_another_file_gives_the_places_written) {
+  // "a\nb" as a deps.ccl string at line 7 column 10 wrote its newline as the escape \n (two
+  // bytes): the text's bytes were written at columns 10, 11 and 13 of line 7.
+  source_file text{"deps.ccl", "a\nb"};
+  text.written_at = {{"deps.ccl", 7, 10}, {"deps.ccl", 7, 11}, {"deps.ccl", 7, 13}, {"deps.ccl", 7, 14}};
+  EXPECT_EQ(text.place_of(2, 1), (source_location{"deps.ccl", 7, 13}));
+  EXPECT_EQ(text.place_of(2, 9), (source_location{"deps.ccl", 7, 14}));  // past the end: the end
+  EXPECT_EQ(text.location_of(1), (source_location{"deps.ccl", 7, 11}));
+  const auto d = text.error_at(2, 1, "m");
+  EXPECT_EQ(d.where, (source_location{"deps.ccl", 7, 13}));
+  EXPECT_EQ(d.line_text, "");  // deps.ccl's line 7 is not this text's: filled from deps.ccl later
+  EXPECT_EQ(source_file({"f", "x\ny"}).error_at(2, 1, "m").line_text, "y");
+}
+
 }  // namespace
 }  // namespace opuntia::ccl
