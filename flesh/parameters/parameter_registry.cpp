@@ -192,6 +192,7 @@ void parameter_registry::add_thorn(const thorn_binding& thorn, activation active
       e.values.assign(size, value);
       e.set.assign(size, false);
       e.set_at.assign(size, {});
+      e.value_at.assign(size, {});
     }
     added.push_back(std::move(e));
   }
@@ -345,10 +346,11 @@ bool parameter_registry::was_set(std::string_view owner, std::string_view name) 
   return std::find(e->set.begin(), e->set.end(), true) != e->set.end();
 }
 
-std::optional<ccl::diagnostic> parameter_registry::first_set(const entry& e, std::string message) const {
+std::optional<ccl::diagnostic> parameter_registry::first_set(const entry& e, std::string message, bool at_value) const {
   const auto set = std::find(e.set.begin(), e.set.end(), true);
   if (set == e.set.end()) return std::nullopt;
-  const auto& where = e.set_at[static_cast<std::size_t>(set - e.set.begin())];
+  const auto element = static_cast<std::size_t>(set - e.set.begin());
+  const auto& where = at_value ? e.value_at[element] : e.set_at[element];
   auto d = ccl::error_at(where, std::move(message));
   for (const auto& file : sources_) {
     if (file.path == where.path) d.line_text = file.line_text(where.line);
@@ -359,14 +361,14 @@ std::optional<ccl::diagnostic> parameter_registry::first_set(const entry& e, std
 std::optional<ccl::diagnostic> parameter_registry::diagnostic_where_set(std::string_view owner, std::string_view name,
                                                                         std::string message) const {
   const auto* e = find(owner, name);
-  return e == nullptr ? std::nullopt : first_set(*e, std::move(message));
+  return e == nullptr ? std::nullopt : first_set(*e, std::move(message), true);
 }
 
 std::vector<ccl::diagnostic> parameter_registry::unread() const {
   std::vector<ccl::diagnostic> out;
   for (const auto& e : entries_) {
     if (e.read) continue;
-    if (auto d = first_set(e, fmt::format("parameter '{}::{}' is set but never read", e.thorn, e.binding.name))) {
+    if (auto d = first_set(e, fmt::format("parameter '{}::{}' is set but never read", e.thorn, e.binding.name), false)) {
       out.push_back(std::move(*d));
     }
   }
@@ -771,6 +773,7 @@ struct parameter_registry::applier {
     e->values[element] = value;
     e->set[element] = true;
     e->set_at[element] = st.where;
+    e->value_at[element] = st.value.where;
   }
 };
 

@@ -93,8 +93,9 @@ class parameter_registry final : public parameter_source {
   std::vector<parameter_setting> settings() const;
   /// Whether the parameter file set it (rather than the default).
   bool was_set(std::string_view owner, std::string_view name) const;
-  /// `message` as a diagnostic at the place where the parameter file set owner::name (its first
-  /// set element), with that line's text; nullopt when the file did not set it.
+  /// `message`, about the value of owner::name, as a diagnostic at that value where the
+  /// parameter file set it (its first set element), with that line's text; nullopt when the
+  /// file did not set it.
   std::optional<ccl::diagnostic> diagnostic_where_set(std::string_view owner, std::string_view name,
                                                       std::string message) const;
 
@@ -120,7 +121,8 @@ class parameter_registry final : public parameter_source {
     parameter_binding binding;
     std::vector<parameter_value> values;  // one per array element (one for a scalar)
     std::vector<bool> set;                // per element: set by the parameter file
-    std::vector<ccl::source_location> set_at;
+    std::vector<ccl::source_location> set_at;    // per element: its statement
+    std::vector<ccl::source_location> value_at;  // per element: the value in that statement
     mutable bool read = false;
     /// The ranges values are checked against: the declaration's, plus those of EXTENDS in
     /// active thorns (recomputed by every apply()).
@@ -144,7 +146,8 @@ class parameter_registry final : public parameter_source {
   /// The entry a typed read asks for, checked and marked read; std::logic_error otherwise.
   const entry& readable(std::string_view owner, std::string_view name, int index, const char* as) const;
   /// `message` at the first element of `e` that the parameter file set; nullopt when none.
-  std::optional<ccl::diagnostic> first_set(const entry& e, std::string message) const;
+  /// `message` at the first set element's statement, or at its value where `at_value`.
+  std::optional<ccl::diagnostic> first_set(const entry& e, std::string message, bool at_value) const;
 
   /// find()'s answers by the spelling asked, as indices into entries_: a run reads parameters in
   /// every iteration (the flesh's termination, thorn routines), and find() compares names case

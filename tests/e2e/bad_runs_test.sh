@@ -34,28 +34,28 @@ nothing_ran() { ! grep -q '^opuntia: \|^it ' "$work/$1.out"; }
 run wrap 'Driver::global_nx = 609' 'Driver::global_ny = 36760123' 'Driver::global_nz = 823996703'
 check "a point count that wraps fails" test $status -eq 1
 check "a point count that wraps is named with the grid lines" has_line wrap \
-  "wrap.par:4:1: error: the grid has 609x36760123x823996703 = 1.84e+19 points, more than an array index counts (9223372036854775807 at most); Driver::global_ny set at wrap.par:5:1, Driver::global_nz set at wrap.par:6:1"
+  "wrap.par:4:21: error: the grid has 609x36760123x823996703 = 1.84e+19 points, more than an array index counts (9223372036854775807 at most); Driver::global_ny set at wrap.par:5:21, Driver::global_nz set at wrap.par:6:21"
 check "a point count that wraps runs nothing" nothing_ran wrap
 run zero 'Driver::global_nx = 4194304' 'Driver::global_ny = 2097152' 'Driver::global_nz = 2097152'
 check "a point count that wraps to 0 fails" test $status -eq 1
 check "a point count that wraps to 0 is named" has_line zero \
-  "zero.par:4:1: error: the grid has 4194304x2097152x2097152 = 1.84e+19 points, more than an array index counts (9223372036854775807 at most); Driver::global_ny set at zero.par:5:1, Driver::global_nz set at zero.par:6:1"
+  "zero.par:4:21: error: the grid has 4194304x2097152x2097152 = 1.84e+19 points, more than an array index counts (9223372036854775807 at most); Driver::global_ny set at zero.par:5:21, Driver::global_nz set at zero.par:6:21"
 # Periodic: 2147483646 points owned (point n - 1 is point 0 again) and a ghost zone on each side.
 run noghosts 'Driver::periodic_x = yes' 'Driver::ghost_size = 0'
 check "a periodic direction without ghost zones fails, naming where they were set to 0" has_line noghosts \
-  "noghosts.par:4:1: error: the grid is periodic along x but its ghost zones there are 0 wide (Driver::ghost_size, or Driver::ghost_size_x): a periodic direction is filled through its ghost zones; Driver::ghost_size set at noghosts.par:5:1"
+  "noghosts.par:4:22: error: the grid is periodic along x but its ghost zones there are 0 wide (Driver::ghost_size, or Driver::ghost_size_x): a periodic direction is filled through its ghost zones; Driver::ghost_size set at noghosts.par:5:22"
 run wide 'Driver::global_nx = 2147483647' 'Driver::periodic_x = yes'
 check "a row that overflows an int with its ghost zones fails" has_line wide \
-  "wide.par:4:1: error: Driver::global_nx = 2147483647 with ghost zones of 1 on both sides makes 2147483648 points along x, more than an int counts (2147483647)"
+  "wide.par:4:21: error: Driver::global_nx = 2147483647 with ghost zones of 1 on both sides makes 2147483648 points along x, more than an int counts (2147483647)"
 
 # --- the checks before the initial data each say what they find -----------------------------
 run several 'ActiveThorns = "IOASCII"' 'IOASCII::out1D_vars = "heatequation::u"' 'IOASCII::out1D_xline_y = 7' \
   'IO::out_digest_vars = "heatequation::zz"'
 check "two thorns' checks finding parameters wrong fail the run" test $status -eq 1
 check "... IOASCII's error" has_line several \
-  "several.par:6:1: error: IOASCII::out1D_xline_y = 7: no point of heatequation::u is there; its points lie from y = 0 to 1"
+  "several.par:6:26: error: IOASCII::out1D_xline_y = 7: no point of heatequation::u is there; its points lie from y = 0 to 1"
 check "... and IO's, which ran after it" has_line several \
-  "several.par:7:1: error: IO::out_digest_vars: unknown grid function or group 'heatequation::zz' in thorn IO; did you mean 'heatequation::u'?"
+  "several.par:7:23: error: IO::out_digest_vars: unknown grid function or group 'heatequation::zz' in thorn IO; did you mean 'heatequation::u'?"
 check "... before any iteration" test "$(grep -c '^it ' "$work/several.out")" -eq 0
 
 # --- a run refused when it starts leaves no output folder ------------------------------------
@@ -70,7 +70,7 @@ check "... a folder that was there stays" test -d "$work/kept" -a ! -e "$work/ke
 run huge 'Driver::global_nx = 100000' 'Driver::global_ny = 100000' 'Driver::global_nz = 100000'
 check "a grid larger than the memory fails" test $status -eq 1
 check "a grid larger than the memory is refused with the figures" has_match huge \
-  "^huge\.par:4:1: error: the run needs 14\.2 PiB of host memory for 1 variable x 1 time level and 1 scratch buffer at 100000x100000x100000 points; [0-9.]+ [KMGT]iB available \(.*\); Driver::global_ny set at huge\.par:5:1, Driver::global_nz set at huge\.par:6:1$"
+  "^huge\.par:4:21: error: the run needs 14\.2 PiB of host memory for 1 variable x 1 time level and 1 scratch buffer at 100000x100000x100000 points; [0-9.]+ [KMGT]iB available \(.*\); Driver::global_ny set at huge\.par:5:21, Driver::global_nz set at huge\.par:6:21$"
 check "a grid larger than the memory runs nothing" nothing_ran huge
 # Under a 1 GiB address space a 1.9 GiB grid is refused from the limit, before it allocates (an
 # allocation would end in std::bad_alloc instead).
@@ -84,7 +84,7 @@ if (ulimit -v 1048576 && "$opuntia" --help >/dev/null 2>&1); then
   (ulimit -v 1048576 && cd "$work" && "$opuntia" limit.par >limit.out 2>&1)
   check "a grid larger than RLIMIT_AS fails" test $? -eq 1
   check "a grid larger than RLIMIT_AS is refused with the figures" has_match limit \
-    "^limit\.par:4:1: error: the run needs 2\.0 GiB of host memory for 1 variable x 3 time levels at 400x400x533 points; [0-9.]+ [KM]iB available \(RLIMIT_AS less what the process uses\); Driver::global_ny set at limit\.par:5:1, Driver::global_nz set at limit\.par:6:1$"
+    "^limit\.par:4:21: error: the run needs 2\.0 GiB of host memory for 1 variable x 3 time levels at 400x400x533 points; [0-9.]+ [KM]iB available \(RLIMIT_AS less what the process uses\); Driver::global_ny set at limit\.par:5:21, Driver::global_nz set at limit\.par:6:21$"
 else
   echo "note: this build cannot start under a 1 GiB address space (a sanitizer's shadow memory): RLIMIT_AS not checked"
 fi
@@ -116,23 +116,23 @@ fi
 run flat 'Driver::xmax = 0.0'
 check "xmax = xmin fails" test $status -eq 1
 check "xmax = xmin is named" has_line flat \
-  "flat.par:4:1: error: the domain is empty along x: Driver::xmax = 0 must be greater than Driver::xmin = 0"
+  "flat.par:4:16: error: the domain is empty along x: Driver::xmax = 0 must be greater than Driver::xmin = 0"
 run inverted 'Driver::zmin = 2' 'Driver::zmax = -1'
 check "zmin > zmax is named at both lines" has_line inverted \
-  "inverted.par:4:1: error: the domain is empty along z: Driver::zmax = -1 must be greater than Driver::zmin = 2; Driver::zmax set at inverted.par:5:1"
+  "inverted.par:4:16: error: the domain is empty along z: Driver::zmax = -1 must be greater than Driver::zmin = 2; Driver::zmax set at inverted.par:5:16"
 run thin 'Driver::ymax = 1e-310' 'Driver::global_ny = 100'
 check "a subnormal grid spacing is named" has_line thin \
-  "thin.par:4:1: error: the grid spacing along y, (Driver::ymax - Driver::ymin) / (Driver::global_ny - 1) = 1.0101e-312, is not a positive normal double (finite, at least 2.22507e-308); Driver::global_ny set at thin.par:5:1"
+  "thin.par:4:16: error: the grid spacing along y, (Driver::ymax - Driver::ymin) / (Driver::global_ny - 1) = 1.0101e-312, is not a positive normal double (finite, at least 2.22507e-308); Driver::global_ny set at thin.par:5:21"
 run one 'Driver::global_nz = 1'
 check "a single point along an axis is refused" has_line one \
   "one.par:4:21: error: value 1 of 'Driver::global_nz' is outside every range: 2:* at least two"
 run tiny_dt 'Time::dtfac = 1e-320'
 check "a subnormal time step is named" has_line tiny_dt \
-  "tiny_dt.par:4:1: error: the time step dt = 1.11165e-321 is not a positive normal double (finite, at least 2.22507e-308)"
+  "tiny_dt.par:4:15: error: the time step dt = 1.11165e-321 is not a positive normal double (finite, at least 2.22507e-308)"
 run stalled 'Cactus::cctk_initial_time = 1e20' 'Time::timestep = 1'
 check "a time step that no longer changes the time fails" test $status -eq 1
 check "a time step that no longer changes the time is named" has_line stalled \
-  "stalled.par:5:1: error: the time step dt = 1 no longer changes the time 1e+20 at iteration 1 (it is below the resolution of a double there): the run would make no progress"
+  "stalled.par:5:18: error: the time step dt = 1 no longer changes the time 1e+20 at iteration 1 (it is below the resolution of a double there): the run would make no progress"
 run late_start 'Cactus::cctk_initial_time = 0.01' 'Time::timestep = 0.0001'
 check "the heat equation starts from its mode at cctk_initial_time" \
   awk '/^INFO \(HeatEquation\)/ { found = 1; ok = ($0 ~ /relative [0-9.]+e-0[3-9]/) } END { exit !(found && ok) }' \
@@ -143,18 +143,18 @@ check "the heat equation starts from its mode at cctk_initial_time" \
 run out_file 'IO::out_dir = "a_file"'
 check "out_dir naming a file fails" test $status -eq 1
 check "out_dir naming a file is named" has_line out_file \
-  'out_file.par:4:1: error: IO::out_dir = "a_file": a file of that name is in the way of the output folder'
+  'out_file.par:4:15: error: IO::out_dir = "a_file": a file of that name is in the way of the output folder'
 check "out_dir naming a file runs nothing" nothing_ran out_file
 run under_file 'IO::out_dir = "a_file/results"'
 check "out_dir under a file is named" has_line under_file \
-  'under_file.par:4:1: error: IO::out_dir = "a_file/results": cannot create the output folder: Not a directory'
+  'under_file.par:4:15: error: IO::out_dir = "a_file/results": cannot create the output folder: Not a directory'
 run proc 'IO::out_dir = "/proc"'
 check "out_dir /proc fails" test $status -eq 1
 check "out_dir /proc is named" has_match proc \
-  '^proc\.par:4:1: error: IO::out_dir = "/proc": cannot write in the output folder: .+$'
+  '^proc\.par:4:15: error: IO::out_dir = "/proc": cannot write in the output folder: .+$'
 run proc_sub 'IO::out_dir = "/proc/results"'
 check "out_dir in /proc is named" has_match proc_sub \
-  '^proc_sub\.par:4:1: error: IO::out_dir = "/proc/results": cannot create the output folder: .+$'
+  '^proc_sub\.par:4:15: error: IO::out_dir = "/proc/results": cannot create the output folder: .+$'
 if [ "$(id -u)" -ne 0 ]; then  # root writes in a read-only folder: nothing to check there
   mkdir "$work/read_only" && chmod 555 "$work/read_only"
   run read_only 'IO::out_dir = "read_only"'
@@ -215,16 +215,16 @@ stopped_cleanly() {  # stopped_cleanly SIGNAL NAME
 stopped_by TERM tiny_step 'Cactus::terminate = "time"' 'Cactus::cctk_final_time = 1' 'Time::timestep = 1e-300'
 stopped_cleanly TERM tiny_step
 check "a final time out of reach is told before the run" has_line tiny_step \
-  "tiny_step.par:3:1: warning: reaching Cactus::cctk_final_time = 1 from time 0 takes about 1e+300 steps of dt = 1e-300: the run will not get there; Time::timestep set at tiny_step.par:4:1"
+  "tiny_step.par:3:27: warning: reaching Cactus::cctk_final_time = 1 from time 0 takes about 1e+300 steps of dt = 1e-300: the run will not get there; Time::timestep set at tiny_step.par:4:18"
 stopped_by INT no_final_time 'Cactus::terminate = "time"'
 stopped_cleanly INT no_final_time
 check "terminate = time with no final time is told before the run" has_line no_final_time \
-  'no_final_time.par:2:1: warning: Cactus::terminate = "time" but Cactus::cctk_final_time = -1 is never reached (a negative final time means none): the run does not end'
+  'no_final_time.par:2:21: warning: Cactus::terminate = "time" but Cactus::cctk_final_time = -1 is never reached (a negative final time means none): the run does not end'
 check "... once" test "$(grep -c 'warning: Cactus::terminate' "$work/no_final_time.out")" -eq 1
 stopped_by INT no_runtime_limit 'Cactus::terminate = "runtime"'
 stopped_cleanly INT no_runtime_limit
 check "terminate = runtime with no max_runtime is told before the run" has_line no_runtime_limit \
-  'no_runtime_limit.par:2:1: warning: Cactus::terminate = "runtime" but Cactus::max_runtime = 0 sets no limit (only a positive number of minutes does): the run does not end'
+  'no_runtime_limit.par:2:21: warning: Cactus::terminate = "runtime" but Cactus::max_runtime = 0 sets no limit (only a positive number of minutes does): the run does not end'
 # pocl's LLVM takes SIGQUIT over when the OpenCL backend is probed ("auto"); the run puts the
 # default back, so SIGQUIT ends it as it ends any program.
 stopped_by QUIT probed 'Cactus::terminate = "never"' 'CaKernel::backend = "auto"'

@@ -397,9 +397,9 @@ assert names == sorted("WAVETOY::phi it=%d tl=0" % i for i in range(17)), names'
     'WaveToy::speed = 0.5'
   check "a changed parameter that may not change is refused" test $? -ne 0
   check "... at its line, with both values" has_line changed \
-    'changed.par:13:1: error: Driver::global_ny = 12, but checkpoint changed/checkpoint.it4.h5 was written with 11: it may not change on recovery (its param.ccl declaration has no STEERABLE=recover)'
+    'changed.par:13:21: error: Driver::global_ny = 12, but checkpoint changed/checkpoint.it4.h5 was written with 11: it may not change on recovery (its param.ccl declaration has no STEERABLE=recover)'
   check "... every one of them" has_line changed \
-    'changed.par:14:1: error: WaveToy::speed = 0.5, but checkpoint changed/checkpoint.it4.h5 was written with 1: it may not change on recovery (its param.ccl declaration has no STEERABLE=recover)'
+    'changed.par:14:18: error: WaveToy::speed = 0.5, but checkpoint changed/checkpoint.it4.h5 was written with 1: it may not change on recovery (its param.ccl declaration has no STEERABLE=recover)'
   check "... before anything is computed" bash -c "! grep -q 'digest of' '$work/changed.out'"
   fork changed_half thorns
   run thorns 1 wavetoy openmp 'Cactus::cctk_itlast = 8' 'IO::recover = "auto"' 'ActiveThorns = "IOASCII"'
@@ -407,17 +407,17 @@ assert names == sorted("WAVETOY::phi it=%d tl=0" % i for i in range(17)), names'
     'thorns.par:13:17: error: the active thorns differ from those of checkpoint thorns/checkpoint.it4.h5: IOASCII active here only; they may not change on recovery'
   run missing 1 wavetoy openmp 'IO::recover = "manual"' 'IO::recover_file = "nowhere/checkpoint.it4.h5"'
   check "recover = manual with a missing file is refused at its line" has_line missing \
-    'missing.par:12:1: error: IO::recover_file = "nowhere/checkpoint.it4.h5": no such file'
+    'missing.par:12:20: error: IO::recover_file = "nowhere/checkpoint.it4.h5": no such file'
   run unnamed 1 wavetoy openmp 'IO::recover = "manual"'
   check "recover = manual without a file is refused" has_line unnamed \
-    'unnamed.par:11:1: error: IO::recover = "manual" needs IO::recover_file, the checkpoint to recover from'
+    'unnamed.par:11:15: error: IO::recover = "manual" needs IO::recover_file, the checkpoint to recover from'
   run manual 1 wavetoy openmp 'Cactus::cctk_itlast = 8' 'IO::recover = "manual"' \
     'IO::recover_file = "changed_half/checkpoint.it4.h5"'
   check "recover = manual recovers from the file named" same_digest whole8 manual
   { printf 'ActiveThorns = "WaveToy"\nIO::checkpoint_every = 4\nIO::out_dir = "nothorn"\n'; } >"$work/nothorn.par"
   (cd "$work" && "$opuntia" nothorn.par >nothorn.out 2>&1)
   check "checkpoints without a thorn that writes them are refused" has_line nothorn \
-    'nothorn.par:2:1: error: IO::checkpoint_every = 4: no active thorn writes checkpoints; activate IOHDF5'
+    'nothorn.par:2:24: error: IO::checkpoint_every = 4: no active thorn writes checkpoints; activate IOHDF5'
 }
 
 case $part in

@@ -42,8 +42,8 @@ run "$opuntia_test_thorns" one_rank_parameter 'ActiveThorns = "RankFailure"' 'Ra
 check "a parameter error found on rank 1 alone ends the run with a failure, without hanging" failed_without_hanging
 check "... naming the rank, then the diagnostic at the parameter's line" contains one_rank_parameter \
   "$(printf '%s\n' 'opuntia: error on rank 1 of 3:' \
-    'one_rank_parameter.par:7:1: error: RankFailure::fail_on_rank = 1: this rank refuses it' \
-    'RankFailure::fail_on_rank = 1' '^')"
+    'one_rank_parameter.par:7:29: error: RankFailure::fail_on_rank = 1: this rank refuses it' \
+    'RankFailure::fail_on_rank = 1' '                            ^')"
 check "... once" test "$(count one_rank_parameter ': error: ')" -eq 1
 
 run "$opuntia" unknown_value 'Driver::processor_topology = "diagonal"'
@@ -56,7 +56,7 @@ check "... naming no rank" test "$(count unknown_value 'on rank')" -eq 0
 run "$opuntia" late_parameter 'IO::out_digest_vars = "heatequation::nosuch"'
 check "a parameter every rank finds wrong in a routine fails, without hanging" failed_without_hanging
 check "... with the diagnostic" has_line late_parameter \
-  "late_parameter.par:6:1: error: IO::out_digest_vars: unknown grid function or group 'heatequation::nosuch' in thorn IO; did you mean 'heatequation::u'?"
+  "late_parameter.par:6:23: error: IO::out_digest_vars: unknown grid function or group 'heatequation::nosuch' in thorn IO; did you mean 'heatequation::u'?"
 check "... printed once, naming no rank" test "$(count late_parameter ': error: ')" -eq 1 -a \
   "$(count late_parameter 'on rank')" -eq 0
 

@@ -61,15 +61,15 @@ check "the start-up line names the topology" grep -qF "driver Cartesian, 8 ranks
 run bad_manual 4 wavetoy 'Driver::processor_topology = "manual"' 'Driver::processor_topology_3d_x = 3'
 check "a manual topology that does not split the ranks fails" test $? -ne 0
 check "... naming the parameters and values" grep -qxF \
-  'bad_manual.par:12:1: error: Driver::processor_topology = "manual" with processor_topology_3d_x/y/z = 3/0/0 does not split 4 ranks: 4 is not a multiple of 3; Driver::processor_topology_3d_x set at bad_manual.par:13:1' \
+  'bad_manual.par:12:30: error: Driver::processor_topology = "manual" with processor_topology_3d_x/y/z = 3/0/0 does not split 4 ranks: 4 is not a multiple of 3; Driver::processor_topology_3d_x set at bad_manual.par:13:35' \
   "$work/bad_manual.out"
 run thin_blocks 4 wavetoy 'Driver::processor_topology = "manual"' 'Driver::processor_topology_3d_z = 4' 'Driver::ghost_size = 3'
 check "blocks thinner than their ghost zones are refused, with the parameters" grep -qxF \
-  'thin_blocks.par:11:1: error: 4 ranks along z leave blocks of 2 points, thinner than the ghost zones of 3 they fill: use fewer ranks along z, narrower ghost zones or a larger grid; Driver::processor_topology set at thin_blocks.par:12:1, Driver::ghost_size set at thin_blocks.par:14:1' \
+  'thin_blocks.par:11:21: error: 4 ranks along z leave blocks of 2 points, thinner than the ghost zones of 3 they fill: use fewer ranks along z, narrower ghost zones or a larger grid; Driver::processor_topology set at thin_blocks.par:12:30, Driver::ghost_size set at thin_blocks.par:14:22' \
   "$work/thin_blocks.out"
 run bad_line 1 wavetoy 'Driver::cacheline_bytes = 24'
 check "a cache line that is not a multiple of 16 bytes is refused" grep -qF \
-  'bad_line.par:12:1: error: Driver::cacheline_bytes = 24 is not a multiple of 16' "$work/bad_line.out"
+  'bad_line.par:12:27: error: Driver::cacheline_bytes = 24 is not a multiple of 16' "$work/bad_line.out"
 run narrow_ghosts 2 wavetoy 'Driver::processor_topology = "manual"' 'Driver::processor_topology_3d_z = 2' 'Driver::ghost_size = 0'
 check "ghost zones narrower than a kernel's STENCIL on a rank face are refused" test $? -ne 0
 check "... naming the kernel, the face and the ghost width" grep -qF \

@@ -77,16 +77,16 @@ sed 's/^CaKernel::backend = "opencl"/&\nCaKernel::opencl_platform = "no-such-pla
 check "an unknown platform exits 1" test $? -eq 1
 line=$(grep -n '^CaKernel::opencl_platform' "$work/bad_platform.par" | cut -d: -f1)
 check "... at the parfile line that set it, naming the parameter and listing the platforms" \
-  grep -q "^$work/bad_platform.par:$line:1: error: CaKernel::opencl_platform = \"no-such-platform\": no OpenCL platform matches (platforms: 0 \"" \
+  grep -q "^$work/bad_platform.par:$line:29: error: CaKernel::opencl_platform = \"no-such-platform\": no OpenCL platform matches (platforms: 0 \"" \
   "$work/bad_platform.log"
 check "... with that line" grep -qxF 'CaKernel::opencl_platform = "no-such-platform"' "$work/bad_platform.log"
-check "... and a caret under its first column" grep -qxF '^' "$work/bad_platform.log"
+check "... and a caret under its value" grep -qxF '                            ^' "$work/bad_platform.log"
 sed 's/^CaKernel::backend = "opencl"/&\nCaKernel::opencl_device = "99"/' "$work/heat.par" >"$work/bad_device.par"
 "$opuntia" "$work/bad_device.par" >"$work/bad_device.log" 2>&1
 check "an unknown device exits 1" test $? -eq 1
 line=$(grep -n '^CaKernel::opencl_device' "$work/bad_device.par" | cut -d: -f1)
 check "... at the parfile line that set it, naming the parameter and listing the devices" \
-  grep -q "^$work/bad_device.par:$line:1: error: CaKernel::opencl_device = \"99\": no OpenCL device matches on any platform (devices: 0 \"" \
+  grep -q "^$work/bad_device.par:$line:27: error: CaKernel::opencl_device = \"99\": no OpenCL device matches on any platform (devices: 0 \"" \
   "$work/bad_device.log"
 
 "$opuntia" --list-devices >"$work/devices.log" 2>&1

@@ -51,7 +51,7 @@ check "... saying it needs a thorn's name" grep -qF "opuntia: error: --describe 
 printf 'ActiveThorns = "WaveToy"\nDriver::global_nx = 3\nDriver::periodic_x = yes\nDriver::ghost_size = 5\nCactus::cctk_itlast = 0\n' >"$work/thin.par"
 (cd "$work" && "$opuntia" thin.par >"$work/out" 2>&1)
 check "ghost zones wider than a periodic direction on one rank fail" test $? -eq 1
-check "... saying so without advising fewer ranks" grep -qF "thin.par:2:1: error: the periodic x direction's 2 points on one rank are thinner than the ghost zones of 5 they fill: use narrower ghost zones or a larger grid" "$work/out"
+check "... saying so without advising fewer ranks" grep -qF "thin.par:2:21: error: the periodic x direction's 2 points on one rank are thinner than the ghost zones of 5 they fill: use narrower ghost zones or a larger grid" "$work/out"
 
 # A parameter file with mistakes: every error with its place, nothing runs.
 printf 'ActiveThorns = "HeatEquaton"\nDriver::global_nq = 10\nHeatEquation::alpha = -1\n' >"$work/bad.par"
@@ -109,7 +109,7 @@ sed 's/wavetoy::phi"/wavetoy::phy"/' "$work/ghosts1.par" >"$work/digest_typo.par
 (cd "$work" && "$opuntia" digest_typo.par >"$work/out" 2>&1)
 check "an unknown digest variable fails before the run" test $? -eq 1
 check "... at its line, with the nearest name" grep -qxF \
-  "digest_typo.par:11:1: error: IO::out_digest_vars: unknown grid function or group 'wavetoy::phy' in thorn IO; did you mean 'wavetoy::phi'?" "$work/out"
+  "digest_typo.par:11:23: error: IO::out_digest_vars: unknown grid function or group 'wavetoy::phy' in thorn IO; did you mean 'wavetoy::phi'?" "$work/out"
 check "... and runs no iteration" bash -c "! grep -q 'INFO (WaveToy)' '$work/out'"
 
 "$opuntia" "$work/missing.par" >"$work/out" 2>&1

@@ -102,20 +102,20 @@ check "a second run into the same folder replaces the files" check_files one --i
 # Errors, at the parameter's line (the base has 20 lines), before anything is written.
 attempt unknown 1 'IOHDF5::out_vars = "outputcheck::vv"'
 check "an unknown variable in IOHDF5::out_vars is an error, with the nearest names" fails unknown \
-  "unknown.par:21:1: error: IOHDF5::out_vars: unknown grid function or group 'outputcheck::vv' in thorn IOHDF5; did you mean 'OutputCheck::v', 'OutputCheck::c' or 'OutputCheck::c2'?"
+  "unknown.par:21:20: error: IOHDF5::out_vars: unknown grid function or group 'outputcheck::vv' in thorn IOHDF5; did you mean 'OutputCheck::v', 'OutputCheck::c' or 'OutputCheck::c2'?"
 attempt unknown_group 1 'IOASCII::out1D_vars = "outputcheck::staggered_field"'
 check "an unknown group in IOASCII::out1D_vars is an error, with the nearest names" fails unknown_group \
-  "unknown_group.par:21:1: error: IOASCII::out1D_vars: unknown grid function or group 'outputcheck::staggered_field' in thorn IOASCII; did you mean 'OutputCheck::staggered_fields', 'OutputCheck::vertex_field' or 'OutputCheck::face_field'?"
+  "unknown_group.par:21:23: error: IOASCII::out1D_vars: unknown grid function or group 'outputcheck::staggered_field' in thorn IOASCII; did you mean 'OutputCheck::staggered_fields', 'OutputCheck::vertex_field' or 'OutputCheck::face_field'?"
 attempt scalar 1 'IOHDF5::out_vars = "outputcheck::s"'
 check "a SCALAR in IOHDF5::out_vars is an error" fails scalar \
-  "scalar.par:21:1: error: IOHDF5::out_vars: OutputCheck::s is in a group of type SCALAR: only grid functions (GF) are written"
+  "scalar.par:21:20: error: IOHDF5::out_vars: OutputCheck::s is in a group of type SCALAR: only grid functions (GF) are written"
 attempt outside 1 'IOASCII::out1D_xline_y = 7'
 check "a line outside the grid is an error" fails outside \
-  "outside.par:21:1: error: IOASCII::out1D_xline_y = 7: no point of OutputCheck::v is there; its points lie from y = 0 to 2.5"
+  "outside.par:21:26: error: IOASCII::out1D_xline_y = 7: no point of OutputCheck::v is there; its points lie from y = 0 to 2.5"
 touch "$work/in_the_way"
 attempt in_the_way 1
 check "an output folder that is a file is an error before the run" fails in_the_way \
-  'in_the_way.par:21:1: error: IO::out_dir = "in_the_way": a file of that name is in the way of the output folder'
+  'in_the_way.par:21:15: error: IO::out_dir = "in_the_way": a file of that name is in the way of the output folder'
 mkdir -p "$work/blocked/v.h5"
 attempt blocked 1
 check "an HDF5 file that cannot be made is an error naming it" grep -qxF \

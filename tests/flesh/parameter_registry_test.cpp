@@ -569,7 +569,7 @@ TEST_F(parameter_registry_parfile, a_value_found_wrong_later_is_reported_where_t
       "  driver::Global_NX = 10\r\n");
   const auto d = r.diagnostic_where_set("Driver", "global_nx", "no such device");
   ASSERT_TRUE(d.has_value());
-  EXPECT_EQ(ccl::format_diagnostic(*d), "run.par:2:3: error: no such device\n  driver::Global_NX = 10\n  ^\n");
+  EXPECT_EQ(ccl::format_diagnostic(*d), "run.par:2:23: error: no such device\n  driver::Global_NX = 10\n                      ^\n");
   // Not set by the file (its default), or no such parameter: no place to point at.
   EXPECT_FALSE(r.diagnostic_where_set("Driver", "global_ny", "x").has_value());
   EXPECT_FALSE(r.diagnostic_where_set("Driver", "no_such", "x").has_value());
