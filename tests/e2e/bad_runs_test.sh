@@ -105,7 +105,7 @@ if [[ -n $device_gib ]]; then
     (cd "$work" && "$opuntia" device.par >device.out 2>&1)
     check "a grid larger than the OpenCL device's memory fails" test $? -eq 1
     check "... with the device's figures" has_match device \
-      "^device\.par:4:1: error: the run needs [0-9.]+ GiB of opencl device memory for 1 variable x 1 time level and 1 scratch buffer at ${n}x${n}x${n} points; ${device_gib} GiB available on the device"
+      "^device\.par:4:21: error: the run needs [0-9.]+ GiB of opencl device memory for 1 variable x 1 time level and 1 scratch buffer at ${n}x${n}x${n} points; ${device_gib} GiB available on the device"
     check "... before anything ran" nothing_ran device
   else
     echo "note: the host has too little memory free to test the OpenCL device's limit (${host_gib} GiB)"
@@ -159,7 +159,7 @@ if [ "$(id -u)" -ne 0 ]; then  # root writes in a read-only folder: nothing to c
   mkdir "$work/read_only" && chmod 555 "$work/read_only"
   run read_only 'IO::out_dir = "read_only"'
   check "a read-only out_dir is named" has_line read_only \
-    'read_only.par:4:1: error: IO::out_dir = "read_only": cannot write in the output folder: Permission denied'
+    'read_only.par:4:15: error: IO::out_dir = "read_only": cannot write in the output folder: Permission denied'
 fi
 # A result that cannot be written (a folder in its place) fails the run.
 mkdir -p "$work/blocked/heat_error.txt"
