@@ -346,22 +346,39 @@ bool parameter_registry::was_set(std::string_view owner, std::string_view name) 
   return std::find(e->set.begin(), e->set.end(), true) != e->set.end();
 }
 
-std::optional<ccl::diagnostic> parameter_registry::first_set(const entry& e, std::string message, bool at_value) const {
+namespace {
+/// The 1-based column of `word` as a whole word (between blanks, quotes or the line's ends) in
+/// `line` at or after `from`, compared without case; 0 where it is not there.
+std::size_t column_of_word(const std::string& line, std::size_t from, std::string_view word) {
+  const auto separates = [](char c) { return c == ' ' || c == '\t' || c == '"' || c == '\''; };
+  for (std::size_t at = from > 0 ? from - 1 : 0; !word.empty() && at + word.size() <= line.size(); ++at) {
+    const bool starts = at == 0 || separates(line[at - 1]);
+    const bool ends = at + word.size() == line.size() || separates(line[at + word.size()]);
+    if (starts && ends && ccl::iequals(std::string_view(line).substr(at, word.size()), word)) return at + 1;
+  }
+  return 0;
+}
+}  // namespace
+
+std::optional<ccl::diagnostic> parameter_registry::first_set(const entry& e, std::string message, bool at_value,
+                                                             std::string_view part) const {
   const auto set = std::find(e.set.begin(), e.set.end(), true);
   if (set == e.set.end()) return std::nullopt;
   const auto element = static_cast<std::size_t>(set - e.set.begin());
-  const auto& where = at_value ? e.value_at[element] : e.set_at[element];
-  auto d = ccl::error_at(where, std::move(message));
+  auto d = ccl::error_at(at_value ? e.value_at[element] : e.set_at[element], std::move(message));
   for (const auto& file : sources_) {
-    if (file.path == where.path) d.line_text = file.line_text(where.line);
+    if (file.path == d.where.path) d.line_text = file.line_text(d.where.line);
+  }
+  if (at_value && !part.empty()) {
+    if (const auto column = column_of_word(d.line_text, d.where.column, part)) d.where.column = column;
   }
   return d;
 }
 
 std::optional<ccl::diagnostic> parameter_registry::diagnostic_where_set(std::string_view owner, std::string_view name,
-                                                                        std::string message) const {
+                                                                        std::string message, std::string_view part) const {
   const auto* e = find(owner, name);
-  return e == nullptr ? std::nullopt : first_set(*e, std::move(message), true);
+  return e == nullptr ? std::nullopt : first_set(*e, std::move(message), true, part);
 }
 
 std::vector<ccl::diagnostic> parameter_registry::unread() const {

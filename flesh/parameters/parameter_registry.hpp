@@ -95,9 +95,10 @@ class parameter_registry final : public parameter_source {
   bool was_set(std::string_view owner, std::string_view name) const;
   /// `message`, about the value of owner::name, as a diagnostic at that value where the
   /// parameter file set it (its first set element), with that line's text; nullopt when the
-  /// file did not set it.
+  /// file did not set it. With `part`, a word of the value (`a::x` of "a::u a::x"), at that word
+  /// where the value's first line shows it whole, case aside.
   std::optional<ccl::diagnostic> diagnostic_where_set(std::string_view owner, std::string_view name,
-                                                      std::string message) const;
+                                                      std::string message, std::string_view part = {}) const;
 
   /// Strict mode: "path:line:column: error: parameter 'T::p' is set but never read" for each
   /// parameter the file set that no reader asked for since apply() (computed at any level;
@@ -146,8 +147,10 @@ class parameter_registry final : public parameter_source {
   /// The entry a typed read asks for, checked and marked read; std::logic_error otherwise.
   const entry& readable(std::string_view owner, std::string_view name, int index, const char* as) const;
   /// `message` at the first element of `e` that the parameter file set; nullopt when none.
-  /// `message` at the first set element's statement, or at its value where `at_value`.
-  std::optional<ccl::diagnostic> first_set(const entry& e, std::string message, bool at_value) const;
+  /// `message` at the first set element's statement, or at its value where `at_value` (at `part`
+  /// of it, as diagnostic_where_set says).
+  std::optional<ccl::diagnostic> first_set(const entry& e, std::string message, bool at_value,
+                                           std::string_view part = {}) const;
 
   /// find()'s answers by the spelling asked, as indices into entries_: a run reads parameters in
   /// every iteration (the flesh's termination, thorn routines), and find() compares names case

@@ -219,7 +219,7 @@ void simulation::at_parameter_lines(Work&& work) const {
   try {
     work();
   } catch (const parameter_value_error& e) {
-    fail_at({{e.owner(), e.name()}}, e.what());
+    fail_at({{e.owner(), e.name()}}, e.what(), e.part());
   } catch (const parameters_error& e) {
     fail_at(e.parameters(), e.what());
   }
@@ -379,10 +379,10 @@ kernel_grid simulation::grid_for_kernels() const {
 }
 
 std::optional<ccl::diagnostic> simulation::place_of(const std::vector<parameter_name>& parameters,
-                                                    const std::string& message) const {
+                                                    const std::string& message, std::string_view part) const {
   std::vector<std::pair<ccl::diagnostic, std::string>> places;  // where set, owner::name
   for (const auto& p : parameters) {
-    if (auto d = registry_.diagnostic_where_set(p.owner, p.name, message)) {
+    if (auto d = registry_.diagnostic_where_set(p.owner, p.name, message, part)) {
       places.emplace_back(*d, p.owner + "::" + p.name);
     }
   }
@@ -401,8 +401,9 @@ std::optional<ccl::diagnostic> simulation::place_of(const std::vector<parameter_
   return first;
 }
 
-void simulation::fail_at(const std::vector<parameter_name>& parameters, const std::string& message) const {
-  if (auto d = place_of(parameters, message)) throw ccl::input_error(std::move(*d));
+void simulation::fail_at(const std::vector<parameter_name>& parameters, const std::string& message,
+                         std::string_view part) const {
+  if (auto d = place_of(parameters, message, part)) throw ccl::input_error(std::move(*d));
   throw std::invalid_argument(message);
 }
 

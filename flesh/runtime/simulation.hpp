@@ -176,13 +176,14 @@ private:
   /// Adds the device time of the kernels that have finished to their timers; `wait`: of all.
   void read_device_timers(bool wait);
   kernel_grid grid_for_kernels() const;
-  /// `message` as a diagnostic at the first of `parameters` the parameter file set, naming where
-  /// it set the others; nullopt when it set none.
-  std::optional<ccl::diagnostic> place_of(const std::vector<parameter_name>& parameters,
-                                          const std::string& message) const;
-  /// Throws `message` as a diagnostic at the first of `parameters` the parameter file set,
-  /// naming where it set the others; std::invalid_argument when it set none.
-  [[noreturn]] void fail_at(const std::vector<parameter_name>& parameters, const std::string& message) const;
+  /// `message` as a diagnostic at the value of the first of `parameters` the parameter file
+  /// set (at its word `part`, where given: parameter_registry::diagnostic_where_set), naming
+  /// where it set the others; nullopt when it set none.
+  std::optional<ccl::diagnostic> place_of(const std::vector<parameter_name>& parameters, const std::string& message,
+                                          std::string_view part = {}) const;
+  /// Throws place_of's diagnostic; std::invalid_argument when the file set none of `parameters`.
+  [[noreturn]] void fail_at(const std::vector<parameter_name>& parameters, const std::string& message,
+                            std::string_view part = {}) const;
   /// Runs `work`; a parameter_value_error or parameters_error it throws (a value found wrong
   /// only now, by the run or by a routine) becomes fail_at's diagnostic at the parameters' lines.
   template <typename Work>

@@ -55,7 +55,7 @@ check "two thorns' checks finding parameters wrong fail the run" test $status -e
 check "... IOASCII's error" has_line several \
   "several.par:6:26: error: IOASCII::out1D_xline_y = 7: no point of heatequation::u is there; its points lie from y = 0 to 1"
 check "... and IO's, which ran after it" has_line several \
-  "several.par:7:23: error: IO::out_digest_vars: unknown grid function or group 'heatequation::zz' in thorn IO; did you mean 'heatequation::u'?"
+  "several.par:7:24: error: IO::out_digest_vars: unknown grid function or group 'heatequation::zz' in thorn IO; did you mean 'heatequation::u'?"
 check "... before any iteration" test "$(grep -c '^it ' "$work/several.out")" -eq 0
 
 # --- a run refused when it starts leaves no output folder ------------------------------------

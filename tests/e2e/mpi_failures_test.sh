@@ -56,7 +56,7 @@ check "... naming no rank" test "$(count unknown_value 'on rank')" -eq 0
 run "$opuntia" late_parameter 'IO::out_digest_vars = "heatequation::nosuch"'
 check "a parameter every rank finds wrong in a routine fails, without hanging" failed_without_hanging
 check "... with the diagnostic" has_line late_parameter \
-  "late_parameter.par:6:23: error: IO::out_digest_vars: unknown grid function or group 'heatequation::nosuch' in thorn IO; did you mean 'heatequation::u'?"
+  "late_parameter.par:6:24: error: IO::out_digest_vars: unknown grid function or group 'heatequation::nosuch' in thorn IO; did you mean 'heatequation::u'?"
 check "... printed once, naming no rank" test "$(count late_parameter ': error: ')" -eq 1 -a \
   "$(count late_parameter 'on rank')" -eq 0
 

@@ -90,7 +90,7 @@ for ranks in 1 3; do
     'NaNChecker::check_vars = "heatequation::u heatequation::temprature"'
   check "an unknown name in check_vars is a diagnostic at its line, with the nearest name ($ranks ranks)" \
     has_line "typo_$ranks" \
-    "typo_$ranks.par:13:26: error: NaNChecker::check_vars: unknown grid function or group 'heatequation::temprature' in thorn NaNChecker; did you mean 'heatequation::temperature'?"
+    "typo_$ranks.par:13:43: error: NaNChecker::check_vars: unknown grid function or group 'heatequation::temprature' in thorn NaNChecker; did you mean 'heatequation::temperature'?"
   check "... printed once, status 1" test "$status" -eq 1 -a "$(count "typo_$ranks" 'error')" -eq 1
 done
 

@@ -109,7 +109,7 @@ sed 's/wavetoy::phi"/wavetoy::phy"/' "$work/ghosts1.par" >"$work/digest_typo.par
 (cd "$work" && "$opuntia" digest_typo.par >"$work/out" 2>&1)
 check "an unknown digest variable fails before the run" test $? -eq 1
 check "... at its line, with the nearest name" grep -qxF \
-  "digest_typo.par:11:23: error: IO::out_digest_vars: unknown grid function or group 'wavetoy::phy' in thorn IO; did you mean 'wavetoy::phi'?" "$work/out"
+  "digest_typo.par:11:24: error: IO::out_digest_vars: unknown grid function or group 'wavetoy::phy' in thorn IO; did you mean 'wavetoy::phi'?" "$work/out"
 check "... and runs no iteration" bash -c "! grep -q 'INFO (WaveToy)' '$work/out'"
 
 "$opuntia" "$work/missing.par" >"$work/out" 2>&1

@@ -102,13 +102,13 @@ check "a second run into the same folder replaces the files" check_files one --i
 # Errors, at the parameter's line (the base has 20 lines), before anything is written.
 attempt unknown 1 'IOHDF5::out_vars = "outputcheck::vv"'
 check "an unknown variable in IOHDF5::out_vars is an error, with the nearest names" fails unknown \
-  "unknown.par:21:20: error: IOHDF5::out_vars: unknown grid function or group 'outputcheck::vv' in thorn IOHDF5; did you mean 'OutputCheck::v', 'OutputCheck::c' or 'OutputCheck::c2'?"
+  "unknown.par:21:21: error: IOHDF5::out_vars: unknown grid function or group 'outputcheck::vv' in thorn IOHDF5; did you mean 'OutputCheck::v', 'OutputCheck::c' or 'OutputCheck::c2'?"
 attempt unknown_group 1 'IOASCII::out1D_vars = "outputcheck::staggered_field"'
 check "an unknown group in IOASCII::out1D_vars is an error, with the nearest names" fails unknown_group \
-  "unknown_group.par:21:23: error: IOASCII::out1D_vars: unknown grid function or group 'outputcheck::staggered_field' in thorn IOASCII; did you mean 'OutputCheck::staggered_fields', 'OutputCheck::vertex_field' or 'OutputCheck::face_field'?"
+  "unknown_group.par:21:24: error: IOASCII::out1D_vars: unknown grid function or group 'outputcheck::staggered_field' in thorn IOASCII; did you mean 'OutputCheck::staggered_fields', 'OutputCheck::vertex_field' or 'OutputCheck::face_field'?"
 attempt scalar 1 'IOHDF5::out_vars = "outputcheck::s"'
 check "a SCALAR in IOHDF5::out_vars is an error" fails scalar \
-  "scalar.par:21:20: error: IOHDF5::out_vars: OutputCheck::s is in a group of type SCALAR: only grid functions (GF) are written"
+  "scalar.par:21:21: error: IOHDF5::out_vars: OutputCheck::s is in a group of type SCALAR: only grid functions (GF) are written"
 attempt outside 1 'IOASCII::out1D_xline_y = 7'
 check "a line outside the grid is an error" fails outside \
   "outside.par:21:26: error: IOASCII::out1D_xline_y = 7: no point of OutputCheck::v is there; its points lie from y = 0 to 2.5"

@@ -575,6 +575,23 @@ TEST_F(parameter_registry_parfile, a_value_found_wrong_later_is_reported_where_t
   EXPECT_FALSE(r.diagnostic_where_set("Driver", "no_such", "x").has_value());
 }
 
+TEST_F(parameter_registry_parfile, a_word_of_a_list_found_wrong_is_pointed_at) {
+  parameter_registry r;
+  for (const auto& t : {driver(), heat_equation()}) add_to(r, t);
+  run(r,
+      "ActiveThorns = \"HeatEquation\"\n"
+      "HeatEquation::note = \"heat::uu heat::u\tHEAT::u2\"\n");
+  const auto column = [&](std::string_view part) {
+    const auto d = r.diagnostic_where_set("HeatEquation", "note", "m", part);
+    return d ? d->where.column : 0;
+  };
+  EXPECT_EQ(column("heat::u"), 32);   // the whole word, not the start of heat::uu
+  EXPECT_EQ(column("heat::u2"), 40);  // after a tab, case aside
+  EXPECT_EQ(column("heat::uu"), 23);
+  EXPECT_EQ(column("heat"), 22);      // not a whole word: the value
+  EXPECT_EQ(column(""), 22);
+}
+
 TEST_F(parameter_registry_parfile, errors_are_collected_in_file_order_with_places) {
   const std::string text =
       "HeatEquation::alpha = -1\n"

@@ -11,13 +11,16 @@ namespace opuntia {
 class parameter_value_error : public std::invalid_argument {
 public:
   /// `owner::name`: the parameter as a parameter file names it (thorn or implementation).
-  parameter_value_error(std::string owner, std::string name, const std::string& message)
-      : std::invalid_argument(message), owner_(std::move(owner)), name_(std::move(name)) {}
+  /// `part`: the word of a list value at fault (a variable's name among several), for the caret
+  /// to stand under it; empty for the value as a whole.
+  parameter_value_error(std::string owner, std::string name, const std::string& message, std::string part = {})
+      : std::invalid_argument(message), owner_(std::move(owner)), name_(std::move(name)), part_(std::move(part)) {}
   const std::string& owner() const { return owner_; }
   const std::string& name() const { return name_; }
+  const std::string& part() const { return part_; }
 
 private:
-  std::string owner_, name_;
+  std::string owner_, name_, part_;
 };
 
 }  // namespace opuntia

@@ -30,6 +30,7 @@
 #include <limits>
 #include <optional>
 #include <span>
+#include <sstream>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -305,16 +306,25 @@ inline routine_context::owned_point routine_context::first_point_of(std::uint64_
 
 inline std::vector<std::string> routine_context::checked_grid_functions(std::string_view owner, std::string_view name) {
   const std::string parameter = std::string(owner) + "::" + std::string(name);
+  const std::string list = all_parameters().text(owner, name);
+  std::string word;  // of the list, at fault: for the caret to stand under it
   try {
-    const auto names = grid_functions_named(all_parameters().text(owner, name));
+    // Each word alone first, so that an unknown one is named as written.
+    std::istringstream words(list);
+    while (words >> word) (void)grid_functions_named(word);
+    const auto names = grid_functions_named(list);
     // Refuses, with the reason, what no statistics can be taken of: an integer, a SCALAR (whose
-    // one value has no grid to be reduced over), a grid function without storage.
-    for (const auto& var : names) statistics(var);
+    // one value has no grid to be reduced over), a grid function without storage. Such a
+    // variable is at fault as the list names it, or in a group the list names.
+    for (const auto& var : names) {
+      word = var;
+      statistics(var);
+    }
     return names;
   } catch (const parameter_value_error&) {
     throw;
   } catch (const std::invalid_argument& e) {
-    throw parameter_value_error(std::string(owner), std::string(name), parameter + ": " + e.what());
+    throw parameter_value_error(std::string(owner), std::string(name), parameter + ": " + e.what(), word);
   }
 }
 

@@ -35,7 +35,7 @@ void check_names(std::string_view owner, std::string_view parameter, const std::
       check(name);
     } catch (const std::invalid_argument& e) {
       throw parameter_value_error(std::string(owner), std::string(parameter),
-                                  fmt::format("{}::{}: {}", owner, parameter, e.what()));
+                                  fmt::format("{}::{}: {}", owner, parameter, e.what()), name);
     }
   }
 }

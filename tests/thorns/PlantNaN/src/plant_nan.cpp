@@ -30,11 +30,11 @@ void PlantNaN_Plant(routine_context& context) {
     int global[3] = {0, 0, 0};
     char value[8] = {};
     if (std::sscanf(item.c_str(), "%d,%d,%d=%7s", &global[0], &global[1], &global[2], value) != 4) {
-      throw parameter_value_error("PlantNaN", "plant", fmt::format("PlantNaN::plant: '{}' is not i,j,k=value", item));
+      throw parameter_value_error("PlantNaN", "plant", fmt::format("PlantNaN::plant: '{}' is not i,j,k=value", item), item);
     }
     const std::string text = value;
     if (text != "nan" && text != "inf" && text != "-inf") {
-      throw parameter_value_error("PlantNaN", "plant", fmt::format("PlantNaN::plant: '{}': nan, inf or -inf", item));
+      throw parameter_value_error("PlantNaN", "plant", fmt::format("PlantNaN::plant: '{}': nan, inf or -inf", item), item);
     }
     constexpr double inf = std::numeric_limits<double>::infinity();
     const double planted = text == "nan" ? std::numeric_limits<double>::quiet_NaN() : text == "inf" ? inf : -inf;
