@@ -47,6 +47,11 @@ diagnostic source_file::error_at(std::size_t line, std::size_t column, std::stri
   return diagnostic{where, std::move(message), written_at.empty() ? line_text(line) : std::string()};
 }
 
+diagnostic source_file::error_at_offset(std::size_t offset, std::string message) const {
+  const auto where = location_of(offset);
+  return diagnostic{where, std::move(message), written_at.empty() ? line_text(where.line) : std::string()};
+}
+
 void fill_line_texts(std::vector<diagnostic>& diagnostics, const std::vector<const source_file*>& files) {
   for (auto& d : diagnostics) {
     if (!d.line_text.empty() || d.where.line == 0) continue;

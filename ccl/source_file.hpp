@@ -28,6 +28,9 @@ struct source_file {
   /// fill_line_texts where the place is in another file).
   diagnostic error_at(std::size_t line, std::size_t column, std::string message) const;
 
+  /// A diagnostic at a byte offset of `text`, as error_at.
+  diagnostic error_at_offset(std::size_t offset, std::string message) const;
+
   /// The place of a byte offset (as place_of).
   source_location location_of(std::size_t offset) const;
 };

@@ -39,16 +39,13 @@ enum class node_kind { text, value, var, for_loop, scope_loop, group };
 struct loop_filter {
   std::string key;
   std::string value;  // alternatives separated by '|'
-  std::size_t key_line = 0, key_column = 0;  // where the key and the value start in the parsed text
-  std::size_t value_line = 0, value_column = 0;
-  bool exact_columns = false;  // the text after value_column is as written: its offsets are columns
+  std::size_t key_offset = 0, value_offset = 0;  // where the key and the value start in the parsed text
+  bool exact_offsets = false;  // the text after value_offset is as written, byte for byte
 };
 
 struct node {
   node_kind kind = node_kind::text;
-  std::size_t line = 0;  // of the directive's '%', in the text that was parsed
-  std::size_t column = 0;
-  std::size_t offset = 0;  // the byte offset of that place
+  std::size_t offset = 0;  // of the directive's '%' (a text node's start), in the text that was parsed
   std::string text;      // literal text; value, variable or loop name
   /// Text nodes: (index into text, byte offset in the parsed text) where each run of text that
   /// was written as it reads begins ('%%' is one byte of text from two of the source).
@@ -68,8 +65,6 @@ struct parse_state : grammar::parse_state_base {
   nodes root;
   std::vector<node> open_nodes;  // blocks being parsed, innermost last
   std::optional<node> pending;   // a loop whose '%[' comes next
-  std::size_t directive_line = 0;
-  std::size_t directive_column = 0;
   std::size_t directive_offset = 0;
   std::string var_name;
 
@@ -79,8 +74,6 @@ struct parse_state : grammar::parse_state_base {
     nodes& list = current();
     if (list.empty() || list.back().kind != node_kind::text) {
       node n;
-      n.line = where.line;
-      n.column = where.column;
       n.offset = where.byte;
       list.push_back(std::move(n));
     }
@@ -92,8 +85,6 @@ struct parse_state : grammar::parse_state_base {
   void add_directive(node_kind kind, std::string name) {
     node n;
     n.kind = kind;
-    n.line = directive_line;
-    n.column = directive_column;
     n.offset = directive_offset;
     n.text = std::move(name);
     current().push_back(std::move(n));
@@ -133,10 +124,7 @@ template <>
 struct action<tpl::directive_percent> {
   template <typename ActionInput>
   static void apply(const ActionInput& in, parse_state& state) {
-    const auto p = in.position();
-    state.directive_line = p.line;
-    state.directive_column = p.column;
-    state.directive_offset = p.byte;
+    state.directive_offset = in.position().byte;
   }
 };
 
@@ -183,8 +171,6 @@ struct action<tpl::for_loop_start> {
   static void apply(const ActionInput& in, parse_state& state) {
     node n;
     n.kind = node_kind::for_loop;
-    n.line = in.position().line;
-    n.column = in.position().column;
     n.offset = in.position().byte;
     n.text = "for_loop";
     state.pending = std::move(n);
@@ -197,8 +183,6 @@ struct action<tpl::scope_loop_start> {
   static void apply(const ActionInput& in, parse_state& state) {
     node n;
     n.kind = node_kind::scope_loop;
-    n.line = in.position().line;
-    n.column = in.position().column;
     n.offset = in.position().byte;
     n.text = in.string().substr(1);
     state.pending = std::move(n);
@@ -258,12 +242,12 @@ struct action<tpl::loop_filter> {
     }
     node& loop = *state.pending;
     std::string value = text.substr(equals + 1);
-    // The places of key and value: byte i of the unquoted text is column + 1 + i of the quoted
-    // one when nothing was escaped and the string stays on its line; else the opening quote.
+    // The places of key and value: byte i of the unquoted text is byte 1 + i of the quoted one
+    // when nothing was escaped and the string stays on its line; else the opening quote.
     const auto where = in.position();
     const std::string raw = in.string();
     const bool as_written = raw.find_first_of("\\\r\n") == std::string::npos;
-    const auto column_of = [&](std::size_t index) { return as_written ? where.column + 1 + index : where.column; };
+    const auto offset_of = [&](std::size_t index) { return as_written ? where.byte + 1 + index : where.byte; };
     const auto key_index = text.find_first_not_of(" \t");
     if (key == "delimit") {
       if (loop.delimit) throw grammar::syntax_error{"a second \"delimit=\" for one loop", in.position()};
@@ -272,8 +256,7 @@ struct action<tpl::loop_filter> {
       throw grammar::syntax_error{"for_loop takes no filter \"" + text + "\"; its only option is \"delimit=...\"",
                                   in.position()};
     } else {
-      loop.filters.push_back(loop_filter{key, std::move(value), where.line, column_of(key_index), where.line,
-                                         column_of(equals + 1), as_written});
+      loop.filters.push_back(loop_filter{key, std::move(value), offset_of(key_index), offset_of(equals + 1), as_written});
     }
   }
 };
@@ -289,8 +272,6 @@ struct action<tpl::block_open> {
     } else {
       node n;
       n.kind = node_kind::group;
-      n.line = in.position().line;
-      n.column = in.position().column;
       n.offset = in.position().byte;
       state.open_nodes.push_back(std::move(n));
     }
@@ -459,9 +440,7 @@ using loop_variables = std::vector<std::pair<std::string, long long>>;
 
 /// Where an error inside expanded text is reported, and how the message explains it.
 struct expansion_context {
-  std::size_t line = 0;
-  std::size_t column = 0;
-  std::size_t offset = 0;
+  std::size_t offset = 0;  // in the template: where the expansion began
   bool is_value = false;  // a value's expansion (else a for_loop bound)
   std::string label;      // the value's name, or "in the lower bound of for_loop 'i'"
   scope_chain chain;      // for values: the state it was expanded in, to spot cycles
@@ -505,11 +484,7 @@ private:
   std::vector<std::size_t>* origins_ = nullptr;
 
   /// The place in the template file: the directive itself, or the one whose expansion led here.
-  std::pair<std::size_t, std::size_t> site(const node& n) const {
-    if (contexts_.empty()) return {n.line, n.column};
-    return {contexts_.front().line, contexts_.front().column};
-  }
-  std::size_t site_offset(const node& n) const { return contexts_.empty() ? n.offset : contexts_.front().offset; }
+  std::size_t site(const node& n) const { return contexts_.empty() ? n.offset : contexts_.front().offset; }
 
   std::string describe_contexts() const {
     std::vector<std::string> parts;
@@ -528,8 +503,7 @@ private:
   }
 
   [[noreturn]] void fail_plain(const node& n, std::string message) const {
-    const auto [line, column] = site(n);
-    throw input_error(tpl_.error_at(line, column, std::move(message)));
+    throw input_error(tpl_.error_at_offset(site(n), std::move(message)));
   }
 
   [[noreturn]] void fail(const node& n, std::string message) const {
@@ -538,9 +512,9 @@ private:
   }
 
   /// An error at a place inside directive `n` (a filter of a loop), or where `n`'s expansion began.
-  [[noreturn]] void fail_at(const node& n, std::size_t line, std::size_t column, std::string message) const {
-    if (!contexts_.empty() || line == 0) fail(n, std::move(message));
-    throw input_error(tpl_.error_at(line, column, std::move(message)));
+  [[noreturn]] void fail_at(const node& n, std::size_t offset, std::string message) const {
+    if (!contexts_.empty()) fail(n, std::move(message));
+    throw input_error(tpl_.error_at_offset(offset, std::move(message)));
   }
 
   void tick(const node& n) {
@@ -554,7 +528,7 @@ private:
       fail(n, "generated text exceeds " + std::to_string(max_output_bytes) + " bytes");
     }
     out += text;
-    if (&out == mapped_out_) origins_->resize(out.size(), site_offset(n));
+    if (&out == mapped_out_) origins_->resize(out.size(), site(n));
   }
 
   /// Literal text maps byte for byte to where it was written, unless it is part of an expansion.
@@ -629,8 +603,7 @@ private:
                   " (at line " + std::to_string(parsed->error->where.line) + ", column " +
                   std::to_string(parsed->error->where.column) + " of the value)");
     }
-    const auto [line, column] = site(n);
-    contexts_.push_back(expansion_context{line, column, site_offset(n), true, n.text, chain_, variables_});
+    contexts_.push_back(expansion_context{site(n), true, n.text, chain_, variables_});
     render(parsed->tree, out);
     contexts_.pop_back();
   }
@@ -647,9 +620,8 @@ private:
   }
 
   long long bound(const node& n, const nodes& tree, const std::string& which) {
-    const auto [line, column] = site(n);
-    contexts_.push_back(expansion_context{line, column, site_offset(n), false,
-                                          "in the " + which + " bound of for_loop '" + n.variable + "'", {}, {}});
+    contexts_.push_back(
+        expansion_context{site(n), false, "in the " + which + " bound of for_loop '" + n.variable + "'", {}, {}});
     std::string text;
     render(tree, text);
     contexts_.pop_back();
@@ -708,7 +680,7 @@ private:
                                                          [&](const std::string& v) { return iequals(v, alternative); });
       if (!ok) {
         const auto lead = raw.find_first_not_of(" \t");
-        fail_at(n, f.value_line, f.exact_columns ? f.value_column + at + lead : f.value_column,
+        fail_at(n, f.exact_offsets ? f.value_offset + at + lead : f.value_offset,
                 "unknown value '" + alternative + "' for filter key '" + key + "' of " + n.text + " (its values: " +
                     join_names(known->second) + ")" + did_you_mean(alternative, known->second));
       }
@@ -736,7 +708,7 @@ private:
       if (key == loop->keys.end()) {
         std::vector<std::string> keys = loop->keys;
         keys.push_back("delimit");
-        fail_at(n, f.key_line, f.key_column,
+        fail_at(n, f.key_offset,
                 "unknown filter key '" + f.key + "' for " + n.text + " (its keys: " + join_names(keys) + ")" +
                     did_you_mean(f.key, keys));
       }

@@ -54,7 +54,6 @@ std::string centering_letters_of(const centerings& c) {
 /// A centering offset as a C literal: `0.0` or `0.5`.
 std::string offset_literal(centering c) { return fmt::format("{:.1f}", centering_offset(c)); }
 
-
 template_scope variable_scope(const kernel_variable& v) {
   template_scope s;
   s.values = {{"vname", escape_template_text(v.name)},

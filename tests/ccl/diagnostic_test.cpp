@@ -78,6 +78,10 @@ TEST(source_file, a_text_made_from_another_file_gives_the_places_written) {
   EXPECT_EQ(d.where, (source_location{"deps.ccl", 7, 13}));
   EXPECT_EQ(d.line_text, "");  // deps.ccl's line 7 is not this text's: filled from deps.ccl later
   EXPECT_EQ(source_file({"f", "x\ny"}).error_at(2, 1, "m").line_text, "y");
+  EXPECT_EQ(text.error_at_offset(2, "m").where, (source_location{"deps.ccl", 7, 13}));
+  const auto plain = source_file({"f", "x\r\nyz"}).error_at_offset(4, "m");
+  EXPECT_EQ(plain.where, (source_location{"f", 2, 2}));
+  EXPECT_EQ(plain.line_text, "yz");
 }
 
 }  // namespace
