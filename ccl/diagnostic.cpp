@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cctype>
 #include <iterator>
+#include <tuple>
 #include <utility>
 #include <fmt/format.h>
 
@@ -85,6 +86,15 @@ std::string shown(std::string_view text, std::size_t column = 0, std::string* ca
 }
 
 }  // namespace
+
+bool earlier_place(const source_location& a, const source_location& b) {
+  return std::tie(a.path, a.line, a.column) < std::tie(b.path, b.line, b.column);
+}
+
+void sort_by_place(std::vector<diagnostic>& diagnostics) {
+  std::stable_sort(diagnostics.begin(), diagnostics.end(),
+                   [](const diagnostic& a, const diagnostic& b) { return earlier_place(a.where, b.where); });
+}
 
 std::string format_diagnostic(const diagnostic& d) {
   std::string out;

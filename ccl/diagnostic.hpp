@@ -25,6 +25,12 @@ struct diagnostic {
   std::string line_text;  // the source line without its end-of-line characters
 };
 
+/// Whether `a` comes before `b` in reading order: by path, then line, then column.
+bool earlier_place(const source_location& a, const source_location& b);
+/// Puts `diagnostics` in reading order of their places (earlier_place), keeping the order of
+/// those at one place: what a person fixes top to bottom.
+void sort_by_place(std::vector<diagnostic>& diagnostics);
+
 /// "path:line:column: error: message\n<line>\n<caret>\n" (the last two only when a line is known).
 std::string format_diagnostic(const diagnostic& d);
 std::string format_diagnostics(const std::vector<diagnostic>& ds);

@@ -389,9 +389,7 @@ std::vector<ccl::diagnostic> parameter_registry::unread() const {
       out.push_back(std::move(*d));
     }
   }
-  std::stable_sort(out.begin(), out.end(), [](const ccl::diagnostic& a, const ccl::diagnostic& b) {
-    return std::tie(a.where.path, a.where.line, a.where.column) < std::tie(b.where.path, b.where.line, b.where.column);
-  });
+  ccl::sort_by_place(out);
   return out;
 }
 
@@ -501,9 +499,7 @@ struct parameter_registry::applier {
         error(e.where, e.message);
       }
     }
-    std::stable_sort(errors.begin(), errors.end(), [](const ccl::diagnostic& a, const ccl::diagnostic& b) {
-      return std::tie(a.where.line, a.where.column) < std::tie(b.where.line, b.where.column);
-    });
+    ccl::sort_by_place(errors);  // one file's: by line and column
     binding_errors.insert(binding_errors.end(), errors.begin(), errors.end());
     if (!binding_errors.empty()) throw ccl::input_error(std::move(binding_errors));
   }

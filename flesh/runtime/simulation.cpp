@@ -387,11 +387,8 @@ std::optional<ccl::diagnostic> simulation::place_of(const std::vector<parameter_
     }
   }
   if (places.empty()) return std::nullopt;
-  std::stable_sort(places.begin(), places.end(), [](const auto& a, const auto& b) {
-    const auto& x = a.first.where;
-    const auto& y = b.first.where;
-    return std::tie(x.path, x.line, x.column) < std::tie(y.path, y.line, y.column);
-  });
+  std::stable_sort(places.begin(), places.end(),
+                   [](const auto& a, const auto& b) { return ccl::earlier_place(a.first.where, b.first.where); });
   auto first = places.front().first;
   for (std::size_t i = 1; i < places.size(); ++i) {
     const auto& where = places[i].first.where;
@@ -1032,9 +1029,7 @@ void simulation::run_bin(const std::string& bin) {
     }
   }
   if (wrong.empty()) return;
-  std::stable_sort(wrong.begin(), wrong.end(), [](const ccl::diagnostic& a, const ccl::diagnostic& b) {
-    return std::tie(a.where.path, a.where.line, a.where.column) < std::tie(b.where.path, b.where.line, b.where.column);
-  });
+  ccl::sort_by_place(wrong);
   throw ccl::input_error(std::move(wrong));
 }
 

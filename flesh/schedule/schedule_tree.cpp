@@ -32,7 +32,6 @@ using bin_list = std::vector<std::pair<std::string, std::vector<schedule_node>>>
 using ccl::iequals;
 using ccl::to_lower;
 
-
 /// One item statement that was taken, with where it goes.
 struct item {
   const thorn_binding* thorn = nullptr;
