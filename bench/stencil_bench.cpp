@@ -1,8 +1,9 @@
 // Stencil benchmark: effective bandwidth of the generated OpenMP kernels against the measured
 // copy bandwidth and plain hand-written OpenMP loops of the same stencils, in one run; with the
 // generated kernels of every other backend that finds a device here (OpenCL on pocl, on a CPU
-// machine) beside them. The OpenMP variants run once more on rows padded as
-// Driver::pad_to_cachelines pads them (the kernel's first point of a row on a 128-byte line).
+// machine) beside them. The OpenMP variants run again on rows padded as
+// Driver::pad_to_cachelines pads them (the kernel's first point of a row on a 128-byte line), and
+// once more with planes of an odd number of rows besides, as Driver::pad_planes pads them.
 //
 //   stencil_bench [n=256] [repetitions=20]
 //
@@ -113,13 +114,26 @@ int main(int argc, char** argv) {
   }
   // The same field in padded rows, as Driver::pad_to_cachelines lays them out (128-byte lines):
   // rows of `pitch` elements, point 0 `lead` in, so that a kernel's first point of a row
-  // (x = its radius) starts a line; a copy for each kernel, made when its turn comes.
+  // (x = its radius) starts a line; and in padded planes besides, as Driver::pad_planes lays
+  // them out (an odd number of rows a plane). A copy for each kernel and layout, made when its
+  // turn comes.
   constexpr int line_points = 128 / sizeof(double);
-  const auto padded_pitch = [&](int radius) {
-    const int lead = (line_points - radius % line_points) % line_points;
-    return std::pair{lead, (lead + n + line_points - 1) / line_points * line_points};
+  struct padded_layout {
+    int lead, pitch, plane_rows;
   };
-  std::deque<aligned_field> padded_fields;  // u and out of each kernel
+  const auto padded_layouts = [&](int radius) {
+    const int lead = (line_points - radius % line_points) % line_points;
+    const int pitch = (lead + n + line_points - 1) / line_points * line_points;
+    std::vector<padded_layout> layouts{{lead, pitch, n}};
+    if (n % 2 == 0) layouts.push_back({lead, pitch, n + 1});  // an odd count is pad_planes' already
+    return layouts;
+  };
+  // Row `row` (j + n * k) of a field in `layout`.
+  const auto padded_row = [n](const padded_layout& layout, double* field, std::size_t row) {
+    const std::size_t j = row % n, k = row / n;
+    return field + static_cast<std::size_t>(layout.lead) + static_cast<std::size_t>(layout.pitch) * (j + layout.plane_rows * k);
+  };
+  std::deque<aligned_field> padded_fields;  // u and out of each kernel and layout
   std::vector<row> rows;
   std::vector<std::function<void()>> cases;  // one per row
   std::deque<opuntia::kernel_call> calls;  // stable addresses: the cases refer to them
@@ -174,17 +188,22 @@ int main(int argc, char** argv) {
       rows.push_back(r);
       cases.push_back([&, plain] { plain(u.data(), out.data(), n); });
     }
-    // The field in padded rows for this kernel's radius, and an output of that layout.
-    const auto [lead, pitch] = padded_pitch(radius);
-    const std::size_t padded_count = static_cast<std::size_t>(pitch) * n * n;
-    auto& padded_u = padded_fields.emplace_back(padded_count);
-    auto& padded_out = padded_fields.emplace_back(padded_count);
-    const auto padded_row = [lead = lead, pitch = pitch](double* field, std::size_t row) {
-      return field + static_cast<std::size_t>(lead) + static_cast<std::size_t>(pitch) * row;
+    // The field in each padded layout for this kernel's radius, and an output of that layout.
+    struct padded_fields_of {
+      padded_layout layout;
+      std::size_t count;
+      void** arrays;
     };
-    for (std::size_t row = 0; row < static_cast<std::size_t>(n) * n; ++row)
-      std::memcpy(padded_row(padded_u.data(), row), u.data() + row * n, n * sizeof(double));
-    void** padded_arrays = padded_array_pairs.emplace_back(std::array<void*, 2>{padded_u.data(), padded_out.data()}).data();
+    std::vector<padded_fields_of> padded;
+    for (const auto& layout : padded_layouts(radius)) {
+      const std::size_t padded_count = static_cast<std::size_t>(layout.pitch) * layout.plane_rows * n;
+      auto& padded_u = padded_fields.emplace_back(padded_count);
+      auto& padded_out = padded_fields.emplace_back(padded_count);
+      for (std::size_t row = 0; row < static_cast<std::size_t>(n) * n; ++row)
+        std::memcpy(padded_row(layout, padded_u.data(), row), u.data() + row * n, n * sizeof(double));
+      padded.push_back({layout, padded_count,
+                        padded_array_pairs.emplace_back(std::array<void*, 2>{padded_u.data(), padded_out.data()}).data()});
+    }
     for (const auto& variant : kernel.variants) {
       if (variant.backend != "openmp") continue;  // the GPU variants: bench/gpu_stencil_bench.cu
       opuntia::kernel_call& call = call_over(arrays);
@@ -204,18 +223,25 @@ int main(int argc, char** argv) {
       rows.push_back({kernel.name + " generated", variant.template_name + ", no streaming stores", tile, {},
                       16.0 * interior, interior, verdict()});
       cases.push_back(ordinary_stores);
-      // On padded rows: the output compared row by row with the reference.
-      std::memset(padded_out.data(), 0xff, padded_count * sizeof(double));
-      opuntia::kernel_call& padded_call = call_over(padded_arrays);
-      padded_call.grid.ashi = pitch;
-      padded_call.grid.leadi = lead;
-      variant.launch(padded_call);
-      bool same = true;
-      for (std::size_t row = 0; same && row < static_cast<std::size_t>(n) * n; ++row)
-        same = std::memcmp(padded_row(padded_out.data(), row), reference.data() + row * n, n * sizeof(double)) == 0;
-      rows.push_back({kernel.name + " generated", variant.template_name + ", rows padded to " + std::to_string(pitch),
-                      tile, {}, 16.0 * interior, interior, same ? "bit-equal" : "DIFFERS"});
-      cases.push_back([launch = variant.launch, &padded_call] { launch(padded_call); });
+      // On padded rows (and planes): the output compared row by row with the reference.
+      for (const auto& [layout, padded_count, padded_arrays] : padded) {
+        auto* padded_out = static_cast<double*>(padded_arrays[1]);
+        std::memset(padded_out, 0xff, padded_count * sizeof(double));
+        opuntia::kernel_call& padded_call = call_over(padded_arrays);
+        padded_call.grid.ashi = layout.pitch;
+        padded_call.grid.leadi = layout.lead;
+        padded_call.grid.ashj = layout.plane_rows;
+        variant.launch(padded_call);
+        bool same = true;
+        for (std::size_t row = 0; same && row < static_cast<std::size_t>(n) * n; ++row)
+          same = std::memcmp(padded_row(layout, padded_out, row), reference.data() + row * n, n * sizeof(double)) == 0;
+        const std::string planes =
+            layout.plane_rows == n ? "" : ", planes of " + std::to_string(layout.plane_rows) + " rows";
+        rows.push_back({kernel.name + " generated",
+                        variant.template_name + ", rows padded to " + std::to_string(layout.pitch) + planes, tile, {},
+                        16.0 * interior, interior, same ? "bit-equal" : "DIFFERS"});
+        cases.push_back([launch = variant.launch, &padded_call] { launch(padded_call); });
+      }
     }
     // The device backends that have a device here (OpenCL through pocl on a CPU machine): the
     // same kernels through the CaKernel backend interface, each launch ended by synchronize().

@@ -1037,8 +1037,8 @@ void run_precision(int n, int reps, const char* prec) {
     // The ring's NB slots of PD planes and its full and empty mbarriers, one of each a slot.
     const ring_launch_shape l = ring_launch(kernel, R, TX, TY, TZ, NB * PD, 2 * NB * sizeof(std::uint64_t));
     const int L = 16 / sizeof(T), RA = (R + L - 1) / L * L;
-    const CUtensorMap map = opuntia::cuda::plane_box_map(u, n, n, n, HALO & 1 && !XS ? l.sx : TX * L, HALO & 2 ? l.sy : TY, PD);
-    const CUtensorMap map_x = opuntia::cuda::plane_box_map(u, n, n, n, RA, TY, PD);
+    const CUtensorMap map = opuntia::cuda::plane_box_map(u, n, n, n, n, HALO & 1 && !XS ? l.sx : TX * L, HALO & 2 ? l.sy : TY, PD);
+    const CUtensorMap map_x = opuntia::cuda::plane_box_map(u, n, n, n, n, RA, TY, PD);
     if (l.grid.x * l.grid.y * l.grid.z > kMaxPacedBlocks) std::exit((std::printf("too many blocks to pace\n"), 1));
     marks_shape = l.grid;
     int* prog = progress;

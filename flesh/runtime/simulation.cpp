@@ -369,6 +369,7 @@ kernel_grid simulation::grid_for_kernels() const {
   k.ni = g.local[0];
   k.ashi = g.row_pitch();
   k.leadi = g.lead;
+  k.ashj = g.rows_per_plane();
   k.nj = g.local[1];
   k.nk = g.local[2];
   k.nghostsi = g.ghosts[0];

@@ -36,7 +36,8 @@ static CAKERNEL_%{name}_%{variant}_Maps<lanes> CAKERNEL_%{name}_%{variant}_maps_
                                    lo = CAKERNEL_%{name}_%{variant}_halo_lo<lanes>(), hi = CAKERNEL_%{name}_%{variant}_halo_hi<lanes>();
     const auto map = [&](const auto* array, int box_x) {
       // The allocated rows from their first element (16-byte aligned, as a tensor map needs).
-      return opuntia::cuda::plane_box_map(array, opuntia::row_pitch(call.grid), call.grid.nj, call.grid.nk, box_x, box_y);
+      return opuntia::cuda::plane_box_map(array, opuntia::row_pitch(call.grid), call.grid.nj, call.grid.nk,
+                                          opuntia::plane_rows(call.grid), box_x, box_y);
     };
     [[maybe_unused]] constexpr bool split = CAKERNEL_%{name}_%{variant}_split_x_halo;  // unused without cached variables
 %var_loop("cached=yes") %[    maps.%{vname} = map(arrays.%{vname}, split ? main_x : CAKERNEL_%{name}_%{variant}_sx<lanes>());

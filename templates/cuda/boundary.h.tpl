@@ -6,7 +6,7 @@
 ]%
 #define CAKERNEL_INDEX(i, j, k) \
   ((ptrdiff_t)params.cagh_leadi + (ptrdiff_t)(i) + \
-   (ptrdiff_t)params.cagh_ashi * ((ptrdiff_t)(j) + (ptrdiff_t)params.cagh_nj * (ptrdiff_t)(k)))
+   (ptrdiff_t)params.cagh_ashi * ((ptrdiff_t)(j) + (ptrdiff_t)params.cagh_ashj * (ptrdiff_t)(k)))
 #define I3D(v, i, j, k) v[CAKERNEL_INDEX(gi + (i), gj + (j), gk + (k))]
 #define I3D_l(v, i, j, k) (CAKERNEL_%{name}_cached_##v::template at<(i), (j), (k)>(), I3D(v, i, j, k))
 

@@ -18,7 +18,8 @@ extern const bool CAKERNEL_ReadsAlongAxesOnly_%{name}_opencl_%{variant} = true;
 void CAKERNEL_Launch_%{name}_opencl_%{variant}(const opuntia::kernel_call& call) {
   static const std::string source = CAKERNEL_%{name}_opencl_source(CAKERNEL_%{name}_%{variant}_opencl_macros);
   const opuntia::opencl::program_sizes sizes{
-      {1, 1, 1}, {call.grid.ni, call.grid.nj, call.grid.nk}, false, {}, {}, 0, opuntia::row_pitch(call.grid), call.grid.leadi};
+      {1, 1, 1}, {call.grid.ni, call.grid.nj, call.grid.nk}, false, {}, {}, 0, opuntia::row_pitch(call.grid), call.grid.leadi,
+      opuntia::plane_rows(call.grid)};
   const cl_kernel kernel =
       opuntia::opencl::kernel(source, sizes, "CAKERNEL_%{name}_%{variant}_kernel", "%{name}_%{variant}");
   const auto params = CAKERNEL_%{name}_params_of(call);

@@ -19,7 +19,7 @@
                                                                         const std::array<int, 3> cakernel_tile) { \
 %var_loop() %[    %{vtype}* const %{vname} = arrays.%{vname}; (void)%{vname}; \
 ]% %var_loop("intent=separateinout") %[   %{vtype}* const %{vname}_out = arrays.%{vname}_out; (void)%{vname}_out; \
-]%    const ptrdiff_t cakernel_sj = params.cagh_ashi, cakernel_sk = (ptrdiff_t)params.cagh_ashi * params.cagh_nj; \
+]%    const ptrdiff_t cakernel_sj = params.cagh_ashi, cakernel_sk = (ptrdiff_t)params.cagh_ashi * params.cagh_ashj; \
     const auto cakernel_point = [&](const int gi, const int gj, const int gk) OPUNTIA_OPENMP_ALWAYS_INLINE { \
       (void)gi; (void)gj; (void)gk; \
       const ptrdiff_t cakernel_c = CAKERNEL_INDEX(gi, gj, gk); (void)cakernel_c;

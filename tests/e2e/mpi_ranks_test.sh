@@ -2,7 +2,8 @@
 # The driver on several ranks gives the bits of one rank: HeatEquation and WaveToy run under
 # mpirun on 1, 2, 3, 4 and 8 ranks (more ranks than cores: --oversubscribe), with the automatic,
 # manual and no_x_split topologies, periodic directions or none, odd global sizes, ghost zones
-# 1, 2 and 3 times the stencil's radius and rows padded or not (Driver::pad_to_cachelines),
+# 1, 2 and 3 times the stencil's radius and rows and planes padded or not
+# (Driver::pad_to_cachelines, pad_planes),
 # and each run's fields must have the digest of the one-rank run (IO::out_digest_vars: a hash of
 # every point's global index and bits).
 # Usage: mpi_ranks_test.sh OPUNTIA MPIEXEC [BACKEND=openmp]
@@ -43,9 +44,14 @@ for application in heat wavetoy; do
     run "${application}_${periodic}_m" 6 "$application" "${lines[@]}" 'Driver::processor_topology = "manual"' \
       'Driver::processor_topology_3d_x = 3' 'Driver::processor_topology_3d_y = 2'
     check "$application, periodic = $periodic, 6 ranks, manual 3x2x1: the same fields" same_digest "$reference" "${application}_${periodic}_m"
-    # Rows padded to 128-byte lines (the default), to 64-byte ones, or not at all: the same fields.
-    run "${application}_${periodic}_unpadded" 1 "$application" "${lines[@]}" 'Driver::pad_to_cachelines = "no"'
-    check "$application, periodic = $periodic, 1 rank, rows unpadded: the same fields" same_digest "$reference" "${application}_${periodic}_unpadded"
+    # Rows padded to 128-byte lines (the default), to 64-byte ones, or not at all; planes of an
+    # odd number of rows (the default: the blocks of several ranks have even ones) or as many
+    # rows as points: the same fields.
+    run "${application}_${periodic}_unpadded" 1 "$application" "${lines[@]}" 'Driver::pad_to_cachelines = "no"' \
+      'Driver::pad_planes = "no"'
+    check "$application, periodic = $periodic, 1 rank, rows and planes unpadded: the same fields" same_digest "$reference" "${application}_${periodic}_unpadded"
+    run "${application}_${periodic}_planes" 4 "$application" "${lines[@]}" 'Driver::pad_planes = "no"'
+    check "$application, periodic = $periodic, 4 ranks, planes unpadded: the same fields" same_digest "$reference" "${application}_${periodic}_planes"
     run "${application}_${periodic}_line64" 3 "$application" "${lines[@]}" 'Driver::cacheline_bytes = 64' 'Driver::ghost_size = 2'
     check "$application, periodic = $periodic, 3 ranks, rows on 64-byte lines: the same fields" same_digest "$reference" "${application}_${periodic}_line64"
     for ghosts in 2 3; do

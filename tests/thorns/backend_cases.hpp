@@ -24,10 +24,12 @@ struct backend_case {
 /// (one x point per GPU thread) and one with a multiple of 4 (several aligned points per thread);
 /// `padded`: also the two with rows padded as the driver pads them for 128-byte lines of fp64
 /// (Driver::pad_to_cachelines): x = 1 on a line (the blocks start there, the x halo in the
-/// padding's last line), and x = 8 on one (the odd rows then take several points a thread too).
+/// padding's last line), and x = 8 on one (the odd rows then take several points a thread too);
+/// their planes padded too (Driver::pad_planes adds one row to an even count; any count past
+/// nj must do): 31 and 30 rows a plane.
 inline std::vector<backend_case> backend_cases(bool with_openmp, bool padded = false) {
   std::vector<grid_size> grids{{41, 29, 23}, {44, 29, 23}};
-  if (padded) grids.insert(grids.end(), {grid_size{44, 29, 23, 64, 15}, grid_size{41, 29, 23, 64, 8}});
+  if (padded) grids.insert(grids.end(), {grid_size{44, 29, 23, 64, 15, 31}, grid_size{41, 29, 23, 64, 8, 30}});
   std::vector<backend_case> cases;
   for (const auto& factory : opuntia::thorns::CaKernel::compiled_backends()) {
     if (!with_openmp && std::string(factory.name) == "openmp") continue;
@@ -36,11 +38,12 @@ inline std::vector<backend_case> backend_cases(bool with_openmp, bool padded = f
   return cases;
 }
 
-/// The test's name for a case: cuda_41x29x23, cuda_44x29x23_rows64_lead15.
+/// The test's name for a case: cuda_41x29x23, cuda_44x29x23_rows64_lead15_planes31.
 inline std::string case_name(const backend_case& c) {
   const auto& g = c.grid;
   std::string name = c.backend + "_" + std::to_string(g.ni) + "x" + std::to_string(g.nj) + "x" + std::to_string(g.nk);
   if (g.pitch > 0) name += "_rows" + std::to_string(g.pitch) + "_lead" + std::to_string(g.lead);
+  if (g.plane_rows > 0) name += "_planes" + std::to_string(g.plane_rows);
   return name;
 }
 

@@ -137,6 +137,7 @@ struct exchange_case {
   int exchanges = 1;            // successive exchanges (shared buffers alternate between them)
   halo_extent extent = halo_extent::faces_edges_corners;
   int line_points = 0;  // rows padded for lines of this many elements (pad_rows); 0: unpadded
+  bool odd_planes = false;  // planes padded to an odd number of rows (pad_planes)
 };
 
 /// Runs the exchange on every rank of `c` and returns the number of points checked; each
@@ -154,6 +155,7 @@ std::size_t check_exchange(const exchange_case& c) {
     threads.emplace_back([&, rank] {
       auto block = block_of(rank, topology, whole, c.ghosts, c.periodic);
       if (c.line_points > 0) pad_rows(block.layout, c.ghosts[0], c.line_points);
+      if (c.odd_planes) pad_planes(block.layout);
       const auto& g = block.layout;
       std::vector<double> field(g.elements(), std::nan(""));
       std::vector<CCTK_INT> tags(g.elements(), -1);  // a second field of another element size
@@ -207,6 +209,14 @@ std::size_t check_exchange(const exchange_case& c) {
             EXPECT_GE(tags[g.index(i, j, k)], 0) << "rank " << rank << " point " << i << "," << j << "," << k;
             ++checked[rank];
           }
+      // The padding of the rows and planes is never written.
+      for (int k = 0; k < g.local[2]; ++k)
+        for (int j = 0; j < g.rows_per_plane(); ++j)
+          for (int i = -g.lead; i < g.row_pitch() - g.lead; ++i)
+            if (i < 0 || i >= g.local[0] || j >= g.local[1]) {
+              EXPECT_TRUE(std::isnan(field[g.index(i, j, k)])) << "rank " << rank << " padding " << i << "," << j << "," << k;
+              EXPECT_EQ(tags[g.index(i, j, k)], -1) << "rank " << rank << " padding " << i << "," << j << "," << k;
+            }
     });
   }
   for (auto& t : threads) t.join();
@@ -265,9 +275,17 @@ TEST(halo_exchange, padded_rows_fill_every_ghost) {
            {8, {13, 12, 11}, {true, false, true}, {2, 1, 3}, topology_kind::automatic, false, 1, halo_extent::faces, 16},
            {1, {7, 6, 5}, {true, true, true}, {2, 1, 2}, topology_kind::automatic, false, 1,
             halo_extent::faces_edges_corners, 32},
+           // Planes of an odd number of rows too: 8 + 2 rows on 1 rank, and the ranks' even ones.
+           {1, {7, 9, 5}, {true, true, true}, {2, 1, 2}, topology_kind::automatic, false, 1,
+            halo_extent::faces_edges_corners, 16, true},
+           {4, {10, 10, 10}, {true, true, true}, {1, 1, 1}, topology_kind::automatic, true, 2, halo_extent::faces, 8,
+            true},
+           {6, {16, 9, 9}, {false, false, false}, {3, 3, 3}, topology_kind::no_x_split, false, 1,
+            halo_extent::faces_edges_corners, 0, true},
        }) {
     SCOPED_TRACE(::testing::Message() << c.ranks << " ranks on " << c.points[0] << "x" << c.points[1] << "x"
-                                      << c.points[2] << ", lines of " << c.line_points);
+                                      << c.points[2] << ", lines of " << c.line_points
+                                      << (c.odd_planes ? ", odd planes" : ""));
     EXPECT_GT(check_exchange(c), 0u);
   }
 }
@@ -289,6 +307,29 @@ TEST(halo_exchange, padded_rows_start_their_first_point_past_the_ghosts_on_a_lin
   pad_rows(block.layout, 0, 1);  // a line of one point: nothing padded
   EXPECT_EQ(block.layout.lead, 0);
   EXPECT_EQ(block.layout.row_pitch(), 258);
+}
+
+TEST(halo_exchange, padded_planes_take_an_odd_number_of_rows) {
+  grid_layout whole;
+  whole.global = {256, 256, 256};
+  auto block = block_of(0, {1, 1, 1}, whole, {4, 4, 4}, {false, false, false});
+  pad_rows(block.layout, 4, 16);
+  pad_planes(block.layout);
+  EXPECT_EQ(block.layout.rows_per_plane(), 257);
+  EXPECT_EQ(block.layout.allocated(), (std::array<int, 3>{272, 257, 256}));
+  EXPECT_EQ(block.layout.elements(), 272u * 257 * 256);
+  EXPECT_EQ(block.layout.index(0, 0, 1) - block.layout.index(0, 0, 0), 272u * 257);
+  // A plane of 272 doubles x 257 rows is not a multiple of 4 KiB: the planes spread over the L1 sets.
+  EXPECT_NE(block.layout.index(0, 0, 1) * sizeof(double) % 4096, 0u);
+  whole.global = {256, 255, 256};  // an odd count stays
+  block = block_of(0, {1, 1, 1}, whole, {4, 4, 4}, {false, false, false});
+  pad_planes(block.layout);
+  EXPECT_EQ(block.layout.plane_rows, 0);
+  EXPECT_EQ(block.layout.rows_per_plane(), 255);
+  whole.global = {256, 256, 1};  // one plane: nothing to spread
+  block = block_of(0, {1, 1, 1}, whole, {4, 4, 0}, {false, false, false});
+  pad_planes(block.layout);
+  EXPECT_EQ(block.layout.rows_per_plane(), 256);
 }
 
 TEST(halo_exchange, neighbours_that_share_buffers_pack_into_each_other_alternating_between_two) {

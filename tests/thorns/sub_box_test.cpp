@@ -63,9 +63,10 @@ TEST_P(sub_box, a_launch_on_a_box_writes_only_that_box) {
         for (std::size_t a = 0; a < result.size(); ++a) {
           std::size_t wrong = 0;
           std::string first;
-          // Every element, a padded row's padding too (x from -lead on): none outside the box changes.
+          // Every element, a padded row's and plane's padding too (x from -lead on, y up to
+          // the plane's rows): none outside the box changes.
           for (int kk = 0; kk < g.nk; ++kk)
-            for (int j = 0; j < g.nj; ++j)
+            for (int j = 0; j < g.rows_per_plane(); ++j)
               for (int i = -g.lead; i < g.row_pitch() - g.lead; ++i) {
                 const std::size_t c = g.index(i, j, kk);
                 const bool in = i >= 0 && i < g.ni && inside(box, i, j, kk);

@@ -15,16 +15,23 @@ namespace variant_check {
 
 /// An ni x nj x nk block; each test picks odd sizes that no TILE divides. Its rows may be
 /// padded as Driver::pad_to_cachelines pads them: `pitch` elements a row, point 0 `lead`
-/// elements into it (kernel_grid::ashi, leadi); pitch 0: unpadded.
+/// elements into it (kernel_grid::ashi, leadi); pitch 0: unpadded. Its planes may be padded as
+/// Driver::pad_planes pads them: `plane_rows` rows a plane (kernel_grid::ashj); 0: nj.
 struct grid_size {
   int ni, nj, nk;
   int pitch = 0, lead = 0;
+  int plane_rows = 0;
   constexpr int row_pitch() const { return pitch > 0 ? pitch : ni; }
+  constexpr int rows_per_plane() const { return plane_rows > 0 ? plane_rows : nj; }
   /// Elements of an array, padding included.
-  constexpr std::size_t elements() const { return static_cast<std::size_t>(row_pitch()) * nj * nk; }
-  /// The element of point (i, j, k); i from -lead to row_pitch() - lead - 1 reaches the padding.
+  constexpr std::size_t elements() const {
+    return static_cast<std::size_t>(row_pitch()) * static_cast<std::size_t>(rows_per_plane()) * nk;
+  }
+  /// The element of point (i, j, k); i from -lead to row_pitch() - lead - 1 and j from nj to
+  /// rows_per_plane() - 1 reach the padding.
   constexpr std::size_t index(int i, int j, int k) const {
-    return static_cast<std::size_t>(lead + i) + static_cast<std::size_t>(row_pitch()) * (j + static_cast<std::size_t>(nj) * k);
+    return static_cast<std::size_t>(lead + i) +
+           static_cast<std::size_t>(row_pitch()) * (j + static_cast<std::size_t>(rows_per_plane()) * k);
   }
 };
 
@@ -81,6 +88,7 @@ inline opuntia::kernel_call make_call(const grid_size& grid, void* const* arrays
   call.grid.nk = grid.nk;
   call.grid.ashi = grid.row_pitch();
   call.grid.leadi = grid.lead;
+  call.grid.ashj = grid.rows_per_plane();
   call.arrays = arrays;
   call.parameters = thorn_parameters;
   return call;

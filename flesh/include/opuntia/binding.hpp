@@ -85,9 +85,10 @@ struct kernel_grid {
   CCTK_REAL xmin = 0, ymin = 0, zmin = 0;           // coordinates of local point 0
   CCTK_REAL xorigin = 0, yorigin = 0, zorigin = 0;  // of global point 0: the domain's minimum
   CCTK_INT it = 0, ni = 0, nj = 0, nk = 0;
-  // The arrays' rows in memory (grid_layout::pitch, lead): point (i, j, k) is element
-  // leadi + i + ashi * (j + nj * k); ashi 0 (a grid made by hand) means ni, no padding.
-  CCTK_INT ashi = 0, leadi = 0;
+  // The arrays' rows and planes in memory (grid_layout::pitch, lead, plane_rows): point
+  // (i, j, k) is element leadi + i + ashi * (j + ashj * k); ashi 0 (a grid made by hand) means
+  // ni, ashj 0 means nj: no padding.
+  CCTK_INT ashi = 0, leadi = 0, ashj = 0;
   CCTK_INT nghostsi = 0, nghostsj = 0, nghostsk = 0;
   CCTK_INT lbndi = 0, lbndj = 0, lbndk = 0;         // global index of local point 0
   CCTK_INT gni = 0, gnj = 0, gnk = 0;               // global points, Driver::global_nx ... (Cactus's cctk_gsh)
@@ -96,6 +97,8 @@ struct kernel_grid {
 
 /// Elements from one row of `grid`'s arrays to the next (kernel_grid::ashi, or ni where unset).
 inline CCTK_INT row_pitch(const kernel_grid& grid) { return grid.ashi > 0 ? grid.ashi : grid.ni; }
+/// Rows from one plane of `grid`'s arrays to the next (kernel_grid::ashj, or nj where unset).
+inline CCTK_INT plane_rows(const kernel_grid& grid) { return grid.ashj > 0 ? grid.ashj : grid.nj; }
 
 /// What autotuning may choose of a launch besides its variant: the tile (TILE's x points, y
 /// rows and z planes), how many planes ahead of the one it computes a work-item loads, and how

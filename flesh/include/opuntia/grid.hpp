@@ -53,14 +53,18 @@ struct grid_layout {
   std::array<double, 3> origin{};  // domain minimum: coordinate of global index 0
   std::array<double, 3> delta{};   // dx, dy, dz
   // How the points lie in memory (Cactus's cctk_ash against cctk_lsh): rows of `pitch`
-  // elements (0: local[0], no padding), local point (i, j, k) at element
-  // lead + i + pitch * (j + local[1] * k) of the allocation. The driver pads the rows so that
-  // each starts where the one before it did modulo a cache line, and sets the lead so that the
-  // first point past the x ghost zone starts a line (Driver::pad_to_cachelines). Elements
-  // [-lead, pitch - lead) of a row, in local x, are allocated: a kernel may read a group of
-  // points that reaches into the padding, never use it.
+  // elements (0: local[0], no padding), planes of `plane_rows` rows (0: local[1]), local point
+  // (i, j, k) at element lead + i + pitch * (j + plane_rows * k) of the allocation. The driver
+  // pads the rows so that each starts where the one before it did modulo a cache line, and sets
+  // the lead so that the first point past the x ghost zone starts a line
+  // (Driver::pad_to_cachelines); it gives the planes an odd number of rows, so that the planes
+  // a stencil reads along z do not share a CPU's L1 sets (Driver::pad_planes). Elements
+  // [-lead, pitch - lead) of a row, in local x, and rows [0, plane_rows) of a plane are
+  // allocated: a kernel may read a group of points that reaches into a row's padding, never use
+  // it; no kernel reads the rows past local[1].
   int pitch = 0;
   int lead = 0;
+  int plane_rows = 0;
 
   /// Points of the local block. The driver refuses layouts whose count overflows, so the throw
   /// is a guard against a driver that does not, never a message a user should see.
@@ -70,10 +74,12 @@ struct grid_layout {
   }
   /// Elements a row takes in memory, padding included.
   int row_pitch() const { return pitch > 0 ? pitch : local[0]; }
+  /// Rows a plane takes in memory, padding included.
+  int rows_per_plane() const { return plane_rows > 0 ? plane_rows : local[1]; }
   /// The allocated array, padding included, as an unpadded one: local point (i, j, k) is its
   /// point (i + lead, j, k). Box copies, reductions and file I/O take a box of it
   /// (allocated_box) and this extent.
-  std::array<int, 3> allocated() const { return {row_pitch(), local[1], local[2]}; }
+  std::array<int, 3> allocated() const { return {row_pitch(), rows_per_plane(), local[2]}; }
   /// `box` (local indices) in the allocated array's indices.
   index_range allocated_box(index_range box) const {
     box.begin[0] += lead;
@@ -89,7 +95,8 @@ struct grid_layout {
   /// Linear index of local point (i, j, k) in its array: x fastest.
   std::size_t index(int i, int j, int k) const {
     return static_cast<std::size_t>(lead + i) +
-           static_cast<std::size_t>(row_pitch()) * (static_cast<std::size_t>(j) + static_cast<std::size_t>(local[1]) * static_cast<std::size_t>(k));
+           static_cast<std::size_t>(row_pitch()) *
+               (static_cast<std::size_t>(j) + static_cast<std::size_t>(rows_per_plane()) * static_cast<std::size_t>(k));
   }
   /// The points this rank owns: its block less the ghost zones on every side (those exchanged
   /// with neighbours and periodic images alike). Over all ranks, the global grid once.

@@ -121,6 +121,7 @@ cartesian_driver::cartesian_driver(const parameter_source& p, std::unique_ptr<co
     }
     pad_rows(block_.layout, ghosts[0], static_cast<int>(line_bytes / static_cast<long long>(sizeof(CCTK_REAL))));
   }
+  if (p.boolean("Driver", "pad_planes")) pad_planes(block_.layout);
   if (!point_count(block_.layout.allocated())) {
     const auto& n = block_.layout.local;
     throw parameters_error(size_parameters(),

@@ -148,4 +148,10 @@ void pad_rows(grid_layout& layout, int aligned_x, int line_points) {
   if (layout.pitch == 0) layout.lead = 0;  // too wide to pad: left as it is
 }
 
+void pad_planes(grid_layout& layout) {
+  const int rows = layout.local[1];
+  const bool padded = layout.local[2] > 1 && rows % 2 == 0 && rows < std::numeric_limits<int>::max();
+  layout.plane_rows = padded ? rows + 1 : 0;
+}
+
 }  // namespace opuntia::thorns::Driver

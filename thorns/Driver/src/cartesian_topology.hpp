@@ -52,4 +52,12 @@ rank_block block_of(int rank, const std::array<int, 3>& topology, const grid_lay
 /// line of 1 point pads nothing.
 void pad_rows(grid_layout& layout, int aligned_x, int line_points);
 
+/// Pads `layout`'s planes (grid_layout::plane_rows) to an odd number of rows: a row's bytes
+/// times an even count is often a multiple of 4 KiB, the span a CPU core's L1 cache maps onto
+/// its sets (64 sets of 64-byte lines on current Intel and AMD cores), and then the same point
+/// of every plane falls in the same set, which a radius-4 star's nine planes overfill (256^3
+/// in rows of 272 doubles: 136 x 4 KiB a plane). An odd count puts the planes an odd number of
+/// rows apart. A block of one plane is left as it is.
+void pad_planes(grid_layout& layout);
+
 }  // namespace opuntia::thorns::Driver

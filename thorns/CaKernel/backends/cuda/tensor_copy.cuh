@@ -105,11 +105,12 @@ __device__ __forceinline__ void copy_box_async(void* dst, const CUtensorMap* map
 #endif
 }
 
-/// The tensor map of an ni x nj x nk array of T (x contiguous) in boxes of box_x x box_y x box_z
-/// elements. The array must start on a 16-byte boundary and its rows must be a multiple of 16
-/// bytes (the launcher takes this path only then); throws where the driver refuses.
+/// The tensor map of an ni x nj x nk array of T (x contiguous, planes `plane_rows` rows apart:
+/// nj or more) in boxes of box_x x box_y x box_z elements. The array must start on a 16-byte
+/// boundary and its rows must be a multiple of 16 bytes (the launcher takes this path only
+/// then); throws where the driver refuses.
 template <typename T>
-CUtensorMap plane_box_map(const T* array, int ni, int nj, int nk, int box_x, int box_y, int box_z = 1) {
+CUtensorMap plane_box_map(const T* array, int ni, int nj, int nk, int plane_rows, int box_x, int box_y, int box_z = 1) {
   static_assert(std::is_same_v<T, double> || std::is_same_v<T, float> || std::is_same_v<T, std::int32_t> ||
                     std::is_same_v<T, std::int64_t>,
                 "tensor copies of double, float, 32- or 64-bit integers");
@@ -123,7 +124,8 @@ CUtensorMap plane_box_map(const T* array, int ni, int nj, int nk, int box_x, int
   }();
   CUtensorMap map;
   const CUresult result = encode_plane_boxes(encode, map, const_cast<T*>(array), static_cast<std::uint64_t>(ni),
-                                             static_cast<std::uint64_t>(nj), static_cast<std::uint64_t>(nk), sizeof(T),
+                                             static_cast<std::uint64_t>(nj), static_cast<std::uint64_t>(nk),
+                                             static_cast<std::uint64_t>(plane_rows), sizeof(T),
                                              static_cast<std::uint32_t>(box_x), static_cast<std::uint32_t>(box_y),
                                              static_cast<std::uint32_t>(box_z));
   if (result != CUDA_SUCCESS) throw std::runtime_error(refused_plane_boxes(box_x, box_y, ni, nj, nk, sizeof(T), result));

@@ -487,7 +487,7 @@ class opencl_backend final : public backend {
     for (void* array : request.arrays) arrays.push_back(static_cast<cl_mem>(array));
     auto key = std::make_tuple(std::move(arrays),
                                std::vector<int>(request.element_bytes.begin(), request.element_bytes.end()),
-                               request.dims, request.box);
+                               request.dims, request.plane_rows, request.box);
     if (const auto found = tensor_maps_.find(key); found != tensor_maps_.end()) return found->second;
     cl_mem& maps = tensor_maps_[std::move(key)];
     if (!tensor_copies()) return maps;
@@ -496,7 +496,7 @@ class opencl_backend final : public backend {
       if (request.arrays[a] == nullptr) continue;  // not copied: its map stays zeros
       std::string why;
       const auto map = encoder_->encode(address_of(static_cast<cl_mem>(request.arrays[a])),
-                                        {request.dims, request.box, request.element_bytes[a]}, why);
+                                        {request.dims, request.plane_rows, request.box, request.element_bytes[a]}, why);
       if (!map) {
         std::fprintf(stderr, "opuntia: an OpenCL ring is filled by cp.async, not tensor copies: %s\n", why.c_str());
         return maps;
@@ -692,7 +692,8 @@ class opencl_backend final : public backend {
   bool encoder_asked_ = false;
   std::unique_ptr<opencl::tensor_map_encoder> encoder_;  // CUDA's driver, where it serves
   std::map<cl_mem, std::uint64_t> addresses_;            // address_of's answers
-  std::map<std::tuple<std::vector<cl_mem>, std::vector<int>, std::array<std::uint64_t, 3>, std::array<std::uint32_t, 2>>,
+  std::map<std::tuple<std::vector<cl_mem>, std::vector<int>, std::array<std::uint64_t, 3>, std::uint64_t,
+                      std::array<std::uint32_t, 2>>,
            cl_mem>
       tensor_maps_;  // tensor_maps' buffers (nullptr: refused)
   std::weak_ptr<opencl_event> awaiting_first_kernel_;  // record_launch_start()'s, until a kernel follows

@@ -112,11 +112,13 @@ inline launch_shape tensor_ring_shape(const std::array<int, 3>& descriptor_tile,
 
 /// The tensor maps of a ring's launch: for each of a kernel's arrays (kernel_call::arrays order)
 /// the buffer a ring copies from, or nullptr where it copies none, with its points' bytes; the
-/// arrays' dims in elements (the allocated row pitch, nj, nk) and a slot's box (x, y).
+/// arrays' dims in elements (the allocated row pitch, nj, nk), the rows from one plane to the
+/// next (kernel_grid::ashj) and a slot's box (x, y).
 struct tensor_map_request {
   std::span<void* const> arrays;
   std::span<const int> element_bytes;
   std::array<std::uint64_t, 3> dims{};
+  std::uint64_t plane_rows = 0;
   std::array<std::uint32_t, 2> box{};
 };
 
@@ -218,7 +220,7 @@ unsigned set_arguments(cl_kernel kernel, const void* params, std::size_t params_
 
 /// The sizes a generated launcher's program is built with, as compile-time constants (-D
 /// options): the work-group tile (CAKERNEL_TX, _TY, _TZ), this block's array sizes (CAKERNEL_NI,
-/// _NJ, _NK), the rows in memory (CAKERNEL_ASHI, _LEADI), the planes ahead (CAKERNEL_PF), a
+/// _NJ, _NK), the rows and planes in memory (CAKERNEL_ASHI, _LEADI, _ASHJ), the planes ahead (CAKERNEL_PF), a
 /// ring's copies (CAKERNEL_ASYNC_COPY, or CAKERNEL_TENSOR_COPY) and, for a call's box, the points a 3D kernel computes ([CAKERNEL_ILO, CAKERNEL_IHI)
 /// in x, JLO/JHI in y, KLO/KHI in z; without them, every point the STENCIL allows).
 struct program_sizes {
@@ -228,6 +230,7 @@ struct program_sizes {
   std::array<int, 3> lo{}, hi{};
   int planes_ahead = 0;  // CAKERNEL_PF where nonzero, else the program's own
   int pitch = 0, lead = 0;  // the rows in memory (kernel_grid::ashi, leadi); pitch 0: grid[0]
+  int plane_rows = 0;       // the planes in memory (kernel_grid::ashj); 0: grid[1]
   int ring_copy = 0;        // CAKERNEL_ASYNC_COPY where nonzero: a ring's cp.async bytes (ring_copy_bytes)
   int lanes = 1, origin_x = 0;  // CAKERNEL_LANES and CAKERNEL_OX where lanes > 1 (lanes_for, lanes_origin)
   bool tensor_copy = false;     // CAKERNEL_TENSOR_COPY: a ring filled by tensor copies (tensor_maps)
@@ -238,7 +241,8 @@ struct program_sizes {
                        " -DCAKERNEL_TZ=" + std::to_string(tile[2]) + " -DCAKERNEL_NI=" + std::to_string(grid[0]) +
                        " -DCAKERNEL_NJ=" + std::to_string(grid[1]) + " -DCAKERNEL_NK=" + std::to_string(grid[2]) +
                        " -DCAKERNEL_ASHI=" + std::to_string(pitch > 0 ? pitch : grid[0]) +
-                       " -DCAKERNEL_LEADI=" + std::to_string(lead);
+                       " -DCAKERNEL_LEADI=" + std::to_string(lead) +
+                       " -DCAKERNEL_ASHJ=" + std::to_string(plane_rows > 0 ? plane_rows : grid[1]);
     const char* axes[3] = {"I", "J", "K"};
     if (planes_ahead > 0) text += " -DCAKERNEL_PF=" + std::to_string(planes_ahead);
     if (ring_copy > 0) text += " -DCAKERNEL_ASYNC_COPY=" + std::to_string(ring_copy);

@@ -111,8 +111,8 @@ std::optional<tensor_map_bytes> tensor_map_encoder::encode(std::uint64_t address
     return std::nullopt;
   }
   const CUresult encoded = encode_plane_boxes(driver_->encode_tiled, map, reinterpret_cast<void*>(address),
-                                              shape.dims[0], shape.dims[1], shape.dims[2], bytes, shape.box[0],
-                                              shape.box[1], 1);
+                                              shape.dims[0], shape.dims[1], shape.dims[2], shape.plane_rows, bytes,
+                                              shape.box[0], shape.box[1], 1);
   CUcontext popped = nullptr;
   driver_->pop_current(&popped);
   if (encoded != CUDA_SUCCESS) {

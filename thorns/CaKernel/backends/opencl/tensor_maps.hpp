@@ -19,10 +19,12 @@ namespace opuntia::opencl {
 /// One tensor map's 128 bytes, as the kernel reads them from a global buffer.
 using tensor_map_bytes = std::array<unsigned char, 128>;
 
-/// An array of `dims` elements of `element_bytes` (4 or 8; x contiguous, then y, then z), copied
-/// in boxes of `box` elements in x and y and one plane in z.
+/// An array of `dims` elements of `element_bytes` (4 or 8; x contiguous, then y, then z; planes
+/// `plane_rows` rows apart in memory), copied in boxes of `box` elements in x and y and one
+/// plane in z.
 struct tensor_map_shape {
   std::array<std::uint64_t, 3> dims{};
+  std::uint64_t plane_rows = 0;
   std::array<std::uint32_t, 2> box{};
   int element_bytes = 0;
 };

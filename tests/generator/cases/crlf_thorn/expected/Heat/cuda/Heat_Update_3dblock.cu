@@ -36,7 +36,8 @@ static CAKERNEL_Heat_Update_3dblock_Maps<lanes> CAKERNEL_Heat_Update_3dblock_map
                                    lo = CAKERNEL_Heat_Update_3dblock_halo_lo<lanes>(), hi = CAKERNEL_Heat_Update_3dblock_halo_hi<lanes>();
     const auto map = [&](const auto* array, int box_x) {
       // The allocated rows from their first element (16-byte aligned, as a tensor map needs).
-      return opuntia::cuda::plane_box_map(array, opuntia::row_pitch(call.grid), call.grid.nj, call.grid.nk, box_x, box_y);
+      return opuntia::cuda::plane_box_map(array, opuntia::row_pitch(call.grid), call.grid.nj, call.grid.nk,
+                                          opuntia::plane_rows(call.grid), box_x, box_y);
     };
     [[maybe_unused]] constexpr bool split = CAKERNEL_Heat_Update_3dblock_split_x_halo;  // unused without cached variables
     maps.u = map(arrays.u, split ? main_x : CAKERNEL_Heat_Update_3dblock_sx<lanes>());

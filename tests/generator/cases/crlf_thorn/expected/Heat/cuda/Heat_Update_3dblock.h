@@ -127,9 +127,9 @@ static_assert(CAKERNEL_Heat_Update_3dblock_BELOW >= 0 && CAKERNEL_Heat_Update_3d
 
 #define CAKERNEL_INDEX(i, j, k)                    \
   ((ptrdiff_t)params.cagh_leadi + (ptrdiff_t)(i) + \
-   (ptrdiff_t)params.cagh_ashi * ((ptrdiff_t)(j) + (ptrdiff_t)params.cagh_nj * (ptrdiff_t)(k)))
+   (ptrdiff_t)params.cagh_ashi * ((ptrdiff_t)(j) + (ptrdiff_t)params.cagh_ashj * (ptrdiff_t)(k)))
 /* The first element of plane k's rows (the lead before its point (0, 0, k)). */
-#define CAKERNEL_PLANE(k) ((ptrdiff_t)params.cagh_ashi * (ptrdiff_t)params.cagh_nj * (ptrdiff_t)(k))
+#define CAKERNEL_PLANE(k) ((ptrdiff_t)params.cagh_ashi * (ptrdiff_t)params.cagh_ashj * (ptrdiff_t)(k))
 /* I3D(v, i, j, k) is the element in global memory, except the current point of a variable the
    kernel writes: that is the thread's register copy of it (staged_lanes in backends/cuda/lanes.cuh), so
    that the row's points leave together as one 16-byte store. */

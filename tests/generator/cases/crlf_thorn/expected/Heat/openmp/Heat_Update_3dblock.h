@@ -29,7 +29,7 @@
                                                                         const int cakernel_lo[3], const int cakernel_hi[3], \
                                                                         const std::array<int, 3> cakernel_tile) {           \
     CCTK_REAL* const u = arrays.u; (void)u;                                                                                 \
-    const ptrdiff_t cakernel_sj = params.cagh_ashi, cakernel_sk = (ptrdiff_t)params.cagh_ashi * params.cagh_nj;             \
+    const ptrdiff_t cakernel_sj = params.cagh_ashi, cakernel_sk = (ptrdiff_t)params.cagh_ashi * params.cagh_ashj;           \
     const auto cakernel_point = [=](const int gi, const int gj, const int gk, const ptrdiff_t cakernel_row                  \
                                      , const opuntia::openmp::output_points<CCTK_REAL> u_out                                \
                                     ) OPUNTIA_OPENMP_ALWAYS_INLINE {                                                        \

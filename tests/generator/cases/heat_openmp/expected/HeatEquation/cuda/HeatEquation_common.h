@@ -21,9 +21,9 @@
   CCTK_REAL cagh_xmin, cagh_ymin, cagh_zmin;                           \
   CCTK_REAL cagh_xorigin, cagh_yorigin, cagh_zorigin;                  \
   CCTK_INT cagh_it, cagh_ni, cagh_nj, cagh_nk;                         \
-  /* the rows in memory (cctk_ash): point (i, j, k) at element */      \
-  /* cagh_leadi + i + cagh_ashi * (j + cagh_nj * k) */                 \
-  CCTK_INT cagh_ashi, cagh_leadi;                                      \
+  /* the rows and planes in memory (cctk_ash): point (i, j, k) at */   \
+  /* element cagh_leadi + i + cagh_ashi * (j + cagh_ashj * k) */       \
+  CCTK_INT cagh_ashi, cagh_leadi, cagh_ashj;                           \
   CCTK_INT cagh_nghostsi, cagh_nghostsj, cagh_nghostsk;                \
   CCTK_INT cagh_lbndi, cagh_lbndj, cagh_lbndk;                         \
   CCTK_INT cagh_gni, cagh_gnj, cagh_gnk; /* global points: cctk_gsh */ \

@@ -185,6 +185,7 @@ void CAKERNEL_Launch_Heat_Update_opencl_3dblock(const opuntia::kernel_call& call
         {copied, copied_bytes,
          {static_cast<std::uint64_t>(opuntia::row_pitch(call.grid)), static_cast<std::uint64_t>(call.grid.nj),
           static_cast<std::uint64_t>(call.grid.nk)},
+         static_cast<std::uint64_t>(opuntia::plane_rows(call.grid)),
          {static_cast<std::uint32_t>(box_x), static_cast<std::uint32_t>(box_y)}});
   }
   const opuntia::opencl::program_sizes sizes{{block_x, block_y, block_z},
@@ -195,6 +196,7 @@ void CAKERNEL_Launch_Heat_Update_opencl_3dblock(const opuntia::kernel_call& call
                                              shape.ahead,
                                              opuntia::row_pitch(call.grid),
                                              call.grid.leadi,
+                                             opuntia::plane_rows(call.grid),
                                              tensor_maps != nullptr ? 0 : ring_copy,
                                              lanes,
                                              lanes > 1 ? origin_x : 0,

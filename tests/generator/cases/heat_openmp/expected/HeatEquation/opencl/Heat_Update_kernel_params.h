@@ -57,6 +57,7 @@ inline CAKERNEL_Heat_Update_Params CAKERNEL_Heat_Update_params_of(const opuntia:
   params.cagh_nk = call.grid.nk;
   params.cagh_ashi = opuntia::row_pitch(call.grid);
   params.cagh_leadi = call.grid.leadi;
+  params.cagh_ashj = opuntia::plane_rows(call.grid);
   params.cagh_nghostsi = call.grid.nghostsi;
   params.cagh_nghostsj = call.grid.nghostsj;
   params.cagh_nghostsk = call.grid.nghostsk;

@@ -17,9 +17,9 @@
   CCTK_REAL cagh_xmin, cagh_ymin, cagh_zmin;                           \
   CCTK_REAL cagh_xorigin, cagh_yorigin, cagh_zorigin;                  \
   CCTK_INT cagh_it, cagh_ni, cagh_nj, cagh_nk;                         \
-  /* the rows in memory (cctk_ash): point (i, j, k) at element */      \
-  /* cagh_leadi + i + cagh_ashi * (j + cagh_nj * k) */                 \
-  CCTK_INT cagh_ashi, cagh_leadi;                                      \
+  /* the rows and planes in memory (cctk_ash): point (i, j, k) at */   \
+  /* element cagh_leadi + i + cagh_ashi * (j + cagh_ashj * k) */       \
+  CCTK_INT cagh_ashi, cagh_leadi, cagh_ashj;                           \
   CCTK_INT cagh_nghostsi, cagh_nghostsj, cagh_nghostsk;                \
   CCTK_INT cagh_lbndi, cagh_lbndj, cagh_lbndk;                         \
   CCTK_INT cagh_gni, cagh_gnj, cagh_gnk; /* global points: cctk_gsh */ \
@@ -54,7 +54,7 @@
    the launchers #undef only what a variant defines itself. */
 #define CAKERNEL_INDEX(i, j, k)                    \
   ((ptrdiff_t)params.cagh_leadi + (ptrdiff_t)(i) + \
-   (ptrdiff_t)params.cagh_ashi * ((ptrdiff_t)(j) + (ptrdiff_t)params.cagh_nj * (ptrdiff_t)(k)))
+   (ptrdiff_t)params.cagh_ashi * ((ptrdiff_t)(j) + (ptrdiff_t)params.cagh_ashj * (ptrdiff_t)(k)))
 #define CAKERNEL_I3D_OFFSET(i, j, k) (cakernel_c + (ptrdiff_t)(i) + cakernel_sj * (ptrdiff_t)(j) + cakernel_sk * (ptrdiff_t)(k))
 /* With OPUNTIA_CHECK_BOUNDS (Debug builds, the sanitizer build, or -DOPUNTIA_CHECK_BOUNDS=ON)
    every I3D access is checked against the local grid first: a body that reaches outside it stops

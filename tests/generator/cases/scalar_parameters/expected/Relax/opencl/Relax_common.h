@@ -13,9 +13,9 @@
   CCTK_REAL cagh_xmin, cagh_ymin, cagh_zmin;                           \
   CCTK_REAL cagh_xorigin, cagh_yorigin, cagh_zorigin;                  \
   CCTK_INT cagh_it, cagh_ni, cagh_nj, cagh_nk;                         \
-  /* the rows in memory (cctk_ash): point (i, j, k) at element */      \
-  /* cagh_leadi + i + cagh_ashi * (j + cagh_nj * k) */                 \
-  CCTK_INT cagh_ashi, cagh_leadi;                                      \
+  /* the rows and planes in memory (cctk_ash): point (i, j, k) at */   \
+  /* element cagh_leadi + i + cagh_ashi * (j + cagh_ashj * k) */       \
+  CCTK_INT cagh_ashi, cagh_leadi, cagh_ashj;                           \
   CCTK_INT cagh_nghostsi, cagh_nghostsj, cagh_nghostsk;                \
   CCTK_INT cagh_lbndi, cagh_lbndj, cagh_lbndk;                         \
   CCTK_INT cagh_gni, cagh_gnj, cagh_gnk; /* global points: cctk_gsh */ \
@@ -42,7 +42,7 @@
 
 /* The OpenCL C text every program of thorn Relax starts with (OpenCL C 1.2, so that pocl and
    NVIDIA both build it). The build options define CAKERNEL_NI, _NJ, _NK (this block's sizes),
-   CAKERNEL_ASHI and _LEADI (its rows in memory)
+   CAKERNEL_ASHI, _LEADI and _ASHJ (its rows and planes in memory)
    and CAKERNEL_TX, _TY, _TZ (the work-group tile): the compiler sees them as constants. */
 inline const char* const CAKERNEL_RELAX_opencl_prelude = R"opuntia_opencl(
 #if defined(OPUNTIA_REAL_IS_FLOAT)
@@ -63,7 +63,7 @@ typedef int CCTK_INT;
 #define FMAX fmax
 
 #define CAKERNEL_INDEX(i, j, k) \
-  ((long)CAKERNEL_LEADI + (long)(i) + (long)CAKERNEL_ASHI * ((long)(j) + (long)CAKERNEL_NJ * (long)(k)))
+  ((long)CAKERNEL_LEADI + (long)(i) + (long)CAKERNEL_ASHI * ((long)(j) + (long)CAKERNEL_ASHJ * (long)(k)))
 #define I3D(v, i, j, k) v[CAKERNEL_INDEX(gi + (i), gj + (j), gk + (k))]
 /* Coordinates from the global index, as templates/shared/kernel_params.h.tpl defines them for
    C++: the same bits on any number of ranks. */
@@ -71,11 +71,12 @@ typedef int CCTK_INT;
 #define CAGH_Y(j) (params.cagh_yorigin + (CCTK_REAL)(params.cagh_lbndj + (j)) * params.cagh_dy)
 #define CAGH_Z(k) (params.cagh_zorigin + (CCTK_REAL)(params.cagh_lbndk + (k)) * params.cagh_dz)
 /* A kernel's params, from its argument, with the sizes as the constants of the build options. */
-#define CAKERNEL_SIZED_PARAMS(type) \
-  type params = cakernel_params;    \
-  params.cagh_ni = CAKERNEL_NI;     \
-  params.cagh_nj = CAKERNEL_NJ;     \
-  params.cagh_nk = CAKERNEL_NK;     \
-  params.cagh_ashi = CAKERNEL_ASHI; \
-  params.cagh_leadi = CAKERNEL_LEADI;
+#define CAKERNEL_SIZED_PARAMS(type)   \
+  type params = cakernel_params;      \
+  params.cagh_ni = CAKERNEL_NI;       \
+  params.cagh_nj = CAKERNEL_NJ;       \
+  params.cagh_nk = CAKERNEL_NK;       \
+  params.cagh_ashi = CAKERNEL_ASHI;   \
+  params.cagh_leadi = CAKERNEL_LEADI; \
+  params.cagh_ashj = CAKERNEL_ASHJ;
 )opuntia_opencl";
