@@ -100,6 +100,7 @@ void grid_function_store::add_thorn(const thorn_binding& thorn, const grid_layou
       var.centering = g.centering;
       var.timelevels = levels;
       var.count = points_of(g, layout);
+      by_name_[ccl::to_lower(var.name)].push_back(variables_.size());
       variables_.push_back(std::move(var));
     }
   }
@@ -115,10 +116,12 @@ bool grid_function_store::sees(std::string_view thorn, const grid_variable& v) c
 
 grid_variable* grid_function_store::try_find(std::string_view thorn, std::string_view name) {
   const auto [qualifier, var] = split_qualified(name);
+  const auto named = by_name_.find(ccl::to_lower(var));
+  if (named == by_name_.end()) return nullptr;
   // Own variables first, then those of implementations the thorn sees, then any qualified one.
   for (int pass = 0; pass < 3; ++pass) {
-    for (auto& v : variables_) {
-      if (!iequals(v.name, var)) continue;
+    for (const std::size_t index : named->second) {
+      auto& v = variables_[index];
       if (!qualifier.empty() && !iequals(qualifier, v.implementation) && !iequals(qualifier, v.thorn)) continue;
       const bool own = iequals(v.thorn, thorn);
       if ((pass == 0 && own) || (pass == 1 && sees(thorn, v)) || (pass == 2 && !qualifier.empty())) return &v;

@@ -7,6 +7,7 @@
 #include <memory>
 #include <string>
 #include <string_view>
+#include <unordered_map>
 #include <vector>
 
 #include "opuntia/binding.hpp"
@@ -136,6 +137,10 @@ private:
   std::string suggestions(std::string_view thorn, std::string_view name, bool variables, bool groups);
 
   std::vector<grid_variable> variables_;
+  // Lower-cased name -> the indices in variables_ of the variables of that name, in order:
+  // try_find() runs for every routine's scalars and every WHILE condition, and a scan of every
+  // variable's name, case aside, was 4% of a CPU run of the 2D cavity.
+  std::unordered_map<std::string, std::vector<std::size_t>> by_name_;
   std::vector<std::pair<std::string, std::vector<std::string>>> thorn_scope_;  // thorn -> implementations it sees
 };
 

@@ -178,8 +178,8 @@ class simulation::context final : public routine_context {
       return std::move(*on_device);
     }
     const auto values = host_span<CCTK_REAL>(name, level, false);
-    return reduce_box_points(
-        interior(), [&](int i, int j, int k) { return static_cast<double>(values[g.index(i, j, k)]); }, with_sums);
+    const index_range box = interior();
+    return reduce_box_rows(box, [&](int j, int k) { return &values[g.index(box.begin[0], j, k)]; }, with_sums);
   }
 
  private:

@@ -133,6 +133,72 @@ TEST(field_reduction, parts_merged_give_the_bits_of_the_whole) {
   EXPECT_EQ(merged.first_non_finite, field_reduction::no_point);
 }
 
+TEST(field_reduction, rows_give_the_bits_of_their_points_added_one_by_one) {
+  // Rows of finite values (signed zeros, denormals) take add_row's one pass; rows with a NaN or
+  // an infinity, and every row where sums are asked for, go point by point. Either way: add()'s
+  // fields for the same points, extremes, counts and the first non-finite index alike.
+  std::mt19937_64 random(11);
+  std::uniform_real_distribution<double> mantissa(-1.0, 1.0);
+  std::uniform_int_distribution<int> exponent(-1074, 1000);
+  for (const bool with_sums : {false, true}) {
+    std::vector<std::vector<double>> rows(9, std::vector<double>(37));
+    for (auto& row : rows)
+      for (auto& x : row) x = std::ldexp(mantissa(random), exponent(random));
+    rows[1][3] = -0.0;
+    rows[2][5] = 0.0;
+    rows[4][30] = std::numeric_limits<double>::quiet_NaN();
+    rows[6][0] = -inf;
+    rows[7].assign(37, -0.0);
+    field_reduction by_rows, by_points;
+    by_rows.with_sums = by_points.with_sums = with_sums;
+    std::uint64_t index = 0;
+    for (const auto& row : rows) {
+      by_rows.add_row(row.data(), row.size(), index);
+      for (const double x : row) by_points.add(x, index++);
+    }
+    SCOPED_TRACE(with_sums ? "with sums" : "extremes only");
+    EXPECT_EQ(bits(by_rows.minimum), bits(by_points.minimum));
+    EXPECT_EQ(bits(by_rows.maximum), bits(by_points.maximum));
+    EXPECT_EQ(bits(by_rows.max_abs), bits(by_points.max_abs));
+    EXPECT_EQ(by_rows.points, by_points.points);
+    EXPECT_EQ(by_rows.nans, 1u);
+    EXPECT_EQ(by_rows.infinities, 1u);
+    EXPECT_EQ(by_rows.first_non_finite, 4u * 37u + 30u);  // the NaN
+    EXPECT_EQ(by_rows.first_non_finite, by_points.first_non_finite);
+    if (with_sums) EXPECT_EQ(bits(by_rows.squares.value()), bits(by_points.squares.value()));
+  }
+  // float rows, as a single-precision build's arrays
+  const std::vector<float> floats{2.5f, -0.0f, 0.0f, -7.25f, 1e-40f};
+  field_reduction by_rows, by_points;
+  by_rows.with_sums = by_points.with_sums = false;
+  by_rows.add_row(floats.data(), floats.size(), 0);
+  for (std::size_t n = 0; n < floats.size(); ++n) by_points.add(floats[n], n);
+  EXPECT_EQ(bits(by_rows.minimum), bits(-7.25));
+  EXPECT_EQ(bits(by_rows.maximum), bits(2.5));
+  EXPECT_EQ(bits(by_rows.max_abs), bits(by_points.max_abs));
+}
+
+TEST(field_reduction, reduce_box_rows_gives_the_bits_of_reduce_box_points) {
+  // An array of 6 x 5 x 4 elements; the box its points (1..4, 1..3, 0..3).
+  std::mt19937_64 random(5);
+  std::uniform_real_distribution<double> uniform(-3.0, 3.0);
+  std::vector<double> array(6 * 5 * 4);
+  for (auto& x : array) x = uniform(random);
+  array[1 + 6 * (2 + 5 * 1)] = inf;
+  const auto at = [&](int i, int j, int k) { return &array[static_cast<std::size_t>(i + 6 * (j + 5 * k))]; };
+  const index_range box{{1, 1, 0}, {5, 4, 4}};
+  for (const bool with_sums : {false, true}) {
+    const auto rows = reduce_box_rows(box, [&](int j, int k) { return at(box.begin[0], j, k); }, with_sums);
+    const auto points = reduce_box_points(box, [&](int i, int j, int k) { return *at(i, j, k); }, with_sums);
+    EXPECT_EQ(bits(rows.minimum), bits(points.minimum));
+    EXPECT_EQ(bits(rows.maximum), bits(points.maximum));
+    EXPECT_EQ(bits(rows.max_abs), bits(points.max_abs));
+    EXPECT_EQ(rows.points, 48u);
+    EXPECT_EQ(rows.first_non_finite, box_index(box, 1, 2, 1));
+    EXPECT_EQ(bits(rows.sum.value()), bits(points.sum.value()));
+  }
+}
+
 TEST(field_reduction, ordered_keys_order_doubles_and_come_back) {
   const std::vector<double> ascending{-inf,
                                       -1e308,

@@ -24,7 +24,10 @@ namespace opuntia {
 /// -inf < ... < -0 < +0 < ... < +inf, ordered as doubles are where they are not both zeros.
 inline std::uint64_t ordered_key(double x) {
   const auto bits = std::bit_cast<std::uint64_t>(x);
-  return bits >> 63 ? ~bits : bits | (std::uint64_t{1} << 63);
+  // Negative: every bit flipped; otherwise the sign bit set. Without a branch, so that a loop
+  // over a row vectorises (field_reduction::add_row).
+  const auto negative = static_cast<std::uint64_t>(static_cast<std::int64_t>(bits) >> 63);
+  return bits ^ (negative | (std::uint64_t{1} << 63));
 }
 /// The double ordered_key() maps to `key`.
 inline double from_ordered_key(std::uint64_t key) {
@@ -53,6 +56,11 @@ struct field_reduction {
 
   /// Adds the point `index`; indices only order the non-finite points, and may come in any order.
   void add(double value, std::uint64_t index);
+  /// Adds the `count` points of a row, values[n] as point first_index + n: the same as add() for
+  /// each, in one pass over the row where no sums are asked for and its points are all finite
+  /// (a host reduction of the extremes point by point took 12 ns a point).
+  template <typename T>
+  void add_row(const T* values, std::size_t count, std::uint64_t first_index);
   /// As if every point of `other` had been added here.
   void merge(const field_reduction& other);
 };
@@ -81,6 +89,31 @@ inline void field_reduction::add(double value, std::uint64_t index) {
   squares.add(value * value);
 }
 
+template <typename T>
+void field_reduction::add_row(const T* values, std::size_t count, std::uint64_t first_index) {
+  // The extremes of a finite row as keys of the total order (ordered_key): the same minimum and
+  // maximum, to the bit, as add() in any order, and no branch a point.
+  std::uint64_t low = ordered_key(minimum), high = ordered_key(maximum);
+  double largest = max_abs;
+  bool finite = !with_sums;
+  for (std::size_t n = 0; !with_sums && n < count; ++n) {
+    const double value = static_cast<double>(values[n]);
+    finite &= std::isfinite(value);
+    const std::uint64_t key = ordered_key(value);
+    low = key < low ? key : low;
+    high = key > high ? key : high;
+    largest = std::fabs(value) > largest ? std::fabs(value) : largest;
+  }
+  if (!finite) {  // sums, or a NaN or infinity to place: point by point
+    for (std::size_t n = 0; n < count; ++n) add(static_cast<double>(values[n]), first_index + n);
+    return;
+  }
+  points += count;
+  minimum = from_ordered_key(low);
+  maximum = from_ordered_key(high);
+  max_abs = largest;
+}
+
 /// The index of local point (i, j, k) of `box` among its points, x fastest from 0: what
 /// field_reduction::add is given for it, on the host and on a device alike.
 inline std::uint64_t box_index(const index_range& box, int i, int j, int k) {
@@ -107,6 +140,28 @@ field_reduction reduce_box_points(const index_range& box, PointValue f, bool wit
         std::uint64_t index = box_index(box, box.begin[0], j, k);
         for (int i = box.begin[0]; i < box.end[0]; ++i) thread.add(f(i, j, k), index++);
       }
+    }
+#pragma omp critical(opuntia_reduce_box_points)
+    total.merge(thread);
+  }
+  return total;
+}
+
+/// The same reduction of an array's points over `box`, a row at a time (field_reduction::
+/// add_row): `row_of(j, k)` is the address of point (box.begin[0], j, k), the row's points
+/// following it.
+template <typename RowOf>
+field_reduction reduce_box_rows(const index_range& box, RowOf row_of, bool with_sums = true) {
+  field_reduction total;
+  total.with_sums = with_sums;
+  const auto width = static_cast<std::size_t>(std::max(box.end[0] - box.begin[0], 0));
+#pragma omp parallel
+  {
+    field_reduction thread;
+    thread.with_sums = with_sums;
+#pragma omp for collapse(2) schedule(static) nowait
+    for (int k = box.begin[2]; k < box.end[2]; ++k) {
+      for (int j = box.begin[1]; j < box.end[1]; ++j) thread.add_row(row_of(j, k), width, box_index(box, box.begin[0], j, k));
     }
 #pragma omp critical(opuntia_reduce_box_points)
     total.merge(thread);
