@@ -1073,28 +1073,35 @@ void simulation::print_progress(double elapsed) {
   // Time left from whichever limit applies, at the rate above: the iterations still to go (by
   // cctk_itlast, or by cctk_final_time at this dt), or the wall-clock minutes of max_runtime. Not
   // a fraction of the whole run: a run recovered from a checkpoint, or starting at a time other
-  // than 0, has done only part of it in this process.
+  // than 0, has done only part of it in this process. The line names the limit: a thorn may end
+  // the run before it (the cavity at steady state, through terminate_next), and then the time
+  // is the most the run can take, not what it will.
   const auto terminate = registry_.text("Cactus", "terminate");
   const bool any = terminate == "any";
   double seconds_left = -1;
-  const auto at_most = [&](double seconds) { seconds_left = seconds_left < 0 ? seconds : std::min(seconds_left, seconds); };
+  std::string limit;
+  const auto at_most = [&](double seconds, std::string named) {
+    if (seconds_left >= 0 && seconds_left <= seconds) return;
+    seconds_left = seconds;
+    limit = std::move(named);
+  };
   const double seconds_an_iteration = rate_iterations > 0 ? rate_seconds / rate_iterations : -1;
   if ((terminate == "iteration" || any) && seconds_an_iteration >= 0) {
-    at_most(std::max(0.0, static_cast<double>(registry_.integer("Cactus", "cctk_itlast") - iteration_)) *
-            seconds_an_iteration);
+    const auto last = registry_.integer("Cactus", "cctk_itlast");
+    at_most(std::max(0.0, static_cast<double>(last - iteration_)) * seconds_an_iteration, fmt::format("it {}", last));
   }
   const double final_time = registry_.real("Cactus", "cctk_final_time");
   if ((terminate == "time" || any) && final_time >= 0 && dt_ > 0 && seconds_an_iteration >= 0) {
-    at_most(std::max(0.0, (final_time - time_) / dt_) * seconds_an_iteration);
+    at_most(std::max(0.0, (final_time - time_) / dt_) * seconds_an_iteration, fmt::format("time {:g}", final_time));
   }
   const double max_minutes = registry_.real("Cactus", "max_runtime");
   if ((terminate == "runtime" || any) && max_minutes > 0) {
-    at_most(std::max(0.0, 60 * max_minutes - (wall_seconds() - run_start_)));
+    at_most(std::max(0.0, 60 * max_minutes - (wall_seconds() - run_start_)), "max_runtime");
   }
   // Beyond a year or so, the order of magnitude is what matters (and 300 digits would not).
   const std::string left = seconds_left < 0    ? "?"
-                           : seconds_left < 1e7 ? fmt::format("{:.1f} s", seconds_left)
-                                                : fmt::format("{:.3g} s", seconds_left);
+                           : seconds_left < 1e7 ? fmt::format("{:.1f} s to {}", seconds_left, limit)
+                                                : fmt::format("{:.3g} s to {}", seconds_left, limit);
   fmt::print(out_, "it {:>7}  time {:<12.6g}  {:8.4f} GLUP/s  left {}\n", iteration_, time_, glups, left);
 }
 

@@ -107,6 +107,10 @@ ghia() {
   cp "$parfile" "$work/"
   (cd "$work" && OMP_NUM_THREADS=$(nproc) "$opuntia" "$name.par" >"$name.out" 2>&1)
   check "$name: runs to steady state" grep -q "terminated after iteration .*: steady state" "$work/$name.out"
+  # It ends long before cctk_itlast: the progress lines' time left names that limit.
+  check "$name: the progress lines' time left is to cctk_itlast, and says so" \
+    grep -qE "^it +[0-9]+ .* GLUP/s  left [0-9.e+]+ s to it $(awk -F'= *' '/^Cactus::cctk_itlast/ {print $2}' "$parfile")$" \
+    "$work/$name.out"
   check "$name: the centrelines within 0.02 of Ghia et al." \
     python3 "$source_dir/tools/ldc_compare.py" --reynolds "$reynolds" --max-error 0.02 "$work/$name"
   grep -E "terminated" "$work/$name.out" || true
