@@ -39,8 +39,10 @@ enum class node_kind { text, value, var, for_loop, scope_loop, group };
 struct loop_filter {
   std::string key;
   std::string value;  // alternatives separated by '|'
-  std::size_t key_offset = 0, value_offset = 0;  // where the key and the value start in the parsed text
-  bool exact_offsets = false;  // the text after value_offset is as written, byte for byte
+  std::size_t key_offset = 0;  // where the key starts in the parsed text
+  // Where each byte of the value was written in the parsed text (through the string's escapes),
+  // then the closing quote: value_origins.size() == value.size() + 1.
+  std::vector<std::size_t> value_origins;
 };
 
 struct node {
@@ -234,7 +236,8 @@ template <>
 struct action<tpl::loop_filter> {
   template <typename ActionInput>
   static void apply(const ActionInput& in, parse_state& state) {
-    const std::string text = grammar::unquote(in.string());
+    const auto unquoted = grammar::unquote_mapped(in.string());
+    const std::string& text = unquoted.text;
     const auto equals = text.find('=');
     const std::string key = equals == std::string::npos ? std::string() : trim(text.substr(0, equals));
     if (key.empty()) {
@@ -242,12 +245,8 @@ struct action<tpl::loop_filter> {
     }
     node& loop = *state.pending;
     std::string value = text.substr(equals + 1);
-    // The places of key and value: byte i of the unquoted text is byte 1 + i of the quoted one
-    // when nothing was escaped and the string stays on its line; else the opening quote.
-    const auto where = in.position();
-    const std::string raw = in.string();
-    const bool as_written = raw.find_first_of("\\\r\n") == std::string::npos;
-    const auto offset_of = [&](std::size_t index) { return as_written ? where.byte + 1 + index : where.byte; };
+    // The places of key and value: where their bytes were written, through the string's escapes.
+    const auto offset_of = [&](std::size_t index) { return in.position().byte + unquoted.origins[index]; };
     const auto key_index = text.find_first_not_of(" \t");
     if (key == "delimit") {
       if (loop.delimit) throw grammar::syntax_error{"a second \"delimit=\" for one loop", in.position()};
@@ -256,7 +255,9 @@ struct action<tpl::loop_filter> {
       throw grammar::syntax_error{"for_loop takes no filter \"" + text + "\"; its only option is \"delimit=...\"",
                                   in.position()};
     } else {
-      loop.filters.push_back(loop_filter{key, std::move(value), offset_of(key_index), offset_of(equals + 1), as_written});
+      std::vector<std::size_t> value_origins;
+      for (std::size_t index = equals + 1; index <= text.size(); ++index) value_origins.push_back(offset_of(index));
+      loop.filters.push_back(loop_filter{key, std::move(value), offset_of(key_index), std::move(value_origins)});
     }
   }
 };
@@ -680,7 +681,7 @@ private:
                                                          [&](const std::string& v) { return iequals(v, alternative); });
       if (!ok) {
         const auto lead = raw.find_first_not_of(" \t");
-        fail_at(n, f.exact_offsets ? f.value_offset + at + lead : f.value_offset,
+        fail_at(n, f.value_origins[at + lead],
                 "unknown value '" + alternative + "' for filter key '" + key + "' of " + n.text + " (its values: " +
                     join_names(known->second) + ")" + did_you_mean(alternative, known->second));
       }

@@ -2,26 +2,35 @@
 
 namespace opuntia::ccl::grammar {
 
-std::string unquote(std::string_view quoted_text) {
+std::string unquote(std::string_view quoted_text) { return unquote_mapped(quoted_text).text; }
+
+unquoted_text unquote_mapped(std::string_view quoted_text) {
+  std::size_t first = 0, end = quoted_text.size();
   if (quoted_text.size() >= 2 && (quoted_text.front() == '"' || quoted_text.front() == '\'')) {
-    quoted_text = quoted_text.substr(1, quoted_text.size() - 2);
+    first = 1;
+    end = quoted_text.size() - 1;
   }
-  std::string out;
-  out.reserve(quoted_text.size());
-  for (std::size_t i = 0; i < quoted_text.size(); ++i) {
-    if (quoted_text[i] == '\\' && i + 1 < quoted_text.size()) {
+  unquoted_text out;
+  out.text.reserve(end - first);
+  out.origins.reserve(end - first + 1);
+  const auto put = [&](char c, std::size_t origin) {
+    out.text += c;
+    out.origins.push_back(origin);
+  };
+  for (std::size_t i = first; i < end; ++i) {
+    const std::size_t origin = i;
+    if (quoted_text[i] == '\\' && i + 1 < end) {
       const char next = quoted_text[++i];
-      switch (next) {
-        case 'n': out += '\n'; break;
-        case 't': out += '\t'; break;
-        default: out += next; break;
-      }
-    } else if (quoted_text[i] == '\r' && i + 1 < quoted_text.size() && quoted_text[i + 1] == '\n') {
+      put(next == 'n' ? '\n' : next == 't' ? '\t' : next, origin);
+    } else if (quoted_text[i] == '\r' && i + 1 < end && quoted_text[i + 1] == '\n') {
       // A string spanning lines of a CRLF file holds the line break as a newline, as in an LF file.
+      put('\n', origin);
+      ++i;
     } else {
-      out += quoted_text[i];
+      put(quoted_text[i], origin);
     }
   }
+  out.origins.push_back(end);  // the closing quote
   return out;
 }
 

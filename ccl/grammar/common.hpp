@@ -317,6 +317,16 @@ template <> struct common_action<brace_close> : detail::pop_open {};
 /// each CRLF line break a newline.
 std::string unquote(std::string_view quoted_text);
 
+/// unquote()'s text and where each of its bytes was written: `origins[i]` is the offset in
+/// `quoted_text` of the byte that gave text[i] (an escape's backslash, a CRLF's CR), and one more
+/// entry, the closing quote's offset (the text's end), so that `origins.size() == text.size() + 1`.
+/// Places inside a string (a loop filter's value, a deps.ccl schedule string) come from it.
+struct unquoted_text {
+  std::string text;
+  std::vector<std::size_t> origins;
+};
+unquoted_text unquote_mapped(std::string_view quoted_text);
+
 template <typename ActionInput, typename State>
 void record_option_value::apply(const ActionInput& in, State& state) {
   const std::string text = in.string();

@@ -72,38 +72,26 @@ struct action<dp::list_item> {
   }
 };
 
-/// The place of each byte of `g::unquote(quoted)` in the file, then that of the closing quote,
-/// for a string whose opening quote is at `open`. Follows g::unquote's rules: an escape is one
-/// byte, at its backslash; a CRLF inside the string is one newline, at its CR.
-std::vector<text_place> unquoted_places(std::string_view quoted, text_place open) {
-  std::vector<text_place> places;
-  places.reserve(quoted.size());
+/// The place in the file of each byte of unquote_mapped(quoted).text, then that of the closing
+/// quote, for a string whose opening quote is at `open`: unquote_mapped's origins (an escape's
+/// byte at its backslash, a CRLF's newline at its CR), each turned into a line and column.
+std::vector<text_place> unquoted_places(const g::unquoted_text& unquoted, std::string_view quoted, text_place open) {
+  std::vector<text_place> place_of_offset;  // of each byte of `quoted`, and of its end
+  place_of_offset.reserve(quoted.size() + 1);
   text_place at = open;
-  const auto advance = [&](char c) {
+  for (const char c : quoted) {
+    place_of_offset.push_back(at);
     if (c == '\n') {
       ++at.line;
       at.column = 1;
     } else {
       ++at.column;
     }
-  };
-  advance(quoted.front());  // the opening quote
-  const std::string_view content = quoted.substr(1, quoted.size() - 2);
-  for (std::size_t i = 0; i < content.size(); ++i) {
-    if (content[i] == '\\' && i + 1 < content.size()) {
-      places.push_back(at);
-      advance(content[i]);
-      advance(content[++i]);
-    } else if (content[i] == '\r' && i + 1 < content.size() && content[i + 1] == '\n') {
-      places.push_back(at);  // the line break, where its line ends
-      advance(content[i]);
-      advance(content[++i]);
-    } else {
-      places.push_back(at);
-      advance(content[i]);
-    }
   }
-  places.push_back(at);  // the closing quote
+  place_of_offset.push_back(at);
+  std::vector<text_place> places;
+  places.reserve(unquoted.origins.size());
+  for (const std::size_t origin : unquoted.origins) places.push_back(place_of_offset[origin]);
   return places;
 }
 
@@ -113,9 +101,11 @@ struct action<dp::schedule_string> {
   static void apply(const Input& in, deps_state& s) {
     const auto where = s.location(in.position());
     schedule_string_syntax string;
-    string.text = g::unquote(in.string());
+    const std::string quoted = in.string();
+    auto unquoted = g::unquote_mapped(quoted);
     string.where = where;
-    string.places = unquoted_places(in.string(), text_place{where.line, where.column});
+    string.places = unquoted_places(unquoted, quoted, text_place{where.line, where.column});
+    string.text = std::move(unquoted.text);
     s.current_template->schedules.push_back(std::move(string));
   }
 };

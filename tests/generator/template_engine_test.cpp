@@ -336,9 +336,15 @@ TEST(template_engine, error_unknown_filter_value_lists_values) {
             "t.tpl:1:19: error: unknown value 'maybe' for filter key 'cached' of var_loop (its values: yes, no)\n"
             "%var_loop(\"cached=maybe\") %[x]%\n"
             "                  ^\n");
-  // A filter with an escape in it: columns inside it are not known, so the error is at its quote.
+  // A filter with an escape in it: its bytes are placed through the escape, at the alternative.
   EXPECT_EQ(error_of("%var_loop(\"intent=in|b\\ogus\") %[x]%", scope).substr(0, 52),
-            "t.tpl:1:11: error: unknown value 'bogus' for filter ");
+            "t.tpl:1:22: error: unknown value 'bogus' for filter ");
+  // ... and after it: "\\x" is one byte of the value, two of the line.
+  EXPECT_EQ(error_of("%var_loop(\"intent=\\in|bogus\") %[x]%", scope),
+            "t.tpl:1:23: error: unknown value 'bogus' for filter key 'intent' of var_loop (its values: in, out, "
+            "inout, separateinout)\n"
+            "%var_loop(\"intent=\\in|bogus\") %[x]%\n"
+            "                      ^\n");
   // Checked even where no item would match, and the key may be spelt in any case.
   template_scope empty = scope;
   empty.loops["var_loop"].items.clear();
