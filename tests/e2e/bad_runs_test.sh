@@ -203,7 +203,7 @@ stopped_by() {
 # lines, the line that says why it stopped.
 whole_lines() {
   test -z "$(tail -c 1 "$work/$1.out")" &&
-    ! grep -vE '^(opuntia: |  grid |  rank [0-9]+ on [^ ]+: .*; .+|'"$1"'\.par:[0-9]+:[0-9]+: warning: |autotune: .* points: .*\)$|it +[0-9]+  time .* left ([0-9.e+]+ s|\?)$)' "$work/$1.out"
+    ! grep -vE '^(opuntia: |  grid |  rank [0-9]+ on [^ ]+: .*; .+|'"$1"'\.par:[0-9]+:[0-9]+: warning: |autotune: .* points: .*\)$|it +[0-9]+  time .* left ([0-9.e+]+ s to (it [0-9]+|time [^ ]+|max_runtime)|\?)$)' "$work/$1.out"
 }
 stopped_cleanly() {  # stopped_cleanly SIGNAL NAME
   check "SIG$1: exit status 128 + signal" test $status -eq $((128 + $(kill -l "$1")))
