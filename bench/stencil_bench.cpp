@@ -33,7 +33,9 @@
 #include "StencilBench_common.h"  // OPUNTIA_OPENMP_KERNEL: how the generated kernels are compiled
 #include "StencilBench_parameters.hpp"
 #include "opuntia/binding.hpp"
+#include "opuntia/grid.hpp"
 #include "thorns/CaKernel/src/backend.hpp"
+#include "thorns/Driver/src/cartesian_topology.hpp"  // pad_rows, pad_planes: the driver's layouts
 #include "bandwidth_harness.hpp"
 
 namespace {
@@ -112,26 +114,23 @@ int main(int argc, char** argv) {
     std::uniform_real_distribution<double> uniform(-1.0, 1.0);
     for (std::size_t i = 0; i < count; ++i) u.data()[i] = uniform(generator);
   }
-  // The same field in padded rows, as Driver::pad_to_cachelines lays them out (128-byte lines):
-  // rows of `pitch` elements, point 0 `lead` in, so that a kernel's first point of a row
-  // (x = its radius) starts a line; and in padded planes besides, as Driver::pad_planes lays
-  // them out (an odd number of rows a plane). A copy for each kernel and layout, made when its
-  // turn comes.
+  // The same field in padded rows, laid out by the driver's own rules: Driver::pad_to_cachelines'
+  // (128-byte lines, a kernel's first point of a row, x = its radius, starting one), and those
+  // rows in planes of an odd number of rows besides (Driver::pad_planes). A copy for each kernel
+  // and layout, made when its turn comes.
   constexpr int line_points = 128 / sizeof(double);
-  struct padded_layout {
-    int lead, pitch, plane_rows;
-  };
   const auto padded_layouts = [&](int radius) {
-    const int lead = (line_points - radius % line_points) % line_points;
-    const int pitch = (lead + n + line_points - 1) / line_points * line_points;
-    std::vector<padded_layout> layouts{{lead, pitch, n}};
-    if (n % 2 == 0) layouts.push_back({lead, pitch, n + 1});  // an odd count is pad_planes' already
+    opuntia::grid_layout rows_padded;
+    rows_padded.local = {n, n, n};
+    opuntia::thorns::Driver::pad_rows(rows_padded, radius, line_points);
+    std::vector<opuntia::grid_layout> layouts{rows_padded};
+    opuntia::thorns::Driver::pad_planes(layouts.emplace_back(rows_padded));
+    if (layouts.back().plane_rows == 0) layouts.pop_back();  // planes already odd: the same layout
     return layouts;
   };
   // Row `row` (j + n * k) of a field in `layout`.
-  const auto padded_row = [n](const padded_layout& layout, double* field, std::size_t row) {
-    const std::size_t j = row % n, k = row / n;
-    return field + static_cast<std::size_t>(layout.lead) + static_cast<std::size_t>(layout.pitch) * (j + layout.plane_rows * k);
+  const auto padded_row = [n](const opuntia::grid_layout& layout, double* field, std::size_t row) {
+    return field + layout.index(0, static_cast<int>(row % n), static_cast<int>(row / n));
   };
   std::deque<aligned_field> padded_fields;  // u and out of each kernel and layout
   std::vector<row> rows;
@@ -190,19 +189,17 @@ int main(int argc, char** argv) {
     }
     // The field in each padded layout for this kernel's radius, and an output of that layout.
     struct padded_fields_of {
-      padded_layout layout;
-      std::size_t count;
+      opuntia::grid_layout layout;
       void** arrays;
     };
     std::vector<padded_fields_of> padded;
     for (const auto& layout : padded_layouts(radius)) {
-      const std::size_t padded_count = static_cast<std::size_t>(layout.pitch) * layout.plane_rows * n;
-      auto& padded_u = padded_fields.emplace_back(padded_count);
-      auto& padded_out = padded_fields.emplace_back(padded_count);
+      auto& padded_u = padded_fields.emplace_back(layout.elements());
+      auto& padded_out = padded_fields.emplace_back(layout.elements());
       for (std::size_t row = 0; row < static_cast<std::size_t>(n) * n; ++row)
         std::memcpy(padded_row(layout, padded_u.data(), row), u.data() + row * n, n * sizeof(double));
-      padded.push_back({layout, padded_count,
-                        padded_array_pairs.emplace_back(std::array<void*, 2>{padded_u.data(), padded_out.data()}).data()});
+      padded.push_back(
+          {layout, padded_array_pairs.emplace_back(std::array<void*, 2>{padded_u.data(), padded_out.data()}).data()});
     }
     for (const auto& variant : kernel.variants) {
       if (variant.backend != "openmp") continue;  // the GPU variants: bench/gpu_stencil_bench.cu
@@ -224,21 +221,21 @@ int main(int argc, char** argv) {
                       16.0 * interior, interior, verdict()});
       cases.push_back(ordinary_stores);
       // On padded rows (and planes): the output compared row by row with the reference.
-      for (const auto& [layout, padded_count, padded_arrays] : padded) {
+      for (const auto& [layout, padded_arrays] : padded) {
         auto* padded_out = static_cast<double*>(padded_arrays[1]);
-        std::memset(padded_out, 0xff, padded_count * sizeof(double));
+        std::memset(padded_out, 0xff, layout.elements() * sizeof(double));
         opuntia::kernel_call& padded_call = call_over(padded_arrays);
-        padded_call.grid.ashi = layout.pitch;
+        padded_call.grid.ashi = layout.row_pitch();
         padded_call.grid.leadi = layout.lead;
-        padded_call.grid.ashj = layout.plane_rows;
+        padded_call.grid.ashj = layout.rows_per_plane();
         variant.launch(padded_call);
         bool same = true;
         for (std::size_t row = 0; same && row < static_cast<std::size_t>(n) * n; ++row)
           same = std::memcmp(padded_row(layout, padded_out, row), reference.data() + row * n, n * sizeof(double)) == 0;
         const std::string planes =
-            layout.plane_rows == n ? "" : ", planes of " + std::to_string(layout.plane_rows) + " rows";
+            layout.plane_rows == 0 ? "" : ", planes of " + std::to_string(layout.plane_rows) + " rows";
         rows.push_back({kernel.name + " generated",
-                        variant.template_name + ", rows padded to " + std::to_string(layout.pitch) + planes, tile, {},
+                        variant.template_name + ", rows padded to " + std::to_string(layout.row_pitch()) + planes, tile, {},
                         16.0 * interior, interior, same ? "bit-equal" : "DIFFERS"});
         cases.push_back([launch = variant.launch, &padded_call] { launch(padded_call); });
       }

@@ -149,9 +149,8 @@ void pad_rows(grid_layout& layout, int aligned_x, int line_points) {
 }
 
 void pad_planes(grid_layout& layout) {
-  const int rows = layout.local[1];
-  const bool padded = layout.local[2] > 1 && rows % 2 == 0 && rows < std::numeric_limits<int>::max();
-  layout.plane_rows = padded ? rows + 1 : 0;
+  const int rows = layout.local[1];  // even, so rows + 1 fits an int
+  layout.plane_rows = layout.local[2] > 1 && rows % 2 == 0 ? rows + 1 : 0;
 }
 
 }  // namespace opuntia::thorns::Driver
