@@ -165,7 +165,9 @@ TEST(field_reduction, rows_give_the_bits_of_their_points_added_one_by_one) {
     EXPECT_EQ(by_rows.infinities, 1u);
     EXPECT_EQ(by_rows.first_non_finite, 4u * 37u + 30u);  // the NaN
     EXPECT_EQ(by_rows.first_non_finite, by_points.first_non_finite);
-    if (with_sums) EXPECT_EQ(bits(by_rows.squares.value()), bits(by_points.squares.value()));
+    if (with_sums) {
+      EXPECT_EQ(bits(by_rows.squares.value()), bits(by_points.squares.value()));
+    }
   }
   // float rows, as a single-precision build's arrays
   const std::vector<float> floats{2.5f, -0.0f, 0.0f, -7.25f, 1e-40f};

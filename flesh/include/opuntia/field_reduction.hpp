@@ -123,11 +123,11 @@ inline std::uint64_t box_index(const index_range& box, int i, int j, int k) {
   return along(0, i) + size_x * (along(1, j) + size_y * along(2, k));
 }
 
-/// f(i, j, k) over every point of `box`, added up by the OpenMP threads (exact, so their order
-/// is no matter): the host's reduction of a field, point (i, j, k) indexed box_index().
-/// `with_sums` false: the extremes and counts alone (field_reduction::with_sums).
-template <typename PointValue>
-field_reduction reduce_box_points(const index_range& box, PointValue f, bool with_sums = true) {
+/// The rows of `box` shared out over the OpenMP threads, `add_row(reduction, j, k)` adding row
+/// (j, k)'s points to a thread's reduction, and the threads' reductions merged (exact, so their
+/// order is no matter). `with_sums` false: the extremes and counts alone.
+template <typename AddRow>
+field_reduction reduce_box_by_rows(const index_range& box, bool with_sums, AddRow add_row) {
   field_reduction total;
   total.with_sums = with_sums;
 #pragma omp parallel
@@ -136,10 +136,7 @@ field_reduction reduce_box_points(const index_range& box, PointValue f, bool wit
     thread.with_sums = with_sums;
 #pragma omp for collapse(2) schedule(static) nowait
     for (int k = box.begin[2]; k < box.end[2]; ++k) {
-      for (int j = box.begin[1]; j < box.end[1]; ++j) {
-        std::uint64_t index = box_index(box, box.begin[0], j, k);
-        for (int i = box.begin[0]; i < box.end[0]; ++i) thread.add(f(i, j, k), index++);
-      }
+      for (int j = box.begin[1]; j < box.end[1]; ++j) add_row(thread, j, k);
     }
 #pragma omp critical(opuntia_reduce_box_points)
     total.merge(thread);
@@ -147,26 +144,26 @@ field_reduction reduce_box_points(const index_range& box, PointValue f, bool wit
   return total;
 }
 
+/// f(i, j, k) over every point of `box`: the host's reduction of a field, point (i, j, k)
+/// indexed box_index(). `with_sums` false: the extremes and counts alone
+/// (field_reduction::with_sums).
+template <typename PointValue>
+field_reduction reduce_box_points(const index_range& box, PointValue f, bool with_sums = true) {
+  return reduce_box_by_rows(box, with_sums, [&](field_reduction& reduction, int j, int k) {
+    std::uint64_t index = box_index(box, box.begin[0], j, k);
+    for (int i = box.begin[0]; i < box.end[0]; ++i) reduction.add(f(i, j, k), index++);
+  });
+}
+
 /// The same reduction of an array's points over `box`, a row at a time (field_reduction::
 /// add_row): `row_of(j, k)` is the address of point (box.begin[0], j, k), the row's points
 /// following it.
 template <typename RowOf>
 field_reduction reduce_box_rows(const index_range& box, RowOf row_of, bool with_sums = true) {
-  field_reduction total;
-  total.with_sums = with_sums;
   const auto width = static_cast<std::size_t>(std::max(box.end[0] - box.begin[0], 0));
-#pragma omp parallel
-  {
-    field_reduction thread;
-    thread.with_sums = with_sums;
-#pragma omp for collapse(2) schedule(static) nowait
-    for (int k = box.begin[2]; k < box.end[2]; ++k) {
-      for (int j = box.begin[1]; j < box.end[1]; ++j) thread.add_row(row_of(j, k), width, box_index(box, box.begin[0], j, k));
-    }
-#pragma omp critical(opuntia_reduce_box_points)
-    total.merge(thread);
-  }
-  return total;
+  return reduce_box_by_rows(box, with_sums, [&](field_reduction& reduction, int j, int k) {
+    reduction.add_row(row_of(j, k), width, box_index(box, box.begin[0], j, k));
+  });
 }
 
 }  // namespace opuntia
