@@ -318,9 +318,12 @@ TEST(halo_exchange, padded_planes_take_an_odd_number_of_rows) {
   EXPECT_EQ(block.layout.rows_per_plane(), 257);
   EXPECT_EQ(block.layout.allocated(), (std::array<int, 3>{272, 257, 256}));
   EXPECT_EQ(block.layout.elements(), 272u * 257 * 256);
-  EXPECT_EQ(block.layout.index(0, 0, 1) - block.layout.index(0, 0, 0), 272u * 257);
-  // A plane of 272 doubles x 257 rows is not a multiple of 4 KiB: the planes spread over the L1 sets.
-  EXPECT_NE(block.layout.index(0, 0, 1) * sizeof(double) % 4096, 0u);
+  const std::size_t plane = block.layout.index(0, 0, 1) - block.layout.index(0, 0, 0);
+  EXPECT_EQ(plane, 272u * 257);
+  // A plane of 272 doubles x 257 rows is not a multiple of 4 KiB (of 256 rows it is: 136 x 4 KiB):
+  // the planes spread over the L1 sets.
+  EXPECT_NE(plane * sizeof(double) % 4096, 0u);
+  EXPECT_EQ(272u * 256 * sizeof(double) % 4096, 0u);
   whole.global = {256, 255, 256};  // an odd count stays
   block = block_of(0, {1, 1, 1}, whole, {4, 4, 4}, {false, false, false});
   pad_planes(block.layout);
