@@ -17,6 +17,11 @@
 // runs each generated variant with those tiles (and planes ahead), each lane count, naming the
 // shape the launcher ran ("tile 64x8x512 ahead 3": it may shrink a tile to fit the device);
 // GPU_BENCH_ONLY="text" runs only the generated variants whose "kernel backend/variant" contains it.
+// Each generated variant runs on the bare n^3 array and on the layouts a run's grid functions get
+// from the driver by default: rows padded for 128-byte lines with the kernel's first point of a row
+// starting one (Driver::pad_to_cachelines), and those rows in planes of an odd number of rows
+// (Driver::pad_planes), laid out by the driver's own rules; GPU_BENCH_LAYOUTS="bare" (or "rows",
+// "planes", several words) runs only those. The bytes counted are the same in every layout.
 #include <algorithm>
 #include <cstdio>
 #include <cstdlib>
@@ -31,6 +36,7 @@
 #include "opuntia/binding.hpp"
 #include "thorns/CaKernel/backends/cuda/check.hpp"
 #include "thorns/CaKernel/src/backend.hpp"
+#include "thorns/Driver/src/cartesian_topology.hpp"  // pad_rows, pad_planes: the driver's layouts
 
 namespace {
 
@@ -131,20 +137,56 @@ std::vector<opuntia::launch_shape> asked_shapes() {
   return shapes;
 }
 
+/// A layout the generated variants run on, and its name in the results ("" for the bare array).
+struct bench_layout {
+  std::string name;
+  opuntia::grid_layout layout;
+};
+
+/// The layouts of an n^3 grid for a stencil of `radius` (see the head of this file): the bare
+/// array, rows padded, rows and planes padded; a padded layout that pads nothing is left out, and
+/// so is one that GPU_BENCH_LAYOUTS does not name.
+std::vector<bench_layout> layouts_for(int n, int radius) {
+  namespace driver = opuntia::thorns::Driver;
+  opuntia::grid_layout bare;
+  bare.local = {n, n, n};
+  opuntia::grid_layout rows = bare;
+  driver::pad_rows(rows, radius, 128 / int(sizeof(CCTK_REAL)));
+  opuntia::grid_layout planes = rows;
+  driver::pad_planes(planes);
+  const std::string row_words = ", rows of " + std::to_string(rows.row_pitch());
+  std::vector<std::pair<std::string, bench_layout>> all{
+      {"bare", {"", bare}},
+      {"rows", {row_words, rows}},
+      {"planes", {row_words + ", planes of " + std::to_string(planes.rows_per_plane()) + " rows", planes}}};
+  const char* asked = std::getenv("GPU_BENCH_LAYOUTS");
+  std::vector<bench_layout> layouts;
+  for (const auto& [word, layout] : all) {
+    const bool repeats = !layouts.empty() && layout.layout.allocated() == layouts.back().layout.allocated() &&
+                         layout.layout.lead == layouts.back().layout.lead;
+    const bool named = asked == nullptr || (" " + std::string(asked) + " ").find(" " + word + " ") != std::string::npos;
+    if (!repeats && named) layouts.push_back(layout);
+  }
+  return layouts;
+}
+
 /// The generated kernels of every device backend of this build (CUDA, OpenCL), run through the
-/// CaKernel backend interface as the runtime runs them. Every variant's output must equal, to
-/// the bit, the output of the first variant of the first backend (same operation order; the
-/// bench fails otherwise).
+/// CaKernel backend interface as the runtime runs them, in each layout of layouts_for. Every
+/// variant's output in every layout must equal, to the bit, the output of the first variant of
+/// the first backend in the first layout (same operation order; the bench fails otherwise).
 bool generated_cases(int n, int repetitions, std::vector<result>& results) {
   namespace ck = opuntia::thorns::CaKernel;
-  const std::size_t count = std::size_t(n) * n * n, bytes = count * sizeof(CCTK_REAL);
   const std::vector<CCTK_REAL> initial = bench_values<CCTK_REAL>(n);
   const parameters thorn_parameters{};
   const auto b = binding();
-  std::vector<std::vector<CCTK_REAL>> first_output(b.kernels.size());
+  std::vector<std::vector<CCTK_REAL>> first_output(b.kernels.size());  // in the bare array's order
   bool all_equal = true;
   const std::vector<opuntia::launch_shape> shapes = asked_shapes();
   const char* only = std::getenv("GPU_BENCH_ONLY");
+  const auto rows = [n](const opuntia::grid_layout& layout, auto&& visit) {  // visit(bare row, row in layout)
+    for (int k = 0; k < n; ++k)
+      for (int j = 0; j < n; ++j) visit(std::size_t(n) * (j + std::size_t(n) * k), layout.index(0, j, k));
+  };
   for (const auto& factory : ck::compiled_backends()) {
     if (std::string(factory.name) == "openmp") continue;
     auto device = factory.make({});
@@ -152,80 +194,95 @@ bool generated_cases(int n, int repetitions, std::vector<result>& results) {
       std::printf("(%s: no device for it on this machine)\n", factory.name);
       continue;
     }
-    void* u = device->allocate(bytes);
-    void* out = device->allocate(bytes);
-    device->copy_to_device(u, initial.data(), bytes);
-    void* arrays[] = {u, out};
-    opuntia::kernel_call call;
-    call.grid.ni = call.grid.nj = call.grid.nk = n;
-    call.grid.dx = call.grid.dy = call.grid.dz = 1.0 / (n - 1);
-    call.arrays = arrays;
-    call.parameters = &thorn_parameters;
-    call.queue = device->queue();
     for (std::size_t k = 0; k < b.kernels.size(); ++k) {
       const auto& kernel = b.kernels[k];
       const int radius = kernel.stencil[0];
-      for (const auto& v : kernel.variants) {
-        if (v.backend != factory.name) continue;
-        if (only != nullptr && (std::string(kernel.name) + " " + factory.name + "/" + v.template_name).find(only) ==
-                                   std::string::npos)
-          continue;
-        // The variant with its own shape, and, where its work-items may own several x points
-        // (OpenCL's lanes), with each number it may own, the widest first: what autotuning
-        // chooses among.
-        const auto ran_for = [&](int asked_lanes) {
-          opuntia::launch_shape ran{};
-          opuntia::kernel_call probe = call;
-          probe.box = opuntia::index_range{};
-          probe.shape.lanes = asked_lanes;
-          probe.ran_shape = &ran;
-          v.launch(probe);
-          return ran;
-        };
-        const int own_lanes = ran_for(0).lanes, widest = ran_for(16).lanes;
-        std::vector<int> lanes;
-        for (int l = widest; l >= 1; l /= 2) lanes.push_back(l);
-        if (widest <= 1) lanes = {0};
-        for (const auto& asked : shapes) {
-          for (const int l : lanes) {
-            opuntia::kernel_call shaped = call;
-            shaped.shape = asked;
-            shaped.shape.lanes = l;
-            opuntia::launch_shape ran{};  // the shape it runs, as its launches say
-            shaped.ran_shape = &ran;
-            const double ms = best_batch_ms([&] { v.launch(shaped); }, [&] { device->synchronize(); }, repetitions);
-            std::vector<CCTK_REAL> output(count);
-            device->copy_to_host(output.data(), out, bytes);
-            // Only the points the kernel writes: the rest of `out` holds earlier kernels' results.
-            bool equal = true;
-            if (first_output[k].empty()) {
-              first_output[k] = output;
-            } else {
-              for (int z = radius; z < n - radius && equal; ++z)
-                for (int y = radius; y < n - radius && equal; ++y)
-                  for (int x = radius; x < n - radius; ++x) {
-                    const std::size_t c = x + std::size_t(n) * (y + std::size_t(n) * z);
-                    if (output[c] != first_output[k][c]) {
-                      equal = false;
-                      break;
+      const auto selected = [&](const auto& v) {
+        return v.backend == std::string(factory.name) &&
+               (only == nullptr ||
+                (std::string(kernel.name) + " " + factory.name + "/" + v.template_name).find(only) != std::string::npos);
+      };
+      if (std::none_of(kernel.variants.begin(), kernel.variants.end(), selected)) continue;
+      for (const auto& [layout_name, layout] : layouts_for(n, radius)) {
+        // The values in this layout (its padding zero), and an output array of it.
+        const std::size_t bytes = layout.elements() * sizeof(CCTK_REAL);
+        std::vector<CCTK_REAL> laid_out(layout.elements(), CCTK_REAL(0)), output(layout.elements());
+        rows(layout, [&](std::size_t bare, std::size_t at) { std::copy_n(&initial[bare], n, &laid_out[at]); });
+        void* u = device->allocate(bytes);
+        void* out = device->allocate(bytes);
+        device->copy_to_device(u, laid_out.data(), bytes);
+        void* arrays[] = {u, out};
+        opuntia::kernel_call call;
+        call.grid.ni = call.grid.nj = call.grid.nk = n;
+        call.grid.ashi = layout.row_pitch();
+        call.grid.leadi = layout.lead;
+        call.grid.ashj = layout.rows_per_plane();
+        call.grid.dx = call.grid.dy = call.grid.dz = 1.0 / (n - 1);
+        call.arrays = arrays;
+        call.parameters = &thorn_parameters;
+        call.queue = device->queue();
+        for (const auto& v : kernel.variants) {
+          if (!selected(v)) continue;
+          // The variant with its own shape, and, where its work-items may own several x points
+          // (OpenCL's lanes), with each number it may own, the widest first: what autotuning
+          // chooses among.
+          const auto ran_for = [&](int asked_lanes) {
+            opuntia::launch_shape ran{};
+            opuntia::kernel_call probe = call;
+            probe.box = opuntia::index_range{};
+            probe.shape.lanes = asked_lanes;
+            probe.ran_shape = &ran;
+            v.launch(probe);
+            return ran;
+          };
+          const int own_lanes = ran_for(0).lanes, widest = ran_for(16).lanes;
+          std::vector<int> lanes;
+          for (int l = widest; l >= 1; l /= 2) lanes.push_back(l);
+          if (widest <= 1) lanes = {0};
+          for (const auto& asked : shapes) {
+            for (const int l : lanes) {
+              opuntia::kernel_call shaped = call;
+              shaped.shape = asked;
+              shaped.shape.lanes = l;
+              opuntia::launch_shape ran{};  // the shape it runs, as its launches say
+              shaped.ran_shape = &ran;
+              const double ms = best_batch_ms([&] { v.launch(shaped); }, [&] { device->synchronize(); }, repetitions);
+              // The output in the bare array's order; compared at the points the kernel writes
+              // only: the kernels never write the rest of `out`.
+              device->copy_to_host(output.data(), out, bytes);
+              std::vector<CCTK_REAL> bare(std::size_t(n) * n * n);
+              rows(layout, [&](std::size_t at_bare, std::size_t at) { std::copy_n(&output[at], n, &bare[at_bare]); });
+              bool equal = true;
+              if (first_output[k].empty()) {
+                first_output[k] = std::move(bare);
+              } else {
+                for (int z = radius; z < n - radius && equal; ++z)
+                  for (int y = radius; y < n - radius && equal; ++y)
+                    for (int x = radius; x < n - radius; ++x) {
+                      const std::size_t c = x + std::size_t(n) * (y + std::size_t(n) * z);
+                      if (bare[c] != first_output[k][c]) {
+                        equal = false;
+                        break;
+                      }
                     }
-                  }
+              }
+              all_equal = all_equal && equal;
+              std::string shape = l > 0 ? " lanes " + std::to_string(l) + (l == own_lanes ? " (own)" : "") : "";
+              if (asked != opuntia::launch_shape{})
+                shape += " tile " + std::to_string(ran.tile[0]) + "x" + std::to_string(ran.tile[1]) + "x" +
+                         std::to_string(ran.tile[2]) + " ahead " + std::to_string(ran.ahead);
+              results.push_back({kernel.name,
+                                 std::string(factory.name) + "/" + v.template_name + shape + layout_name +
+                                     (equal ? "" : " (DIFFERS)"),
+                                 sizeof(CCTK_REAL) == 8 ? "fp64" : "fp32", ms, star_bytes(n, radius, sizeof(CCTK_REAL)),
+                                 interior(n, radius)});
             }
-            all_equal = all_equal && equal;
-            std::string shape = l > 0 ? " lanes " + std::to_string(l) + (l == own_lanes ? " (own)" : "") : "";
-            if (asked != opuntia::launch_shape{})
-              shape += " tile " + std::to_string(ran.tile[0]) + "x" + std::to_string(ran.tile[1]) + "x" +
-                       std::to_string(ran.tile[2]) + " ahead " + std::to_string(ran.ahead);
-            results.push_back({kernel.name,
-                               std::string(factory.name) + "/" + v.template_name + shape + (equal ? "" : " (DIFFERS)"),
-                               sizeof(CCTK_REAL) == 8 ? "fp64" : "fp32", ms, star_bytes(n, radius, sizeof(CCTK_REAL)),
-                               interior(n, radius)});
           }
         }
+        device->release(u);
+        device->release(out);
       }
     }
-    device->release(u);
-    device->release(out);
   }
   return all_equal;
 }
