@@ -18,10 +18,9 @@
 // shape the launcher ran ("tile 64x8x512 ahead 3": it may shrink a tile to fit the device);
 // GPU_BENCH_ONLY="text" runs only the generated variants whose "kernel backend/variant" contains it.
 // Each generated variant runs on the bare n^3 array and on the layouts a run's grid functions get
-// from the driver by default: rows padded for 128-byte lines with the kernel's first point of a row
-// starting one (Driver::pad_to_cachelines), and those rows in planes of an odd number of rows
-// (Driver::pad_planes), laid out by the driver's own rules; GPU_BENCH_LAYOUTS="bare" (or "rows",
-// "planes", several words) runs only those. The bytes counted are the same in every layout.
+// from the driver by default (bench/driver_layouts.hpp): rows padded for 128-byte lines, and those
+// rows in planes of an odd number of rows; GPU_BENCH_LAYOUTS="bare" (or "rows", "planes", several
+// words) runs only those. The bytes counted are the same in every layout.
 #include <algorithm>
 #include <cstdio>
 #include <cstdlib>
@@ -32,11 +31,11 @@
 #include <cuda_runtime.h>
 
 #include "GpuStencilBench_parameters.hpp"
+#include "bench/driver_layouts.hpp"  // driver_layouts: the padded layouts, by the driver's own rules
 #include "bench/gpu_timing.hpp"
 #include "opuntia/binding.hpp"
 #include "thorns/CaKernel/backends/cuda/check.hpp"
 #include "thorns/CaKernel/src/backend.hpp"
-#include "thorns/Driver/src/cartesian_topology.hpp"  // pad_rows, pad_planes: the driver's layouts
 
 namespace {
 
@@ -137,35 +136,17 @@ std::vector<opuntia::launch_shape> asked_shapes() {
   return shapes;
 }
 
-/// A layout the generated variants run on, and its name in the results ("" for the bare array).
-struct bench_layout {
-  std::string name;
-  opuntia::grid_layout layout;
-};
-
 /// The layouts of an n^3 grid for a stencil of `radius` (see the head of this file): the bare
-/// array, rows padded, rows and planes padded; a padded layout that pads nothing is left out, and
-/// so is one that GPU_BENCH_LAYOUTS does not name.
-std::vector<bench_layout> layouts_for(int n, int radius) {
-  namespace driver = opuntia::thorns::Driver;
-  opuntia::grid_layout bare;
-  bare.local = {n, n, n};
-  opuntia::grid_layout rows = bare;
-  driver::pad_rows(rows, radius, 128 / int(sizeof(CCTK_REAL)));
-  opuntia::grid_layout planes = rows;
-  driver::pad_planes(planes);
-  const std::string row_words = ", rows of " + std::to_string(rows.row_pitch());
-  std::vector<std::pair<std::string, bench_layout>> all{
-      {"bare", {"", bare}},
-      {"rows", {row_words, rows}},
-      {"planes", {row_words + ", planes of " + std::to_string(planes.rows_per_plane()) + " rows", planes}}};
+/// array and the driver's padded ones, those GPU_BENCH_LAYOUTS names.
+std::vector<opuntia::grid_layout> layouts_for(int n, int radius) {
   const char* asked = std::getenv("GPU_BENCH_LAYOUTS");
-  std::vector<bench_layout> layouts;
-  for (const auto& [word, layout] : all) {
-    const bool repeats = !layouts.empty() && layout.layout.allocated() == layouts.back().layout.allocated() &&
-                         layout.layout.lead == layouts.back().layout.lead;
-    const bool named = asked == nullptr || (" " + std::string(asked) + " ").find(" " + word + " ") != std::string::npos;
-    if (!repeats && named) layouts.push_back(layout);
+  const auto named = [&](const char* word) {
+    return asked == nullptr || (" " + std::string(asked) + " ").find(" " + std::string(word) + " ") != std::string::npos;
+  };
+  std::vector<opuntia::grid_layout> layouts;
+  if (named("bare")) layouts.emplace_back().local = {n, n, n};
+  for (const auto& padded : opuntia::bench::driver_layouts(n, radius, sizeof(CCTK_REAL))) {
+    if (named(padded.plane_rows == 0 ? "rows" : "planes")) layouts.push_back(padded);
   }
   return layouts;
 }
@@ -183,10 +164,6 @@ bool generated_cases(int n, int repetitions, std::vector<result>& results) {
   bool all_equal = true;
   const std::vector<opuntia::launch_shape> shapes = asked_shapes();
   const char* only = std::getenv("GPU_BENCH_ONLY");
-  const auto rows = [n](const opuntia::grid_layout& layout, auto&& visit) {  // visit(bare row, row in layout)
-    for (int k = 0; k < n; ++k)
-      for (int j = 0; j < n; ++j) visit(std::size_t(n) * (j + std::size_t(n) * k), layout.index(0, j, k));
-  };
   for (const auto& factory : ck::compiled_backends()) {
     if (std::string(factory.name) == "openmp") continue;
     auto device = factory.make({});
@@ -203,11 +180,14 @@ bool generated_cases(int n, int repetitions, std::vector<result>& results) {
                 (std::string(kernel.name) + " " + factory.name + "/" + v.template_name).find(only) != std::string::npos);
       };
       if (std::none_of(kernel.variants.begin(), kernel.variants.end(), selected)) continue;
-      for (const auto& [layout_name, layout] : layouts_for(n, radius)) {
+      for (const auto& layout : layouts_for(n, radius)) {
         // The values in this layout (its padding zero), and an output array of it.
         const std::size_t bytes = layout.elements() * sizeof(CCTK_REAL);
+        const std::size_t rows = std::size_t(n) * n;
         std::vector<CCTK_REAL> laid_out(layout.elements(), CCTK_REAL(0)), output(layout.elements());
-        rows(layout, [&](std::size_t bare, std::size_t at) { std::copy_n(&initial[bare], n, &laid_out[at]); });
+        for (std::size_t row = 0; row < rows; ++row)
+          std::copy_n(&initial[row * n], n, &laid_out[opuntia::bench::row_start(layout, n, row)]);
+        const std::string layout_name = layout.pitch > 0 ? opuntia::bench::layout_words(layout) : "";
         void* u = device->allocate(bytes);
         void* out = device->allocate(bytes);
         device->copy_to_device(u, laid_out.data(), bytes);
@@ -247,24 +227,22 @@ bool generated_cases(int n, int repetitions, std::vector<result>& results) {
               opuntia::launch_shape ran{};  // the shape it runs, as its launches say
               shaped.ran_shape = &ran;
               const double ms = best_batch_ms([&] { v.launch(shaped); }, [&] { device->synchronize(); }, repetitions);
-              // The output in the bare array's order; compared at the points the kernel writes
-              // only: the kernels never write the rest of `out`.
+              // The output, kept in the bare array's order the first time; compared at the points
+              // the kernel writes only: the kernels never write the rest of `out`.
               device->copy_to_host(output.data(), out, bytes);
-              std::vector<CCTK_REAL> bare(std::size_t(n) * n * n);
-              rows(layout, [&](std::size_t at_bare, std::size_t at) { std::copy_n(&output[at], n, &bare[at_bare]); });
+              auto& first = first_output[k];
               bool equal = true;
-              if (first_output[k].empty()) {
-                first_output[k] = std::move(bare);
+              if (first.empty()) {
+                first.resize(rows * n);
+                for (std::size_t row = 0; row < rows; ++row)
+                  std::copy_n(&output[opuntia::bench::row_start(layout, n, row)], n, &first[row * n]);
               } else {
                 for (int z = radius; z < n - radius && equal; ++z)
-                  for (int y = radius; y < n - radius && equal; ++y)
-                    for (int x = radius; x < n - radius; ++x) {
-                      const std::size_t c = x + std::size_t(n) * (y + std::size_t(n) * z);
-                      if (bare[c] != first_output[k][c]) {
-                        equal = false;
-                        break;
-                      }
-                    }
+                  for (int y = radius; y < n - radius && equal; ++y) {
+                    const std::size_t row = y + std::size_t(n) * z;
+                    equal = std::equal(&first[row * n + radius], &first[row * n + n - radius],
+                                       &output[opuntia::bench::row_start(layout, n, row) + radius]);
+                  }
               }
               all_equal = all_equal && equal;
               std::string shape = l > 0 ? " lanes " + std::to_string(l) + (l == own_lanes ? " (own)" : "") : "";

@@ -35,8 +35,8 @@
 #include "opuntia/binding.hpp"
 #include "opuntia/grid.hpp"
 #include "thorns/CaKernel/src/backend.hpp"
-#include "thorns/Driver/src/cartesian_topology.hpp"  // pad_rows, pad_planes: the driver's layouts
 #include "bandwidth_harness.hpp"
+#include "driver_layouts.hpp"  // driver_layouts: the padded layouts, by the driver's own rules
 
 namespace {
 
@@ -114,23 +114,12 @@ int main(int argc, char** argv) {
     std::uniform_real_distribution<double> uniform(-1.0, 1.0);
     for (std::size_t i = 0; i < count; ++i) u.data()[i] = uniform(generator);
   }
-  // The same field in padded rows, laid out by the driver's own rules: Driver::pad_to_cachelines'
-  // (128-byte lines, a kernel's first point of a row, x = its radius, starting one), and those
-  // rows in planes of an odd number of rows besides (Driver::pad_planes). A copy for each kernel
-  // and layout, made when its turn comes.
-  constexpr int line_points = 128 / sizeof(double);
-  const auto padded_layouts = [&](int radius) {
-    opuntia::grid_layout rows_padded;
-    rows_padded.local = {n, n, n};
-    opuntia::thorns::Driver::pad_rows(rows_padded, radius, line_points);
-    std::vector<opuntia::grid_layout> layouts{rows_padded};
-    opuntia::thorns::Driver::pad_planes(layouts.emplace_back(rows_padded));
-    if (layouts.back().plane_rows == 0) layouts.pop_back();  // planes already odd: the same layout
-    return layouts;
-  };
+  // The same field in the driver's padded layouts (driver_layouts: rows padded for 128-byte lines
+  // from a kernel's first point, x = its radius; and those rows in planes of an odd number of
+  // rows). A copy for each kernel and layout, made when its turn comes.
   // Row `row` (j + n * k) of a field in `layout`.
   const auto padded_row = [n](const opuntia::grid_layout& layout, double* field, std::size_t row) {
-    return field + layout.index(0, static_cast<int>(row % n), static_cast<int>(row / n));
+    return field + row_start(layout, n, row);
   };
   std::deque<aligned_field> padded_fields;  // u and out of each kernel and layout
   std::vector<row> rows;
@@ -193,7 +182,7 @@ int main(int argc, char** argv) {
       void** arrays;
     };
     std::vector<padded_fields_of> padded;
-    for (const auto& layout : padded_layouts(radius)) {
+    for (const auto& layout : driver_layouts(n, radius, sizeof(double))) {
       auto& padded_u = padded_fields.emplace_back(layout.elements());
       auto& padded_out = padded_fields.emplace_back(layout.elements());
       for (std::size_t row = 0; row < static_cast<std::size_t>(n) * n; ++row)
@@ -232,10 +221,7 @@ int main(int argc, char** argv) {
         bool same = true;
         for (std::size_t row = 0; same && row < static_cast<std::size_t>(n) * n; ++row)
           same = std::memcmp(padded_row(layout, padded_out, row), reference.data() + row * n, n * sizeof(double)) == 0;
-        const std::string planes =
-            layout.plane_rows == 0 ? "" : ", planes of " + std::to_string(layout.plane_rows) + " rows";
-        rows.push_back({kernel.name + " generated",
-                        variant.template_name + ", rows padded to " + std::to_string(layout.row_pitch()) + planes, tile, {},
+        rows.push_back({kernel.name + " generated", variant.template_name + layout_words(layout), tile, {},
                         16.0 * interior, interior, same ? "bit-equal" : "DIFFERS"});
         cases.push_back([launch = variant.launch, &padded_call] { launch(padded_call); });
       }
