@@ -2,10 +2,12 @@
 // (device-to-device cudaMemcpyAsync of non-zero values, bytes read plus written), plain
 // hand-written CUDA kernels of the 7-point and radius-4 stars (fp64 and fp32), and the generated
 // kernels of bench/thorns/GpuStencilBench (every CUDA and OpenCL variant of this build, in its CCTK_REAL;
-// OpenCL's variants with each number of x points a work-item may own, "lanes N", its own marked)
-// on an n^3 grid. Every case is timed the same way: the mean launch of the best of three batches
-// of back-to-back launches (the generated kernels through the CaKernel backend interface), by
-// the host's clock after the device has finished. A single launch between CUDA events, as the
+// OpenCL's variants with each number of x points a work-item may own, "lanes N", its own marked;
+// each row names the shape the launcher ran, "tile 128x4x64 ahead 2") on an n^3 grid, after a
+// line naming each backend's device (OpenCL's says how its rings are filled). Every case is
+// timed the same way: the mean launch of the best of three batches of back-to-back launches (the
+// generated kernels through the CaKernel backend interface), by the host's clock after the device
+// has finished. A single launch between CUDA events, as the
 // copy was timed before, counts the launch's start that back-to-back launches hide: on an H200 at
 // 256^3 fp64 the copy took 0.0685 ms that way and 0.0660 in batches, so the generated kernels'
 // fractions were 3-6 points high at 256^3 and about 1 at 512^3 (bench/RESULTS.md, 2026-12-04).
@@ -14,8 +16,8 @@
 // beyond each of its faces, 6 r (n - 2r)^2 points (no star reads the array's edges and corners).
 // Usage: gpu_stencil_bench [n=512] [repetitions=10]
 // Environment, to explore what autotuning chooses among: GPU_BENCH_SHAPES="X_Y_Z[:AHEAD] ..." also
-// runs each generated variant with those tiles (and planes ahead), each lane count, naming the
-// shape the launcher ran ("tile 64x8x512 ahead 3": it may shrink a tile to fit the device);
+// runs each generated variant with those tiles (and planes ahead), each lane count (the launcher
+// may shrink a tile to fit the device: the row says what ran);
 // GPU_BENCH_ONLY="text" runs only the generated variants whose "kernel backend/variant" contains it.
 // Each generated variant runs on the bare n^3 array and on the layouts a run's grid functions get
 // from the driver by default (bench/driver_layouts.hpp): rows padded for 128-byte lines, and those
@@ -171,6 +173,7 @@ bool generated_cases(int n, int repetitions, std::vector<result>& results) {
       std::printf("(%s: no device for it on this machine)\n", factory.name);
       continue;
     }
+    std::printf("(%s)\n", device->device_description().c_str());
     for (std::size_t k = 0; k < b.kernels.size(); ++k) {
       const auto& kernel = b.kernels[k];
       const int radius = kernel.stencil[0];
@@ -246,8 +249,7 @@ bool generated_cases(int n, int repetitions, std::vector<result>& results) {
               }
               all_equal = all_equal && equal;
               std::string shape = l > 0 ? " lanes " + std::to_string(l) + (l == own_lanes ? " (own)" : "") : "";
-              if (asked != opuntia::launch_shape{})
-                shape += " tile " + std::to_string(ran.tile[0]) + "x" + std::to_string(ran.tile[1]) + "x" +
+              shape += " tile " + std::to_string(ran.tile[0]) + "x" + std::to_string(ran.tile[1]) + "x" +
                          std::to_string(ran.tile[2]) + " ahead " + std::to_string(ran.ahead);
               results.push_back({kernel.name,
                                  std::string(factory.name) + "/" + v.template_name + shape + layout_name +

@@ -273,6 +273,10 @@ class opencl_backend final : public backend {
     // (tensor_maps.hpp), which is opened at the first ring that asks (tensor_copies()), unless
     // CaKernel::opencl_tensor_copies says no.
     tensor_capable_ = tensor_copies_wanted && nvidia && compute_capability >= 9;
+    // Said with the device (the run's header, a benchmark's): a ring's speed depends on it.
+    if (nvidia)
+      ring_copies_ = fmt::format(" (sm_{}{}, rings by {})", compute_capability, compute_capability_minor,
+                                 tensor_capable_ ? "tensor copies" : asynchronous_copies_ ? "cp.async" : "loads");
     // A compute unit: an NVIDIA SM from its compute capability's table; elsewhere (AMD says a
     // compute unit's local memory, which is also a work-group's most) the device's local memory
     // and twice its largest work-group (NVIDIA's SMs held 2048 threads and allowed 1024 a block).
@@ -306,7 +310,7 @@ class opencl_backend final : public backend {
     std::vector<cl_device_id> ids(count);
     OPUNTIA_OPENCL_CHECK(clGetDeviceIDs(platform, CL_DEVICE_TYPE_ALL, count, ids.data(), nullptr));
     const auto index = std::find(ids.begin(), ids.end(), device_) - ids.begin();
-    return fmt::format("opencl device {} of {}: {}", index, platform_name_, device_info_.name);
+    return fmt::format("opencl device {} of {}: {}{}", index, platform_name_, device_info_.name, ring_copies_);
   }
   // OpenCL says how much memory a device has, not how much is free: the run is refused only
   // when it could never fit.
@@ -689,6 +693,7 @@ class opencl_backend final : public backend {
   bool gpu_ = false;
   bool asynchronous_copies_ = false;
   bool tensor_capable_ = false;  // NVIDIA, compute capability 9.0 or later
+  std::string ring_copies_;      // NVIDIA: " (sm_90, rings by tensor copies)", for device_description
   bool encoder_asked_ = false;
   std::unique_ptr<opencl::tensor_map_encoder> encoder_;  // CUDA's driver, where it serves
   std::map<cl_mem, std::uint64_t> addresses_;            // address_of's answers
