@@ -200,6 +200,30 @@ TEST_F(launch_tuner_test, the_tile_climbs_from_the_descriptors_one_axis_at_a_tim
   EXPECT_NE(later.take_notes().at(0).find("3dstencil, tile 32x16x4 (cached in "), std::string::npos);
 }
 
+TEST_F(launch_tuner_test, x_and_y_are_traded_where_one_axis_at_a_time_would_lose_first) {
+  // A launcher of its own shape 128 x 4 (OpenCL's tensor-copy ring in fp32), at most 1024 points
+  // a plane (its local memory: fewer rows where a tile asks more). The times of OpenCL's radius-4
+  // ring on an H100 in the large: each single axis from 128 x 4 loses, 64 x 8 and then 64 x 16 win.
+  const auto launcher = [](const std::string&, const shape& wanted) -> shape {
+    if (wanted.tile == tile{}) return {{128, 4, 64}, 0};
+    const int x = std::min(wanted.tile[0], 128);
+    return {{x, std::min(wanted.tile[1], 1024 / x), std::min(wanted.tile[2], 64)}, 0};
+  };
+  const std::map<std::pair<int, int>, double> ms{{{128, 4}, 1.0}, {{64, 4}, 1.1},  {{128, 2}, 1.4},
+                                                 {{128, 8}, 1.2}, {{64, 8}, 0.85}, {{64, 16}, 0.75},
+                                                 {{32, 16}, 0.8}, {{32, 32}, 0.9}};
+  const auto time = [&](const launch_choice& c) {
+    const tile run = launcher(c.variant, c.shape).tile;
+    const auto known = ms.find({run[0], run[1]});
+    return 1e-3 * (known != ms.end() ? known->second : 2.0);
+  };
+  auto t = tuner(autotune_mode::always);
+  EXPECT_EQ(t.choose("T::K", points, {"3dblock_ring"}, launcher, time).shape.tile, (tile{64, 16, 64}));
+  const auto note = t.take_notes().at(0);
+  EXPECT_NE(note.find("64x8x64 0.850 ms"), std::string::npos) << note;
+  EXPECT_NE(note.find("64x16x64 0.750 ms"), std::string::npos) << note;
+}
+
 TEST_F(launch_tuner_test, the_depth_moves_one_plane_at_a_time_where_the_launcher_has_one) {
   // OpenCL's launchers, here fastest at 3 planes ahead, any tile alike.
   const auto device_launcher = [](const std::string& v, const shape& wanted) { return opencl_launcher(v, wanted, 0); };

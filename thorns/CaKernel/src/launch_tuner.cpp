@@ -93,9 +93,10 @@ const launch_choice& launch_tuner::choose(const std::string& kernel, const std::
   if (candidates.empty()) throw std::logic_error("launch_tuner::choose: no candidates for " + kernel);
   const std::string size =
       box ? fmt::format("a {} box of {}", size_text(*box), size_text(points)) : size_text(points);
-  // The key holds what the measurement depends on; the entry holds the choice.
+  // The key holds what the measurement depends on; the entry holds the choice. Its first word
+  // names the search: a wider one (5: x and y traded) measures again what a narrower one chose.
   const std::string key = program_cache::key(
-      {fmt::format("autotune 4\n{}\n{}\n{}", kernel, fmt::join(candidates, " "), size), "", "", device_, ""});
+      {fmt::format("autotune 5\n{}\n{}\n{}", kernel, fmt::join(candidates, " "), size), "", "", device_, ""});
   if (const auto known = chosen_.find(key); known != chosen_.end()) return known->second;
   const launch_choice untuned{candidates.front(), own_shape};
   if (mode_ == autotune_mode::no) return chosen_[key] = untuned;
@@ -186,11 +187,15 @@ std::pair<launch_shape, double> launch_tuner::search_shape(const std::string& va
   for (bool moved = true; moved;) {
     moved = false;
     // The neighbours of the current shape: each tile extent doubled and halved, the depth one
-    // more and one less, the lanes doubled and halved. The fastest of them becomes the current
-    // shape where it gains enough; the search ends where none does.
+    // more and one less, the lanes doubled and halved, and the tile's x and y traded (x doubled
+    // and y halved, and the other way): the same work-group in another aspect, a move that one
+    // axis at a time makes in two steps, the first of which may lose (OpenCL's radius-4 ring in
+    // fp32 on an H100: 57.7% of copy on 128 x 4 points, 52.6% on 64 x 4, 76.3% on 64 x 16;
+    // bench/RESULTS.md, 2026-12-05). The fastest of them becomes the current shape where it
+    // gains enough; the search ends where none does.
     launch_shape next = current;
     double next_seconds = current_seconds * required_gain;
-    for (int axis = 0; axis < 5; ++axis) {
+    for (int axis = 0; axis < 6; ++axis) {
       for (const bool up : {true, false}) {
         if (std::chrono::steady_clock::now() >= deadline) {
           out_of_time = true;
@@ -204,9 +209,15 @@ std::pair<launch_shape, double> launch_tuner::search_shape(const std::string& va
         } else if (axis == 3) {
           if (current.ahead == 0) continue;  // the launcher has no depth
           wanted.ahead = up ? current.ahead + 1 : std::max(1, current.ahead - 1);
-        } else {
+        } else if (axis == 4) {
           if (current.lanes == 0) continue;  // the launcher has no lanes
           wanted.lanes = up ? 2 * current.lanes : std::max(1, current.lanes / 2);
+        } else {
+          int& widened = wanted.tile[up ? 0 : 1];
+          int& narrowed = wanted.tile[up ? 1 : 0];
+          if (narrowed < 2) continue;  // nothing to trade
+          widened *= 2;
+          narrowed /= 2;
         }
         // What the launcher runs for it: a shape it cannot run becomes one it can, often one
         // measured already.

@@ -6,7 +6,8 @@
 // on a grid size measures on scratch copies of the kernel's arrays: each variant with the
 // template's own shape, then, from there, the shapes of the fastest variant and of every variant
 // within 15% of it, fastest first, one axis at a time (each tile extent doubled and halved, the
-// depth one more and one less; a move kept where it is 3% faster, until none is or
+// depth one more and one less, the lanes doubled and halved, x traded for y and y for x; a move
+// kept where it is 3% faster, until none is or
 // CaKernel::autotune_seconds have passed, one time for all of them; another variant's best shape
 // replaces the choice where it is 3% faster). The choice is stored in
 // the on-disk cache (program_cache: atomic writes, a damaged entry is measured again, never
