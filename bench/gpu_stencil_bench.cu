@@ -7,10 +7,10 @@
 // line naming each backend's device (OpenCL's says how its rings are filled). Every case is
 // timed the same way: the mean launch of the best of three batches of back-to-back launches (the
 // generated kernels through the CaKernel backend interface), by the host's clock after the device
-// has finished. A single launch between CUDA events, as the
-// copy was timed before, counts the launch's start that back-to-back launches hide: on an H200 at
-// 256^3 fp64 the copy took 0.0685 ms that way and 0.0660 in batches, so the generated kernels'
-// fractions were 3-6 points high at 256^3 and about 1 at 512^3 (bench/RESULTS.md, 2026-12-04).
+// has finished. A single launch between CUDA events, as the copy was timed before, counts the
+// launch's start that back-to-back launches hide: on an H200 at 256^3 fp64 the copy took 0.0685
+// ms that way and 0.0660 in batches, so the generated kernels' fractions were 3-6 points high at
+// 256^3 and about 1 at 512^3 (bench/RESULTS.md, 2026-12-04).
 // GB/s counts the fewest bytes a case must move, as the copy counts its bytes read plus written:
 // a star of radius r writes the interior, (n - 2r)^3 points, and reads those and the r-deep slabs
 // beyond each of its faces, 6 r (n - 2r)^2 points (no star reads the array's edges and corners).
@@ -250,7 +250,7 @@ bool generated_cases(int n, int repetitions, std::vector<result>& results) {
               all_equal = all_equal && equal;
               std::string shape = l > 0 ? " lanes " + std::to_string(l) + (l == own_lanes ? " (own)" : "") : "";
               shape += " tile " + std::to_string(ran.tile[0]) + "x" + std::to_string(ran.tile[1]) + "x" +
-                         std::to_string(ran.tile[2]) + " ahead " + std::to_string(ran.ahead);
+                       std::to_string(ran.tile[2]) + " ahead " + std::to_string(ran.ahead);
               results.push_back({kernel.name,
                                  std::string(factory.name) + "/" + v.template_name + shape + layout_name +
                                      (equal ? "" : " (DIFFERS)"),
