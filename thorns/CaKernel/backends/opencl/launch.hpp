@@ -103,7 +103,10 @@ constexpr int tensor_slot_rows(int rows, int row_bytes) {
 /// then keeps as many rows as the local memory holds, and cuts z into slabs). On an H200
 /// (bench/RESULTS.md, 2026-12-03) the radius-4 star's fp32 ring ran at 72.7% of copy at 512^3 on
 /// 128 x 4 points, 4 a work-item, against 55.7% on the descriptor's 32 x 16 with 2; in fp64, on
-/// 64 x 4 with 2, at 67.1% against 70.0% at 512^3 and 70.1% against 64.8% at 256^3.
+/// 64 x 4 with 2, at 67.1% against 70.0% at 512^3 and 70.1% against 64.8% at 256^3. On an H100
+/// (bench/RESULTS.md, 2026-12-05) the fp32 ring ran the other way, 57.7% on 128 x 4 and 76.3% on
+/// 64 x 16 with 2 a work-item: a GPU's best differs, which autotuning's search (x traded for y,
+/// launch_tuner.cpp) reaches from here.
 ///   tensor_ring_shape({32, 16, 512}, 4, 2) == launch_shape{{128, 16, 512}, 2, 4}
 inline launch_shape tensor_ring_shape(const std::array<int, 3>& descriptor_tile, int point_bytes, int ahead) {
   const int lanes = point_bytes > 0 && point_bytes <= 16 ? 16 / point_bytes : 1;
