@@ -50,7 +50,20 @@
 #define CAKERNEL_Heat_Update_3dblock_SHARED (CAKERNEL_SHARED_PLANE_3dblock != 0)
 #define CAKERNEL_Heat_Update_3dblock_RING (CAKERNEL_SHARED_PLANE_3dblock == 2)
 #define CAKERNEL_Heat_Update_3dblock_STAGED_PLANE (CAKERNEL_SHARED_PLANE_3dblock == 1)
-#define CAKERNEL_Heat_Update_3dblock_LANES opuntia::cuda::lanes_per_16_bytes<CCTK_REAL>
+/* The x points a thread takes, its lanes: as many CCTK_REAL as fill 16 bytes (2 doubles, 4 floats),
+   one access a row; but 2 where a point's cached values take more than 8 bytes (three floats: the
+   cavity's momentum and divergence in fp32), since a thread keeps each lane's neighbours of every
+   cached variable in registers. With 4, LDC_Momentum held 96 registers a thread in blocks of 128
+   and ran at 72% of copy; with 2 at 80% (and with 1 at 56%; in fp64, 2 lanes 82%, 1 lane 75%),
+   the divergence alike with 2 or 4 (fp32, 256^3 cells, H100; bench/RESULTS.md, 2026-12-05), though
+   3dblock_ring's planes are then copied by cp.async, not by tensor copies (16-byte groups only).
+   -DCAKERNEL_<kernel>_<variant>_LANES=N sets one kernel's. */
+#ifndef CAKERNEL_Heat_Update_3dblock_LANES
+#define CAKERNEL_Heat_Update_3dblock_LANES                                                          \
+  (CAKERNEL_Heat_Update_3dblock_POINT_BYTES > 8 && opuntia::cuda::lanes_per_16_bytes<CCTK_REAL> > 2 \
+       ? 2                                                                                          \
+       : opuntia::cuda::lanes_per_16_bytes<CCTK_REAL>)
+#endif
 /* TILE's x points (128 at most) over the lanes: the threads of a block in x. */
 #define CAKERNEL_Heat_Update_3dblock_TILE_X (64 < 128 ? 64 : 128)
 #define CAKERNEL_Heat_Update_3dblock_TX \
