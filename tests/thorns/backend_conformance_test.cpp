@@ -1,7 +1,8 @@
 // The backend conformance suite: every kernel of tests/thorns/VariantCheck (off-axis and
-// cardinal stencils, three cached arrays read off the axes, a radius-8 star, a one-sided stencil, a boundary kernel with uneven EXTERIOR; intents in, out,
-// inout, separateinout) runs on every device backend of the build and must give the OpenMP
-// backend's results to 1e-12 relative, point for point, and leave the same points unwritten.
+// cardinal stencils, three cached arrays read off the axes, a radius-8 star, a one-sided
+// stencil, a boundary kernel with uneven EXTERIOR; intents in, out, inout, separateinout) runs
+// on every device backend of the build and must give the OpenMP backend's results to 1e-12
+// relative, point for point, and leave the same points unwritten.
 // Two grids that no TILE divides: an odd x size (one x point per GPU thread) and an x size that
 // is a multiple of 4 (the CUDA kernels' several aligned x points per thread, fp64 and fp32).
 // One test per device backend of the build and grid (backend_conformance/cuda_41x29x23, ...);
