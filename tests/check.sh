@@ -36,13 +36,14 @@ finish() {
 
 # After the run NAME (its output in $work/NAME.out) ended with STATUS: its digest lines
 # (IO::out_digest_vars) in $work/NAME.digest, and the end of its output if it failed; returns
-# STATUS. same_digest A B: both runs printed the same digests.
+# STATUS. same_digest A B: both runs printed the same digests (A's not empty); where they differ,
+# diff shows the lines.
 record_run() {
   grep '^INFO (IO): digest of ' "$work/$1.out" >"$work/$1.digest"
   [ "$2" -eq 0 ] || { echo "run $1 failed:"; tail -5 "$work/$1.out"; }
   return "$2"
 }
-same_digest() { [ -s "$work/$1.digest" ] && cmp -s "$work/$1.digest" "$work/$2.digest"; }
+same_digest() { [ -s "$work/$1.digest" ] && diff "$work/$1.digest" "$work/$2.digest"; }
 
 # run_lines NAME RANKS LINES...: LINES, one a line, in $work/NAME.par, run from $work by $opuntia
 # (under $mpiexec where RANKS > 1), its output in $work/NAME.out, then record_run.
