@@ -98,20 +98,23 @@ constexpr int tensor_slot_rows(int rows, int row_bytes) {
 }
 
 /// The shape a ring that tensor copies fill starts from (its launcher's own, autotuning's first):
-/// each work-item owns 16 bytes of points (4 floats, 2 doubles: lanes_for caps them by the rows)
-/// and a work-group's row is 64 points, half a warp of work-items in fp32, a warp in fp64; y and z
-/// are the descriptor's (the launcher then keeps as many rows as the local memory holds, and cuts z
-/// into slabs). Rows of 128 points (a warp of 4-float work-items) left the fp32 ring half the rows
-/// and ran it slower on both GPUs, with the driver's padded rows, in the same runs
-/// (bench/RESULTS.md, 2026-12-06; the radius-4 star, % of copy): on an H100 56.8-57.2% on 128 x 4
-/// at 512^3, 72.8-73.2% on 64 x 16 x 128 and 74.3-74.4% on 64 x 16 x 64; 60.4-60.6% on 128 x 4 at
-/// 256^3, 72.4% on 64 x 16 x 64; on an H200 50.5-50.7% on 128 x 4 at 512^3, 64.4% on 64 x 16 x 128
-/// and 63.8% on 64 x 16 x 64; 50.1% at 256^3, 56.5% on 64 x 16 x 64 (59.9% on 64 x 8 x 64). In fp64
-/// the rule gave 64 x 4 before as now, the best shape tried on the H100 (77.1%, 2026-12-05). Not
-/// yet timed: 64 x 16 on the launcher's own slabs (z about 252 at 512^3, 31 at 256^3).
-///   tensor_ring_shape({32, 16, 512}, 4, 2) == launch_shape{{64, 16, 512}, 2, 4}
+/// two x points a work-item (as own_lanes gives every ring) and a work-group's row of 64 points,
+/// a warp of work-items; y and z are the descriptor's (the launcher then keeps as many rows as
+/// the local memory holds, and cuts z into slabs). With the driver's padded rows, the fp32
+/// radius-4 star's ring on the H100 (bench/RESULTS.md, 2026-12-06, % of copy):
+/// - rows of 128 points (a warp of 4-float work-items) left it half the rows: 56.8-57.2% at
+///   512^3 on 128 x 4, against 72.8-76.3% on 64 x 16 x 128 (lanes 4 or 2) and 74.3-74.9% on
+///   64 x 16 x 64; at 256^3 60.4-60.6% against 72.4-73.0% on 64 x 16 x 64 (the H200 alike:
+///   50.5-50.7% on 128 x 4 at 512^3, 64.4% on 64 x 16 x 128 with lanes 4);
+/// - on 64 x 16 with the launcher's own slabs (252 planes at 512^3, 31 at 256^3), four floats a
+///   work-item (16 bytes, 256 work-items) ran at 58.1-58.4% and 56.4% of copy, two (512
+///   work-items) at 77.3-77.4% and 67.7% (CUDA's ring 88.3% and 83.6% in the same runs; on the
+///   bare array 40.4 against 72.4-73.2% at 512^3).
+/// In fp64 the rule gives 64 x 4 lanes 2 as before, the best shape tried on the H100 (77.1%,
+/// 2026-12-05).
+///   tensor_ring_shape({32, 16, 512}, 4, 2) == launch_shape{{64, 16, 512}, 2, 2}
 inline launch_shape tensor_ring_shape(const std::array<int, 3>& descriptor_tile, int point_bytes, int ahead) {
-  const int lanes = point_bytes > 0 && point_bytes <= 16 ? 16 / point_bytes : 1;
+  const int lanes = point_bytes > 0 && point_bytes <= 8 ? 2 : 1;
   return launch_shape{{64, descriptor_tile[1], descriptor_tile[2]}, ahead, lanes};
 }
 
