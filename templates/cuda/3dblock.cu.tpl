@@ -32,7 +32,7 @@ static CAKERNEL_%{name}_%{variant}_Maps<lanes> CAKERNEL_%{name}_%{variant}_maps_
                                                                               const opuntia::kernel_call& call) {
   CAKERNEL_%{name}_%{variant}_Maps<lanes> maps{};
   if constexpr (CAKERNEL_%{name}_%{variant}_tensor_copies<lanes>()) {
-    [[maybe_unused]] constexpr int main_x = CAKERNEL_%{name}_%{variant}_main_x<lanes>(), box_y = CAKERNEL_%{name}_%{variant}_sy,
+    [[maybe_unused]] constexpr int main_x = CAKERNEL_%{name}_%{variant}_main_x<lanes>(), box_y = CAKERNEL_%{name}_%{variant}_sy<lanes>(),
                                    lo = CAKERNEL_%{name}_%{variant}_halo_lo<lanes>(), hi = CAKERNEL_%{name}_%{variant}_halo_hi<lanes>();
     const auto map = [&](const auto* array, int box_x) {
       // The allocated rows from their first element (16-byte aligned, as a tensor map needs).
@@ -53,7 +53,7 @@ static CAKERNEL_%{name}_%{variant}_Maps<lanes> CAKERNEL_%{name}_%{variant}_maps_
 template <int lanes, bool boxed>
 static void CAKERNEL_%{name}_cuda_%{variant}_launch(const opuntia::kernel_call& call, const int lo[3], const int hi[3],
                                                      int most_planes) {
-  const dim3 block(CAKERNEL_%{name}_%{variant}_block_x, CAKERNEL_%{name}_%{variant}_block_y);
+  const dim3 block(CAKERNEL_%{name}_%{variant}_tx<lanes>(), CAKERNEL_%{name}_%{variant}_ty<lanes>());
   const int points_x = block.x * lanes;
   const int rows = block.y * CAKERNEL_%{name}_%{variant}_rows_per_thread;
   // The blocks' first point: in x where a line starts (opuntia::cuda::block_origin_x), so that
@@ -110,27 +110,19 @@ extern const bool CAKERNEL_ReadsAlongAxesOnly_%{name}_cuda_%{variant} = false;
 #endif
 
 /// Enqueues kernel %{name} on the call's stream over every point its STENCIL allows (those in the
-/// call's box, where it has one): with as many x points per thread as every row and array start
-/// a group of: the lanes (16 bytes), else half of them (8 bytes: an fp32 grid of an even x size
-/// that is not a multiple of 4, as the lid-driven cavity's 256 cells and two ghost cells, which
-/// ran its step 20-55% slower with one point per thread on an H200, bench/RESULTS.md,
-/// 2026-11-26), else one.
+/// call's box, where it has one), its threads taking `lanes` x points each: its own
+/// (CAKERNEL_%{name}_%{variant}_lanes) or autotuning's, each a power of two up to 16 bytes of
+/// CCTK_REAL, but at most as many as every row and array start a group of (else half of them:
+/// an fp32 grid of an even x size that is not a multiple of 4, as the lid-driven cavity's 256
+/// cells and two ghost cells, which ran its step 20-55% slower with one point per thread on an
+/// H200, bench/RESULTS.md, 2026-11-26; else one).
 void CAKERNEL_Launch_%{name}_cuda_%{variant}(const opuntia::kernel_call& call) {
-  // What autotuning may choose here: the most planes a block streams (TILE's z, which the
-  // launcher may cut further to fill the GPU, thorns/CaKernel/backends/slabs.hpp). TILE's x
-  // and y and the planes loaded ahead are compiled in: the shape says them as they are, with no
-  // depth to choose.
-  const opuntia::launch_shape shape =
-      opuntia::launch_shape_of(call, {{%{tile_x}, %{tile_y}, %{tile_z}}, 0}, [&](const opuntia::launch_shape& s) {
-        return opuntia::launch_shape{{%{tile_x}, %{tile_y}, opuntia::tile_within_grid(s.tile, call.grid)[2]}, 0};
-      });
   int lo[3] = {%{stencil_xn}, %{stencil_yn}, %{stencil_zn}};
   int hi[3] = {call.grid.ni - %{stencil_xp}, call.grid.nj - %{stencil_yp}, call.grid.nk - %{stencil_zp}};
-  if (!opuntia::clip_to_box(call, lo, hi)) return;
-  constexpr int lanes = CAKERNEL_%{name}_%{variant}_lanes;
   // Groups of `points` fit where the blocks' first point starts one in every array (the rows'
   // elements from the blocks' origin on, a whole number of groups a row) and a row's
   // allocated elements are whole groups from there: a group at a row's end is then read whole.
+  // The origin starts a 128-byte line (block_origin_x), whichever box the call has.
   const int origin_x = opuntia::cuda::block_origin_x<CCTK_REAL>(lo[0], call.grid.leadi);
   const auto groups_of = [&](int points) {
     const auto aligned = [&](int a) {
@@ -142,20 +134,25 @@ void CAKERNEL_Launch_%{name}_cuda_%{variant}(const opuntia::kernel_call& call) {
 ]% %var_loop("intent=separateinout") %[   fits = fits && aligned(%{vout_index});
 ]%    return fits;
   };
+  // What autotuning may choose here: the most planes a block streams (TILE's z, which the
+  // launcher may cut further to fill the GPU, thorns/CaKernel/backends/slabs.hpp) and the lanes
+  // (the widest that fits of those asked). TILE's x and y and the planes loaded ahead are
+  // compiled in: the shape says them as they are, with no depth to choose.
+  constexpr int widest = opuntia::cuda::lanes_per_16_bytes<CCTK_REAL>;
+  const opuntia::launch_shape shape = opuntia::launch_shape_of(
+      call, {{%{tile_x}, %{tile_y}, %{tile_z}}, 0, CAKERNEL_%{name}_%{variant}_lanes}, [&](const opuntia::launch_shape& s) {
+        int lanes = widest;
+        while (lanes > 1 && (lanes > s.lanes || !groups_of(lanes))) lanes /= 2;
+        return opuntia::launch_shape{{%{tile_x}, %{tile_y}, opuntia::tile_within_grid(s.tile, call.grid)[2]}, 0, lanes};
+      });
+  if (!opuntia::clip_to_box(call, lo, hi)) return;
   const bool boxed = call.box.has_value();
-  const auto launch = [&](auto points) {
+  opuntia::cuda::with_lanes<widest>(shape.lanes, [&](auto lanes) {
     if (boxed)
-      CAKERNEL_%{name}_cuda_%{variant}_launch<decltype(points)::value, true>(call, lo, hi, shape.tile[2]);
+      CAKERNEL_%{name}_cuda_%{variant}_launch<decltype(lanes)::value, true>(call, lo, hi, shape.tile[2]);
     else
-      CAKERNEL_%{name}_cuda_%{variant}_launch<decltype(points)::value, false>(call, lo, hi, shape.tile[2]);
-  };
-  constexpr int half = lanes / 2 > 1 ? lanes / 2 : 1;
-  if (groups_of(lanes))
-    launch(std::integral_constant<int, lanes>{});
-  else if (half > 1 && groups_of(half))
-    launch(std::integral_constant<int, half>{});
-  else
-    launch(std::integral_constant<int, 1>{});
+      CAKERNEL_%{name}_cuda_%{variant}_launch<decltype(lanes)::value, false>(call, lo, hi, shape.tile[2]);
+  });
 }
 
 }  // namespace opuntia::thorns::%{thorn}

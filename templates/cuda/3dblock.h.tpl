@@ -11,8 +11,8 @@
    that each row moves with one double2 or float4 access; one point where the grid's x size or
    an array's alignment does not allow it: the launcher picks) of ROWS consecutive rows, and
    streams them through z (Micikevicius), keeping for each row and cached variable a window of
-   the planes that its z neighbours need, in registers. A block of TX x TY threads covers
-   TX x lanes points in x, TY x ROWS rows in y and a slab of planes in z: at most TILE's z (or autotuning's),
+   the planes that its z neighbours need, in registers. A block of tx x ty threads covers
+   tx x lanes points in x (TILE's), ty x ROWS rows in y and a slab of planes in z: at most TILE's z (or autotuning's),
    as many as the launcher finds to fill the GPU (thorns/CaKernel/backends/slabs.hpp). I3D_l(v, 0, 0, k) is a
    register; so is an x or y neighbour that is one of the thread's own points.
 
@@ -57,44 +57,72 @@
    and ran at 72% of copy; with 2 at 80% (and with 1 at 56%; in fp64, 2 lanes 82%, 1 lane 75%),
    the divergence alike with 2 or 4 (fp32, 256^3 cells, H100; bench/RESULTS.md, 2026-12-05), though
    3dblock_ring's planes are then copied by cp.async, not by tensor copies (16-byte groups only).
-   -DCAKERNEL_<kernel>_<variant>_LANES=N sets one kernel's. */
+   These are the kernel's own lanes; the launcher also compiles every other power of two up to
+   16 bytes, which autotuning measures (a block keeps TILE's x points whatever its lanes, so its
+   threads in x are TILE's x over the lanes). -DCAKERNEL_<kernel>_<variant>_LANES=N sets one
+   kernel's own. */
 #ifndef CAKERNEL_%{name}_%{variant}_LANES
 #define CAKERNEL_%{name}_%{variant}_LANES                                                           \
   (CAKERNEL_%{name}_%{variant}_POINT_BYTES > 8 && opuntia::cuda::lanes_per_16_bytes<CCTK_REAL> > 2 \
        ? 2                                                                                          \
        : opuntia::cuda::lanes_per_16_bytes<CCTK_REAL>)
 #endif
-/* TILE's x points (128 at most) over the lanes: the threads of a block in x. */
+/* TILE's x points (128 at most) over the lanes: the threads of a block in x (tx). */
 #define CAKERNEL_%{name}_%{variant}_TILE_X (%{tile_x} < 128 ? %{tile_x} : 128)
-#define CAKERNEL_%{name}_%{variant}_TX \
-  (CAKERNEL_%{name}_%{variant}_TILE_X >= CAKERNEL_%{name}_%{variant}_LANES ? CAKERNEL_%{name}_%{variant}_TILE_X / CAKERNEL_%{name}_%{variant}_LANES : 1)
+template <int lanes>
+static __host__ __device__ constexpr int CAKERNEL_%{name}_%{variant}_tx() {
+  return CAKERNEL_%{name}_%{variant}_TILE_X >= lanes ? CAKERNEL_%{name}_%{variant}_TILE_X / lanes : 1;
+}
 #define CAKERNEL_%{name}_%{variant}_TY_WANTED \
   (%{tile_y} > CAKERNEL_%{name}_%{variant}_ROWS ? %{tile_y} / CAKERNEL_%{name}_%{variant}_ROWS : 1)
-/* At most 512 threads a block: with the registers a streaming thread holds, more would not fit. */
-#define CAKERNEL_%{name}_%{variant}_TY \
-  (CAKERNEL_%{name}_%{variant}_TY_WANTED * CAKERNEL_%{name}_%{variant}_TX <= 512 ? CAKERNEL_%{name}_%{variant}_TY_WANTED : 512 / CAKERNEL_%{name}_%{variant}_TX)
+/* The threads of a block in y (ty): TILE's rows over the rows a thread takes, at most 512 threads
+   a block: with the registers a streaming thread holds, more would not fit. */
+template <int lanes>
+static __host__ __device__ constexpr int CAKERNEL_%{name}_%{variant}_ty() {
+  return CAKERNEL_%{name}_%{variant}_TY_WANTED * CAKERNEL_%{name}_%{variant}_tx<lanes>() <= 512
+             ? CAKERNEL_%{name}_%{variant}_TY_WANTED
+             : 512 / CAKERNEL_%{name}_%{variant}_tx<lanes>();
+}
+template <int lanes>
+static __host__ __device__ constexpr int CAKERNEL_%{name}_%{variant}_threads() {
+  return CAKERNEL_%{name}_%{variant}_tx<lanes>() * CAKERNEL_%{name}_%{variant}_ty<lanes>();
+}
+/* The block's rows (ty x ROWS) and a shared plane's, its y halo included (sy). */
+template <int lanes>
+static __host__ __device__ constexpr int CAKERNEL_%{name}_%{variant}_tyr() {
+  return CAKERNEL_%{name}_%{variant}_ty<lanes>() * CAKERNEL_%{name}_%{variant}_ROWS;
+}
+template <int lanes>
+static __host__ __device__ constexpr int CAKERNEL_%{name}_%{variant}_sy() {
+  return CAKERNEL_%{name}_%{variant}_tyr<lanes>() + %{stencil_yn} + %{stencil_yp};
+}
 /* TILE's z is the most planes a block streams, which autotuning may change: the launcher takes
    it at run time and may cut a column into more slabs, so that its blocks fill the GPU
    (thorns/CaKernel/backends/slabs.hpp); the kernel takes the slab as cakernel_slab. */
-/* The kernel's __launch_bounds__: its threads, and the blocks an SM must hold at once where the
-   build or the variant says (common.h: OPUNTIA_CUDA_MIN_BLOCKS, CAKERNEL_MIN_THREADS_PER_SM_). */
+/* The kernel's __launch_bounds__ (on the kernel of `cakernel_lanes` lanes): its threads, and the
+   blocks an SM must hold at once where the build or the variant says (common.h:
+   OPUNTIA_CUDA_MIN_BLOCKS, CAKERNEL_MIN_THREADS_PER_SM_): the variant's threads an SM must hold,
+   in whole blocks (rounded up), at most the 32 blocks an SM holds (ptxas ignores a larger count,
+   and then caps nothing). */
 #if !defined(CAKERNEL_%{name}_%{variant}_MIN_BLOCKS) && defined(OPUNTIA_CUDA_MIN_BLOCKS)
 #define CAKERNEL_%{name}_%{variant}_MIN_BLOCKS OPUNTIA_CUDA_MIN_BLOCKS
 #endif
-/* The variant's threads an SM must hold, in whole blocks (rounded up), at most the 32 blocks an SM
-   holds (ptxas ignores a larger count, and then caps nothing). */
-#if !defined(CAKERNEL_%{name}_%{variant}_MIN_BLOCKS) && CAKERNEL_MIN_THREADS_PER_SM_%{variant} > 0
-#define CAKERNEL_%{name}_%{variant}_MIN_BLOCKS_WANTED \
-  ((CAKERNEL_MIN_THREADS_PER_SM_%{variant} + CAKERNEL_%{name}_%{variant}_TX * CAKERNEL_%{name}_%{variant}_TY - 1) / \
-   (CAKERNEL_%{name}_%{variant}_TX * CAKERNEL_%{name}_%{variant}_TY))
-#define CAKERNEL_%{name}_%{variant}_MIN_BLOCKS \
-  (CAKERNEL_%{name}_%{variant}_MIN_BLOCKS_WANTED < 32 ? CAKERNEL_%{name}_%{variant}_MIN_BLOCKS_WANTED : 32)
-#endif
+#if defined(CAKERNEL_%{name}_%{variant}_MIN_BLOCKS) || CAKERNEL_MIN_THREADS_PER_SM_%{variant} > 0
+template <int lanes>
+static __host__ __device__ constexpr int CAKERNEL_%{name}_%{variant}_min_blocks() {
 #ifdef CAKERNEL_%{name}_%{variant}_MIN_BLOCKS
-#define CAKERNEL_%{name}_%{variant}_LAUNCH_BOUNDS \
-  __launch_bounds__(CAKERNEL_%{name}_%{variant}_TX * CAKERNEL_%{name}_%{variant}_TY, CAKERNEL_%{name}_%{variant}_MIN_BLOCKS)
+  return CAKERNEL_%{name}_%{variant}_MIN_BLOCKS;
 #else
-#define CAKERNEL_%{name}_%{variant}_LAUNCH_BOUNDS __launch_bounds__(CAKERNEL_%{name}_%{variant}_TX * CAKERNEL_%{name}_%{variant}_TY)
+  constexpr int threads = CAKERNEL_%{name}_%{variant}_threads<lanes>();
+  constexpr int wanted = (CAKERNEL_MIN_THREADS_PER_SM_%{variant} + threads - 1) / threads;
+  return wanted < 32 ? wanted : 32;
+#endif
+}
+#define CAKERNEL_%{name}_%{variant}_LAUNCH_BOUNDS                       \
+  __launch_bounds__(CAKERNEL_%{name}_%{variant}_threads<cakernel_lanes>(), \
+                    CAKERNEL_%{name}_%{variant}_min_blocks<cakernel_lanes>())
+#else
+#define CAKERNEL_%{name}_%{variant}_LAUNCH_BOUNDS __launch_bounds__(CAKERNEL_%{name}_%{variant}_threads<cakernel_lanes>())
 #endif
 /* Planes each window loads ahead from global memory; with a ring (3dblock_ring) the windows
    take their newest plane from the ring instead, which the block copies AHEAD planes ahead with
@@ -132,9 +160,6 @@ static_assert(CAKERNEL_%{name}_%{variant}_BELOW >= 0 && CAKERNEL_%{name}_%{varia
 #define CAKERNEL_%{name}_%{variant}_NB \
   (CAKERNEL_%{name}_%{variant}_RING ? CAKERNEL_%{name}_%{variant}_BELOW + %{stencil_zp} + CAKERNEL_%{name}_%{variant}_AHEAD + 1 : 2)
 #define CAKERNEL_%{name}_%{variant}_W (%{stencil_zn} + %{stencil_zp} + 1 + CAKERNEL_%{name}_%{variant}_PF)
-#define CAKERNEL_%{name}_%{variant}_TYR (CAKERNEL_%{name}_%{variant}_TY * CAKERNEL_%{name}_%{variant}_ROWS)
-#define CAKERNEL_%{name}_%{variant}_block_x CAKERNEL_%{name}_%{variant}_TX
-#define CAKERNEL_%{name}_%{variant}_block_y CAKERNEL_%{name}_%{variant}_TY
 #define CAKERNEL_%{name}_%{variant}_rows_per_thread CAKERNEL_%{name}_%{variant}_ROWS
 #define CAKERNEL_%{name}_%{variant}_lanes CAKERNEL_%{name}_%{variant}_LANES
 
@@ -218,8 +243,9 @@ static_assert(CAKERNEL_%{name}_%{variant}_BELOW >= 0 && CAKERNEL_%{name}_%{varia
 %var_loop() %[    (void)%{vname}; \
 ]% %var_loop("intent=separateinout") %[   (void)%{vname}_out; \
 ]%    (void)cakernel_maps; \
-    constexpr int cakernel_tx = CAKERNEL_%{name}_%{variant}_TX, cakernel_tyr = CAKERNEL_%{name}_%{variant}_TYR; \
-    /* The launch's blocks are TX threads wide (the launcher's block_x): said, so that the compiler \
+    constexpr int cakernel_tx = CAKERNEL_%{name}_%{variant}_tx<cakernel_lanes>(), \
+                  cakernel_tyr = CAKERNEL_%{name}_%{variant}_tyr<cakernel_lanes>(); \
+    /* The launch's blocks are tx threads wide (the launcher's): said, so that the compiler \
        knows the range of a thread's x index (the box table of a ring slot, below). */ \
     __builtin_assume(threadIdx.x < cakernel_tx); \
     /* A shared plane: the block's points and their halo, the x halo in whole lane groups, gx \
@@ -228,7 +254,7 @@ static_assert(CAKERNEL_%{name}_%{variant}_BELOW >= 0 && CAKERNEL_%{name}_%{varia
     constexpr int cakernel_mx = CAKERNEL_%{name}_%{variant}_main_x<cakernel_lanes>(), \
                   cakernel_xpa = CAKERNEL_%{name}_%{variant}_halo_hi<cakernel_lanes>(); \
     constexpr int cakernel_sx = CAKERNEL_%{name}_%{variant}_SHARED ? CAKERNEL_%{name}_%{variant}_sx<cakernel_lanes>() : cakernel_lanes; \
-    constexpr int cakernel_sy = CAKERNEL_%{name}_%{variant}_SHARED ? CAKERNEL_%{name}_%{variant}_sy : 1; \
+    constexpr int cakernel_sy = CAKERNEL_%{name}_%{variant}_SHARED ? CAKERNEL_%{name}_%{variant}_sy<cakernel_lanes>() : 1; \
     constexpr int cakernel_gx = cakernel_sx / cakernel_lanes, cakernel_groups = cakernel_gx * cakernel_sy; \
     /* The neighbourhood of a thread's points in a plane: its rows and yn + yp more, in aligned \
        groups of lanes from the one holding x0 - xn (g0 groups from x0) to the one holding the \
@@ -249,7 +275,7 @@ static_assert(CAKERNEL_%{name}_%{variant}_BELOW >= 0 && CAKERNEL_%{name}_%{varia
     const int cakernel_si = cakernel_xa + (int)threadIdx.x * cakernel_lanes; \
     const int cakernel_sj = %{stencil_yn} + (int)threadIdx.y * CAKERNEL_%{name}_%{variant}_ROWS; \
     const int cakernel_j = cakernel_bj + cakernel_sj; \
-    constexpr int cakernel_threads = cakernel_tx * CAKERNEL_%{name}_%{variant}_TY; \
+    constexpr int cakernel_threads = CAKERNEL_%{name}_%{variant}_threads<cakernel_lanes>(); \
     const int cakernel_tid = (int)(threadIdx.y * blockDim.x + threadIdx.x); \
     (void)cakernel_sx, (void)cakernel_sy, (void)cakernel_si, (void)cakernel_mx, (void)cakernel_xpa, (void)cakernel_nr, (void)cakernel_g0, (void)cakernel_ng, (void)cakernel_tid; \
     (void)cakernel_groups, (void)cakernel_threads; \
@@ -591,7 +617,7 @@ static_assert(CAKERNEL_%{name}_%{variant}_BELOW >= 0 && CAKERNEL_%{name}_%{varia
    them (halo_lo, halo_hi), each in whole lane groups, and the y halo's rows. */
 template <int lanes>
 static __device__ __host__ constexpr int CAKERNEL_%{name}_%{variant}_main_x() {
-  return CAKERNEL_%{name}_%{variant}_TX * lanes;
+  return CAKERNEL_%{name}_%{variant}_tx<lanes>() * lanes;
 }
 template <int lanes>
 static __device__ __host__ constexpr int CAKERNEL_%{name}_%{variant}_halo_lo() {
@@ -606,7 +632,6 @@ static __device__ __host__ constexpr int CAKERNEL_%{name}_%{variant}_sx() {
   return CAKERNEL_%{name}_%{variant}_halo_lo<lanes>() + CAKERNEL_%{name}_%{variant}_main_x<lanes>() +
          CAKERNEL_%{name}_%{variant}_halo_hi<lanes>();
 }
-constexpr int CAKERNEL_%{name}_%{variant}_sy = CAKERNEL_%{name}_%{variant}_TYR + %{stencil_yn} + %{stencil_yp};
 
 /* Where the ring copies 3 planes ahead (AHEAD: a point's cached values take at most 4 bytes), a
    slot of its tensor copies is three boxes, each filled by a copy of its own: the main box (the
@@ -629,7 +654,7 @@ static __device__ __host__ constexpr int CAKERNEL_%{name}_%{variant}_box_start(i
   const int widths[3] = {CAKERNEL_%{name}_%{variant}_main_x<lanes>(), CAKERNEL_%{name}_%{variant}_halo_lo<lanes>(),
                          CAKERNEL_%{name}_%{variant}_halo_hi<lanes>()};
   int start = 0;
-  for (int p = 0; p < part; ++p) start += opuntia::cuda::align_up(widths[p] * CAKERNEL_%{name}_%{variant}_sy, per_128);
+  for (int p = 0; p < part; ++p) start += opuntia::cuda::align_up(widths[p] * CAKERNEL_%{name}_%{variant}_sy<lanes>(), per_128);
   return start;
 }
 
@@ -641,12 +666,12 @@ static __device__ __host__ constexpr bool CAKERNEL_%{name}_%{variant}_tensor_cop
   return CAKERNEL_%{name}_%{variant}_RING && lanes > 1%var_loop("cached=yes") %[ &&
          lanes * sizeof(%{vtype}) % 16 == 0 &&
          (CAKERNEL_%{name}_%{variant}_split_x_halo
-              ? opuntia::tensor_box_fits(static_cast<int>(sizeof(%{vtype})), CAKERNEL_%{name}_%{variant}_main_x<lanes>(), CAKERNEL_%{name}_%{variant}_sy) &&
+              ? opuntia::tensor_box_fits(static_cast<int>(sizeof(%{vtype})), CAKERNEL_%{name}_%{variant}_main_x<lanes>(), CAKERNEL_%{name}_%{variant}_sy<lanes>()) &&
                     (CAKERNEL_%{name}_%{variant}_halo_lo<lanes>() == 0 ||
-                     opuntia::tensor_box_fits(static_cast<int>(sizeof(%{vtype})), CAKERNEL_%{name}_%{variant}_halo_lo<lanes>(), CAKERNEL_%{name}_%{variant}_sy)) &&
+                     opuntia::tensor_box_fits(static_cast<int>(sizeof(%{vtype})), CAKERNEL_%{name}_%{variant}_halo_lo<lanes>(), CAKERNEL_%{name}_%{variant}_sy<lanes>())) &&
                     (CAKERNEL_%{name}_%{variant}_halo_hi<lanes>() == 0 ||
-                     opuntia::tensor_box_fits(static_cast<int>(sizeof(%{vtype})), CAKERNEL_%{name}_%{variant}_halo_hi<lanes>(), CAKERNEL_%{name}_%{variant}_sy))
-              : opuntia::tensor_box_fits(static_cast<int>(sizeof(%{vtype})), CAKERNEL_%{name}_%{variant}_sx<lanes>(), CAKERNEL_%{name}_%{variant}_sy))]%;
+                     opuntia::tensor_box_fits(static_cast<int>(sizeof(%{vtype})), CAKERNEL_%{name}_%{variant}_halo_hi<lanes>(), CAKERNEL_%{name}_%{variant}_sy<lanes>()))
+              : opuntia::tensor_box_fits(static_cast<int>(sizeof(%{vtype})), CAKERNEL_%{name}_%{variant}_sx<lanes>(), CAKERNEL_%{name}_%{variant}_sy<lanes>()))]%;
 }
 
 /* The tensor maps of the cached variables that the TMA copies the ring's planes by (the launcher
@@ -664,7 +689,7 @@ using CAKERNEL_%{name}_%{variant}_Maps =
    slot starts on a 128-byte boundary, as a tensor copy's destination must. */
 template <typename T, int lanes>
 static __device__ __host__ constexpr int CAKERNEL_%{name}_%{variant}_slot_rows() {
-  int rows = CAKERNEL_%{name}_%{variant}_sy;
+  int rows = CAKERNEL_%{name}_%{variant}_sy<lanes>();
   if (CAKERNEL_%{name}_%{variant}_tensor_copies<lanes>())
     while (rows * CAKERNEL_%{name}_%{variant}_sx<lanes>() * static_cast<int>(sizeof(T)) % 128 != 0) ++rows;
   return rows;
@@ -692,7 +717,7 @@ static __device__ __host__ constexpr int CAKERNEL_%{name}_%{variant}_all_planes_
 /* The bytes that one plane's tensor copies bring, all cached variables together. */
 template <int lanes>
 static __device__ __host__ constexpr unsigned CAKERNEL_%{name}_%{variant}_box_bytes() {
-  return 0%var_loop("cached=yes") %[ + CAKERNEL_%{name}_%{variant}_sx<lanes>() * CAKERNEL_%{name}_%{variant}_sy * sizeof(%{vtype})]%;
+  return 0%var_loop("cached=yes") %[ + CAKERNEL_%{name}_%{variant}_sx<lanes>() * CAKERNEL_%{name}_%{variant}_sy<lanes>() * sizeof(%{vtype})]%;
 }
 
 /* The dynamic shared memory of a block: the shared planes of its cached variables and, with
@@ -716,8 +741,8 @@ template <int lanes>
 static __device__ __host__ constexpr int CAKERNEL_%{name}_%{variant}_halo_groups() {
   constexpr int left = opuntia::cuda::align_up(%{stencil_xn}, lanes) / lanes;
   constexpr int right = opuntia::cuda::align_up(%{stencil_xp}, lanes) / lanes;
-  constexpr int columns = left + CAKERNEL_%{name}_%{variant}_TX + right;
-  return (%{stencil_yn} + %{stencil_yp}) * columns + (left + right) * CAKERNEL_%{name}_%{variant}_TYR;
+  constexpr int columns = left + CAKERNEL_%{name}_%{variant}_tx<lanes>() + right;
+  return (%{stencil_yn} + %{stencil_yp}) * columns + (left + right) * CAKERNEL_%{name}_%{variant}_tyr<lanes>();
 }
 
 /* The first point (si, sj) of halo group h of a staged plane. */
@@ -725,15 +750,15 @@ template <int lanes>
 static __device__ __forceinline__ void CAKERNEL_%{name}_%{variant}_halo_cell(int h, int& si, int& sj) {
   constexpr int left = opuntia::cuda::align_up(%{stencil_xn}, lanes) / lanes;
   constexpr int right = opuntia::cuda::align_up(%{stencil_xp}, lanes) / lanes;
-  constexpr int columns = left + CAKERNEL_%{name}_%{variant}_TX + right, side = left + right;
+  constexpr int columns = left + CAKERNEL_%{name}_%{variant}_tx<lanes>() + right, side = left + right;
   if (h < %{stencil_yn} * columns) {
     sj = h / columns, si = h % columns * lanes;
   } else if ((h -= %{stencil_yn} * columns) < %{stencil_yp} * columns) {
-    sj = %{stencil_yn} + CAKERNEL_%{name}_%{variant}_TYR + h / columns, si = h % columns * lanes;
+    sj = %{stencil_yn} + CAKERNEL_%{name}_%{variant}_tyr<lanes>() + h / columns, si = h % columns * lanes;
   } else {
     h -= %{stencil_yp} * columns;
     const int c = h % (side > 0 ? side : 1);
     sj = %{stencil_yn} + h / (side > 0 ? side : 1);
-    si = (c < left ? c : CAKERNEL_%{name}_%{variant}_TX + c) * lanes;
+    si = (c < left ? c : CAKERNEL_%{name}_%{variant}_tx<lanes>() + c) * lanes;
   }
 }

@@ -4,7 +4,8 @@
 // kernel; every intent) on every backend of the build, from random arrays, against its launch
 // with the template's own shape. Each launcher says which shape it ran (kernel_call::ran_shape):
 // the 3D launchers a shape they can run (CUDA's with the descriptor's x and y, which are compiled
-// in, and no depth), boundary kernels nothing, and a call with an empty box asks without running.
+// in, no depth, and lanes among those it compiles), boundary kernels nothing, and a call with an
+// empty box asks without running.
 // One CTest test per backend (launch_shape.openmp, launch_shape.opencl, launch_shape.cuda).
 #include <gtest/gtest.h>
 
@@ -26,7 +27,7 @@ using variant_check::grid_size;
 
 /// Shapes past the usual: thin and odd tiles, one larger than the grid, each depth OpenCL allows
 /// and one past it, lanes from none asked to more than 16 bytes. Few, as each is a program for
-/// OpenCL to build. On rows of whole groups (where OpenCL's lanes run as asked) two: one and two
+/// OpenCL to build. On rows of whole groups (where the GPUs' lanes run as asked) two: one and two
 /// lanes, the template's tile (pocl 3.1's register allocator took over 20 minutes on the radius-8
 /// kernels with a 128 x 8 x 64 tile in two lanes).
 std::vector<opuntia::launch_shape> shapes(bool rows_of_whole_groups) {
@@ -71,17 +72,19 @@ TEST_P(launch_shape, another_shape_computes_the_same_bits_and_the_launcher_says_
         const std::string shape_text = std::to_string(asked.tile[0]) + "x" + std::to_string(asked.tile[1]) + "x" +
                                        std::to_string(asked.tile[2]) + " ahead " + std::to_string(asked.ahead) +
                                        " lanes " + std::to_string(asked.lanes);
-        // A shape it runs: within the grid, and on OpenCL 1 to 4 planes ahead, at least 2 planes
-        // in z (pocl miscompiles one-plane work-groups with a local plane) and 1, 2 or 4 lanes,
-        // at most those asked and 16 bytes, one where the row pitch is odd; no lanes elsewhere.
+        // A shape it runs: within the grid, and on OpenCL 1 to 4 planes ahead and at least 2
+        // planes in z (pocl miscompiles one-plane work-groups with a local plane); on the GPUs 1,
+        // 2 or 4 lanes, at most those asked and 16 bytes, one where the row pitch is odd; no
+        // lanes on OpenMP.
         EXPECT_TRUE(ran.tile[0] >= 1 && ran.tile[0] <= g.ni && ran.tile[1] >= 1 && ran.tile[1] <= g.nj &&
                     ran.tile[2] >= 1 && ran.tile[2] <= g.nk)
             << what << " asked " << shape_text;
-        if (backend == "opencl") {
+        if (backend == "opencl")
           EXPECT_TRUE(ran.ahead >= 1 && ran.ahead <= 4 && ran.tile[2] >= 2) << what << " asked " << shape_text;
+        if (backend == "opencl" || backend == "cuda") {
           // Rows of whole groups: the lanes asked run as asked, within 16 bytes, where the
-          // variant's work-items own several (own.lanes > 1).
-          if (rows_of_whole_groups && own.lanes > 1 && asked.lanes > 0)
+          // variant's work-items own several (own.lanes > 1; CUDA's always may).
+          if (rows_of_whole_groups && (own.lanes > 1 || backend == "cuda") && asked.lanes > 0)
             EXPECT_EQ(ran.lanes, std::min(asked.lanes, 16 / static_cast<int>(sizeof(CCTK_REAL))))
                 << what << " asked " << shape_text;
           EXPECT_TRUE((ran.lanes == 1 || ran.lanes == 2 || ran.lanes == 4) &&
@@ -94,7 +97,10 @@ TEST_P(launch_shape, another_shape_computes_the_same_bits_and_the_launcher_says_
         if (backend == "cuda") {
           EXPECT_TRUE(ran.tile[0] == own.tile[0] && ran.tile[1] == own.tile[1] && ran.ahead == 0)
               << what << " asked " << shape_text;
-          EXPECT_EQ(ran.tile[2], std::clamp(asked.tile[2], 1, g.nk)) << what << " asked " << shape_text;
+          // TILE's z as asked, or its own where the call asks for no tile.
+          const bool asks_for_tile = asked.tile[0] > 0 && asked.tile[1] > 0 && asked.tile[2] > 0;
+          EXPECT_EQ(ran.tile[2], asks_for_tile ? std::clamp(asked.tile[2], 1, g.nk) : own.tile[2])
+              << what << " asked " << shape_text;
         }
         for (std::size_t a = 0; a < result.size(); ++a) {
           std::size_t wrong = 0;
@@ -105,16 +111,16 @@ TEST_P(launch_shape, another_shape_computes_the_same_bits_and_the_launcher_says_
     }
   }
   EXPECT_GT(shaped, 0) << "no variant of VariantCheck takes a shape on " << backend;
-  if (backend == "opencl" && rows_of_whole_groups)
-    EXPECT_GT(several_lanes, 0) << "no OpenCL variant of VariantCheck ran with several lanes on rows of whole groups";
+  if ((backend == "opencl" || backend == "cuda") && rows_of_whole_groups)
+    EXPECT_GT(several_lanes, 0) << "no " << backend << " variant of VariantCheck ran with several lanes on rows of whole groups";
 }
 
-/// One grid a backend (odd sizes: each shape is a program for pocl to build), and for OpenCL one
-/// whose rows are whole groups of 2 and 4 points too, where the lanes asked run as asked.
+/// One grid a backend (odd sizes: each shape is a program for pocl to build), and for OpenCL and
+/// CUDA one whose rows are whole groups of 2 and 4 points too, where the lanes asked run as asked.
 std::vector<variant_check::backend_case> grids_of_each_backend() {
   std::vector<variant_check::backend_case> cases;
   for (const auto& c : variant_check::backend_cases(true)) {
-    if (c.grid.ni % 2 == 1 || c.backend == "opencl") cases.push_back(c);
+    if (c.grid.ni % 2 == 1 || c.backend == "opencl" || c.backend == "cuda") cases.push_back(c);
   }
   return cases;
 }

@@ -6,6 +6,7 @@
 // are copied member by member: reinterpreting the array's bytes would put it in local memory
 // instead of registers.
 #include <type_traits>
+#include <utility>
 
 #include <cuda_pipeline.h>
 #include <cuda_runtime.h>
@@ -128,6 +129,19 @@ struct staged_lanes {
 /// The lanes per thread for a grid function of type T: as many as fill 16 bytes.
 template <typename T>
 inline constexpr int lanes_per_16_bytes = 16 / sizeof(T) > 0 ? static_cast<int>(16 / sizeof(T)) : 1;
+
+/// Calls f(std::integral_constant<int, L>{}) for L the most lanes up to `widest` (a power of two)
+/// that are at most `lanes` (one where `lanes` is below 2): a launcher's choice at run time among
+/// the kernels it compiles, one for each power of two.
+template <int widest, typename F>
+void with_lanes(int lanes, F&& f) {
+  if constexpr (widest > 1) {
+    if (lanes >= widest) return f(std::integral_constant<int, widest>{});
+    return with_lanes<widest / 2>(lanes, std::forward<F>(f));
+  } else {
+    return f(std::integral_constant<int, 1>{});
+  }
+}
 
 /// floor(a / n) * n for any sign of a: the first element of the aligned group holding a.
 __host__ __device__ constexpr int align_down(int a, int n) { return (a >= 0 ? a / n : -((-a + n - 1) / n)) * n; }

@@ -11,8 +11,8 @@
    that each row moves with one double2 or float4 access; one point where the grid's x size or
    an array's alignment does not allow it: the launcher picks) of ROWS consecutive rows, and
    streams them through z (Micikevicius), keeping for each row and cached variable a window of
-   the planes that its z neighbours need, in registers. A block of TX x TY threads covers
-   TX x lanes points in x, TY x ROWS rows in y and a slab of planes in z: at most TILE's z (or autotuning's),
+   the planes that its z neighbours need, in registers. A block of tx x ty threads covers
+   tx x lanes points in x (TILE's), ty x ROWS rows in y and a slab of planes in z: at most TILE's z (or autotuning's),
    as many as the launcher finds to fill the GPU (thorns/CaKernel/backends/slabs.hpp). I3D_l(v, 0, 0, k) is a
    register; so is an x or y neighbour that is one of the thread's own points.
 
@@ -57,44 +57,72 @@
    and ran at 72% of copy; with 2 at 80% (and with 1 at 56%; in fp64, 2 lanes 82%, 1 lane 75%),
    the divergence alike with 2 or 4 (fp32, 256^3 cells, H100; bench/RESULTS.md, 2026-12-05), though
    3dblock_ring's planes are then copied by cp.async, not by tensor copies (16-byte groups only).
-   -DCAKERNEL_<kernel>_<variant>_LANES=N sets one kernel's. */
+   These are the kernel's own lanes; the launcher also compiles every other power of two up to
+   16 bytes, which autotuning measures (a block keeps TILE's x points whatever its lanes, so its
+   threads in x are TILE's x over the lanes). -DCAKERNEL_<kernel>_<variant>_LANES=N sets one
+   kernel's own. */
 #ifndef CAKERNEL_Heat_Update_3dblock_LANES
 #define CAKERNEL_Heat_Update_3dblock_LANES                                                          \
   (CAKERNEL_Heat_Update_3dblock_POINT_BYTES > 8 && opuntia::cuda::lanes_per_16_bytes<CCTK_REAL> > 2 \
        ? 2                                                                                          \
        : opuntia::cuda::lanes_per_16_bytes<CCTK_REAL>)
 #endif
-/* TILE's x points (128 at most) over the lanes: the threads of a block in x. */
+/* TILE's x points (128 at most) over the lanes: the threads of a block in x (tx). */
 #define CAKERNEL_Heat_Update_3dblock_TILE_X (64 < 128 ? 64 : 128)
-#define CAKERNEL_Heat_Update_3dblock_TX \
-  (CAKERNEL_Heat_Update_3dblock_TILE_X >= CAKERNEL_Heat_Update_3dblock_LANES ? CAKERNEL_Heat_Update_3dblock_TILE_X / CAKERNEL_Heat_Update_3dblock_LANES : 1)
+template <int lanes>
+static __host__ __device__ constexpr int CAKERNEL_Heat_Update_3dblock_tx() {
+  return CAKERNEL_Heat_Update_3dblock_TILE_X >= lanes ? CAKERNEL_Heat_Update_3dblock_TILE_X / lanes : 1;
+}
 #define CAKERNEL_Heat_Update_3dblock_TY_WANTED \
   (4 > CAKERNEL_Heat_Update_3dblock_ROWS ? 4 / CAKERNEL_Heat_Update_3dblock_ROWS : 1)
-/* At most 512 threads a block: with the registers a streaming thread holds, more would not fit. */
-#define CAKERNEL_Heat_Update_3dblock_TY \
-  (CAKERNEL_Heat_Update_3dblock_TY_WANTED * CAKERNEL_Heat_Update_3dblock_TX <= 512 ? CAKERNEL_Heat_Update_3dblock_TY_WANTED : 512 / CAKERNEL_Heat_Update_3dblock_TX)
+/* The threads of a block in y (ty): TILE's rows over the rows a thread takes, at most 512 threads
+   a block: with the registers a streaming thread holds, more would not fit. */
+template <int lanes>
+static __host__ __device__ constexpr int CAKERNEL_Heat_Update_3dblock_ty() {
+  return CAKERNEL_Heat_Update_3dblock_TY_WANTED * CAKERNEL_Heat_Update_3dblock_tx<lanes>() <= 512
+             ? CAKERNEL_Heat_Update_3dblock_TY_WANTED
+             : 512 / CAKERNEL_Heat_Update_3dblock_tx<lanes>();
+}
+template <int lanes>
+static __host__ __device__ constexpr int CAKERNEL_Heat_Update_3dblock_threads() {
+  return CAKERNEL_Heat_Update_3dblock_tx<lanes>() * CAKERNEL_Heat_Update_3dblock_ty<lanes>();
+}
+/* The block's rows (ty x ROWS) and a shared plane's, its y halo included (sy). */
+template <int lanes>
+static __host__ __device__ constexpr int CAKERNEL_Heat_Update_3dblock_tyr() {
+  return CAKERNEL_Heat_Update_3dblock_ty<lanes>() * CAKERNEL_Heat_Update_3dblock_ROWS;
+}
+template <int lanes>
+static __host__ __device__ constexpr int CAKERNEL_Heat_Update_3dblock_sy() {
+  return CAKERNEL_Heat_Update_3dblock_tyr<lanes>() + 1 + 1;
+}
 /* TILE's z is the most planes a block streams, which autotuning may change: the launcher takes
    it at run time and may cut a column into more slabs, so that its blocks fill the GPU
    (thorns/CaKernel/backends/slabs.hpp); the kernel takes the slab as cakernel_slab. */
-/* The kernel's __launch_bounds__: its threads, and the blocks an SM must hold at once where the
-   build or the variant says (common.h: OPUNTIA_CUDA_MIN_BLOCKS, CAKERNEL_MIN_THREADS_PER_SM_). */
+/* The kernel's __launch_bounds__ (on the kernel of `cakernel_lanes` lanes): its threads, and the
+   blocks an SM must hold at once where the build or the variant says (common.h:
+   OPUNTIA_CUDA_MIN_BLOCKS, CAKERNEL_MIN_THREADS_PER_SM_): the variant's threads an SM must hold,
+   in whole blocks (rounded up), at most the 32 blocks an SM holds (ptxas ignores a larger count,
+   and then caps nothing). */
 #if !defined(CAKERNEL_Heat_Update_3dblock_MIN_BLOCKS) && defined(OPUNTIA_CUDA_MIN_BLOCKS)
 #define CAKERNEL_Heat_Update_3dblock_MIN_BLOCKS OPUNTIA_CUDA_MIN_BLOCKS
 #endif
-/* The variant's threads an SM must hold, in whole blocks (rounded up), at most the 32 blocks an SM
-   holds (ptxas ignores a larger count, and then caps nothing). */
-#if !defined(CAKERNEL_Heat_Update_3dblock_MIN_BLOCKS) && CAKERNEL_MIN_THREADS_PER_SM_3dblock > 0
-#define CAKERNEL_Heat_Update_3dblock_MIN_BLOCKS_WANTED                                                             \
-  ((CAKERNEL_MIN_THREADS_PER_SM_3dblock + CAKERNEL_Heat_Update_3dblock_TX * CAKERNEL_Heat_Update_3dblock_TY - 1) / \
-   (CAKERNEL_Heat_Update_3dblock_TX * CAKERNEL_Heat_Update_3dblock_TY))
-#define CAKERNEL_Heat_Update_3dblock_MIN_BLOCKS \
-  (CAKERNEL_Heat_Update_3dblock_MIN_BLOCKS_WANTED < 32 ? CAKERNEL_Heat_Update_3dblock_MIN_BLOCKS_WANTED : 32)
-#endif
+#if defined(CAKERNEL_Heat_Update_3dblock_MIN_BLOCKS) || CAKERNEL_MIN_THREADS_PER_SM_3dblock > 0
+template <int lanes>
+static __host__ __device__ constexpr int CAKERNEL_Heat_Update_3dblock_min_blocks() {
 #ifdef CAKERNEL_Heat_Update_3dblock_MIN_BLOCKS
-#define CAKERNEL_Heat_Update_3dblock_LAUNCH_BOUNDS \
-  __launch_bounds__(CAKERNEL_Heat_Update_3dblock_TX * CAKERNEL_Heat_Update_3dblock_TY, CAKERNEL_Heat_Update_3dblock_MIN_BLOCKS)
+  return CAKERNEL_Heat_Update_3dblock_MIN_BLOCKS;
 #else
-#define CAKERNEL_Heat_Update_3dblock_LAUNCH_BOUNDS __launch_bounds__(CAKERNEL_Heat_Update_3dblock_TX * CAKERNEL_Heat_Update_3dblock_TY)
+  constexpr int threads = CAKERNEL_Heat_Update_3dblock_threads<lanes>();
+  constexpr int wanted = (CAKERNEL_MIN_THREADS_PER_SM_3dblock + threads - 1) / threads;
+  return wanted < 32 ? wanted : 32;
+#endif
+}
+#define CAKERNEL_Heat_Update_3dblock_LAUNCH_BOUNDS                          \
+  __launch_bounds__(CAKERNEL_Heat_Update_3dblock_threads<cakernel_lanes>(), \
+                    CAKERNEL_Heat_Update_3dblock_min_blocks<cakernel_lanes>())
+#else
+#define CAKERNEL_Heat_Update_3dblock_LAUNCH_BOUNDS __launch_bounds__(CAKERNEL_Heat_Update_3dblock_threads<cakernel_lanes>())
 #endif
 /* Planes each window loads ahead from global memory; with a ring (3dblock_ring) the windows
    take their newest plane from the ring instead, which the block copies AHEAD planes ahead with
@@ -132,9 +160,6 @@ static_assert(CAKERNEL_Heat_Update_3dblock_BELOW >= 0 && CAKERNEL_Heat_Update_3d
 #define CAKERNEL_Heat_Update_3dblock_NB \
   (CAKERNEL_Heat_Update_3dblock_RING ? CAKERNEL_Heat_Update_3dblock_BELOW + 1 + CAKERNEL_Heat_Update_3dblock_AHEAD + 1 : 2)
 #define CAKERNEL_Heat_Update_3dblock_W (1 + 1 + 1 + CAKERNEL_Heat_Update_3dblock_PF)
-#define CAKERNEL_Heat_Update_3dblock_TYR (CAKERNEL_Heat_Update_3dblock_TY * CAKERNEL_Heat_Update_3dblock_ROWS)
-#define CAKERNEL_Heat_Update_3dblock_block_x CAKERNEL_Heat_Update_3dblock_TX
-#define CAKERNEL_Heat_Update_3dblock_block_y CAKERNEL_Heat_Update_3dblock_TY
 #define CAKERNEL_Heat_Update_3dblock_rows_per_thread CAKERNEL_Heat_Update_3dblock_ROWS
 #define CAKERNEL_Heat_Update_3dblock_lanes CAKERNEL_Heat_Update_3dblock_LANES
 
@@ -217,8 +242,9 @@ static_assert(CAKERNEL_Heat_Update_3dblock_BELOW >= 0 && CAKERNEL_Heat_Update_3d
     (void)u;                                                                                                                                                                                       \
     (void)u_out;                                                                                                                                                                                   \
     (void)cakernel_maps;                                                                                                                                                                           \
-    constexpr int cakernel_tx = CAKERNEL_Heat_Update_3dblock_TX, cakernel_tyr = CAKERNEL_Heat_Update_3dblock_TYR;                                                                                  \
-    /* The launch's blocks are TX threads wide (the launcher's block_x): said, so that the compiler                                                                                                \
+    constexpr int cakernel_tx = CAKERNEL_Heat_Update_3dblock_tx<cakernel_lanes>(),                                                                                                                 \
+                  cakernel_tyr = CAKERNEL_Heat_Update_3dblock_tyr<cakernel_lanes>();                                                                                                               \
+    /* The launch's blocks are tx threads wide (the launcher's): said, so that the compiler                                                                                                        \
        knows the range of a thread's x index (the box table of a ring slot, below). */                                                                                                             \
     __builtin_assume(threadIdx.x < cakernel_tx);                                                                                                                                                   \
     /* A shared plane: the block's points and their halo, the x halo in whole lane groups, gx                                                                                                      \
@@ -227,7 +253,7 @@ static_assert(CAKERNEL_Heat_Update_3dblock_BELOW >= 0 && CAKERNEL_Heat_Update_3d
     constexpr int cakernel_mx = CAKERNEL_Heat_Update_3dblock_main_x<cakernel_lanes>(),                                                                                                             \
                   cakernel_xpa = CAKERNEL_Heat_Update_3dblock_halo_hi<cakernel_lanes>();                                                                                                           \
     constexpr int cakernel_sx = CAKERNEL_Heat_Update_3dblock_SHARED ? CAKERNEL_Heat_Update_3dblock_sx<cakernel_lanes>() : cakernel_lanes;                                                          \
-    constexpr int cakernel_sy = CAKERNEL_Heat_Update_3dblock_SHARED ? CAKERNEL_Heat_Update_3dblock_sy : 1;                                                                                         \
+    constexpr int cakernel_sy = CAKERNEL_Heat_Update_3dblock_SHARED ? CAKERNEL_Heat_Update_3dblock_sy<cakernel_lanes>() : 1;                                                                       \
     constexpr int cakernel_gx = cakernel_sx / cakernel_lanes, cakernel_groups = cakernel_gx * cakernel_sy;                                                                                         \
     /* The neighbourhood of a thread's points in a plane: its rows and yn + yp more, in aligned                                                                                                    \
        groups of lanes from the one holding x0 - xn (g0 groups from x0) to the one holding the                                                                                                     \
@@ -248,7 +274,7 @@ static_assert(CAKERNEL_Heat_Update_3dblock_BELOW >= 0 && CAKERNEL_Heat_Update_3d
     const int cakernel_si = cakernel_xa + (int)threadIdx.x * cakernel_lanes;                                                                                                                       \
     const int cakernel_sj = 1 + (int)threadIdx.y * CAKERNEL_Heat_Update_3dblock_ROWS;                                                                                                              \
     const int cakernel_j = cakernel_bj + cakernel_sj;                                                                                                                                              \
-    constexpr int cakernel_threads = cakernel_tx * CAKERNEL_Heat_Update_3dblock_TY;                                                                                                                \
+    constexpr int cakernel_threads = CAKERNEL_Heat_Update_3dblock_threads<cakernel_lanes>();                                                                                                       \
     const int cakernel_tid = (int)(threadIdx.y * blockDim.x + threadIdx.x);                                                                                                                        \
     (void)cakernel_sx, (void)cakernel_sy, (void)cakernel_si, (void)cakernel_mx, (void)cakernel_xpa, (void)cakernel_nr, (void)cakernel_g0, (void)cakernel_ng, (void)cakernel_tid;                   \
     (void)cakernel_groups, (void)cakernel_threads;                                                                                                                                                 \
@@ -584,7 +610,7 @@ static_assert(CAKERNEL_Heat_Update_3dblock_BELOW >= 0 && CAKERNEL_Heat_Update_3d
    them (halo_lo, halo_hi), each in whole lane groups, and the y halo's rows. */
 template <int lanes>
 static __device__ __host__ constexpr int CAKERNEL_Heat_Update_3dblock_main_x() {
-  return CAKERNEL_Heat_Update_3dblock_TX * lanes;
+  return CAKERNEL_Heat_Update_3dblock_tx<lanes>() * lanes;
 }
 template <int lanes>
 static __device__ __host__ constexpr int CAKERNEL_Heat_Update_3dblock_halo_lo() {
@@ -599,7 +625,6 @@ static __device__ __host__ constexpr int CAKERNEL_Heat_Update_3dblock_sx() {
   return CAKERNEL_Heat_Update_3dblock_halo_lo<lanes>() + CAKERNEL_Heat_Update_3dblock_main_x<lanes>() +
          CAKERNEL_Heat_Update_3dblock_halo_hi<lanes>();
 }
-constexpr int CAKERNEL_Heat_Update_3dblock_sy = CAKERNEL_Heat_Update_3dblock_TYR + 1 + 1;
 
 /* Where the ring copies 3 planes ahead (AHEAD: a point's cached values take at most 4 bytes), a
    slot of its tensor copies is three boxes, each filled by a copy of its own: the main box (the
@@ -622,7 +647,7 @@ static __device__ __host__ constexpr int CAKERNEL_Heat_Update_3dblock_box_start(
   const int widths[3] = {CAKERNEL_Heat_Update_3dblock_main_x<lanes>(), CAKERNEL_Heat_Update_3dblock_halo_lo<lanes>(),
                          CAKERNEL_Heat_Update_3dblock_halo_hi<lanes>()};
   int start = 0;
-  for (int p = 0; p < part; ++p) start += opuntia::cuda::align_up(widths[p] * CAKERNEL_Heat_Update_3dblock_sy, per_128);
+  for (int p = 0; p < part; ++p) start += opuntia::cuda::align_up(widths[p] * CAKERNEL_Heat_Update_3dblock_sy<lanes>(), per_128);
   return start;
 }
 
@@ -634,12 +659,12 @@ static __device__ __host__ constexpr bool CAKERNEL_Heat_Update_3dblock_tensor_co
   return CAKERNEL_Heat_Update_3dblock_RING && lanes > 1 &&
          lanes * sizeof(CCTK_REAL) % 16 == 0 &&
          (CAKERNEL_Heat_Update_3dblock_split_x_halo
-              ? opuntia::tensor_box_fits(static_cast<int>(sizeof(CCTK_REAL)), CAKERNEL_Heat_Update_3dblock_main_x<lanes>(), CAKERNEL_Heat_Update_3dblock_sy) &&
+              ? opuntia::tensor_box_fits(static_cast<int>(sizeof(CCTK_REAL)), CAKERNEL_Heat_Update_3dblock_main_x<lanes>(), CAKERNEL_Heat_Update_3dblock_sy<lanes>()) &&
                     (CAKERNEL_Heat_Update_3dblock_halo_lo<lanes>() == 0 ||
-                     opuntia::tensor_box_fits(static_cast<int>(sizeof(CCTK_REAL)), CAKERNEL_Heat_Update_3dblock_halo_lo<lanes>(), CAKERNEL_Heat_Update_3dblock_sy)) &&
+                     opuntia::tensor_box_fits(static_cast<int>(sizeof(CCTK_REAL)), CAKERNEL_Heat_Update_3dblock_halo_lo<lanes>(), CAKERNEL_Heat_Update_3dblock_sy<lanes>())) &&
                     (CAKERNEL_Heat_Update_3dblock_halo_hi<lanes>() == 0 ||
-                     opuntia::tensor_box_fits(static_cast<int>(sizeof(CCTK_REAL)), CAKERNEL_Heat_Update_3dblock_halo_hi<lanes>(), CAKERNEL_Heat_Update_3dblock_sy))
-              : opuntia::tensor_box_fits(static_cast<int>(sizeof(CCTK_REAL)), CAKERNEL_Heat_Update_3dblock_sx<lanes>(), CAKERNEL_Heat_Update_3dblock_sy));
+                     opuntia::tensor_box_fits(static_cast<int>(sizeof(CCTK_REAL)), CAKERNEL_Heat_Update_3dblock_halo_hi<lanes>(), CAKERNEL_Heat_Update_3dblock_sy<lanes>()))
+              : opuntia::tensor_box_fits(static_cast<int>(sizeof(CCTK_REAL)), CAKERNEL_Heat_Update_3dblock_sx<lanes>(), CAKERNEL_Heat_Update_3dblock_sy<lanes>()));
 }
 
 /* The tensor maps of the cached variables that the TMA copies the ring's planes by (the launcher
@@ -657,7 +682,7 @@ using CAKERNEL_Heat_Update_3dblock_Maps =
    slot starts on a 128-byte boundary, as a tensor copy's destination must. */
 template <typename T, int lanes>
 static __device__ __host__ constexpr int CAKERNEL_Heat_Update_3dblock_slot_rows() {
-  int rows = CAKERNEL_Heat_Update_3dblock_sy;
+  int rows = CAKERNEL_Heat_Update_3dblock_sy<lanes>();
   if (CAKERNEL_Heat_Update_3dblock_tensor_copies<lanes>())
     while (rows * CAKERNEL_Heat_Update_3dblock_sx<lanes>() * static_cast<int>(sizeof(T)) % 128 != 0) ++rows;
   return rows;
@@ -685,7 +710,7 @@ static __device__ __host__ constexpr int CAKERNEL_Heat_Update_3dblock_all_planes
 /* The bytes that one plane's tensor copies bring, all cached variables together. */
 template <int lanes>
 static __device__ __host__ constexpr unsigned CAKERNEL_Heat_Update_3dblock_box_bytes() {
-  return 0 + CAKERNEL_Heat_Update_3dblock_sx<lanes>() * CAKERNEL_Heat_Update_3dblock_sy * sizeof(CCTK_REAL);
+  return 0 + CAKERNEL_Heat_Update_3dblock_sx<lanes>() * CAKERNEL_Heat_Update_3dblock_sy<lanes>() * sizeof(CCTK_REAL);
 }
 
 /* The dynamic shared memory of a block: the shared planes of its cached variables and, with
@@ -709,8 +734,8 @@ template <int lanes>
 static __device__ __host__ constexpr int CAKERNEL_Heat_Update_3dblock_halo_groups() {
   constexpr int left = opuntia::cuda::align_up(1, lanes) / lanes;
   constexpr int right = opuntia::cuda::align_up(1, lanes) / lanes;
-  constexpr int columns = left + CAKERNEL_Heat_Update_3dblock_TX + right;
-  return (1 + 1) * columns + (left + right) * CAKERNEL_Heat_Update_3dblock_TYR;
+  constexpr int columns = left + CAKERNEL_Heat_Update_3dblock_tx<lanes>() + right;
+  return (1 + 1) * columns + (left + right) * CAKERNEL_Heat_Update_3dblock_tyr<lanes>();
 }
 
 /* The first point (si, sj) of halo group h of a staged plane. */
@@ -718,15 +743,15 @@ template <int lanes>
 static __device__ __forceinline__ void CAKERNEL_Heat_Update_3dblock_halo_cell(int h, int& si, int& sj) {
   constexpr int left = opuntia::cuda::align_up(1, lanes) / lanes;
   constexpr int right = opuntia::cuda::align_up(1, lanes) / lanes;
-  constexpr int columns = left + CAKERNEL_Heat_Update_3dblock_TX + right, side = left + right;
+  constexpr int columns = left + CAKERNEL_Heat_Update_3dblock_tx<lanes>() + right, side = left + right;
   if (h < 1 * columns) {
     sj = h / columns, si = h % columns * lanes;
   } else if ((h -= 1 * columns) < 1 * columns) {
-    sj = 1 + CAKERNEL_Heat_Update_3dblock_TYR + h / columns, si = h % columns * lanes;
+    sj = 1 + CAKERNEL_Heat_Update_3dblock_tyr<lanes>() + h / columns, si = h % columns * lanes;
   } else {
     h -= 1 * columns;
     const int c = h % (side > 0 ? side : 1);
     sj = 1 + h / (side > 0 ? side : 1);
-    si = (c < left ? c : CAKERNEL_Heat_Update_3dblock_TX + c) * lanes;
+    si = (c < left ? c : CAKERNEL_Heat_Update_3dblock_tx<lanes>() + c) * lanes;
   }
 }

@@ -32,7 +32,7 @@ static CAKERNEL_Heat_Update_3dblock_Maps<lanes> CAKERNEL_Heat_Update_3dblock_map
                                                                               const opuntia::kernel_call& call) {
   CAKERNEL_Heat_Update_3dblock_Maps<lanes> maps{};
   if constexpr (CAKERNEL_Heat_Update_3dblock_tensor_copies<lanes>()) {
-    [[maybe_unused]] constexpr int main_x = CAKERNEL_Heat_Update_3dblock_main_x<lanes>(), box_y = CAKERNEL_Heat_Update_3dblock_sy,
+    [[maybe_unused]] constexpr int main_x = CAKERNEL_Heat_Update_3dblock_main_x<lanes>(), box_y = CAKERNEL_Heat_Update_3dblock_sy<lanes>(),
                                    lo = CAKERNEL_Heat_Update_3dblock_halo_lo<lanes>(), hi = CAKERNEL_Heat_Update_3dblock_halo_hi<lanes>();
     const auto map = [&](const auto* array, int box_x) {
       // The allocated rows from their first element (16-byte aligned, as a tensor map needs).
@@ -53,7 +53,7 @@ static CAKERNEL_Heat_Update_3dblock_Maps<lanes> CAKERNEL_Heat_Update_3dblock_map
 template <int lanes, bool boxed>
 static void CAKERNEL_Heat_Update_cuda_3dblock_launch(const opuntia::kernel_call& call, const int lo[3], const int hi[3],
                                                      int most_planes) {
-  const dim3 block(CAKERNEL_Heat_Update_3dblock_block_x, CAKERNEL_Heat_Update_3dblock_block_y);
+  const dim3 block(CAKERNEL_Heat_Update_3dblock_tx<lanes>(), CAKERNEL_Heat_Update_3dblock_ty<lanes>());
   const int points_x = block.x * lanes;
   const int rows = block.y * CAKERNEL_Heat_Update_3dblock_rows_per_thread;
   // The blocks' first point: in x where a line starts (opuntia::cuda::block_origin_x), so that
@@ -110,27 +110,19 @@ extern const bool CAKERNEL_ReadsAlongAxesOnly_Heat_Update_cuda_3dblock = false;
 #endif
 
 /// Enqueues kernel Heat_Update on the call's stream over every point its STENCIL allows (those in the
-/// call's box, where it has one): with as many x points per thread as every row and array start
-/// a group of: the lanes (16 bytes), else half of them (8 bytes: an fp32 grid of an even x size
-/// that is not a multiple of 4, as the lid-driven cavity's 256 cells and two ghost cells, which
-/// ran its step 20-55% slower with one point per thread on an H200, bench/RESULTS.md,
-/// 2026-11-26), else one.
+/// call's box, where it has one), its threads taking `lanes` x points each: its own
+/// (CAKERNEL_Heat_Update_3dblock_lanes) or autotuning's, each a power of two up to 16 bytes of
+/// CCTK_REAL, but at most as many as every row and array start a group of (else half of them:
+/// an fp32 grid of an even x size that is not a multiple of 4, as the lid-driven cavity's 256
+/// cells and two ghost cells, which ran its step 20-55% slower with one point per thread on an
+/// H200, bench/RESULTS.md, 2026-11-26; else one).
 void CAKERNEL_Launch_Heat_Update_cuda_3dblock(const opuntia::kernel_call& call) {
-  // What autotuning may choose here: the most planes a block streams (TILE's z, which the
-  // launcher may cut further to fill the GPU, thorns/CaKernel/backends/slabs.hpp). TILE's x
-  // and y and the planes loaded ahead are compiled in: the shape says them as they are, with no
-  // depth to choose.
-  const opuntia::launch_shape shape =
-      opuntia::launch_shape_of(call, {{64, 4, 4}, 0}, [&](const opuntia::launch_shape& s) {
-        return opuntia::launch_shape{{64, 4, opuntia::tile_within_grid(s.tile, call.grid)[2]}, 0};
-      });
   int lo[3] = {1, 1, 1};
   int hi[3] = {call.grid.ni - 1, call.grid.nj - 1, call.grid.nk - 1};
-  if (!opuntia::clip_to_box(call, lo, hi)) return;
-  constexpr int lanes = CAKERNEL_Heat_Update_3dblock_lanes;
   // Groups of `points` fit where the blocks' first point starts one in every array (the rows'
   // elements from the blocks' origin on, a whole number of groups a row) and a row's
   // allocated elements are whole groups from there: a group at a row's end is then read whole.
+  // The origin starts a 128-byte line (block_origin_x), whichever box the call has.
   const int origin_x = opuntia::cuda::block_origin_x<CCTK_REAL>(lo[0], call.grid.leadi);
   const auto groups_of = [&](int points) {
     const auto aligned = [&](int a) {
@@ -142,20 +134,25 @@ void CAKERNEL_Launch_Heat_Update_cuda_3dblock(const opuntia::kernel_call& call) 
     fits = fits && aligned(1);
     return fits;
   };
+  // What autotuning may choose here: the most planes a block streams (TILE's z, which the
+  // launcher may cut further to fill the GPU, thorns/CaKernel/backends/slabs.hpp) and the lanes
+  // (the widest that fits of those asked). TILE's x and y and the planes loaded ahead are
+  // compiled in: the shape says them as they are, with no depth to choose.
+  constexpr int widest = opuntia::cuda::lanes_per_16_bytes<CCTK_REAL>;
+  const opuntia::launch_shape shape = opuntia::launch_shape_of(
+      call, {{64, 4, 4}, 0, CAKERNEL_Heat_Update_3dblock_lanes}, [&](const opuntia::launch_shape& s) {
+        int lanes = widest;
+        while (lanes > 1 && (lanes > s.lanes || !groups_of(lanes))) lanes /= 2;
+        return opuntia::launch_shape{{64, 4, opuntia::tile_within_grid(s.tile, call.grid)[2]}, 0, lanes};
+      });
+  if (!opuntia::clip_to_box(call, lo, hi)) return;
   const bool boxed = call.box.has_value();
-  const auto launch = [&](auto points) {
+  opuntia::cuda::with_lanes<widest>(shape.lanes, [&](auto lanes) {
     if (boxed)
-      CAKERNEL_Heat_Update_cuda_3dblock_launch<decltype(points)::value, true>(call, lo, hi, shape.tile[2]);
+      CAKERNEL_Heat_Update_cuda_3dblock_launch<decltype(lanes)::value, true>(call, lo, hi, shape.tile[2]);
     else
-      CAKERNEL_Heat_Update_cuda_3dblock_launch<decltype(points)::value, false>(call, lo, hi, shape.tile[2]);
-  };
-  constexpr int half = lanes / 2 > 1 ? lanes / 2 : 1;
-  if (groups_of(lanes))
-    launch(std::integral_constant<int, lanes>{});
-  else if (half > 1 && groups_of(half))
-    launch(std::integral_constant<int, half>{});
-  else
-    launch(std::integral_constant<int, 1>{});
+      CAKERNEL_Heat_Update_cuda_3dblock_launch<decltype(lanes)::value, false>(call, lo, hi, shape.tile[2]);
+  });
 }
 
 }  // namespace opuntia::thorns::HeatEquation
