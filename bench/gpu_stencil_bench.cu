@@ -207,8 +207,8 @@ bool generated_cases(int n, int repetitions, std::vector<result>& results) {
         for (const auto& v : kernel.variants) {
           if (!selected(v)) continue;
           // The variant with its own shape, and, where its work-items may own several x points
-          // (OpenCL's lanes), with each number it may own, the widest first: what autotuning
-          // chooses among.
+          // (OpenCL's and CUDA's lanes), with each number it may own, the widest first: what
+          // autotuning chooses among.
           const auto ran_for = [&](int asked_lanes) {
             opuntia::launch_shape ran{};
             opuntia::kernel_call probe = call;

@@ -102,8 +102,8 @@ inline CCTK_INT plane_rows(const kernel_grid& grid) { return grid.ashj > 0 ? gri
 
 /// What autotuning may choose of a launch besides its variant: the tile (TILE's x points, y
 /// rows and z planes), how many planes ahead of the one it computes a work-item loads, and how
-/// many consecutive x points a work-item owns (both OpenCL's 3D templates; 0 where the template
-/// has no such choice).
+/// many consecutive x points a work-item owns (the depth OpenCL's 3D templates, the lanes
+/// OpenCL's and CUDA's; 0 where the template has no such choice).
 struct launch_shape {
   std::array<int, 3> tile{};  // zeros: the descriptor's TILE
   int ahead = 0;              // 0: the template's own depth
@@ -136,7 +136,7 @@ struct kernel_call {
   std::optional<index_range> box;  // local indices: the interior while the halo is in flight, or a rim piece
   /// Autotuning (CaKernel::autotune): the shape to run instead of the template's own (see
   /// launch_shape). A launcher that chooses its shape at run time (the 3D templates: OpenMP's and
-  /// OpenCL's all of it, CUDA's TILE's z, its x and y being compiled in) makes it one that it and
+  /// OpenCL's all of it, CUDA's TILE's z and lanes, its x and y being compiled in) makes it one that it and
   /// the device can run, and where `ran_shape` is set stores there the shape it runs, before it
   /// looks at the box: a call with an empty box asks without running anything. Launchers whose
   /// shape is compiled in (the boundary templates) ignore both, which tells the tuner so.

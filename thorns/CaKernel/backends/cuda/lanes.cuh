@@ -5,11 +5,14 @@
 // generated 7-point star from 80% to 92-95% of the copy bandwidth (bench/RESULTS.md). Elements
 // are copied member by member: reinterpreting the array's bytes would put it in local memory
 // instead of registers.
+#include <atomic>
 #include <type_traits>
 #include <utility>
 
 #include <cuda_pipeline.h>
 #include <cuda_runtime.h>
+
+#include "thorns/CaKernel/backends/cuda/check.hpp"
 
 namespace opuntia::cuda {
 
@@ -141,6 +144,22 @@ void with_lanes(int lanes, F&& f) {
   } else {
     return f(std::integral_constant<int, 1>{});
   }
+}
+
+/// The most dynamic shared memory a block may ask for on the current device
+/// (cudaDevAttrMaxSharedMemoryPerBlockOptin), asked once a device (64 at most; past that, at
+/// every call): the 3D launchers run no lanes whose shared planes need more.
+inline int shared_bytes_optin() {
+  static std::atomic<int> known_on_devices[64]{};
+  int device = 0;
+  OPUNTIA_CUDA_CHECK(cudaGetDevice(&device));
+  if (device < 64) {
+    if (const int known = known_on_devices[device].load(std::memory_order_relaxed)) return known;
+  }
+  int most = 0;
+  OPUNTIA_CUDA_CHECK(cudaDeviceGetAttribute(&most, cudaDevAttrMaxSharedMemoryPerBlockOptin, device));
+  if (device < 64) known_on_devices[device].store(most, std::memory_order_relaxed);
+  return most;
 }
 
 /// floor(a / n) * n for any sign of a: the first element of the aligned group holding a.

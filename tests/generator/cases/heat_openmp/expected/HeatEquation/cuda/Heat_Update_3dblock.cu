@@ -3,6 +3,7 @@
 #include "Heat_Update_3dblock.h"
 #include "src/Heat_Update.kernel"
 
+#include <algorithm>
 #include <atomic>
 #include <cstdint>
 #include <stdexcept>
@@ -136,22 +137,37 @@ void CAKERNEL_Launch_Heat_Update_cuda_3dblock(const opuntia::kernel_call& call) 
   };
   // What autotuning may choose here: the most planes a block streams (TILE's z, which the
   // launcher may cut further to fill the GPU, thorns/CaKernel/backends/slabs.hpp) and the lanes
-  // (the widest that fits of those asked). TILE's x and y and the planes loaded ahead are
-  // compiled in: the shape says them as they are, with no depth to choose.
+  // (the widest that fits of those asked, whose shared planes the GPU holds). TILE's x and y and
+  // the planes loaded ahead are compiled in: the shape says them as they are, with no depth to
+  // choose.
   constexpr int widest = opuntia::cuda::lanes_per_16_bytes<CCTK_REAL>;
+  constexpr int own_lanes = CAKERNEL_Heat_Update_3dblock_lanes;
+  static_assert(CAKERNEL_Heat_Update_3dblock_shared_bytes_at(own_lanes) <= 227 * 1024,
+                "the shared planes of kernel Heat_Update (3dblock) need more than 227 KiB a block: each cached "
+                "variable keeps 2 planes (3dblock_ring: STENCIL's zp + 3) of TILE's x and y plus the halo; "
+                "make TILE's x or y smaller");
+  const int shared_most = CAKERNEL_Heat_Update_3dblock_SHARED ? std::min(opuntia::cuda::shared_bytes_optin(), 227 * 1024) : 0;
   const opuntia::launch_shape shape = opuntia::launch_shape_of(
-      call, {{64, 4, 4}, 0, CAKERNEL_Heat_Update_3dblock_lanes}, [&](const opuntia::launch_shape& s) {
+      call, {{64, 4, 4}, 0, own_lanes}, [&](const opuntia::launch_shape& s) {
         int lanes = widest;
-        while (lanes > 1 && (lanes > s.lanes || !groups_of(lanes))) lanes /= 2;
+        while (lanes > 1 && (lanes > s.lanes || !groups_of(lanes) || CAKERNEL_Heat_Update_3dblock_shared_bytes_at(lanes) > shared_most))
+          lanes /= 2;
         return opuntia::launch_shape{{64, 4, opuntia::tile_within_grid(s.tile, call.grid)[2]}, 0, lanes};
       });
   if (!opuntia::clip_to_box(call, lo, hi)) return;
   const bool boxed = call.box.has_value();
   opuntia::cuda::with_lanes<widest>(shape.lanes, [&](auto lanes) {
-    if (boxed)
-      CAKERNEL_Heat_Update_cuda_3dblock_launch<decltype(lanes)::value, true>(call, lo, hi, shape.tile[2]);
-    else
-      CAKERNEL_Heat_Update_cuda_3dblock_launch<decltype(lanes)::value, false>(call, lo, hi, shape.tile[2]);
+    // Lanes whose shared planes no GPU holds are not compiled (the fit above never runs them
+    // but as one lane, which then says so).
+    if constexpr (CAKERNEL_Heat_Update_3dblock_shared_bytes<decltype(lanes)::value>() <= 227 * 1024 ||
+                  decltype(lanes)::value == 1) {
+      if (boxed)
+        CAKERNEL_Heat_Update_cuda_3dblock_launch<decltype(lanes)::value, true>(call, lo, hi, shape.tile[2]);
+      else
+        CAKERNEL_Heat_Update_cuda_3dblock_launch<decltype(lanes)::value, false>(call, lo, hi, shape.tile[2]);
+    } else {
+      throw std::logic_error("kernel Heat_Update (cuda/3dblock): lanes past the shared memory any GPU holds");
+    }
   });
 }
 

@@ -50,6 +50,8 @@
 #define CAKERNEL_Heat_Update_3dblock_SHARED (CAKERNEL_SHARED_PLANE_3dblock != 0)
 #define CAKERNEL_Heat_Update_3dblock_RING (CAKERNEL_SHARED_PLANE_3dblock == 2)
 #define CAKERNEL_Heat_Update_3dblock_STAGED_PLANE (CAKERNEL_SHARED_PLANE_3dblock == 1)
+/* The bytes of a point's cached values, by which the lanes and the ring's depth are chosen. */
+#define CAKERNEL_Heat_Update_3dblock_POINT_BYTES (0 + sizeof(CCTK_REAL))
 /* The x points a thread takes, its lanes: as many CCTK_REAL as fill 16 bytes (2 doubles, 4 floats),
    one access a row; but 2 where a point's cached values take more than 8 bytes (three floats: the
    cavity's momentum and divergence in fp32), since a thread keeps each lane's neighbours of every
@@ -57,10 +59,10 @@
    and ran at 72% of copy; with 2 at 80% (and with 1 at 56%; in fp64, 2 lanes 82%, 1 lane 75%),
    the divergence alike with 2 or 4 (fp32, 256^3 cells, H100; bench/RESULTS.md, 2026-12-05), though
    3dblock_ring's planes are then copied by cp.async, not by tensor copies (16-byte groups only).
-   These are the kernel's own lanes; the launcher also compiles every other power of two up to
-   16 bytes, which autotuning measures (a block keeps TILE's x points whatever its lanes, so its
-   threads in x are TILE's x over the lanes). -DCAKERNEL_<kernel>_<variant>_LANES=N sets one
-   kernel's own. */
+   These are the kernel's own lanes, which run unless autotuning asks for others: the launcher
+   also compiles every other power of two up to 16 bytes (a block keeps TILE's x points, in
+   whole lanes, whatever its lanes: its threads in x are TILE's x over the lanes).
+   -DCAKERNEL_<kernel>_<variant>_LANES=N (a power of two) sets one kernel's own. */
 #ifndef CAKERNEL_Heat_Update_3dblock_LANES
 #define CAKERNEL_Heat_Update_3dblock_LANES                                                          \
   (CAKERNEL_Heat_Update_3dblock_POINT_BYTES > 8 && opuntia::cuda::lanes_per_16_bytes<CCTK_REAL> > 2 \
@@ -110,13 +112,17 @@ static __host__ __device__ constexpr int CAKERNEL_Heat_Update_3dblock_sy() {
 #if defined(CAKERNEL_Heat_Update_3dblock_MIN_BLOCKS) || CAKERNEL_MIN_THREADS_PER_SM_3dblock > 0
 template <int lanes>
 static __host__ __device__ constexpr int CAKERNEL_Heat_Update_3dblock_min_blocks() {
-#ifdef CAKERNEL_Heat_Update_3dblock_MIN_BLOCKS
-  return CAKERNEL_Heat_Update_3dblock_MIN_BLOCKS;
-#else
   constexpr int threads = CAKERNEL_Heat_Update_3dblock_threads<lanes>();
-  constexpr int wanted = (CAKERNEL_MIN_THREADS_PER_SM_3dblock + threads - 1) / threads;
-  return wanted < 32 ? wanted : 32;
+#ifdef CAKERNEL_Heat_Update_3dblock_MIN_BLOCKS
+  /* A build's count is of blocks of the kernel's own lanes: other lanes hold as many threads an
+     SM, so that each thread is capped at the same registers. */
+  if (lanes == CAKERNEL_Heat_Update_3dblock_LANES) return CAKERNEL_Heat_Update_3dblock_MIN_BLOCKS;
+  constexpr int wanted_threads = (CAKERNEL_Heat_Update_3dblock_MIN_BLOCKS) * CAKERNEL_Heat_Update_3dblock_threads<CAKERNEL_Heat_Update_3dblock_LANES>();
+#else
+  constexpr int wanted_threads = CAKERNEL_MIN_THREADS_PER_SM_3dblock;
 #endif
+  constexpr int wanted = (wanted_threads + threads - 1) / threads;
+  return wanted < 1 ? 1 : wanted < 32 ? wanted : 32;
 }
 #define CAKERNEL_Heat_Update_3dblock_LAUNCH_BOUNDS                          \
   __launch_bounds__(CAKERNEL_Heat_Update_3dblock_threads<cakernel_lanes>(), \
@@ -141,7 +147,6 @@ static __host__ __device__ constexpr int CAKERNEL_Heat_Update_3dblock_min_blocks
    32 x 16 tiles, four blocks an SM, 3 planes of 3.75 KiB; fp64, three blocks, 2 planes of 7.5
    KiB). One plane more or less cost 7-22 points of copy in both (bench/RESULTS.md, 2026-11-25,
    f7ee6d9 and 854c725). */
-#define CAKERNEL_Heat_Update_3dblock_POINT_BYTES (0 + sizeof(CCTK_REAL))
 #ifndef CAKERNEL_Heat_Update_3dblock_AHEAD
 #define CAKERNEL_Heat_Update_3dblock_AHEAD (CAKERNEL_Heat_Update_3dblock_POINT_BYTES <= 4 ? 3 : 2)
 #endif
@@ -628,7 +633,7 @@ static __device__ __host__ constexpr int CAKERNEL_Heat_Update_3dblock_sx() {
 
 /* Where the ring copies 3 planes ahead (AHEAD: a point's cached values take at most 4 bytes), a
    slot of its tensor copies is three boxes, each filled by a copy of its own: the main box (the
-   block's TX x lanes points of each of the sy rows, y halo included, from the block's first
+   block's tx x lanes points of each of the sy rows, y halo included, from the block's first
    point, so that every row starts where a block's points do) and the x halo's boxes left and
    right of it (halo_lo and halo_hi points of each row). With one box of the plane and its halo,
    whose rows begin the x halo's width before the block's points, the radius-4 ring in fp32 ran
@@ -714,17 +719,19 @@ static __device__ __host__ constexpr unsigned CAKERNEL_Heat_Update_3dblock_box_b
 }
 
 /* The dynamic shared memory of a block: the shared planes of its cached variables and, with
-   tensor copies, an mbarrier a ring slot. 227 KiB is the most any GPU lets a block have (sm_90);
-   the launcher checks the GPU it runs on. */
+   tensor copies, an mbarrier a ring slot; and the same for lanes known at run time (1, 2 or 4:
+   more lanes may take more, their x halo rounded up to whole groups, their ring filled by tensor
+   copies). 227 KiB is the most any GPU lets a block have (sm_90): the kernel's own lanes must fit
+   that (CAKERNEL_Launch_ asserts it), and the launcher runs no lanes past the GPU's limit. */
 template <int lanes>
 static __host__ __device__ constexpr int CAKERNEL_Heat_Update_3dblock_shared_bytes() {
-  constexpr int bytes = CAKERNEL_Heat_Update_3dblock_all_planes_bytes<lanes>() +
-                        (CAKERNEL_Heat_Update_3dblock_tensor_copies<lanes>() ? CAKERNEL_Heat_Update_3dblock_NB * 8 : 0);
-  static_assert(bytes <= 227 * 1024,
-                "the shared planes of kernel Heat_Update (3dblock) need more than 227 KiB a block: each cached "
-                "variable keeps 2 planes (3dblock_ring: STENCIL's zp + 3) of TILE's x and y plus the halo; "
-                "make TILE's x or y smaller");
-  return bytes;
+  return CAKERNEL_Heat_Update_3dblock_all_planes_bytes<lanes>() +
+         (CAKERNEL_Heat_Update_3dblock_tensor_copies<lanes>() ? CAKERNEL_Heat_Update_3dblock_NB * 8 : 0);
+}
+static __host__ __device__ constexpr int CAKERNEL_Heat_Update_3dblock_shared_bytes_at(int lanes) {
+  return lanes >= 4 ? CAKERNEL_Heat_Update_3dblock_shared_bytes<4>()
+         : lanes == 2 ? CAKERNEL_Heat_Update_3dblock_shared_bytes<2>()
+                      : CAKERNEL_Heat_Update_3dblock_shared_bytes<1>();
 }
 
 /* A staged plane's halo in aligned groups of `lanes` points: its sx / lanes columns of the yn
