@@ -73,8 +73,7 @@ static void CAKERNEL_%{name}_cuda_%{variant}_launch(const opuntia::kernel_call& 
   int resident = device < 64 ? resident_on_devices[device].load(std::memory_order_acquire) : 0;
   if (resident == 0) {
     if constexpr (shared_bytes > 48 * 1024) {
-      int most = 0;
-      OPUNTIA_CUDA_CHECK(cudaDeviceGetAttribute(&most, cudaDevAttrMaxSharedMemoryPerBlockOptin, device));
+      const int most = opuntia::cuda::shared_bytes_optin();
       if (shared_bytes > most)
         throw std::runtime_error("kernel %{name} (cuda/%{variant}): its shared planes need " + std::to_string(shared_bytes) +
                                  " bytes of shared memory a block, this GPU allows " + std::to_string(most) +
@@ -142,7 +141,7 @@ void CAKERNEL_Launch_%{name}_cuda_%{variant}(const opuntia::kernel_call& call) {
   // choose.
   constexpr int widest = opuntia::cuda::lanes_per_16_bytes<CCTK_REAL>;
   constexpr int own_lanes = CAKERNEL_%{name}_%{variant}_lanes;
-  static_assert(CAKERNEL_%{name}_%{variant}_shared_bytes_at(own_lanes) <= 227 * 1024,
+  static_assert(CAKERNEL_%{name}_%{variant}_shared_bytes<own_lanes>() <= 227 * 1024,
                 "the shared planes of kernel %{name} (%{variant}) need more than 227 KiB a block: each cached "
                 "variable keeps 2 planes (3dblock_ring: STENCIL's zp + 3) of TILE's x and y plus the halo; "
                 "make TILE's x or y smaller");
@@ -150,24 +149,19 @@ void CAKERNEL_Launch_%{name}_cuda_%{variant}(const opuntia::kernel_call& call) {
   const opuntia::launch_shape shape = opuntia::launch_shape_of(
       call, {{%{tile_x}, %{tile_y}, %{tile_z}}, 0, own_lanes}, [&](const opuntia::launch_shape& s) {
         int lanes = widest;
-        while (lanes > 1 && (lanes > s.lanes || !groups_of(lanes) || CAKERNEL_%{name}_%{variant}_shared_bytes_at(lanes) > shared_most))
+        const auto shared_bytes = [](auto l) { return CAKERNEL_%{name}_%{variant}_shared_bytes<decltype(l)::value>(); };
+        while (lanes > 1 && (lanes > s.lanes || !groups_of(lanes) ||
+                             opuntia::cuda::with_lanes<widest>(lanes, shared_bytes) > shared_most))
           lanes /= 2;
         return opuntia::launch_shape{{%{tile_x}, %{tile_y}, opuntia::tile_within_grid(s.tile, call.grid)[2]}, 0, lanes};
       });
   if (!opuntia::clip_to_box(call, lo, hi)) return;
   const bool boxed = call.box.has_value();
   opuntia::cuda::with_lanes<widest>(shape.lanes, [&](auto lanes) {
-    // Lanes whose shared planes no GPU holds are not compiled (the fit above never runs them
-    // but as one lane, which then says so).
-    if constexpr (CAKERNEL_%{name}_%{variant}_shared_bytes<decltype(lanes)::value>() <= 227 * 1024 ||
-                  decltype(lanes)::value == 1) {
-      if (boxed)
-        CAKERNEL_%{name}_cuda_%{variant}_launch<decltype(lanes)::value, true>(call, lo, hi, shape.tile[2]);
-      else
-        CAKERNEL_%{name}_cuda_%{variant}_launch<decltype(lanes)::value, false>(call, lo, hi, shape.tile[2]);
-    } else {
-      throw std::logic_error("kernel %{name} (cuda/%{variant}): lanes past the shared memory any GPU holds");
-    }
+    if (boxed)
+      CAKERNEL_%{name}_cuda_%{variant}_launch<decltype(lanes)::value, true>(call, lo, hi, shape.tile[2]);
+    else
+      CAKERNEL_%{name}_cuda_%{variant}_launch<decltype(lanes)::value, false>(call, lo, hi, shape.tile[2]);
   });
 }
 

@@ -28,6 +28,8 @@ TEST(cuda_lanes, a_launch_runs_the_most_compiled_lanes_at_most_those_asked) {
   EXPECT_EQ(lanes_run_for<2>(4), 2);
   EXPECT_EQ(lanes_run_for<2>(1), 1);
   EXPECT_EQ(lanes_run_for<1>(4), 1);
+  // What the call returns, for the lanes it ran.
+  EXPECT_EQ(opuntia::cuda::with_lanes<4>(3, [](auto lanes) { return 10 * decltype(lanes)::value; }), 20);
 }
 
 TEST(cuda_lanes, the_widest_lanes_fill_16_bytes) {

@@ -101,8 +101,9 @@ TEST_P(launch_shape, another_shape_computes_the_same_bits_and_the_launcher_says_
           EXPECT_TRUE(ran.tile[0] == own.tile[0] && ran.tile[1] == own.tile[1] && ran.ahead == 0)
               << what << " asked " << shape_text;
           // TILE's z as asked, or its own where the call asks for no tile.
-          const bool asks_for_tile = asked.tile[0] > 0 && asked.tile[1] > 0 && asked.tile[2] > 0;
-          EXPECT_EQ(ran.tile[2], asks_for_tile ? std::clamp(asked.tile[2], 1, g.nk) : own.tile[2])
+          opuntia::kernel_call asking;
+          asking.shape = asked;
+          EXPECT_EQ(ran.tile[2], opuntia::asks_for_tile(asking) ? std::clamp(asked.tile[2], 1, g.nk) : own.tile[2])
               << what << " asked " << shape_text;
         }
         for (std::size_t a = 0; a < result.size(); ++a) {

@@ -134,10 +134,10 @@ template <typename T>
 inline constexpr int lanes_per_16_bytes = 16 / sizeof(T) > 0 ? static_cast<int>(16 / sizeof(T)) : 1;
 
 /// Calls f(std::integral_constant<int, L>{}) for L the most lanes up to `widest` (a power of two)
-/// that are at most `lanes` (one where `lanes` is below 2): a launcher's choice at run time among
-/// the kernels it compiles, one for each power of two.
+/// that are at most `lanes` (one where `lanes` is below 2), and returns what it returns: a
+/// launcher's choice at run time among the kernels it compiles, one for each power of two.
 template <int widest, typename F>
-void with_lanes(int lanes, F&& f) {
+decltype(auto) with_lanes(int lanes, F&& f) {
   if constexpr (widest > 1) {
     if (lanes >= widest) return f(std::integral_constant<int, widest>{});
     return with_lanes<widest / 2>(lanes, std::forward<F>(f));

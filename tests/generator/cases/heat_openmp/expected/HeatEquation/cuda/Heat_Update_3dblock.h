@@ -719,19 +719,14 @@ static __device__ __host__ constexpr unsigned CAKERNEL_Heat_Update_3dblock_box_b
 }
 
 /* The dynamic shared memory of a block: the shared planes of its cached variables and, with
-   tensor copies, an mbarrier a ring slot; and the same for lanes known at run time (1, 2 or 4:
-   more lanes may take more, their x halo rounded up to whole groups, their ring filled by tensor
-   copies). 227 KiB is the most any GPU lets a block have (sm_90): the kernel's own lanes must fit
-   that (CAKERNEL_Launch_ asserts it), and the launcher runs no lanes past the GPU's limit. */
+   tensor copies, an mbarrier a ring slot (more lanes may take more: their x halo rounded up to
+   whole groups, their ring filled by tensor copies). 227 KiB is the most any GPU lets a block
+   have (sm_90): the kernel's own lanes must fit that (CAKERNEL_Launch_ asserts it), and the
+   launcher runs no other lanes past the GPU's limit. */
 template <int lanes>
 static __host__ __device__ constexpr int CAKERNEL_Heat_Update_3dblock_shared_bytes() {
   return CAKERNEL_Heat_Update_3dblock_all_planes_bytes<lanes>() +
          (CAKERNEL_Heat_Update_3dblock_tensor_copies<lanes>() ? CAKERNEL_Heat_Update_3dblock_NB * 8 : 0);
-}
-static __host__ __device__ constexpr int CAKERNEL_Heat_Update_3dblock_shared_bytes_at(int lanes) {
-  return lanes >= 4 ? CAKERNEL_Heat_Update_3dblock_shared_bytes<4>()
-         : lanes == 2 ? CAKERNEL_Heat_Update_3dblock_shared_bytes<2>()
-                      : CAKERNEL_Heat_Update_3dblock_shared_bytes<1>();
 }
 
 /* A staged plane's halo in aligned groups of `lanes` points: its sx / lanes columns of the yn
