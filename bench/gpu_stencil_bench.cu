@@ -19,6 +19,10 @@
 // runs each generated variant with those tiles (and planes ahead), each lane count (the launcher
 // may shrink a tile to fit the device: the row says what ran);
 // GPU_BENCH_ONLY="text" runs only the generated variants whose "kernel backend/variant" contains it.
+// GPU_BENCH_TUNE=SECONDS also runs each generated variant on the shape autotuning chooses for it
+// alone (CaKernel::autotune = "always", its search at most SECONDS; launch_tuner), the row
+// marked "tuned", after the tuner's line saying what it measured: what a run gets by default
+// (CaKernel::autotune = "cached") where that variant runs.
 // Each generated variant runs on the bare n^3 array and on the layouts a run's grid functions get
 // from the driver by default (bench/driver_layouts.hpp): rows padded for 128-byte lines, and those
 // rows in planes of an odd number of rows; GPU_BENCH_LAYOUTS="bare" (or "rows", "planes", several
@@ -26,15 +30,18 @@
 #include <algorithm>
 #include <cstdio>
 #include <cstdlib>
+#include <filesystem>
 #include <functional>
 #include <string>
 #include <vector>
 
 #include <cuda_runtime.h>
+#include <unistd.h>
 
 #include "GpuStencilBench_parameters.hpp"
 #include "bench/driver_layouts.hpp"  // driver_layouts: the padded layouts, by the driver's own rules
 #include "bench/gpu_timing.hpp"
+#include "bench/tuned_shape.hpp"
 #include "opuntia/binding.hpp"
 #include "thorns/CaKernel/backends/cuda/check.hpp"
 #include "thorns/CaKernel/src/backend.hpp"
@@ -166,6 +173,11 @@ bool generated_cases(int n, int repetitions, std::vector<result>& results) {
   bool all_equal = true;
   const std::vector<opuntia::launch_shape> shapes = asked_shapes();
   const char* only = std::getenv("GPU_BENCH_ONLY");
+  const char* tune = std::getenv("GPU_BENCH_TUNE");
+  const double tune_seconds = tune != nullptr ? std::atof(tune) : 0;
+  // The tuner's cache, which "always" writes and never reads: a folder of this run's own.
+  const std::filesystem::path tune_cache =
+      std::filesystem::temp_directory_path() / ("gpu_stencil_bench_tune_" + std::to_string(::getpid()));
   for (const auto& factory : ck::compiled_backends()) {
     if (std::string(factory.name) == "openmp") continue;
     auto device = factory.make({});
@@ -209,54 +221,77 @@ bool generated_cases(int n, int repetitions, std::vector<result>& results) {
           // The variant with its own shape, and, where its work-items may own several x points
           // (OpenCL's and CUDA's lanes), with each number it may own, the widest first: what
           // autotuning chooses among.
-          const auto ran_for = [&](int asked_lanes) {
-            opuntia::launch_shape ran{};
+          // The shape the launcher runs when asked for `shape` (a call with an empty box runs nothing).
+          const auto ran_for = [&](const opuntia::launch_shape& shape) {
             opuntia::kernel_call probe = call;
             probe.box = opuntia::index_range{};
-            probe.shape.lanes = asked_lanes;
+            probe.shape = shape;
+            opuntia::launch_shape ran{};
             probe.ran_shape = &ran;
             v.launch(probe);
             return ran;
           };
-          const int own_lanes = ran_for(0).lanes, widest = ran_for(16).lanes;
+          const int own_lanes = ran_for({}).lanes, widest = ran_for({{}, 0, 16}).lanes;
           std::vector<int> lanes;
           for (int l = widest; l >= 1; l /= 2) lanes.push_back(l);
           if (widest <= 1) lanes = {0};
+          // Runs the variant on `shape` (its launcher may make it one it can run: the row names
+          // what ran), checks its output and adds its row, `label` before the shape.
+          const auto run_case = [&](const opuntia::launch_shape& shape, const std::string& label) {
+            opuntia::kernel_call shaped = call;
+            shaped.shape = shape;
+            opuntia::launch_shape ran{};  // the shape it runs, as its launches say
+            shaped.ran_shape = &ran;
+            const double ms = best_batch_ms([&] { v.launch(shaped); }, [&] { device->synchronize(); }, repetitions);
+            // The output, kept in the bare array's order the first time; compared at the points
+            // the kernel writes only: the kernels never write the rest of `out`.
+            device->copy_to_host(output.data(), out, bytes);
+            auto& first = first_output[k];
+            bool equal = true;
+            if (first.empty()) {
+              first.resize(rows * n);
+              for (std::size_t row = 0; row < rows; ++row)
+                std::copy_n(&output[opuntia::bench::row_start(layout, n, row)], n, &first[row * n]);
+            } else {
+              for (int z = radius; z < n - radius && equal; ++z)
+                for (int y = radius; y < n - radius && equal; ++y) {
+                  const std::size_t row = y + std::size_t(n) * z;
+                  equal = std::equal(&first[row * n + radius], &first[row * n + n - radius],
+                                     &output[opuntia::bench::row_start(layout, n, row) + radius]);
+                }
+            }
+            all_equal = all_equal && equal;
+            std::string text = label;
+            if (ran.lanes > 0) text += " lanes " + std::to_string(ran.lanes) + (ran.lanes == own_lanes ? " (own)" : "");
+            text += " tile " + std::to_string(ran.tile[0]) + "x" + std::to_string(ran.tile[1]) + "x" +
+                    std::to_string(ran.tile[2]) + " ahead " + std::to_string(ran.ahead);
+            results.push_back({kernel.name,
+                               std::string(factory.name) + "/" + v.template_name + text + layout_name +
+                                   (equal ? "" : " (DIFFERS)"),
+                               sizeof(CCTK_REAL) == 8 ? "fp64" : "fp32", ms, star_bytes(n, radius, sizeof(CCTK_REAL)),
+                               interior(n, radius)});
+          };
           for (const auto& asked : shapes) {
             for (const int l : lanes) {
-              opuntia::kernel_call shaped = call;
-              shaped.shape = asked;
-              shaped.shape.lanes = l;
-              opuntia::launch_shape ran{};  // the shape it runs, as its launches say
-              shaped.ran_shape = &ran;
-              const double ms = best_batch_ms([&] { v.launch(shaped); }, [&] { device->synchronize(); }, repetitions);
-              // The output, kept in the bare array's order the first time; compared at the points
-              // the kernel writes only: the kernels never write the rest of `out`.
-              device->copy_to_host(output.data(), out, bytes);
-              auto& first = first_output[k];
-              bool equal = true;
-              if (first.empty()) {
-                first.resize(rows * n);
-                for (std::size_t row = 0; row < rows; ++row)
-                  std::copy_n(&output[opuntia::bench::row_start(layout, n, row)], n, &first[row * n]);
-              } else {
-                for (int z = radius; z < n - radius && equal; ++z)
-                  for (int y = radius; y < n - radius && equal; ++y) {
-                    const std::size_t row = y + std::size_t(n) * z;
-                    equal = std::equal(&first[row * n + radius], &first[row * n + n - radius],
-                                       &output[opuntia::bench::row_start(layout, n, row) + radius]);
-                  }
-              }
-              all_equal = all_equal && equal;
-              std::string shape = l > 0 ? " lanes " + std::to_string(l) + (l == own_lanes ? " (own)" : "") : "";
-              shape += " tile " + std::to_string(ran.tile[0]) + "x" + std::to_string(ran.tile[1]) + "x" +
-                       std::to_string(ran.tile[2]) + " ahead " + std::to_string(ran.ahead);
-              results.push_back({kernel.name,
-                                 std::string(factory.name) + "/" + v.template_name + shape + layout_name +
-                                     (equal ? "" : " (DIFFERS)"),
-                                 sizeof(CCTK_REAL) == 8 ? "fp64" : "fp32", ms, star_bytes(n, radius, sizeof(CCTK_REAL)),
-                                 interior(n, radius)});
+              opuntia::launch_shape shape = asked;
+              shape.lanes = l;
+              run_case(shape, "");
             }
+          }
+          // What autotuning chooses for this variant alone (CaKernel::autotune = "always", its
+          // search as long as GPU_BENCH_TUNE says), timed like the rows above.
+          if (tune_seconds > 0) {
+            const auto seconds_a_launch = [&](const opuntia::launch_shape& shape) {
+              opuntia::kernel_call shaped = call;
+              shaped.shape = shape;
+              return 1e-3 * best_batch_ms([&] { v.launch(shaped); }, [&] { device->synchronize(); }, 3);
+            };
+            std::vector<std::string> notes;
+            const opuntia::launch_shape chosen =
+                opuntia::bench::tuned_shape(kernel.name, n, v.template_name, device->device_description() + layout_name,
+                                            tune_seconds, tune_cache, ran_for, seconds_a_launch, notes);
+            for (const auto& note : notes) std::printf("%s\n", note.c_str());
+            run_case(chosen, " tuned");
           }
         }
         device->release(u);
@@ -264,6 +299,8 @@ bool generated_cases(int n, int repetitions, std::vector<result>& results) {
       }
     }
   }
+  std::error_code ignored;
+  std::filesystem::remove_all(tune_cache, ignored);
   return all_equal;
 }
 
