@@ -141,6 +141,9 @@ void CAKERNEL_Launch_%{name}_cuda_%{variant}(const opuntia::kernel_call& call) {
   // choose.
   constexpr int widest = opuntia::cuda::lanes_per_16_bytes<CCTK_REAL>;
   constexpr int own_lanes = CAKERNEL_%{name}_%{variant}_lanes;
+  static_assert(own_lanes >= 1 && own_lanes <= widest && (own_lanes & (own_lanes - 1)) == 0,
+                "CAKERNEL_%{name}_%{variant}_LANES: the x points a thread of kernel %{name} (%{variant}) owns must be a power "
+                "of two of at most 16 bytes of CCTK_REAL (1 or 2 in fp64; 1, 2 or 4 in fp32): the launcher compiles those");
   static_assert(CAKERNEL_%{name}_%{variant}_shared_bytes<own_lanes>() <= 227 * 1024,
                 "the shared planes of kernel %{name} (%{variant}) need more than 227 KiB a block: each cached "
                 "variable keeps 2 planes (3dblock_ring: STENCIL's zp + 3) of TILE's x and y plus the halo; "

@@ -82,6 +82,14 @@ if command -v nvcc >/dev/null && [ -f "$work/good/out/Heat/cuda/Heat_Update_3dbl
   check "... and caps the registers at 65536 / (threads x blocks)" \
     awk '/Used [0-9]+ registers/ { for (i = 1; i < NF; ++i) if ($(i + 1) == "registers") n = $i; if (n > 64) bad = 1; seen = 1 }
          END { exit !(seen && !bad) }' "$work/good/cap.log"
+  # Lanes a build sets that the launcher does not compile: three x points a thread.
+  nvcc -std=c++17 -arch=sm_90 -c -o "$work/good/lanes.o" -DCAKERNEL_Heat_Update_3dblock_LANES=3 \
+    -I "$work/good/out/Heat/bindings" -I "$work/good/Heat" -I "$src/flesh/include" -I "$src" \
+    "$work/good/out/Heat/cuda/Heat_Update_3dblock.cu" >"$work/good/lanes.log" 2>&1
+  check "lanes that are not a power of two fail (CUDA)" test $? -ne 0
+  check "... naming the macro and what it may be" \
+    grep -q "CAKERNEL_Heat_Update_3dblock_LANES: the x points a thread of kernel Heat_Update (3dblock) owns must be a power of two" \
+    "$work/good/lanes.log"
   # A ring of 11 planes (STENCIL 8) of 18 x 528 points (TILE 2 x 512) is 836 KB a block.
   make_case huge_ring 's/TYPE=.*/TYPE="*\/3dblock_ring"/; s/STENCIL=.*/STENCIL=8/; s/TILE=.*/TILE="2,512,4"/' "s/x/x/"
   compile_cuda huge_ring 3dblock_ring
