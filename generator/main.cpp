@@ -60,12 +60,27 @@ void read_library(generator_inputs& inputs, const std::vector<std::string>& extr
   }
 }
 
+/// The templates folder where --templates is not given: `templates` in the current folder
+/// where it holds deps.ccl (the top of a checkout), else an installed package's beside this
+/// program (<prefix>/bin/opuntia-gen: <prefix>/share/opuntia/templates); `templates` where
+/// neither does, which run_generator reports.
+std::string default_templates_dir() {
+  std::error_code error;
+  if (fs::exists(fs::path("templates") / "deps.ccl", error)) return "templates";
+  const fs::path program = fs::read_symlink("/proc/self/exe", error);
+  if (!error) {
+    const fs::path installed = program.parent_path().parent_path() / "share" / "opuntia" / "templates";
+    if (fs::exists(installed / "deps.ccl", error)) return installed.string();
+  }
+  return "templates";
+}
+
 /// Reads what generate needs and runs it. Every problem of every thorn is thrown together (main
 /// prints each once): a thorn that cannot be read does not hide the errors of the others.
 std::vector<generated_file> run_generator(const std::vector<std::string>& thorn_dirs,
                                           const std::vector<std::string>& library_dirs,
-                                          const std::string& templates_dir, const std::vector<std::string>& backends,
-                                          bool check_link_contract = true) {
+                                          const std::string& templates_dir, bool templates_given,
+                                          const std::vector<std::string>& backends, bool check_link_contract = true) {
   generator_inputs inputs;
   inputs.check_link_contract = check_link_contract;
   inputs.backends = backends;
@@ -84,6 +99,10 @@ std::vector<generated_file> run_generator(const std::vector<std::string>& thorn_
     inputs.templates = read_templates(templates_dir);
   } catch (const input_error& e) {
     keep(e);
+    if (!templates_given && !fs::exists(normal_folder(templates_dir) / "deps.ccl")) {
+      errors.back().message += "; no --templates was given and neither ./templates nor an installed "
+                               "share/opuntia/templates beside this program holds deps.ccl: pass --templates DIR";
+    }
     throw input_error(errors);  // main prints each once
   }
   try {
@@ -138,13 +157,16 @@ int main(int argc, char** argv) {
 
   std::vector<std::string> thorn_dirs;
   std::vector<std::string> library_dirs;
-  std::string templates_dir = "templates";
+  std::string templates_dir = default_templates_dir();
   std::string out_dir;
   std::vector<std::string> backends;
   std::string stamp;
   auto* generate_cmd = app.add_subcommand("generate", "generate the bindings and kernels of one or more thorns");
   generate_cmd->add_option("--thorn", thorn_dirs, "thorn directory (repeatable)")->required()->check(not_empty);
-  generate_cmd->add_option("--templates", templates_dir, "templates directory holding deps.ccl")->check(not_empty)->capture_default_str();
+  std::vector<CLI::Option*> templates_options;
+  const auto templates_help = "templates directory holding deps.ccl (default: ./templates where it has one, else the "
+                              "installed share/opuntia/templates beside this program)";
+  templates_options.push_back(generate_cmd->add_option("--templates", templates_dir, templates_help)->check(not_empty));
   generate_cmd->add_option("--out", out_dir, "output directory")->required()->check(not_empty);
   generate_cmd->add_option("--backend", backends, "backend (top-level template group) to generate; default: all");
   generate_cmd->add_option("--library", library_dirs,
@@ -166,8 +188,8 @@ int main(int argc, char** argv) {
   check_cmd->add_option("--thorn", check_thorns, "thorn directory to check as generate would, writing nothing "
                                                  "(repeatable)")
       ->check(not_empty);
-  check_cmd->add_option("--templates", templates_dir, "templates directory holding deps.ccl, for --thorn")->check(not_empty)
-      ->capture_default_str();
+  templates_options.push_back(
+      check_cmd->add_option("--templates", templates_dir, std::string(templates_help) + ", for --thorn")->check(not_empty));
   check_cmd->add_option("--as", forced_kind, "parse every file as this kind")
       ->check(CLI::IsMember({"cakernel", "deps", "interface", "param", "schedule", "parfile"}));
 
@@ -178,7 +200,10 @@ int main(int argc, char** argv) {
   show_cmd->add_option("--thorn", show_thorn, "thorn directory")->required()->check(not_empty);
   show_cmd->add_option("--kernel", show_kernel, "kernel name")->required();
   show_cmd->add_option("--backend", show_backend, "backend")->required();
-  show_cmd->add_option("--templates", templates_dir, "templates directory holding deps.ccl")->check(not_empty)->capture_default_str();
+  templates_options.push_back(show_cmd->add_option("--templates", templates_dir, templates_help)->check(not_empty));
+  const auto templates_given = [&] {
+    return std::any_of(templates_options.begin(), templates_options.end(), [](const CLI::Option* o) { return o->count() > 0; });
+  };
 
   new_thorn_options skeleton;
   std::string skeleton_parent = ".";
@@ -216,7 +241,7 @@ int main(int argc, char** argv) {
       int status = check_files(check_paths, forced_kind);
       if (!check_thorns.empty()) {
         try {
-          run_generator(check_thorns, {}, templates_dir, {});
+          run_generator(check_thorns, {}, templates_dir, templates_given(), {});
         } catch (const input_error& e) {
           std::cerr << format_diagnostics(distinct(e.diagnostics()));
           status = 1;
@@ -225,7 +250,7 @@ int main(int argc, char** argv) {
       return status;
     }
     if (*generate_cmd) {
-      const auto files = run_generator(thorn_dirs, library_dirs, templates_dir, backends, !no_link_check);
+      const auto files = run_generator(thorn_dirs, library_dirs, templates_dir, templates_given(), backends, !no_link_check);
       write_outputs(out_dir, files, stamp);
       return 0;
     }
@@ -249,7 +274,7 @@ int main(int argc, char** argv) {
       return 0;
     }
     if (*show_cmd) {
-      const auto files = run_generator({show_thorn}, {}, templates_dir, {show_backend});
+      const auto files = run_generator({show_thorn}, {}, templates_dir, templates_given(), {show_backend});
       const auto name = thorn_name(normal_folder(show_thorn));
       // Backends match case-insensitively, as in generate; the kernel name keeps its case.
       const auto backend_prefix = fmt::format("{}/{}/", name, show_backend);

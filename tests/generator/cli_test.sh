@@ -28,6 +28,20 @@ check "check --thorn names the unknown parameter" grep -q "unknown parameter 'al
 "$gen" check >"$work/out" 2>&1
 check "check with nothing to check is a usage error" test $? -eq 2
 
+# Without --templates: ./templates where it holds deps.ccl, else an installed package's beside
+# the program (<prefix>/bin, <prefix>/share/opuntia/templates), else an error that says so.
+mkdir -p "$work/elsewhere" "$work/prefix/bin" "$work/prefix/share/opuntia"
+(cd "$src" && "$gen" check --thorn thorns/HeatEquation) >"$work/out" 2>&1
+check "check --thorn at a checkout's top takes its templates" test $? -eq 0
+(cd "$work/elsewhere" && "$gen" check --thorn "$src/thorns/HeatEquation") >"$work/out" 2>&1
+check "check --thorn with no templates to find fails" test $? -eq 1
+check "... saying where it looked and what to pass" \
+  grep -q "templates/deps.ccl: error: cannot read file: No such file or directory; no --templates was given and neither ./templates nor an installed share/opuntia/templates beside this program holds deps.ccl: pass --templates DIR" "$work/out"
+cp "$gen" "$work/prefix/bin/opuntia-gen"
+cp -r "$src/templates" "$work/prefix/share/opuntia/templates"
+(cd "$work/elsewhere" && "$work/prefix/bin/opuntia-gen" check --thorn "$src/thorns/HeatEquation") >"$work/out" 2>&1
+check "an installed opuntia-gen takes the package's templates" test $? -eq 0
+
 # A template folder whose launcher lacks what the bindings link against (a template written
 # before CAKERNEL_ReadsAlongAxesOnly_...) is an error at its deps.ccl entry; --no-link-check reads
 # it anyway, for templates not meant to be linked (CaCUDA's own).
