@@ -266,10 +266,13 @@ int main(int argc, char** argv) {
       std::vector<std::pair<std::string, std::string>> contents;
       for (const auto& f : files) contents.emplace_back(f.path, f.text);
       write_new_folder(folder, contents);
-      std::cout << fmt::format("opuntia-gen: wrote thorn {} in {} ({} files); build it with "
-                               "-DOPUNTIA_THORN_DIRS={} and run {}\n",
-                               skeleton.name, folder.string(), files.size(),
-                               fs::absolute(skeleton_parent).lexically_normal().string(),
+      // The two ways to build an outside thorn (docs/outside-thorns.md): into opuntia, or into a
+      // program of one's own against the installed package.
+      const std::string thorns_folder = fs::absolute(skeleton_parent).lexically_normal().string();
+      std::cout << fmt::format("opuntia-gen: wrote thorn {} in {} ({} files); build it into opuntia with "
+                               "-DOPUNTIA_THORN_DIRS={} or into a program of yours with "
+                               "opuntia_add_executable(PROGRAM THORNS {}), and run {}\n",
+                               skeleton.name, folder.string(), files.size(), thorns_folder, thorns_folder,
                                (folder / "par" / (skeleton.name + ".par")).string());
       return 0;
     }
