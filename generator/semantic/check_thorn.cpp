@@ -37,6 +37,12 @@ std::optional<kernel_intent> intent_of(const kernel_name_list& list) {
   return key != nullptr ? intent_named(key->value.text) : kernel_intent::in;
 }
 
+/// Whether a CCTK_KERNEL_VARIABLE list caches its names (`cached=yes`); no where it says none.
+bool cached_of(const kernel_name_list& list) {
+  const auto* key = find_key(list.keys, "cached");
+  return key != nullptr && boolean_word(to_lower(key->value.text)).value_or(false);
+}
+
 std::string place(const source_location& where) { return fmt::format("{}:{}:{}", where.path, where.line, where.column); }
 
 /// `REAL`, `cctk_int`, ... as the enum; nullopt for a type interface.ccl's grammar does not know.
@@ -677,23 +683,25 @@ struct checker {
                                            name, kernel.name, place(kernel.where))
                              : "");
     }
-    // The intent the body's uses ask for: written and read, inout; a past time level, in.
-    bool reads = false, writes = false;
+    // The intent the body's uses ask for: written and read, inout; a past time level, in. Read
+    // through I3D_l, it must be cached as well.
+    bool reads = false, writes = false, cached = false;
     for (const auto& a : accesses) {
       if (a.variable() != name) continue;
       writes = writes || a.writes;
       reads = reads || a.reads;
+      cached = cached || a.macro == "I3D_l";
     }
     const auto wanted = level > 0 || !writes ? kernel_intent::in : reads ? kernel_intent::inout : kernel_intent::out;
     for (const auto& list : k.variables) {
-      if (intent_of(list) != wanted) continue;
+      if (intent_of(list) != wanted || (cached && !cached_of(list))) continue;
       return fmt::format("grid function '{}' is not a variable of kernel '{}': add it to the kernel's "
-                         "CCTK_KERNEL_VARIABLE list with intent={} at {}",
-                         name, kernel.name, name_of(wanted), place(list.where));
+                         "CCTK_KERNEL_VARIABLE list with {}intent={} at {}",
+                         name, kernel.name, cached ? "cached=yes " : "", name_of(wanted), place(list.where));
     }
-    return fmt::format("grid function '{}' is not a variable of kernel '{}': add CCTK_KERNEL_VARIABLE intent={} {{ {} }} "
+    return fmt::format("grid function '{}' is not a variable of kernel '{}': add CCTK_KERNEL_VARIABLE {}intent={} {{ {} }} "
                        "to the kernel at {}",
-                       name, kernel.name, name_of(wanted), name, place(kernel.where));
+                       name, kernel.name, cached ? "cached=yes " : "", name_of(wanted), name, place(kernel.where));
   }
 
   /// Constant offsets of `access` beyond the STENCIL: an error at the first of them.
