@@ -60,7 +60,7 @@ void provide(providers& p) {
   p.add_command({"--list-devices",
                  "list the devices of every backend of this build; with PARFILE, mark the one it selects",
                  "where kernels can run", &list_devices});
-  p.add_command({"--clear-cache", "empty the cache of built OpenCL programs (CaKernel::cache_dir of PARFILE)", "",
+  p.add_command({"--clear-cache", "empty the cache of built OpenCL programs and autotuning's choices (CaKernel::cache_dir of PARFILE)", "",
                  &clear_cache});
 }
 

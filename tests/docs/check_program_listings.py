@@ -1,0 +1,63 @@
+#!/usr/bin/env python3
+"""What the pages show of `opuntia --help` and `opuntia --list-thorns` is what this build's opuntia
+prints, which a page copied once would otherwise keep as options and parameters change:
+- a fenced block that starts with `$ build/release/opuntia --help` holds the program's help, line
+  for line (the program's path spelled as the page spells it);
+- in every fenced block that holds the `--list-thorns` table's header, each row of a thorn that this
+  build compiled equals the program's row of it (a thorn the build lacks, such as an outside thorn
+  the page builds or IOHDF5 without HDF5, is not compared).
+Usage: check_program_listings.py SOURCE_DIR OPUNTIA PAGE.md..."""
+import subprocess
+import sys
+
+HEADER = "thorn              implementation     parameters  kernels  routines"
+HELP = "$ build/release/opuntia --help"
+
+
+def printed(opuntia, option):
+    text = subprocess.run([opuntia, option], capture_output=True, text=True, check=True).stdout
+    return text.replace(opuntia, "build/release/opuntia").splitlines()
+
+
+def main():
+    source, opuntia, pages = sys.argv[1], sys.argv[2], sys.argv[3:]
+    listed = printed(opuntia, "--list-thorns")
+    rows = {line.split()[0]: line.rstrip() for line in listed[listed.index(HEADER) + 1:] if line.strip()}
+    help_lines = printed(opuntia, "--help")
+    failures = checked = 0
+    for page in pages:
+        lines = open(f"{source}/{page}", encoding="utf-8").read().split("\n")
+        for number, line in enumerate(lines, 1):
+            end = next((i for i in range(number, len(lines)) if lines[i].startswith("```")), len(lines))
+            if line.rstrip() == HELP:
+                checked += 1
+                shown = [l.rstrip() for l in lines[number:end]]
+                while shown and not shown[-1]:
+                    shown.pop()
+                actual = [l.rstrip() for l in help_lines]
+                while actual and not actual[-1]:
+                    actual.pop()
+                if shown != actual:
+                    failures += 1
+                    wrong = next((i for i in range(min(len(shown), len(actual))) if shown[i] != actual[i]),
+                                 min(len(shown), len(actual)))
+                    print(f"{page}:{number + 1 + wrong}: the help shown differs from what opuntia --help prints:\n"
+                          f"  page:    {shown[wrong] if wrong < len(shown) else '(end)'}\n"
+                          f"  printed: {actual[wrong] if wrong < len(actual) else '(end)'}")
+            elif line.rstrip() == HEADER:
+                checked += 1
+                for index in range(number, end):
+                    row = lines[index].rstrip()
+                    name = row.split()[0] if row.strip() else None
+                    if name in rows and row != rows[name]:
+                        failures += 1
+                        print(f"{page}:{index + 1}: the row of {name} is\n  {row}\nbut opuntia --list-thorns prints\n  {rows[name]}")
+    if checked == 0:
+        print("no --help or --list-thorns listing found in " + " ".join(pages))
+        return 1
+    print(f"{checked} listings checked: " + ("OK" if failures == 0 else f"{failures} differ"))
+    return 1 if failures else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
