@@ -2,7 +2,7 @@
 """What the pages show of `opuntia --help` and `opuntia --list-thorns` is what this build's opuntia
 prints, which a page copied once would otherwise keep as options and parameters change:
 - a fenced block that starts with `$ build/release/opuntia --help` holds the program's help, line
-  for line (the program's path spelled as the page spells it);
+  for line (the program's path spelled as the page spells it, each "Excludes:" list in any order);
 - in every fenced block that holds the `--list-thorns` table's header, each row of a thorn that this
   build compiled equals the program's row of it (a thorn the build lacks, such as an outside thorn
   the page builds or IOHDF5 without HDF5, is not compared).
@@ -12,6 +12,14 @@ import sys
 
 HEADER = "thorn              implementation     parameters  kernels  routines"
 HELP = "$ build/release/opuntia --help"
+
+
+def canonical(line):
+    """A help line with its "Excludes:" options in sorted order: CLI11 lists them in the order of
+    the options' addresses, which changes from build to build."""
+    line = line.rstrip()
+    head, sep, rest = line.partition(" Excludes: ")
+    return head + sep + " ".join(sorted(rest.split())) if sep else line
 
 
 def printed(opuntia, option):
@@ -31,10 +39,10 @@ def main():
             end = next((i for i in range(number, len(lines)) if lines[i].startswith("```")), len(lines))
             if line.rstrip() == HELP:
                 checked += 1
-                shown = [l.rstrip() for l in lines[number:end]]
+                shown = [canonical(l) for l in lines[number:end]]
                 while shown and not shown[-1]:
                     shown.pop()
-                actual = [l.rstrip() for l in help_lines]
+                actual = [canonical(l) for l in help_lines]
                 while actual and not actual[-1]:
                     actual.pop()
                 if shown != actual:
