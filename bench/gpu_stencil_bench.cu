@@ -235,14 +235,19 @@ bool generated_cases(int n, int repetitions, std::vector<result>& results) {
           std::vector<int> lanes;
           for (int l = widest; l >= 1; l /= 2) lanes.push_back(l);
           if (widest <= 1) lanes = {0};
+          // The mean launch of the best of three batches of `batch` launches asked for `shape`;
+          // where `ran` is set, the shape the launches ran is stored there.
+          const auto launch_ms = [&](const opuntia::launch_shape& shape, int batch, opuntia::launch_shape* ran) {
+            opuntia::kernel_call shaped = call;
+            shaped.shape = shape;
+            shaped.ran_shape = ran;
+            return best_batch_ms([&] { v.launch(shaped); }, [&] { device->synchronize(); }, batch);
+          };
           // Runs the variant on `shape` (its launcher may make it one it can run: the row names
           // what ran), checks its output and adds its row, `label` before the shape.
           const auto run_case = [&](const opuntia::launch_shape& shape, const std::string& label) {
-            opuntia::kernel_call shaped = call;
-            shaped.shape = shape;
             opuntia::launch_shape ran{};  // the shape it runs, as its launches say
-            shaped.ran_shape = &ran;
-            const double ms = best_batch_ms([&] { v.launch(shaped); }, [&] { device->synchronize(); }, repetitions);
+            const double ms = launch_ms(shape, repetitions, &ran);
             // The output, kept in the bare array's order the first time; compared at the points
             // the kernel writes only: the kernels never write the rest of `out`.
             device->copy_to_host(output.data(), out, bytes);
@@ -282,9 +287,7 @@ bool generated_cases(int n, int repetitions, std::vector<result>& results) {
           // search as long as GPU_BENCH_TUNE says), timed like the rows above.
           if (tune_seconds > 0) {
             const auto seconds_a_launch = [&](const opuntia::launch_shape& shape) {
-              opuntia::kernel_call shaped = call;
-              shaped.shape = shape;
-              return 1e-3 * best_batch_ms([&] { v.launch(shaped); }, [&] { device->synchronize(); }, 3);
+              return 1e-3 * launch_ms(shape, 3, nullptr);
             };
             std::vector<std::string> notes;
             const opuntia::launch_shape chosen =
