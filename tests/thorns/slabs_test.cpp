@@ -6,6 +6,7 @@
 #include <cstdint>
 
 using opuntia::planes_per_block;
+using opuntia::slab_as_asked;
 
 // The radius-4 star at 512^3 (504 interior planes, 4 halo planes on each side) in 512 columns of
 // 32 x 16 points, with the resident blocks of the H100 (132 SMs) measured in bench/RESULTS.md.
@@ -83,4 +84,28 @@ TEST(slabs, each_slab_length_once_chooses_as_every_slab_count) {
             ++compared;
           }
   EXPECT_EQ(compared, 7 * 7 * 6 * 3 * 5);
+}
+
+// Autotuning's slabs (CUDA's launchers): as many as the length asked makes, evened out.
+TEST(slabs, an_asked_length_runs_as_many_slabs_evened_out) {
+  // The radius-4 ring at 256^3 (248 interior planes): 62 planes make 4 slabs of 62; 77 planes
+  // make 4 slabs too (77, 77, 77, 17 as asked), which run as 4 of 62.
+  EXPECT_EQ(slab_as_asked(248, 62), 62);
+  EXPECT_EQ(slab_as_asked(248, 77), 62);
+  EXPECT_EQ(slab_as_asked(248, 50), 50);  // 5 slabs
+  EXPECT_EQ(slab_as_asked(248, 40), 36);  // 7 slabs of at most 36
+  // The own rule's slabs run as asked: its length asked again is the same launch.
+  for (const std::int64_t columns : {1, 128, 512})
+    for (const int planes : {1, 9, 248, 504})
+      for (const std::int64_t resident : {0, 132, 396, 660}) {
+        const int own = planes_per_block(columns, planes, 512, 8, resident);
+        EXPECT_EQ(slab_as_asked(planes, own), own) << columns << " columns, " << planes << " planes, " << resident;
+      }
+  // Longer than the planes: one slab; nothing asked, or less than a plane: slabs of one plane.
+  EXPECT_EQ(slab_as_asked(248, 1000), 248);
+  EXPECT_EQ(slab_as_asked(248, 0), 1);
+  EXPECT_EQ(slab_as_asked(248, -5), 1);
+  EXPECT_EQ(slab_as_asked(0, 62), 1);
+  EXPECT_EQ(slab_as_asked(2147483647, 2147483647), 2147483647);
+  EXPECT_EQ(slab_as_asked(2147483647, 1 << 30), 1073741824);  // 2 slabs, no overflow
 }

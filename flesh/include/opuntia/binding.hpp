@@ -136,7 +136,7 @@ struct kernel_call {
   std::optional<index_range> box;  // local indices: the interior while the halo is in flight, or a rim piece
   /// Autotuning (CaKernel::autotune): the shape to run instead of the template's own (see
   /// launch_shape). A launcher that chooses its shape at run time (the 3D templates: OpenMP's and
-  /// OpenCL's all of it, CUDA's TILE's z and lanes, its x and y being compiled in) makes it one that it and
+  /// OpenCL's all of it, CUDA's slab and lanes, its x and y being compiled in) makes it one that it and
   /// the device can run, and where `ran_shape` is set stores there the shape it runs, before it
   /// looks at the box: a call with an empty box asks without running anything. Launchers whose
   /// shape is compiled in (the boundary templates) ignore both, which tells the tuner so.

@@ -49,4 +49,15 @@ inline int planes_per_block(std::int64_t columns, int planes, int most_planes, i
   return static_cast<int>(best_planes);
 }
 
+/// The planes each block streams where a launch is asked for slabs of `asked` planes (autotuning's
+/// shape) over `planes`: as many slabs as that length makes, evened out, so that no block
+/// streams a short last slab alone and every length that makes as many slabs runs the same
+/// launch (autotuning measures it once). At least one plane, at most `planes`.
+inline int slab_as_asked(int planes, int asked) {
+  if (planes <= 0) return 1;
+  const std::int64_t slab = std::clamp(asked, 1, planes);
+  const std::int64_t slabs = (planes + slab - 1) / slab;
+  return static_cast<int>((planes + slabs - 1) / slabs);
+}
+
 }  // namespace opuntia

@@ -187,16 +187,20 @@ std::pair<launch_shape, double> launch_tuner::search_shape(const std::string& va
   double current_seconds = again >= 0 ? std::min(start_seconds, again) : start_seconds;
   for (bool moved = true; moved;) {
     moved = false;
-    // The neighbours of the current shape: each tile extent doubled and halved, the depth one
-    // more and one less, the lanes doubled and halved, and the tile's x and y traded (x doubled
-    // and y halved, and the other way): the same work-group in another aspect, a move that one
-    // axis at a time makes in two steps, the first of which may lose (OpenCL's radius-4 ring in
-    // fp32 on an H100: 57.7% of copy on 128 x 4 points, 52.6% on 64 x 4, 76.3% on 64 x 16;
-    // bench/RESULTS.md, 2026-12-05). The fastest of them becomes the current shape where it
-    // gains enough; the search ends where none does.
+    // The neighbours of the current shape: each tile extent doubled and halved, TILE's z a
+    // quarter longer and shorter, the depth one more and one less, the lanes doubled and halved,
+    // and the tile's x and y traded (x doubled and y halved, and the other way): the same
+    // work-group in another aspect, a move that one axis at a time makes in two steps, the first
+    // of which may lose (OpenCL's radius-4 ring in fp32 on an H100: 57.7% of copy on 128 x 4
+    // points, 52.6% on 64 x 4, 76.3% on 64 x 16; bench/RESULTS.md, 2026-12-05). The quarter
+    // steps reach the slab counts between those that doubling and halving reach where a column
+    // is cut into a few slabs (CUDA's radius-4 ring at 256^3 in fp32 on an H100: 5 slabs of 50
+    // planes 84% of copy, 4 slabs 88%, 3 slabs 82%, 2 and 8 slabs 74-76%; bench/RESULTS.md,
+    // 2026-12-06). The fastest of them becomes the current shape where it gains enough; the
+    // search ends where none does.
     launch_shape next = current;
     double next_seconds = current_seconds * required_gain;
-    for (int axis = 0; axis < 6; ++axis) {
+    for (int axis = 0; axis < 7; ++axis) {
       for (const bool up : {true, false}) {
         if (std::chrono::steady_clock::now() >= deadline) {
           out_of_time = true;
@@ -208,9 +212,13 @@ std::pair<launch_shape, double> launch_tuner::search_shape(const std::string& va
           auto& extent = wanted.tile[axis];
           extent = up ? 2 * extent : std::max(1, extent / 2);
         } else if (axis == 3) {
+          auto& planes = wanted.tile[2];
+          const int quarter = std::max(1, planes / 4);
+          planes = up ? planes + quarter : std::max(1, planes - quarter);
+        } else if (axis == 4) {
           if (current.ahead == 0) continue;  // the launcher has no depth
           wanted.ahead = up ? current.ahead + 1 : std::max(1, current.ahead - 1);
-        } else if (axis == 4) {
+        } else if (axis == 5) {
           if (current.lanes == 0) continue;  // the launcher has no lanes
           wanted.lanes = up ? 2 * current.lanes : std::max(1, current.lanes / 2);
         } else {

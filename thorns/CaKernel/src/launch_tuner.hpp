@@ -2,12 +2,13 @@
 // Autotuning of a kernel's launch (CaKernel::autotune): which of the variants the generator
 // emitted for the run's backend runs (3dblock, 3dstencil, 3dblock_rows, ...), and, where that
 // variant's launcher chooses its shape at run time (kernel_call::shape: OpenMP's and OpenCL's 3D
-// templates, and CUDA's TILE's z and lanes), with which tile, pipeline depth (planes loaded ahead,
+// templates, and CUDA's slabs and lanes), with which tile, pipeline depth (planes loaded ahead,
 // OpenCL) and lanes (x points a work-item or thread owns, OpenCL and CUDA). The first launch
 // on a grid size measures on scratch copies of the kernel's arrays: each variant with the
 // template's own shape, then, from there, the shapes of the fastest variant and of every variant
 // within 15% of it, fastest first, one axis at a time (each tile extent doubled and halved, the
-// depth one more and one less, the lanes doubled and halved, x traded for y and y for x; a move
+// tile's z a quarter longer and shorter, the depth one more and one less, the lanes doubled and
+// halved, x traded for y and y for x; a move
 // kept where it is 3% faster, until none is or
 // CaKernel::autotune_seconds have passed, one time for all of them; another variant's best shape
 // replaces the choice where it is 3% faster). The choice is stored in

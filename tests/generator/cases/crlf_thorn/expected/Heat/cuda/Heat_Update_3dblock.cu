@@ -49,24 +49,13 @@ static CAKERNEL_Heat_Update_3dblock_Maps<lanes> CAKERNEL_Heat_Update_3dblock_map
   return maps;
 }
 
-/// Launches kernel Heat_Update with `lanes` x points per thread, on the call's box when `boxed`, each
-/// block streaming at most `most_planes`.
+/// How many blocks of kernel Heat_Update with `lanes` x points per thread the GPU holds at once (its
+/// SMs times the blocks an SM holds; -1 where the device does not say), asked once on each device
+/// (64 at most; past that, at every call). The shared planes (3dblock, 3dblock_ring) live in
+/// dynamic shared memory, which above 48 KiB a kernel must ask for: that is asked first.
 template <int lanes, bool boxed>
-static void CAKERNEL_Heat_Update_cuda_3dblock_launch(const opuntia::kernel_call& call, const int lo[3], const int hi[3],
-                                                     int most_planes) {
-  const dim3 block(CAKERNEL_Heat_Update_3dblock_tx<lanes>(), CAKERNEL_Heat_Update_3dblock_ty<lanes>());
-  const int points_x = block.x * lanes;
-  const int rows = block.y * CAKERNEL_Heat_Update_3dblock_rows_per_thread;
-  // The blocks' first point: in x where a line starts (opuntia::cuda::block_origin_x), so that
-  // every thread's points are aligned; in y the first row's halo row; in z the first plane.
-  const int3 origin = make_int3(opuntia::cuda::block_origin_x<CCTK_REAL>(lo[0], call.grid.leadi), lo[1] - 1, lo[2]);
-  const int planes = hi[2] - lo[2];
-  const unsigned columns_x = static_cast<unsigned>((hi[0] - origin.x + points_x - 1) / points_x),
-                 columns_y = static_cast<unsigned>((hi[1] - lo[1] + rows - 1) / rows);
+static int CAKERNEL_Heat_Update_3dblock_resident_blocks() {
   constexpr int shared_bytes = CAKERNEL_Heat_Update_3dblock_shared_bytes<lanes>();
-  // Once on each device it runs on (64 at most; past that, at every launch): the shared planes
-  // (3dblock, 3dblock_ring) live in dynamic shared memory, which above 48 KiB a kernel must ask
-  // for; then how many blocks the device holds at once, by which the columns are cut into slabs.
   static std::atomic<int> resident_on_devices[64]{};
   int device = 0;
   OPUNTIA_CUDA_CHECK(cudaGetDevice(&device));
@@ -82,6 +71,7 @@ static void CAKERNEL_Heat_Update_cuda_3dblock_launch(const opuntia::kernel_call&
       OPUNTIA_CUDA_CHECK(cudaFuncSetAttribute(CAKERNEL_Heat_Update_3dblock_kernel<lanes, boxed>,
                                               cudaFuncAttributeMaxDynamicSharedMemorySize, shared_bytes));
     }
+    const dim3 block(CAKERNEL_Heat_Update_3dblock_tx<lanes>(), CAKERNEL_Heat_Update_3dblock_ty<lanes>());
     int per_sm = 0, sms = 0;
     OPUNTIA_CUDA_CHECK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, CAKERNEL_Heat_Update_3dblock_kernel<lanes, boxed>,
                                                                      static_cast<int>(block.x * block.y), shared_bytes));
@@ -89,8 +79,48 @@ static void CAKERNEL_Heat_Update_cuda_3dblock_launch(const opuntia::kernel_call&
     resident = per_sm * sms > 0 ? per_sm * sms : -1;  // -1: asked, unknown (the launch reports why)
     if (device < 64) resident_on_devices[device].store(resident, std::memory_order_release);
   }
-  const int slab = opuntia::planes_per_block(std::int64_t{columns_x} * columns_y, planes, most_planes,
-                                                   1 + 1 + CAKERNEL_Heat_Update_3dblock_PF, resident);
+  return resident;
+}
+
+/// The blocks' first point of a launch over [lo, hi) (in x where a line starts,
+/// opuntia::cuda::block_origin_x, so that every thread's points are aligned; in y the first row's
+/// halo row; in z the first plane), and its columns of blocks in x and y.
+template <int lanes>
+static void CAKERNEL_Heat_Update_3dblock_columns(const opuntia::kernel_call& call, const int lo[3], const int hi[3],
+                                                int3& origin, unsigned& columns_x, unsigned& columns_y) {
+  const int points_x = CAKERNEL_Heat_Update_3dblock_tx<lanes>() * lanes;
+  const int rows = CAKERNEL_Heat_Update_3dblock_ty<lanes>() * CAKERNEL_Heat_Update_3dblock_rows_per_thread;
+  origin = make_int3(opuntia::cuda::block_origin_x<CCTK_REAL>(lo[0], call.grid.leadi), lo[1] - 1, lo[2]);
+  columns_x = static_cast<unsigned>((hi[0] - origin.x + points_x - 1) / points_x);
+  columns_y = static_cast<unsigned>((hi[1] - lo[1] + rows - 1) / rows);
+}
+
+/// The planes each block of a launch over [lo, hi) with `lanes` streams where autotuning asks for
+/// none: the slabs that fill the GPU's `resident` blocks, at most TILE's z (opuntia::planes_per_block).
+template <int lanes>
+static int CAKERNEL_Heat_Update_3dblock_own_slab(const opuntia::kernel_call& call, const int lo[3], const int hi[3], int resident) {
+  int3 origin;
+  unsigned columns_x = 0, columns_y = 0;
+  CAKERNEL_Heat_Update_3dblock_columns<lanes>(call, lo, hi, origin, columns_x, columns_y);
+  return opuntia::planes_per_block(std::int64_t{columns_x} * columns_y, hi[2] - lo[2], 4,
+                                   1 + 1 + CAKERNEL_Heat_Update_3dblock_PF, resident);
+}
+
+/// Launches kernel Heat_Update with `lanes` x points per thread, on the call's box when `boxed`, each
+/// block streaming slabs of `asked` planes evened out (autotuning's, opuntia::slab_as_asked) or,
+/// where nothing is asked (0), its own.
+template <int lanes, bool boxed>
+static void CAKERNEL_Heat_Update_cuda_3dblock_launch(const opuntia::kernel_call& call, const int lo[3], const int hi[3],
+                                                     int asked) {
+  const dim3 block(CAKERNEL_Heat_Update_3dblock_tx<lanes>(), CAKERNEL_Heat_Update_3dblock_ty<lanes>());
+  int3 origin;
+  unsigned columns_x = 0, columns_y = 0;
+  CAKERNEL_Heat_Update_3dblock_columns<lanes>(call, lo, hi, origin, columns_x, columns_y);
+  constexpr int shared_bytes = CAKERNEL_Heat_Update_3dblock_shared_bytes<lanes>();
+  const int resident = CAKERNEL_Heat_Update_3dblock_resident_blocks<lanes, boxed>();  // also lets the kernel have its shared planes
+  const int planes = hi[2] - lo[2];
+  const int slab = asked > 0 ? opuntia::slab_as_asked(planes, asked)
+                             : CAKERNEL_Heat_Update_3dblock_own_slab<lanes>(call, lo, hi, resident);
   const dim3 grid(columns_x, columns_y, static_cast<unsigned>((planes + slab - 1) / slab));
   const CAKERNEL_Heat_Update_Arrays arrays = CAKERNEL_Heat_Update_arrays_of(call);
   (void)arrays;
@@ -134,11 +164,14 @@ void CAKERNEL_Launch_Heat_Update_cuda_3dblock(const opuntia::kernel_call& call) 
     fits = fits && aligned(1);
     return fits;
   };
-  // What autotuning may choose here: the most planes a block streams (TILE's z, which the
-  // launcher may cut further to fill the GPU, thorns/CaKernel/backends/slabs.hpp) and the lanes
-  // (the widest that fits of those asked, whose shared planes the GPU holds). TILE's x and y and
-  // the planes loaded ahead are compiled in: the shape says them as they are, with no depth to
-  // choose.
+  // What autotuning may choose here: the planes a block streams and the lanes (the widest that
+  // fits of those asked, whose shared planes the GPU holds). TILE's x and y and the planes loaded
+  // ahead are compiled in: the shape says them as they are, with no depth to choose. The shape's
+  // z is the slab a launch over the whole grid runs: its own (the slabs that fill the GPU, at
+  // most TILE's z, thorns/CaKernel/backends/slabs.hpp), so that autotuning starts from what runs,
+  // or the one asked for, evened out over as many slabs, which runs as asked. The own rule cut
+  // the radius-4 ring's 128 columns at 256^3 in fp32 into 5 slabs a column, 84% of copy on an
+  // H100 where 4 gave 88% (bench/RESULTS.md, 2026-12-06): a measured search finds such cuts.
   constexpr int widest = opuntia::cuda::lanes_per_16_bytes<CCTK_REAL>;
   constexpr int own_lanes = CAKERNEL_Heat_Update_3dblock_lanes;
   static_assert(own_lanes >= 1 && own_lanes <= widest && (own_lanes & (own_lanes - 1)) == 0,
@@ -156,15 +189,23 @@ void CAKERNEL_Launch_Heat_Update_cuda_3dblock(const opuntia::kernel_call& call) 
         while (lanes > 1 && (lanes > s.lanes || !groups_of(lanes) ||
                              opuntia::cuda::with_lanes<widest>(lanes, shared_bytes) > shared_most))
           lanes /= 2;
-        return opuntia::launch_shape{{64, 4, opuntia::tile_within_grid(s.tile, call.grid)[2]}, 0, lanes};
+        const int slab = opuntia::asks_for_tile(call)
+                             ? opuntia::slab_as_asked(hi[2] - lo[2], s.tile[2])
+                             : opuntia::cuda::with_lanes<widest>(lanes, [&](auto l) {
+                                 constexpr int l_ = decltype(l)::value;
+                                 return CAKERNEL_Heat_Update_3dblock_own_slab<l_>(
+                                     call, lo, hi, CAKERNEL_Heat_Update_3dblock_resident_blocks<l_, false>());
+                               });
+        return opuntia::launch_shape{{64, 4, slab}, 0, lanes};
       });
   if (!opuntia::clip_to_box(call, lo, hi)) return;
   const bool boxed = call.box.has_value();
+  const int asked = opuntia::asks_for_tile(call) ? shape.tile[2] : 0;  // a box's own slabs are its own
   opuntia::cuda::with_lanes<widest>(shape.lanes, [&](auto lanes) {
     if (boxed)
-      CAKERNEL_Heat_Update_cuda_3dblock_launch<decltype(lanes)::value, true>(call, lo, hi, shape.tile[2]);
+      CAKERNEL_Heat_Update_cuda_3dblock_launch<decltype(lanes)::value, true>(call, lo, hi, asked);
     else
-      CAKERNEL_Heat_Update_cuda_3dblock_launch<decltype(lanes)::value, false>(call, lo, hi, shape.tile[2]);
+      CAKERNEL_Heat_Update_cuda_3dblock_launch<decltype(lanes)::value, false>(call, lo, hi, asked);
   });
 }
 
