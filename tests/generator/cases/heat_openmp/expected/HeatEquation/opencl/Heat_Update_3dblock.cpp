@@ -88,7 +88,8 @@ void CAKERNEL_Launch_Heat_Update_opencl_3dblock(const opuntia::kernel_call& call
   // ran 32-plane columns in 128 work-groups, 8-17% of copy on an H100, bench/RESULTS.md
   // 2026-11-27). Reckoned on the whole grid's points whatever the call's box, so that a grid's
   // interior and rim launches share one program, and said as the shape's z, so that autotuning
-  // starts from it and may ask for longer slabs as well as shorter ones, which run as asked.
+  // starts from it and may ask for longer slabs as well as shorter ones, which run as asked
+  // (evened out over as many slabs).
   const auto slab_of = [&](const std::array<int, 3>& t, int ahead, int lanes) {
     const int points[3] = {call.grid.ni - 1 - 1, call.grid.nj - 1 - 1,
                            call.grid.nk - 1 - 1};
@@ -134,7 +135,11 @@ void CAKERNEL_Launch_Heat_Update_opencl_3dblock(const opuntia::kernel_call& call
           runs = {work_group(own_shape.tile, lanes), ahead, lanes};
           shrink(runs);
         }
-        if (!opuntia::asks_for_tile(call)) runs.tile[2] = slab_of(runs.tile, runs.ahead, runs.lanes);
+        // Slabs asked for run evened out over as many (opuntia::slab_as_asked), as on CUDA.
+        runs.tile[2] = opuntia::asks_for_tile(call)
+                           ? std::min(std::max(opuntia::slab_as_asked(call.grid.nk - 1 - 1, runs.tile[2]), 2),
+                                      runs.tile[2])
+                           : slab_of(runs.tile, runs.ahead, runs.lanes);
         return runs;
       });
   };
