@@ -107,8 +107,8 @@ static int CAKERNEL_%{name}_%{variant}_own_slab(const opuntia::kernel_call& call
 }
 
 /// Launches kernel %{name} with `lanes` x points per thread, on the call's box when `boxed`, each
-/// block streaming slabs of `asked` planes evened out (autotuning's, opuntia::slab_as_asked) or,
-/// where nothing is asked (0), its own.
+/// block streaming slabs of `asked` planes evened out (opuntia::slab_as_asked: autotuning's, or
+/// the whole grid's own) or, where 0, the slabs that fill the GPU with the box's columns.
 template <int lanes, bool boxed>
 static void CAKERNEL_%{name}_cuda_%{variant}_launch(const opuntia::kernel_call& call, const int lo[3], const int hi[3],
                                                      int asked) {
@@ -200,7 +200,9 @@ void CAKERNEL_Launch_%{name}_cuda_%{variant}(const opuntia::kernel_call& call) {
       });
   if (!opuntia::clip_to_box(call, lo, hi)) return;
   const bool boxed = call.box.has_value();
-  const int asked = opuntia::asks_for_tile(call) ? shape.tile[2] : 0;  // a box's own slabs are its own
+  // The shape's z is the slab a launch over the whole grid runs (its own, or the one asked for
+  // evened out): that is the slab to run, unless a box asked for none cuts its own columns.
+  const int asked = opuntia::asks_for_tile(call) || !boxed ? shape.tile[2] : 0;
   opuntia::cuda::with_lanes<widest>(shape.lanes, [&](auto lanes) {
     if (boxed)
       CAKERNEL_%{name}_cuda_%{variant}_launch<decltype(lanes)::value, true>(call, lo, hi, asked);
