@@ -79,6 +79,10 @@ TEST_P(launch_shape, another_shape_computes_the_same_bits_and_the_launcher_says_
         const std::string shape_text = std::to_string(asked.tile[0]) + "x" + std::to_string(asked.tile[1]) + "x" +
                                        std::to_string(asked.tile[2]) + " ahead " + std::to_string(asked.ahead) +
                                        " lanes " + std::to_string(asked.lanes);
+        // The shape it ran, asked for, runs as it is: autotuning keeps what it measured.
+        opuntia::launch_shape ran_again{};
+        variant_check::launched_through(*device, variant, g, before, &p, opuntia::index_range{}, ran, &ran_again);
+        EXPECT_EQ(ran_again, ran) << what << " asked " << shape_text;
         // A shape it runs: within the grid, and on OpenCL 1 to 4 planes ahead and at least 2
         // planes in z (pocl miscompiles one-plane work-groups with a local plane); on the GPUs 1,
         // 2 or 4 lanes, at most those asked and 16 bytes, one where the row pitch is odd; no

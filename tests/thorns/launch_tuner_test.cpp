@@ -4,6 +4,8 @@
 // measures nothing; the search climbs from the template's own shape within its time.
 #include "thorns/CaKernel/src/launch_tuner.hpp"
 
+#include "thorns/CaKernel/backends/slabs.hpp"
+
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -272,6 +274,43 @@ TEST_F(launch_tuner_test, the_lanes_halve_and_double_where_the_launcher_has_them
   EXPECT_EQ(later.choose("T::K", points, {"3dstencil"}, device_launcher, time), c);
   EXPECT_TRUE(measured.empty());
   EXPECT_NE(later.take_notes().at(0).find("3dstencil, tile 64x4x4, ahead 1, lanes 1 (cached in "), std::string::npos);
+}
+
+// A launcher that evens the slabs asked for over 248 planes (CUDA's and OpenCL's radius-4 ring at
+// 256^3), its own 5 slabs of 50 planes; x and y compiled in.
+shape evening_launcher(const std::string&, const shape& wanted) {
+  return {{32, 16, wanted.tile == tile{} ? 50 : opuntia::slab_as_asked(248, wanted.tile[2])}, 0};
+}
+
+TEST_F(launch_tuner_test, a_slab_fewer_or_more_is_the_nearest_z_that_runs_as_another_launch) {
+  // Fastest in 4 slabs (62 planes), which doubling and halving 50 planes (3 and 10 slabs) miss.
+  const std::map<int, double> ms_by_slabs{{5, 1.0}, {4, 0.9}, {3, 1.1}, {2, 1.2}};
+  const auto time = [&](const launch_choice& c) {
+    const int z = evening_launcher(c.variant, c.shape).tile[2];
+    const auto known = ms_by_slabs.find((248 + z - 1) / z);
+    return 1e-3 * (known != ms_by_slabs.end() ? known->second : 1.3);
+  };
+  auto t = tuner(autotune_mode::always);
+  EXPECT_EQ(t.choose("T::K", points, {"3dblock_ring"}, evening_launcher, time).shape.tile, (tile{32, 16, 62}));
+  const auto note = t.take_notes().at(0);
+  // From 50: 100 planes run as 83 (3 slabs), 25 (10), then one slab fewer (62) and more (42).
+  EXPECT_NE(note.find("shapes of 3dblock_ring from 32x16x50: 32x16x83 1.100 ms, 32x16x25 1.300 ms, 32x16x62 0.900 ms, "
+                      "32x16x42 1.300 ms"),
+            std::string::npos)
+      << note;
+}
+
+TEST_F(launch_tuner_test, a_box_keeps_its_own_launch_where_no_shape_gains) {
+  // On a box the own launch cuts the box's columns (CUDA's), where the start the probe says for
+  // the whole grid, asked for, runs slower: that one is neither measured for the own nor kept.
+  const auto time = [&](const launch_choice& c) {
+    if (c.shape == shape{}) return 1.0e-3;
+    return c.shape.tile == tile{32, 16, 50} ? 2.0e-3 : 1.5e-3;
+  };
+  auto t = tuner(autotune_mode::always);
+  const auto c = t.choose("T::K", points, {"3dblock_ring"}, evening_launcher, time, tile{34, 34, 2});
+  EXPECT_EQ(c, (launch_choice{"3dblock_ring", shape{}}));
+  EXPECT_EQ(t.take_notes().at(0).find("2.000 ms"), std::string::npos);
 }
 
 TEST_F(launch_tuner_test, a_cached_tile_the_launcher_no_longer_runs_is_measured_again) {

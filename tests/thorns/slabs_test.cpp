@@ -39,6 +39,7 @@ TEST(slabs, a_thin_tile_keeps_its_planes) {
 
 TEST(slabs, without_an_occupancy_the_tile_decides) {
   EXPECT_EQ(planes_per_block(512, 504, 63, 8, 0), 63);
+  EXPECT_EQ(planes_per_block(512, 248, 100, 8, 0), 83);  // 3 slabs, evened out
   EXPECT_EQ(planes_per_block(512, 504, 1000, 8, 0), 504);  // never more than the planes
   EXPECT_EQ(planes_per_block(0, 504, 63, 8, 396), 63);
 }
@@ -95,12 +96,14 @@ TEST(slabs, an_asked_length_runs_as_many_slabs_evened_out) {
   EXPECT_EQ(slab_as_asked(248, 50), 50);  // 5 slabs
   EXPECT_EQ(slab_as_asked(248, 40), 36);  // 7 slabs of at most 36
   // The own rule's slabs run as asked: its length asked again is the same launch.
-  for (const std::int64_t columns : {1, 128, 512})
+  for (const std::int64_t columns : {0, 1, 128, 512, 5000})
     for (const int planes : {1, 9, 248, 504})
-      for (const std::int64_t resident : {0, 132, 396, 660}) {
-        const int own = planes_per_block(columns, planes, 512, 8, resident);
-        EXPECT_EQ(slab_as_asked(planes, own), own) << columns << " columns, " << planes << " planes, " << resident;
-      }
+      for (const int most : {4, 63, 100, 512})
+        for (const std::int64_t resident : {0, 132, 396, 660}) {
+          const int own = planes_per_block(columns, planes, most, 8, resident);
+          EXPECT_EQ(slab_as_asked(planes, own), own)
+              << columns << " columns, " << planes << " planes, TILE z " << most << ", " << resident << " resident";
+        }
   // Longer than the planes: one slab; nothing asked, or less than a plane: slabs of one plane.
   EXPECT_EQ(slab_as_asked(248, 1000), 248);
   EXPECT_EQ(slab_as_asked(248, 0), 1);

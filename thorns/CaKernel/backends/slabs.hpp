@@ -7,6 +7,17 @@
 
 namespace opuntia {
 
+/// The planes each block streams where a launch is asked for slabs of `asked` planes (autotuning's
+/// shape) over `planes`: as many slabs as that length makes, evened out, so that no block
+/// streams a short last slab alone and every length that makes as many slabs runs the same
+/// launch (autotuning measures it once). At least one plane, at most `planes`.
+inline int slab_as_asked(int planes, int asked) {
+  if (planes <= 0) return 1;
+  const std::int64_t slab = std::clamp(asked, 1, planes);
+  const std::int64_t slabs = (planes + slab - 1) / slab;
+  return static_cast<int>((planes + slabs - 1) / slabs);
+}
+
 /// The planes of z that each block of a 3D kernel streams through, for a launch of `columns`
 /// block columns (the x and y tiles) over `planes` interior planes, when the GPU holds
 /// `resident_blocks` of the kernel's blocks at once (SMs x blocks an SM). A block streams at most
@@ -24,12 +35,12 @@ namespace opuntia {
 /// points): in fp32 (660 resident blocks) whole columns ran at 76-77% of copy against 66-74%
 /// for 2 to 12 slabs; in fp64 (396 resident blocks) 3 slabs of 168 planes (4 waves, 97% full)
 /// ran at 84% against 77% for whole columns (2 waves, the second 29% full) and 79-82% for 2 and
-/// 5 to 12 slabs. With `resident_blocks` unknown (0), TILE's z.
+/// 5 to 12 slabs. With `resident_blocks` unknown (0), TILE's z evened out (slab_as_asked).
 inline int planes_per_block(std::int64_t columns, int planes, int most_planes, int halo_planes,
                             std::int64_t resident_blocks) {
   if (planes <= 0) return 1;
   const int most = std::clamp(most_planes, 1, planes);
-  if (columns <= 0 || resident_blocks <= 0) return most;
+  if (columns <= 0 || resident_blocks <= 0) return slab_as_asked(planes, most);
   const auto ceil_div = [](std::int64_t a, std::int64_t b) { return (a + b - 1) / b; };
   const std::int64_t fewest_slabs = ceil_div(planes, most);
   if (fewest_slabs <= resident_blocks / columns) {  // columns x fewest_slabs <= resident_blocks
@@ -47,17 +58,6 @@ inline int planes_per_block(std::int64_t columns, int planes, int most_planes, i
     slabs = ceil_div(planes, slab - 1);
   }
   return static_cast<int>(best_planes);
-}
-
-/// The planes each block streams where a launch is asked for slabs of `asked` planes (autotuning's
-/// shape) over `planes`: as many slabs as that length makes, evened out, so that no block
-/// streams a short last slab alone and every length that makes as many slabs runs the same
-/// launch (autotuning measures it once). At least one plane, at most `planes`.
-inline int slab_as_asked(int planes, int asked) {
-  if (planes <= 0) return 1;
-  const std::int64_t slab = std::clamp(asked, 1, planes);
-  const std::int64_t slabs = (planes + slab - 1) / slab;
-  return static_cast<int>((planes + slabs - 1) / slabs);
 }
 
 }  // namespace opuntia

@@ -94,10 +94,10 @@ const launch_choice& launch_tuner::choose(const std::string& kernel, const std::
   const std::string size =
       box ? fmt::format("a {} box of {}", size_text(*box), size_text(points)) : size_text(points);
   // The key holds what the measurement depends on; the entry holds the choice. Its first word
-  // names the search: a wider one (5: x and y traded; 6: CUDA's lanes) measures again what a
-  // narrower one chose.
+  // names the search: a wider one (5: x and y traded; 6: CUDA's lanes; 7: slabs as asked on
+  // CUDA, a slab more and fewer) measures again what a narrower one chose.
   const std::string key = program_cache::key(
-      {fmt::format("autotune 6\n{}\n{}\n{}", kernel, fmt::join(candidates, " "), size), "", "", device_, ""});
+      {fmt::format("autotune 7\n{}\n{}\n{}", kernel, fmt::join(candidates, " "), size), "", "", device_, ""});
   if (const auto known = chosen_.find(key); known != chosen_.end()) return known->second;
   const launch_choice untuned{candidates.front(), own_shape};
   if (mode_ == autotune_mode::no) return chosen_[key] = untuned;
@@ -156,7 +156,7 @@ const launch_choice& launch_tuner::choose(const std::string& kernel, const std::
   for (const std::size_t i : searched) {
     std::vector<std::string> tried;
     const auto [shape, shape_seconds] =
-        search_shape(candidates[i], starts[i], seconds[i], probe, time_launch, deadline, tried, out_of_time);
+        search_shape(candidates[i], starts[i], seconds[i], probe, time_launch, deadline, tried, out_of_time, box.has_value());
     shapes_measured += fmt::format("; shapes of {} from {}: {}", candidates[i], shape_text(starts[i]),
                                    tried.empty() ? "none other" : fmt::format("{}", fmt::join(tried, ", ")));
     if (i == best || shape_seconds < chosen_seconds * required_gain) {
@@ -179,25 +179,32 @@ std::pair<launch_shape, double> launch_tuner::search_shape(const std::string& va
                                                            const launch_timer& time_launch,
                                                            std::chrono::steady_clock::time_point deadline,
                                                            std::vector<std::string>& measured,
-                                                           bool& out_of_time) const {
+                                                           bool& out_of_time, bool start_is_not_own) const {
   std::set<launch_shape> tried{start};
   launch_shape current = start;
+  // On a box the own launch may cut the box's own slabs (CUDA's) where the start, which the
+  // probe says without the box, asked for, runs the whole grid's evened out over the box: a
+  // search of a box measures, and keeps where nothing gains, the own launch.
+  const launch_shape start_runs = start_is_not_own ? own_shape : start;
+  const auto result = [&](const launch_shape& shape, double seconds) {
+    return std::pair{shape == start ? start_runs : shape, seconds};
+  };
   // Measured again, as the shape it runs: the variants' round came first, on copies just made.
-  const double again = std::chrono::steady_clock::now() < deadline ? time_launch({variant, start}) : -1;
+  const double again = std::chrono::steady_clock::now() < deadline ? time_launch({variant, start_runs}) : -1;
   double current_seconds = again >= 0 ? std::min(start_seconds, again) : start_seconds;
   for (bool moved = true; moved;) {
     moved = false;
-    // The neighbours of the current shape: each tile extent doubled and halved, TILE's z a
-    // quarter longer and shorter, the depth one more and one less, the lanes doubled and halved,
-    // and the tile's x and y traded (x doubled and y halved, and the other way): the same
-    // work-group in another aspect, a move that one axis at a time makes in two steps, the first
-    // of which may lose (OpenCL's radius-4 ring in fp32 on an H100: 57.7% of copy on 128 x 4
-    // points, 52.6% on 64 x 4, 76.3% on 64 x 16; bench/RESULTS.md, 2026-12-05). The quarter
-    // steps reach the slab counts between those that doubling and halving reach where a column
-    // is cut into a few slabs (CUDA's radius-4 ring at 256^3 in fp32 on an H100: 5 slabs of 50
-    // planes 84% of copy, 4 slabs 88%, 3 slabs 82%, 2 and 8 slabs 74-76%; bench/RESULTS.md,
-    // 2026-12-06). The fastest of them becomes the current shape where it gains enough; the
-    // search ends where none does.
+    // The neighbours of the current shape: each tile extent doubled and halved, one slab fewer
+    // and one more (the nearest z each way that runs as another launch), the depth one more and
+    // one less, the lanes doubled and halved, and the tile's x and y traded (x doubled and y
+    // halved, and the other way): the same work-group in another aspect, a move that one axis at
+    // a time makes in two steps, the first of which may lose (OpenCL's radius-4 ring in fp32 on
+    // an H100: 57.7% of copy on 128 x 4 points, 52.6% on 64 x 4, 76.3% on 64 x 16;
+    // bench/RESULTS.md, 2026-12-05). The slab steps reach the counts between those that doubling
+    // and halving reach where a column is cut into a few slabs (CUDA's radius-4 ring at 256^3
+    // in fp32 on an H100: 5 slabs of 50 planes 84% of copy, 4 slabs 88%, 3 slabs 82%, 2 and 8
+    // slabs 74-76%; bench/RESULTS.md, 2026-12-06). The fastest of them becomes the current shape
+    // where it gains enough; the search ends where none does.
     launch_shape next = current;
     double next_seconds = current_seconds * required_gain;
     for (int axis = 0; axis < 7; ++axis) {
@@ -205,16 +212,20 @@ std::pair<launch_shape, double> launch_tuner::search_shape(const std::string& va
         if (std::chrono::steady_clock::now() >= deadline) {
           out_of_time = true;
           // the fastest found, where one gained enough
-          return next != current ? std::pair{next, next_seconds} : std::pair{current, current_seconds};
+          return next != current ? result(next, next_seconds) : result(current, current_seconds);
         }
         launch_shape wanted = current;
         if (axis < 3) {
           auto& extent = wanted.tile[axis];
           extent = up ? 2 * extent : std::max(1, extent / 2);
         } else if (axis == 3) {
-          auto& planes = wanted.tile[2];
-          const int quarter = std::max(1, planes / 4);
-          planes = up ? planes + quarter : std::max(1, planes - quarter);
+          // The nearest z each way that the launcher runs as another launch: one slab fewer or
+          // more a column where it evens its slabs out (CUDA's and OpenCL's; a plane more or
+          // less elsewhere). Probes run nothing; at most 2 z of them.
+          for (int z = current.tile[2] + (up ? 1 : -1); z >= 1 && z <= 2 * current.tile[2]; z += up ? 1 : -1) {
+            wanted.tile[2] = z;
+            if (probe(variant, wanted) != current) break;
+          }
         } else if (axis == 4) {
           if (current.ahead == 0) continue;  // the launcher has no depth
           wanted.ahead = up ? current.ahead + 1 : std::max(1, current.ahead - 1);
@@ -246,7 +257,7 @@ std::pair<launch_shape, double> launch_tuner::search_shape(const std::string& va
       moved = true;
     }
   }
-  return {current, current_seconds};
+  return result(current, current_seconds);
 }
 
 std::vector<std::string> launch_tuner::take_notes() {

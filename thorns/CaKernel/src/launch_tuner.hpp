@@ -6,9 +6,9 @@
 // OpenCL) and lanes (x points a work-item or thread owns, OpenCL and CUDA). The first launch
 // on a grid size measures on scratch copies of the kernel's arrays: each variant with the
 // template's own shape, then, from there, the shapes of the fastest variant and of every variant
-// within 15% of it, fastest first, one axis at a time (each tile extent doubled and halved, the
-// tile's z a quarter longer and shorter, the depth one more and one less, the lanes doubled and
-// halved, x traded for y and y for x; a move
+// within 15% of it, fastest first, one axis at a time (each tile extent doubled and halved, one
+// slab fewer and one more, the depth one more and one less, the lanes doubled and halved, x
+// traded for y and y for x; a move
 // kept where it is 3% faster, until none is or
 // CaKernel::autotune_seconds have passed, one time for all of them; another variant's best shape
 // replaces the choice where it is 3% faster). The choice is stored in
@@ -80,12 +80,14 @@ class launch_tuner {
   /// The search of a shape for `variant` (its launcher runs `start` when asked for none), from
   /// `start` measured at `start_seconds`, until `deadline`: the fastest shape found and its
   /// seconds. Appends each shape measured to `measured`; sets `out_of_time` where the deadline
-  /// ended it.
+  /// ended it. `start_is_not_own` (a box): the launcher's own launch is measured, and kept where
+  /// no shape gains, instead of `start` asked for.
   std::pair<launch_shape, double> search_shape(const std::string& variant, const launch_shape& start,
                                                double start_seconds, const shape_probe& probe,
                                                const launch_timer& time_launch,
                                                std::chrono::steady_clock::time_point deadline,
-                                               std::vector<std::string>& measured, bool& out_of_time) const;
+                                               std::vector<std::string>& measured, bool& out_of_time,
+                                               bool start_is_not_own) const;
 
   autotune_mode mode_;
   program_cache cache_;

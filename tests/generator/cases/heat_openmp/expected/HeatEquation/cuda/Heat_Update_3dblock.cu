@@ -91,8 +91,8 @@ static void CAKERNEL_Heat_Update_3dblock_columns(const opuntia::kernel_call& cal
   const int points_x = CAKERNEL_Heat_Update_3dblock_tx<lanes>() * lanes;
   const int rows = CAKERNEL_Heat_Update_3dblock_ty<lanes>() * CAKERNEL_Heat_Update_3dblock_rows_per_thread;
   origin = make_int3(opuntia::cuda::block_origin_x<CCTK_REAL>(lo[0], call.grid.leadi), lo[1] - 1, lo[2]);
-  columns_x = static_cast<unsigned>((hi[0] - origin.x + points_x - 1) / points_x);
-  columns_y = static_cast<unsigned>((hi[1] - lo[1] + rows - 1) / rows);
+  columns_x = static_cast<unsigned>(std::max((hi[0] - origin.x + points_x - 1) / points_x, 0));  // none where the
+  columns_y = static_cast<unsigned>(std::max((hi[1] - lo[1] + rows - 1) / rows, 0));               // grid has no points
 }
 
 /// The planes each block of a launch over [lo, hi) with `lanes` streams where autotuning asks for

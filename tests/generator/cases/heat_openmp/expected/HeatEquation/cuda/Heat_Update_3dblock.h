@@ -12,8 +12,8 @@
    an array's alignment does not allow it: the launcher picks) of ROWS consecutive rows, and
    streams them through z (Micikevicius), keeping for each row and cached variable a window of
    the planes that its z neighbours need, in registers. A block of tx x ty threads covers
-   tx x lanes points in x (TILE's), ty x ROWS rows in y and a slab of planes in z: at most TILE's z (or autotuning's),
-   as many as the launcher finds to fill the GPU (thorns/CaKernel/backends/slabs.hpp). I3D_l(v, 0, 0, k) is a
+   tx x lanes points in x (TILE's), ty x ROWS rows in y and a slab of planes in z: at most TILE's z,
+   as many as the launcher finds to fill the GPU, or autotuning's (thorns/CaKernel/backends/slabs.hpp). I3D_l(v, 0, 0, k) is a
    register; so is an x or y neighbour that is one of the thread's own points.
 
    With a shared plane, I3D_l(v, i, j, 0) reads the current plane of each cached variable, its
@@ -98,9 +98,9 @@ template <int lanes>
 static __host__ __device__ constexpr int CAKERNEL_Heat_Update_3dblock_sy() {
   return CAKERNEL_Heat_Update_3dblock_tyr<lanes>() + 1 + 1;
 }
-/* TILE's z is the most planes a block streams, which autotuning may change: the launcher takes
-   it at run time and may cut a column into more slabs, so that its blocks fill the GPU
-   (thorns/CaKernel/backends/slabs.hpp); the kernel takes the slab as cakernel_slab. */
+/* TILE's z is the most planes a block streams: the launcher takes it at run time and may cut a
+   column into more slabs, so that its blocks fill the GPU, or runs the slabs autotuning asks
+   for (thorns/CaKernel/backends/slabs.hpp); the kernel takes the slab as cakernel_slab. */
 /* The kernel's __launch_bounds__ (on the kernel of `cakernel_lanes` lanes): its threads, and the
    blocks an SM must hold at once where the build or the variant says (common.h:
    OPUNTIA_CUDA_MIN_BLOCKS, CAKERNEL_MIN_THREADS_PER_SM_): the variant's threads an SM must hold,
