@@ -26,8 +26,10 @@ inline int slab_as_asked(int planes, int asked) {
 ///
 /// - When every column, cut into the fewest slabs TILE's z allows, fits in one wave of resident
 ///   blocks, the columns are cut into as many slabs as still fit in that one wave: every block
-///   runs at once, so there is no tail of blocks that run alone, and the planes a slab shares
-///   with the next are read by both at about the same time.
+///   runs at once, so there is no tail of blocks that run alone. (Not always the fastest cut:
+///   the radius-4 ring at 256^3 in fp32 ran at 84% of copy on an H100 in the wave's 5 slabs a
+///   column and at 88% in 4, bench/RESULTS.md 2026-12-06; autotuning measures the counts near
+///   it, slab_as_asked.)
 /// - Otherwise the slab count minimises waves x (slab + halo planes): each wave streams one
 ///   slab and its halo, so full waves and few halo planes both count.
 ///
