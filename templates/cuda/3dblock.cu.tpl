@@ -95,15 +95,12 @@ static void CAKERNEL_%{name}_%{variant}_columns(const opuntia::kernel_call& call
   columns_y = static_cast<unsigned>(std::max((hi[1] - lo[1] + rows - 1) / rows, 0));               // grid has no points
 }
 
-/// The planes each block of a launch over [lo, hi) with `lanes` streams where autotuning asks for
-/// none: the slabs that fill the GPU's `resident` blocks, at most TILE's z (opuntia::planes_per_block).
-template <int lanes>
-static int CAKERNEL_%{name}_%{variant}_own_slab(const opuntia::kernel_call& call, const int lo[3], const int hi[3], int resident) {
-  int3 origin;
-  unsigned columns_x = 0, columns_y = 0;
-  CAKERNEL_%{name}_%{variant}_columns<lanes>(call, lo, hi, origin, columns_x, columns_y);
-  return opuntia::planes_per_block(std::int64_t{columns_x} * columns_y, hi[2] - lo[2], %{tile_z},
-                                   %{stencil_zn} + %{stencil_zp} + CAKERNEL_%{name}_%{variant}_PF, resident);
+/// The planes each block of a launch of `columns` columns of blocks over `planes` streams where
+/// autotuning asks for none: the slabs that fill the GPU's `resident` blocks, at most TILE's z
+/// (opuntia::planes_per_block).
+static int CAKERNEL_%{name}_%{variant}_own_slab(std::int64_t columns, int planes, int resident) {
+  return opuntia::planes_per_block(columns, planes, %{tile_z}, %{stencil_zn} + %{stencil_zp} + CAKERNEL_%{name}_%{variant}_PF,
+                                   resident);
 }
 
 /// Launches kernel %{name} with `lanes` x points per thread, on the call's box when `boxed`, each
@@ -120,7 +117,7 @@ static void CAKERNEL_%{name}_cuda_%{variant}_launch(const opuntia::kernel_call& 
   const int resident = CAKERNEL_%{name}_%{variant}_resident_blocks<lanes, boxed>();  // also lets the kernel have its shared planes
   const int planes = hi[2] - lo[2];
   const int slab = asked > 0 ? opuntia::slab_as_asked(planes, asked)
-                             : CAKERNEL_%{name}_%{variant}_own_slab<lanes>(call, lo, hi, resident);
+                             : CAKERNEL_%{name}_%{variant}_own_slab(std::int64_t{columns_x} * columns_y, planes, resident);
   const dim3 grid(columns_x, columns_y, static_cast<unsigned>((planes + slab - 1) / slab));
   const CAKERNEL_%{name}_Arrays arrays = CAKERNEL_%{name}_arrays_of(call);
   (void)arrays;
@@ -193,8 +190,11 @@ void CAKERNEL_Launch_%{name}_cuda_%{variant}(const opuntia::kernel_call& call) {
                              ? opuntia::slab_as_asked(hi[2] - lo[2], s.tile[2])
                              : opuntia::cuda::with_lanes<widest>(lanes, [&](auto l) {
                                  constexpr int l_ = decltype(l)::value;
-                                 return CAKERNEL_%{name}_%{variant}_own_slab<l_>(
-                                     call, lo, hi, CAKERNEL_%{name}_%{variant}_resident_blocks<l_, false>());
+                                 int3 origin;
+                                 unsigned columns_x = 0, columns_y = 0;
+                                 CAKERNEL_%{name}_%{variant}_columns<l_>(call, lo, hi, origin, columns_x, columns_y);
+                                 return CAKERNEL_%{name}_%{variant}_own_slab(std::int64_t{columns_x} * columns_y, hi[2] - lo[2],
+                                                                             CAKERNEL_%{name}_%{variant}_resident_blocks<l_, false>());
                                });
         return opuntia::launch_shape{{%{tile_x}, %{tile_y}, slab}, 0, lanes};
       });

@@ -31,28 +31,29 @@ def main():
     source, opuntia, pages = sys.argv[1], sys.argv[2], sys.argv[3:]
     listed = printed(opuntia, "--list-thorns")
     rows = {line.split()[0]: line.rstrip() for line in listed[listed.index(HEADER) + 1:] if line.strip()}
-    help_lines = printed(opuntia, "--help")
+    help_lines = [canonical(l) for l in printed(opuntia, "--help")]
+    while help_lines and not help_lines[-1]:
+        help_lines.pop()
     failures = checked = 0
     for page in pages:
         lines = open(f"{source}/{page}", encoding="utf-8").read().split("\n")
         for number, line in enumerate(lines, 1):
+            if line.rstrip() not in (HELP, HEADER):
+                continue
             end = next((i for i in range(number, len(lines)) if lines[i].startswith("```")), len(lines))
             if line.rstrip() == HELP:
                 checked += 1
                 shown = [canonical(l) for l in lines[number:end]]
                 while shown and not shown[-1]:
                     shown.pop()
-                actual = [canonical(l) for l in help_lines]
-                while actual and not actual[-1]:
-                    actual.pop()
-                if shown != actual:
+                if shown != help_lines:
                     failures += 1
-                    wrong = next((i for i in range(min(len(shown), len(actual))) if shown[i] != actual[i]),
-                                 min(len(shown), len(actual)))
+                    wrong = next((i for i in range(min(len(shown), len(help_lines))) if shown[i] != help_lines[i]),
+                                 min(len(shown), len(help_lines)))
                     print(f"{page}:{number + 1 + wrong}: the help shown differs from what opuntia --help prints:\n"
                           f"  page:    {shown[wrong] if wrong < len(shown) else '(end)'}\n"
-                          f"  printed: {actual[wrong] if wrong < len(actual) else '(end)'}")
-            elif line.rstrip() == HEADER:
+                          f"  printed: {help_lines[wrong] if wrong < len(help_lines) else '(end)'}")
+            else:
                 checked += 1
                 for index in range(number, end):
                     row = lines[index].rstrip()

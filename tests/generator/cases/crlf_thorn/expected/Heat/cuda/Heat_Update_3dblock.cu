@@ -95,15 +95,12 @@ static void CAKERNEL_Heat_Update_3dblock_columns(const opuntia::kernel_call& cal
   columns_y = static_cast<unsigned>(std::max((hi[1] - lo[1] + rows - 1) / rows, 0));               // grid has no points
 }
 
-/// The planes each block of a launch over [lo, hi) with `lanes` streams where autotuning asks for
-/// none: the slabs that fill the GPU's `resident` blocks, at most TILE's z (opuntia::planes_per_block).
-template <int lanes>
-static int CAKERNEL_Heat_Update_3dblock_own_slab(const opuntia::kernel_call& call, const int lo[3], const int hi[3], int resident) {
-  int3 origin;
-  unsigned columns_x = 0, columns_y = 0;
-  CAKERNEL_Heat_Update_3dblock_columns<lanes>(call, lo, hi, origin, columns_x, columns_y);
-  return opuntia::planes_per_block(std::int64_t{columns_x} * columns_y, hi[2] - lo[2], 4,
-                                   1 + 1 + CAKERNEL_Heat_Update_3dblock_PF, resident);
+/// The planes each block of a launch of `columns` columns of blocks over `planes` streams where
+/// autotuning asks for none: the slabs that fill the GPU's `resident` blocks, at most TILE's z
+/// (opuntia::planes_per_block).
+static int CAKERNEL_Heat_Update_3dblock_own_slab(std::int64_t columns, int planes, int resident) {
+  return opuntia::planes_per_block(columns, planes, 4, 1 + 1 + CAKERNEL_Heat_Update_3dblock_PF,
+                                   resident);
 }
 
 /// Launches kernel Heat_Update with `lanes` x points per thread, on the call's box when `boxed`, each
@@ -120,7 +117,7 @@ static void CAKERNEL_Heat_Update_cuda_3dblock_launch(const opuntia::kernel_call&
   const int resident = CAKERNEL_Heat_Update_3dblock_resident_blocks<lanes, boxed>();  // also lets the kernel have its shared planes
   const int planes = hi[2] - lo[2];
   const int slab = asked > 0 ? opuntia::slab_as_asked(planes, asked)
-                             : CAKERNEL_Heat_Update_3dblock_own_slab<lanes>(call, lo, hi, resident);
+                             : CAKERNEL_Heat_Update_3dblock_own_slab(std::int64_t{columns_x} * columns_y, planes, resident);
   const dim3 grid(columns_x, columns_y, static_cast<unsigned>((planes + slab - 1) / slab));
   const CAKERNEL_Heat_Update_Arrays arrays = CAKERNEL_Heat_Update_arrays_of(call);
   (void)arrays;
@@ -193,8 +190,11 @@ void CAKERNEL_Launch_Heat_Update_cuda_3dblock(const opuntia::kernel_call& call) 
                              ? opuntia::slab_as_asked(hi[2] - lo[2], s.tile[2])
                              : opuntia::cuda::with_lanes<widest>(lanes, [&](auto l) {
                                  constexpr int l_ = decltype(l)::value;
-                                 return CAKERNEL_Heat_Update_3dblock_own_slab<l_>(
-                                     call, lo, hi, CAKERNEL_Heat_Update_3dblock_resident_blocks<l_, false>());
+                                 int3 origin;
+                                 unsigned columns_x = 0, columns_y = 0;
+                                 CAKERNEL_Heat_Update_3dblock_columns<l_>(call, lo, hi, origin, columns_x, columns_y);
+                                 return CAKERNEL_Heat_Update_3dblock_own_slab(std::int64_t{columns_x} * columns_y, hi[2] - lo[2],
+                                                                             CAKERNEL_Heat_Update_3dblock_resident_blocks<l_, false>());
                                });
         return opuntia::launch_shape{{64, 4, slab}, 0, lanes};
       });

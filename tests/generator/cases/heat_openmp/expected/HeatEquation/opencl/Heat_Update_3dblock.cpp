@@ -88,16 +88,19 @@ void CAKERNEL_Launch_Heat_Update_opencl_3dblock(const opuntia::kernel_call& call
   // ran 32-plane columns in 128 work-groups, 8-17% of copy on an H100, bench/RESULTS.md
   // 2026-11-27). Reckoned on the whole grid's points whatever the call's box, so that a grid's
   // interior and rim launches share one program, and said as the shape's z, so that autotuning
-  // starts from it and may ask for longer slabs as well as shorter ones, which run as asked
-  // (evened out over as many slabs).
+  // starts from it and may ask for longer slabs as well as shorter ones, which run as asked,
+  // evened out over as many slabs (opuntia::slab_as_asked, as on CUDA).
   const auto slab_of = [&](const std::array<int, 3>& t, int ahead, int lanes) {
     const int points[3] = {call.grid.ni - 1 - 1, call.grid.nj - 1 - 1,
                            call.grid.nk - 1 - 1};
-    const std::int64_t columns = std::int64_t{(points[0] + t[0] - 1) / t[0]} * ((points[1] + t[1] - 1) / t[1]);
-    const std::int64_t resident = opuntia::opencl::resident_work_groups(
-        static_cast<std::size_t>(t[0] / lanes * (t[1] / rows_per_item)),
-        static_cast<std::size_t>(CAKERNEL_Heat_Update_3dblock_local_bytes(t[0], t[1], ahead)));
-    const int slab = opuntia::planes_per_block(columns, points[2], t[2], 1 + 1 + ahead, resident);
+    int slab = opuntia::slab_as_asked(points[2], t[2]);
+    if (!opuntia::asks_for_tile(call)) {
+      const std::int64_t columns = std::int64_t{(points[0] + t[0] - 1) / t[0]} * ((points[1] + t[1] - 1) / t[1]);
+      const std::int64_t resident = opuntia::opencl::resident_work_groups(
+          static_cast<std::size_t>(t[0] / lanes * (t[1] / rows_per_item)),
+          static_cast<std::size_t>(CAKERNEL_Heat_Update_3dblock_local_bytes(t[0], t[1], ahead)));
+      slab = opuntia::planes_per_block(columns, points[2], t[2], 1 + 1 + ahead, resident);
+    }
     return std::min(std::max(slab, 2), t[2]);  // t[2] is at least 2 where the grid has 2 planes
   };
   // The points computed: those the STENCIL allows, within the call's box.
@@ -135,11 +138,7 @@ void CAKERNEL_Launch_Heat_Update_opencl_3dblock(const opuntia::kernel_call& call
           runs = {work_group(own_shape.tile, lanes), ahead, lanes};
           shrink(runs);
         }
-        // Slabs asked for run evened out over as many (opuntia::slab_as_asked), as on CUDA.
-        runs.tile[2] = opuntia::asks_for_tile(call)
-                           ? std::min(std::max(opuntia::slab_as_asked(call.grid.nk - 1 - 1, runs.tile[2]), 2),
-                                      runs.tile[2])
-                           : slab_of(runs.tile, runs.ahead, runs.lanes);
+        runs.tile[2] = slab_of(runs.tile, runs.ahead, runs.lanes);
         return runs;
       });
   };
