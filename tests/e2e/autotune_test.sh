@@ -4,9 +4,10 @@
 # it is within 15%) from the descriptor's TILE (OpenMP's launchers choose their tile at run time),
 # and keeps the choice in the cache. The choice never changes the fields; the cache survives two
 # processes at once and a damaged entry.
-# With `opencl`, the same for OpenCL's launchers (pocl here): tiles measured, the same fields; on
-# two ranks, the boxes a kernel computes in parts (rim, then interior) each measured on its own.
-# Usage: autotune_test.sh OPUNTIA MPIEXEC|- [opencl]
+# With `opencl` or `cuda`, the same for that backend's launchers (OpenCL on pocl here, CUDA on a
+# GPU): tiles measured, the same fields; on two ranks, the boxes a kernel computes in parts (rim,
+# then interior) each measured on its own.
+# Usage: autotune_test.sh OPUNTIA MPIEXEC|- [opencl|cuda]
 set -uo pipefail
 source "$(dirname "$0")/../check.sh"
 opuntia=$(realpath "$1")
@@ -43,22 +44,23 @@ digest() { grep '^INFO (IO): digest of ' "$work/$1.out"; }
 same_fields() { [ -n "$(digest "$1")" ] && [ "$(digest "$1")" = "$(digest "$2")" ]; }
 # The variants measured with the descriptor's TILE, then the tiles of those within 15% of the
 # fastest from it.
-# (OpenCL's launchers also choose how many planes they load ahead, ", ahead N", and, in the
-# variants without a local plane, how many x points a work-item owns, ", lanes N"; OpenCL, like
-# CUDA, has the pressure's 3dblock_ring, which OpenMP has not.)
-ring_measured=""
+# (OpenCL's and CUDA's launchers also choose how many planes they load ahead, ", ahead N", and how
+# many x points a thread owns, ", lanes N". The variants measured are those of the pressure's TYPE
+# that the backend has: OpenCL adds 3dblock_ring, CUDA also its capped and unrolled ones.)
+variants_measured="3dstencil [0-9.]+ ms, 3dblock [0-9.]+ ms"
 measured() {
-  grep -qE "^autotune: LidDrivenCavity::LDC_Pressure on 26x26x3 points: 3d[a-z_]*, tile [0-9]+x[0-9]+x[0-9]+(, ahead [1-4])?(, lanes [1-4])? \(measured: 3dstencil [0-9.]+ ms, ${ring_measured}3dblock [0-9.]+ ms; shapes of 3d[a-z_]* from [0-9]+x[0-9]+x[0-9]+( ahead [1-4])?( lanes [1-4])?: .* ms.*\)$" "$work/$1.out"
+  grep -qE "^autotune: LidDrivenCavity::LDC_Pressure on 26x26x3 points: 3d[a-z_]*, tile [0-9]+x[0-9]+x[0-9]+(, ahead [1-4])?(, lanes [1-4])? \(measured: ${variants_measured}; shapes of 3d[a-z_]* from [0-9]+x[0-9]+x[0-9]+( ahead [1-4])?( lanes [1-4])?: .* ms.*\)$" "$work/$1.out"
 }
 cached() { grep -qE "^autotune: LidDrivenCavity::LDC_Pressure on 26x26x3 points: 3d[a-z_]*, tile [0-9x]+(, ahead [1-4])?(, lanes [1-4])? \(cached in " "$work/$1.out"; }
 entries() { find "$work/${1:-cache}" -name '*.clbin' | wc -l; }
 
-if [ "${3:-}" = opencl ]; then
-  backend=opencl
-  ring_measured="3dblock_ring [0-9.]+ ms, "
+if [ "${3:-}" = opencl ] || [ "${3:-}" = cuda ]; then
+  backend=$3
+  variants_measured="3dstencil [0-9.]+ ms, 3dblock_ring [0-9.]+ ms, 3dblock [0-9.]+ ms"
+  [ "$backend" = cuda ] && variants_measured="3dstencil_capped [0-9.]+ ms, $variants_measured, 3dblock_unrolled [0-9.]+ ms, 3dstencil_unrolled [0-9.]+ ms"
   run untuned no
   run tuned always
-  check "OpenCL: autotune = always measures each variant, then tiles and depths" measured tuned
+  check "$backend: autotune = always measures each variant, then tiles and depths" measured tuned
   check "... and the fields are the untuned run's, bit for bit" same_fields tuned untuned
   if [ "$mpiexec" != - ]; then
     # Two ranks: the kernels run their rim first and the interior while the SYNC exchanges the
@@ -68,9 +70,9 @@ if [ "${3:-}" = opencl ]; then
       "$work/tuned.par" >"$work/ranks.par"
     (cd "$work" && "$mpiexec" --oversubscribe -np 2 "$opuntia" ranks.par >ranks.out 2>&1)
     box_measured() {
-      grep -qE "^autotune: LidDrivenCavity::LDC_Pressure on a [0-9]+x[0-9]+x3 box of [0-9]+x[0-9]+x3 points: 3d[a-z_]*(, tile [0-9x]+, ahead [1-4](, lanes [1-4])?)? \(measured: 3dstencil [0-9.]+ ms, ${ring_measured}3dblock [0-9.]+ ms[;)]" "$work/ranks.out"
+      grep -qE "^autotune: LidDrivenCavity::LDC_Pressure on a [0-9]+x[0-9]+x3 box of [0-9]+x[0-9]+x3 points: 3d[a-z_]*(, tile [0-9x]+, ahead [1-4](, lanes [1-4])?)? \(measured: ${variants_measured}[;)]" "$work/ranks.out"
     }
-    check "2 ranks on OpenCL: the rim's and the interior's boxes are measured apart" box_measured
+    check "2 ranks on $backend: the rim's and the interior's boxes are measured apart" box_measured
     check "... and the fields are 1 rank's untuned, bit for bit" same_fields ranks untuned
   fi
   [ -n "${KEEP:-}" ] && cp "$work"/*.out /tmp/
