@@ -92,9 +92,10 @@ int main(int argc, char** argv) {
   const auto provided = opuntia::compiled_providers();
   const auto processes = provided.process_group();
   std::deque<bool> command_asked;  // a stable place for each command's flag
+  std::vector<CLI::Option*> command_options;
   std::string command_examples;
   for (const auto& [thorn, command] : provided.commands()) {
-    app.add_flag(command.flag, command_asked.emplace_back(false), command.help);
+    command_options.push_back(app.add_flag(command.flag, command_asked.emplace_back(false), command.help));
     if (!command.example.empty()) command_examples += fmt::format("  opuntia {:<37}{}\n", command.flag, command.example);
   }
   auto* const describe_option = app.add_option(
@@ -108,9 +109,19 @@ int main(int argc, char** argv) {
   describe_option->excludes(parfile_option)->excludes(describe_all_option)->excludes(show_schedule_option);
   describe_all_option->excludes(parfile_option)->excludes(show_schedule_option);
   show_schedule_option->needs(parfile_option);
-  app.add_option("--format", format, "how --describe and --describe-all print: text, or Markdown (docs/parameters.md)")
-      ->check(CLI::IsMember({"text", "markdown"}))
-      ->capture_default_str();
+  // A thorn's command (--list-devices, --clear-cache) reads the parameter file, if one is given,
+  // and is the only thing done: beside another question or command it would answer in silence.
+  for (std::size_t i = 0; i < command_options.size(); ++i) {
+    command_options[i]->excludes(list_option)->excludes(describe_option)->excludes(describe_all_option)->excludes(show_schedule_option);
+    for (std::size_t j = i + 1; j < command_options.size(); ++j) command_options[i]->excludes(command_options[j]);
+  }
+  auto* const format_option =
+      app.add_option("--format", format, "how --describe and --describe-all print: text, or Markdown (docs/parameters.md)")
+          ->check(CLI::IsMember({"text", "markdown"}))
+          ->capture_default_str();
+  // --format says how a description prints: with a run, a schedule or a command it would be ignored.
+  format_option->excludes(parfile_option)->excludes(show_schedule_option)->excludes(list_option);
+  for (auto* const command : command_options) format_option->excludes(command);
   app.add_option("--parameter-level", level, "strict: a parameter set twice, or set and never read, is an error")
       ->check(CLI::IsMember({"normal", "strict"}))
       ->capture_default_str();

@@ -94,4 +94,6 @@ check "--list-devices exits 0" test $? -eq 0
 check "--list-devices lists an OpenCL platform with a default device" grep -q '\[default\]' "$work/devices.log"
 "$opuntia" --list-devices "$work/bad_device.par" >"$work/devices.log" 2>&1
 check "--list-devices with a parfile that selects nothing still lists" grep -q '^opencl platform 0:' "$work/devices.log"
+check "... marks none, and says why" grep -q '^opencl: no device is marked: CaKernel::opencl_device = "99": no OpenCL device matches' "$work/devices.log"
+check "... the list's marks all gone" bash -c "! grep -q '\[default\]' '$work/devices.log'"
 finish

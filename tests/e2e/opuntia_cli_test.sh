@@ -40,6 +40,17 @@ check "... saying they exclude each other" grep -q "excludes --list-thorns" "$wo
 check "--describe with a parameter file is refused (108)" test $? -eq 108
 "$opuntia" --list-thorns --describe WaveToy >"$work/out" 2>&1
 check "--list-thorns with --describe is refused (108)" test $? -eq 108
+# A thorn's command is the only thing done: beside another question or command it is refused
+# (--clear-cache first of all: it must not empty the cache when something else was asked).
+for asked in "--list-devices --describe WaveToy" "--clear-cache --show-schedule $src/parfiles/heat_equation.par" \
+             "--list-thorns --list-devices" "--list-devices --clear-cache" "--clear-cache --describe-all"; do
+  XDG_CACHE_HOME="$work/cache" "$opuntia" $asked >"$work/out" 2>&1
+  check "$asked is refused (108)" test $? -eq 108
+done
+check "... and the cache was not touched" test ! -e "$work/cache"
+"$opuntia" --format markdown "$src/parfiles/heat_equation.par" >"$work/out" 2>&1
+check "--format with a run is refused (108): it says how a description prints" test $? -eq 108
+check "... saying what it excludes" grep -q "excludes --format" "$work/out"
 "$opuntia" --show-schedule >"$work/out" 2>&1
 check "--show-schedule without a parameter file is refused (107)" test $? -eq 107
 check "... saying it needs one" grep -q "show-schedule requires parfile" "$work/out"

@@ -735,8 +735,9 @@ std::string describe_opencl_devices(const backend_options& options) {
   try {
     const auto choice = selection::choose(m.platforms, options.opencl_platform, options.opencl_device);
     return selection::describe(m.platforms, &choice);
-  } catch (const std::invalid_argument&) {
-    return selection::describe(m.platforms, nullptr);
+  } catch (const std::invalid_argument& e) {
+    // The selection matches nothing: the list, and why no device is marked (a run would stop there).
+    return selection::describe(m.platforms, nullptr) + fmt::format("opencl: no device is marked: {}\n", e.what());
   }
 }
 
