@@ -431,16 +431,23 @@ CAKERNEL_INLINE void CAKERNEL_Heat_Update_3dblock_fill(const CAKERNEL_Heat_Updat
                                                       const int cakernel_t, const int cakernel_slot, const bool cakernel_checked) {
 #if CAKERNEL_TENSOR_COPY
   /* Work-item 0 arms the slot's mbarrier with the plane's bytes and issues its copies; the boxes
-     start at the work-group's first halo point, in the maps' x from each row's first element. */
+     start at the work-group's first halo point, in the maps' x from each row's first element.
+     Their lines are kept in the L2 after others (evict_last), as CUDA's ring keeps them
+     (opuntia::cuda::keep_in_l2_policy): the neighbouring work-groups copy the box's halo rows
+     again, maybe a wave later, and the output's lines would push them out first. */
   (void)cakernel_checked;
   if (cakernel_k0 + cakernel_t >= CAKERNEL_NK || get_local_id(0) != 0 || get_local_id(1) != 0) return;
   __local ulong* const cakernel_bar = cakernel_bars + cakernel_slot;
+  ulong cakernel_keep_in_l2;
+  __asm__("createpolicy.fractional.L2::evict_last.b64 %0, 1.0;" : "=l"(cakernel_keep_in_l2));
   __asm__ volatile("mbarrier.arrive.expect_tx.shared::cta.b64 _, [%0], %1;"
                    :: "r"(CAKERNEL_LOCAL_ADDRESS(cakernel_bar)), "r"((uint)CAKERNEL_RING_PLANE_BYTES) : "memory");
   __asm__ volatile(
-      "cp.async.bulk.tensor.3d.shared::cluster.global.tile.mbarrier::complete_tx::bytes [%0], [%1, {%2, %3, %4}], [%5];"
+      "cp.async.bulk.tensor.3d.shared::cluster.global.tile.mbarrier::complete_tx::bytes.L2::cache_hint"
+      " [%0], [%1, {%2, %3, %4}], [%5], %6;"
       :: "r"(CAKERNEL_LOCAL_ADDRESS(&cakernel_local_u[cakernel_slot][0][0])), "l"(cakernel_maps + 128 * 0),
-         "r"(CAKERNEL_LEADI + cakernel_bi), "r"(cakernel_bj), "r"(cakernel_k0 + cakernel_t), "r"(CAKERNEL_LOCAL_ADDRESS(cakernel_bar))
+         "r"(CAKERNEL_LEADI + cakernel_bi), "r"(cakernel_bj), "r"(cakernel_k0 + cakernel_t), "r"(CAKERNEL_LOCAL_ADDRESS(cakernel_bar)),
+         "l"(cakernel_keep_in_l2)
       : "memory");
 #else
   CAKERNEL_Heat_Update_3dblock_fill_u(u, cakernel_local_u, cakernel_bi, cakernel_bj, cakernel_k0 + cakernel_t,
