@@ -142,6 +142,11 @@ struct parse_state_base {
   /// Nesting rules being matched, counted per nesting_message text (see nesting_message); a
   /// map, so that a level's counter stays in place while other kinds are added.
   std::map<std::string_view, std::size_t> depths;
+  /// Where the last string that closed began, and the line of its closing quote. Strings may
+  /// span lines, so a string whose closing quote is missing closes at the next quote, lines
+  /// later, and the parse fails there: an error on that line names where the string began.
+  open_mark last_string;
+  std::size_t last_string_closing_line = 0;
 
   source_location location(const pegtl::position& p) const {
     return file ? file->place_of(p.line, p.column) : source_location{p.source, p.line, p.column};
@@ -257,6 +262,19 @@ struct control : normal<Rule> {
       message.replace(placeholder, 6, where);
     }
     message += "; found " + describe_found(in);
+    (
+        [&](auto& state) {
+          if constexpr (std::is_base_of_v<parse_state_base, std::decay_t<decltype(state)>>) {
+            if (state.last_string_closing_line > state.last_string.line &&
+                in.position().line == state.last_string_closing_line) {
+              const auto opened = state.location(
+                  pegtl::position(state.last_string.byte, state.last_string.line, state.last_string.column, ""));
+              message += "; the string opened at line " + std::to_string(opened.line) + ", column " +
+                         std::to_string(opened.column) + " closes only on this line: is its closing quote missing?";
+            }
+          }
+        }(states),
+        ...);
     if constexpr (reported_where_opened<Rule>) {
       const open_mark* opened = nullptr;
       (
@@ -292,6 +310,16 @@ struct pop_open {
     if (!state.open.empty()) state.open.pop_back();
   }
 };
+/// A string's closing quote: its opening leaves the open marks and becomes the last string.
+struct close_string {
+  template <typename ActionInput, typename State>
+  static void apply(const ActionInput& in, State& state) {
+    if (state.open.empty()) return;
+    state.last_string = state.open.back();
+    state.last_string_closing_line = in.position().line;
+    state.open.pop_back();
+  }
+};
 }  // namespace detail
 
 /// KEY=value options go to `state.keys` (when set) via `state.pending`, quotes removed.
@@ -307,9 +335,9 @@ struct record_option_value {
 };
 
 template <> struct common_action<dquote_open> : detail::push_open {};
-template <> struct common_action<dquote_close> : detail::pop_open {};
+template <> struct common_action<dquote_close> : detail::close_string {};
 template <> struct common_action<squote_open> : detail::push_open {};
-template <> struct common_action<squote_close> : detail::pop_open {};
+template <> struct common_action<squote_close> : detail::close_string {};
 template <> struct common_action<brace_open> : detail::push_open {};
 template <> struct common_action<brace_close> : detail::pop_open {};
 

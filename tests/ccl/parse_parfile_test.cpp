@@ -220,6 +220,22 @@ TEST(parse_parfile, error_unterminated_string) {
             "              ^\n");
 }
 
+// A string may span lines, so one whose closing quote is missing closes at the next quote: the
+// error there names where it began, in CRLF files too.
+TEST(parse_parfile, error_after_a_string_missing_its_closing_quote_names_where_it_began) {
+  for (const std::string eol : {"\n", "\r\n"}) {
+    EXPECT_EQ(error_text(parse_parfile, "p.par",
+                         "Cactus::cctk_run_title = \"my run" + eol + "Cactus::cctk_itlast = 2" + eol +
+                             "IO::out_dir = \"out\"" + eol),
+              "p.par:3:16: error: expected the end of the line after the value (one assignment per line); found "
+              "'out'; the string opened at line 1, column 26 closes only on this line: is its closing quote missing?\n"
+              "IO::out_dir = \"out\"\n"
+              "               ^\n");
+  }
+  // A string over two lines followed by a well-formed line: no error, no note.
+  EXPECT_NO_THROW(parse_parfile(source_file{"p.par", "ActiveThorns = \"A\nB\"\nA::b = 1\n"}));
+}
+
 TEST(parse_parfile, error_unclosed_parenthesis) {
   EXPECT_EQ(error_text(parse_parfile, "p.par", "A::b = (1 + 2\n"),
             "p.par:1:14: error: expected ')' to close the parenthesis; found end of line\n"

@@ -154,6 +154,15 @@ TEST(parse_schedule, reports_a_missing_bin_after_in) {
             "               ^\n");
 }
 
+TEST(parse_schedule, a_description_missing_its_closing_quote_is_named_where_the_parse_fails) {
+  EXPECT_EQ(errors("schedule A AT CCTK_EVOL\n{\n  LANG: C\n} \"first\n\nschedule B AT CCTK_EVOL\n{\n  LANG: C\n} "
+                   "\"second\"\n"),
+            "t/schedule.ccl:9:4: error: expected 'schedule', 'STORAGE:' or 'if'; found 'second'; the string opened at "
+            "line 4, column 3 closes only on this line: is its closing quote missing?\n"
+            "} \"second\"\n"
+            "   ^\n");
+}
+
 TEST(parse_schedule, reports_an_unknown_clause_with_the_nearest_names) {
   EXPECT_EQ(errors("schedule foo IN bar\n{\n  LANG: C\n  SYNCC: x\n} \"d\"\n"),
             "t/schedule.ccl:4:3: error: unknown schedule clause 'SYNCC'; did you mean 'SYNC' or 'SYNCS'? (known: "
