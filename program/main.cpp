@@ -73,6 +73,19 @@ opuntia::parameter_registry parameters_of(const std::vector<opuntia::thorn_bindi
   return registry;
 }
 
+/// CLI11's help, less each option's "Needs:" and "Excludes:" lists: with the questions and
+/// commands each excluding the others they filled the help, and the footer says the rule once.
+class help_formatter : public CLI::Formatter {
+ public:
+  std::string make_option_opts(const CLI::Option* option) const override {
+    std::string text = CLI::Formatter::make_option_opts(option);
+    for (const char* label : {" Needs:", " Excludes:"}) {
+      if (const auto at = text.find(label); at != std::string::npos) text.erase(at);
+    }
+    return text;
+  }
+};
+
 }  // namespace
 
 int main(int argc, char** argv) {
@@ -125,7 +138,22 @@ int main(int argc, char** argv) {
   app.add_option("--parameter-level", level, "strict: a parameter set twice, or set and never read, is an error")
       ->check(CLI::IsMember({"normal", "strict"}))
       ->capture_default_str();
+  app.formatter(std::make_shared<help_formatter>());
+  // The rule of the exclusions above, said once (the thorns' commands by name).
+  std::vector<std::string> questions{"--show-schedule", "--list-thorns", "--describe", "--describe-all"};
+  std::vector<std::string> commands;
+  for (const auto& [thorn, command] : provided.commands()) commands.push_back(command.flag);
+  questions.insert(questions.end(), commands.begin(), commands.end());
+  const auto listed = [](const std::vector<std::string>& flags) {
+    std::string text;
+    for (std::size_t i = 0; i < flags.size(); ++i) text += (i == 0 ? "" : i + 1 == flags.size() ? " and " : ", ") + flags[i];
+    return text;
+  };
   app.footer(
+      "\nOne question at a time; these exclude one another:\n  " + listed(questions) +
+      ".\nA run and --show-schedule need PARFILE" +
+      (commands.empty() ? "" : "; " + listed(commands) + " read one if given") +
+      ";\nthe others take none. --format goes with --describe and --describe-all.\n"
       "\nExamples:\n"
       "  opuntia parfiles/wavetoy.par                 run a simulation\n"
       "  opuntia --show-schedule parfiles/wavetoy.par what would run, and when\n"
