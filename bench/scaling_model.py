@@ -609,12 +609,23 @@ def main():
     except input_error as e:
         print(e, file=sys.stderr)
         return 1
+    except OSError as e:
+        print(f"{arguments.inputs}: error: {e.strerror}", file=sys.stderr)
+        return 2
     if arguments.markdown:
         print(markdown(i, entries), end="")
     elif arguments.all:
         print(every_line(i))
     elif arguments.compare:
-        lines, worst = compare(arguments.compare, i)
+        try:
+            lines, worst = compare(arguments.compare, i)
+        except OSError as e:
+            print(f"{arguments.compare}: error: {e.strerror}", file=sys.stderr)
+            return 2
+        except (KeyError, ValueError) as e:
+            print(f"{arguments.compare}: error: not a table of bench/halo_scaling.sh: {type(e).__name__} {e}",
+                  file=sys.stderr)
+            return 1
         print("\n".join(lines))
         print(f"\nlargest miss of the model's step: {100 * worst:.0f}%")
     else:

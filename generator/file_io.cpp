@@ -9,6 +9,7 @@
 #include <fmt/format.h>
 
 #include "ccl/file_io.hpp"
+#include "ccl/model/common.hpp"
 
 namespace opuntia::gen {
 
@@ -218,8 +219,18 @@ void write_new_folder(const fs::path& folder, const std::vector<std::pair<std::s
     throw std::runtime_error(folder.string() + " exists already: choose another name or folder (nothing was written)");
   }
   const fs::path parent = folder.parent_path().empty() ? fs::path(".") : folder.parent_path();
+  if (!fs::exists(parent, error)) throw std::runtime_error(parent.string() + " does not exist (nothing was written)");
   if (!fs::is_directory(parent, error)) {
     throw std::runtime_error(parent.string() + " is not a folder (nothing was written)");
+  }
+  // A thorn's folder is its name, and thorn names are case-insensitive: a folder that differs
+  // only in case would be the same thorn twice.
+  for (const auto& entry : fs::directory_iterator(parent, error)) {
+    const auto name = entry.path().filename().string();
+    if (ccl::iequals(name, folder.filename().string())) {
+      throw std::runtime_error((parent / name).string() + " exists already, and names differing only in case are one " +
+                               "thorn: choose another name or folder (nothing was written)");
+    }
   }
   std::string hidden = ".";
   hidden += folder.filename().string();

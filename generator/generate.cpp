@@ -1,6 +1,7 @@
 #include "generator/generate.hpp"
 
 #include <algorithm>
+#include <map>
 #include <set>
 
 #include <fmt/format.h>
@@ -45,10 +46,16 @@ std::vector<generated_file> generate_unchecked(const generator_inputs& inputs) {
   const auto backends = chosen_backends(inputs, tree);
   std::vector<generated_file> files;
   std::vector<diagnostic> errors;  // of every thorn: one thorn's errors do not hide the next one's
-  std::set<std::string> names;
+  // Thorn names are case-insensitive, as in ActiveThorns: 'X1' and 'x1' are one thorn twice.
+  std::map<std::string, std::string> names;  // lower case -> as first given
   for (const auto& sources : inputs.thorns) {
-    if (!names.insert(sources.name).second) {
-      errors.push_back(whole_file_error(sources.dir, fmt::format("thorn '{}' given twice", sources.name)));
+    const auto [first, added] = names.emplace(to_lower(sources.name), sources.name);
+    if (!added) {
+      errors.push_back(whole_file_error(
+          sources.dir, first->second == sources.name
+                           ? fmt::format("thorn '{}' given twice", sources.name)
+                           : fmt::format("thorn '{}' given twice: as '{}' too (thorn names are case-insensitive)",
+                                         sources.name, first->second)));
       continue;
     }
     try {

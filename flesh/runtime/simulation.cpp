@@ -94,7 +94,7 @@ class simulation::context final : public routine_context {
   }
   std::vector<variable_description> variables_named(std::string_view name) const override {
     std::vector<variable_description> out;
-    for (const auto* v : sim_.store_.variables_named(thorn_, name)) out.push_back(describe(*v));
+    for (const auto* v : named(name)) out.push_back(describe(*v));
     return out;
   }
   std::vector<std::string> grid_functions_named(std::string_view list) override {
@@ -121,11 +121,30 @@ class simulation::context final : public routine_context {
         add(*v, word);
         continue;
       }
-      for (const auto* v : sim_.store_.variables_named(thorn_, word)) add(*v, qualified(*v));
+      for (const auto* v : named(word)) add(*v, qualified(*v));
     }
     return names;
   }
   const parameter_source& all_parameters() const override { return sim_.registry_; }
+  /// The variables `name` names (a grid function or a group); where it names none and its
+  /// qualifier is a thorn of this build that is not active (or its implementation), the error
+  /// says so: the thorn's variables exist only when it runs.
+  std::vector<grid_variable*> named(std::string_view name) const {
+    try {
+      return sim_.store_.variables_named(thorn_, name);
+    } catch (const std::invalid_argument& e) {
+      const auto colons = name.find("::");
+      if (colons == std::string_view::npos) throw;
+      const auto qualifier = name.substr(0, colons);
+      for (const auto& t : sim_.thorns_) {
+        const bool active = std::find(sim_.active_.begin(), sim_.active_.end(), &t) != sim_.active_.end();
+        if (!active && (iequals(t.name, qualifier) || iequals(t.implementation, qualifier))) {
+          throw std::invalid_argument(fmt::format("{}: thorn '{}' is not active; add it to ActiveThorns", e.what(), t.name));
+        }
+      }
+      throw;
+    }
+  }
   std::span<const CCTK_REAL> read(std::string_view var, int level) override {
     return host_span<CCTK_REAL>(var, level, false);
   }
@@ -316,6 +335,11 @@ void simulation::check_variant() {
     }
   }
   if (std::find(available.begin(), available.end(), variant_) != available.end()) return;
+  if (available.empty()) {
+    throw parameter_value_error(owner, name,
+                                fmt::format("{}::{} = \"{}\": no active thorn has kernels for it to choose among", owner,
+                                            name, variant_));
+  }
   std::sort(available.begin(), available.end());
   available.erase(std::unique(available.begin(), available.end()), available.end());
   throw parameter_value_error(owner, name,
@@ -1102,7 +1126,9 @@ void simulation::print_progress(double elapsed) {
   const std::string left = seconds_left < 0    ? "?"
                            : seconds_left < 1e7 ? fmt::format("{:.1f} s to {}", seconds_left, limit)
                                                 : fmt::format("{:.3g} s to {}", seconds_left, limit);
-  fmt::print(out_, "it {:>7}  time {:<12.6g}  {:8.4f} GLUP/s  left {}\n", iteration_, time_, glups, left);
+  // A run that updates no grid point has no rate of lattice updates: "-", not points over time.
+  const std::string rate = idle_run_ ? fmt::format("{:>8}", "-") : fmt::format("{:8.4f}", glups);
+  fmt::print(out_, "it {:>7}  time {:<12.6g}  {} GLUP/s  left {}\n", iteration_, time_, rate, left);
 }
 
 std::vector<simulation::report_row> simulation::report_rows() {
@@ -1246,7 +1272,9 @@ void simulation::run_from_the_start() {
   if (driver_->rank() == 0) fmt::print(out_, "{}", faces_only_report());
   if (driver_->rank() == 0) {
     out_.flush();  // the warnings after the header they are about
-    std::cerr << threads.warnings + idle_run_warning() << std::flush;  // one write
+    const auto idle = idle_run_warning();
+    idle_run_ = !idle.empty();
+    std::cerr << threads.warnings + idle << std::flush;  // one write
   }
   const auto checkpoint_mode = choose_checkpoint_mode();
   if (driver_->rank() == 0) fmt::print(out_, "{}", checkpoint_mode);

@@ -284,6 +284,9 @@ private:
   std::ostream& out_;
   parameter_registry registry_;
   std::vector<const thorn_binding*> active_;
+  /// Whether the run updates no grid point (idle_run_warning warned of it; rank 0 only): its
+  /// progress lines show no GLUP/s.
+  bool idle_run_ = false;
   std::vector<std::pair<std::string, std::shared_ptr<const void>>> typed_parameters_;
   schedule_tree schedule_;
   std::unique_ptr<driver> driver_;

@@ -91,4 +91,16 @@ check "JSON that does not parse is shown where it stops" expect_error \
     \"nvlink_bandwidth\": {\"value\": 1,, \"unit\": \"B/s\"},
                                     ^"
 
+# Files that are not there, or not the table --compare reads: a line naming them, no traceback.
+"$python" "$model" --compare "$work/none.csv" >"$work/out" 2>&1
+check "--compare of a missing file fails with status 2" test $? -eq 2
+check "... naming it" grep -qx "$work/none.csv: error: No such file or directory" "$work/out"
+printf 'a,b\n1,2\n' >"$work/other.csv"
+"$python" "$model" --compare "$work/other.csv" >"$work/out" 2>&1
+check "--compare of another table fails with status 1" test $? -eq 1
+check "... saying what it lacks" grep -qx "$work/other.csv: error: not a table of bench/halo_scaling.sh: KeyError 'gpus'" "$work/out"
+"$python" "$model" --inputs "$work/none.json" --check >"$work/out" 2>&1
+check "--inputs of a missing file fails with status 2" test $? -eq 2
+check "... naming it" grep -qx "$work/none.json: error: No such file or directory" "$work/out"
+
 finish

@@ -58,6 +58,19 @@ check "... and IO's, which ran after it" has_line several \
   "several.par:7:24: error: IO::out_digest_vars: unknown grid function or group 'heatequation::zz' in thorn IO; did you mean 'heatequation::u'?"
 check "... before any iteration" test "$(grep -c '^it ' "$work/several.out")" -eq 0
 
+# A variable of a thorn the run does not activate: the error says so. A variant with no kernel to
+# choose among: the error says that no active thorn has kernels (not an empty list).
+printf 'ActiveThorns = "NaNChecker"\nNaNChecker::check_vars = "heatequation::u"\nCactus::cctk_itlast = 1\n' >"$work/inactive.par"
+(cd "$work" && "$opuntia" inactive.par >inactive.out 2>&1)
+check "a variable of an inactive thorn fails the run" test $? -eq 1
+check "... saying that its thorn is not active" has_line inactive \
+  "inactive.par:2:27: error: NaNChecker::check_vars: unknown grid function or group 'heatequation::u' in thorn NaNChecker: thorn 'HeatEquation' is not active; add it to ActiveThorns"
+printf 'ActiveThorns = "NaNChecker"\nCaKernel::variant = "3dblock"\nCactus::cctk_itlast = 1\n' >"$work/no_kernels.par"
+(cd "$work" && "$opuntia" no_kernels.par >no_kernels.out 2>&1)
+check "a variant asked where no active thorn has kernels fails the run" test $? -eq 1
+check "... saying so" has_line no_kernels \
+  'no_kernels.par:2:21: error: CaKernel::variant = "3dblock": no active thorn has kernels for it to choose among'
+
 # --- a run refused when it starts leaves no output folder ------------------------------------
 run refused 'ActiveThorns = "IOASCII"' 'IOASCII::out1D_vars = "heatequation::temprature"' 'IO::out_dir = "refused/a/b"'
 check "an output variable misspelt fails" test $status -eq 1

@@ -31,10 +31,12 @@ check "... to its end" ran_iterations no_active_thorns 2
 check "... saying that nothing computes" stderr_is no_active_thorns \
   "opuntia: warning: no active thorn declares a grid function, so the run computes nothing: the parameter file has no ActiveThorns line; the thorns of this build that do: $application_thorns"
 
-run no_application "$opuntia" 'ActiveThorns = "IOASCII NaNChecker"' 'Cactus::cctk_itlast = 2'
+run no_application "$opuntia" 'ActiveThorns = "IOASCII NaNChecker"' 'Cactus::cctk_itlast = 2' 'Cactus::progress_every = 1'
 check "a run of output and checking thorns alone goes on" test $status -eq 0
 check "... naming what ActiveThorns named" stderr_is no_application \
   "opuntia: warning: no active thorn declares a grid function, so the run computes nothing: ActiveThorns names IOASCII, NaNChecker; the thorns of this build that do: $application_thorns"
+check "... and its progress lines show no rate of lattice updates" \
+  grep -qE '^it +2  time [0-9.e-]+ +- GLUP/s  left' "$work/no_application.out"
 
 # PlantNaN has a grid function and schedules nothing in CCTK_EVOL.
 run empty_evolution "$test_thorns" 'ActiveThorns = "PlantNaN"' 'Cactus::cctk_itlast = 2'
@@ -47,6 +49,7 @@ check "a run with no iteration needs nothing in CCTK_EVOL" stderr_is initial_dat
 
 run heat "$opuntia" 'ActiveThorns = "HeatEquation"' 'Cactus::cctk_itlast = 2'
 check "a run that evolves its thorn, on one thread, warns of nothing" stderr_is heat ""
+check "... and its progress lines show its rate" grep -qE '^it +2  time [0-9.e-]+ +[0-9]+\.[0-9]{4} GLUP/s  left' "$work/heat.out"
 
 # Three threads on one core: too many, whatever the load. How many of the cores are free depends
 # on what else the machine runs (/proc/loadavg), so those figures are matched, not fixed.

@@ -134,5 +134,51 @@ TEST(new_thorn, never_writes_into_a_folder_that_exists) {
   EXPECT_EQ(before.size(), after.size());
 }
 
+TEST(new_thorn, refuses_a_name_that_differs_from_a_folder_there_only_in_case) {
+  // Thorn names are case-insensitive (ActiveThorns, the registry): heat beside Heat is one thorn twice.
+  const scratch_folder scratch;
+  const auto files = contents(new_thorn_files({"Heat", "", "3dblock", 1}));
+  write_new_folder(scratch.path() / "Heat", files);
+  try {
+    write_new_folder(scratch.path() / "heat", contents(new_thorn_files({"heat", "", "3dblock", 1})));
+    ADD_FAILURE() << "wrote heat beside Heat";
+  } catch (const std::runtime_error& e) {
+    EXPECT_EQ(std::string(e.what()), (scratch.path() / "Heat").string() +
+                                         " exists already, and names differing only in case are one thorn: choose "
+                                         "another name or folder (nothing was written)");
+  }
+  EXPECT_FALSE(fs::exists(scratch.path() / "heat"));
+}
+
+TEST(new_thorn, says_when_the_folder_to_write_in_does_not_exist) {
+  const scratch_folder scratch;
+  try {
+    write_new_folder(scratch.path() / "missing" / "Heat", contents(new_thorn_files({"Heat", "", "3dblock", 1})));
+    ADD_FAILURE() << "wrote into a folder that does not exist";
+  } catch (const std::runtime_error& e) {
+    EXPECT_EQ(std::string(e.what()), (scratch.path() / "missing").string() + " does not exist (nothing was written)");
+  }
+}
+
+TEST(new_thorn, generate_refuses_two_thorns_whose_names_differ_only_in_case) {
+  const scratch_folder scratch;
+  for (const auto* name : {"Heat", "heat"}) {
+    fs::create_directory(scratch.path() / (std::string("in_") + name));
+    write_new_folder(scratch.path() / (std::string("in_") + name) / name, contents(new_thorn_files({name, "", "3dblock", 1})));
+  }
+  const fs::path templates = fs::path(OPUNTIA_SOURCE_DIR) / "templates";
+  generator_inputs inputs;
+  inputs.thorns = {read_thorn(scratch.path() / "in_Heat" / "Heat"), read_thorn(scratch.path() / "in_heat" / "heat")};
+  inputs.library = inputs.thorns;
+  inputs.deps_ccl = read_source(templates / "deps.ccl");
+  inputs.templates = read_templates(templates);
+  try {
+    generate(inputs);
+    ADD_FAILURE() << "generated Heat and heat";
+  } catch (const ccl::input_error& e) {
+    EXPECT_EQ(e.diagnostics().at(0).message, "thorn 'heat' given twice: as 'Heat' too (thorn names are case-insensitive)");
+  }
+}
+
 }  // namespace
 }  // namespace opuntia::gen
