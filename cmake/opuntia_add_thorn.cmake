@@ -40,6 +40,19 @@ function(opuntia_add_thorn name)
     message(FATAL_ERROR "opuntia: two thorns are named ${name}:\n    ${existing}\n    ${arg_DIR}\n"
                         "a program holds one thorn of each name: rename one folder, or leave one out")
   endif()
+  # Thorn names are case-insensitive (ActiveThorns, the parameter registry): two that differ only
+  # in case would be one thorn registered twice when the program starts.
+  get_property(known GLOBAL PROPERTY OPUNTIA_THORNS)
+  string(TOLOWER "${name}" lower)
+  foreach(other IN LISTS known)
+    string(TOLOWER "${other}" other_lower)
+    if(other_lower STREQUAL lower)
+      get_target_property(existing opuntia::thorn::${other} OPUNTIA_THORN_DIR)
+      message(FATAL_ERROR "opuntia: two thorns are named ${other} and ${name}:\n    ${existing}\n    ${arg_DIR}\n"
+                          "thorn names are case-insensitive, and a program holds one thorn of each name: rename one "
+                          "folder, or leave one out")
+    endif()
+  endforeach()
   if(NOT arg_BACKENDS)
     set(arg_BACKENDS ${OPUNTIA_BACKENDS})
   endif()

@@ -61,6 +61,15 @@ refused "an outside thorn named as a built-in one" "$fixtures/builtin_clash" \
 
   a program holds one thorn of each name: rename one folder, or leave one out"
 
+refused "an outside thorn named as a built-in one but for case" "$fixtures/case_clash" \
+"  opuntia: two thorns are named HeatEquation and heatequation:
+
+      $source_dir/thorns/HeatEquation
+      $fixtures/case_clash/heatequation
+
+  thorn names are case-insensitive, and a program holds one thorn of each
+  name: rename one folder, or leave one out"
+
 refused "a thorn whose name is no identifier" "$fixtures/bad_name" \
 "  opuntia: the name of this thorn, its folder's, is no C++ identifier:
 
