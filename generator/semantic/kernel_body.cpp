@@ -1,7 +1,9 @@
 #include "generator/semantic/kernel_body.hpp"
 
+#include <algorithm>
 #include <cctype>
 #include <cstdlib>
+#include <limits>
 
 namespace opuntia::gen {
 namespace {
@@ -196,8 +198,14 @@ std::optional<body_access> read_arguments(cursor c) {
 }
 
 /// Integer constant expressions by recursive descent: sum := product (+|- product)*,
-/// product := unary (* unary)*, unary := (+|-) unary | literal | ( sum ). Values stay within
-/// a billion, so that nothing overflows; beyond that the offset is no constant this pass knows.
+/// product := unary (* unary)*, unary := (+|-) unary | literal | ( sum ). A literal is C's:
+/// decimal, 0x hexadecimal, 0b binary or 0 octal, with digit separators (') and suffixes (u, l,
+/// ll, z). Values are exact in 128 bits up to 10^36 (past every literal a C++ compiler takes);
+/// beyond that, or for anything else (a name, a call, a float), the offset is no constant this
+/// pass knows.
+// GCC's and Clang's 128-bit integer; __extension__ keeps -Wpedantic quiet about it.
+__extension__ using wide_integer = __int128;
+
 class constant_parser {
 public:
   explicit constant_parser(std::string_view text) : text_(text) {}
@@ -205,14 +213,17 @@ public:
   std::optional<long long> whole() {
     auto value = sum();
     blanks();
-    if (at_ != text_.size()) return std::nullopt;
-    return value;
+    if (!value || at_ != text_.size()) return std::nullopt;
+    // An offset past what a long long holds is reported as the most it holds.
+    constexpr wide most = std::numeric_limits<long long>::max();
+    return static_cast<long long>(std::clamp<wide>(*value, -most, most));
   }
 
 private:
-  static constexpr long long largest = 1'000'000'000;
+  using wide = wide_integer;
+  static constexpr wide largest = static_cast<wide>(1'000'000'000'000'000'000) * 1'000'000'000'000'000'000;  // 10^36
 
-  static std::optional<long long> bounded(long long v) {
+  static std::optional<wide> bounded(wide v) {
     if (v > largest || v < -largest) return std::nullopt;
     return v;
   }
@@ -227,7 +238,7 @@ private:
     }
     return false;
   }
-  std::optional<long long> sum() {
+  std::optional<wide> sum() {
     auto value = product();
     while (value) {
       if (take('+')) {
@@ -242,34 +253,68 @@ private:
     }
     return value;
   }
-  std::optional<long long> product() {
+  std::optional<wide> product() {
     auto value = unary();
     while (value && take('*')) {
       const auto right = unary();
-      value = right ? bounded(*value * *right) : std::nullopt;
+      // Both within 10^36: the product is checked before it is formed.
+      if (!right || (*value != 0 && (*right > largest / (*value < 0 ? -*value : *value) ||
+                                     *right < -largest / (*value < 0 ? -*value : *value)))) {
+        return std::nullopt;
+      }
+      value = *value * *right;
     }
     return value;
   }
-  std::optional<long long> unary() {
+  std::optional<wide> unary() {
     if (take('+')) return unary();
     if (take('-')) {
       const auto value = unary();
-      return value ? std::optional<long long>(-*value) : std::nullopt;
+      return value ? std::optional<wide>(-*value) : std::nullopt;
     }
     if (take('(')) {
       const auto value = sum();
       return take(')') ? value : std::nullopt;
     }
+    return literal();
+  }
+  std::optional<wide> literal() {
     blanks();
-    const std::size_t begin = at_;
-    while (at_ < text_.size() && is_digit(text_[at_])) ++at_;
-    const std::size_t digits = at_ - begin;
-    // 010 is octal in C, 1u or 1.5 no plain decimal: not this pass's to read.
-    if (digits == 0 || digits > 9 || (digits > 1 && text_[begin] == '0') ||
-        (at_ < text_.size() && (is_identifier_char(text_[at_]) || text_[at_] == '.'))) {
-      return std::nullopt;
+    const auto at = [&](std::size_t ahead) { return at_ + ahead < text_.size() ? text_[at_ + ahead] : '\0'; };
+    if (!is_digit(at(0))) return std::nullopt;
+    int base = 10;
+    if (at(0) == '0' && (at(1) == 'x' || at(1) == 'X')) {
+      base = 16;
+      at_ += 2;
+    } else if (at(0) == '0' && (at(1) == 'b' || at(1) == 'B')) {
+      base = 2;
+      at_ += 2;
+    } else if (at(0) == '0' && (is_digit(at(1)) || at(1) == '\'')) {
+      base = 8;
     }
-    return std::strtoll(std::string(text_.substr(begin, digits)).c_str(), nullptr, 10);
+    const auto digit_of = [](char c) {
+      if (is_digit(c)) return c - '0';
+      if (c >= 'a' && c <= 'f') return c - 'a' + 10;
+      if (c >= 'A' && c <= 'F') return c - 'A' + 10;
+      return 99;
+    };
+    wide value = 0;
+    int digits = 0;
+    bool too_large = false;
+    for (; at_ < text_.size(); ++at_) {
+      if (text_[at_] == '\'' && digits > 0) continue;
+      const int d = digit_of(text_[at_]);
+      if (d >= base) break;
+      too_large = too_large || value > (largest - d) / base;
+      if (!too_large) value = value * base + d;
+      ++digits;
+    }
+    if (digits == 0) return std::nullopt;
+    while (at_ < text_.size() && std::string_view("uUlLzZ").find(text_[at_]) != std::string_view::npos) ++at_;
+    // 1.5, 1e3, 09 and 1abc are no integer literal this pass reads.
+    if (at_ < text_.size() && (is_identifier_char(text_[at_]) || text_[at_] == '.')) return std::nullopt;
+    if (too_large) return std::nullopt;
+    return value;
   }
 
   std::string_view text_;

@@ -2,6 +2,8 @@
 
 #include <gtest/gtest.h>
 
+#include <limits>
+
 #include <string>
 #include <vector>
 
@@ -76,9 +78,30 @@ TEST(kernel_body, evaluates_integer_constant_expressions) {
   EXPECT_EQ(integer_constant("0"), 0);
 }
 
+// Every integer literal C++ takes is read, so that a huge or hexadecimal offset is checked
+// against the STENCIL like a small one: 99999999999 was left to the compiler, which takes it.
+TEST(kernel_body, reads_every_integer_literal_cpp_takes) {
+  EXPECT_EQ(integer_constant("99999999999"), 99999999999LL);
+  EXPECT_EQ(integer_constant("1234567890"), 1234567890);
+  EXPECT_EQ(integer_constant("100000 * 100000"), 10000000000LL);
+  EXPECT_EQ(integer_constant("0x10"), 16);
+  EXPECT_EQ(integer_constant("0XfF"), 255);
+  EXPECT_EQ(integer_constant("010"), 8);
+  EXPECT_EQ(integer_constant("0b101"), 5);
+  EXPECT_EQ(integer_constant("1'000"), 1000);
+  EXPECT_EQ(integer_constant("2u"), 2);
+  EXPECT_EQ(integer_constant("3ULL"), 3);
+  EXPECT_EQ(integer_constant("-4l"), -4);
+  EXPECT_EQ(integer_constant("99999999999 - 99999999998"), 1);  // exact, not saturated
+  // Past a long long: the most it holds, with the sign.
+  EXPECT_EQ(integer_constant("18446744073709551615u"), std::numeric_limits<long long>::max());
+  EXPECT_EQ(integer_constant("-18446744073709551615u"), -std::numeric_limits<long long>::max());
+}
+
 TEST(kernel_body, leaves_other_expressions_to_the_compiler) {
-  for (const char* text : {"", "gi", "params.reach", "1.5", "2u", "010", "0x10", "1 +", "(1", "1)", "R * 2",
-                           "1234567890", "100000 * 100000", "f(1)"}) {
+  for (const char* text : {"", "gi", "params.reach", "1.5", "1e3", "0x1p3", "09", "0b2", "1abc", "1 +", "(1", "1)",
+                           "R * 2", "f(1)", "0x", "1000000000000000000000000000000000000000",
+                           "1000000000000000000 * 1000000000000000000 * 10"}) {
     EXPECT_EQ(integer_constant(text), std::nullopt) << text;
   }
 }
