@@ -8,6 +8,7 @@
 
 #include "generator/emit/emit.hpp"
 #include "ccl/parse.hpp"
+#include "generator/semantic/kernel_body.hpp"
 #include "generator/semantic/template_tree.hpp"
 
 namespace opuntia::gen {
@@ -41,6 +42,25 @@ std::vector<std::string> chosen_backends(const generator_inputs& inputs, const t
   return chosen;
 }
 
+/// Each kernel's body against the frame its templates define around it (CAKERNEL_<K>_Begin,
+/// ...): where a generated file of the kernel defines CAKERNEL_<K>_Begin, the body must use the
+/// four macros, its own, once each and in order; otherwise only the compiler would find it, in
+/// generated code ("CAKERNEL_K_3dblock_compute was not declared" for an empty body). Templates
+/// of other designs define no such frame and ask for none.
+void check_frames(const thorn_model& thorn, const std::vector<generated_file>& files) {
+  std::vector<diagnostic> errors;
+  for (const auto& kernel : thorn.kernels) {
+    const auto definition = "#define CAKERNEL_" + kernel.name + "_Begin";
+    const bool framed = std::any_of(files.begin(), files.end(), [&](const generated_file& f) {
+      return f.kernel == kernel.name && f.text.find(definition) != std::string::npos;
+    });
+    if (!framed) continue;
+    const auto found = frame_errors(kernel.name, source_file{kernel.code_file, kernel.code_text});
+    errors.insert(errors.end(), found.begin(), found.end());
+  }
+  if (!errors.empty()) throw input_error(errors);
+}
+
 std::vector<generated_file> generate_unchecked(const generator_inputs& inputs) {
   const template_tree tree = build_template_tree(parse_deps_ccl(inputs.deps_ccl));
   const auto backends = chosen_backends(inputs, tree);
@@ -61,6 +81,7 @@ std::vector<generated_file> generate_unchecked(const generator_inputs& inputs) {
     try {
       const thorn_model thorn = check_thorn(sources, inputs.library, inputs.unread_library);
       auto kernels = emit_kernels(thorn, tree, inputs.templates, backends, inputs.check_link_contract);
+      check_frames(thorn, kernels.files);
       auto bindings = emit_bindings(thorn, kernels.schedule, kernels.variants);
       files.insert(files.end(), std::make_move_iterator(kernels.files.begin()), std::make_move_iterator(kernels.files.end()));
       files.insert(files.end(), std::make_move_iterator(bindings.begin()), std::make_move_iterator(bindings.end()));

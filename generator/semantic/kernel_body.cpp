@@ -5,6 +5,10 @@
 #include <cstdlib>
 #include <limits>
 
+#include <fmt/format.h>
+
+#include "ccl/model/common.hpp"
+
 namespace opuntia::gen {
 namespace {
 
@@ -141,6 +145,23 @@ public:
         break;
       }
     }
+  }
+
+  /// Moves to the next identifier outside comments, literals, numbers and preprocessor lines;
+  /// false at the end.
+  bool to_next_identifier() {
+    while (!done()) {
+      if (skip_ignored()) continue;
+      const char c = peek();
+      if (is_digit(c) || (c == '.' && is_digit(peek(1)))) {
+        skip_number();
+      } else if (is_identifier_start(c)) {
+        return true;
+      } else {
+        advance();
+      }
+    }
+    return false;
   }
 
   std::string_view identifier() {
@@ -342,17 +363,7 @@ std::string body_access::text() const {
 std::vector<body_access> find_accesses(std::string_view body) {
   std::vector<body_access> found;
   cursor c(body);
-  while (!c.done()) {
-    if (c.skip_ignored()) continue;
-    const char ch = c.peek();
-    if (is_digit(ch) || (ch == '.' && is_digit(c.peek(1)))) {
-      c.skip_number();
-      continue;
-    }
-    if (!is_identifier_start(ch)) {
-      c.advance();
-      continue;
-    }
+  while (c.to_next_identifier()) {
     const auto where = c.position();
     const auto name = c.identifier();
     if (name != "I3D" && name != "I3D_l") continue;
@@ -371,5 +382,68 @@ std::vector<body_access> find_accesses(std::string_view body) {
 }
 
 std::optional<long long> integer_constant(std::string_view text) { return constant_parser(text).whole(); }
+
+std::vector<frame_macro> find_frame_macros(std::string_view body) {
+  constexpr std::string_view prefix = "CAKERNEL_";
+  // Longest first: _Computations_Begin also ends in _Begin.
+  constexpr std::string_view parts[] = {"_Computations_Begin", "_Computations_End", "_Begin", "_End"};
+  std::vector<frame_macro> found;
+  cursor c(body);
+  while (c.to_next_identifier()) {
+    const auto where = c.position();
+    const auto name = c.identifier();
+    if (!name.starts_with(prefix)) continue;
+    for (const auto part : parts) {
+      if (name.size() > prefix.size() + part.size() && name.ends_with(part)) {
+        found.push_back({std::string(name.substr(prefix.size(), name.size() - prefix.size() - part.size())),
+                         std::string(part.substr(1)), where});
+        break;
+      }
+    }
+  }
+  return found;
+}
+
+}  // namespace opuntia::gen
+
+namespace opuntia::gen {
+
+std::vector<ccl::diagnostic> frame_errors(const std::string& kernel, const ccl::source_file& body) {
+  const std::vector<std::string> parts{"Begin", "Computations_Begin", "Computations_End", "End"};
+  const auto macro = [&](const std::string& part) { return fmt::format("CAKERNEL_{}_{}", kernel, part); };
+  std::vector<std::string> names;
+  for (const auto& part : parts) names.push_back(macro(part));
+  const auto all = ccl::join_names(names);
+  const auto macros = find_frame_macros(body.text);
+  std::size_t next = 0;  // the part expected next
+  const frame_macro* previous = nullptr;
+  for (const auto& m : macros) {
+    const auto at_m = [&](const std::string& message) {
+      return std::vector<ccl::diagnostic>{body.error_at(m.where.line, m.where.column, message)};
+    };
+    const auto name = fmt::format("CAKERNEL_{}_{}", m.kernel, m.part);
+    if (m.kernel != kernel) {
+      return at_m(fmt::format("'{}' frames the body of kernel '{}', but this is the body of kernel '{}': write {}", name,
+                              m.kernel, kernel, macro(m.part)));
+    }
+    const auto index = static_cast<std::size_t>(std::find(parts.begin(), parts.end(), m.part) - parts.begin());
+    if (index < next) return at_m(fmt::format("'{}' again: the frame macros come once each, in the order {}", name, all));
+    if (index > next) {
+      return at_m(fmt::format("expected {} {}; the frame macros come once each, in the order {}", macro(parts[next]),
+                              previous ? "after " + macro(previous->part) : std::string("first"), all));
+    }
+    previous = &m;
+    ++next;
+  }
+  if (next == parts.size()) return {};
+  if (previous == nullptr) {
+    return {body.error_at(1, 1, fmt::format("the body of kernel '{}' has none of its frame macros: write {}, once each "
+                                            "and in that order, around its computations",
+                                            kernel, all))};
+  }
+  return {body.error_at(previous->where.line, previous->where.column,
+                        fmt::format("expected {} after {}; the frame macros come once each, in the order {}",
+                                    macro(parts[next]), macro(previous->part), all))};
+}
 
 }  // namespace opuntia::gen

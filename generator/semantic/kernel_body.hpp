@@ -10,6 +10,9 @@
 #include <string_view>
 #include <vector>
 
+#include "ccl/diagnostic.hpp"
+#include "ccl/source_file.hpp"
+
 namespace opuntia::gen {
 
 /// A 1-based line and column of a body.
@@ -48,5 +51,21 @@ std::vector<body_access> find_accesses(std::string_view body);
 /// The value of `text` when it is an integer constant expression of decimal literals, unary
 /// and binary + and -, *, and parentheses; nullopt for anything else (a name, a call, a float).
 std::optional<long long> integer_constant(std::string_view text);
+
+/// A frame macro of a body, `CAKERNEL_<kernel>_<part>` with part Begin, Computations_Begin,
+/// Computations_End or End, outside comments, literals and preprocessor lines.
+struct frame_macro {
+  std::string kernel;
+  std::string part;
+  body_position where;
+};
+/// Every frame macro of `body`, in order.
+std::vector<frame_macro> find_frame_macros(std::string_view body);
+
+/// The errors of the frame of kernel `kernel`'s body: its own CAKERNEL_<kernel>_Begin,
+/// _Computations_Begin, _Computations_End and _End, once each and in that order (where its
+/// templates define them: generate.cpp); at most one, at the first macro out of place, or at
+/// the last in place where one is missing.
+std::vector<ccl::diagnostic> frame_errors(const std::string& kernel, const ccl::source_file& body);
 
 }  // namespace opuntia::gen

@@ -331,7 +331,7 @@ check "show --kernel Heat prints kernel Heat" grep -q "===== Heat/openmp/Heat_3d
 check "show --kernel Heat leaves Heat_Update out" test "$(grep -c Heat_Update "$work/out")" -eq 0
 
 # CODE paths are taken as the include path sees them.
-sed -i 's|  TILE="64,4,4"|  TILE="64,4,4"\n  CODE="./src/../src/Heat_Update.kernel"|' "$work/Heat/cakernel.ccl"
+sed -i '0,/  TILE="64,4,4"/s||  TILE="64,4,4"\n  CODE="./src/../src/Heat_Update.kernel"|' "$work/Heat/cakernel.ccl"  # Heat_Update's only
 "$gen" check --thorn "$work/Heat" --templates "$src/templates" >"$work/out" 2>&1
 check "CODE=./src/../src/X.kernel is found" test $? -eq 0
 

@@ -98,6 +98,36 @@ TEST(kernel_body, reads_every_integer_literal_cpp_takes) {
   EXPECT_EQ(integer_constant("-18446744073709551615u"), -std::numeric_limits<long long>::max());
 }
 
+// The frame a body keeps: its own four macros, once each, in order; in comments they count not.
+TEST(kernel_body, frame_errors_name_the_first_macro_out_of_place) {
+  const auto errors = [](const std::string& text) {
+    std::string out;
+    for (const auto& d : frame_errors("K", ccl::source_file{"K.kernel", text})) {
+      out += std::to_string(d.where.line) + ":" + std::to_string(d.where.column) + " " + d.message + "\n";
+    }
+    return out;
+  };
+  const std::string order =
+      "the frame macros come once each, in the order CAKERNEL_K_Begin, CAKERNEL_K_Computations_Begin, "
+      "CAKERNEL_K_Computations_End, CAKERNEL_K_End";
+  EXPECT_EQ(errors("CAKERNEL_K_Begin\nCAKERNEL_K_Computations_Begin\nx = 1;\nCAKERNEL_K_Computations_End\n"
+                   "CAKERNEL_K_End\n/* CAKERNEL_K_End */ // CAKERNEL_K_Begin\n"),
+            "");
+  EXPECT_EQ(errors("CAKERNEL_L_Begin\n"),
+            "1:1 'CAKERNEL_L_Begin' frames the body of kernel 'L', but this is the body of kernel 'K': write "
+            "CAKERNEL_K_Begin\n");
+  EXPECT_EQ(errors("CAKERNEL_K_Begin\nCAKERNEL_K_Computations_End\n"),
+            "2:1 expected CAKERNEL_K_Computations_Begin after CAKERNEL_K_Begin; " + order + "\n");
+  EXPECT_EQ(errors("  CAKERNEL_K_Computations_Begin\n"), "1:3 expected CAKERNEL_K_Begin first; " + order + "\n");
+  EXPECT_EQ(errors("CAKERNEL_K_Begin CAKERNEL_K_Begin\n"), "1:18 'CAKERNEL_K_Begin' again: " + order + "\n");
+  EXPECT_EQ(errors("CAKERNEL_K_Begin\nCAKERNEL_K_Computations_Begin\n"),
+            "2:1 expected CAKERNEL_K_Computations_End after CAKERNEL_K_Computations_Begin; " + order + "\n");
+  EXPECT_EQ(errors("/* nothing */\n"),
+            "1:1 the body of kernel 'K' has none of its frame macros: write CAKERNEL_K_Begin, "
+            "CAKERNEL_K_Computations_Begin, CAKERNEL_K_Computations_End, CAKERNEL_K_End, once each and in that "
+            "order, around its computations\n");
+}
+
 TEST(kernel_body, leaves_other_expressions_to_the_compiler) {
   for (const char* text : {"", "gi", "params.reach", "1.5", "1e3", "0x1p3", "09", "0b2", "1abc", "1 +", "(1", "1)",
                            "R * 2", "f(1)", "0x", "1000000000000000000000000000000000000000",
