@@ -592,7 +592,7 @@ private:
 
   void render_value(const node& n, std::string& out) {
     const std::string* value = find_value(n.text);
-    if (value == nullptr) fail(n, "unknown name '" + n.text + "'" + did_you_mean(n.text, visible_value_names()));
+    if (value == nullptr) fail(n, "unknown name '" + n.text + "'" + did_you_mean_or_known(n.text, visible_value_names()));
     if (value->find('%') == std::string::npos) {
       append(n, out, *value);
       return;

@@ -376,23 +376,32 @@ struct walker {
       if (defines(symbol, follows)) continue;
       sink.add(error_at(variant_template.where,
                         fmt::format("template '{}' ({}) reaches no definition of {} for kernel '{}' in {}: a launcher "
-                                    "template must define `{}` (docs/template-author-guide.md, the launcher's contract)",
+                                    "template must define `{}` (docs/template-author-guide.md, Adding a backend, step 1)",
                                     variant_template.name, backend, symbol, k.name, join_names(files),
                                     fmt::format(fmt::runtime(what), symbol))));
     }
   }
 
+  /// The names of the templates a TYPE can name, each once, in deps.ccl order.
+  std::vector<std::string> kernel_template_names() const {
+    std::vector<std::string> names;
+    for (const auto& t : tree.templates) {
+      if (t.selectable() && std::find(names.begin(), names.end(), t.name) == names.end()) names.push_back(t.name);
+    }
+    return names;
+  }
+
   void check_types_resolve() {
     for (const auto& k : thorn.kernels) {
-      const bool anywhere = std::any_of(tree.backends.begin(), tree.backends.end(),
-                                        [&](const auto& b) { return !tree.match(k.type_pattern, b).empty(); });
+      const auto matches_anywhere = [&](const std::string& pattern) {
+        return std::any_of(tree.backends.begin(), tree.backends.end(),
+                           [&](const auto& b) { return !tree.match(pattern, b).empty(); });
+      };
+      const bool anywhere = matches_anywhere(k.type_pattern);
       if (!anywhere) {
         const auto head = fmt::format("TYPE '{}' of kernel '{}' matches no template in {}", k.type_pattern, k.name,
                                       tree.deps_path);
-        std::vector<std::string> names;
-        for (const auto& t : tree.templates) {
-          if (t.selectable() && std::find(names.begin(), names.end(), t.name) == names.end()) names.push_back(t.name);
-        }
+        const auto names = kernel_template_names();
         if (names.empty()) {
           sink.add(error_at(k.type_where, fmt::format("{}: {}", head, tree.templates.empty()
                                                           ? "it declares no templates"
@@ -421,6 +430,19 @@ struct walker {
         const auto last = k.type_pattern.substr(k.type_pattern.find_last_of('/') + 1);
         const auto hint = did_you_mean(last, names);
         sink.add(error_at(k.type_where, fmt::format("{}{}; kernel templates: {}", head, hint, join_names(names))));
+        continue;
+      }
+      // Each alternative of the name must match a template of some backend: one that matches
+      // none (a misspelling, `3dblock|3dblok`) would be left out in silence. One that only
+      // some backends have (CUDA's `3dblock_unrolled`) is what alternatives are for.
+      for (const auto& alternative : type_alternatives(k.type_pattern)) {
+        if (matches_anywhere(alternative)) continue;
+        const auto name = alternative.substr(alternative.find_last_of('/') + 1);
+        const auto names = kernel_template_names();
+        sink.add(error_at(k.type_where, fmt::format("TYPE '{}' of kernel '{}': its alternative '{}' matches no "
+                                                    "template of any backend in {}{}; kernel templates: {}",
+                                                    k.type_pattern, k.name, name, tree.deps_path,
+                                                    did_you_mean(name, names), join_names(names))));
       }
     }
   }

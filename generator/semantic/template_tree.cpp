@@ -283,6 +283,15 @@ std::vector<std::size_t> template_tree::match(const std::string& type_pattern, c
   return out;
 }
 
+std::vector<std::string> type_alternatives(const std::string& type_pattern) {
+  const auto slash = type_pattern.find_last_of('/');
+  const auto groups = slash == std::string::npos ? std::string() : type_pattern.substr(0, slash + 1);
+  std::vector<std::string> out;
+  for (const auto& name : split(type_pattern.substr(slash == std::string::npos ? 0 : slash + 1), '|'))
+    out.push_back(groups + name);
+  return out;
+}
+
 std::vector<std::size_t> template_tree::match_name(const std::string& type_pattern) const {
   const auto name = type_pattern.substr(type_pattern.find_last_of('/') + 1);
   std::vector<std::size_t> out;

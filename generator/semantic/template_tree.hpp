@@ -58,6 +58,10 @@ struct template_tree {
   std::vector<std::size_t> closure(const std::vector<std::size_t>& roots) const;
 };
 
+/// A kernel TYPE one pattern per alternative of its template name: `*/3dblock|3dstencil` gives
+/// `*/3dblock` and `*/3dstencil`.
+std::vector<std::string> type_alternatives(const std::string& type_pattern);
+
 /// Interprets keys, resolves trigger and include names (innermost group outwards) and rejects
 /// cycles. Throws input_error listing every problem.
 template_tree build_template_tree(const deps_file& deps);
