@@ -233,6 +233,14 @@ struct walker {
       sink.add(missing_file(t));
       return;
     }
+    // An empty template file generates an empty output, and the compiler then blames the
+    // kernel's body (its frame macros undefined): most often a file truncated or not yet written.
+    if (found->second.text.find_first_not_of(" \t\r\n") == std::string::npos) {
+      sink.add(error_at(t.file_as_written.where.line != 0 ? t.file_as_written.where : t.where,
+                        fmt::format("template file '{}' of template '{}' is empty: it would generate an empty {}",
+                                    t.file, t.name, output_name(t, owner))));
+      return;
+    }
     try {
       out.files.push_back(
           generated_file{output_name(t, owner), render_template(found->second, scope), t.replace, t.compile, kernel});
