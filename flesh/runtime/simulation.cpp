@@ -19,6 +19,7 @@
 #include <stdlib.h>
 #include <fcntl.h>
 #include <sys/file.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "flesh/runtime/checkpoint_writer.hpp"
@@ -555,18 +556,53 @@ void simulation::prepare_output_folder() {
   // second waits for the first. flock() is released when the process ends, even by SIGKILL.
   if (driver_->rank() != 0 || out_dir_lock_.fd >= 0) return;
   const auto lock_path = dir / ".opuntia.lock";
-  out_dir_lock_.fd = ::open(lock_path.c_str(), O_RDWR | O_CREAT | O_CLOEXEC, 0644);
-  if (out_dir_lock_.fd < 0) fail(fmt::format("cannot create {}: {}", lock_path.string(), std::strerror(errno)));
-  if (::flock(out_dir_lock_.fd, LOCK_EX | LOCK_NB) != 0) {
-    char holder[256] = {};
-    const auto got = ::pread(out_dir_lock_.fd, holder, sizeof holder - 1, 0);
-    std::string who = got > 0 ? std::string(holder, static_cast<std::size_t>(got)) : "another run";
-    while (!who.empty() && who.back() == '\n') who.pop_back();
-    fmt::print(out_, "opuntia: waiting for {}::{} = \"{}\": {} writes there\n", owner, name, dir.string(), who);
-    out_.flush();
-    while (::flock(out_dir_lock_.fd, LOCK_EX) != 0) {
-      if (errno != EINTR) fail(fmt::format("cannot lock {}: {}", lock_path.string(), std::strerror(errno)));
+  bool waited = false;
+  // The folder made anew where the run before removed it (below), then its lock opened; that
+  // run may still be removing the folder, so a lock file with no folder is tried a few times.
+  const auto make_folder_again = [&] {
+    for (auto missing = dir.lexically_normal(); !missing.empty() && !fs::exists(missing, error);
+         missing = missing.parent_path()) {
+      if (std::find(created_output_folders_.begin(), created_output_folders_.end(), missing) ==
+          created_output_folders_.end()) {
+        created_output_folders_.push_back(missing);
+      }
+      if (missing == missing.parent_path()) break;
     }
+    fs::create_directories(dir, error);
+    if (error) fail("cannot create the output folder: " + error.message());
+  };
+  for (int attempt = 0;; ++attempt) {
+    out_dir_lock_.fd = ::open(lock_path.c_str(), O_RDWR | O_CREAT | O_CLOEXEC, 0644);
+    if (out_dir_lock_.fd < 0 && errno == ENOENT && attempt < 100) {
+      make_folder_again();
+      continue;
+    }
+    if (out_dir_lock_.fd < 0) fail(fmt::format("cannot create {}: {}", lock_path.string(), std::strerror(errno)));
+    if (::flock(out_dir_lock_.fd, LOCK_EX | LOCK_NB) != 0) {
+      if (!waited) {
+        char holder[256] = {};
+        const auto got = ::pread(out_dir_lock_.fd, holder, sizeof holder - 1, 0);
+        std::string who = got > 0 ? std::string(holder, static_cast<std::size_t>(got)) : "another run";
+        while (!who.empty() && who.back() == '\n') who.pop_back();
+        fmt::print(out_, "opuntia: waiting for {}::{} = \"{}\": {} writes there\n", owner, name, dir.string(), who);
+        out_.flush();
+        waited = true;
+      }
+      while (::flock(out_dir_lock_.fd, LOCK_EX) != 0) {
+        if (errno != EINTR) fail(fmt::format("cannot lock {}: {}", lock_path.string(), std::strerror(errno)));
+      }
+    }
+    // The run this one waited for may have removed the folder and its lock as it ended, having
+    // written nothing (remove_unused_output_folder): the lock now held is then on a file no
+    // longer there, which a third run would not see. Take it again, in the folder made anew.
+    struct stat held {}, named {};
+    if (::fstat(out_dir_lock_.fd, &held) == 0 && ::stat(lock_path.c_str(), &named) == 0 && held.st_dev == named.st_dev &&
+        held.st_ino == named.st_ino) {
+      break;
+    }
+    ::close(out_dir_lock_.fd);
+    out_dir_lock_.fd = -1;
+    make_folder_again();
   }
   char host[128] = {};
   ::gethostname(host, sizeof host - 1);

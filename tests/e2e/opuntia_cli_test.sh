@@ -171,12 +171,15 @@ fi
 
 # Two runs given one output folder: the second waits until the first has ended (a lock on
 # <out_dir>/.opuntia.lock, which the end of a process releases however it ends), saying for whom.
+# The first writes nothing there, so it removes the folder and the lock as it ends: the second
+# takes the lock again in the folder made anew, and a third run waits for it.
 printf 'ActiveThorns = "HeatEquation"\nCactus::terminate = "never"\nCactus::progress_every = 0\nIO::out_dir = "one_folder"\n' >"$work/first.par"
-printf 'ActiveThorns = "HeatEquation"\nCactus::cctk_itlast = 2\nCactus::cctk_timer_output = "off"\nIO::out_dir = "one_folder"\n' >"$work/second.par"
+cp "$work/first.par" "$work/second.par"
+printf 'ActiveThorns = "HeatEquation"\nCactus::cctk_itlast = 2\nCactus::cctk_timer_output = "off"\nIO::out_dir = "one_folder"\n' >"$work/third.par"
 (cd "$work" && exec "$opuntia" first.par >first.out 2>&1) &
 first=$!
 for _ in $(seq 300); do grep -qs "first.par" "$work/one_folder/.opuntia.lock" && break; sleep 0.1; done
-(cd "$work" && "$opuntia" second.par >second.out 2>&1) &
+(cd "$work" && exec "$opuntia" second.par >second.out 2>&1) &
 second=$!
 for _ in $(seq 300); do grep -qs "waiting for" "$work/second.out" && break; sleep 0.1; done
 check "a second run in the same output folder waits, naming the first" \
@@ -184,8 +187,18 @@ check "a second run in the same output folder waits, naming the first" \
 check "... and has not started" bash -c '! grep -q "INFO (HeatEquation)" "$1"' _ "$work/second.out"
 kill -TERM "$first"
 wait "$first"
+for _ in $(seq 300); do grep -qs "second.par" "$work/one_folder/.opuntia.lock" && break; sleep 0.1; done
+check "... then takes the folder's lock when the first has ended, though the first removed it" \
+  grep -qs "second.par" "$work/one_folder/.opuntia.lock"
+(cd "$work" && "$opuntia" third.par >third.out 2>&1) &
+third=$!
+for _ in $(seq 300); do grep -qs "waiting for" "$work/third.out" && break; sleep 0.1; done
+check "a third run waits for the second" \
+  grep -qE '^opuntia: waiting for IO::out_dir = "one_folder": the run of second.par \(process [0-9]+ on .+\) writes there$' "$work/third.out"
+kill -TERM "$second"
 wait "$second"
-check "... then runs when the first has ended" test $? -eq 0
-check "... to its end" grep -q "INFO (HeatEquation)" "$work/second.out"
+wait "$third"
+check "... then runs when the second has ended" test $? -eq 0
+check "... to its end" grep -q "INFO (HeatEquation)" "$work/third.out"
 
 finish
