@@ -20,12 +20,17 @@ opuntia=$(realpath "$1")
 n=${2:-256}
 count=${3:-3}
 ranks=${4:-1}
-dir=${5:-checkpoint_bench}
+folder=${5:-checkpoint_bench}
 backend=${6:-openmp}
 every=${7:-}
-mkdir -p "$dir"
-dir=$(realpath "$dir")
-trap 'rm -rf "$dir"' EXIT
+# The writes go to a folder of their own inside FOLDER, removed at the end with FOLDER where this
+# script made it: what FOLDER held stays.
+folder_made=no
+[ -d "$folder" ] || folder_made=yes
+mkdir -p "$folder"
+folder=$(realpath "$folder")
+dir=$(mktemp -d "$folder/checkpoint_bench.XXXXXX")
+trap 'rm -rf "$dir"; if [ $folder_made = yes ]; then rmdir "$folder" 2>/dev/null || true; fi' EXIT
 
 bytes=$((24 * n * n * n))
 
