@@ -575,7 +575,7 @@ TEST(template_engine, mapped_rendering_records_where_each_byte_came_from) {
 
 TEST(template_engine, error_printf_format_needs_escaping) {
   EXPECT_EQ(error_of("printf(\"%d\\n\", n);"),
-            "t.tpl:1:9: error: unknown name 'd'\n"
+            "t.tpl:1:9: error: unknown name 'd'; known: name, stencil_zn, stencil_zp, tile_x\n"
             "printf(\"%d\\n\", n);\n"
             "        ^\n");
   EXPECT_EQ(render("printf(\"%%d\\n\", n);"), "printf(\"%d\\n\", n);");
