@@ -23,18 +23,11 @@ ranks=${4:-1}
 folder=${5:-checkpoint_bench}
 backend=${6:-openmp}
 every=${7:-}
-# The writes go to a folder of their own inside FOLDER, removed at the end with FOLDER where this
-# script made it: what FOLDER held stays.
-folder_made=no
-[ -d "$folder" ] || folder_made=yes
-mkdir -p "$folder"
-folder=$(realpath "$folder")
-dir=$(mktemp -d "$folder/checkpoint_bench.XXXXXX")
-trap 'rm -rf "$dir"; if [ $folder_made = yes ]; then rmdir "$folder" 2>/dev/null || true; fi' EXIT
+. "$(dirname "$0")/plain_write.sh"  # benchmark_folder, plain_write, best_of_three_writes
+benchmark_folder "$folder" checkpoint_bench  # $dir: the writes' own folder inside FOLDER; what FOLDER held stays
 
 bytes=$((24 * n * n * n))
 
-. "$(dirname "$0")/plain_write.sh"  # plain_write, best_of_three_writes
 
 echo "checkpoint bandwidth: WaveToy ${n}^3, $count checkpoints of $((bytes / 1048576)) MiB, $ranks rank(s), backend $backend, in $dir"
 echo "$(uname -n), $(nproc --all) cores; $(df -h "$dir" | awk 'NR == 2 { print $1 " (" $2 ")" }')"

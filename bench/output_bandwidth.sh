@@ -19,19 +19,12 @@ ranks=${4:-1}
 folder=${5:-output_bench}
 backend=${6:-openmp}
 vars=${7:-wavetoy::phi}
-# The writes go to a folder of their own inside FOLDER, removed at the end with FOLDER where this
-# script made it: what FOLDER held stays.
-folder_made=no
-[ -d "$folder" ] || folder_made=yes
-mkdir -p "$folder"
-folder=$(realpath "$folder")
-dir=$(mktemp -d "$folder/output_bench.XXXXXX")
-trap 'rm -rf "$dir"; if [ $folder_made = yes ]; then rmdir "$folder" 2>/dev/null || true; fi' EXIT
+. "$(dirname "$0")/plain_write.sh"  # benchmark_folder, plain_write, best_of_three_writes
+benchmark_folder "$folder" output_bench  # $dir: the writes' own folder inside FOLDER; what FOLDER held stays
 
 variables=$(wc -w <<<"$vars")
 bytes=$((8 * n * n * n * variables))  # an output step
 
-. "$(dirname "$0")/plain_write.sh"  # plain_write, best_of_three_writes of $bytes (an output step)
 # The best of three; then `sync`, so that the page cache's writes of one measurement do not run
 # into the next (an output run after three unflushed writes took twice as long, 2026-12-03).
 best_plain_write() {

@@ -32,26 +32,26 @@ function(opuntia_add_thorn name)
                         "    ${arg_DIR}\n"
                         "whose thorn opuntia-gen names ${folder_name}: a thorn's name is its folder's")
   endif()
-  if(TARGET opuntia::thorn::${name})
-    get_target_property(existing opuntia::thorn::${name} OPUNTIA_THORN_DIR)
-    if(existing STREQUAL arg_DIR)
-      return()  # the same thorn again, as when two programs of a project share it
-    endif()
-    message(FATAL_ERROR "opuntia: two thorns are named ${name}:\n    ${existing}\n    ${arg_DIR}\n"
-                        "a program holds one thorn of each name: rename one folder, or leave one out")
-  endif()
-  # Thorn names are case-insensitive (ActiveThorns, the parameter registry): two that differ only
-  # in case would be one thorn registered twice when the program starts.
+  # A thorn already added under this name, compared as ActiveThorns and the parameter registry
+  # compare names, without case: two that differ only in case would be one thorn registered
+  # twice when the program starts.
   get_property(known GLOBAL PROPERTY OPUNTIA_THORNS)
   string(TOLOWER "${name}" lower)
   foreach(other IN LISTS known)
     string(TOLOWER "${other}" other_lower)
-    if(other_lower STREQUAL lower)
-      get_target_property(existing opuntia::thorn::${other} OPUNTIA_THORN_DIR)
-      message(FATAL_ERROR "opuntia: two thorns are named ${other} and ${name}:\n    ${existing}\n    ${arg_DIR}\n"
-                          "thorn names are case-insensitive, and a program holds one thorn of each name: rename one "
-                          "folder, or leave one out")
+    if(NOT other_lower STREQUAL lower)
+      continue()
     endif()
+    get_target_property(existing opuntia::thorn::${other} OPUNTIA_THORN_DIR)
+    if(other STREQUAL name AND existing STREQUAL arg_DIR)
+      return()  # the same thorn again, as when two programs of a project share it
+    elseif(other STREQUAL name)
+      message(FATAL_ERROR "opuntia: two thorns are named ${name}:\n    ${existing}\n    ${arg_DIR}\n"
+                          "a program holds one thorn of each name: rename one folder, or leave one out")
+    endif()
+    message(FATAL_ERROR "opuntia: two thorns are named ${other} and ${name}:\n    ${existing}\n    ${arg_DIR}\n"
+                        "thorn names are case-insensitive, and a program holds one thorn of each name: rename one "
+                        "folder, or leave one out")
   endforeach()
   if(NOT arg_BACKENDS)
     set(arg_BACKENDS ${OPUNTIA_BACKENDS})

@@ -106,9 +106,11 @@ int main(int argc, char** argv) {
   const auto processes = provided.process_group();
   std::deque<bool> command_asked;  // a stable place for each command's flag
   std::vector<CLI::Option*> command_options;
+  std::vector<std::string> commands;  // their flags, for the help's footer
   std::string command_examples;
   for (const auto& [thorn, command] : provided.commands()) {
     command_options.push_back(app.add_flag(command.flag, command_asked.emplace_back(false), command.help));
+    commands.push_back(command.flag);
     if (!command.example.empty()) command_examples += fmt::format("  opuntia {:<37}{}\n", command.flag, command.example);
   }
   auto* const describe_option = app.add_option(
@@ -141,8 +143,6 @@ int main(int argc, char** argv) {
   app.formatter(std::make_shared<help_formatter>());
   // The rule of the exclusions above, said once (the thorns' commands by name).
   std::vector<std::string> questions{"--show-schedule", "--list-thorns", "--describe", "--describe-all"};
-  std::vector<std::string> commands;
-  for (const auto& [thorn, command] : provided.commands()) commands.push_back(command.flag);
   questions.insert(questions.end(), commands.begin(), commands.end());
   const auto listed = [](const std::vector<std::string>& flags) {
     std::string text;

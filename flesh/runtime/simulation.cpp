@@ -536,30 +536,11 @@ void simulation::prepare_output_folder() {
   if (fs::exists(dir, error) && !fs::is_directory(dir, error)) {
     fail("a file of that name is in the way of the output folder");
   }
-  // The folders this run makes, deepest first: a run refused before it writes anything removes
-  // them again (remove_unused_output_folder).
+  // Makes the folder, noting those this run makes, deepest first: a run refused before it writes
+  // anything removes them again (remove_unused_output_folder). Again below, where the run this
+  // one waited for removed the folder as it ended.
   created_output_folders_.clear();
-  for (auto missing = dir.lexically_normal(); !missing.empty() && !fs::exists(missing, error);
-       missing = missing.parent_path()) {
-    created_output_folders_.push_back(missing);
-    if (missing == missing.parent_path()) break;
-  }
-  fs::create_directories(dir, error);
-  if (error) fail("cannot create the output folder: " + error.message());
-  // Permissions alone do not say it (root writes anywhere but in /proc): try a file.
-  std::string probe = (dir / ".opuntia-write-check-XXXXXX").string();
-  const int fd = ::mkstemp(probe.data());
-  if (fd < 0) fail(fmt::format("cannot write in the output folder: {}", std::strerror(errno)));
-  ::close(fd);
-  ::unlink(probe.c_str());
-  // Two runs writing one folder would write over each other's files and checkpoints: the
-  // second waits for the first. flock() is released when the process ends, even by SIGKILL.
-  if (driver_->rank() != 0 || out_dir_lock_.fd >= 0) return;
-  const auto lock_path = dir / ".opuntia.lock";
-  bool waited = false;
-  // The folder made anew where the run before removed it (below), then its lock opened; that
-  // run may still be removing the folder, so a lock file with no folder is tried a few times.
-  const auto make_folder_again = [&] {
+  const auto make_folder = [&] {
     for (auto missing = dir.lexically_normal(); !missing.empty() && !fs::exists(missing, error);
          missing = missing.parent_path()) {
       if (std::find(created_output_folders_.begin(), created_output_folders_.end(), missing) ==
@@ -571,10 +552,23 @@ void simulation::prepare_output_folder() {
     fs::create_directories(dir, error);
     if (error) fail("cannot create the output folder: " + error.message());
   };
+  make_folder();
+  // Permissions alone do not say it (root writes anywhere but in /proc): try a file.
+  std::string probe = (dir / ".opuntia-write-check-XXXXXX").string();
+  const int fd = ::mkstemp(probe.data());
+  if (fd < 0) fail(fmt::format("cannot write in the output folder: {}", std::strerror(errno)));
+  ::close(fd);
+  ::unlink(probe.c_str());
+  // Two runs writing one folder would write over each other's files and checkpoints: the
+  // second waits for the first. flock() is released when the process ends, even by SIGKILL.
+  if (driver_->rank() != 0 || out_dir_lock_.fd >= 0) return;
+  const auto lock_path = dir / ".opuntia.lock";
+  bool waited = false;
   for (int attempt = 0;; ++attempt) {
     out_dir_lock_.fd = ::open(lock_path.c_str(), O_RDWR | O_CREAT | O_CLOEXEC, 0644);
+    // The run before may still be removing the folder (below): it is made again, a few times.
     if (out_dir_lock_.fd < 0 && errno == ENOENT && attempt < 100) {
-      make_folder_again();
+      make_folder();
       continue;
     }
     if (out_dir_lock_.fd < 0) fail(fmt::format("cannot create {}: {}", lock_path.string(), std::strerror(errno)));
@@ -602,7 +596,7 @@ void simulation::prepare_output_folder() {
     }
     ::close(out_dir_lock_.fd);
     out_dir_lock_.fd = -1;
-    make_folder_again();
+    make_folder();
   }
   char host[128] = {};
   ::gethostname(host, sizeof host - 1);

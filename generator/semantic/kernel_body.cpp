@@ -218,15 +218,15 @@ std::optional<body_access> read_arguments(cursor c) {
   return access;
 }
 
+// GCC's and Clang's 128-bit integer; __extension__ keeps -Wpedantic quiet about it.
+__extension__ using wide_integer = __int128;
+
 /// Integer constant expressions by recursive descent: sum := product (+|- product)*,
 /// product := unary (* unary)*, unary := (+|-) unary | literal | ( sum ). A literal is C's:
 /// decimal, 0x hexadecimal, 0b binary or 0 octal, with digit separators (') and suffixes (u, l,
 /// ll, z). Values are exact in 128 bits up to 10^36 (past every literal a C++ compiler takes);
 /// beyond that, or for anything else (a name, a call, a float), the offset is no constant this
 /// pass knows.
-// GCC's and Clang's 128-bit integer; __extension__ keeps -Wpedantic quiet about it.
-__extension__ using wide_integer = __int128;
-
 class constant_parser {
 public:
   explicit constant_parser(std::string_view text) : text_(text) {}
@@ -278,11 +278,10 @@ private:
     auto value = unary();
     while (value && take('*')) {
       const auto right = unary();
-      // Both within 10^36: the product is checked before it is formed.
-      if (!right || (*value != 0 && (*right > largest / (*value < 0 ? -*value : *value) ||
-                                     *right < -largest / (*value < 0 ? -*value : *value)))) {
-        return std::nullopt;
-      }
+      if (!right) return std::nullopt;
+      // Both within 10^36: the product's size is checked before it is formed.
+      const wide left_size = *value < 0 ? -*value : *value, right_size = *right < 0 ? -*right : *right;
+      if (left_size != 0 && right_size > largest / left_size) return std::nullopt;
       value = *value * *right;
     }
     return value;
@@ -403,10 +402,6 @@ std::vector<frame_macro> find_frame_macros(std::string_view body) {
   }
   return found;
 }
-
-}  // namespace opuntia::gen
-
-namespace opuntia::gen {
 
 std::vector<ccl::diagnostic> frame_errors(const std::string& kernel, const ccl::source_file& body) {
   const std::vector<std::string> parts{"Begin", "Computations_Begin", "Computations_End", "End"};
