@@ -17,7 +17,7 @@
 #              layout (h5py), and the refusals word for word: a changed parameter that may not
 #              change, the active thorns changed, manual with a missing file, no checkpoint
 #              thorn; recover = "auto" with an empty folder, and past a damaged file; a background
-#              write that fails fails the run, naming the file, and SIGTERM during one stops the run
+#              write that fails fails the run, naming the file (a full file system too), and SIGTERM during one stops the run
 #              once it is complete.
 # Usage: checkpoint_test.sh OPUNTIA PART MPIEXEC|- [BACKEND...]   (MPIEXEC "-": no MPI)
 opuntia=$(realpath "$1")
@@ -350,10 +350,20 @@ with h5py.File(sys.argv[1], "r") as f:
   run failing 1 wavetoy openmp 'Cactus::cctk_itlast = 12' 'IO::checkpoint_every = 4'
   check "a failed background write fails the run" test $? -eq 1
   check "... naming the file and the reason" grep -qxE \
-    "opuntia: error: checkpoint failing/checkpoint.it4.h5 could not be written in the background: cannot create failing/.checkpoint.it4.h5.tmp: unable to open file: .*'Is a directory'.*" \
+    "opuntia: error: checkpoint failing/checkpoint.it4.h5 could not be written in the background: cannot create failing/.checkpoint.it4.h5.tmp: unable to open file: Is a directory" \
     "$work/failing.out"
   check "... leaving no checkpoint of it, nor a later one" test -z "$(checkpoints failing)"
   check "... and computing no further than the next checkpoint" bash -c "! grep -q 'digest of' '$work/failing.out'"
+
+  # A write the system refuses half-way (here a file-size limit of 20 KiB, the checkpoint being
+  # about 40 KiB; SIGXFSZ ignored, so the write fails with EFBIG as on a full disk): the run
+  # fails with the system's reason, not with HDF5's crash at exit on the file it could not close.
+  (trap '' XFSZ; ulimit -f 20; run too_large 1 wavetoy openmp 'Cactus::cctk_itlast = 12' 'IO::checkpoint_every = 4')
+  check "a checkpoint larger than the system lets a file grow fails the run (status 1)" test $? -eq 1
+  check "... naming the file and the system's reason" grep -qxE \
+    "opuntia: error: checkpoint too_large/checkpoint.it4.h5 could not be written in the background: cannot write too_large/checkpoint.it4.h5: .*: (file write failed|unable to extend file properly): File too large" \
+    "$work/too_large.out"
+  check "... leaving no checkpoint and no temporary" test -z "$(checkpoints too_large)" -a "$(temporaries too_large)" = 0
 
   # IOHDF5's output of every iteration while checkpoints are written in the background, which
   # take 30 ms each here (the process makes its HDF5 calls one at a time): every step of the output is in

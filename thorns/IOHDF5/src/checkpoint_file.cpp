@@ -124,7 +124,7 @@ void write_checkpoint(const fs::path& file, const checkpoint_contents& c, routin
   test_delay();
   if (holder) {
     const auto flush_lock = lock_hdf5();
-    checked(H5Fflush(out, H5F_SCOPE_GLOBAL), what("H5Fflush"));
+    checked(H5Fflush(out, H5F_SCOPE_GLOBAL), what("flushing it"));
     out.close(what("closing it"));
   }
   if (ranks.rank() == 0) {
