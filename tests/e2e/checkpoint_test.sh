@@ -17,8 +17,9 @@
 #              layout (h5py), and the refusals word for word: a changed parameter that may not
 #              change, the active thorns changed, manual with a missing file, no checkpoint
 #              thorn; recover = "auto" with an empty folder, and past a damaged file; a background
-#              write that fails fails the run, naming the file (a full file system too), and SIGTERM during one stops the run
-#              once it is complete.
+#              write that fails fails the run, naming the file (a full file system too); a
+#              reader holding the output open does not stop the run writing into it; SIGTERM
+#              during one stops the run once it is complete.
 # Usage: checkpoint_test.sh OPUNTIA PART MPIEXEC|- [BACKEND...]   (MPIEXEC "-": no MPI)
 opuntia=$(realpath "$1")
 part=$2
@@ -379,6 +380,29 @@ assert names == sorted("WAVETOY::phi it=%d tl=0" % i for i in range(17)), names'
   run overlapping_recovered 1 wavetoy openmp 'Cactus::cctk_itlast = 16' 'IO::recover = "manual"' \
     'IO::recover_file = "overlapping/checkpoint.it8.h5"'
   check "... and its checkpoint of iteration 8 recovers the run bit for bit" same_digest overlapping overlapping_recovered
+
+  # A reader keeps the output open while the run writes into it (ParaView, h5py): HDF5's reader
+  # holds the file's lock as long as it is open, and the run's next step, asking for it, ended
+  # the run ("unable to lock file"). Here the recovered run replaces steps 9-16 of the file.
+  if [ -n "$python" ]; then
+    fork overlapping watched
+    "$python" -c 'import h5py, os, sys, time
+reader = h5py.File(sys.argv[1], "r")
+open(sys.argv[2], "w").close()
+for _ in range(600):
+    if os.path.exists(sys.argv[3]): break
+    time.sleep(0.1)' "$work/watched/phi.h5" "$work/reader_ready" "$work/reader_stop" &
+    reader=$!
+    for _ in $(seq 100); do [ -e "$work/reader_ready" ] && break; sleep 0.1; done
+    run watched 1 wavetoy openmp 'Cactus::cctk_itlast = 16' 'IO::recover = "manual"' \
+      'IO::recover_file = "watched/checkpoint.it8.h5"' 'IOHDF5::out_vars = "wavetoy::phi"' 'IOHDF5::out_every = 1'
+    check "a reader holding the output open does not stop the run writing into it" test $? -eq 0
+    touch "$work/reader_stop"
+    wait "$reader"
+    check "... the steps it wrote are in the file" "$python" -c 'import h5py, sys
+names = sorted(name for name in h5py.File(sys.argv[1], "r") if name != "xdmf")
+assert names == sorted("WAVETOY::phi it=%d tl=0" % i for i in range(17)), names' "$work/watched/phi.h5"
+  fi
 
   # SIGTERM while a checkpoint is written in the background (each takes a second here): the run
   # stops at the next boundary once the write in flight is complete, and says so first.

@@ -161,6 +161,14 @@ bool holds_file(write_mode mode, const routine_context& ranks) {
 write_properties properties_for(write_mode mode) {
   const auto lock = lock_hdf5();
   write_properties p{{H5Pcreate(H5P_FILE_ACCESS), "H5Pcreate"}, {H5Pcreate(H5P_DATASET_XFER), "H5Pcreate"}};
+#if H5_VERSION_GE(1, 10, 7)
+  // A user looks at the output while the run goes on (ParaView, h5py), and such a reader holds
+  // HDF5's lock on the file as long as it keeps it open: the run's next step, taking the lock to
+  // write, failed ("unable to lock file") and ended the run. The run's writes take no lock: two
+  // runs never write into one folder (its own lock, simulation::prepare_output_folder), and a
+  // reader that keeps the file open sees the steps it had when it opened it.
+  checked(H5Pset_file_locking(p.access, false, true), "H5Pset_file_locking");
+#endif
   if (mode == write_mode::collective) {
 #ifdef H5_HAVE_PARALLEL
     checked(H5Pset_fapl_mpio(p.access, MPI_COMM_WORLD, MPI_INFO_NULL), "H5Pset_fapl_mpio");
