@@ -240,6 +240,14 @@ void simulation::at_parameter_lines(Work&& work) const {
     work();
   } catch (const parameter_value_error& e) {
     fail_at({{e.owner(), e.name()}}, e.what(), e.part());
+  } catch (const parameter_value_errors& e) {
+    std::vector<ccl::diagnostic> placed;
+    for (const auto& one : e.errors()) {
+      auto d = place_of({{one.owner(), one.name()}}, one.what(), one.part());
+      if (!d) throw std::invalid_argument(e.what());  // the file set none: the messages alone
+      placed.push_back(std::move(*d));
+    }
+    throw ccl::input_error(std::move(placed));
   } catch (const parameters_error& e) {
     fail_at(e.parameters(), e.what());
   }

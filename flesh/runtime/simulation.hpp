@@ -185,7 +185,8 @@ private:
   [[noreturn]] void fail_at(const std::vector<parameter_name>& parameters, const std::string& message,
                             std::string_view part = {}) const;
   /// Runs `work`; a parameter_value_error or parameters_error it throws (a value found wrong
-  /// only now, by the run or by a routine) becomes fail_at's diagnostic at the parameters' lines.
+  /// only now, by the run or by a routine) becomes fail_at's diagnostic at the parameters' lines,
+  /// parameter_value_errors one diagnostic each.
   template <typename Work>
   void at_parameter_lines(Work&& work) const;
   /// The parameters the time step comes from (Time::timestep, or Time::dtfac when that is 0);

@@ -57,6 +57,18 @@ check "... IOASCII's error" has_line several \
 check "... and IO's, which ran after it" has_line several \
   "several.par:7:24: error: IO::out_digest_vars: unknown grid function or group 'heatequation::zz' in thorn IO; did you mean 'heatequation::u'?"
 check "... before any iteration" test "$(grep -c '^it ' "$work/several.out")" -eq 0
+# Every wrong name of a list, and of both of IO's lists, each at its word, not only the first.
+run names 'ActiveThorns = "IOHDF5"' 'IOHDF5::out_vars = "heatequation::uu heatequation::u heatequation::vv"' \
+  'IO::out_digest_vars = "heatequation::zz"' 'IO::out_norms_vars = "heatequation::u heatequation::yy"'
+check "every wrong name of a list fails the run" test $status -eq 1
+check "... the first" has_line names \
+  "names.par:5:21: error: IOHDF5::out_vars: unknown grid function or group 'heatequation::uu' in thorn IOHDF5; did you mean 'heatequation::u'?"
+check "... and the second, at its word" has_line names \
+  "names.par:5:54: error: IOHDF5::out_vars: unknown grid function or group 'heatequation::vv' in thorn IOHDF5; did you mean 'heatequation::u'?"
+check "... IO::out_digest_vars'" has_line names \
+  "names.par:6:24: error: IO::out_digest_vars: unknown grid function or group 'heatequation::zz' in thorn IO; did you mean 'heatequation::u'?"
+check "... and IO::out_norms_vars' after it" has_line names \
+  "names.par:7:39: error: IO::out_norms_vars: unknown grid function or group 'heatequation::yy' in thorn IO; did you mean 'heatequation::u'?"
 
 # A variable of a thorn the run does not activate: the error says so. A variant with no kernel to
 # choose among: the error says that no active thorn has kernels (not an empty list).

@@ -307,25 +307,23 @@ inline routine_context::owned_point routine_context::first_point_of(std::uint64_
 inline std::vector<std::string> routine_context::checked_grid_functions(std::string_view owner, std::string_view name) {
   const std::string parameter = std::string(owner) + "::" + std::string(name);
   const std::string list = all_parameters().text(owner, name);
-  std::string word;  // of the list, at fault: for the caret to stand under it
-  try {
-    // Each word alone first, so that an unknown one is named as written.
-    std::istringstream words(list);
-    while (words >> word) (void)grid_functions_named(word);
-    const auto names = grid_functions_named(list);
-    // Refuses, with the reason, what no statistics can be taken of: an integer, a SCALAR (whose
-    // one value has no grid to be reduced over), a grid function without storage. Such a
-    // variable is at fault as the list names it, or in a group the list names.
-    for (const auto& var : names) {
-      word = var;
-      statistics(var);
+  // Each word alone, so that an unknown one is named as written, and every wrong word of the
+  // list reported at its place, not only the first. Refused, with the reason, is what no
+  // statistics can be taken of: an integer, a SCALAR (whose one value has no grid to be reduced
+  // over), a grid function without storage, named by the word or in a group the word names.
+  std::vector<parameter_value_error> errors;
+  std::istringstream words(list);
+  for (std::string word; words >> word;) {
+    try {
+      for (const auto& var : grid_functions_named(word)) statistics(var);
+    } catch (const parameter_value_error& e) {
+      errors.push_back(e);
+    } catch (const std::invalid_argument& e) {
+      errors.emplace_back(std::string(owner), std::string(name), parameter + ": " + e.what(), word);
     }
-    return names;
-  } catch (const parameter_value_error&) {
-    throw;
-  } catch (const std::invalid_argument& e) {
-    throw parameter_value_error(std::string(owner), std::string(name), parameter + ": " + e.what(), word);
   }
+  parameter_value_errors::throw_if_any(std::move(errors));
+  return grid_functions_named(list);
 }
 
 inline routine_context::field_statistics routine_context::statistics(std::string_view var, int level,

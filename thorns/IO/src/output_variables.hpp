@@ -25,19 +25,22 @@ inline std::vector<std::string> variable_names(const std::string& list) {
   return out;
 }
 
-/// Calls `check(name)` for every name of `list`, the value of `owner::parameter`; the
+/// Calls `check(name)` for every name of `list`, the value of `owner::parameter`; each
 /// std::invalid_argument it throws (an unknown name, a variable of the wrong kind) becomes a
-/// parameter_value_error "owner::parameter: why", which the run reports at the parameter's line.
+/// parameter_value_error "owner::parameter: why" at that name, which the run reports at the
+/// parameter's line: every wrong name of the list, not only the first.
 template <typename Check>
 void check_names(std::string_view owner, std::string_view parameter, const std::string& list, Check&& check) {
+  std::vector<parameter_value_error> errors;
   for (const auto& name : variable_names(list)) {
     try {
       check(name);
     } catch (const std::invalid_argument& e) {
-      throw parameter_value_error(std::string(owner), std::string(parameter),
-                                  fmt::format("{}::{}: {}", owner, parameter, e.what()), name);
+      errors.emplace_back(std::string(owner), std::string(parameter), fmt::format("{}::{}: {}", owner, parameter, e.what()),
+                          name);
     }
   }
+  parameter_value_errors::throw_if_any(std::move(errors));
 }
 
 /// The grid functions `list` (the value of `owner::parameter`) names, each variable of a group
