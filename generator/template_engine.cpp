@@ -746,7 +746,7 @@ nodes parsed(const source_file& tpl) {
   try {
     return parse_nodes(tpl.text, tpl.path);
   } catch (const grammar::syntax_error& e) {
-    throw input_error(tpl.error_at(e.where.line, e.where.column, e.message));
+    throw input_error(grammar::diagnostic_of(tpl, e));
   }
 }
 

@@ -363,6 +363,17 @@ void record_option_value::apply(const ActionInput& in, State& state) {
   if (state.keys != nullptr) state.keys->push_back(std::move(state.pending));
 }
 
+/// The diagnostic of a syntax error `e` in `file`. One found at the end of the file stands just
+/// after its last word: the end's own place is a line past the last one where the file ends
+/// with a line break, shown as an empty line.
+inline diagnostic diagnostic_of(const source_file& file, const syntax_error& e) {
+  if (e.where.byte >= file.text.size()) {
+    const auto last = file.text.find_last_not_of(" \t\r\n");
+    if (last != std::string::npos) return file.error_at_offset(last + 1, e.message);
+  }
+  return file.error_at(e.where.line, e.where.column, e.message);
+}
+
 /// Parses `file` with `Grammar`, applying `Action` into `state`; syntax errors become
 /// a input_error whose diagnostic points at the failure.
 template <typename Grammar, template <typename> class Action, typename State>
@@ -374,7 +385,7 @@ void run_parser(const source_file& file, State& state) {
       throw input_error(file.error_at(1, 1, "syntax error"));
     }
   } catch (const syntax_error& e) {
-    throw input_error(file.error_at(e.where.line, e.where.column, e.message));
+    throw input_error(diagnostic_of(file, e));
   }
 }
 

@@ -19,6 +19,33 @@
 namespace opuntia::gen {
 namespace {
 
+/// Why the body CODE names (or the default src/<kernel>.kernel) is not among the thorn's files:
+/// outside the thorn; a folder of it, with the bodies that folder holds; or missing, with the
+/// nearest file of the thorn, or its .kernel files where none is near.
+std::string missing_body_message(const kernel_model& kernel, const thorn_sources& sources) {
+  const auto& path = kernel.code_path;
+  const auto head = fmt::format("the body of kernel '{}', '{}',", kernel.name, path);
+  if (path.starts_with("..") || std::filesystem::path(path).is_absolute()) {
+    return fmt::format("{} is outside thorn {}: a body lives in its thorn", head, sources.dir);
+  }
+  const auto folder_prefix = path.ends_with('/') ? path : path + "/";  // "src/" stays so, normalised
+  std::vector<std::string> bodies, inside;
+  for (const auto& file : sources.present_files) {
+    if (file.ends_with(".kernel")) bodies.push_back(file);
+    if (file.starts_with(folder_prefix) && file.ends_with(".kernel")) inside.push_back(file);
+  }
+  const bool folder = std::any_of(sources.present_files.begin(), sources.present_files.end(),
+                                  [&](const std::string& file) { return file.starts_with(folder_prefix); });
+  if (folder) {
+    return fmt::format("{} is a folder of thorn {}: CODE names the body's file{}", head, sources.dir,
+                       inside.empty() ? std::string() : " (it holds " + join_names(inside) + ")");
+  }
+  auto suggestion = did_you_mean(path, sources.present_files);
+  if (suggestion.empty() && !bodies.empty()) suggestion = "; the thorn's bodies: " + join_names(bodies);
+  return fmt::format("{} is not in {} (write it there, or name another file with CODE=\"...\"){}", head, sources.dir,
+                     suggestion);
+}
+
 const std::vector<std::string> known_kernel_keys{"TYPE", "STENCIL", "TILE", "EXTERIOR", "SHARECODE", "CODE"};
 const std::vector<std::string> known_variable_keys{"cached", "intent"};
 const std::vector<std::string> known_intents{"in", "out", "inout", "separateinout"};
@@ -1063,12 +1090,7 @@ struct checker {
     } else if (const auto why = why_unusable(kernel.code_path)) {
       sink.add(error_at(code_where, fmt::format("the body of kernel '{}', '{}', {}", kernel.name, kernel.code_path, *why)));
     } else if (std::find(present.begin(), present.end(), kernel.code_path) == present.end()) {
-      const bool outside = kernel.code_path.rfind("..", 0) == 0 || std::filesystem::path(kernel.code_path).is_absolute();
-      sink.add(error_at(code_where, outside ? fmt::format("the body of kernel '{}', '{}', is outside thorn {}: a body "
-                                                          "lives in its thorn", kernel.name, kernel.code_path, sources.dir)
-                                            : fmt::format("the body of kernel '{}', '{}', is not in {} (write it there, "
-                                                          "or name another file with CODE=\"...\")",
-                                                          kernel.name, kernel.code_path, sources.dir)));
+      sink.add(error_at(code_where, missing_body_message(kernel, sources)));
     } else if (const auto text = sources.file_texts.find(kernel.code_path); text != sources.file_texts.end()) {
       kernel.code_text = text->second;
     } else {

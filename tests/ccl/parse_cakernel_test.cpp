@@ -88,16 +88,18 @@ TEST(parse_cakernel, empty_and_comment_only_files_have_no_kernels) {
 
 TEST(parse_cakernel, error_unterminated_kernel) {
   EXPECT_EQ(error_text("CCTK_KERNEL K TYPE=3dblock\n{\n  CCTK_KERNEL_VARIABLE { u }\n"),
-            "cakernel.ccl:4:1: error: expected CCTK_KERNEL_VARIABLE, CCTK_KERNEL_PARAMETER or '}' to close the "
+            "cakernel.ccl:3:29: error: expected CCTK_KERNEL_VARIABLE, CCTK_KERNEL_PARAMETER or '}' to close the "
             "kernel opened at line 2, column 1; found end of file\n"
-            "\n"
-            "^\n");
+            "  CCTK_KERNEL_VARIABLE { u }\n"
+            "                            ^\n");
 }
 
 TEST(parse_cakernel, error_unterminated_variable_list) {
   EXPECT_EQ(error_text("CCTK_KERNEL K {\n  CCTK_KERNEL_VARIABLE { u, v\n}\n"),
-            "cakernel.ccl:4:1: error: expected CCTK_KERNEL_VARIABLE, CCTK_KERNEL_PARAMETER or '}' to close the "
-            "kernel opened at line 1, column 15; found end of file\n\n^\n");
+            "cakernel.ccl:3:2: error: expected CCTK_KERNEL_VARIABLE, CCTK_KERNEL_PARAMETER or '}' to close the "
+            "kernel opened at line 1, column 15; found end of file\n"
+            "}\n"
+            " ^\n");
 }
 
 TEST(parse_cakernel, error_bad_name_in_list) {

@@ -130,10 +130,10 @@ TEST(parse_interface, keywords_ignore_case_and_braces_may_share_a_line) {
 
 TEST(parse_interface, reports_an_unterminated_variable_list) {
   EXPECT_EQ(errors("implements: x\nCCTK_REAL v TYPE=GF\n{\n  a, b\n"),
-            "t/interface.ccl:5:1: error: expected '}' to close the variable list opened at line 3, column 1; "
+            "t/interface.ccl:4:7: error: expected '}' to close the variable list opened at line 3, column 1; "
             "found end of file\n"
-            "\n"
-            "^\n");
+            "  a, b\n"
+            "      ^\n");
 }
 
 TEST(parse_interface, reports_an_unknown_group_option_with_the_nearest_name) {
@@ -183,9 +183,9 @@ TEST(parse_interface, reports_a_stray_token_at_top_level) {
 
 TEST(parse_interface, reports_an_unclosed_argument_list) {
   EXPECT_EQ(errors("CCTK_INT FUNCTION f(CCTK_INT IN x\n"),
-            "t/interface.ccl:2:1: error: expected ')' to close the argument list; found end of file\n"
-            "\n"
-            "^\n");
+            "t/interface.ccl:1:34: error: expected ')' to close the argument list; found end of file\n"
+            "CCTK_INT FUNCTION f(CCTK_INT IN x\n"
+            "                                 ^\n");
 }
 
 TEST(ccl_kind, names_the_grammar_of_a_file_name) {

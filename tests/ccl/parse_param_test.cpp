@@ -136,10 +136,10 @@ TEST(parse_param, reports_an_unterminated_range_comment) {
 
 TEST(parse_param, reports_an_unterminated_range_block) {
   EXPECT_EQ(errors("INT n \"d\"\n{\n  1:* :: \"x\"\n"),
-            "t/param.ccl:4:1: error: expected '}' to close the range block opened at line 2, column 1; found end "
+            "t/param.ccl:3:13: error: expected '}' to close the range block opened at line 2, column 1; found end "
             "of file\n"
-            "\n"
-            "^\n");
+            "  1:* :: \"x\"\n"
+            "            ^\n");
 }
 
 TEST(parse_param, reports_a_malformed_numeric_range) {

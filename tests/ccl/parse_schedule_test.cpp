@@ -181,18 +181,18 @@ TEST(parse_schedule, reports_unbalanced_if_parentheses) {
 
 TEST(parse_schedule, reports_an_unterminated_schedule_block) {
   EXPECT_EQ(errors("schedule foo IN bar\n{\n  LANG: C\n"),
-            "t/schedule.ccl:4:1: error: expected '}' to close the schedule block opened at line 2, column 1; found "
+            "t/schedule.ccl:3:10: error: expected '}' to close the schedule block opened at line 2, column 1; found "
             "end of file\n"
-            "\n"
-            "^\n");
+            "  LANG: C\n"
+            "         ^\n");
 }
 
 TEST(parse_schedule, reports_an_unterminated_if_block) {
   EXPECT_EQ(errors("if (x) {\n  schedule foo IN bar { LANG: C }\n"),
-            "t/schedule.ccl:3:1: error: expected '}' to close the block opened at line 1, column 8; found end of "
+            "t/schedule.ccl:2:34: error: expected '}' to close the block opened at line 1, column 8; found end of "
             "file\n"
-            "\n"
-            "^\n");
+            "  schedule foo IN bar { LANG: C }\n"
+            "                                 ^\n");
 }
 
 TEST(parse_schedule, reports_an_unterminated_description) {

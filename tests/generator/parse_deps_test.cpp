@@ -194,8 +194,10 @@ TEST(parse_deps, error_bad_scope_value) {
 
 TEST(parse_deps, error_unterminated_group) {
   EXPECT_EQ(error_text("CCTK_KERNEL_TEMPLATE_GROUP g\n{\n  CCTK_KERNEL_TEMPLATE a file=a {}\n"),
-            "deps.ccl:4:1: error: expected CCTK_KERNEL_TEMPLATE, CCTK_KERNEL_TEMPLATE_GROUP or '}' to close the "
-            "group opened at line 2, column 1; found end of file\n\n^\n");
+            "deps.ccl:3:35: error: expected CCTK_KERNEL_TEMPLATE, CCTK_KERNEL_TEMPLATE_GROUP or '}' to close the "
+            "group opened at line 2, column 1; found end of file\n"
+            "  CCTK_KERNEL_TEMPLATE a file=a {}\n"
+            "                                  ^\n");
 }
 
 TEST(parse_deps, error_unknown_block_in_template) {

@@ -362,10 +362,10 @@ TEST(template_engine, known_filter_values_match_in_any_case_and_empty_alternativ
 
 TEST(template_engine, error_unterminated_block_says_where_it_opened) {
   EXPECT_EQ(error_of("a\n  %var_loop() %[ x\n  y\n"),
-            "t.tpl:4:1: error: unterminated block: the '%[' at line 2, column 15 has no closing ']%'; found end "
+            "t.tpl:3:4: error: unterminated block: the '%[' at line 2, column 15 has no closing ']%'; found end "
             "of file\n"
-            "\n"
-            "^\n");
+            "  y\n"
+            "   ^\n");
 }
 
 TEST(template_engine, error_stray_block_close) {
