@@ -7,6 +7,7 @@
 //   opuntia --describe-all               every thorn's (--format markdown: docs/parameters.md)
 //   opuntia --list-devices [PARFILE]     a command a thorn provides (CaKernel's; --help lists them all)
 #include <algorithm>
+#include <csignal>
 #include <deque>
 #include <iostream>
 
@@ -89,6 +90,11 @@ class help_formatter : public CLI::Formatter {
 }  // namespace
 
 int main(int argc, char** argv) {
+  // A file that reaches the process's size limit (ulimit -f, which batch systems pass on to
+  // jobs) fails its write with EFBIG, and the output or checkpoint writer reports the file and
+  // the reason: SIGXFSZ, whose default ends the process at once with no word and a temporary
+  // left behind, is ignored.
+  std::signal(SIGXFSZ, SIG_IGN);
   CLI::App app{"opuntia: runs stencil simulations from Cactus-syntax parameter files"};
   std::string parfile;
   bool show_schedule = false;

@@ -73,8 +73,10 @@ std::string trim(std::string_view s) {
 }
 
 /// "(0:*) positive" — how an out-of-range error and --describe show a range.
-std::string range_text(const range_binding& r, std::string_view separator) {
-  return r.description.empty() ? r.spec : r.spec + std::string(separator) + r.description;
+/// A range as param.ccl writes it, `1:10 :: "small"`: its description quoted, so that one with a
+/// colon or a semicolon of its own ("-1: IO::out_every; 0: never") is not read as more ranges.
+std::string range_text(const range_binding& r) {
+  return r.description.empty() ? r.spec : fmt::format("{} :: \"{}\"", r.spec, r.description);
 }
 
 std::vector<std::string> range_words(const std::vector<range_binding>& ranges) {
@@ -741,7 +743,7 @@ struct parameter_registry::applier {
       if (in_range(value, integer, r)) return;
     }
     std::vector<std::string> ranges;
-    for (const auto& r : e.ranges) ranges.push_back(range_text(r, " "));
+    for (const auto& r : e.ranges) ranges.push_back(range_text(r));
     throw evaluation_error{where, fmt::format("value {} of '{}' is outside every range: {}", shown.shown(), q,
                                               ccl::join_names(ranges, "; "))};
   }

@@ -150,7 +150,7 @@ check "a subnormal grid spacing is named" has_line thin \
   "thin.par:4:16: error: the grid spacing along y, (Driver::ymax - Driver::ymin) / (Driver::global_ny - 1) = 1.0101e-312, is not a positive normal double (finite, at least 2.22507e-308); Driver::global_ny set at thin.par:5:21"
 run one 'Driver::global_nz = 1'
 check "a single point along an axis is refused" has_line one \
-  "one.par:4:21: error: value 1 of 'Driver::global_nz' is outside every range: 2:* at least two"
+  "one.par:4:21: error: value 1 of 'Driver::global_nz' is outside every range: 2:* :: \"at least two\""
 run tiny_dt 'Time::dtfac = 1e-320'
 check "a subnormal time step is named" has_line tiny_dt \
   "tiny_dt.par:4:15: error: the time step dt = 1.11165e-321 is not a positive normal double (finite, at least 2.22507e-308)"

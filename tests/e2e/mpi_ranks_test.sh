@@ -75,7 +75,7 @@ check "blocks thinner than their ghost zones are refused, with the parameters" g
   "$work/thin_blocks.out"
 run bad_line 1 wavetoy 'Driver::cacheline_bytes = 24'
 check "a cache line that is not a multiple of 16 bytes is refused" grep -qF \
-  'bad_line.par:12:27: error: value 24 of '"'"'Driver::cacheline_bytes'"'"' is outside every range: 16:4096:16 a multiple of 16' "$work/bad_line.out"
+  'bad_line.par:12:27: error: value 24 of '"'"'Driver::cacheline_bytes'"'"' is outside every range: 16:4096:16 :: "a multiple of 16"' "$work/bad_line.out"
 run narrow_ghosts 2 wavetoy 'Driver::processor_topology = "manual"' 'Driver::processor_topology_3d_z = 2' 'Driver::ghost_size = 0'
 check "ghost zones narrower than a kernel's STENCIL on a rank face are refused" test $? -ne 0
 check "... naming the kernel, the face and the ghost width" grep -qF \

@@ -416,10 +416,10 @@ TEST_F(parameter_registry_parfile, non_integral_value_for_an_int) {
 
 TEST_F(parameter_registry_parfile, value_outside_every_range_lists_the_ranges) {
   EXPECT_EQ(errors_of("HeatEquation::alpha = 0\n"),
-            "2:23: value 0 of 'HeatEquation::alpha' is outside every range: (0:*) positive\n");
+            "2:23: value 0 of 'HeatEquation::alpha' is outside every range: (0:*) :: \"positive\"\n");
   EXPECT_EQ(errors_of("HeatEquation::order = 5\nHeatEquation::order = 10\nTime::dtfac = 1.5\n"),
-            "2:23: value 5 of 'HeatEquation::order' is outside every range: 2:8:2 even\n"
-            "3:23: value 10 of 'HeatEquation::order' is outside every range: 2:8:2 even\n"
+            "2:23: value 5 of 'HeatEquation::order' is outside every range: 2:8:2 :: \"even\"\n"
+            "3:23: value 10 of 'HeatEquation::order' is outside every range: 2:8:2 :: \"even\"\n"
             "4:15: value 1.5 of 'Time::dtfac' is outside every range: (0:1]\n");
   run(registry, "HeatEquation::order = 8\nTime::dtfac = 1\nHeatEquation::alpha = 1e-300\n");
   EXPECT_EQ(registry.integer("HeatEquation", "order"), 8);
@@ -434,7 +434,7 @@ TEST_F(parameter_registry_parfile, several_ranges_are_all_listed) {
   run(r, "ActiveThorns = \"Grid\"\nGrid::n = 150\n");
   EXPECT_EQ(r.integer("Grid", "n"), 150);
   EXPECT_EQ(errors(r, "ActiveThorns = \"Grid\"\nGrid::n = 200\n"),
-            "2:11: value 200 of 'Grid::n' is outside every range: 1:10 small; [100:200) large\n");
+            "2:11: value 200 of 'Grid::n' is outside every range: 1:10 :: \"small\"; [100:200) :: \"large\"\n");
 }
 
 TEST_F(parameter_registry_parfile, keyword_outside_its_choices_lists_them) {
@@ -603,13 +603,13 @@ TEST_F(parameter_registry_parfile, errors_are_collected_in_file_order_with_place
     FAIL() << "expected errors";
   } catch (const ccl::input_error& e) {
     EXPECT_EQ(ccl::format_diagnostics(e.diagnostics()),
-              "par/heat.par:1:23: error: value -1 of 'HeatEquation::alpha' is outside every range: (0:*) positive\n"
+              "par/heat.par:1:23: error: value -1 of 'HeatEquation::alpha' is outside every range: (0:*) :: \"positive\"\n"
               "HeatEquation::alpha = -1\n"
               "                      ^\n"
               "par/heat.par:2:30: error: unknown thorn 'Bogus'; known: Cactus, Driver, Time, IO, HeatEquation\n"
               "ActiveThorns = \"HeatEquation Bogus\"\n"
               "                             ^\n"
-              "par/heat.par:3:23: error: value 3 of 'HeatEquation::order' is outside every range: 2:8:2 even\n"
+              "par/heat.par:3:23: error: value 3 of 'HeatEquation::order' is outside every range: 2:8:2 :: \"even\"\n"
               "HeatEquation::order = 3\n"
               "                      ^\n");
   }
@@ -658,7 +658,7 @@ TEST_F(parameter_registry_parfile, extends_adds_choices_and_ranges) {
   EXPECT_EQ(registry.text("driver", "mode"), "turbo");
   EXPECT_EQ(registry.integer("driver", "global_nx"), -3);
   EXPECT_EQ(errors(registry, "Driver::global_nx = 0\n"),
-            "1:21: value 0 of 'Driver::global_nx' is outside every range: 1:*; -5:-1 negative\n");
+            "1:21: value 0 of 'Driver::global_nx' is outside every range: 1:*; -5:-1 :: \"negative\"\n");
 }
 
 // --- files ---------------------------------------------------------------------------------
@@ -670,7 +670,7 @@ TEST_F(parameter_registry_parfile, crlf_parfile) {
   EXPECT_DOUBLE_EQ(real_value(registry, "HeatEquation", "alpha"), 0.25);
   EXPECT_EQ(registry.text("HeatEquation", "scheme"), "upwind");
   EXPECT_EQ(errors(registry, "ActiveThorns = \"HeatEquation\"\r\nHeatEquation::alpha = 0\r\n"),
-            "2:23: value 0 of 'HeatEquation::alpha' is outside every range: (0:*) positive\n");
+            "2:23: value 0 of 'HeatEquation::alpha' is outside every range: (0:*) :: \"positive\"\n");
 }
 
 TEST_F(parameter_registry_parfile, empty_parfile) {
