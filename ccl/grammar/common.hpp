@@ -164,6 +164,12 @@ std::string describe_found(const ParseInput& in) {
   const auto is_word = [](char c) {
     return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '_';
   };
+  // Word processors turn " and ' into typographic quotes (UTF-8 E2 80 98/99/9C/9D).
+  if (end - p >= 3 && static_cast<unsigned char>(p[0]) == 0xe2 && static_cast<unsigned char>(p[1]) == 0x80) {
+    const auto third = static_cast<unsigned char>(p[2]);
+    if (third == 0x9c || third == 0x9d) return "'" + std::string(p, 3) + "', a typographic quote: write \"";
+    if (third == 0x98 || third == 0x99) return "'" + std::string(p, 3) + "', a typographic quote: write '";
+  }
   if (is_word(*p)) {
     while (p < end && is_word(*p) && word.size() < 40) word += *p++;
   } else if (static_cast<unsigned char>(*p) < 0x20 || static_cast<unsigned char>(*p) >= 0x7f) {

@@ -731,6 +731,10 @@ struct parameter_registry::applier {
     }
     std::vector<std::string> quoted;
     for (const auto& p : patterns) quoted.push_back("'" + p + "'");
+    if (text.empty()) {
+      throw evaluation_error{where, fmt::format("'{}' may not be empty (its patterns: {})", qualified(e),
+                                                ccl::join_names(quoted))};
+    }
     throw evaluation_error{where, fmt::format("value '{}' of '{}' matches none of the patterns {}", text, qualified(e),
                                               ccl::join_names(quoted))};
   }

@@ -165,6 +165,16 @@ TEST(parse_parfile, error_expressions_nested_too_deeply) {
             "p.par:1:262: error: expressions nested deeper than 256 levels");
 }
 
+TEST(parse_parfile, error_names_typographic_quotes) {
+  // A parameter file written in a word processor: its quotes are UTF-8 E2 80 9C / 9D and 98 / 99.
+  EXPECT_EQ(first_error_line("ActiveThorns = \xe2\x80\x9cWaveToy\xe2\x80\x9d\n"),
+            "p.par:1:16: error: expected a quoted list of thorn names after ActiveThorns =; found "
+            "'\xe2\x80\x9c', a typographic quote: write \"");
+  EXPECT_EQ(first_error_line("A::b = \xe2\x80\x98x\xe2\x80\x99\n").substr(0, 13), "p.par:1:8: er");
+  EXPECT_NE(first_error_line("A::b = \xe2\x80\x98x\xe2\x80\x99\n").find("a typographic quote: write '"),
+            std::string::npos);
+}
+
 TEST(parse_parfile, reads_every_kind_of_value) {
   EXPECT_EQ(value_of("1.d-3"), "1.d-3");
   EXPECT_EQ(value_of("1.0D+2"), "1.0D+2");

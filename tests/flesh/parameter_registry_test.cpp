@@ -446,6 +446,9 @@ TEST_F(parameter_registry_parfile, keyword_outside_its_choices_lists_them) {
 TEST_F(parameter_registry_parfile, string_that_matches_no_pattern) {
   EXPECT_EQ(errors_of("HeatEquation::label = \"Run One\"\n"),
             "2:23: value 'Run One' of 'HeatEquation::label' matches none of the patterns '^[a-z0-9 ]+$'\n");
+  // An empty value is said to be one (a pattern means little to whoever left it empty).
+  EXPECT_EQ(errors_of("HeatEquation::label = \"\"\n"),
+            "2:23: 'HeatEquation::label' may not be empty (its patterns: '^[a-z0-9 ]+$')\n");
 }
 
 // STRING ranges are POSIX extended regular expressions, as in Cactus; the matcher does not
