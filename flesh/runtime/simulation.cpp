@@ -1110,17 +1110,24 @@ bool simulation::termination_agreed() {
 }
 
 bool simulation::finished() const {
+  // Only the limits `terminate` names are read: a limit it ignores, set in the parameter file,
+  // is then one that no run reads, which --parameter-level strict reports.
   const auto terminate = registry_.text("Cactus", "terminate");
-  const bool by_iteration = iteration_ >= registry_.integer("Cactus", "cctk_itlast");
-  const double final_time = registry_.real("Cactus", "cctk_final_time");
-  const bool by_time = final_time >= 0 && time_ >= final_time - 1e-12 * std::max(1.0, std::abs(final_time));
-  const double max_minutes = registry_.real("Cactus", "max_runtime");
-  const bool by_runtime = max_minutes > 0 && wall_seconds() - run_start_ >= 60 * max_minutes;
-  if (terminate == "iteration") return by_iteration;
-  if (terminate == "time") return by_time;
-  if (terminate == "runtime") return by_runtime;
-  if (terminate == "any") return by_iteration || by_time || by_runtime;
-  return false;  // never
+  const bool any = terminate == "any";
+  const auto by_iteration = [&] { return iteration_ >= registry_.integer("Cactus", "cctk_itlast"); };
+  const auto by_time = [&] {
+    const double final_time = registry_.real("Cactus", "cctk_final_time");
+    return final_time >= 0 && time_ >= final_time - 1e-12 * std::max(1.0, std::abs(final_time));
+  };
+  const auto by_runtime = [&] {
+    const double max_minutes = registry_.real("Cactus", "max_runtime");
+    return max_minutes > 0 && wall_seconds() - run_start_ >= 60 * max_minutes;
+  };
+  // `any` asks all three every iteration (no || short cut), so that each counts as read.
+  const bool stop_by_iteration = (terminate == "iteration" || any) && by_iteration();
+  const bool stop_by_time = (terminate == "time" || any) && by_time();
+  const bool stop_by_runtime = (terminate == "runtime" || any) && by_runtime();
+  return stop_by_iteration || stop_by_time || stop_by_runtime;
 }
 
 void simulation::print_progress(double elapsed) {
@@ -1152,13 +1159,15 @@ void simulation::print_progress(double elapsed) {
     const auto last = registry_.integer("Cactus", "cctk_itlast");
     at_most(std::max(0.0, static_cast<double>(last - iteration_)) * seconds_an_iteration, fmt::format("it {}", last));
   }
-  const double final_time = registry_.real("Cactus", "cctk_final_time");
-  if ((terminate == "time" || any) && final_time >= 0 && dt_ > 0 && seconds_an_iteration >= 0) {
-    at_most(std::max(0.0, (final_time - time_) / dt_) * seconds_an_iteration, fmt::format("time {:g}", final_time));
+  if ((terminate == "time" || any) && dt_ > 0 && seconds_an_iteration >= 0) {
+    const double final_time = registry_.real("Cactus", "cctk_final_time");
+    if (final_time >= 0) {
+      at_most(std::max(0.0, (final_time - time_) / dt_) * seconds_an_iteration, fmt::format("time {:g}", final_time));
+    }
   }
-  const double max_minutes = registry_.real("Cactus", "max_runtime");
-  if ((terminate == "runtime" || any) && max_minutes > 0) {
-    at_most(std::max(0.0, 60 * max_minutes - (wall_seconds() - run_start_)), "max_runtime");
+  if (terminate == "runtime" || any) {
+    const double max_minutes = registry_.real("Cactus", "max_runtime");
+    if (max_minutes > 0) at_most(std::max(0.0, 60 * max_minutes - (wall_seconds() - run_start_)), "max_runtime");
   }
   // Beyond a year or so, the order of magnitude is what matters (and 300 digits would not).
   const std::string left = seconds_left < 0    ? "?"

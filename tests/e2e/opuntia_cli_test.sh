@@ -95,6 +95,15 @@ check "strict: names the unread parameter" grep -q "unread.par:3:1: error: param
 check "strict: a parameter the kernel reads is not reported" test "$(grep -c alpha "$work/out")" -eq 0
 (cd "$work" && "$opuntia" unread.par >"$work/out" 2>&1)
 check "normal level: the same file runs" test $? -eq 0
+# A limit that Cactus::terminate ignores is set and never read; under "any" each limit is read.
+printf 'ActiveThorns = "HeatEquation"\nCactus::cctk_itlast = 2\nCactus::max_runtime = 5\nCactus::cctk_final_time = 0.01\n' >"$work/limits.par"
+(cd "$work" && "$opuntia" --parameter-level strict limits.par >"$work/out" 2>&1)
+check "strict: limits terminate = iteration ignores fail" test $? -eq 1
+check "... max_runtime named" grep -q "limits.par:3:1: error: parameter 'Cactus::max_runtime' is set but never read" "$work/out"
+check "... cctk_final_time named" grep -q "limits.par:4:1: error: parameter 'Cactus::cctk_final_time' is set but never read" "$work/out"
+printf 'Cactus::terminate = "any"\n' >>"$work/limits.par"
+(cd "$work" && "$opuntia" --parameter-level strict limits.par >"$work/out" 2>&1)
+check "strict: under terminate = any every limit is read" test $? -eq 0
 
 # WaveToy_Error's norms count the points the rank owns, not its ghost zones: a periodic run gives
 # the same rms with ghost zones 1 and 3 wide (counting ghosts gave 4.986540e-03 and 4.989969e-03;
