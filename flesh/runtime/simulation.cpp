@@ -318,6 +318,14 @@ simulation::simulation(std::vector<thorn_binding> thorns, providers provided, co
                             std::numeric_limits<double>::min()));
       }
       time_ = registry_.real("Cactus", "cctk_initial_time");
+      if (time_ + dt_ == time_) {
+        // Found now, not at the first iteration; the initial time is as much the cause as dt.
+        auto parameters = time_step_parameters();
+        parameters.insert(parameters.begin(), {"Cactus", "cctk_initial_time"});
+        fail_at(parameters, fmt::format("the time step dt = {:g} does not change the initial time {:g} (it is below "
+                                        "the resolution of a double there): the run would make no progress",
+                                        dt_, time_));
+      }
       read_checkpoint_settings();
 
       check_memory(storage);

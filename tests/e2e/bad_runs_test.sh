@@ -155,9 +155,10 @@ run tiny_dt 'Time::dtfac = 1e-320'
 check "a subnormal time step is named" has_line tiny_dt \
   "tiny_dt.par:4:15: error: the time step dt = 1.11165e-321 is not a positive normal double (finite, at least 2.22507e-308)"
 run stalled 'Cactus::cctk_initial_time = 1e20' 'Time::timestep = 1'
-check "a time step that no longer changes the time fails" test $status -eq 1
-check "a time step that no longer changes the time is named" has_line stalled \
-  "stalled.par:5:18: error: the time step dt = 1 no longer changes the time 1e+20 at iteration 1 (it is below the resolution of a double there): the run would make no progress"
+check "a time step that does not change the initial time fails" test $status -eq 1
+check "... before the run, at the initial time's line, naming the time step's" has_line stalled \
+  "stalled.par:4:29: error: the time step dt = 1 does not change the initial time 1e+20 (it is below the resolution of a double there): the run would make no progress; Time::timestep set at stalled.par:5:18"
+check "... and nothing ran" test "$(grep -c '^it ' "$work/stalled.out")" -eq 0
 run late_start 'Cactus::cctk_initial_time = 0.01' 'Time::timestep = 0.0001'
 check "the heat equation starts from its mode at cctk_initial_time" \
   awk '/^INFO \(HeatEquation\)/ { found = 1; ok = ($0 ~ /relative [0-9.]+e-0[3-9]/) } END { exit !(found && ok) }' \
