@@ -95,6 +95,13 @@ datasets() { (cd "$work" && "$python" -c 'import h5py, sys; print(" ".join(sorte
 check "IOHDF5::out_every = -1 writes every IO::out_every iterations" \
   test "$(datasets every/v.h5)" = "OUTPUTCHECK::v it=0 tl=0 OUTPUTCHECK::v it=2 tl=0 OUTPUTCHECK::v it=4 tl=0 xdmf"
 check "IOASCII::out1D_every = 0 writes no line" test -z "$(find "$work/every" -name '*.csv')"
+check "... and says, before the run, that its variables are never written" grep -qxF \
+  "WARNING (IOASCII): IOASCII::out1D_vars names 4 variables, but IOASCII::out1D_every = 0: none is written" \
+  "$work/every.out"
+run never 1 'Cactus::cctk_itlast = 1' 'IOHDF5::out_every = -1'
+check "IOHDF5::out_every = -1 with IO::out_every at its default 0 says that nothing is written" grep -qxF \
+  "WARNING (IOHDF5): IOHDF5::out_vars names 5 variables, but IOHDF5::out_every = -1 takes IO::out_every, which is 0: none is written (set IO::out_every or IOHDF5::out_every)" \
+  "$work/never.out"
 # A second run into the same folder starts its files anew.
 run one 1 'Cactus::cctk_itlast = 1'
 check "a second run into the same folder replaces the files" check_files one --iterations 0,1

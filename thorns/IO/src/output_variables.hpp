@@ -79,6 +79,20 @@ inline int output_every(const routine_context& context, int every) {
   return every >= 0 ? every : static_cast<int>(context.all_parameters().integer("IO", "out_every"));
 }
 
+/// Warns, before the run, where `owner::vars` names variables that are never written: its
+/// period `owner::every_name` (= `every`) is 0, or -1 and IO::out_every 0 (IO::out_every's
+/// default): a list of variables asked for nothing in silence.
+inline void warn_if_never_written(routine_context& context, std::string_view owner, std::string_view vars,
+                                  std::size_t variables, std::string_view every_name, int every) {
+  if (variables == 0 || output_every(context, every) > 0) return;
+  context.warn(every >= 0 ? fmt::format("{}::{} names {} variable{}, but {}::{} = 0: none is written", owner, vars,
+                                        variables, variables == 1 ? "" : "s", owner, every_name)
+                          : fmt::format("{}::{} names {} variable{}, but {}::{} = -1 takes IO::out_every, which is 0: "
+                                        "none is written (set IO::out_every or {}::{})",
+                                        owner, vars, variables, variables == 1 ? "" : "s", owner, every_name, owner,
+                                        every_name));
+}
+
 /// Whether an output thorn writes at this iteration (every > 0 and the iteration a multiple).
 inline bool writes_now(const routine_context& context, int every) {
   const int period = output_every(context, every);

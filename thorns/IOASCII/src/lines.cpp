@@ -123,6 +123,8 @@ std::string in_order(std::vector<std::string> parts) {
 
 void IOASCII_CheckOutputVars(routine_context& context) {
   const auto variables = output_variables(context);
+  IO::warn_if_never_written(context, "IOASCII", "out1D_vars", variables.size(), "out1D_every",
+                            context.parameters<parameters>().out1D_every);
   if (variables.empty()) return;
   const auto extent = context.owned_extent();
   for (const auto& v : variables) {

@@ -29,7 +29,9 @@ void IOHDF5_CheckOutputVars(routine_context& context) {
   // the run's thread, before a checkpoint can be written by another (MPI_THREAD_FUNNELED).
   quiet_hdf5_errors();
   const auto& p = context.parameters<parameters>();
-  const bool writes = !output_variables(context).empty() && IO::output_every(context, p.out_every) > 0;
+  const auto variables = output_variables(context).size();
+  IO::warn_if_never_written(context, "IOHDF5", "out_vars", variables, "out_every", p.out_every);
+  const bool writes = variables > 0 && IO::output_every(context, p.out_every) > 0;
   const bool collective = p.collective_io;  // read on every run: a setting the run ignores is still checked
   if (!writes || context.size() == 1) return;
   const auto library = library_description();
