@@ -6,6 +6,7 @@
 
 #include <algorithm>
 #include <chrono>
+#include <cctype>
 #include <cmath>
 #include <cstring>
 #include <filesystem>
@@ -548,6 +549,15 @@ void simulation::prepare_output_folder() {
   const auto fail = [&](const std::string& why) {
     fail_at({output_->folder}, fmt::format("{}::{} = \"{}\": {}", owner, name, dir.string(), why));
   };
+  // What a shell would replace is not replaced here: such a folder would be named '~' or
+  // '$HOME', in the working folder, and a later `rm -rf ~` of it a disaster.
+  const auto text = dir.generic_string();
+  if (text.starts_with("~")) fail("'~' is not replaced by the home folder here (a shell does that): write the path");
+  for (std::size_t at = text.find('$'); at != std::string::npos; at = text.find('$', at + 1)) {
+    if (at + 1 < text.size() && (std::isalpha(static_cast<unsigned char>(text[at + 1])) || text[at + 1] == '{')) {
+      fail("only $parfile is replaced in a parameter file's strings, not the environment's variables: write the path");
+    }
+  }
   std::error_code error;
   if (fs::exists(dir, error) && !fs::is_directory(dir, error)) {
     fail("a file of that name is in the way of the output folder");

@@ -422,7 +422,12 @@ void simulation::prepare_recovery() {
       refusals.push_back(at_recover(message));
     }
   }
-  if (!refusals.empty()) throw ccl::input_error(std::move(refusals));
+  if (!refusals.empty()) {
+    // Said once, after all of them: a changed setting is more often a new run than a mistake.
+    refusals.back().message +=
+        "; to start anew from the initial data instead: IO::recover = \"no\", or another IO::out_dir";
+    throw ccl::input_error(std::move(refusals));
+  }
   recovery_ = std::move(found);
   info(fmt::format("recovering from {}: iteration {}, time {:g} (written by {} rank{})", recovery_->file.string(),
                    recovery_->header.iteration, recovery_->header.time, recovery_->header.ranks,

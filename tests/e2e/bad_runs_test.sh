@@ -90,6 +90,14 @@ check "... and leaves none of the output folders it made" test ! -e "$work/refus
 mkdir -p "$work/kept"
 run refused_in 'ActiveThorns = "IOASCII"' 'IOASCII::out1D_vars = "heatequation::temprature"' 'IO::out_dir = "kept/run"'
 check "... a folder that was there stays" test -d "$work/kept" -a ! -e "$work/kept/run"
+# What a shell would replace: refused, and no folder named '~' or '$HOME' made.
+run tilde 'IO::out_dir = "~/runs"'
+check "an output folder beginning with ~ is refused" has_line tilde \
+  "tilde.par:4:15: error: IO::out_dir = \"~/runs\": '~' is not replaced by the home folder here (a shell does that): write the path"
+run dollar 'IO::out_dir = "runs/${HOME}"'
+check "an environment variable in the output folder is refused" has_line dollar \
+  "dollar.par:4:15: error: IO::out_dir = \"runs/\${HOME}\": only \$parfile is replaced in a parameter file's strings, not the environment's variables: write the path"
+check "... neither made a folder" test ! -e "$work/~" -a ! -e "$work/runs"
 
 # --- grids too large for the memory -------------------------------------------------------
 run huge 'Driver::global_nx = 100000' 'Driver::global_ny = 100000' 'Driver::global_nz = 100000'

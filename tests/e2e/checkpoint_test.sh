@@ -434,12 +434,12 @@ assert names == sorted("WAVETOY::phi it=%d tl=0" % i for i in range(17)), names'
   check "... at its line, with both values" has_line changed \
     'changed.par:13:21: error: Driver::global_ny = 12, but checkpoint changed/checkpoint.it4.h5 was written with 11: it may not change on recovery (its param.ccl declaration has no STEERABLE=recover)'
   check "... every one of them" has_line changed \
-    'changed.par:14:18: error: WaveToy::speed = 0.5, but checkpoint changed/checkpoint.it4.h5 was written with 1: it may not change on recovery (its param.ccl declaration has no STEERABLE=recover)'
+    'changed.par:14:18: error: WaveToy::speed = 0.5, but checkpoint changed/checkpoint.it4.h5 was written with 1: it may not change on recovery (its param.ccl declaration has no STEERABLE=recover); to start anew from the initial data instead: IO::recover = "no", or another IO::out_dir'
   check "... before anything is computed" bash -c "! grep -q 'digest of' '$work/changed.out'"
   fork changed_half thorns
   run thorns 1 wavetoy openmp 'Cactus::cctk_itlast = 8' 'IO::recover = "auto"' 'ActiveThorns = "IOASCII"'
   check "changed active thorns are refused at the ActiveThorns line" has_line thorns \
-    'thorns.par:13:17: error: the active thorns differ from those of checkpoint thorns/checkpoint.it4.h5: IOASCII active here only; they may not change on recovery'
+    'thorns.par:13:17: error: the active thorns differ from those of checkpoint thorns/checkpoint.it4.h5: IOASCII active here only; they may not change on recovery; to start anew from the initial data instead: IO::recover = "no", or another IO::out_dir'
   run missing 1 wavetoy openmp 'IO::recover = "manual"' 'IO::recover_file = "nowhere/checkpoint.it4.h5"'
   check "recover = manual with a missing file is refused at its line" has_line missing \
     'missing.par:12:20: error: IO::recover_file = "nowhere/checkpoint.it4.h5": no such file'
