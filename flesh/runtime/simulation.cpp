@@ -99,7 +99,7 @@ class simulation::context final : public routine_context {
     for (const auto* v : named(name)) out.push_back(describe(*v));
     return out;
   }
-  std::vector<std::string> grid_functions_named(std::string_view list) override {
+  std::vector<std::string> grid_functions_named(std::string_view list) const override {
     std::vector<std::string> names;
     std::vector<const grid_variable*> seen;
     const auto add = [&](const grid_variable& v, std::string name) {

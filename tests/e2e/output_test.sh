@@ -98,6 +98,9 @@ check "IOASCII::out1D_every = 0 writes no line" test -z "$(find "$work/every" -n
 check "... and says, before the run, that its variables are never written" grep -qxF \
   "WARNING (IOASCII): IOASCII::out1D_vars names 4 variables, but IOASCII::out1D_every = 0: none is written" \
   "$work/every.out"
+run all_vars 1 'Cactus::cctk_itlast = 1' 'IOHDF5::out_vars = "all"'
+check "IOHDF5::out_vars = \"all\" writes every CCTK_REAL grid function with storage" \
+  test "$(cd "$work/all_vars" && ls *.h5 | xargs)" = "c.h5 c2.h5 f.h5 v.h5"
 run never 1 'Cactus::cctk_itlast = 1' 'IOHDF5::out_every = -1'
 check "IOHDF5::out_every = -1 with IO::out_every at its default 0 says that nothing is written" grep -qxF \
   "WARNING (IOHDF5): IOHDF5::out_vars names 5 variables, but IOHDF5::out_every = -1 takes IO::out_every, which is 0: none is written (set IO::out_every or IOHDF5::out_every)" \
@@ -110,6 +113,9 @@ check "a second run into the same folder replaces the files" check_files one --i
 attempt unknown 1 'IOHDF5::out_vars = "outputcheck::vv"'
 check "an unknown variable in IOHDF5::out_vars is an error, with the nearest names" fails unknown \
   "unknown.par:21:21: error: IOHDF5::out_vars: unknown grid function or group 'outputcheck::vv' in thorn IOHDF5; did you mean 'OutputCheck::v', 'OutputCheck::c' or 'OutputCheck::c2'?"
+attempt commas 1 'IOASCII::out1D_vars = "outputcheck::v,outputcheck::c"'
+check "names separated by commas are an error that says so" fails commas \
+  "commas.par:21:24: error: IOASCII::out1D_vars: 'outputcheck::v,outputcheck::c': the names of a list are separated by blanks, not commas"
 attempt unknown_group 1 'IOASCII::out1D_vars = "outputcheck::staggered_field"'
 check "an unknown group in IOASCII::out1D_vars is an error, with the nearest names" fails unknown_group \
   "unknown_group.par:21:24: error: IOASCII::out1D_vars: unknown grid function or group 'outputcheck::staggered_field' in thorn IOASCII; did you mean 'OutputCheck::staggered_fields', 'OutputCheck::vertex_field' or 'OutputCheck::face_field'?"

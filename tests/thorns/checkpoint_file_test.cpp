@@ -34,7 +34,7 @@ public:
   std::vector<std::string> gather(const std::string& local) const override { return {local}; }
   std::vector<variable_description> variables() const override { return {}; }
   std::vector<variable_description> variables_named(std::string_view) const override { return {}; }
-  std::vector<std::string> grid_functions_named(std::string_view) override { return {}; }
+  std::vector<std::string> grid_functions_named(std::string_view) const override { return {}; }
   const parameter_source& all_parameters() const override { throw std::logic_error("not in this test"); }
   std::span<const CCTK_REAL> read(std::string_view, int) override { throw std::logic_error("not in this test"); }
   std::span<CCTK_REAL> write(std::string_view, int) override { throw std::logic_error("not in this test"); }

@@ -166,7 +166,7 @@ public:
   /// thorn sees it) as given, the variables of a group (`impl::group`) as `impl::var`, and for
   /// `all` every real grid function with storage. An unknown name: std::invalid_argument naming
   /// the nearest grid functions and groups.
-  virtual std::vector<std::string> grid_functions_named(std::string_view list) = 0;
+  virtual std::vector<std::string> grid_functions_named(std::string_view list) const = 0;
   /// grid_functions_named() of the STRING parameter `owner::name` (IO::out_norms_vars), each one
   /// checked to be a real grid function with storage that statistics() reduces; any other name is
   /// a parameter_value_error at the parameter's line, "owner::name: <why>". Every rank calls it,
@@ -304,6 +304,14 @@ inline routine_context::owned_point routine_context::first_point_of(std::uint64_
   return p;
 }
 
+/// Throws std::invalid_argument for a word of a variable list that holds a comma: Cactus's
+/// lists are blank-separated, and "a::u,a::v" would be reported as one unknown name.
+inline void refuse_commas(std::string_view word) {
+  if (word.find(',') == std::string_view::npos || word == ",") return;
+  throw std::invalid_argument("'" + std::string(word) +
+                              "': the names of a list are separated by blanks, not commas");
+}
+
 inline std::vector<std::string> routine_context::checked_grid_functions(std::string_view owner, std::string_view name) {
   const std::string parameter = std::string(owner) + "::" + std::string(name);
   const std::string list = all_parameters().text(owner, name);
@@ -315,6 +323,7 @@ inline std::vector<std::string> routine_context::checked_grid_functions(std::str
   std::istringstream words(list);
   for (std::string word; words >> word;) {
     try {
+      refuse_commas(word);
       for (const auto& var : grid_functions_named(word)) statistics(var);
     } catch (const parameter_value_error& e) {
       errors.push_back(e);

@@ -1,6 +1,6 @@
 #pragma once
 // The grid functions an output parameter names (IO::out_digest_vars, IO::out_norms_vars,
-// IOHDF5::out_vars, IOASCII::out1D_vars): blank-separated `impl::var` or `impl::group`, checked
+// IOHDF5::out_vars, IOASCII::out1D_vars): blank-separated `impl::var` or `impl::group` or all, checked
 // before the run (at CCTK_BASEGRID), so that a typo is an error at the parameter's line with the
 // nearest names, not a failure after an hour of computing.
 #include <algorithm>
@@ -34,6 +34,7 @@ void check_names(std::string_view owner, std::string_view parameter, const std::
   std::vector<parameter_value_error> errors;
   for (const auto& name : variable_names(list)) {
     try {
+      refuse_commas(name);
       check(name);
     } catch (const std::invalid_argument& e) {
       errors.emplace_back(std::string(owner), std::string(parameter), fmt::format("{}::{}: {}", owner, parameter, e.what()),
@@ -51,7 +52,17 @@ inline std::vector<variable_description> output_variables(const routine_context&
                                                            std::string_view parameter, const std::string& list) {
   std::vector<variable_description> out;
   check_names(owner, parameter, list, [&](const std::string& name) {
-    for (auto& v : context.variables_named(name)) {
+    // "all", as in Cactus: every CCTK_REAL grid function with storage (those of the other words
+    // are checked as named).
+    std::vector<variable_description> named;
+    if (ccl::iequals(name, "all")) {
+      for (const auto& each : context.grid_functions_named("all")) {
+        for (auto& v : context.variables_named(each)) named.push_back(std::move(v));
+      }
+    } else {
+      named = context.variables_named(name);
+    }
+    for (auto& v : named) {
       if (v.group_type != group_type::gf) {
         throw std::invalid_argument(fmt::format("{}::{} is in a group of type {}: only grid functions (GF) are written",
                                                 v.implementation, v.name, ccl::name_of(v.group_type)));
