@@ -319,14 +319,6 @@ simulation::simulation(std::vector<thorn_binding> thorns, providers provided, co
                             std::numeric_limits<double>::min()));
       }
       time_ = registry_.real("Cactus", "cctk_initial_time");
-      if (time_ + dt_ == time_) {
-        // Found now, not at the first iteration; the initial time is as much the cause as dt.
-        auto parameters = time_step_parameters();
-        parameters.insert(parameters.begin(), {"Cactus", "cctk_initial_time"});
-        fail_at(parameters, fmt::format("the time step dt = {:g} does not change the initial time {:g} (it is below "
-                                        "the resolution of a double there): the run would make no progress",
-                                        dt_, time_));
-      }
       read_checkpoint_settings();
 
       check_memory(storage);
@@ -666,9 +658,12 @@ void simulation::warn_if_final_time_out_of_reach(bool after_time_step_set) const
       no_final_time ? fmt::format("Cactus::terminate = \"{}\" but Cactus::cctk_final_time = {:g} is never reached "
                                   "(a negative final time means none): the run does not end",
                                   terminate, final_time)
-                    : fmt::format("reaching Cactus::cctk_final_time = {:g} from time {:g} takes about {:.3g} steps "
-                                  "of {}: the run will not get there",
-                                  final_time, time_, steps, dt_text());
+                    : fmt::format("reaching Cactus::cctk_final_time = {:g} from time {:g} takes {} of {}: the run "
+                                  "will not get there",
+                                  final_time, time_,
+                                  std::isfinite(steps) ? fmt::format("about {:.3g} steps", steps)
+                                                       : std::string("more steps than a double counts"),
+                                  dt_text());
   if (driver_->rank() != 0) return;
   if (const auto d = place_of(parameters, message)) {
     fmt::print(out_, "{}:{}:{}: warning: {}\n", d->where.path, d->where.line, d->where.column, d->message);
@@ -712,7 +707,13 @@ std::string simulation::idle_run_warning() const {
 double simulation::next_time() const {
   const double next = time_ + dt_;
   if (next == time_) {
-    fail_at(time_step_parameters(),
+    // Found at the first step, not before the run: a routine may set dt until CCTK_POSTINITIAL.
+    // From the initial time, that time is as much the cause as the step.
+    auto parameters = time_step_parameters();
+    if (time_ == registry_.real("Cactus", "cctk_initial_time")) {
+      parameters.insert(parameters.begin(), {"Cactus", "cctk_initial_time"});
+    }
+    fail_at(parameters,
             fmt::format("the time step {} no longer changes the time {:g} at iteration {} (it is below the "
                         "resolution of a double there): the run would make no progress",
                         dt_text(), time_, iteration_ + 1));

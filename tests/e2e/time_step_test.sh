@@ -65,8 +65,8 @@ run no_progress 1 'TimeStepCheck::dt = 1' 'Cactus::cctk_initial_time = 1e20' 'Ca
   'Cactus::cctk_final_time = 2e20'
 check "a final time out of reach with the routine's dt: warned, naming the routine" has_line no_progress \
   "no_progress.par:13:27: warning: reaching Cactus::cctk_final_time = 2e+20 from time 1e+20 takes about 1e+20 steps of dt = 1 (set by TimeStepCheck::TimeStepCheck_SetAtBasegrid at CCTK_BASEGRID): the run will not get there"
-check "a dt that no longer moves the time: an error naming the routine, not Time's parameters" has_line no_progress \
-  "opuntia: error: the time step dt = 1 (set by TimeStepCheck::TimeStepCheck_SetAtBasegrid at CCTK_BASEGRID) no longer changes the time 1e+20 at iteration 1 (it is below the resolution of a double there): the run would make no progress"
+check "a dt that no longer moves the time: an error naming the routine, not Time's parameters, at the initial time's line" has_line no_progress \
+  "no_progress.par:11:29: error: the time step dt = 1 (set by TimeStepCheck::TimeStepCheck_SetAtBasegrid at CCTK_BASEGRID) no longer changes the time 1e+20 at iteration 1 (it is below the resolution of a double there): the run would make no progress"
 
 if [ "$checkpoints" = checkpoints ]; then
   run first_half 1 'Cactus::cctk_itlast = 2' 'IO::checkpoint_every = 2'
