@@ -170,11 +170,12 @@ std::size_t edit_distance(std::string_view a, std::string_view b) {
 std::vector<std::string> nearest_names(std::string_view name, const std::vector<std::string>& candidates,
                                        std::size_t limit) {
   std::vector<std::pair<std::size_t, std::string>> scored;
-  // Allow roughly one edit per three characters: close enough to be a typo.
+  // Allow roughly one edit per three characters: close enough to be a typo. A name every one of
+  // whose characters must change is no typo of the candidate ('on' is not 'off' mistyped).
   const std::size_t threshold = std::max<std::size_t>(2, name.size() / 3);
   for (const auto& candidate : candidates) {
     const std::size_t d = edit_distance(name, candidate);
-    if (d <= threshold) scored.emplace_back(d, candidate);
+    if (d <= threshold && d < name.size()) scored.emplace_back(d, candidate);
   }
   std::stable_sort(scored.begin(), scored.end(),
                    [](const auto& x, const auto& y) { return x.first < y.first; });

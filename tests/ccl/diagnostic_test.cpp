@@ -56,6 +56,10 @@ TEST(diagnostic, nearest_names_suggests_close_spellings) {
   EXPECT_EQ(nearest_names("TILES", known), (std::vector<std::string>{"TILE"}));
   EXPECT_EQ(did_you_mean("stencl", known), "; did you mean 'STENCIL'?");
   EXPECT_EQ(did_you_mean("qqqqqqqq", known), "");
+  // A short name that shares no character in place with a candidate is not its typo.
+  EXPECT_EQ(did_you_mean("on", {"off", "full"}), "");
+  EXPECT_EQ(did_you_mean("uu", {"u", "w", "q"}), "; did you mean 'u'?");
+  EXPECT_EQ(did_you_mean("w", {"u", "v"}), "");
 }
 
 TEST(source_file, location_of_counts_lines_and_columns) {

@@ -294,7 +294,7 @@ TEST(grid_function_store, variables_named_refuses_a_name_naming_the_nearest_vari
   EXPECT_EQ(message_of([&] { t.store.variables_named("HeatEquation", "total_enrgy"); }),
             "unknown grid function or group 'total_enrgy' in thorn HeatEquation; did you mean 'total_energy'?");
   EXPECT_EQ(message_of([&] { t.store.variables_named("Other", "u"); }),
-            "unknown grid function or group 'u' in thorn Other; did you mean 'heat::u', 'analysis::u', 'heat::w' or 'v'?");
+            "unknown grid function or group 'u' in thorn Other; did you mean 'heat::u' or 'analysis::u'?");
 }
 
 TEST(grid_function_store, variables_carry_their_declaration) {
