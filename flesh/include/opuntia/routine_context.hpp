@@ -312,19 +312,20 @@ inline void refuse_commas(std::string_view word) {
                               "': the names of a list are separated by blanks, not commas");
 }
 
-inline std::vector<std::string> routine_context::checked_grid_functions(std::string_view owner, std::string_view name) {
+/// Calls `check(word)` for every blank-separated word of `list`, the value of the parameter
+/// `owner::name`: each std::invalid_argument it throws (an unknown name, a variable of the wrong
+/// kind, a word with a comma) becomes a parameter_value_error "owner::name: why" at that word,
+/// one thrown as a parameter_value_error stays as it is, and all of them are thrown together
+/// (parameter_value_errors): every wrong word of the list, not only the first.
+template <typename Check>
+void check_each_word(std::string_view owner, std::string_view name, std::string_view list, Check&& check) {
   const std::string parameter = std::string(owner) + "::" + std::string(name);
-  const std::string list = all_parameters().text(owner, name);
-  // Each word alone, so that an unknown one is named as written, and every wrong word of the
-  // list reported at its place, not only the first. Refused, with the reason, is what no
-  // statistics can be taken of: an integer, a SCALAR (whose one value has no grid to be reduced
-  // over), a grid function without storage, named by the word or in a group the word names.
   std::vector<parameter_value_error> errors;
-  std::istringstream words(list);
+  std::istringstream words{std::string(list)};
   for (std::string word; words >> word;) {
     try {
       refuse_commas(word);
-      for (const auto& var : grid_functions_named(word)) statistics(var);
+      check(word);
     } catch (const parameter_value_error& e) {
       errors.push_back(e);
     } catch (const std::invalid_argument& e) {
@@ -332,6 +333,16 @@ inline std::vector<std::string> routine_context::checked_grid_functions(std::str
     }
   }
   parameter_value_errors::throw_if_any(std::move(errors));
+}
+
+inline std::vector<std::string> routine_context::checked_grid_functions(std::string_view owner, std::string_view name) {
+  const std::string list = all_parameters().text(owner, name);
+  // Each word alone, so that an unknown one is named as written. Refused, with the reason, is
+  // what no statistics can be taken of: an integer, a SCALAR (whose one value has no grid to be
+  // reduced over), a grid function without storage, named by the word or in a group it names.
+  check_each_word(owner, name, list, [&](const std::string& word) {
+    for (const auto& var : grid_functions_named(word)) statistics(var);
+  });
   return grid_functions_named(list);
 }
 

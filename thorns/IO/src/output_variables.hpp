@@ -4,7 +4,6 @@
 // before the run (at CCTK_BASEGRID), so that a typo is an error at the parameter's line with the
 // nearest names, not a failure after an hour of computing.
 #include <algorithm>
-#include <sstream>
 #include <stdexcept>
 #include <string>
 #include <string_view>
@@ -18,40 +17,14 @@
 
 namespace opuntia::thorns::IO {
 
-inline std::vector<std::string> variable_names(const std::string& list) {
-  std::istringstream names(list);
-  std::vector<std::string> out;
-  for (std::string name; names >> name;) out.push_back(name);
-  return out;
-}
-
-/// Calls `check(name)` for every name of `list`, the value of `owner::parameter`; each
-/// std::invalid_argument it throws (an unknown name, a variable of the wrong kind) becomes a
-/// parameter_value_error "owner::parameter: why" at that name, which the run reports at the
-/// parameter's line: every wrong name of the list, not only the first.
-template <typename Check>
-void check_names(std::string_view owner, std::string_view parameter, const std::string& list, Check&& check) {
-  std::vector<parameter_value_error> errors;
-  for (const auto& name : variable_names(list)) {
-    try {
-      refuse_commas(name);
-      check(name);
-    } catch (const std::invalid_argument& e) {
-      errors.emplace_back(std::string(owner), std::string(parameter), fmt::format("{}::{}: {}", owner, parameter, e.what()),
-                          name);
-    }
-  }
-  parameter_value_errors::throw_if_any(std::move(errors));
-}
-
 /// The grid functions `list` (the value of `owner::parameter`) names, each variable of a group
 /// in turn and each variable once: GF groups with storage, CCTK_REAL or CCTK_INT. Files are
 /// named after the variables, so two of the same name in different implementations are refused
-/// too; every refusal is a parameter_value_error as check_names() makes it.
+/// too; every refusal is a parameter_value_error at its word (opuntia::check_each_word).
 inline std::vector<variable_description> output_variables(const routine_context& context, std::string_view owner,
                                                            std::string_view parameter, const std::string& list) {
   std::vector<variable_description> out;
-  check_names(owner, parameter, list, [&](const std::string& name) {
+  check_each_word(owner, parameter, list, [&](const std::string& name) {
     // "all", as in Cactus: every CCTK_REAL grid function with storage (those of the other words
     // are checked as named).
     std::vector<variable_description> named;
