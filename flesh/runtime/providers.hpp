@@ -87,8 +87,9 @@ struct checkpoint_provider {
   std::function<checkpoint_header(const std::filesystem::path& file)> read_header;
   /// Fills the values of `into.arrays` from `file`: on each rank its owned points of every grid
   /// function (its ghost zones untouched), and every scalar; std::runtime_error naming an array
-  /// the file lacks or whose size differs. Each rank reads on its own.
-  std::function<void(const std::filesystem::path& file, checkpoint_contents& into)> read;
+  /// the file lacks, whose size differs, or whose values are not those written (a damaged file).
+  /// Every rank calls it, `ranks` their routine_context.
+  std::function<void(const std::filesystem::path& file, checkpoint_contents& into, routine_context& ranks)> read;
   /// Whether write may run on a thread of its own, as above.
   bool writes_in_background = false;
 };

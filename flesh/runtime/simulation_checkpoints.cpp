@@ -22,6 +22,7 @@
 #include "flesh/runtime/host_memory.hpp"
 #include "ccl/model/common.hpp"
 #include "flesh/runtime/simulation.hpp"
+#include "opuntia/collective_error.hpp"
 #include "opuntia/routine_context.hpp"
 
 namespace opuntia {
@@ -439,8 +440,27 @@ void simulation::recover_variables() {
   for (auto& v : store_.variables()) {
     for (int level = 0; level < static_cast<int>(v.levels.size()); ++level) runtime_->ensure_host(v, level);
   }
-  contents.extent = context_for(checkpoints_->thorn)->owned_extent();
-  checkpoints_->provided.read(recovery_->file, contents);
+  const auto ranks = context_for(checkpoints_->thorn);
+  contents.extent = ranks->owned_extent();
+  try {
+    checkpoints_->provided.read(recovery_->file, contents, *ranks);
+  } catch (const std::runtime_error& e) {
+    // A file whose header was read can still fail here (an array damaged since it was written):
+    // what the user can do instead, the checkpoint before it first. A failure every rank found
+    // alike stays one, to be said once.
+    std::string instead;
+    for (const auto& c : checkpoints_in(recovery_->file.parent_path(), checkpoints_->provided.extension)) {
+      if (c.iteration < recovery_->header.iteration) {
+        instead = fmt::format("to recover from the one before it: IO::recover = \"manual\" with IO::recover_file = "
+                              "\"{}\"; ",
+                              c.path.string());
+      }
+    }
+    auto message = fmt::format("{}; {}to start anew from the initial data: IO::recover = \"no\", or another IO::out_dir",
+                               e.what(), instead);
+    if (dynamic_cast<const collective_error*>(&e) != nullptr) throw collective_error(message);
+    throw std::runtime_error(message);
+  }
   iteration_ = recovery_->header.iteration;
   time_ = recovery_->header.time;
   // The checkpoint's dt, whatever a routine set before (at CCTK_BASEGRID): the recovered run

@@ -324,9 +324,37 @@ with h5py.File(sys.argv[1], "r") as f:
   head -c 24 /dev/zero | tr '\0' '\253' | dd of="$work/damaged_record/checkpoint.it6.h5" bs=1 seek="${offset:-0}" conv=notrunc 2>/dev/null
   run damaged_record 1 wavetoy openmp 'Cactus::cctk_itlast = 8' 'IO::recover = "auto"'
   check "recover = auto passes over a checkpoint whose parameters are damaged, saying so" grep -qE \
-    '^opuntia: warning: IO::recover = "auto" passes over damaged_record/checkpoint.it6.h5, which cannot be read: line 1 of its parameters' \
+    '^opuntia: warning: IO::recover = "auto" passes over damaged_record/checkpoint.it6.h5, which cannot be read: checkpoint damaged_record/checkpoint.it6.h5 is damaged: its record of the parameters does not hold what was written \(checksum [0-9a-f]{16}, read [0-9a-f]{16}\)$' \
     "$work/damaged_record.out"
   check "... and recovers from the one before, bit for bit" same_digest whole8 damaged_record
+  # ... but not from one whose values were damaged inside an intact file (one bit of a grid
+  # function flipped): its checksum finds it, and the error names the checkpoint before it.
+  if [ -n "$python" ]; then
+    run damaged_values 1 wavetoy openmp 'Cactus::cctk_itlast = 6' 'IO::checkpoint_every = 2' 'IO::checkpoint_keep = 2'
+    "$python" -c 'import h5py, sys
+with h5py.File(sys.argv[1], "r") as f:
+    phi = f["WAVETOY::phi it=6 tl=1"].id
+    at = phi.get_offset() + phi.get_storage_size() // 2
+with open(sys.argv[1], "r+b") as f:
+    f.seek(at)
+    byte = f.read(1)[0]
+    f.seek(at)
+    f.write(bytes([byte ^ 0x01]))' "$work/damaged_values/checkpoint.it6.h5"
+    run damaged_values 1 wavetoy openmp 'Cactus::cctk_itlast = 8' 'IO::recover = "auto"'
+    check "a checkpoint whose values are damaged is not recovered from" test $? -eq 1
+    check "... saying which dataset, and how to recover from the one before or start anew" grep -qxE \
+      'opuntia: error: checkpoint damaged_values/checkpoint.it6.h5 is damaged: dataset "WAVETOY::phi it=6 tl=1" does not hold what was written \(checksum [0-9a-f]{16}, read [0-9a-f]{16}\); to recover from the one before it: IO::recover = "manual" with IO::recover_file = "damaged_values/checkpoint.it4.h5"; to start anew from the initial data: IO::recover = "no", or another IO::out_dir' \
+      "$work/damaged_values.out"
+    if [ -n "$mpiexec" ]; then
+      run damaged_values 3 wavetoy openmp 'Cactus::cctk_itlast = 8' 'IO::recover = "auto"'
+      check "... on 3 ranks too" grep -qE \
+        '^opuntia: error: checkpoint damaged_values/checkpoint.it6.h5 is damaged: dataset "WAVETOY::phi it=6 tl=1"' \
+        "$work/damaged_values.out"
+    fi
+    run damaged_values 1 wavetoy openmp 'Cactus::cctk_itlast = 8' 'IO::recover = "manual"' \
+      'IO::recover_file = "damaged_values/checkpoint.it4.h5"'
+    check "... and the one before it recovers the uninterrupted run" same_digest whole8 damaged_values
+  fi
   # The timer report's steady state counts the background writes it holds, as it counts their
   # snapshots (the row's name carries a rate that changes, which once made it count all of them).
   run steady_report 1 wavetoy openmp 'Cactus::cctk_itlast = 60' 'IO::checkpoint_every = 5' 'Cactus::cctk_timer_output = "full"'

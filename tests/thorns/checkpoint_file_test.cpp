@@ -6,6 +6,8 @@
 
 #include <gtest/gtest.h>
 
+#include "opuntia/collective_error.hpp"
+
 #include <fstream>
 #include <numeric>
 #include <stdexcept>
@@ -102,6 +104,14 @@ protected:
     return c;
   }
 
+  /// checkpoint.it7.h5 of contents() as SetUp made them, written by one rank.
+  fs::path written() {
+    one_rank ranks(block());
+    const auto file = dir_ / "checkpoint.it7.h5";
+    write_checkpoint(file, contents(u0_, u1_, flags_, energy_, steps_), ranks, write_mode::one_rank);
+    return file;
+  }
+
   fs::path dir_;
   std::vector<CCTK_REAL> u0_, u1_;
   std::vector<CCTK_INT> flags_;
@@ -129,7 +139,7 @@ TEST_F(checkpoint_file_test, reads_back_every_array_and_the_header_owned_points_
   CCTK_REAL energy = 0;
   CCTK_INT steps = 0;
   auto into = contents(v0, v1, f, energy, steps);
-  read_checkpoint(file, into);
+  read_checkpoint(file, into, ranks);
   const auto g = block();
   const auto owned = g.interior();
   for (int k = 0; k < g.local[2]; ++k) {
@@ -158,9 +168,7 @@ TEST_F(checkpoint_file_test, a_write_that_fails_leaves_no_file) {
 }
 
 TEST_F(checkpoint_file_test, a_damaged_file_is_no_checkpoint) {
-  one_rank ranks(block());
-  const auto file = dir_ / "checkpoint.it7.h5";
-  write_checkpoint(file, contents(u0_, u1_, flags_, energy_, steps_), ranks, write_mode::one_rank);
+  const auto file = written();
   const auto cut = dir_ / "checkpoint.it8.h5";
   fs::copy_file(file, cut);
   fs::resize_file(cut, fs::file_size(file) / 2);
@@ -174,14 +182,72 @@ TEST_F(checkpoint_file_test, a_damaged_file_is_no_checkpoint) {
   EXPECT_THROW(read_checkpoint_header(dir_ / "other.h5"), hdf5_error);
 }
 
+/// Replaces the first occurrence of `from` in `file` by `to` (as many bytes), as a damaged disk
+/// or a stray write would: the file's structure stays intact.
+void overwrite_in_file(const fs::path& file, const std::string& from, const std::string& to) {
+  std::fstream f(file, std::ios::in | std::ios::out | std::ios::binary);
+  std::string bytes{std::istreambuf_iterator<char>(f), {}};
+  const auto at = bytes.find(from);
+  ASSERT_NE(at, std::string::npos) << "no such bytes in " << file;
+  f.seekp(static_cast<std::streamoff>(at));
+  f.write(to.data(), static_cast<std::streamsize>(to.size()));
+}
+
+std::string bytes_of(CCTK_REAL value) { return {reinterpret_cast<const char*>(&value), sizeof value}; }
+
+TEST_F(checkpoint_file_test, a_file_damaged_inside_is_refused_by_its_checksums) {
+  one_rank ranks(block());
+  const auto file = written();
+  const auto intact = dir_ / "intact.h5";
+  fs::copy_file(file, intact);
+  // One bit of an owned point of u's level 0.
+  const CCTK_REAL owned_value = u0_[block().index(3, 2, 2)];
+  CCTK_REAL flipped = owned_value;
+  reinterpret_cast<unsigned char*>(&flipped)[0] ^= 1;
+  overwrite_in_file(file, bytes_of(owned_value), bytes_of(flipped));
+  std::vector<CCTK_REAL> v0(u0_.size()), v1(u0_.size());
+  std::vector<CCTK_INT> f(flags_.size());
+  CCTK_REAL energy = 0;
+  CCTK_INT steps = 0;
+  auto into = contents(v0, v1, f, energy, steps);
+  EXPECT_NO_THROW(read_checkpoint_header(file));  // the header is intact
+  try {
+    read_checkpoint(file, into, ranks);
+    FAIL() << "a damaged value was read";
+  } catch (const collective_error& e) {
+    const std::string message = e.what();
+    EXPECT_TRUE(message.starts_with("checkpoint " + file.string() +
+                                    " is damaged: dataset \"GRID::u it=7 tl=0\" does not hold what was written "
+                                    "(checksum "))
+        << message;
+  }
+  // A scalar, and the record of the parameters.
+  fs::copy_file(intact, file, fs::copy_options::overwrite_existing);
+  overwrite_in_file(file, bytes_of(energy_), bytes_of(-energy_));
+  EXPECT_THROW(read_checkpoint(file, into, ranks), collective_error);
+  fs::copy_file(intact, file, fs::copy_options::overwrite_existing);
+  overwrite_in_file(file, "Grid::n = 6", "Grid::n = 7");
+  try {
+    read_checkpoint_header(file);
+    FAIL() << "a damaged record of the parameters was read";
+  } catch (const hdf5_error& e) {
+    EXPECT_TRUE(std::string(e.what()).starts_with("checkpoint " + file.string() +
+                                                  " is damaged: its record of the parameters does not hold what "
+                                                  "was written"))
+        << e.what();
+  }
+  // The intact file reads.
+  EXPECT_NO_THROW(read_checkpoint(intact, into, ranks));
+  EXPECT_EQ(v0[block().index(3, 2, 2)], owned_value);
+}
+
 TEST_F(checkpoint_file_test, refuses_a_checkpoint_of_other_variables_or_another_grid) {
   one_rank ranks(block());
-  const auto file = dir_ / "checkpoint.it7.h5";
-  write_checkpoint(file, contents(u0_, u1_, flags_, energy_, steps_), ranks, write_mode::one_rank);
+  const auto file = written();
   auto into = contents(u0_, u1_, flags_, energy_, steps_);
   into.arrays[1].name = std::string(1, 'w');  // another variable (a string literal trips GCC 12's -Wrestrict)
   try {
-    read_checkpoint(file, into);
+    read_checkpoint(file, into, ranks);
     FAIL() << "a missing dataset was not noticed";
   } catch (const hdf5_error& e) {
     EXPECT_EQ(std::string(e.what()), "checkpoint " + file.string() +
@@ -191,7 +257,7 @@ TEST_F(checkpoint_file_test, refuses_a_checkpoint_of_other_variables_or_another_
   into = contents(u0_, u1_, flags_, energy_, steps_);
   into.extent = {6, 4, 4};
   try {
-    read_checkpoint(file, into);
+    read_checkpoint(file, into, ranks);
     FAIL() << "another grid was not noticed";
   } catch (const hdf5_error& e) {
     EXPECT_EQ(std::string(e.what()), "checkpoint " + file.string() +

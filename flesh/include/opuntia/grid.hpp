@@ -4,6 +4,8 @@
 // cell-centred direction (CENTERING={c..}) puts point i half a step above it.
 #include <array>
 #include <cstddef>
+#include <cstdint>
+#include <cstring>
 #include <optional>
 #include <stdexcept>
 
@@ -121,5 +123,44 @@ struct grid_layout {
   /// Coordinate of local index 0 along d: params.cagh_xmin in a kernel.
   double local_origin(int d) const { return origin[d] + offset[d] * delta[d]; }
 };
+
+/// One value's part of a digest (owned_points_digest): a hash of its place `index` and its
+/// `element_size` (at most 8) bytes at `value`, every input bit reaching every output bit
+/// (splitmix64's finaliser, twice).
+inline std::uint64_t point_digest(std::uint64_t index, const void* value, std::size_t element_size) {
+  const auto mix = [](std::uint64_t x) {
+    x = (x ^ (x >> 30)) * 0xbf58476d1ce4e5b9ULL;
+    x = (x ^ (x >> 27)) * 0x94d049bb133111ebULL;
+    return x ^ (x >> 31);
+  };
+  std::uint64_t bits = 0;
+  std::memcpy(&bits, value, element_size);
+  return mix(mix(index) ^ bits);
+}
+
+/// A 64-bit digest of the points of `g.interior()` (this rank's owned points) of a local array of
+/// `element_size`-byte values laid out as `g` says: the sum modulo 2^64 of each point's
+/// point_digest at its global index. A sum, so that the ranks' digests add up to the same value
+/// however the grid is split (routine_context::wrapping_sum); a hash of place and bits, so that a
+/// field that differs in one bit, or two values that trade places, change it.
+inline std::uint64_t owned_points_digest(const void* values, std::size_t element_size, const grid_layout& g) {
+  const auto* bytes = static_cast<const unsigned char*>(values);
+  const auto r = g.interior();
+  std::uint64_t digest = 0;
+  for (int k = r.begin[2]; k < r.end[2]; ++k) {
+    for (int j = r.begin[1]; j < r.end[1]; ++j) {
+      const auto row_index = static_cast<std::uint64_t>(g.global[0]) *
+                             (static_cast<std::uint64_t>(g.offset[1] + j) +
+                              static_cast<std::uint64_t>(g.global[1]) * static_cast<std::uint64_t>(g.offset[2] + k));
+      const unsigned char* row = bytes + g.index(0, j, k) * element_size;
+      for (int i = r.begin[0]; i < r.end[0]; ++i) {
+        digest += point_digest(row_index + static_cast<std::uint64_t>(g.offset[0] + i),
+                               row + static_cast<std::ptrdiff_t>(i) * static_cast<std::ptrdiff_t>(element_size),
+                               element_size);
+      }
+    }
+  }
+  return digest;
+}
 
 }  // namespace opuntia

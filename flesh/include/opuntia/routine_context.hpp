@@ -225,27 +225,7 @@ protected:
 };
 
 inline std::uint64_t routine_context::digest(std::string_view var, int level) {
-  const auto values = read(var, level);
-  const auto& g = grid();
-  const auto r = interior();
-  // splitmix64's finaliser: every input bit reaches every output bit.
-  const auto mix = [](std::uint64_t x) {
-    x = (x ^ (x >> 30)) * 0xbf58476d1ce4e5b9ULL;
-    x = (x ^ (x >> 27)) * 0x94d049bb133111ebULL;
-    return x ^ (x >> 31);
-  };
-  std::uint64_t local = 0;
-  r.for_each([&](int i, int j, int k) {
-    const auto global_index =
-        static_cast<std::uint64_t>(g.offset[0] + i) +
-        static_cast<std::uint64_t>(g.global[0]) * (static_cast<std::uint64_t>(g.offset[1] + j) +
-                                                    static_cast<std::uint64_t>(g.global[1]) *
-                                                        static_cast<std::uint64_t>(g.offset[2] + k));
-    std::uint64_t bits = 0;
-    std::memcpy(&bits, &values[g.index(i, j, k)], sizeof(CCTK_REAL));
-    local += mix(mix(global_index) ^ bits);
-  });
-  return wrapping_sum(local);
+  return wrapping_sum(owned_points_digest(read(var, level).data(), sizeof(CCTK_REAL), grid()));
 }
 
 inline routine_context::field_statistics routine_context::combine(field_reduction& local) const {

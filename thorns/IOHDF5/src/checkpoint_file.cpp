@@ -15,6 +15,7 @@
 #include <fmt/format.h>
 
 #include "hdf5_handle.hpp"
+#include "opuntia/collective_error.hpp"
 
 namespace opuntia::thorns::IOHDF5 {
 
@@ -24,6 +25,46 @@ namespace {
 
 constexpr int format_version = 1;
 constexpr const char* parameters_dataset = "parameters";
+// On each array's dataset and on the parameters: what the values were when written, so that a
+// file damaged since (a flipped bit that HDF5's own structure does not notice) is not recovered
+// from. Files written before it lack it and are read unchecked.
+constexpr const char* checksum_attribute = "checksum";
+
+/// A grid function's checksum on this rank (its owned points: owned_points_digest, which the
+/// ranks add up) or a scalar's (one value, the same on every rank).
+std::uint64_t local_checksum(const checkpoint_array& a, const grid_layout& grid) {
+  const auto size = element_size(a.type);
+  return a.grid_function ? owned_points_digest(a.values, size, grid) : point_digest(0, a.values, size);
+}
+
+std::uint64_t text_checksum(const std::string& text) {
+  std::uint64_t sum = 0;
+  for (std::size_t i = 0; i < text.size(); ++i) sum += point_digest(i, &text[i], 1);
+  return sum;
+}
+
+/// What is wrong where `object` has a checksum that is not `found`; nothing where it matches or
+/// there is none.
+std::optional<std::string> checksum_mismatch(hid_t object, std::uint64_t found, const fs::path& file,
+                                             std::string_view what) {
+  if (H5Aexists(object, checksum_attribute) <= 0) return std::nullopt;
+  const auto failed = fmt::format("cannot read the checksum of {} in {}", what, file.string());
+  attribute_handle attribute{H5Aopen(object, checksum_attribute, H5P_DEFAULT), failed};
+  std::uint64_t written = 0;
+  checked(H5Aread(attribute, H5T_NATIVE_UINT64, &written), failed);
+  if (written == found) return std::nullopt;
+  return fmt::format("checkpoint {} is damaged: {} does not hold what was written (checksum {:016x}, read {:016x})",
+                     file.string(), what, written, found);
+}
+
+/// Throws collective_error where an array of `file` does not match its checksum: every rank
+/// finds it alike (a grid function's sum is over all ranks, a scalar the same on each), and the
+/// run says it once.
+void check_array(hid_t dataset, std::uint64_t found, const fs::path& file, const std::string& name) {
+  if (auto wrong = checksum_mismatch(dataset, found, file, fmt::format("dataset \"{}\"", name))) {
+    throw collective_error(*wrong);
+  }
+}
 
 /// fsync of a file or a folder: what was written is on the disk when it returns.
 void sync_to_disk(const fs::path& path, bool folder) {
@@ -96,6 +137,8 @@ void write_checkpoint(const fs::path& file, const checkpoint_contents& c, routin
       parameters = dataset_handle{
           H5Dcreate2(out, parameters_dataset, text, scalar, H5P_DEFAULT, H5P_DEFAULT, H5P_DEFAULT),
           what("the parameters")};
+      const std::uint64_t checksum = text_checksum(c.header.parameters);
+      write_attribute(parameters, checksum_attribute, H5T_NATIVE_UINT64, &checksum, 1);
     }
     const std::string padded = c.header.parameters.empty() ? std::string(1, '\0') : c.header.parameters;
     write_from_rank0(parameters, text, padded.data(), ranks, mode, properties.transfer, what("the parameters"));
@@ -106,10 +149,14 @@ void write_checkpoint(const fs::path& file, const checkpoint_contents& c, routin
     const auto name = dataset_name(a.implementation, a.name, c.header.iteration, a.level);
     const auto failed = what(fmt::format("dataset \"{}\"", name));
     dataset_handle dataset;
+    // A collective of the ranks, on the run's thread: a background write (one rank) calls none.
+    const std::uint64_t local = local_checksum(a, c.grid);
+    const std::uint64_t checksum = a.grid_function && mode != write_mode::one_rank ? ranks.wrapping_sum(local) : local;
     if (a.grid_function) {
       if (holder) {
         dataset = create_grid_dataset(out, name, a.type, c.extent, failed);
         write_grid_attributes(dataset, attributes_of(c.grid, a.centering, c.header.time, c.header.iteration));
+        write_attribute(dataset, checksum_attribute, H5T_NATIVE_UINT64, &checksum, 1);
       }
       write_owned_points(dataset, a.type, a.values, c.grid, ranks, mode, properties.transfer, failed);
     } else {
@@ -117,6 +164,7 @@ void write_checkpoint(const fs::path& file, const checkpoint_contents& c, routin
         dataspace_handle scalar{H5Screate(H5S_SCALAR), "H5Screate"};
         dataset = dataset_handle{
             H5Dcreate2(out, name.c_str(), file_type(a.type), scalar, H5P_DEFAULT, H5P_DEFAULT, H5P_DEFAULT), failed};
+        write_attribute(dataset, checksum_attribute, H5T_NATIVE_UINT64, &checksum, 1);
       }
       write_from_rank0(dataset, memory_type(a.type), a.values, ranks, mode, properties.transfer, failed);
     }
@@ -161,11 +209,14 @@ checkpoint_header read_checkpoint_header(const fs::path& path) {
   std::string text(size, '\0');
   checked(H5Dread(parameters, type, H5S_ALL, H5S_ALL, H5P_DEFAULT, text.data()), failed);
   text.resize(std::strlen(text.c_str()));  // a fixed-length string may be padded with NULs
+  if (auto wrong = checksum_mismatch(parameters, text_checksum(text), path, "its record of the parameters")) {
+    throw hdf5_error(*wrong);
+  }
   h.parameters = std::move(text);
   return h;
 }
 
-void read_checkpoint(const fs::path& path, checkpoint_contents& into) {
+void read_checkpoint(const fs::path& path, checkpoint_contents& into, routine_context& ranks) {
   const auto lock = lock_hdf5();
   quiet_hdf5_errors();
   file_handle file{H5Fopen(path.c_str(), H5F_ACC_RDONLY, H5P_DEFAULT), fmt::format("cannot open {}", path.string())};
@@ -189,6 +240,7 @@ void read_checkpoint(const fs::path& path, checkpoint_contents& into) {
     if (!a.grid_function) {
       if (rank != 0) throw hdf5_error(fmt::format("checkpoint {}: dataset \"{}\" is not a scalar", path.string(), name));
       checked(H5Dread(dataset, memory_type(a.type), H5S_ALL, H5S_ALL, H5P_DEFAULT, a.values), failed);
+      check_array(dataset, local_checksum(a, into.grid), path, name);
       continue;
     }
     std::array<hsize_t, 3> dims{};
@@ -199,6 +251,7 @@ void read_checkpoint(const fs::path& path, checkpoint_contents& into) {
                                    path.string(), name, into.extent[0], into.extent[1], into.extent[2]));
     }
     read_owned_points(dataset, a.type, a.values, into.grid, failed);
+    check_array(dataset, ranks.wrapping_sum(local_checksum(a, into.grid)), path, name);
   }
 }
 

@@ -19,10 +19,6 @@ namespace {
 /// The most bytes one rank sends to rank 0 at a time: its block goes in slabs of z-planes.
 constexpr std::size_t piece_bytes = std::size_t{64} << 20;
 
-std::size_t element_size(opuntia::data_type t) {
-  return t == opuntia::data_type::cctk_int ? sizeof(CCTK_INT) : sizeof(CCTK_REAL);
-}
-
 /// A box of the dataset, z, y, x as HDF5 sees it.
 struct box {
   std::array<hsize_t, 3> start{};
@@ -188,6 +184,10 @@ std::string dataset_name(std::string_view implementation, std::string_view varia
   std::string upper(implementation);
   for (auto& c : upper) c = static_cast<char>(std::toupper(static_cast<unsigned char>(c)));
   return fmt::format("{}::{} it={} tl={}", upper, variable, iteration, level);
+}
+
+std::size_t element_size(opuntia::data_type t) {
+  return t == opuntia::data_type::cctk_int ? sizeof(CCTK_INT) : sizeof(CCTK_REAL);
 }
 
 hid_t memory_type(opuntia::data_type t) {

@@ -50,6 +50,7 @@ std::filesystem::path temporary_of(const std::filesystem::path& file);
 /// "WAVETOY::phi it=8 tl=0": Cactus's name of time level `level` of `implementation::variable`.
 std::string dataset_name(std::string_view implementation, std::string_view variable, int iteration, int level);
 
+std::size_t element_size(opuntia::data_type t);
 hid_t memory_type(opuntia::data_type t);
 hid_t file_type(opuntia::data_type t);
 
