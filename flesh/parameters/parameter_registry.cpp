@@ -79,6 +79,13 @@ std::string range_text(const range_binding& r) {
   return r.description.empty() ? r.spec : fmt::format("{} :: \"{}\"", r.spec, r.description);
 }
 
+/// Every range of a parameter as range_text shows it, "; " between them.
+std::string ranges_text(const std::vector<range_binding>& ranges) {
+  std::vector<std::string> texts;
+  for (const auto& r : ranges) texts.push_back(range_text(r));
+  return ccl::join_names(texts, "; ");
+}
+
 std::vector<std::string> range_words(const std::vector<range_binding>& ranges) {
   std::vector<std::string> words;
   for (const auto& r : ranges) words.insert(words.end(), r.words.begin(), r.words.end());
@@ -719,8 +726,16 @@ struct parameter_registry::applier {
     for (const auto& w : words) {
       if (iequals(w, text)) return w;  // the declared spelling
     }
+    // A likely typo gets the word it meant; a value with no near word gets what each one means,
+    // as param.ccl writes them (a description says what a bare name does not).
+    const auto meant = ccl::did_you_mean(text, words);
+    const bool described = std::any_of(e.ranges.begin(), e.ranges.end(), [](const auto& r) { return !r.description.empty(); });
+    if (meant.empty() && described) {
+      throw evaluation_error{where, fmt::format("value '{}' of '{}' is not one of its values: {}", text, qualified(e),
+                                                ranges_text(e.ranges))};
+    }
     throw evaluation_error{where, fmt::format("value '{}' of '{}' is not one of {}{}", text, qualified(e),
-                                              ccl::join_names(words), ccl::did_you_mean(text, words))};
+                                              ccl::join_names(words), meant)};
   }
 
   std::string string(const entry& e, const std::string& text, const ccl::source_location& where) {
@@ -746,10 +761,8 @@ struct parameter_registry::applier {
     for (const auto& r : e.ranges) {
       if (in_range(value, integer, r)) return;
     }
-    std::vector<std::string> ranges;
-    for (const auto& r : e.ranges) ranges.push_back(range_text(r));
     throw evaluation_error{where, fmt::format("value {} of '{}' is outside every range: {}", shown.shown(), q,
-                                              ccl::join_names(ranges, "; "))};
+                                              ranges_text(e.ranges))};
   }
 
   void assign(const ccl::parfile_statement& st) {

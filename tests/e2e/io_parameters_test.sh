@@ -235,7 +235,7 @@ check_parameter 'NaNChecker::action_if_found = "just warn"' 'the run goes on to 
 # "both" is the one value: Cactus's "NaN" and "Inf" alone are refused, not taken for "both".
 run nan_alone 1 "${nan_base[@]}" 'IO::out_dir = "nan_alone"' 'NaNChecker::check_for = "NaN"'
 check '... Cactus'"'"'s check_for = "NaN" is refused at its line' has_line nan_alone \
-  "nan_alone.par:$(grep -n check_for "$work/nan_alone.par" | cut -d: -f1):25: error: value 'NaN' of 'NaNChecker::check_for' is not one of both"
+  "nan_alone.par:$(grep -n check_for "$work/nan_alone.par" | cut -d: -f1):25: error: value 'NaN' of 'NaNChecker::check_for' is not one of its values: \"both\" :: \"NaN and +-inf alike (Cactus's default; its NaN and Inf alone are not offered)\""
 run at_start 1 "${nan_base[@]}" 'IO::out_dir = "at_start"' 'PlantNaN::at_iteration = 0' 'PlantNaN::plant = "1,1,1=inf"' \
   'NaNChecker::check_every = 4' 'NaNChecker::check_vars = "plantnan::w"'
 check_parameter NaNChecker::check_every '4 checks the initial data'"'"'s iteration 0, then 4' \

@@ -49,7 +49,7 @@ check "... once" test "$(count one_rank_parameter ': error: ')" -eq 1
 run "$opuntia" unknown_value 'Driver::processor_topology = "diagonal"'
 check "a parameter value every rank finds unknown fails, without hanging" failed_without_hanging
 check "... with the diagnostic" has_line unknown_value \
-  "unknown_value.par:6:30: error: value 'diagonal' of 'Driver::processor_topology' is not one of automatic, manual, no_x_split"
+  "unknown_value.par:6:30: error: value 'diagonal' of 'Driver::processor_topology' is not one of its values: \"automatic\" :: \"as cubic as possible, x split last\"; \"manual\" :: \"processor_topology_3d_x/y/z; a 0 there is chosen as automatic does\"; \"no_x_split\" :: \"x kept whole (coalesced rows on a GPU), y and z as cubic as possible\""
 check "... printed once, by one rank" test "$(count unknown_value ': error: ')" -eq 1
 check "... naming no rank" test "$(count unknown_value 'on rank')" -eq 0
 

@@ -440,7 +440,8 @@ TEST_F(parameter_registry_parfile, several_ranges_are_all_listed) {
 TEST_F(parameter_registry_parfile, keyword_outside_its_choices_lists_them) {
   EXPECT_EQ(errors_of("HeatEquation::scheme = cental\nHeatEquation::scheme = \"leapfrog\"\n"),
             "2:24: value 'cental' of 'HeatEquation::scheme' is not one of upwind, central; did you mean 'central'?\n"
-            "3:24: value 'leapfrog' of 'HeatEquation::scheme' is not one of upwind, central\n");
+            "3:24: value 'leapfrog' of 'HeatEquation::scheme' is not one of its values: \"upwind\" :: \"first order\"; "
+            "\"central\" :: \"second order\"\n");
 }
 
 TEST_F(parameter_registry_parfile, string_that_matches_no_pattern) {
