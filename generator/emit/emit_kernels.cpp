@@ -161,6 +161,13 @@ template_scope kernel_scope(const thorn_model& thorn, const kernel_model& k, con
     widest = std::max(widest, k.stencil[i]);
   }
   s.values["stencil_max"] = std::to_string(widest);
+  // A boundary kernel's faces may run in one launch, in any order (opuntia::for_each_boundary_pass),
+  // where a point's new values depend on nothing the kernel writes: it reads no neighbour (a
+  // STENCIL of 0) and updates no variable in place (an intent=inout one may read what an earlier
+  // face wrote at its point: an edge would be updated twice one after the other).
+  const bool updates_in_place = std::any_of(k.variables.begin(), k.variables.end(),
+                                            [](const auto& v) { return v.intent == kernel_intent::inout; });
+  s.values["faces_in_any_order"] = widest == 0 && !updates_in_place ? "true" : "false";
   s.values["off_axis_zn"] = std::to_string(k.off_axis_zn);
   for (int i = 0; i < 3; ++i) s.values[std::string("tile_") + axes[i]] = std::to_string(k.tile[i]);
   s.loops["var_loop"] = variable_loop(k.variables);

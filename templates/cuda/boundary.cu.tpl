@@ -20,14 +20,14 @@ extern const bool CAKERNEL_ReadsAlongAxesOnly_%{name}_cuda_%{variant} = true;
 
 /// Runs kernel %{name} on each physical face: a slab as wide as the face's EXTERIOR (at least
 /// one point), spanning the whole face, edges and corners included (its part in the call's box,
-/// where it has one); the two faces of an axis in one launch where their points lie apart
-/// (opuntia::for_each_boundary_pass).
+/// where it has one); in one launch the faces whose points lie apart, all of them where the
+/// kernel's points are independent (opuntia::for_each_boundary_pass).
 void CAKERNEL_Launch_%{name}_cuda_%{variant}(const opuntia::kernel_call& call) {
   const auto params = CAKERNEL_%{name}_params_of(call);
   const auto arrays = CAKERNEL_%{name}_arrays_of(call);
   const int exterior[6] = {%{exterior_xn}, %{exterior_xp}, %{exterior_yn}, %{exterior_yp}, %{exterior_zn}, %{exterior_zp}};
   const int stencil[6] = {%{stencil_xn}, %{stencil_xp}, %{stencil_yn}, %{stencil_yp}, %{stencil_zn}, %{stencil_zp}};
-  opuntia::for_each_boundary_pass(call, exterior, stencil, [&](const opuntia::boundary_pass& pass) {
+  opuntia::for_each_boundary_pass(call, exterior, stencil, %{faces_in_any_order}, [&](const opuntia::boundary_pass& pass) {
     const long long points = pass.points();
     constexpr int threads = 256;
     opuntia::cuda::launch_after_previous<&CAKERNEL_%{name}_%{variant}_kernel>(

@@ -10,9 +10,9 @@
 #define I3D(v, i, j, k) v[CAKERNEL_INDEX(gi + (i), gj + (j), gk + (k))]
 #define I3D_l(v, i, j, k) (CAKERNEL_%{name}_cached_##v::template at<(i), (j), (k)>(), I3D(v, i, j, k))
 
-/* One launch per pass of opuntia::for_each_boundary_pass (one face, or the two faces of an axis):
-   one thread per point of its slabs, the first slab's points first; params.cagh_face tells which
-   face a point is on (0..5: xn, xp, yn, yp, zn, zp). */
+/* One launch per pass of opuntia::for_each_boundary_pass (one face, the two faces of an axis, or
+   every face): one thread per point of its slabs, the first slab's points first; params.cagh_face
+   tells which face a point is on (0..5: xn, xp, yn, yp, zn, zp). */
 #define CAKERNEL_%{name}_Begin \
   static __global__ void CAKERNEL_%{name}_%{variant}_kernel(const CAKERNEL_%{name}_Params cakernel_params, \
                                                             const CAKERNEL_%{name}_Arrays arrays, \
@@ -22,22 +22,30 @@
 %var_loop() %[    %{vtype}* const __restrict__ %{vname} = arrays.%{vname}; (void)%{vname}; \
 ]% %var_loop("intent=separateinout") %[   %{vtype}* const __restrict__ %{vname}_out = arrays.%{vname}_out; (void)%{vname}_out; \
 ]%    long long cakernel_point = (long long)blockIdx.x * blockDim.x + threadIdx.x; \
-    const bool cakernel_second = cakernel_point >= cakernel_pass.slabs[0].points; \
-    if (cakernel_second) { \
-      cakernel_point -= cakernel_pass.slabs[0].points; \
-      if (cakernel_pass.count < 2 || cakernel_point >= cakernel_pass.slabs[1].points) return; \
+    /* This point's slab, the first slab's points first. Each field chosen with a constant index \
+       (the loop unrolled): a kernel parameter indexed by a variable is copied whole to every \
+       thread's local memory. */ \
+    bool cakernel_found = false; \
+    int cakernel_lo[3] = {0, 0, 0}, cakernel_face = 0; \
+    long long cakernel_nx = 1, cakernel_ny = 1; \
+    _Pragma("unroll") for (int cakernel_s = 0; cakernel_s < opuntia::boundary_pass::most; ++cakernel_s) { \
+      const opuntia::boundary_slab_box& cakernel_slab = cakernel_pass.slabs[cakernel_s]; \
+      if (cakernel_found || cakernel_s >= cakernel_pass.count) continue; \
+      if (cakernel_point >= cakernel_slab.points) { \
+        cakernel_point -= cakernel_slab.points; \
+        continue; \
+      } \
+      cakernel_found = true; \
+      cakernel_face = cakernel_slab.face; \
+      cakernel_lo[0] = cakernel_slab.lo[0]; \
+      cakernel_lo[1] = cakernel_slab.lo[1]; \
+      cakernel_lo[2] = cakernel_slab.lo[2]; \
+      cakernel_nx = cakernel_slab.hi[0] - cakernel_slab.lo[0]; \
+      cakernel_ny = cakernel_slab.hi[1] - cakernel_slab.lo[1]; \
     } \
-    /* Each field chosen with a constant index: a kernel parameter indexed by a variable is \
-       copied whole to every thread's local memory. */ \
-    const opuntia::boundary_slab_box& cakernel_0 = cakernel_pass.slabs[0]; \
-    const opuntia::boundary_slab_box& cakernel_1 = cakernel_pass.slabs[1]; \
-    const int cakernel_lo[3] = {cakernel_second ? cakernel_1.lo[0] : cakernel_0.lo[0], \
-                                cakernel_second ? cakernel_1.lo[1] : cakernel_0.lo[1], \
-                                cakernel_second ? cakernel_1.lo[2] : cakernel_0.lo[2]}; \
-    const long long cakernel_nx = cakernel_second ? cakernel_1.hi[0] - cakernel_1.lo[0] : cakernel_0.hi[0] - cakernel_0.lo[0]; \
-    const long long cakernel_ny = cakernel_second ? cakernel_1.hi[1] - cakernel_1.lo[1] : cakernel_0.hi[1] - cakernel_0.lo[1]; \
+    if (!cakernel_found) return; \
     CAKERNEL_%{name}_Params params = cakernel_params; \
-    params.cagh_face = cakernel_second ? cakernel_1.face : cakernel_0.face; \
+    params.cagh_face = cakernel_face; \
     const int gi = cakernel_lo[0] + (int)(cakernel_point % cakernel_nx); \
     const int gj = cakernel_lo[1] + (int)((cakernel_point / cakernel_nx) % cakernel_ny); \
     const int gk = cakernel_lo[2] + (int)(cakernel_point / (cakernel_nx * cakernel_ny)); \

@@ -13,8 +13,8 @@ extern const bool CAKERNEL_ReadsAlongAxesOnly_%{name}_opencl_%{variant} = true;
 
 /// Runs kernel %{name} on each physical face: a slab as wide as the face's EXTERIOR (at least
 /// one point), spanning the whole face, edges and corners included (its part in the call's box,
-/// where it has one); the two faces of an axis in one launch where their points lie apart
-/// (opuntia::for_each_boundary_pass).
+/// where it has one); in one launch the faces whose points lie apart, all of them where the
+/// kernel's points are independent (opuntia::for_each_boundary_pass).
 void CAKERNEL_Launch_%{name}_opencl_%{variant}(const opuntia::kernel_call& call) {
   static const std::string source = CAKERNEL_%{name}_opencl_source(CAKERNEL_%{name}_%{variant}_opencl_macros);
   const opuntia::opencl::program_sizes sizes{
@@ -25,20 +25,22 @@ void CAKERNEL_Launch_%{name}_opencl_%{variant}(const opuntia::kernel_call& call)
   const auto params = CAKERNEL_%{name}_params_of(call);
   const int exterior[6] = {%{exterior_xn}, %{exterior_xp}, %{exterior_yn}, %{exterior_yp}, %{exterior_zn}, %{exterior_zp}};
   const int stencil[6] = {%{stencil_xn}, %{stencil_xp}, %{stencil_yn}, %{stencil_yp}, %{stencil_zn}, %{stencil_zp}};
-  opuntia::for_each_boundary_pass(call, exterior, stencil, [&](const opuntia::boundary_pass& pass) {
+  opuntia::for_each_boundary_pass(call, exterior, stencil, %{faces_in_any_order}, [&](const opuntia::boundary_pass& pass) {
     // Arguments are captured at each enqueue, so the next pass may set them again. A slab is
-    // (lo.x, lo.y, lo.z, face) and (hi.x, hi.y, hi.z, -); a pass of one face has a second slab
-    // of no points.
+    // (lo.x, lo.y, lo.z, face) and (hi.x, hi.y, hi.z, -); those past the pass's hold no points.
+    static_assert(opuntia::boundary_pass::most == 6, "the kernel's CAKERNEL_%{name}_%{variant}_Slabs holds 6");
+    struct {
+      cl_int4 lo[opuntia::boundary_pass::most];
+      cl_int4 hi[opuntia::boundary_pass::most];
+    } slabs{};
+    for (int s = 0; s < pass.count; ++s) {
+      const auto& slab = pass.slabs[s];
+      slabs.lo[s] = cl_int4{{slab.lo[0], slab.lo[1], slab.lo[2], slab.face}};
+      slabs.hi[s] = cl_int4{{slab.hi[0], slab.hi[1], slab.hi[2], 0}};
+    }
     const unsigned next = opuntia::opencl::set_arguments(kernel, &params, sizeof params, call.arrays,
                                                          CAKERNEL_%{name}_array_count);
-    for (int s = 0; s < 2; ++s) {
-      const auto& slab = pass.slabs[s < pass.count ? s : 0];
-      const bool empty = s >= pass.count;
-      const cl_int4 slab_lo = {{slab.lo[0], slab.lo[1], slab.lo[2], slab.face}};
-      const cl_int4 slab_hi = {{empty ? slab.lo[0] : slab.hi[0], slab.hi[1], slab.hi[2], 0}};
-      OPUNTIA_OPENCL_CHECK(clSetKernelArg(kernel, next + 2 * s, sizeof slab_lo, &slab_lo));
-      OPUNTIA_OPENCL_CHECK(clSetKernelArg(kernel, next + 2 * s + 1, sizeof slab_hi, &slab_hi));
-    }
+    OPUNTIA_OPENCL_CHECK(clSetKernelArg(kernel, next, sizeof slabs, &slabs));
     const std::size_t global = static_cast<std::size_t>(pass.points());
     opuntia::opencl::enqueue(call.queue, kernel, 1, &global, nullptr);
   });

@@ -5,28 +5,36 @@
 %include_loop() %[#include "%{include_file}"
 ]%
 /* The OpenCL C macros of this variant: one launch per pass of opuntia::for_each_boundary_pass (one
-   face, or the two faces of an axis), one work-item per point of its slabs [lo, hi), the first
-   slab's points first (lo.w: the slab's face); params.cagh_face tells which face a point is on
-   (0..5: xn, xp, yn, yp, zn, zp). */
+   face, the two faces of an axis, or every face), one work-item per point of its slabs [lo, hi),
+   the first slab's points first (lo.w: the slab's face; a slab past the pass's holds no points);
+   params.cagh_face tells which face a point is on (0..5: xn, xp, yn, yp, zn, zp). */
 inline const char* const CAKERNEL_%{name}_%{variant}_opencl_macros = R"opuntia_opencl(
+/* opuntia::boundary_pass::most slabs */
+typedef struct {
+  int4 lo[6];
+  int4 hi[6];
+} CAKERNEL_%{name}_%{variant}_Slabs;
+
 #define I3D_l(v, i, j, k) (CAKERNEL_%{name}_I3D_L_CHECK(v, i, j, k), I3D(v, i, j, k))
 
 #define CAKERNEL_%{name}_Begin \
   __kernel void CAKERNEL_%{name}_%{variant}_kernel(const CAKERNEL_%{name}_Params cakernel_params \
 %var_loop() %[      , __global %{vtype}* restrict %{vname} \
 ]% %var_loop("intent=separateinout") %[     , __global %{vtype}* restrict %{vname}_out \
-]%      , const int4 cakernel_lo0, const int4 cakernel_hi0, const int4 cakernel_lo1, const int4 cakernel_hi1) { \
+]%      , const CAKERNEL_%{name}_%{variant}_Slabs cakernel_slabs) { \
     CAKERNEL_SIZED_PARAMS(CAKERNEL_%{name}_Params) \
-    const long cakernel_n0 = (long)(cakernel_hi0.x - cakernel_lo0.x) * (cakernel_hi0.y - cakernel_lo0.y) * \
-                             (cakernel_hi0.z - cakernel_lo0.z); \
-    const long cakernel_n1 = (long)(cakernel_hi1.x - cakernel_lo1.x) * (cakernel_hi1.y - cakernel_lo1.y) * \
-                             (cakernel_hi1.z - cakernel_lo1.z); \
     long cakernel_point = (long)get_global_id(0); \
-    const int cakernel_second = cakernel_point >= cakernel_n0; \
-    if (cakernel_second) cakernel_point -= cakernel_n0; \
-    if (cakernel_point >= (cakernel_second ? cakernel_n1 : cakernel_n0)) return; \
-    const int4 cakernel_lo = cakernel_second ? cakernel_lo1 : cakernel_lo0; \
-    const int4 cakernel_hi = cakernel_second ? cakernel_hi1 : cakernel_hi0; \
+    int cakernel_s = 0; \
+    for (; cakernel_s < 6; ++cakernel_s) { \
+      const int4 cakernel_l = cakernel_slabs.lo[cakernel_s], cakernel_h = cakernel_slabs.hi[cakernel_s]; \
+      const long cakernel_n = (long)(cakernel_h.x - cakernel_l.x) * (cakernel_h.y - cakernel_l.y) * \
+                              (cakernel_h.z - cakernel_l.z); \
+      if (cakernel_point < cakernel_n) break; \
+      cakernel_point -= cakernel_n; \
+    } \
+    if (cakernel_s == 6) return; \
+    const int4 cakernel_lo = cakernel_slabs.lo[cakernel_s]; \
+    const int4 cakernel_hi = cakernel_slabs.hi[cakernel_s]; \
     params.cagh_face = cakernel_lo.w; \
     const long cakernel_nx = cakernel_hi.x - cakernel_lo.x, cakernel_ny = cakernel_hi.y - cakernel_lo.y; \
     const int gi = cakernel_lo.x + (int)(cakernel_point % cakernel_nx); \

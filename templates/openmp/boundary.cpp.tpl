@@ -20,14 +20,14 @@ extern const bool CAKERNEL_ReadsAlongAxesOnly_%{name}_openmp_%{variant} = true;
 
 /// Runs kernel %{name} on each physical face, one parallel loop per face: a slab as wide as the
 /// face's EXTERIOR (at least one point), spanning the whole face, edges and corners included (its
-/// part in the call's box, where it has one). The faces of a pass (opuntia::for_each_boundary_pass)
-/// one after the other: their points lie apart, so that the order is that of every backend.
+/// part in the call's box, where it has one). The slabs of a pass (opuntia::for_each_boundary_pass)
+/// one after the other: their points lie apart, so that the values are those of every backend.
 void CAKERNEL_Launch_%{name}_openmp_%{variant}(const opuntia::kernel_call& call) {
   auto params = CAKERNEL_%{name}_params_of(call);
   const auto arrays = CAKERNEL_%{name}_arrays_of(call);
   const int exterior[6] = {%{exterior_xn}, %{exterior_xp}, %{exterior_yn}, %{exterior_yp}, %{exterior_zn}, %{exterior_zp}};
   const int stencil[6] = {%{stencil_xn}, %{stencil_xp}, %{stencil_yn}, %{stencil_yp}, %{stencil_zn}, %{stencil_zp}};
-  opuntia::for_each_boundary_pass(call, exterior, stencil, [&](const opuntia::boundary_pass& pass) {
+  opuntia::for_each_boundary_pass(call, exterior, stencil, %{faces_in_any_order}, [&](const opuntia::boundary_pass& pass) {
     for (int s = 0; s < pass.count; ++s) {
       params.cagh_face = pass.slabs[s].face;
       CAKERNEL_%{name}_%{variant}_compute(params, arrays, pass.slabs[s].lo, pass.slabs[s].hi);

@@ -1,5 +1,6 @@
 // opuntia::for_each_boundary_pass (flesh/include/opuntia/binding.hpp): the slabs each backend's
 // boundary launcher updates, and which faces share a launch.
+#include <array>
 #include <string>
 #include <vector>
 
@@ -20,9 +21,10 @@ kernel_call call_on(int ni, int nj, int nk) {
 }
 
 /// Each launch as "face[lo..hi) face[lo..hi)": the passes in order.
-std::vector<std::string> passes(const kernel_call& call, const int (&exterior)[6], const int (&stencil)[6]) {
+std::vector<std::string> passes(const kernel_call& call, const int (&exterior)[6], const int (&stencil)[6],
+                                bool faces_in_any_order = false) {
   std::vector<std::string> out;
-  for_each_boundary_pass(call, exterior, stencil, [&](const boundary_pass& pass) {
+  for_each_boundary_pass(call, exterior, stencil, faces_in_any_order, [&](const boundary_pass& pass) {
     std::string text;
     long long points = 0;
     for (int s = 0; s < pass.count; ++s) {
@@ -68,6 +70,45 @@ TEST(boundary_pass, only_physical_faces_and_the_call_s_box) {
   call.box = index_range{{0, 0, 0}, {8, 8, 2}};
   EXPECT_EQ(passes(call, one_deep, no_reach),
             (std::vector<std::string>{"0[0,0,0..1,8,2)", "4[0,0,0..8,8,1)"}));
+}
+
+TEST(boundary_pass, faces_in_any_order_share_one_launch_each_point_on_its_last_face) {
+  // Each point once, in the slab of the last face (xn, xp, yn, yp, zn, zp) whose slab holds it:
+  // the z faces whole, the y faces less the z faces' planes, the x faces less both.
+  EXPECT_EQ(passes(call_on(8, 6, 5), one_deep, no_reach, true),
+            (std::vector<std::string>{"0[0,1,1..1,5,4) 1[7,1,1..8,5,4) 2[0,0,1..8,1,4) 3[0,5,1..8,6,4) "
+                                      "4[0,0,0..8,6,1) 5[0,0,4..8,6,5)"}));
+  // Every point of every slab of the faces one after the other, and no other, once.
+  const int deep[6] = {2, 1, 3, 1, 1, 2};
+  for (const auto& [ni, nj, nk] : {std::array{8, 6, 5}, std::array{3, 3, 3}, std::array{1, 9, 4}}) {
+    auto call = call_on(ni, nj, nk);
+    call.grid.physical[3] = false;  // an inner face of a rank
+    call.box = index_range{{0, 1, 0}, {ni, nj, nk}};
+    std::vector<int> last_face(static_cast<std::size_t>(ni * nj * nk), -1), covered(last_face.size(), 0);
+    for (int face = 0; face < 6; ++face) {
+      int lo[3], hi[3];
+      if (!boundary_slab(call.grid, face, deep[face], lo, hi) || !clip_to_box(call, lo, hi)) continue;
+      for (int k = lo[2]; k < hi[2]; ++k)
+        for (int j = lo[1]; j < hi[1]; ++j)
+          for (int i = lo[0]; i < hi[0]; ++i) last_face[static_cast<std::size_t>(i + ni * (j + nj * k))] = face;
+    }
+    int launches = 0;
+    for_each_boundary_pass(call, deep, no_reach, true, [&](const boundary_pass& pass) {
+      ++launches;
+      for (int s = 0; s < pass.count; ++s) {
+        const auto& b = pass.slabs[s];
+        for (int k = b.lo[2]; k < b.hi[2]; ++k)
+          for (int j = b.lo[1]; j < b.hi[1]; ++j)
+            for (int i = b.lo[0]; i < b.hi[0]; ++i) {
+              const auto at = static_cast<std::size_t>(i + ni * (j + nj * k));
+              ++covered[at];
+              EXPECT_EQ(last_face[at], b.face) << ni << "x" << nj << "x" << nk << " point " << i << "," << j << "," << k;
+            }
+      }
+    });
+    EXPECT_EQ(launches, 1);
+    for (std::size_t at = 0; at < last_face.size(); ++at) EXPECT_EQ(covered[at], last_face[at] >= 0 ? 1 : 0) << at;
+  }
 }
 
 }  // namespace

@@ -222,37 +222,77 @@ struct boundary_slab_box {
   long long points;
 };
 
-/// The slabs one launch of a boundary kernel updates together: one face's, or the two opposite
-/// faces' of an axis (`count` 2).
+/// The slabs one launch of a boundary kernel updates together, whose points lie apart: one
+/// face's, the two opposite faces' of an axis, or every face's (for_each_boundary_pass).
 struct boundary_pass {
-  boundary_slab_box slabs[2];
+  static constexpr int most = 6;
+  boundary_slab_box slabs[most];
   int count;
   /// The points of its slabs together: one thread each.
-  long long points() const { return slabs[0].points + (count > 1 ? slabs[1].points : 0); }
+  long long points() const {
+    long long sum = 0;
+    for (int s = 0; s < count; ++s) sum += slabs[s].points;
+    return sum;
+  }
 };
 
 /// The one loop of every backend's boundary launcher: `launch(pass)` for the slabs (boundary_slab,
 /// `exterior[face]` deep, within `call.box` if the launch has one) of the faces that are physical
-/// boundaries of `call.grid` and hold points, in the order xn, xp, yn, yp, zn, zp. The two faces
-/// of an axis form one pass where what each reads or writes (its slab widened by the kernel's
-/// `stencil`, xn xp yn yp zn zp) lies apart from the other's slab so widened: their points may
-/// then run in any order with the results of one face after the other, and a launch saves the
-/// device a kernel's start and the host a launch (six launches of a few microseconds made a
-/// sixth of WaveToy's step at 256^3 on an H200, bench/RESULTS.md, 2026-11-27). Faces of
-/// different axes stay apart and in order: edges and corners keep the last face's values.
+/// boundaries of `call.grid` and hold points, in the order xn, xp, yn, yp, zn, zp, so that edges
+/// and corners keep the last face's values. Each launch saves the device a kernel's start and the
+/// host a launch call (six launches of a few microseconds made a sixth of WaveToy's step at 256^3
+/// on an H200, bench/RESULTS.md, 2026-11-27), so faces share one where the order allows:
+/// - `faces_in_any_order` (opuntia-gen's, for a kernel with a STENCIL of 0 and no intent=inout
+///   variable: a point's new values depend on nothing the kernel writes): one launch of every
+///   face, each point in the slab of the last face that holds it, which is what the faces one
+///   after the other leave there;
+/// - otherwise the two faces of an axis form one pass where what each reads or writes (its slab
+///   widened by the kernel's `stencil`, xn xp yn yp zn zp) lies apart from the other's slab so
+///   widened: their points may then run in any order with the results of one face after the
+///   other. Faces of different axes stay apart and in order.
 template <typename Launch>
 void for_each_boundary_pass(const kernel_call& call, const int (&exterior)[6], const int (&stencil)[6],
-                            Launch&& launch) {
+                            bool faces_in_any_order, Launch&& launch) {
+  const auto add_slab = [&](boundary_pass& pass, int face, const int (&lo)[3], const int (&hi)[3]) {
+    auto& slab = pass.slabs[pass.count];
+    slab.face = face;
+    for (int d = 0; d < 3; ++d) {
+      slab.lo[d] = lo[d];
+      slab.hi[d] = hi[d];
+    }
+    if (!clip_to_box(call, slab.lo, slab.hi)) return;
+    slab.points = static_cast<long long>(slab.hi[0] - slab.lo[0]) * (slab.hi[1] - slab.lo[1]) * (slab.hi[2] - slab.lo[2]);
+    ++pass.count;
+  };
+  if (faces_in_any_order) {
+    int lo[6][3], hi[6][3];
+    bool physical[6];
+    for (int face = 0; face < 6; ++face) physical[face] = boundary_slab(call.grid, face, exterior[face], lo[face], hi[face]);
+    boundary_pass pass{};
+    for (int face = 0; face < 6; ++face) {
+      if (!physical[face]) continue;
+      // Less the points of the faces after it: a later face's slab spans the grid but along its
+      // axis, so it takes an end of this slab along that axis off.
+      int mine_lo[3] = {lo[face][0], lo[face][1], lo[face][2]}, mine_hi[3] = {hi[face][0], hi[face][1], hi[face][2]};
+      for (int later = face + 1; later < 6; ++later) {
+        if (!physical[later]) continue;
+        const int axis = later / 2;
+        if (later % 2 == 0) {
+          mine_lo[axis] = mine_lo[axis] > hi[later][axis] ? mine_lo[axis] : hi[later][axis];
+        } else {
+          mine_hi[axis] = mine_hi[axis] < lo[later][axis] ? mine_hi[axis] : lo[later][axis];
+        }
+      }
+      add_slab(pass, face, mine_lo, mine_hi);
+    }
+    if (pass.count > 0) launch(pass);
+    return;
+  }
   for (int axis = 0; axis < 3; ++axis) {
     boundary_pass pass{};
     for (int face = 2 * axis; face < 2 * axis + 2; ++face) {
-      auto& slab = pass.slabs[pass.count];
-      slab.face = face;
-      if (!boundary_slab(call.grid, face, exterior[face], slab.lo, slab.hi) || !clip_to_box(call, slab.lo, slab.hi)) {
-        continue;
-      }
-      slab.points = static_cast<long long>(slab.hi[0] - slab.lo[0]) * (slab.hi[1] - slab.lo[1]) * (slab.hi[2] - slab.lo[2]);
-      ++pass.count;
+      int lo[3], hi[3];
+      if (boundary_slab(call.grid, face, exterior[face], lo, hi)) add_slab(pass, face, lo, hi);
     }
     if (pass.count == 2) {
       // Along the axis, the lower slab's reach upward and the upper one's downward must not meet.
