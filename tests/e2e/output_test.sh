@@ -116,6 +116,9 @@ check "an unknown variable in IOHDF5::out_vars is an error, with the nearest nam
 attempt commas 1 'IOASCII::out1D_vars = "outputcheck::v,outputcheck::c"'
 check "names separated by commas are an error that says so" fails commas \
   "commas.par:21:24: error: IOASCII::out1D_vars: 'outputcheck::v,outputcheck::c': the names of a list are separated by blanks, not commas"
+attempt lone_comma 1 'IOHDF5::out_vars = "outputcheck::v , outputcheck::c"'
+check "... a comma between blanks too" fails lone_comma \
+  "lone_comma.par:21:36: error: IOHDF5::out_vars: ',': the names of a list are separated by blanks, not commas"
 attempt unknown_group 1 'IOASCII::out1D_vars = "outputcheck::staggered_field"'
 check "an unknown group in IOASCII::out1D_vars is an error, with the nearest names" fails unknown_group \
   "unknown_group.par:21:24: error: IOASCII::out1D_vars: unknown grid function or group 'outputcheck::staggered_field' in thorn IOASCII; did you mean 'OutputCheck::staggered_fields', 'OutputCheck::vertex_field' or 'OutputCheck::face_field'?"

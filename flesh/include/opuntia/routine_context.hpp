@@ -287,7 +287,7 @@ inline routine_context::owned_point routine_context::first_point_of(std::uint64_
 /// Throws std::invalid_argument for a word of a variable list that holds a comma: Cactus's
 /// lists are blank-separated, and "a::u,a::v" would be reported as one unknown name.
 inline void refuse_commas(std::string_view word) {
-  if (word.find(',') == std::string_view::npos || word == ",") return;
+  if (word.find(',') == std::string_view::npos) return;
   throw std::invalid_argument("'" + std::string(word) +
                               "': the names of a list are separated by blanks, not commas");
 }
