@@ -142,7 +142,7 @@ public:
   /// An event on queue() after everything enqueued on it so far.
   virtual queue_event_ptr record() { return std::make_shared<host_clock_event>(); }
   /// An event on queue() after everything enqueued on it so far and perhaps after more: where an
-  /// event costs the host much, it is recorded only when first asked about (waited for, polled
+  /// event costs time between kernels (CUDA, OpenCL), it is recorded only when first asked about (waited for, polled
   /// or waited on by another queue), after whatever was enqueued by then. For the waits whose
   /// exact place does not matter (a kernel's writes); never for timing.
   virtual queue_event_ptr record_when_asked() { return record(); }

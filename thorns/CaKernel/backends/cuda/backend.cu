@@ -109,15 +109,16 @@ private:
   std::vector<cudaEvent_t> free_;
 };
 
-/// A cudaEvent_t recorded on a stream, with timing (the per-routine timers read it). Another
-/// thread may wait for it (a checkpoint's writer waits for its snapshot's copies): it makes the
-/// run's device current there first, so that no other device gets a context.
+/// A cudaEvent_t recorded on a stream, with timing (the per-routine timers read it), now or when
+/// first asked about (backend::record_when_asked). Another thread may ask about it or wait for it
+/// (a checkpoint's writer waits for its snapshot's copies): it makes the run's device current
+/// there first, so that no other device gets a context.
 class cuda_event final : public queue_event {
 public:
-  cuda_event(cudaStream_t stream, std::shared_ptr<event_pool> pool) : pool_(std::move(pool)), event_(pool_->take()) {
-    const cudaError_t recorded = cudaEventRecord(event_, stream);
-    if (recorded != cudaSuccess) cudaEventDestroy(std::exchange(event_, nullptr));
-    OPUNTIA_CUDA_CHECK(recorded);
+  enum class recorded { now, when_asked };
+  cuda_event(cudaStream_t stream, std::shared_ptr<event_pool> pool, recorded when)
+      : pool_(std::move(pool)), stream_(stream) {
+    if (when == recorded::now) get();
   }
   ~cuda_event() override {
     if (event_ != nullptr) pool_->give_back(event_);
@@ -125,17 +126,30 @@ public:
   cuda_event(const cuda_event&) = delete;
   cuda_event& operator=(const cuda_event&) = delete;
   void wait() override {
-    on_device();
-    OPUNTIA_CUDA_CHECK(cudaEventSynchronize(event_));
+    const cudaEvent_t e = get();
+    OPUNTIA_CUDA_CHECK(cudaEventSynchronize(e));
   }
   bool done() override {
-    on_device();
-    const cudaError_t status = cudaEventQuery(event_);
+    const cudaEvent_t e = get();
+    const cudaError_t status = cudaEventQuery(e);
     if (status == cudaErrorNotReady) return false;
     OPUNTIA_CUDA_CHECK(status);
     return true;
   }
-  cudaEvent_t get() const { return event_; }
+  /// The event, recorded on its stream now if it was not yet; the run's device is current after.
+  cudaEvent_t get() {
+    on_device();
+    std::call_once(recorded_, [this] {
+      cudaEvent_t e = pool_->take();
+      const cudaError_t status = cudaEventRecord(e, stream_);
+      if (status != cudaSuccess) {
+        cudaEventDestroy(e);
+        OPUNTIA_CUDA_CHECK(status);  // throws: call_once lets the next caller try again
+      }
+      event_ = e;
+    });
+    return event_;
+  }
 
 private:
   void on_device() const {
@@ -144,6 +158,8 @@ private:
     if (current != pool_->device()) OPUNTIA_CUDA_CHECK(cudaSetDevice(pool_->device()));
   }
   std::shared_ptr<event_pool> pool_;  // shared: an event may outlive the backend
+  cudaStream_t stream_;
+  std::once_flag recorded_;
   cudaEvent_t event_ = nullptr;
 };
 
@@ -210,10 +226,18 @@ public:
     OPUNTIA_CUDA_CHECK(cudaGetLastError());
     OPUNTIA_CUDA_CHECK(cudaDeviceSynchronize());
   }
-  queue_event_ptr record() override { return std::make_shared<cuda_event>(compute_, events_); }
+  queue_event_ptr record() override {
+    return std::make_shared<cuda_event>(compute_, events_, cuda_event::recorded::now);
+  }
+  /// An untimed launch's `done`, as OpenCL's: an event recorded between two kernels costs the
+  /// host a call and the device time between them (the timers' events 1.3-2.5 us a step at
+  /// 128^3, backend::timing_stride), and most of these are never asked about.
+  queue_event_ptr record_when_asked() override {
+    return std::make_shared<cuda_event>(compute_, events_, cuda_event::recorded::when_asked);
+  }
   void* halo_queue() const override { return halo_; }
   queue_event_ptr record_on(void* queue) override {
-    return std::make_shared<cuda_event>(static_cast<cudaStream_t>(queue), events_);
+    return std::make_shared<cuda_event>(static_cast<cudaStream_t>(queue), events_, cuda_event::recorded::now);
   }
   void wait_on(void* queue, queue_event& event) override {
     OPUNTIA_CUDA_CHECK(cudaStreamWaitEvent(static_cast<cudaStream_t>(queue), static_cast<cuda_event&>(event).get(), 0));
