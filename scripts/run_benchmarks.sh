@@ -8,6 +8,9 @@ echo
 echo "== generator_bench"
 "$build_dir/bench/generator_bench"
 echo
+echo "== digest_bench: a checkpoint's checksums, one core"
+"$build_dir/bench/digest_bench"
+echo
 echo "== opuntia-gen generate, whole process, every thorn of thorns/"
 out=$(mktemp -d)
 thorn_args=()
