@@ -568,13 +568,25 @@ void simulation::prepare_output_folder() {
       if (missing == missing.parent_path()) break;
     }
     fs::create_directories(dir, error);
+    if (error == std::errc::no_such_file_or_directory && !created_output_folders_.empty()) {
+      // The folder it would be made in exists, yet says there is no such file: a file system
+      // that takes no new folders (/proc, /sys).
+      fail(fmt::format("cannot create the output folder: {} takes no new folders ({})",
+                       created_output_folders_.back().parent_path().string(), error.message()));
+    }
     if (error) fail("cannot create the output folder: " + error.message());
   };
   make_folder();
   // Permissions alone do not say it (root writes anywhere but in /proc): try a file.
   std::string probe = (dir / ".opuntia-write-check-XXXXXX").string();
   const int fd = ::mkstemp(probe.data());
-  if (fd < 0) fail(fmt::format("cannot write in the output folder: {}", std::strerror(errno)));
+  if (fd < 0) {
+    // A folder that exists and says there is no such file when a file is made in it takes none (/proc).
+    const int why = errno;
+    fail(fmt::format("cannot write in the output folder: {}", why == ENOENT ? std::string("it takes no new files (") +
+                                                                                  std::strerror(why) + ")"
+                                                                            : std::string(std::strerror(why))));
+  }
   ::close(fd);
   ::unlink(probe.c_str());
   // Two runs writing one folder would write over each other's files and checkpoints: the
