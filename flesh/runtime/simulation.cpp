@@ -583,9 +583,8 @@ void simulation::prepare_output_folder() {
   if (fd < 0) {
     // A folder that exists and says there is no such file when a file is made in it takes none (/proc).
     const int why = errno;
-    fail(fmt::format("cannot write in the output folder: {}", why == ENOENT ? std::string("it takes no new files (") +
-                                                                                  std::strerror(why) + ")"
-                                                                            : std::string(std::strerror(why))));
+    const std::string reason = std::strerror(why);
+    fail("cannot write in the output folder: " + (why == ENOENT ? "it takes no new files (" + reason + ")" : reason));
   }
   ::close(fd);
   ::unlink(probe.c_str());

@@ -38,6 +38,9 @@ double seconds_now() {
 
 std::string qualified(const parameter_name& p) { return p.owner + "::" + p.name; }
 
+/// What a refused or failed recovery's message ends with: the settings that start the run anew.
+constexpr const char* start_anew_settings = "IO::recover = \"no\", or another IO::out_dir";
+
 /// Bytes a checkpoint of `contents` holds: the owned points of each grid function, the scalars.
 double bytes_of(const checkpoint_contents& contents) {
   const double points = static_cast<double>(contents.extent[0]) * contents.extent[1] * contents.extent[2];
@@ -426,7 +429,7 @@ void simulation::prepare_recovery() {
   if (!refusals.empty()) {
     // Said once, after all of them: a changed setting is more often a new run than a mistake.
     refusals.back().message +=
-        "; to start anew from the initial data instead: IO::recover = \"no\", or another IO::out_dir";
+        fmt::format("; to start anew from the initial data instead: {}", start_anew_settings);
     throw ccl::input_error(std::move(refusals));
   }
   recovery_ = std::move(found);
@@ -456,8 +459,7 @@ void simulation::recover_variables() {
                               c.path.string());
       }
     }
-    auto message = fmt::format("{}; {}to start anew from the initial data: IO::recover = \"no\", or another IO::out_dir",
-                               e.what(), instead);
+    auto message = fmt::format("{}; {}to start anew from the initial data: {}", e.what(), instead, start_anew_settings);
     if (dynamic_cast<const collective_error*>(&e) != nullptr) throw collective_error(message);
     throw std::runtime_error(message);
   }
