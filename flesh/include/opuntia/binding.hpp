@@ -1,6 +1,7 @@
 #pragma once
 // What opuntia-gen emits for each thorn, as plain data: the flesh builds its parameter
 // registry, grid-function registry and schedule from these. Nothing here runs anything.
+#include <algorithm>
 #include <array>
 #include <limits>
 #include <memory>
@@ -278,9 +279,9 @@ void for_each_boundary_pass(const kernel_call& call, const int (&exterior)[6], c
         if (!physical[later]) continue;
         const int axis = later / 2;
         if (later % 2 == 0) {
-          mine_lo[axis] = mine_lo[axis] > hi[later][axis] ? mine_lo[axis] : hi[later][axis];
+          mine_lo[axis] = std::max(mine_lo[axis], hi[later][axis]);
         } else {
-          mine_hi[axis] = mine_hi[axis] < lo[later][axis] ? mine_hi[axis] : lo[later][axis];
+          mine_hi[axis] = std::min(mine_hi[axis], lo[later][axis]);
         }
       }
       add_slab(pass, face, mine_lo, mine_hi);
