@@ -24,15 +24,15 @@
 
 namespace opuntia::thorns::%{thorn} {
 
-/// The tensor maps by which 3dblock_ring's planes are copied (TMA): for each cached variable, boxes
-/// of a plane with its halo, or (split_x_halo) the main box of a plane (the block's points and the
-/// y halo) and the x halo's boxes left and right of it (none where the stencil has no x halo on
-/// that side).
-template <int lanes>
-static CAKERNEL_%{name}_%{variant}_Maps<lanes> CAKERNEL_%{name}_%{variant}_maps_of(const CAKERNEL_%{name}_Arrays& arrays,
-                                                                              const opuntia::kernel_call& call) {
-  CAKERNEL_%{name}_%{variant}_Maps<lanes> maps{};
-  if constexpr (CAKERNEL_%{name}_%{variant}_tensor_copies<lanes>()) {
+/// The tensor maps by which 3dblock_ring's planes are copied (TMA) by the kernel of `lanes` x points
+/// a thread and a ring `ahead` planes deep: for each cached variable, boxes of a plane with its
+/// halo, or (split_x_halo) the main box of a plane (the block's points and the y halo) and the x
+/// halo's boxes left and right of it (none where the stencil has no x halo on that side).
+template <int lanes, int ahead>
+static CAKERNEL_%{name}_%{variant}_Maps<lanes, ahead> CAKERNEL_%{name}_%{variant}_maps_of(const CAKERNEL_%{name}_Arrays& arrays,
+                                                                                     const opuntia::kernel_call& call) {
+  CAKERNEL_%{name}_%{variant}_Maps<lanes, ahead> maps{};
+  if constexpr (CAKERNEL_%{name}_%{variant}_tensor_copies<lanes, ahead>()) {
     [[maybe_unused]] constexpr int main_x = CAKERNEL_%{name}_%{variant}_main_x<lanes>(), box_y = CAKERNEL_%{name}_%{variant}_sy<lanes>(),
                                    lo = CAKERNEL_%{name}_%{variant}_halo_lo<lanes>(), hi = CAKERNEL_%{name}_%{variant}_halo_hi<lanes>();
     const auto map = [&](const auto* array, int box_x) {
@@ -40,7 +40,7 @@ static CAKERNEL_%{name}_%{variant}_Maps<lanes> CAKERNEL_%{name}_%{variant}_maps_
       return opuntia::cuda::plane_box_map(array, opuntia::row_pitch(call.grid), call.grid.nj, call.grid.nk,
                                           opuntia::plane_rows(call.grid), box_x, box_y);
     };
-    [[maybe_unused]] constexpr bool split = CAKERNEL_%{name}_%{variant}_split_x_halo;  // unused without cached variables
+    [[maybe_unused]] constexpr bool split = CAKERNEL_%{name}_%{variant}_split_x_halo<ahead>;  // unused without cached variables
 %var_loop("cached=yes") %[    maps.%{vname} = map(arrays.%{vname}, split ? main_x : CAKERNEL_%{name}_%{variant}_sx<lanes>());
     if constexpr (split && lo > 0) maps.%{vname}_x_lo = map(arrays.%{vname}, lo);
     if constexpr (split && hi > 0) maps.%{vname}_x_hi = map(arrays.%{vname}, hi);
@@ -49,13 +49,14 @@ static CAKERNEL_%{name}_%{variant}_Maps<lanes> CAKERNEL_%{name}_%{variant}_maps_
   return maps;
 }
 
-/// How many blocks of kernel %{name} with `lanes` x points per thread the GPU holds at once (its
-/// SMs times the blocks an SM holds; -1 where the device does not say), asked once on each device
-/// (64 at most; past that, at every call). The shared planes (3dblock, 3dblock_ring) live in
-/// dynamic shared memory, which above 48 KiB a kernel must ask for: that is asked first.
-template <int lanes, bool boxed>
+/// How many blocks of kernel %{name} with `lanes` x points per thread and a ring `ahead` planes
+/// deep the GPU holds at once (its SMs times the blocks an SM holds; -1 where the device does not
+/// say), asked once on each device (64 at most; past that, at every call). The shared planes
+/// (3dblock, 3dblock_ring) live in dynamic shared memory, which above 48 KiB a kernel must ask
+/// for: that is asked first.
+template <int lanes, int ahead, bool boxed>
 static int CAKERNEL_%{name}_%{variant}_resident_blocks() {
-  constexpr int shared_bytes = CAKERNEL_%{name}_%{variant}_shared_bytes<lanes>();
+  constexpr int shared_bytes = CAKERNEL_%{name}_%{variant}_shared_bytes<lanes, ahead>();
   static std::atomic<int> resident_on_devices[64]{};
   int device = 0;
   OPUNTIA_CUDA_CHECK(cudaGetDevice(&device));
@@ -66,14 +67,14 @@ static int CAKERNEL_%{name}_%{variant}_resident_blocks() {
       if (shared_bytes > most)
         throw std::runtime_error("kernel %{name} (cuda/%{variant}): its shared planes need " + std::to_string(shared_bytes) +
                                  " bytes of shared memory a block, this GPU allows " + std::to_string(most) +
-                                 " (each cached variable keeps " + std::to_string(CAKERNEL_%{name}_%{variant}_NB) +
+                                 " (each cached variable keeps " + std::to_string(CAKERNEL_%{name}_%{variant}_NB_OF(ahead)) +
                                  " planes of TILE's x and y plus the halo): make TILE's x or y smaller in its cakernel.ccl");
-      OPUNTIA_CUDA_CHECK(cudaFuncSetAttribute(CAKERNEL_%{name}_%{variant}_kernel<lanes, boxed>,
+      OPUNTIA_CUDA_CHECK(cudaFuncSetAttribute(CAKERNEL_%{name}_%{variant}_kernel<lanes, ahead, boxed>,
                                               cudaFuncAttributeMaxDynamicSharedMemorySize, shared_bytes));
     }
     const dim3 block(CAKERNEL_%{name}_%{variant}_tx<lanes>(), CAKERNEL_%{name}_%{variant}_ty<lanes>());
     int per_sm = 0, sms = 0;
-    OPUNTIA_CUDA_CHECK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, CAKERNEL_%{name}_%{variant}_kernel<lanes, boxed>,
+    OPUNTIA_CUDA_CHECK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, CAKERNEL_%{name}_%{variant}_kernel<lanes, ahead, boxed>,
                                                                      static_cast<int>(block.x * block.y), shared_bytes));
     OPUNTIA_CUDA_CHECK(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, device));
     resident = per_sm * sms > 0 ? per_sm * sms : -1;  // -1: asked, unknown (the launch reports why)
@@ -103,27 +104,41 @@ static int CAKERNEL_%{name}_%{variant}_own_slab(std::int64_t columns, int planes
                                    resident);
 }
 
-/// Launches kernel %{name} with `lanes` x points per thread, on the call's box when `boxed`, each
-/// block streaming slabs of `asked` planes evened out (opuntia::slab_as_asked: autotuning's, or
-/// the whole grid's own) or, where 0, the slabs that fill the GPU with the box's columns.
-template <int lanes, bool boxed>
+/// Calls f(std::integral_constant<int, D>{}) for the ring depth D compiled nearest `ahead` and
+/// returns what it returns: the ring's own (CAKERNEL_%{name}_%{variant}_AHEAD) or, where `ahead`
+/// asks for more, one plane deeper (DEEPEST); a kernel without a ring has only its own, which it
+/// does not use.
+template <typename F>
+static decltype(auto) CAKERNEL_%{name}_%{variant}_with_ahead(int ahead, F&& f) {
+  constexpr int own = CAKERNEL_%{name}_%{variant}_AHEAD, deepest = CAKERNEL_%{name}_%{variant}_DEEPEST;
+  if constexpr (deepest > own) {
+    if (ahead >= deepest) return f(std::integral_constant<int, deepest>{});
+  }
+  return f(std::integral_constant<int, own>{});
+}
+
+/// Launches kernel %{name} with `lanes` x points per thread and a ring `ahead` planes deep, on the
+/// call's box when `boxed`, each block streaming slabs of `asked` planes evened out
+/// (opuntia::slab_as_asked: autotuning's, or the whole grid's own) or, where 0, the slabs that
+/// fill the GPU with the box's columns.
+template <int lanes, int ahead, bool boxed>
 static void CAKERNEL_%{name}_cuda_%{variant}_launch(const opuntia::kernel_call& call, const int lo[3], const int hi[3],
                                                      int asked) {
   const dim3 block(CAKERNEL_%{name}_%{variant}_tx<lanes>(), CAKERNEL_%{name}_%{variant}_ty<lanes>());
   int3 origin;
   unsigned columns_x = 0, columns_y = 0;
   CAKERNEL_%{name}_%{variant}_columns<lanes>(call, lo, hi, origin, columns_x, columns_y);
-  constexpr int shared_bytes = CAKERNEL_%{name}_%{variant}_shared_bytes<lanes>();
-  const int resident = CAKERNEL_%{name}_%{variant}_resident_blocks<lanes, boxed>();  // also lets the kernel have its shared planes
+  constexpr int shared_bytes = CAKERNEL_%{name}_%{variant}_shared_bytes<lanes, ahead>();
+  const int resident = CAKERNEL_%{name}_%{variant}_resident_blocks<lanes, ahead, boxed>();  // also lets the kernel have its shared planes
   const int planes = hi[2] - lo[2];
   const int slab = asked > 0 ? opuntia::slab_as_asked(planes, asked)
                              : CAKERNEL_%{name}_%{variant}_own_slab(std::int64_t{columns_x} * columns_y, planes, resident);
   const dim3 grid(columns_x, columns_y, static_cast<unsigned>((planes + slab - 1) / slab));
   const CAKERNEL_%{name}_Arrays arrays = CAKERNEL_%{name}_arrays_of(call);
   (void)arrays;
-  opuntia::cuda::launch_after_previous<&CAKERNEL_%{name}_%{variant}_kernel<lanes, boxed>>(
+  opuntia::cuda::launch_after_previous<&CAKERNEL_%{name}_%{variant}_kernel<lanes, ahead, boxed>>(
       grid, block, shared_bytes, static_cast<cudaStream_t>(call.queue),
-      CAKERNEL_%{name}_params_of(call), CAKERNEL_%{name}_%{variant}_maps_of<lanes>(arrays, call), slab, origin,
+      CAKERNEL_%{name}_params_of(call), CAKERNEL_%{name}_%{variant}_maps_of<lanes, ahead>(arrays, call), slab, origin,
       make_int3(lo[0], lo[1], lo[2]), make_int3(hi[0], hi[1], hi[2])%var_loop() %[, arrays.%{vname}]% %var_loop("intent=separateinout") %[, arrays.%{vname}_out]%);
 }
 
@@ -161,42 +176,55 @@ void CAKERNEL_Launch_%{name}_cuda_%{variant}(const opuntia::kernel_call& call) {
 ]% %var_loop("intent=separateinout") %[   fits = fits && aligned(%{vout_index});
 ]%    return fits;
   };
-  // What autotuning may choose here: the planes a block streams and the lanes (the widest that
-  // fits of those asked, whose shared planes the GPU holds). TILE's x and y and the planes loaded
-  // ahead are compiled in: the shape says them as they are, with no depth to choose. The shape's
-  // z is the slab a launch over the whole grid runs: its own (the slabs that fill the GPU, at
-  // most TILE's z, thorns/CaKernel/backends/slabs.hpp), so that autotuning starts from what runs,
-  // or the one asked for, evened out over as many slabs, which runs as asked. The own rule cut
-  // the radius-4 ring's 128 columns at 256^3 in fp32 into 5 slabs a column, 84% of copy on an
-  // H100 where 4 gave 88% (bench/RESULTS.md, 2026-12-06): a measured search finds such cuts.
+  // What autotuning may choose here: the planes a block streams, the lanes (the widest that fits
+  // of those asked, whose shared planes the GPU holds) and, for a ring, its depth (its own or one
+  // plane deeper, where the GPU holds that ring's shared planes). TILE's x and y are compiled in:
+  // the shape says them as they are. The shape's z is the slab a launch over the whole grid
+  // runs: its own (the slabs that fill the GPU, at most TILE's z,
+  // thorns/CaKernel/backends/slabs.hpp), so that autotuning starts from what runs, or the one
+  // asked for, evened out over as many slabs, which runs as asked. The own rule cut the radius-4
+  // ring's 128 columns at 256^3 in fp32 into 5 slabs a column, 84% of copy on an H100 where 4
+  // gave 88% (bench/RESULTS.md, 2026-12-06): a measured search finds such cuts. A shape without
+  // a ring has no depth (0).
   constexpr int widest = opuntia::cuda::lanes_per_16_bytes<CCTK_REAL>;
   constexpr int own_lanes = CAKERNEL_%{name}_%{variant}_lanes;
+  constexpr int own_ahead = CAKERNEL_%{name}_%{variant}_AHEAD, deepest = CAKERNEL_%{name}_%{variant}_DEEPEST;
   static_assert(own_lanes >= 1 && own_lanes <= widest && (own_lanes & (own_lanes - 1)) == 0,
                 "CAKERNEL_%{name}_%{variant}_LANES: the x points a thread of kernel %{name} (%{variant}) owns must be a power "
                 "of two of at most 16 bytes of CCTK_REAL (1 or 2 in fp64; 1, 2 or 4 in fp32): the launcher compiles those");
-  static_assert(CAKERNEL_%{name}_%{variant}_shared_bytes<own_lanes>() <= 227 * 1024,
+  static_assert(own_ahead >= 1, "CAKERNEL_%{name}_%{variant}_AHEAD: the ring of kernel %{name} copies at least 1 plane ahead");
+  static_assert(CAKERNEL_%{name}_%{variant}_shared_bytes<own_lanes, own_ahead>() <= 227 * 1024,
                 "the shared planes of kernel %{name} (%{variant}) need more than 227 KiB a block: each cached "
                 "variable keeps 2 planes (3dblock_ring: STENCIL's zp + 3) of TILE's x and y plus the halo; "
                 "make TILE's x or y smaller");
   const int shared_most = CAKERNEL_%{name}_%{variant}_SHARED ? std::min(opuntia::cuda::shared_bytes_optin(), 227 * 1024) : 0;
+  const auto shared_bytes = [](int lanes, int ahead) {
+    return opuntia::cuda::with_lanes<widest>(lanes, [&](auto l) {
+      return CAKERNEL_%{name}_%{variant}_with_ahead(ahead, [&](auto a) {
+        return CAKERNEL_%{name}_%{variant}_shared_bytes<decltype(l)::value, decltype(a)::value>();
+      });
+    });
+  };
   const opuntia::launch_shape shape = opuntia::launch_shape_of(
-      call, {{%{tile_x}, %{tile_y}, %{tile_z}}, 0, own_lanes}, [&](const opuntia::launch_shape& s) {
+      call, {{%{tile_x}, %{tile_y}, %{tile_z}}, CAKERNEL_%{name}_%{variant}_RING ? own_ahead : 0, own_lanes},
+      [&](const opuntia::launch_shape& s) {
         int lanes = widest;
-        const auto shared_bytes = [](auto l) { return CAKERNEL_%{name}_%{variant}_shared_bytes<decltype(l)::value>(); };
-        while (lanes > 1 && (lanes > s.lanes || !groups_of(lanes) ||
-                             opuntia::cuda::with_lanes<widest>(lanes, shared_bytes) > shared_most))
-          lanes /= 2;
+        while (lanes > 1 && (lanes > s.lanes || !groups_of(lanes) || shared_bytes(lanes, own_ahead) > shared_most)) lanes /= 2;
+        const int ahead = s.ahead >= deepest && shared_bytes(lanes, deepest) <= shared_most ? deepest : own_ahead;
         const int slab = opuntia::asks_for_tile(call)
                              ? opuntia::slab_as_asked(hi[2] - lo[2], s.tile[2])
                              : opuntia::cuda::with_lanes<widest>(lanes, [&](auto l) {
-                                 constexpr int l_ = decltype(l)::value;
-                                 int3 origin;
-                                 unsigned columns_x = 0, columns_y = 0;
-                                 CAKERNEL_%{name}_%{variant}_columns<l_>(call, lo, hi, origin, columns_x, columns_y);
-                                 return CAKERNEL_%{name}_%{variant}_own_slab(std::int64_t{columns_x} * columns_y, hi[2] - lo[2],
-                                                                             CAKERNEL_%{name}_%{variant}_resident_blocks<l_, false>());
+                                 return CAKERNEL_%{name}_%{variant}_with_ahead(ahead, [&](auto a) {
+                                   constexpr int l_ = decltype(l)::value, a_ = decltype(a)::value;
+                                   int3 origin;
+                                   unsigned columns_x = 0, columns_y = 0;
+                                   CAKERNEL_%{name}_%{variant}_columns<l_>(call, lo, hi, origin, columns_x, columns_y);
+                                   return CAKERNEL_%{name}_%{variant}_own_slab(
+                                       std::int64_t{columns_x} * columns_y, hi[2] - lo[2],
+                                       CAKERNEL_%{name}_%{variant}_resident_blocks<l_, a_, false>());
+                                 });
                                });
-        return opuntia::launch_shape{{%{tile_x}, %{tile_y}, slab}, 0, lanes};
+        return opuntia::launch_shape{{%{tile_x}, %{tile_y}, slab}, CAKERNEL_%{name}_%{variant}_RING ? ahead : 0, lanes};
       });
   if (!opuntia::clip_to_box(call, lo, hi)) return;
   const bool boxed = call.box.has_value();
@@ -204,10 +232,13 @@ void CAKERNEL_Launch_%{name}_cuda_%{variant}(const opuntia::kernel_call& call) {
   // evened out): that is the slab to run, unless a box asked for none cuts its own columns.
   const int asked = opuntia::asks_for_tile(call) || !boxed ? shape.tile[2] : 0;
   opuntia::cuda::with_lanes<widest>(shape.lanes, [&](auto lanes) {
-    if (boxed)
-      CAKERNEL_%{name}_cuda_%{variant}_launch<decltype(lanes)::value, true>(call, lo, hi, asked);
-    else
-      CAKERNEL_%{name}_cuda_%{variant}_launch<decltype(lanes)::value, false>(call, lo, hi, asked);
+    CAKERNEL_%{name}_%{variant}_with_ahead(shape.ahead, [&](auto ahead) {
+      constexpr int l_ = decltype(lanes)::value, a_ = decltype(ahead)::value;
+      if (boxed)
+        CAKERNEL_%{name}_cuda_%{variant}_launch<l_, a_, true>(call, lo, hi, asked);
+      else
+        CAKERNEL_%{name}_cuda_%{variant}_launch<l_, a_, false>(call, lo, hi, asked);
+    });
   });
 }
 

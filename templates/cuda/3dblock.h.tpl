@@ -141,15 +141,19 @@ static __host__ __device__ constexpr int CAKERNEL_%{name}_%{variant}_min_blocks(
 #ifndef CAKERNEL_%{name}_%{variant}_UNROLLED
 #define CAKERNEL_%{name}_%{variant}_UNROLLED (CAKERNEL_UNROLLED_%{variant} && %{tile_z} <= 8 ? %{tile_z} : 0)
 #endif
-/* The ring's copies run AHEAD planes beyond the windows' newest: 3 where a point's cached values
-   take at most 4 bytes (one float; the x halo is then copied apart, split_x_halo), 2 otherwise,
-   so that an SM has about 40 KiB of copies in flight either way (radius 4 on the H100: fp32
-   32 x 16 tiles, four blocks an SM, 3 planes of 3.75 KiB; fp64, three blocks, 2 planes of 7.5
-   KiB). One plane more or less cost 7-22 points of copy in both (bench/RESULTS.md, 2026-11-25,
-   f7ee6d9 and 854c725). */
+/* The ring's own depth: its copies run AHEAD planes beyond the windows' newest, 3 where a point's
+   cached values take at most 4 bytes (one float), 2 otherwise, so that an SM has about 40 KiB of
+   copies in flight either way (radius 4 on the H100: fp32 32 x 16 tiles, four blocks an SM, 3
+   planes of 3.75 KiB; fp64, three blocks, 2 planes of 7.5 KiB). One plane more or less cost 7-22
+   points of copy in both on the H100 (bench/RESULTS.md, 2026-11-25, f7ee6d9 and 854c725), but a
+   GPU that moves more bytes with as many SMs (the H200: 1.4 times the H100's) needs more of them
+   in flight to reach its copy's speed: the launcher also compiles the ring one plane deeper
+   (DEEPEST), which autotuning may choose (the shape's `ahead`). The kernel takes its depth as
+   cakernel_ahead; -DCAKERNEL_<kernel>_3dblock_ring_AHEAD=N sets one kernel's own. */
 #ifndef CAKERNEL_%{name}_%{variant}_AHEAD
 #define CAKERNEL_%{name}_%{variant}_AHEAD (CAKERNEL_%{name}_%{variant}_POINT_BYTES <= 4 ? 3 : 2)
 #endif
+#define CAKERNEL_%{name}_%{variant}_DEEPEST (CAKERNEL_%{name}_%{variant}_AHEAD + (CAKERNEL_%{name}_%{variant}_RING ? 1 : 0))
 /* The ring also keeps BELOW planes under the current one (at most zn), so that I3D_l off the z
    axis with -BELOW <= k < 0 reads them there too: as many as the body reads that way (the
    generator's off_axis_zn: 1 for the cavity's momentum, whose vz reads vx_p(1, 0, -1)), since
@@ -162,8 +166,11 @@ static __host__ __device__ constexpr int CAKERNEL_%{name}_%{variant}_min_blocks(
 #endif
 static_assert(CAKERNEL_%{name}_%{variant}_BELOW >= 0 && CAKERNEL_%{name}_%{variant}_BELOW <= %{stencil_zn},
               "CAKERNEL_%{name}_%{variant}_BELOW: the ring keeps at most the STENCIL's planes below");
-#define CAKERNEL_%{name}_%{variant}_NB \
-  (CAKERNEL_%{name}_%{variant}_RING ? CAKERNEL_%{name}_%{variant}_BELOW + %{stencil_zp} + CAKERNEL_%{name}_%{variant}_AHEAD + 1 : 2)
+/* The slots of a shared plane: a ring `ahead` planes deep keeps BELOW + zp + ahead + 1 (in the
+   kernel, NB: of its cakernel_ahead); a staged plane two. */
+#define CAKERNEL_%{name}_%{variant}_NB_OF(ahead) \
+  (CAKERNEL_%{name}_%{variant}_RING ? CAKERNEL_%{name}_%{variant}_BELOW + %{stencil_zp} + (ahead) + 1 : 2)
+#define CAKERNEL_%{name}_%{variant}_NB CAKERNEL_%{name}_%{variant}_NB_OF(cakernel_ahead)
 #define CAKERNEL_%{name}_%{variant}_W (%{stencil_zn} + %{stencil_zp} + 1 + CAKERNEL_%{name}_%{variant}_PF)
 #define CAKERNEL_%{name}_%{variant}_rows_per_thread CAKERNEL_%{name}_%{variant}_ROWS
 #define CAKERNEL_%{name}_%{variant}_lanes CAKERNEL_%{name}_%{variant}_LANES
@@ -215,10 +222,10 @@ static_assert(CAKERNEL_%{name}_%{variant}_BELOW >= 0 && CAKERNEL_%{name}_%{varia
               .e[cakernel_lane + (i) - CAKERNEL_%{name}_%{variant}_GROUP(i)]))
 
 #define CAKERNEL_%{name}_Begin \
-  template <int cakernel_lanes, bool cakernel_boxed> \
+  template <int cakernel_lanes, int cakernel_ahead, bool cakernel_boxed> \
   static __global__ void CAKERNEL_%{name}_%{variant}_LAUNCH_BOUNDS \
   CAKERNEL_%{name}_%{variant}_kernel(const CAKERNEL_%{name}_Params params, \
-                                     const __grid_constant__ CAKERNEL_%{name}_%{variant}_Maps<cakernel_lanes> cakernel_maps, \
+                                     const __grid_constant__ CAKERNEL_%{name}_%{variant}_Maps<cakernel_lanes, cakernel_ahead> cakernel_maps, \
                                      const int cakernel_slab, \
                                      const int3 cakernel_origin, const int3 cakernel_lo, const int3 cakernel_hi \
 %var_loop() %[      , %{vtype}* const __restrict__ %{vname} \
@@ -288,12 +295,12 @@ static_assert(CAKERNEL_%{name}_%{variant}_BELOW >= 0 && CAKERNEL_%{name}_%{varia
        3dblock_ring), in the launch's dynamic shared memory (CAKERNEL_<K>_<variant>_shared_bytes), \
        each slot 128-byte aligned for the tensor copies; then the ring's mbarriers. Whether the \
        ring is filled by tensor copies (TMA) or by cp.async: */ \
-    constexpr bool cakernel_tma = CAKERNEL_%{name}_%{variant}_tensor_copies<cakernel_lanes>() && OPUNTIA_CUDA_TENSOR_COPIES; \
-    [[maybe_unused]] constexpr bool cakernel_split = cakernel_tma && CAKERNEL_%{name}_%{variant}_split_x_halo; \
+    constexpr bool cakernel_tma = CAKERNEL_%{name}_%{variant}_tensor_copies<cakernel_lanes, cakernel_ahead>() && OPUNTIA_CUDA_TENSOR_COPIES; \
+    [[maybe_unused]] constexpr bool cakernel_split = cakernel_tma && CAKERNEL_%{name}_%{variant}_split_x_halo<cakernel_ahead>; \
     extern __shared__ __align__(128) unsigned char cakernel_dynamic_shared[]; \
     unsigned char* cakernel_planes_next = cakernel_dynamic_shared; \
     std::uint64_t* const cakernel_ring_full = \
-        reinterpret_cast<std::uint64_t*>(cakernel_dynamic_shared + CAKERNEL_%{name}_%{variant}_all_planes_bytes<cakernel_lanes>()); \
+        reinterpret_cast<std::uint64_t*>(cakernel_dynamic_shared + CAKERNEL_%{name}_%{variant}_all_planes_bytes<cakernel_lanes, cakernel_ahead>()); \
     (void)cakernel_planes_next, (void)cakernel_ring_full; \
     /* Without a shared plane nothing waits on a barrier: a thread with nothing to compute leaves. */ \
     if (!CAKERNEL_%{name}_%{variant}_SHARED && \
@@ -333,11 +340,11 @@ static_assert(CAKERNEL_%{name}_%{variant}_BELOW >= 0 && CAKERNEL_%{name}_%{varia
     /* The windows before the first plane: planes k0 - zn .. k0 + zp + PF - 1 in slots 1..W-1. */ \
 %var_loop("cached=yes") %[    %{vtype} cakernel_w_%{vname}[CAKERNEL_%{name}_%{variant}_ROWS][CAKERNEL_%{name}_%{variant}_W][cakernel_lanes]; \
     /* The shared plane of %{vname}: plane k0 + t in slot t % NB. */ \
-    constexpr int cakernel_slot_rows_%{vname} = CAKERNEL_%{name}_%{variant}_slot_rows<%{vtype}, cakernel_lanes>(); \
+    constexpr int cakernel_slot_rows_%{vname} = CAKERNEL_%{name}_%{variant}_slot_rows<%{vtype}, cakernel_lanes, cakernel_ahead>(); \
     %{vtype}(*const cakernel_planes_%{vname})[cakernel_slot_rows_%{vname}][cakernel_sx] = \
         reinterpret_cast<%{vtype}(*)[cakernel_slot_rows_%{vname}][cakernel_sx]>(cakernel_planes_next); \
     %{vtype}* const cakernel_ring_%{vname} = reinterpret_cast<%{vtype}*>(cakernel_planes_next); \
-    cakernel_planes_next += CAKERNEL_%{name}_%{variant}_planes_bytes<%{vtype}, cakernel_lanes>(); \
+    cakernel_planes_next += CAKERNEL_%{name}_%{variant}_planes_bytes<%{vtype}, cakernel_lanes, cakernel_ahead>(); \
     (void)cakernel_ring_%{vname}; \
     /* Where each lane group of the thread's neighbourhood (g0 + g groups right of its own) lies \
        in a slot of three boxes (split_x_halo): the box's first element for the group in row 0, \
@@ -461,7 +468,7 @@ static_assert(CAKERNEL_%{name}_%{variant}_BELOW >= 0 && CAKERNEL_%{name}_%{varia
     /* The ring's first planes, k0 - BELOW .. k0 + zp + AHEAD - 1, plane k0 + t in slot t mod NB. */ \
     if (CAKERNEL_%{name}_%{variant}_RING) \
       _Pragma("unroll 1") for (int cakernel_q = -CAKERNEL_%{name}_%{variant}_BELOW; \
-                               cakernel_q < %{stencil_zp} + CAKERNEL_%{name}_%{variant}_AHEAD; ++cakernel_q) \
+                               cakernel_q < %{stencil_zp} + cakernel_ahead; ++cakernel_q) \
         cakernel_copy_plane(cakernel_k0 + cakernel_q, (cakernel_q + CAKERNEL_%{name}_%{variant}_NB) % CAKERNEL_%{name}_%{variant}_NB); \
     /* Whether the block's rows and planes are all inside the grid, and whether every point of \
        the warp (with a shared plane: of the block) computes in x; decided for a whole warp or \
@@ -501,10 +508,10 @@ static_assert(CAKERNEL_%{name}_%{variant}_BELOW >= 0 && CAKERNEL_%{name}_%{varia
            a plane. \
            (TMA: the planes below gk + zp were waited for before.) */ \
         if constexpr (cakernel_tma) cakernel_wait_plane(cakernel_t + %{stencil_zp}); \
-        else __pipeline_wait_prior(CAKERNEL_%{name}_%{variant}_AHEAD - 1); \
+        else __pipeline_wait_prior(cakernel_ahead - 1); \
         __syncthreads(); \
-        cakernel_copy_plane(gk + %{stencil_zp} + CAKERNEL_%{name}_%{variant}_AHEAD, \
-                            (cakernel_t + %{stencil_zp} + CAKERNEL_%{name}_%{variant}_AHEAD) % CAKERNEL_%{name}_%{variant}_NB); \
+        cakernel_copy_plane(gk + %{stencil_zp} + cakernel_ahead, \
+                            (cakernel_t + %{stencil_zp} + cakernel_ahead) % CAKERNEL_%{name}_%{variant}_NB); \
       } \
       /* Slide each window by one plane and take the plane zp + PF above this one: from the ring \
          (3dblock_ring), from global memory otherwise. */ \
@@ -638,18 +645,19 @@ static __device__ __host__ constexpr int CAKERNEL_%{name}_%{variant}_sx() {
          CAKERNEL_%{name}_%{variant}_halo_hi<lanes>();
 }
 
-/* Where the ring copies 3 planes ahead (AHEAD: a point's cached values take at most 4 bytes), a
-   slot of its tensor copies is three boxes, each filled by a copy of its own: the main box (the
-   block's tx x lanes points of each of the sy rows, y halo included, from the block's first
-   point, so that every row starts where a block's points do) and the x halo's boxes left and
-   right of it (halo_lo and halo_hi points of each row). With one box of the plane and its halo,
+/* Where the ring copies 3 planes ahead or more, a slot of its tensor copies is three boxes, each
+   filled by a copy of its own: the main box (the block's tx x lanes points of each of the sy
+   rows, y halo included, from the block's first point, so that every row starts where a block's
+   points do) and the x halo's boxes left and right of it (halo_lo and halo_hi points of each
+   row). With one box of the plane and its halo,
    whose rows begin the x halo's width before the block's points, the radius-4 ring in fp32 ran
    at 76-77% of copy with 2 planes ahead and collapsed to 58-60% with 3; with the x halo apart,
    85.6-87.8% with 3 (H100, bench/RESULTS.md, 2026-11-25, 5dbcb1c to 854c725). With 2 planes
    ahead (8 bytes a point) one box is as fast and the group offsets the split needs would take
    the fp64 ring from 80 to 94 registers, from three blocks an SM to two (86.7% of copy against
    77%). */
-constexpr bool CAKERNEL_%{name}_%{variant}_split_x_halo = CAKERNEL_%{name}_%{variant}_AHEAD >= 3;
+template <int ahead>
+constexpr bool CAKERNEL_%{name}_%{variant}_split_x_halo = ahead >= 3;
 /* Where box `part` of a tensor-copied ring slot starts, in elements of T from the slot's start
    (0 the main box, 1 the left x halo, 2 the right; 3: the slot's size), each on a 128-byte
    boundary as a tensor copy's destination must be. */
@@ -666,11 +674,11 @@ static __device__ __host__ constexpr int CAKERNEL_%{name}_%{variant}_box_start(i
 /* Whether the ring (3dblock_ring) is filled by tensor copies (TMA): where each thread's points
    are a 16-byte group of every cached variable (so the rows are multiples of 16 bytes) and the
    plane with its halo fits a tensor copy's box. */
-template <int lanes>
+template <int lanes, int ahead>
 static __device__ __host__ constexpr bool CAKERNEL_%{name}_%{variant}_tensor_copies() {
   return CAKERNEL_%{name}_%{variant}_RING && lanes > 1%var_loop("cached=yes") %[ &&
          lanes * sizeof(%{vtype}) % 16 == 0 &&
-         (CAKERNEL_%{name}_%{variant}_split_x_halo
+         (CAKERNEL_%{name}_%{variant}_split_x_halo<ahead>
               ? opuntia::tensor_box_fits(static_cast<int>(sizeof(%{vtype})), CAKERNEL_%{name}_%{variant}_main_x<lanes>(), CAKERNEL_%{name}_%{variant}_sy<lanes>()) &&
                     (CAKERNEL_%{name}_%{variant}_halo_lo<lanes>() == 0 ||
                      opuntia::tensor_box_fits(static_cast<int>(sizeof(%{vtype})), CAKERNEL_%{name}_%{variant}_halo_lo<lanes>(), CAKERNEL_%{name}_%{variant}_sy<lanes>())) &&
@@ -685,38 +693,39 @@ struct CAKERNEL_%{name}_%{variant}_TensorMaps {
 %var_loop("cached=yes") %[  CUtensorMap %{vname}, %{vname}_x_lo, %{vname}_x_hi;  // the main box, the x halo's left and right
 ]%};
 struct CAKERNEL_%{name}_%{variant}_NoTensorMaps {};
-template <int lanes>
+template <int lanes, int ahead>
 using CAKERNEL_%{name}_%{variant}_Maps =
-    std::conditional_t<CAKERNEL_%{name}_%{variant}_tensor_copies<lanes>(), CAKERNEL_%{name}_%{variant}_TensorMaps,
+    std::conditional_t<CAKERNEL_%{name}_%{variant}_tensor_copies<lanes, ahead>(), CAKERNEL_%{name}_%{variant}_TensorMaps,
                        CAKERNEL_%{name}_%{variant}_NoTensorMaps>;
 
 /* The rows of a shared plane's slot: sy, padded where tensor copies fill the ring so that every
    slot starts on a 128-byte boundary, as a tensor copy's destination must. */
-template <typename T, int lanes>
+template <typename T, int lanes, int ahead>
 static __device__ __host__ constexpr int CAKERNEL_%{name}_%{variant}_slot_rows() {
   int rows = CAKERNEL_%{name}_%{variant}_sy<lanes>();
-  if (CAKERNEL_%{name}_%{variant}_tensor_copies<lanes>())
+  if (CAKERNEL_%{name}_%{variant}_tensor_copies<lanes, ahead>())
     while (rows * CAKERNEL_%{name}_%{variant}_sx<lanes>() * static_cast<int>(sizeof(T)) % 128 != 0) ++rows;
   return rows;
 }
 
-/* The bytes of one cached variable's shared planes, NB slots of them, rounded up to 128 so that
-   the next variable's start aligned; none without a shared plane. */
-template <typename T, int lanes>
+/* The bytes of one cached variable's shared planes, NB slots of them (a ring `ahead` planes
+   deep), rounded up to 128 so that the next variable's start aligned; none without a shared
+   plane. */
+template <typename T, int lanes, int ahead>
 static __device__ __host__ constexpr int CAKERNEL_%{name}_%{variant}_planes_bytes() {
-  if (CAKERNEL_%{name}_%{variant}_tensor_copies<lanes>() && CAKERNEL_%{name}_%{variant}_split_x_halo)
-    return CAKERNEL_%{name}_%{variant}_NB * CAKERNEL_%{name}_%{variant}_box_start<T, lanes>(3) * static_cast<int>(sizeof(T));
+  if (CAKERNEL_%{name}_%{variant}_tensor_copies<lanes, ahead>() && CAKERNEL_%{name}_%{variant}_split_x_halo<ahead>)
+    return CAKERNEL_%{name}_%{variant}_NB_OF(ahead) * CAKERNEL_%{name}_%{variant}_box_start<T, lanes>(3) * static_cast<int>(sizeof(T));
   return CAKERNEL_%{name}_%{variant}_SHARED
-             ? opuntia::cuda::align_up(CAKERNEL_%{name}_%{variant}_NB * CAKERNEL_%{name}_%{variant}_slot_rows<T, lanes>() *
+             ? opuntia::cuda::align_up(CAKERNEL_%{name}_%{variant}_NB_OF(ahead) * CAKERNEL_%{name}_%{variant}_slot_rows<T, lanes, ahead>() *
                                            CAKERNEL_%{name}_%{variant}_sx<lanes>() * static_cast<int>(sizeof(T)),
                                        128)
              : 0;
 }
 
 /* The shared planes of every cached variable; the ring's mbarriers follow them. */
-template <int lanes>
+template <int lanes, int ahead>
 static __device__ __host__ constexpr int CAKERNEL_%{name}_%{variant}_all_planes_bytes() {
-  return 0%var_loop("cached=yes") %[ + CAKERNEL_%{name}_%{variant}_planes_bytes<%{vtype}, lanes>()]%;
+  return 0%var_loop("cached=yes") %[ + CAKERNEL_%{name}_%{variant}_planes_bytes<%{vtype}, lanes, ahead>()]%;
 }
 
 /* The bytes that one plane's tensor copies bring, all cached variables together. */
@@ -728,12 +737,12 @@ static __device__ __host__ constexpr unsigned CAKERNEL_%{name}_%{variant}_box_by
 /* The dynamic shared memory of a block: the shared planes of its cached variables and, with
    tensor copies, an mbarrier a ring slot (more lanes may take more: their x halo rounded up to
    whole groups, their ring filled by tensor copies). 227 KiB is the most any GPU lets a block
-   have (sm_90): the kernel's own lanes must fit that (CAKERNEL_Launch_ asserts it), and the
-   launcher runs no other lanes past the GPU's limit. */
-template <int lanes>
+   have (sm_90): the kernel's own lanes and depth must fit that (CAKERNEL_Launch_ asserts it),
+   and the launcher runs no other lanes or depth past the GPU's limit. */
+template <int lanes, int ahead>
 static __host__ __device__ constexpr int CAKERNEL_%{name}_%{variant}_shared_bytes() {
-  return CAKERNEL_%{name}_%{variant}_all_planes_bytes<lanes>() +
-         (CAKERNEL_%{name}_%{variant}_tensor_copies<lanes>() ? CAKERNEL_%{name}_%{variant}_NB * 8 : 0);
+  return CAKERNEL_%{name}_%{variant}_all_planes_bytes<lanes, ahead>() +
+         (CAKERNEL_%{name}_%{variant}_tensor_copies<lanes, ahead>() ? CAKERNEL_%{name}_%{variant}_NB_OF(ahead) * 8 : 0);
 }
 
 /* A staged plane's halo in aligned groups of `lanes` points: its sx / lanes columns of the yn

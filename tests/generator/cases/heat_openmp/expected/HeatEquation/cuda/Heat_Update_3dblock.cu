@@ -24,15 +24,15 @@
 
 namespace opuntia::thorns::HeatEquation {
 
-/// The tensor maps by which 3dblock_ring's planes are copied (TMA): for each cached variable, boxes
-/// of a plane with its halo, or (split_x_halo) the main box of a plane (the block's points and the
-/// y halo) and the x halo's boxes left and right of it (none where the stencil has no x halo on
-/// that side).
-template <int lanes>
-static CAKERNEL_Heat_Update_3dblock_Maps<lanes> CAKERNEL_Heat_Update_3dblock_maps_of(const CAKERNEL_Heat_Update_Arrays& arrays,
-                                                                              const opuntia::kernel_call& call) {
-  CAKERNEL_Heat_Update_3dblock_Maps<lanes> maps{};
-  if constexpr (CAKERNEL_Heat_Update_3dblock_tensor_copies<lanes>()) {
+/// The tensor maps by which 3dblock_ring's planes are copied (TMA) by the kernel of `lanes` x points
+/// a thread and a ring `ahead` planes deep: for each cached variable, boxes of a plane with its
+/// halo, or (split_x_halo) the main box of a plane (the block's points and the y halo) and the x
+/// halo's boxes left and right of it (none where the stencil has no x halo on that side).
+template <int lanes, int ahead>
+static CAKERNEL_Heat_Update_3dblock_Maps<lanes, ahead> CAKERNEL_Heat_Update_3dblock_maps_of(const CAKERNEL_Heat_Update_Arrays& arrays,
+                                                                                     const opuntia::kernel_call& call) {
+  CAKERNEL_Heat_Update_3dblock_Maps<lanes, ahead> maps{};
+  if constexpr (CAKERNEL_Heat_Update_3dblock_tensor_copies<lanes, ahead>()) {
     [[maybe_unused]] constexpr int main_x = CAKERNEL_Heat_Update_3dblock_main_x<lanes>(), box_y = CAKERNEL_Heat_Update_3dblock_sy<lanes>(),
                                    lo = CAKERNEL_Heat_Update_3dblock_halo_lo<lanes>(), hi = CAKERNEL_Heat_Update_3dblock_halo_hi<lanes>();
     const auto map = [&](const auto* array, int box_x) {
@@ -40,7 +40,7 @@ static CAKERNEL_Heat_Update_3dblock_Maps<lanes> CAKERNEL_Heat_Update_3dblock_map
       return opuntia::cuda::plane_box_map(array, opuntia::row_pitch(call.grid), call.grid.nj, call.grid.nk,
                                           opuntia::plane_rows(call.grid), box_x, box_y);
     };
-    [[maybe_unused]] constexpr bool split = CAKERNEL_Heat_Update_3dblock_split_x_halo;  // unused without cached variables
+    [[maybe_unused]] constexpr bool split = CAKERNEL_Heat_Update_3dblock_split_x_halo<ahead>;  // unused without cached variables
     maps.u = map(arrays.u, split ? main_x : CAKERNEL_Heat_Update_3dblock_sx<lanes>());
     if constexpr (split && lo > 0) maps.u_x_lo = map(arrays.u, lo);
     if constexpr (split && hi > 0) maps.u_x_hi = map(arrays.u, hi);
@@ -49,13 +49,14 @@ static CAKERNEL_Heat_Update_3dblock_Maps<lanes> CAKERNEL_Heat_Update_3dblock_map
   return maps;
 }
 
-/// How many blocks of kernel Heat_Update with `lanes` x points per thread the GPU holds at once (its
-/// SMs times the blocks an SM holds; -1 where the device does not say), asked once on each device
-/// (64 at most; past that, at every call). The shared planes (3dblock, 3dblock_ring) live in
-/// dynamic shared memory, which above 48 KiB a kernel must ask for: that is asked first.
-template <int lanes, bool boxed>
+/// How many blocks of kernel Heat_Update with `lanes` x points per thread and a ring `ahead` planes
+/// deep the GPU holds at once (its SMs times the blocks an SM holds; -1 where the device does not
+/// say), asked once on each device (64 at most; past that, at every call). The shared planes
+/// (3dblock, 3dblock_ring) live in dynamic shared memory, which above 48 KiB a kernel must ask
+/// for: that is asked first.
+template <int lanes, int ahead, bool boxed>
 static int CAKERNEL_Heat_Update_3dblock_resident_blocks() {
-  constexpr int shared_bytes = CAKERNEL_Heat_Update_3dblock_shared_bytes<lanes>();
+  constexpr int shared_bytes = CAKERNEL_Heat_Update_3dblock_shared_bytes<lanes, ahead>();
   static std::atomic<int> resident_on_devices[64]{};
   int device = 0;
   OPUNTIA_CUDA_CHECK(cudaGetDevice(&device));
@@ -66,14 +67,14 @@ static int CAKERNEL_Heat_Update_3dblock_resident_blocks() {
       if (shared_bytes > most)
         throw std::runtime_error("kernel Heat_Update (cuda/3dblock): its shared planes need " + std::to_string(shared_bytes) +
                                  " bytes of shared memory a block, this GPU allows " + std::to_string(most) +
-                                 " (each cached variable keeps " + std::to_string(CAKERNEL_Heat_Update_3dblock_NB) +
+                                 " (each cached variable keeps " + std::to_string(CAKERNEL_Heat_Update_3dblock_NB_OF(ahead)) +
                                  " planes of TILE's x and y plus the halo): make TILE's x or y smaller in its cakernel.ccl");
-      OPUNTIA_CUDA_CHECK(cudaFuncSetAttribute(CAKERNEL_Heat_Update_3dblock_kernel<lanes, boxed>,
+      OPUNTIA_CUDA_CHECK(cudaFuncSetAttribute(CAKERNEL_Heat_Update_3dblock_kernel<lanes, ahead, boxed>,
                                               cudaFuncAttributeMaxDynamicSharedMemorySize, shared_bytes));
     }
     const dim3 block(CAKERNEL_Heat_Update_3dblock_tx<lanes>(), CAKERNEL_Heat_Update_3dblock_ty<lanes>());
     int per_sm = 0, sms = 0;
-    OPUNTIA_CUDA_CHECK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, CAKERNEL_Heat_Update_3dblock_kernel<lanes, boxed>,
+    OPUNTIA_CUDA_CHECK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, CAKERNEL_Heat_Update_3dblock_kernel<lanes, ahead, boxed>,
                                                                      static_cast<int>(block.x * block.y), shared_bytes));
     OPUNTIA_CUDA_CHECK(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, device));
     resident = per_sm * sms > 0 ? per_sm * sms : -1;  // -1: asked, unknown (the launch reports why)
@@ -103,27 +104,41 @@ static int CAKERNEL_Heat_Update_3dblock_own_slab(std::int64_t columns, int plane
                                    resident);
 }
 
-/// Launches kernel Heat_Update with `lanes` x points per thread, on the call's box when `boxed`, each
-/// block streaming slabs of `asked` planes evened out (opuntia::slab_as_asked: autotuning's, or
-/// the whole grid's own) or, where 0, the slabs that fill the GPU with the box's columns.
-template <int lanes, bool boxed>
+/// Calls f(std::integral_constant<int, D>{}) for the ring depth D compiled nearest `ahead` and
+/// returns what it returns: the ring's own (CAKERNEL_Heat_Update_3dblock_AHEAD) or, where `ahead`
+/// asks for more, one plane deeper (DEEPEST); a kernel without a ring has only its own, which it
+/// does not use.
+template <typename F>
+static decltype(auto) CAKERNEL_Heat_Update_3dblock_with_ahead(int ahead, F&& f) {
+  constexpr int own = CAKERNEL_Heat_Update_3dblock_AHEAD, deepest = CAKERNEL_Heat_Update_3dblock_DEEPEST;
+  if constexpr (deepest > own) {
+    if (ahead >= deepest) return f(std::integral_constant<int, deepest>{});
+  }
+  return f(std::integral_constant<int, own>{});
+}
+
+/// Launches kernel Heat_Update with `lanes` x points per thread and a ring `ahead` planes deep, on the
+/// call's box when `boxed`, each block streaming slabs of `asked` planes evened out
+/// (opuntia::slab_as_asked: autotuning's, or the whole grid's own) or, where 0, the slabs that
+/// fill the GPU with the box's columns.
+template <int lanes, int ahead, bool boxed>
 static void CAKERNEL_Heat_Update_cuda_3dblock_launch(const opuntia::kernel_call& call, const int lo[3], const int hi[3],
                                                      int asked) {
   const dim3 block(CAKERNEL_Heat_Update_3dblock_tx<lanes>(), CAKERNEL_Heat_Update_3dblock_ty<lanes>());
   int3 origin;
   unsigned columns_x = 0, columns_y = 0;
   CAKERNEL_Heat_Update_3dblock_columns<lanes>(call, lo, hi, origin, columns_x, columns_y);
-  constexpr int shared_bytes = CAKERNEL_Heat_Update_3dblock_shared_bytes<lanes>();
-  const int resident = CAKERNEL_Heat_Update_3dblock_resident_blocks<lanes, boxed>();  // also lets the kernel have its shared planes
+  constexpr int shared_bytes = CAKERNEL_Heat_Update_3dblock_shared_bytes<lanes, ahead>();
+  const int resident = CAKERNEL_Heat_Update_3dblock_resident_blocks<lanes, ahead, boxed>();  // also lets the kernel have its shared planes
   const int planes = hi[2] - lo[2];
   const int slab = asked > 0 ? opuntia::slab_as_asked(planes, asked)
                              : CAKERNEL_Heat_Update_3dblock_own_slab(std::int64_t{columns_x} * columns_y, planes, resident);
   const dim3 grid(columns_x, columns_y, static_cast<unsigned>((planes + slab - 1) / slab));
   const CAKERNEL_Heat_Update_Arrays arrays = CAKERNEL_Heat_Update_arrays_of(call);
   (void)arrays;
-  opuntia::cuda::launch_after_previous<&CAKERNEL_Heat_Update_3dblock_kernel<lanes, boxed>>(
+  opuntia::cuda::launch_after_previous<&CAKERNEL_Heat_Update_3dblock_kernel<lanes, ahead, boxed>>(
       grid, block, shared_bytes, static_cast<cudaStream_t>(call.queue),
-      CAKERNEL_Heat_Update_params_of(call), CAKERNEL_Heat_Update_3dblock_maps_of<lanes>(arrays, call), slab, origin,
+      CAKERNEL_Heat_Update_params_of(call), CAKERNEL_Heat_Update_3dblock_maps_of<lanes, ahead>(arrays, call), slab, origin,
       make_int3(lo[0], lo[1], lo[2]), make_int3(hi[0], hi[1], hi[2]), arrays.u , arrays.u_out);
 }
 
@@ -161,42 +176,55 @@ void CAKERNEL_Launch_Heat_Update_cuda_3dblock(const opuntia::kernel_call& call) 
     fits = fits && aligned(1);
     return fits;
   };
-  // What autotuning may choose here: the planes a block streams and the lanes (the widest that
-  // fits of those asked, whose shared planes the GPU holds). TILE's x and y and the planes loaded
-  // ahead are compiled in: the shape says them as they are, with no depth to choose. The shape's
-  // z is the slab a launch over the whole grid runs: its own (the slabs that fill the GPU, at
-  // most TILE's z, thorns/CaKernel/backends/slabs.hpp), so that autotuning starts from what runs,
-  // or the one asked for, evened out over as many slabs, which runs as asked. The own rule cut
-  // the radius-4 ring's 128 columns at 256^3 in fp32 into 5 slabs a column, 84% of copy on an
-  // H100 where 4 gave 88% (bench/RESULTS.md, 2026-12-06): a measured search finds such cuts.
+  // What autotuning may choose here: the planes a block streams, the lanes (the widest that fits
+  // of those asked, whose shared planes the GPU holds) and, for a ring, its depth (its own or one
+  // plane deeper, where the GPU holds that ring's shared planes). TILE's x and y are compiled in:
+  // the shape says them as they are. The shape's z is the slab a launch over the whole grid
+  // runs: its own (the slabs that fill the GPU, at most TILE's z,
+  // thorns/CaKernel/backends/slabs.hpp), so that autotuning starts from what runs, or the one
+  // asked for, evened out over as many slabs, which runs as asked. The own rule cut the radius-4
+  // ring's 128 columns at 256^3 in fp32 into 5 slabs a column, 84% of copy on an H100 where 4
+  // gave 88% (bench/RESULTS.md, 2026-12-06): a measured search finds such cuts. A shape without
+  // a ring has no depth (0).
   constexpr int widest = opuntia::cuda::lanes_per_16_bytes<CCTK_REAL>;
   constexpr int own_lanes = CAKERNEL_Heat_Update_3dblock_lanes;
+  constexpr int own_ahead = CAKERNEL_Heat_Update_3dblock_AHEAD, deepest = CAKERNEL_Heat_Update_3dblock_DEEPEST;
   static_assert(own_lanes >= 1 && own_lanes <= widest && (own_lanes & (own_lanes - 1)) == 0,
                 "CAKERNEL_Heat_Update_3dblock_LANES: the x points a thread of kernel Heat_Update (3dblock) owns must be a power "
                 "of two of at most 16 bytes of CCTK_REAL (1 or 2 in fp64; 1, 2 or 4 in fp32): the launcher compiles those");
-  static_assert(CAKERNEL_Heat_Update_3dblock_shared_bytes<own_lanes>() <= 227 * 1024,
+  static_assert(own_ahead >= 1, "CAKERNEL_Heat_Update_3dblock_AHEAD: the ring of kernel Heat_Update copies at least 1 plane ahead");
+  static_assert(CAKERNEL_Heat_Update_3dblock_shared_bytes<own_lanes, own_ahead>() <= 227 * 1024,
                 "the shared planes of kernel Heat_Update (3dblock) need more than 227 KiB a block: each cached "
                 "variable keeps 2 planes (3dblock_ring: STENCIL's zp + 3) of TILE's x and y plus the halo; "
                 "make TILE's x or y smaller");
   const int shared_most = CAKERNEL_Heat_Update_3dblock_SHARED ? std::min(opuntia::cuda::shared_bytes_optin(), 227 * 1024) : 0;
+  const auto shared_bytes = [](int lanes, int ahead) {
+    return opuntia::cuda::with_lanes<widest>(lanes, [&](auto l) {
+      return CAKERNEL_Heat_Update_3dblock_with_ahead(ahead, [&](auto a) {
+        return CAKERNEL_Heat_Update_3dblock_shared_bytes<decltype(l)::value, decltype(a)::value>();
+      });
+    });
+  };
   const opuntia::launch_shape shape = opuntia::launch_shape_of(
-      call, {{64, 4, 4}, 0, own_lanes}, [&](const opuntia::launch_shape& s) {
+      call, {{64, 4, 4}, CAKERNEL_Heat_Update_3dblock_RING ? own_ahead : 0, own_lanes},
+      [&](const opuntia::launch_shape& s) {
         int lanes = widest;
-        const auto shared_bytes = [](auto l) { return CAKERNEL_Heat_Update_3dblock_shared_bytes<decltype(l)::value>(); };
-        while (lanes > 1 && (lanes > s.lanes || !groups_of(lanes) ||
-                             opuntia::cuda::with_lanes<widest>(lanes, shared_bytes) > shared_most))
-          lanes /= 2;
+        while (lanes > 1 && (lanes > s.lanes || !groups_of(lanes) || shared_bytes(lanes, own_ahead) > shared_most)) lanes /= 2;
+        const int ahead = s.ahead >= deepest && shared_bytes(lanes, deepest) <= shared_most ? deepest : own_ahead;
         const int slab = opuntia::asks_for_tile(call)
                              ? opuntia::slab_as_asked(hi[2] - lo[2], s.tile[2])
                              : opuntia::cuda::with_lanes<widest>(lanes, [&](auto l) {
-                                 constexpr int l_ = decltype(l)::value;
-                                 int3 origin;
-                                 unsigned columns_x = 0, columns_y = 0;
-                                 CAKERNEL_Heat_Update_3dblock_columns<l_>(call, lo, hi, origin, columns_x, columns_y);
-                                 return CAKERNEL_Heat_Update_3dblock_own_slab(std::int64_t{columns_x} * columns_y, hi[2] - lo[2],
-                                                                             CAKERNEL_Heat_Update_3dblock_resident_blocks<l_, false>());
+                                 return CAKERNEL_Heat_Update_3dblock_with_ahead(ahead, [&](auto a) {
+                                   constexpr int l_ = decltype(l)::value, a_ = decltype(a)::value;
+                                   int3 origin;
+                                   unsigned columns_x = 0, columns_y = 0;
+                                   CAKERNEL_Heat_Update_3dblock_columns<l_>(call, lo, hi, origin, columns_x, columns_y);
+                                   return CAKERNEL_Heat_Update_3dblock_own_slab(
+                                       std::int64_t{columns_x} * columns_y, hi[2] - lo[2],
+                                       CAKERNEL_Heat_Update_3dblock_resident_blocks<l_, a_, false>());
+                                 });
                                });
-        return opuntia::launch_shape{{64, 4, slab}, 0, lanes};
+        return opuntia::launch_shape{{64, 4, slab}, CAKERNEL_Heat_Update_3dblock_RING ? ahead : 0, lanes};
       });
   if (!opuntia::clip_to_box(call, lo, hi)) return;
   const bool boxed = call.box.has_value();
@@ -204,10 +232,13 @@ void CAKERNEL_Launch_Heat_Update_cuda_3dblock(const opuntia::kernel_call& call) 
   // evened out): that is the slab to run, unless a box asked for none cuts its own columns.
   const int asked = opuntia::asks_for_tile(call) || !boxed ? shape.tile[2] : 0;
   opuntia::cuda::with_lanes<widest>(shape.lanes, [&](auto lanes) {
-    if (boxed)
-      CAKERNEL_Heat_Update_cuda_3dblock_launch<decltype(lanes)::value, true>(call, lo, hi, asked);
-    else
-      CAKERNEL_Heat_Update_cuda_3dblock_launch<decltype(lanes)::value, false>(call, lo, hi, asked);
+    CAKERNEL_Heat_Update_3dblock_with_ahead(shape.ahead, [&](auto ahead) {
+      constexpr int l_ = decltype(lanes)::value, a_ = decltype(ahead)::value;
+      if (boxed)
+        CAKERNEL_Heat_Update_cuda_3dblock_launch<l_, a_, true>(call, lo, hi, asked);
+      else
+        CAKERNEL_Heat_Update_cuda_3dblock_launch<l_, a_, false>(call, lo, hi, asked);
+    });
   });
 }
 

@@ -141,15 +141,19 @@ static __host__ __device__ constexpr int CAKERNEL_Heat_Update_3dblock_min_blocks
 #ifndef CAKERNEL_Heat_Update_3dblock_UNROLLED
 #define CAKERNEL_Heat_Update_3dblock_UNROLLED (CAKERNEL_UNROLLED_3dblock && 4 <= 8 ? 4 : 0)
 #endif
-/* The ring's copies run AHEAD planes beyond the windows' newest: 3 where a point's cached values
-   take at most 4 bytes (one float; the x halo is then copied apart, split_x_halo), 2 otherwise,
-   so that an SM has about 40 KiB of copies in flight either way (radius 4 on the H100: fp32
-   32 x 16 tiles, four blocks an SM, 3 planes of 3.75 KiB; fp64, three blocks, 2 planes of 7.5
-   KiB). One plane more or less cost 7-22 points of copy in both (bench/RESULTS.md, 2026-11-25,
-   f7ee6d9 and 854c725). */
+/* The ring's own depth: its copies run AHEAD planes beyond the windows' newest, 3 where a point's
+   cached values take at most 4 bytes (one float), 2 otherwise, so that an SM has about 40 KiB of
+   copies in flight either way (radius 4 on the H100: fp32 32 x 16 tiles, four blocks an SM, 3
+   planes of 3.75 KiB; fp64, three blocks, 2 planes of 7.5 KiB). One plane more or less cost 7-22
+   points of copy in both on the H100 (bench/RESULTS.md, 2026-11-25, f7ee6d9 and 854c725), but a
+   GPU that moves more bytes with as many SMs (the H200: 1.4 times the H100's) needs more of them
+   in flight to reach its copy's speed: the launcher also compiles the ring one plane deeper
+   (DEEPEST), which autotuning may choose (the shape's `ahead`). The kernel takes its depth as
+   cakernel_ahead; -DCAKERNEL_<kernel>_3dblock_ring_AHEAD=N sets one kernel's own. */
 #ifndef CAKERNEL_Heat_Update_3dblock_AHEAD
 #define CAKERNEL_Heat_Update_3dblock_AHEAD (CAKERNEL_Heat_Update_3dblock_POINT_BYTES <= 4 ? 3 : 2)
 #endif
+#define CAKERNEL_Heat_Update_3dblock_DEEPEST (CAKERNEL_Heat_Update_3dblock_AHEAD + (CAKERNEL_Heat_Update_3dblock_RING ? 1 : 0))
 /* The ring also keeps BELOW planes under the current one (at most zn), so that I3D_l off the z
    axis with -BELOW <= k < 0 reads them there too: as many as the body reads that way (the
    generator's off_axis_zn: 1 for the cavity's momentum, whose vz reads vx_p(1, 0, -1)), since
@@ -162,8 +166,11 @@ static __host__ __device__ constexpr int CAKERNEL_Heat_Update_3dblock_min_blocks
 #endif
 static_assert(CAKERNEL_Heat_Update_3dblock_BELOW >= 0 && CAKERNEL_Heat_Update_3dblock_BELOW <= 1,
               "CAKERNEL_Heat_Update_3dblock_BELOW: the ring keeps at most the STENCIL's planes below");
-#define CAKERNEL_Heat_Update_3dblock_NB \
-  (CAKERNEL_Heat_Update_3dblock_RING ? CAKERNEL_Heat_Update_3dblock_BELOW + 1 + CAKERNEL_Heat_Update_3dblock_AHEAD + 1 : 2)
+/* The slots of a shared plane: a ring `ahead` planes deep keeps BELOW + zp + ahead + 1 (in the
+   kernel, NB: of its cakernel_ahead); a staged plane two. */
+#define CAKERNEL_Heat_Update_3dblock_NB_OF(ahead) \
+  (CAKERNEL_Heat_Update_3dblock_RING ? CAKERNEL_Heat_Update_3dblock_BELOW + 1 + (ahead) + 1 : 2)
+#define CAKERNEL_Heat_Update_3dblock_NB CAKERNEL_Heat_Update_3dblock_NB_OF(cakernel_ahead)
 #define CAKERNEL_Heat_Update_3dblock_W (1 + 1 + 1 + CAKERNEL_Heat_Update_3dblock_PF)
 #define CAKERNEL_Heat_Update_3dblock_rows_per_thread CAKERNEL_Heat_Update_3dblock_ROWS
 #define CAKERNEL_Heat_Update_3dblock_lanes CAKERNEL_Heat_Update_3dblock_LANES
@@ -214,10 +221,10 @@ static_assert(CAKERNEL_Heat_Update_3dblock_BELOW >= 0 && CAKERNEL_Heat_Update_3d
               .e[cakernel_lane + (i) - CAKERNEL_Heat_Update_3dblock_GROUP(i)]))
 
 #define CAKERNEL_Heat_Update_Begin                                                                                                                                                                 \
-  template <int cakernel_lanes, bool cakernel_boxed>                                                                                                                                               \
+  template <int cakernel_lanes, int cakernel_ahead, bool cakernel_boxed>                                                                                                                           \
   static __global__ void CAKERNEL_Heat_Update_3dblock_LAUNCH_BOUNDS                                                                                                                                \
   CAKERNEL_Heat_Update_3dblock_kernel(const CAKERNEL_Heat_Update_Params params,                                                                                                                    \
-                                     const __grid_constant__ CAKERNEL_Heat_Update_3dblock_Maps<cakernel_lanes> cakernel_maps,                                                                      \
+                                     const __grid_constant__ CAKERNEL_Heat_Update_3dblock_Maps<cakernel_lanes, cakernel_ahead> cakernel_maps,                                                      \
                                      const int cakernel_slab,                                                                                                                                      \
                                      const int3 cakernel_origin, const int3 cakernel_lo, const int3 cakernel_hi                                                                                    \
       , CCTK_REAL* const __restrict__ u                                                                                                                                                            \
@@ -287,12 +294,12 @@ static_assert(CAKERNEL_Heat_Update_3dblock_BELOW >= 0 && CAKERNEL_Heat_Update_3d
        3dblock_ring), in the launch's dynamic shared memory (CAKERNEL_<K>_<variant>_shared_bytes),                                                                                                 \
        each slot 128-byte aligned for the tensor copies; then the ring's mbarriers. Whether the                                                                                                    \
        ring is filled by tensor copies (TMA) or by cp.async: */                                                                                                                                    \
-    constexpr bool cakernel_tma = CAKERNEL_Heat_Update_3dblock_tensor_copies<cakernel_lanes>() && OPUNTIA_CUDA_TENSOR_COPIES;                                                                      \
-    [[maybe_unused]] constexpr bool cakernel_split = cakernel_tma && CAKERNEL_Heat_Update_3dblock_split_x_halo;                                                                                    \
+    constexpr bool cakernel_tma = CAKERNEL_Heat_Update_3dblock_tensor_copies<cakernel_lanes, cakernel_ahead>() && OPUNTIA_CUDA_TENSOR_COPIES;                                                      \
+    [[maybe_unused]] constexpr bool cakernel_split = cakernel_tma && CAKERNEL_Heat_Update_3dblock_split_x_halo<cakernel_ahead>;                                                                    \
     extern __shared__ __align__(128) unsigned char cakernel_dynamic_shared[];                                                                                                                      \
     unsigned char* cakernel_planes_next = cakernel_dynamic_shared;                                                                                                                                 \
     std::uint64_t* const cakernel_ring_full =                                                                                                                                                      \
-        reinterpret_cast<std::uint64_t*>(cakernel_dynamic_shared + CAKERNEL_Heat_Update_3dblock_all_planes_bytes<cakernel_lanes>());                                                               \
+        reinterpret_cast<std::uint64_t*>(cakernel_dynamic_shared + CAKERNEL_Heat_Update_3dblock_all_planes_bytes<cakernel_lanes, cakernel_ahead>());                                               \
     (void)cakernel_planes_next, (void)cakernel_ring_full;                                                                                                                                          \
     /* Without a shared plane nothing waits on a barrier: a thread with nothing to compute leaves. */                                                                                              \
     if (!CAKERNEL_Heat_Update_3dblock_SHARED &&                                                                                                                                                    \
@@ -332,11 +339,11 @@ static_assert(CAKERNEL_Heat_Update_3dblock_BELOW >= 0 && CAKERNEL_Heat_Update_3d
     /* The windows before the first plane: planes k0 - zn .. k0 + zp + PF - 1 in slots 1..W-1. */                                                                                                  \
     CCTK_REAL cakernel_w_u[CAKERNEL_Heat_Update_3dblock_ROWS][CAKERNEL_Heat_Update_3dblock_W][cakernel_lanes];                                                                                     \
     /* The shared plane of u: plane k0 + t in slot t % NB. */                                                                                                                                      \
-    constexpr int cakernel_slot_rows_u = CAKERNEL_Heat_Update_3dblock_slot_rows<CCTK_REAL, cakernel_lanes>();                                                                                      \
+    constexpr int cakernel_slot_rows_u = CAKERNEL_Heat_Update_3dblock_slot_rows<CCTK_REAL, cakernel_lanes, cakernel_ahead>();                                                                      \
     CCTK_REAL(*const cakernel_planes_u)[cakernel_slot_rows_u][cakernel_sx] =                                                                                                                       \
         reinterpret_cast<CCTK_REAL(*)[cakernel_slot_rows_u][cakernel_sx]>(cakernel_planes_next);                                                                                                   \
     CCTK_REAL* const cakernel_ring_u = reinterpret_cast<CCTK_REAL*>(cakernel_planes_next);                                                                                                         \
-    cakernel_planes_next += CAKERNEL_Heat_Update_3dblock_planes_bytes<CCTK_REAL, cakernel_lanes>();                                                                                                \
+    cakernel_planes_next += CAKERNEL_Heat_Update_3dblock_planes_bytes<CCTK_REAL, cakernel_lanes, cakernel_ahead>();                                                                                \
     (void)cakernel_ring_u;                                                                                                                                                                         \
     /* Where each lane group of the thread's neighbourhood (g0 + g groups right of its own) lies                                                                                                   \
        in a slot of three boxes (split_x_halo): the box's first element for the group in row 0,                                                                                                    \
@@ -456,7 +463,7 @@ static_assert(CAKERNEL_Heat_Update_3dblock_BELOW >= 0 && CAKERNEL_Heat_Update_3d
     /* The ring's first planes, k0 - BELOW .. k0 + zp + AHEAD - 1, plane k0 + t in slot t mod NB. */                                                                                               \
     if (CAKERNEL_Heat_Update_3dblock_RING)                                                                                                                                                         \
       _Pragma("unroll 1") for (int cakernel_q = -CAKERNEL_Heat_Update_3dblock_BELOW;                                                                                                               \
-                               cakernel_q < 1 + CAKERNEL_Heat_Update_3dblock_AHEAD; ++cakernel_q)                                                                                                  \
+                               cakernel_q < 1 + cakernel_ahead; ++cakernel_q)                                                                                                                      \
         cakernel_copy_plane(cakernel_k0 + cakernel_q, (cakernel_q + CAKERNEL_Heat_Update_3dblock_NB) % CAKERNEL_Heat_Update_3dblock_NB);                                                           \
     /* Whether the block's rows and planes are all inside the grid, and whether every point of                                                                                                     \
        the warp (with a shared plane: of the block) computes in x; decided for a whole warp or                                                                                                     \
@@ -496,10 +503,10 @@ static_assert(CAKERNEL_Heat_Update_3dblock_BELOW >= 0 && CAKERNEL_Heat_Update_3d
            a plane.                                                                                                                                                                                \
            (TMA: the planes below gk + zp were waited for before.) */                                                                                                                              \
         if constexpr (cakernel_tma) cakernel_wait_plane(cakernel_t + 1);                                                                                                                           \
-        else __pipeline_wait_prior(CAKERNEL_Heat_Update_3dblock_AHEAD - 1);                                                                                                                        \
+        else __pipeline_wait_prior(cakernel_ahead - 1);                                                                                                                                            \
         __syncthreads();                                                                                                                                                                           \
-        cakernel_copy_plane(gk + 1 + CAKERNEL_Heat_Update_3dblock_AHEAD,                                                                                                                           \
-                            (cakernel_t + 1 + CAKERNEL_Heat_Update_3dblock_AHEAD) % CAKERNEL_Heat_Update_3dblock_NB);                                                                              \
+        cakernel_copy_plane(gk + 1 + cakernel_ahead,                                                                                                                                               \
+                            (cakernel_t + 1 + cakernel_ahead) % CAKERNEL_Heat_Update_3dblock_NB);                                                                                                  \
       }                                                                                                                                                                                            \
       /* Slide each window by one plane and take the plane zp + PF above this one: from the ring                                                                                                   \
          (3dblock_ring), from global memory otherwise. */                                                                                                                                          \
@@ -631,18 +638,19 @@ static __device__ __host__ constexpr int CAKERNEL_Heat_Update_3dblock_sx() {
          CAKERNEL_Heat_Update_3dblock_halo_hi<lanes>();
 }
 
-/* Where the ring copies 3 planes ahead (AHEAD: a point's cached values take at most 4 bytes), a
-   slot of its tensor copies is three boxes, each filled by a copy of its own: the main box (the
-   block's tx x lanes points of each of the sy rows, y halo included, from the block's first
-   point, so that every row starts where a block's points do) and the x halo's boxes left and
-   right of it (halo_lo and halo_hi points of each row). With one box of the plane and its halo,
+/* Where the ring copies 3 planes ahead or more, a slot of its tensor copies is three boxes, each
+   filled by a copy of its own: the main box (the block's tx x lanes points of each of the sy
+   rows, y halo included, from the block's first point, so that every row starts where a block's
+   points do) and the x halo's boxes left and right of it (halo_lo and halo_hi points of each
+   row). With one box of the plane and its halo,
    whose rows begin the x halo's width before the block's points, the radius-4 ring in fp32 ran
    at 76-77% of copy with 2 planes ahead and collapsed to 58-60% with 3; with the x halo apart,
    85.6-87.8% with 3 (H100, bench/RESULTS.md, 2026-11-25, 5dbcb1c to 854c725). With 2 planes
    ahead (8 bytes a point) one box is as fast and the group offsets the split needs would take
    the fp64 ring from 80 to 94 registers, from three blocks an SM to two (86.7% of copy against
    77%). */
-constexpr bool CAKERNEL_Heat_Update_3dblock_split_x_halo = CAKERNEL_Heat_Update_3dblock_AHEAD >= 3;
+template <int ahead>
+constexpr bool CAKERNEL_Heat_Update_3dblock_split_x_halo = ahead >= 3;
 /* Where box `part` of a tensor-copied ring slot starts, in elements of T from the slot's start
    (0 the main box, 1 the left x halo, 2 the right; 3: the slot's size), each on a 128-byte
    boundary as a tensor copy's destination must be. */
@@ -659,11 +667,11 @@ static __device__ __host__ constexpr int CAKERNEL_Heat_Update_3dblock_box_start(
 /* Whether the ring (3dblock_ring) is filled by tensor copies (TMA): where each thread's points
    are a 16-byte group of every cached variable (so the rows are multiples of 16 bytes) and the
    plane with its halo fits a tensor copy's box. */
-template <int lanes>
+template <int lanes, int ahead>
 static __device__ __host__ constexpr bool CAKERNEL_Heat_Update_3dblock_tensor_copies() {
   return CAKERNEL_Heat_Update_3dblock_RING && lanes > 1 &&
          lanes * sizeof(CCTK_REAL) % 16 == 0 &&
-         (CAKERNEL_Heat_Update_3dblock_split_x_halo
+         (CAKERNEL_Heat_Update_3dblock_split_x_halo<ahead>
               ? opuntia::tensor_box_fits(static_cast<int>(sizeof(CCTK_REAL)), CAKERNEL_Heat_Update_3dblock_main_x<lanes>(), CAKERNEL_Heat_Update_3dblock_sy<lanes>()) &&
                     (CAKERNEL_Heat_Update_3dblock_halo_lo<lanes>() == 0 ||
                      opuntia::tensor_box_fits(static_cast<int>(sizeof(CCTK_REAL)), CAKERNEL_Heat_Update_3dblock_halo_lo<lanes>(), CAKERNEL_Heat_Update_3dblock_sy<lanes>())) &&
@@ -678,38 +686,39 @@ struct CAKERNEL_Heat_Update_3dblock_TensorMaps {
   CUtensorMap u, u_x_lo, u_x_hi;  // the main box, the x halo's left and right
 };
 struct CAKERNEL_Heat_Update_3dblock_NoTensorMaps {};
-template <int lanes>
+template <int lanes, int ahead>
 using CAKERNEL_Heat_Update_3dblock_Maps =
-    std::conditional_t<CAKERNEL_Heat_Update_3dblock_tensor_copies<lanes>(), CAKERNEL_Heat_Update_3dblock_TensorMaps,
+    std::conditional_t<CAKERNEL_Heat_Update_3dblock_tensor_copies<lanes, ahead>(), CAKERNEL_Heat_Update_3dblock_TensorMaps,
                        CAKERNEL_Heat_Update_3dblock_NoTensorMaps>;
 
 /* The rows of a shared plane's slot: sy, padded where tensor copies fill the ring so that every
    slot starts on a 128-byte boundary, as a tensor copy's destination must. */
-template <typename T, int lanes>
+template <typename T, int lanes, int ahead>
 static __device__ __host__ constexpr int CAKERNEL_Heat_Update_3dblock_slot_rows() {
   int rows = CAKERNEL_Heat_Update_3dblock_sy<lanes>();
-  if (CAKERNEL_Heat_Update_3dblock_tensor_copies<lanes>())
+  if (CAKERNEL_Heat_Update_3dblock_tensor_copies<lanes, ahead>())
     while (rows * CAKERNEL_Heat_Update_3dblock_sx<lanes>() * static_cast<int>(sizeof(T)) % 128 != 0) ++rows;
   return rows;
 }
 
-/* The bytes of one cached variable's shared planes, NB slots of them, rounded up to 128 so that
-   the next variable's start aligned; none without a shared plane. */
-template <typename T, int lanes>
+/* The bytes of one cached variable's shared planes, NB slots of them (a ring `ahead` planes
+   deep), rounded up to 128 so that the next variable's start aligned; none without a shared
+   plane. */
+template <typename T, int lanes, int ahead>
 static __device__ __host__ constexpr int CAKERNEL_Heat_Update_3dblock_planes_bytes() {
-  if (CAKERNEL_Heat_Update_3dblock_tensor_copies<lanes>() && CAKERNEL_Heat_Update_3dblock_split_x_halo)
-    return CAKERNEL_Heat_Update_3dblock_NB * CAKERNEL_Heat_Update_3dblock_box_start<T, lanes>(3) * static_cast<int>(sizeof(T));
+  if (CAKERNEL_Heat_Update_3dblock_tensor_copies<lanes, ahead>() && CAKERNEL_Heat_Update_3dblock_split_x_halo<ahead>)
+    return CAKERNEL_Heat_Update_3dblock_NB_OF(ahead) * CAKERNEL_Heat_Update_3dblock_box_start<T, lanes>(3) * static_cast<int>(sizeof(T));
   return CAKERNEL_Heat_Update_3dblock_SHARED
-             ? opuntia::cuda::align_up(CAKERNEL_Heat_Update_3dblock_NB * CAKERNEL_Heat_Update_3dblock_slot_rows<T, lanes>() *
+             ? opuntia::cuda::align_up(CAKERNEL_Heat_Update_3dblock_NB_OF(ahead) * CAKERNEL_Heat_Update_3dblock_slot_rows<T, lanes, ahead>() *
                                            CAKERNEL_Heat_Update_3dblock_sx<lanes>() * static_cast<int>(sizeof(T)),
                                        128)
              : 0;
 }
 
 /* The shared planes of every cached variable; the ring's mbarriers follow them. */
-template <int lanes>
+template <int lanes, int ahead>
 static __device__ __host__ constexpr int CAKERNEL_Heat_Update_3dblock_all_planes_bytes() {
-  return 0 + CAKERNEL_Heat_Update_3dblock_planes_bytes<CCTK_REAL, lanes>();
+  return 0 + CAKERNEL_Heat_Update_3dblock_planes_bytes<CCTK_REAL, lanes, ahead>();
 }
 
 /* The bytes that one plane's tensor copies bring, all cached variables together. */
@@ -721,12 +730,12 @@ static __device__ __host__ constexpr unsigned CAKERNEL_Heat_Update_3dblock_box_b
 /* The dynamic shared memory of a block: the shared planes of its cached variables and, with
    tensor copies, an mbarrier a ring slot (more lanes may take more: their x halo rounded up to
    whole groups, their ring filled by tensor copies). 227 KiB is the most any GPU lets a block
-   have (sm_90): the kernel's own lanes must fit that (CAKERNEL_Launch_ asserts it), and the
-   launcher runs no other lanes past the GPU's limit. */
-template <int lanes>
+   have (sm_90): the kernel's own lanes and depth must fit that (CAKERNEL_Launch_ asserts it),
+   and the launcher runs no other lanes or depth past the GPU's limit. */
+template <int lanes, int ahead>
 static __host__ __device__ constexpr int CAKERNEL_Heat_Update_3dblock_shared_bytes() {
-  return CAKERNEL_Heat_Update_3dblock_all_planes_bytes<lanes>() +
-         (CAKERNEL_Heat_Update_3dblock_tensor_copies<lanes>() ? CAKERNEL_Heat_Update_3dblock_NB * 8 : 0);
+  return CAKERNEL_Heat_Update_3dblock_all_planes_bytes<lanes, ahead>() +
+         (CAKERNEL_Heat_Update_3dblock_tensor_copies<lanes, ahead>() ? CAKERNEL_Heat_Update_3dblock_NB_OF(ahead) * 8 : 0);
 }
 
 /* A staged plane's halo in aligned groups of `lanes` points: its sx / lanes columns of the yn
