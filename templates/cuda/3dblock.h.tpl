@@ -132,8 +132,13 @@ static __host__ __device__ constexpr int CAKERNEL_%{name}_%{variant}_min_blocks(
 #endif
 /* Planes each window loads ahead from global memory; with a ring (3dblock_ring) the windows
    take their newest plane from the ring instead, which the block copies AHEAD planes ahead with
-   cp.async into NB slots. A staged plane (3dblock) has two slots, written and read in turn. */
+   cp.async into NB slots. A staged plane (3dblock) has two slots, written and read in turn.
+   -DCAKERNEL_<kernel>_<variant>_PF=N sets one kernel's, except a ring's (its windows read no plane
+   from global memory there): each plane more is a register a point of each window. */
+#if !defined(CAKERNEL_%{name}_%{variant}_PF) || CAKERNEL_%{name}_%{variant}_RING
+#undef CAKERNEL_%{name}_%{variant}_PF
 #define CAKERNEL_%{name}_%{variant}_PF (CAKERNEL_%{name}_%{variant}_RING ? 0 : 1)
+#endif
 /* Blocks inside the grid whose slab is TILE's z, at most 8 planes, stream them in a loop the
    compiler unrolls where the variant says so (CAKERNEL_UNROLLED_<variant>, common.h: UNROLLED
    planes; 0: a loop of cakernel_slab planes, as other slabs and blocks take).
