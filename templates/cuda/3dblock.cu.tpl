@@ -195,8 +195,8 @@ void CAKERNEL_Launch_%{name}_cuda_%{variant}(const opuntia::kernel_call& call) {
   static_assert(own_ahead >= 1, "CAKERNEL_%{name}_%{variant}_AHEAD: the ring of kernel %{name} copies at least 1 plane ahead");
   static_assert(CAKERNEL_%{name}_%{variant}_shared_bytes<own_lanes, own_ahead>() <= 227 * 1024,
                 "the shared planes of kernel %{name} (%{variant}) need more than 227 KiB a block: each cached "
-                "variable keeps 2 planes (3dblock_ring: STENCIL's zp + 3) of TILE's x and y plus the halo; "
-                "make TILE's x or y smaller");
+                "variable keeps 2 planes (3dblock_ring: the planes it keeps below, STENCIL's zp and AHEAD + 1) of TILE's x "
+                "and y plus the halo; make TILE's x or y smaller");
   const int shared_most = CAKERNEL_%{name}_%{variant}_SHARED ? std::min(opuntia::cuda::shared_bytes_optin(), 227 * 1024) : 0;
   const auto shared_bytes = [](int lanes, int ahead) {
     return opuntia::cuda::with_lanes<widest>(lanes, [&](auto l) {
