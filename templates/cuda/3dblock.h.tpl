@@ -133,12 +133,14 @@ static __host__ __device__ constexpr int CAKERNEL_%{name}_%{variant}_min_blocks(
 /* Planes each window loads ahead from global memory; with a ring (3dblock_ring) the windows
    take their newest plane from the ring instead, which the block copies AHEAD planes ahead with
    cp.async into NB slots. A staged plane (3dblock) has two slots, written and read in turn.
-   -DCAKERNEL_<kernel>_<variant>_PF=N sets one kernel's, except a ring's (its windows read no plane
-   from global memory there): each plane more is a register a point of each window. */
-#if !defined(CAKERNEL_%{name}_%{variant}_PF) || CAKERNEL_%{name}_%{variant}_RING
-#undef CAKERNEL_%{name}_%{variant}_PF
+   -DCAKERNEL_<kernel>_<variant>_PF=N sets one kernel's (not a ring's: its windows read no plane
+   from global memory): each plane more is a register a point of each window. */
+#ifndef CAKERNEL_%{name}_%{variant}_PF
 #define CAKERNEL_%{name}_%{variant}_PF (CAKERNEL_%{name}_%{variant}_RING ? 0 : 1)
+#elif CAKERNEL_%{name}_%{variant}_RING
+#error "CAKERNEL_%{name}_%{variant}_PF: a ring's windows take their planes from the ring, not from global memory; set CAKERNEL_%{name}_%{variant}_AHEAD instead"
 #endif
+static_assert(CAKERNEL_%{name}_%{variant}_PF >= 0, "CAKERNEL_%{name}_%{variant}_PF: the planes loaded ahead cannot be fewer than none");
 /* Blocks inside the grid whose slab is TILE's z, at most 8 planes, stream them in a loop the
    compiler unrolls where the variant says so (CAKERNEL_UNROLLED_<variant>, common.h: UNROLLED
    planes; 0: a loop of cakernel_slab planes, as other slabs and blocks take).
@@ -654,13 +656,12 @@ static __device__ __host__ constexpr int CAKERNEL_%{name}_%{variant}_sx() {
    filled by a copy of its own: the main box (the block's tx x lanes points of each of the sy
    rows, y halo included, from the block's first point, so that every row starts where a block's
    points do) and the x halo's boxes left and right of it (halo_lo and halo_hi points of each
-   row). With one box of the plane and its halo,
-   whose rows begin the x halo's width before the block's points, the radius-4 ring in fp32 ran
-   at 76-77% of copy with 2 planes ahead and collapsed to 58-60% with 3; with the x halo apart,
-   85.6-87.8% with 3 (H100, bench/RESULTS.md, 2026-11-25, 5dbcb1c to 854c725). With 2 planes
-   ahead (8 bytes a point) one box is as fast and the group offsets the split needs would take
-   the fp64 ring from 80 to 94 registers, from three blocks an SM to two (86.7% of copy against
-   77%). */
+   row). With one box of the plane and its halo, whose rows begin the x halo's width before the
+   block's points, the radius-4 ring in fp32 ran at 76-77% of copy with 2 planes ahead and
+   collapsed to 58-60% with 3; with the x halo apart, 85.6-87.8% with 3 (H100, bench/RESULTS.md,
+   2026-11-25, 5dbcb1c to 854c725). With 2 planes ahead (8 bytes a point) one box is as fast and
+   the group offsets the split needs would take the fp64 ring from 80 to 94 registers, from three
+   blocks an SM to two (86.7% of copy against 77%). */
 template <int ahead>
 constexpr bool CAKERNEL_%{name}_%{variant}_split_x_halo = ahead >= 3;
 /* Where box `part` of a tensor-copied ring slot starts, in elements of T from the slot's start
