@@ -6,6 +6,7 @@
 // into and out of numbered message buffers.
 #include <array>
 #include <cstddef>
+#include <cstdint>
 #include <functional>
 #include <memory>
 #include <stdexcept>
@@ -85,6 +86,32 @@ public:
   virtual void pack_to_shared(int slot, const std::vector<halo_piece>& pieces) {
     (void)slot, (void)pieces;
     throw std::logic_error("pack_to_shared: this halo memory shares no buffers");
+  }
+
+  // Signals between the queues of ranks on one node, so that neither host waits: a buffer of
+  // 32-bit counters that a neighbour opens (share_counters, open_shared), into which its queue
+  // writes after its packs (or unpacks), and on which this rank's queue waits before its unpacks
+  // (or packs). Counters compare cyclically (a value v is reached when (int32)(counter - v) >= 0),
+  // so they may wrap.
+  /// Whether this memory's queue can write and wait on counters (signal, wait_for).
+  virtual bool signals() const { return false; }
+  /// Makes buffer `slot` hold `count` counters, zeros where it is new, and returns what another
+  /// process needs to open it (as share() does); empty where this memory cannot.
+  virtual std::vector<std::byte> share_counters(int slot, int count) {
+    (void)slot, (void)count;
+    return {};
+  }
+  /// After the packs and unpacks enqueued so far, writes `value` into counter `index` of the
+  /// opened buffer `slot` (another rank's counters).
+  virtual void signal(int slot, int index, std::uint32_t value) {
+    (void)slot, (void)index, (void)value;
+    throw std::logic_error("signal: this halo memory has no signals");
+  }
+  /// What this memory enqueues next waits until counter `index` of its own buffer `slot` has
+  /// reached `value`.
+  virtual void wait_for(int slot, int index, std::uint32_t value) {
+    (void)slot, (void)index, (void)value;
+    throw std::logic_error("wait_for: this halo memory has no signals");
   }
 };
 

@@ -3,7 +3,7 @@
 # mpirun on 1, 2, 3, 4 and 8 ranks (more ranks than cores: --oversubscribe), with the automatic,
 # manual and no_x_split topologies, periodic directions or none, odd global sizes, ghost zones
 # 1, 2 and 3 times the stencil's radius and rows and planes padded or not
-# (Driver::pad_to_cachelines, pad_planes),
+# (Driver::pad_to_cachelines, pad_planes), with device signals or not (Driver::device_signals),
 # and each run's fields must have the digest of the one-rank run (IO::out_digest_vars: a hash of
 # every point's global index and bits).
 # Usage: mpi_ranks_test.sh OPUNTIA MPIEXEC [BACKEND=openmp]
@@ -54,6 +54,14 @@ for application in heat wavetoy; do
     check "$application, periodic = $periodic, 4 ranks, planes unpadded: the same fields" same_digest "$reference" "${application}_${periodic}_planes"
     run "${application}_${periodic}_line64" 3 "$application" "${lines[@]}" 'Driver::cacheline_bytes = 64' 'Driver::ghost_size = 2'
     check "$application, periodic = $periodic, 3 ranks, rows on 64-byte lines: the same fields" same_digest "$reference" "${application}_${periodic}_line64"
+    # On a GPU, ranks sharing it pack into each other's memory; with Driver::device_signals their
+    # queues signal each other through counters instead of messages (elsewhere the setting is
+    # unused): the same fields.
+    for ranks in 2 8; do
+      run "${application}_${periodic}_signals$ranks" "$ranks" "$application" "${lines[@]}" 'Driver::device_signals = "yes"'
+      check "$application, periodic = $periodic, $ranks ranks, device signals: the same fields" \
+        same_digest "$reference" "${application}_${periodic}_signals$ranks"
+    done
     for ghosts in 2 3; do
       run "${application}_${periodic}_g$ghosts" 4 "$application" "${lines[@]}" "Driver::ghost_size = $ghosts"
       check "$application, periodic = $periodic, 4 ranks, ghost zones $ghosts wide: the same fields" \

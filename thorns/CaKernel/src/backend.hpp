@@ -4,6 +4,7 @@
 #include <array>
 #include <chrono>
 #include <cstddef>
+#include <cstdint>
 #include <memory>
 #include <new>
 #include <optional>
@@ -126,6 +127,22 @@ public:
   }
   /// Never throws: called from destructors.
   virtual void close_from_process(void* device) noexcept { (void)device; }
+  /// Whether a queue can write a 32-bit value into device memory (this process's or one opened
+  /// from another) after the work before it, and wait until a value there is reached, without the
+  /// host (CUDA's stream memory operations): signals between the queues of ranks on one node.
+  virtual bool orders_by_values() const { return false; }
+  /// Enqueues on `queue`: once the work before it is done and its writes are visible, writes
+  /// `value` to the 32-bit word at `device`.
+  virtual void write_value_on(void* queue, void* device, std::uint32_t value) {
+    (void)queue, (void)device, (void)value;
+    throw std::logic_error("write_value_on: this backend cannot order queues by values");
+  }
+  /// Enqueues on `queue`: what follows waits until the 32-bit word at `device` has reached
+  /// `value`, compared cyclically ((int32)(word - value) >= 0).
+  virtual void wait_value_on(void* queue, const void* device, std::uint32_t value) {
+    (void)queue, (void)device, (void)value;
+    throw std::logic_error("wait_value_on: this backend cannot order queues by values");
+  }
   /// Enqueues on queue(), after what is before it, one pass of a reduction of a box of a device
   /// array, and returns its words once done (device backends only: box_reduction.hpp).
   virtual reduction_result reduce_box(const reduction_pass& pass) {

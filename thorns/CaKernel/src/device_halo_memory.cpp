@@ -111,6 +111,33 @@ void device_halo_memory::pack_to_shared(int slot, const std::vector<halo_piece>&
   enqueue_box_copies(slot_buffer(slot).opened, pieces, true);
 }
 
+std::vector<std::byte> device_halo_memory::share_counters(int slot, int count) {
+  if (!signals()) return {};
+  auto& b = slot_buffer(slot);
+  const std::size_t bytes = static_cast<std::size_t>(count) * sizeof(std::uint32_t);
+  if (b.device_bytes < bytes) {
+    reserve_device(b, bytes);
+    const std::vector<std::uint32_t> zeros(static_cast<std::size_t>(count), 0);
+    device_.copy_to_device(b.device, zeros.data(), bytes);
+    // The zeros must have landed before the handle goes out: the copy runs on the run's queue,
+    // maybe behind a kernel's interior (overlap), and a neighbour that signals its first exchange
+    // before it would have that signal erased, its wait never ending (8 ranks sharing an H100,
+    // bench/RESULTS.md, 2026-12-07).
+    device_.record()->wait();
+  }
+  return device_.share_with_processes(b.device);
+}
+
+void device_halo_memory::signal(int slot, int index, std::uint32_t value) {
+  flush_copies();  // the packs or unpacks gathered so far come first
+  device_.write_value_on(queue_, static_cast<std::uint32_t*>(slot_buffer(slot).opened) + index, value);
+}
+
+void device_halo_memory::wait_for(int slot, int index, std::uint32_t value) {
+  flush_copies();
+  device_.wait_value_on(queue_, static_cast<const std::uint32_t*>(slot_buffer(slot).device) + index, value);
+}
+
 void device_halo_memory::pack(int slot, const std::vector<halo_piece>& pieces) {
   enter(copy_phase::pack);
   copy(slot, pieces, true);

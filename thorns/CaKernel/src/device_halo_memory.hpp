@@ -34,6 +34,10 @@ public:
   std::vector<std::byte> share(int slot, std::size_t bytes) override;
   bool open_shared(int slot, const std::vector<std::byte>& handle) override;
   void pack_to_shared(int slot, const std::vector<halo_piece>& pieces) override;
+  bool signals() const override { return device_.orders_by_values(); }
+  std::vector<std::byte> share_counters(int slot, int count) override;
+  void signal(int slot, int index, std::uint32_t value) override;
+  void wait_for(int slot, int index, std::uint32_t value) override;
 
 private:
   struct buffer {

@@ -126,7 +126,7 @@ cartesian_driver::cartesian_driver(const parameter_source& p, std::unique_ptr<co
                                        n == whole.global ? "" : " (ghost zones included)",
                                        std::numeric_limits<std::ptrdiff_t>::max()));
   }
-  halo_ = std::make_unique<halo_exchange>(block_.layout, block_.neighbours);
+  halo_ = std::make_unique<halo_exchange>(block_.layout, block_.neighbours, p.boolean("Driver", "device_signals"));
   periodic_ = periodic;
   overlap_sync_ = p.boolean("Driver", "overlap_sync");
   sync_faces_only_ = p.boolean("Driver", "sync_faces_only");

@@ -12,8 +12,8 @@
 
 namespace opuntia::thorns::Driver {
 
-halo_exchange::halo_exchange(const grid_layout& layout, const std::array<int, 6>& neighbours)
-    : layout_(layout), neighbours_(neighbours) {
+halo_exchange::halo_exchange(const grid_layout& layout, const std::array<int, 6>& neighbours, bool signals)
+    : layout_(layout), neighbours_(neighbours), signals_(signals) {
   const auto owned_points = layout_.interior();
   for (int d = 0; d < 3; ++d) {
     const int owned = owned_points.end[d] - owned_points.begin[d];
@@ -43,19 +43,27 @@ index_range halo_exchange::slab(int d, int first, int layers, bool owned_across)
 namespace {
 
 // Message slots of a memory: face f sends from slot 2f and receives into 2f + 1; the buffers a
-// neighbour on this node writes into directly are 12 + 2f + parity.
+// neighbour on this node writes into directly are 12 + 2f + parity, and the counters it signals
+// in 24 + f (each slot also holds the neighbour's buffer or counters that this rank opened).
 int send_slot(int face) { return 2 * face; }
 int receive_slot(int face) { return 2 * face + 1; }
 int shared_slot(int face, int parity) { return 12 + 2 * face + parity; }
+int counters_slot(int face) { return 24 + face; }
+// The counter of a face: the number of the last exchange whose slab the neighbour has packed into
+// this rank's buffer.
+constexpr int arrived = 0, counters = 1;
 /// The face across from `face` in its direction: what leaves through one fills the other's ghosts.
 int opposite(int face) { return face ^ 1; }
 // Tags of the messages that set up shared buffers, apart from the faces' tags (0..5).
 constexpr int share_tag = 8, share_answer_tag = 16;
 
 /// The setup message of shared buffers: this host's name (only a neighbour on the same host can
-/// open them) and the handles of the two buffers (exchanges alternate between them).
+/// open them), the handles of the two buffers (exchanges alternate between them) and of the
+/// face's counters (none where the memory has no signals); each a size and its bytes.
 constexpr std::size_t host_name_bytes = 64, handle_bytes = 128;
-constexpr std::size_t offer_bytes = host_name_bytes + 2 * (sizeof(std::uint64_t) + handle_bytes);
+constexpr std::size_t offer_bytes = host_name_bytes + 3 * (sizeof(std::uint64_t) + handle_bytes);
+/// The answer: whether the buffers were opened, and whether the counters were.
+constexpr std::byte opened_buffers{1}, opened_counters{2};
 
 std::string host_name() {
   char name[host_name_bytes] = {};
@@ -77,13 +85,17 @@ void halo_exchange::share_buffers(std::vector<side_plan>& sides, halo_memory& me
     const auto name = host_name();
     std::memcpy(offer.data(), name.data(), std::min(name.size(), host_name_bytes - 1));
     bool offered = true;
-    for (int parity = 0; parity < 2; ++parity) {
-      const auto handle = memory.share(shared_slot(face, parity), s.bytes);
-      offered = offered && !handle.empty() && handle.size() <= handle_bytes;
-      const std::uint64_t size = offered ? handle.size() : 0;
-      std::byte* at = offer.data() + host_name_bytes + parity * (sizeof size + handle_bytes);
+    for (int part = 0; part < 3; ++part) {
+      // The two buffers; then the counters, where this memory signals and both buffers were offered.
+      const auto handle = part < 2 ? memory.share(shared_slot(face, part), s.bytes)
+                          : signals_ && offered && memory.signals() ? memory.share_counters(counters_slot(face), counters)
+                                                                    : std::vector<std::byte>{};
+      const bool fits = !handle.empty() && handle.size() <= handle_bytes;
+      if (part < 2) offered = offered && fits;
+      const std::uint64_t size = (part < 2 ? offered : fits) ? handle.size() : 0;
+      std::byte* at = offer.data() + host_name_bytes + part * (sizeof size + handle_bytes);
       std::memcpy(at, &size, sizeof size);
-      if (offered) std::memcpy(at + sizeof size, handle.data(), handle.size());
+      if (size > 0) std::memcpy(at + sizeof size, handle.data(), handle.size());
     }
     offers.push_back(std::move(offer));
     answers.emplace_back(offer_bytes);
@@ -103,15 +115,19 @@ void halo_exchange::share_buffers(std::vector<side_plan>& sides, halo_memory& me
   for (std::size_t i = 0; i < setting_up.size(); ++i) {
     const auto& offer = answers[i];
     const std::string peer_host(reinterpret_cast<const char*>(offer.data()));
-    bool ok = peer_host == name;
-    for (int parity = 0; parity < 2 && ok; ++parity) {
-      const std::byte* at = offer.data() + host_name_bytes + parity * (sizeof(std::uint64_t) + handle_bytes);
+    bool ok = peer_host == name, counted = false;
+    for (int part = 0; part < 3 && ok; ++part) {
+      const std::byte* at = offer.data() + host_name_bytes + part * (sizeof(std::uint64_t) + handle_bytes);
       std::uint64_t size = 0;
       std::memcpy(&size, at, sizeof size);
-      ok = size > 0 && memory.open_shared(shared_slot(setting_up[i]->face, parity),
-                                          std::vector<std::byte>(at + sizeof size, at + sizeof size + size));
+      const int slot = part < 2 ? shared_slot(setting_up[i]->face, part) : counters_slot(setting_up[i]->face);
+      const bool opened_part =
+          size > 0 && size <= handle_bytes &&
+          memory.open_shared(slot, std::vector<std::byte>(at + sizeof size, at + sizeof size + size));
+      if (part < 2) ok = opened_part;
+      else counted = opened_part;
     }
-    opened[i][0] = std::byte{ok};
+    opened[i][0] = (ok ? opened_buffers : std::byte{0}) | (ok && counted ? opened_counters : std::byte{0});
   }
   sends.clear(), receives.clear();
   for (std::size_t i = 0; i < setting_up.size(); ++i) {
@@ -122,7 +138,10 @@ void halo_exchange::share_buffers(std::vector<side_plan>& sides, halo_memory& me
   ranks.exchange(sends, receives);
   for (std::size_t i = 0; i < setting_up.size(); ++i) {
     const int face = setting_up[i]->face;
-    shared_[face] = {setting_up[i]->bytes, opened[i][0] == std::byte{1} && peer_opened[i][0] == std::byte{1}};
+    const std::byte both = opened[i][0] & peer_opened[i][0];
+    // Signals need both sides' counters: each waits on its own, which the other writes.
+    shared_[face] = {setting_up[i]->bytes, (both & opened_buffers) != std::byte{0},
+                     (both & opened_counters) != std::byte{0}};
   }
 }
 
@@ -155,21 +174,28 @@ void halo_exchange::exchange(std::span<grid_variable* const> variables, halo_mem
   using clock = std::chrono::steady_clock;
   const auto since = [](clock::time_point start) { return std::chrono::duration<double>(clock::now() - start).count(); };
   // Shared buffers alternate between exchanges: a neighbour writes this exchange's into one
-  // while this rank may still be unpacking the previous one from the other. (It cannot be two
-  // exchanges behind: it sent its messages of the previous exchange only after its queue,
-  // and with it that unpack, had finished.)
+  // while this rank may still be unpacking the previous one from the other. It cannot be two
+  // exchanges behind: it sent its messages of the previous exchange only after its queue, and
+  // with it that unpack, had finished; with signals, its queue signalled the previous exchange's
+  // arrival only after that unpack (a queue runs in order, and a signal waits for the work before
+  // it), and this rank's queue packs only after waiting for that signal.
   const int parity = static_cast<int>(seconds_.exchanges % 2);
   ++seconds_.exchanges;
+  const auto number = static_cast<std::uint32_t>(seconds_.exchanges);  // counters wrap, compared cyclically
   for (auto& sides : plan(variables, what)) {
     auto phase_start = clock::now();
     if (sides.empty()) continue;
     // On a device, a neighbour on this node gets the slab packed straight into its memory and a
-    // message of no bytes that says it is there (the memory decides whether it can: CUDA IPC).
+    // message of no bytes that says it is there, or a signal from this rank's queue (the memory
+    // decides whether it can: CUDA IPC, CUDA's stream memory operations).
     if (memory.on_device()) share_buffers(sides, memory, ranks);
     // (Every rank takes the device path for the same SYNCs: the same schedule leaves the same copies current.)
     const auto direct = [&](const side_plan& s) {
       return memory.on_device() && s.peer != ranks.rank() && shared_[s.face].direct;
     };
+    // A neighbour that signals: its queue waits for this rank's to have packed (the counter of
+    // its face), and no message goes: the host waits neither for the packs nor for the neighbour.
+    const auto signalled = [&](const side_plan& s) { return direct(s) && shared_[s.face].signals; };
     for (const auto& s : sides) {
       if (direct(s)) {
         memory.pack_to_shared(shared_slot(s.face, parity), s.send);
@@ -177,11 +203,15 @@ void halo_exchange::exchange(std::span<grid_variable* const> variables, halo_mem
         memory.pack(send_slot(s.face), s.send);
       }
     }
-    // Messages only to other ranks; a rank that is its own neighbour reads its own packed slab.
+    for (const auto& s : sides) {
+      if (signalled(s)) memory.signal(counters_slot(s.face), arrived, number);
+    }
+    // Messages only to other ranks that do not signal; a rank that is its own neighbour reads its
+    // own packed slab.
     std::vector<message> sends, receives;
     std::vector<int> sent_slots, received_slots;
     for (const auto& s : sides) {
-      if (s.peer == ranks.rank()) continue;
+      if (s.peer == ranks.rank() || signalled(s)) continue;
       // A message is tagged with the face of the receiver it fills: what leaves through this
       // rank's lower face fills the neighbour's upper ghosts.
       const int sent_tag = opposite(s.face), received_tag = s.face;
@@ -204,6 +234,9 @@ void halo_exchange::exchange(std::span<grid_variable* const> variables, halo_mem
       seconds_.messages += since(phase_start);
       phase_start = clock::now();
       memory.received(received_slots);
+    }
+    for (const auto& s : sides) {
+      if (signalled(s)) memory.wait_for(counters_slot(s.face), arrived, number);
     }
     for (const auto& s : sides) {
       int from = receive_slot(s.face);

@@ -27,7 +27,11 @@ namespace opuntia::thorns::Driver {
 class halo_exchange {
 public:
   /// `neighbours`: the rank across each face (xn, xp, yn, yp, zn, zp), -1 for a physical face.
-  halo_exchange(const grid_layout& layout, const std::array<int, 6>& neighbours);
+  /// `signals`: where the halo memory can (halo_memory::signals) and a neighbour on this node
+  /// packs into this rank's buffers, the two queues tell each other that a slab arrived or was
+  /// read by counters in device memory, instead of the host waiting for the packs and sending a
+  /// message of no bytes (Driver::device_signals).
+  halo_exchange(const grid_layout& layout, const std::array<int, 6>& neighbours, bool signals = false);
   /// Fills the ghost zones (`what` of them) of time level 0 of every grid function in `variables`.
   void exchange(std::span<grid_variable* const> variables, halo_memory& memory, communicator& ranks,
                 halo_extent what = halo_extent::faces_edges_corners);
@@ -60,15 +64,18 @@ private:
   /// Sets up, with each neighbour across the faces of `sides` that has none large enough yet,
   /// the buffers the neighbour packs into directly (memory.share and open_shared).
   void share_buffers(std::vector<side_plan>& sides, halo_memory& memory, communicator& ranks);
-  /// Per face: the message size the shared buffers were set up for, and whether both sides opened them.
+  /// Per face: the message size the shared buffers were set up for, whether both sides opened
+  /// them, and whether both opened each other's counters (signals).
   struct shared_face {
     std::size_t bytes = 0;
     bool direct = false;
+    bool signals = false;
   };
   std::array<shared_face, 6> shared_{};
 
   grid_layout layout_;
   std::array<int, 6> neighbours_;
+  bool signals_ = false;
   phase_seconds seconds_;
 };
 

@@ -13,6 +13,7 @@
 #include <utility>
 #include <vector>
 
+#include <cudaTypedefs.h>
 #include <fmt/format.h>
 
 #include "../../src/backend.hpp"
@@ -162,6 +163,37 @@ private:
   std::once_flag recorded_;
   cudaEvent_t event_ = nullptr;
 };
+
+/// CUDA's stream memory operations (a queue writes a word, or waits for one), which the runtime
+/// API does not have: the driver's functions, found once; null where the driver has none.
+struct stream_value_functions {
+  PFN_cuStreamWriteValue32_v11070 write = nullptr;
+  PFN_cuStreamWaitValue32_v11070 wait = nullptr;
+};
+const stream_value_functions* stream_values() {
+  static const stream_value_functions functions = [] {
+    stream_value_functions found_functions;
+    const auto find = [](const char* name) -> void* {
+      void* function = nullptr;
+      cudaDriverEntryPointQueryResult found{};
+      if (cudaGetDriverEntryPointByVersion(name, &function, 11070, cudaEnableDefault, &found) != cudaSuccess ||
+          found != cudaDriverEntryPointSuccess) {
+        cudaGetLastError();
+        return nullptr;
+      }
+      return function;
+    };
+    found_functions.write = reinterpret_cast<PFN_cuStreamWriteValue32_v11070>(find("cuStreamWriteValue32"));
+    found_functions.wait = reinterpret_cast<PFN_cuStreamWaitValue32_v11070>(find("cuStreamWaitValue32"));
+    return found_functions;
+  }();
+  return functions.write != nullptr && functions.wait != nullptr ? &functions : nullptr;
+}
+
+/// Throws where a driver call of the stream memory operations failed, naming it.
+void check_stream_value(CUresult result, const char* call) {
+  if (result != CUDA_SUCCESS) throw std::runtime_error(fmt::format("{} failed: CUresult {}", call, static_cast<int>(result)));
+}
 
 class cuda_backend final : public backend {
 public:
@@ -313,6 +345,19 @@ public:
   }
   void close_from_process(void* device) noexcept override {
     if (cudaIpcCloseMemHandle(device) != cudaSuccess) cudaGetLastError();
+  }
+  bool orders_by_values() const override { return stream_values() != nullptr; }
+  void write_value_on(void* queue, void* device, std::uint32_t value) override {
+    // The default flags: the write follows a fence over the queue's earlier writes (the packs
+    // into the neighbour's memory), as __threadfence_system() does for a thread.
+    check_stream_value(stream_values()->write(static_cast<CUstream>(queue), reinterpret_cast<CUdeviceptr>(device), value,
+                                              CU_STREAM_WRITE_VALUE_DEFAULT),
+                       "cuStreamWriteValue32");
+  }
+  void wait_value_on(void* queue, const void* device, std::uint32_t value) override {
+    check_stream_value(stream_values()->wait(static_cast<CUstream>(queue), reinterpret_cast<CUdeviceptr>(device), value,
+                                             CU_STREAM_WAIT_VALUE_GEQ),
+                       "cuStreamWaitValue32");
   }
   void* allocate_host(std::size_t bytes) override {
     void* p = nullptr;
