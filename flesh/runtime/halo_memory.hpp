@@ -10,6 +10,7 @@
 #include <functional>
 #include <memory>
 #include <stdexcept>
+#include <string>
 #include <vector>
 
 #include "flesh/grid/grid_functions.hpp"
@@ -95,6 +96,9 @@ public:
   // so they may wrap.
   /// Whether this memory's queue can write and wait on counters (signal, wait_for).
   virtual bool signals() const { return false; }
+  /// What tells this memory's device apart from the others of its node (a GPU's UUID); empty
+  /// where unknown. Ranks whose memories name the same device do not signal each other.
+  virtual std::string device_identity() const { return {}; }
   /// Makes buffer `slot` hold `count` counters, zeros where it is new, and returns what another
   /// process needs to open it (as share() does); empty where this memory cannot.
   virtual std::vector<std::byte> share_counters(int slot, int count) {

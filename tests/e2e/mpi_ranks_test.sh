@@ -54,9 +54,9 @@ for application in heat wavetoy; do
     check "$application, periodic = $periodic, 4 ranks, planes unpadded: the same fields" same_digest "$reference" "${application}_${periodic}_planes"
     run "${application}_${periodic}_line64" 3 "$application" "${lines[@]}" 'Driver::cacheline_bytes = 64' 'Driver::ghost_size = 2'
     check "$application, periodic = $periodic, 3 ranks, rows on 64-byte lines: the same fields" same_digest "$reference" "${application}_${periodic}_line64"
-    # On a GPU, ranks sharing it pack into each other's memory; with Driver::device_signals their
-    # queues signal each other through counters instead of messages (elsewhere the setting is
-    # unused): the same fields.
+    # With Driver::device_signals, ranks on different GPUs of a node signal each other through
+    # counters instead of messages; ranks sharing one GPU (as on a one-GPU machine) and CPUs keep
+    # the messages: the same fields either way.
     for ranks in 2 8; do
       run "${application}_${periodic}_signals$ranks" "$ranks" "$application" "${lines[@]}" 'Driver::device_signals = "yes"'
       check "$application, periodic = $periodic, $ranks ranks, device signals: the same fields" \

@@ -49,6 +49,9 @@ public:
   virtual std::string name() const = 0;
   /// The device this process uses, for the start-up report: "cuda device 0: NVIDIA H100 80GB HBM3".
   virtual std::string device_description() const { return name(); }
+  /// What tells this device apart from the others of its node (CUDA: the GPU's UUID, the same
+  /// whatever CUDA_VISIBLE_DEVICES numbers it); empty where unknown.
+  virtual std::string device_identity() const { return {}; }
   /// OpenMP: kernels read and write the host arrays themselves, so nothing is ever copied.
   virtual bool shares_host_memory() const = 0;
   virtual void* allocate(std::size_t bytes) = 0;

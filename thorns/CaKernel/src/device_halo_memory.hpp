@@ -35,6 +35,7 @@ public:
   bool open_shared(int slot, const std::vector<std::byte>& handle) override;
   void pack_to_shared(int slot, const std::vector<halo_piece>& pieces) override;
   bool signals() const override { return device_.orders_by_values(); }
+  std::string device_identity() const override { return device_.device_identity(); }
   std::vector<std::byte> share_counters(int slot, int count) override;
   void signal(int slot, int index, std::uint32_t value) override;
   void wait_for(int slot, int index, std::uint32_t value) override;

@@ -58,10 +58,12 @@ int opposite(int face) { return face ^ 1; }
 constexpr int share_tag = 8, share_answer_tag = 16;
 
 /// The setup message of shared buffers: this host's name (only a neighbour on the same host can
-/// open them), the handles of the two buffers (exchanges alternate between them) and of the
-/// face's counters (none where the memory has no signals); each a size and its bytes.
-constexpr std::size_t host_name_bytes = 64, handle_bytes = 128;
-constexpr std::size_t offer_bytes = host_name_bytes + 3 * (sizeof(std::uint64_t) + handle_bytes);
+/// open them), its memory's device (halo_memory::device_identity), the handles of the two buffers
+/// (exchanges alternate between them) and of the face's counters (none where the memory has no
+/// signals); each handle a size and its bytes.
+constexpr std::size_t host_name_bytes = 64, device_bytes = 64, handle_bytes = 128;
+constexpr std::size_t handles_at = host_name_bytes + device_bytes;
+constexpr std::size_t offer_bytes = handles_at + 3 * (sizeof(std::uint64_t) + handle_bytes);
 /// The answer: whether the buffers were opened, and whether the counters were.
 constexpr std::byte opened_buffers{1}, opened_counters{2};
 
@@ -84,6 +86,8 @@ void halo_exchange::share_buffers(std::vector<side_plan>& sides, halo_memory& me
     std::vector<std::byte> offer(offer_bytes);
     const auto name = host_name();
     std::memcpy(offer.data(), name.data(), std::min(name.size(), host_name_bytes - 1));
+    const auto device = memory.device_identity();
+    std::memcpy(offer.data() + host_name_bytes, device.data(), std::min(device.size(), device_bytes - 1));
     bool offered = true;
     for (int part = 0; part < 3; ++part) {
       // The two buffers; then the counters, where this memory signals and both buffers were offered.
@@ -93,7 +97,7 @@ void halo_exchange::share_buffers(std::vector<side_plan>& sides, halo_memory& me
       const bool fits = !handle.empty() && handle.size() <= handle_bytes;
       if (part < 2) offered = offered && fits;
       const std::uint64_t size = (part < 2 ? offered : fits) ? handle.size() : 0;
-      std::byte* at = offer.data() + host_name_bytes + part * (sizeof size + handle_bytes);
+      std::byte* at = offer.data() + handles_at + part * (sizeof size + handle_bytes);
       std::memcpy(at, &size, sizeof size);
       if (size > 0) std::memcpy(at + sizeof size, handle.data(), handle.size());
     }
@@ -112,12 +116,19 @@ void halo_exchange::share_buffers(std::vector<side_plan>& sides, halo_memory& me
   // Each side opens what the neighbour offered, then both learn whether the other could.
   std::vector<std::array<std::byte, 1>> opened(setting_up.size()), peer_opened(setting_up.size());
   const auto name = host_name();
+  const auto device = memory.device_identity().substr(0, device_bytes - 1);
   for (std::size_t i = 0; i < setting_up.size(); ++i) {
     const auto& offer = answers[i];
     const std::string peer_host(reinterpret_cast<const char*>(offer.data()));
+    const std::string peer_device(reinterpret_cast<const char*>(offer.data() + host_name_bytes));
+    // No signals between ranks on one device: ranks that share a GPU take turns on it, and a
+    // queue waiting on a counter keeps the GPU from the neighbour's packs that would end the wait
+    // (WaveToy 256^3 on one H100: 4.7 times slower steps on 2 ranks, bench/RESULTS.md,
+    // 2026-12-07). Both sides see the same pair of devices, so both leave the counters closed.
+    const bool signal_peer = device.empty() || peer_device != device;
     bool ok = peer_host == name, counted = false;
-    for (int part = 0; part < 3 && ok; ++part) {
-      const std::byte* at = offer.data() + host_name_bytes + part * (sizeof(std::uint64_t) + handle_bytes);
+    for (int part = 0; part < 3 && ok && (part < 2 || signal_peer); ++part) {
+      const std::byte* at = offer.data() + handles_at + part * (sizeof(std::uint64_t) + handle_bytes);
       std::uint64_t size = 0;
       std::memcpy(&size, at, sizeof size);
       const int slot = part < 2 ? shared_slot(setting_up[i]->face, part) : counters_slot(setting_up[i]->face);

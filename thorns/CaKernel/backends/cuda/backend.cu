@@ -233,6 +233,13 @@ public:
     OPUNTIA_CUDA_CHECK(cudaGetDeviceProperties(&properties, device_));
     return fmt::format("cuda device {}: {}", device_, properties.name);
   }
+  std::string device_identity() const override {
+    cudaDeviceProp properties{};
+    OPUNTIA_CUDA_CHECK(cudaGetDeviceProperties(&properties, device_));
+    std::string uuid = "GPU-";
+    for (const char byte : properties.uuid.bytes) uuid += fmt::format("{:02x}", static_cast<unsigned char>(byte));
+    return uuid;
+  }
   bool shares_host_memory() const override { return false; }
   void* allocate(std::size_t bytes) override {
     void* p = nullptr;
