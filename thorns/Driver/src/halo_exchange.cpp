@@ -80,14 +80,15 @@ void halo_exchange::share_buffers(std::vector<side_plan>& sides, halo_memory& me
   // set up (or grow) their shared buffers together: offers, then whether each could open the other's.
   std::vector<std::vector<std::byte>> offers, answers;
   std::vector<side_plan*> setting_up;
+  // What this rank says of itself in each offer and compares with each neighbour's, as sent.
+  const auto name = host_name();
+  const auto device = memory.device_identity().substr(0, device_bytes - 1);
   for (auto& s : sides) {
     const int face = s.face;
     if (s.peer == ranks.rank() || shared_[face].bytes >= s.bytes) continue;
     std::vector<std::byte> offer(offer_bytes);
-    const auto name = host_name();
     std::memcpy(offer.data(), name.data(), std::min(name.size(), host_name_bytes - 1));
-    const auto device = memory.device_identity();
-    std::memcpy(offer.data() + host_name_bytes, device.data(), std::min(device.size(), device_bytes - 1));
+    std::memcpy(offer.data() + host_name_bytes, device.data(), device.size());
     bool offered = true;
     for (int part = 0; part < 3; ++part) {
       // The two buffers; then the counters, where this memory signals and both buffers were offered.
@@ -115,8 +116,6 @@ void halo_exchange::share_buffers(std::vector<side_plan>& sides, halo_memory& me
   ranks.exchange(sends, receives);
   // Each side opens what the neighbour offered, then both learn whether the other could.
   std::vector<std::array<std::byte, 1>> opened(setting_up.size()), peer_opened(setting_up.size());
-  const auto name = host_name();
-  const auto device = memory.device_identity().substr(0, device_bytes - 1);
   for (std::size_t i = 0; i < setting_up.size(); ++i) {
     const auto& offer = answers[i];
     const std::string peer_host(reinterpret_cast<const char*>(offer.data()));
