@@ -44,3 +44,11 @@ configure() {
   cmake -S . -B "$dir" -G Ninja -DCMAKE_BUILD_TYPE=Release -DCMAKE_PREFIX_PATH=$PWD/.deps/usr \
     -DCMAKE_CUDA_ARCHITECTURES=90 "$@" >"$log" 2>&1 || { tail -30 "$log"; return 1; }
 }
+
+# tuned_ring_rows BUILD_DIR: CUDA's radius-4 ring (GpuStencilBench's Star25) tuned at 256^3 in that
+# build's gpu_stencil_bench (autotuning measures TILE, depth and lanes), on the driver's padded
+# rows: the autotuning line, the copies and the tuned row.
+tuned_ring_rows() {
+  GPU_BENCH_TUNE=2 GPU_BENCH_ONLY="Star25 cuda/3dblock_ring" GPU_BENCH_LAYOUTS=rows \
+    "$1/bench/gpu_stencil_bench" 256 10 2>&1 | grep -E "autotune|\| copy|tuned|DIFFERS"
+}

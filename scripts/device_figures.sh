@@ -64,12 +64,9 @@ stencils() {
   done
 }
 ring_tuned() {
-  for precision in double float; do
-    GPU_BENCH_TUNE=2 GPU_BENCH_ONLY="Star25 cuda/3dblock_ring" GPU_BENCH_LAYOUTS=rows \
-      "build/figures/$precision/bench/gpu_stencil_bench" 256 10 | grep -E "autotune|\| copy|tuned|DIFFERS"
-  done
+  for precision in double float; do tuned_ring_rows "build/figures/$precision"; done
 }
-export -f configure build_targets builds steps cavity stencils ring_tuned
+export -f configure build_targets tuned_ring_rows builds steps cavity stencils ring_tuned
 
 part builds 240 builds || exit 1
 part steps 60 steps

@@ -50,6 +50,5 @@ for round in $(seq 1 "$rounds"); do
 done
 for precision in fp64 fp32; do
   echo "== 256^3, $precision: the ring tuned (autotuning measures the depth too)"
-  GPU_BENCH_TUNE=2 GPU_BENCH_ONLY="Star25 cuda/3dblock_ring" GPU_BENCH_LAYOUTS=rows \
-    "build/ring-depth/$precision/bench/gpu_stencil_bench" 256 10 2>&1 | grep -E "autotune|\| copy|tuned|DIFFERS"
+  tuned_ring_rows "build/ring-depth/$precision"
 done
