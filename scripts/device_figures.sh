@@ -3,7 +3,7 @@
 # call: opuntia in fp64 and float and gpu_stencil_bench in both (without tests), then, in this
 # order, the steps (bench/step_benchmark.py: HeatEquation and WaveToy at 128^3, 256^3, 512^3),
 # the cavity (bench/ldc_benchmark.py at 256^3 against PyTorch), gpu_stencil_bench at 256^3 and
-# 512^3, and CUDA's ring tuned at 256^3. A device lease is short and may end at any time: each
+# 512^3, and CUDA's ring tuned at 256^3. A GPU machine may be held only briefly: each
 # part starts only while the time it needs is left (the first argument, seconds, default 570),
 # and a part already done in this build tree (a marker in build/figures) is skipped, so a second
 # call on the same warm machine goes on where the first stopped. Everything goes to stdout and to
