@@ -98,16 +98,15 @@ static void CAKERNEL_%{name}_%{variant}_columns(const opuntia::kernel_call& call
 
 /// The planes each block of a launch of `columns` columns of blocks over `planes` streams where
 /// autotuning asks for none: the slabs that fill the GPU's `resident` blocks, at most TILE's z
-/// (opuntia::planes_per_block).
-static int CAKERNEL_%{name}_%{variant}_own_slab(std::int64_t columns, int planes, int resident) {
-  return opuntia::planes_per_block(columns, planes, %{tile_z}, %{stencil_zn} + %{stencil_zp} + CAKERNEL_%{name}_%{variant}_PF,
-                                   resident);
+/// (opuntia::planes_per_block), for the kernel `ahead` deep.
+static int CAKERNEL_%{name}_%{variant}_own_slab(std::int64_t columns, int planes, int resident, int ahead) {
+  return opuntia::planes_per_block(columns, planes, %{tile_z},
+                                   %{stencil_zn} + %{stencil_zp} + CAKERNEL_%{name}_%{variant}_PF_OF(ahead), resident);
 }
 
-/// Calls f(std::integral_constant<int, D>{}) for the ring depth D compiled nearest `ahead` and
-/// returns what it returns: the ring's own (CAKERNEL_%{name}_%{variant}_AHEAD) or, where `ahead`
-/// asks for more, one plane deeper (DEEPEST); a kernel without a ring has only its own, which it
-/// does not use.
+/// Calls f(std::integral_constant<int, D>{}) for the depth D compiled nearest `ahead` (a ring's,
+/// or the planes its windows load ahead without one) and returns what it returns: the own
+/// (CAKERNEL_%{name}_%{variant}_AHEAD) or, where `ahead` asks for more, one plane deeper (DEEPEST).
 template <typename F>
 static decltype(auto) CAKERNEL_%{name}_%{variant}_with_ahead(int ahead, F&& f) {
   constexpr int own = CAKERNEL_%{name}_%{variant}_AHEAD, deepest = CAKERNEL_%{name}_%{variant}_DEEPEST;
@@ -132,7 +131,7 @@ static void CAKERNEL_%{name}_cuda_%{variant}_launch(const opuntia::kernel_call& 
   const int resident = CAKERNEL_%{name}_%{variant}_resident_blocks<lanes, ahead, boxed>();  // also lets the kernel have its shared planes
   const int planes = hi[2] - lo[2];
   const int slab = asked > 0 ? opuntia::slab_as_asked(planes, asked)
-                             : CAKERNEL_%{name}_%{variant}_own_slab(std::int64_t{columns_x} * columns_y, planes, resident);
+                             : CAKERNEL_%{name}_%{variant}_own_slab(std::int64_t{columns_x} * columns_y, planes, resident, ahead);
   const dim3 grid(columns_x, columns_y, static_cast<unsigned>((planes + slab - 1) / slab));
   const CAKERNEL_%{name}_Arrays arrays = CAKERNEL_%{name}_arrays_of(call);
   (void)arrays;
@@ -177,22 +176,27 @@ void CAKERNEL_Launch_%{name}_cuda_%{variant}(const opuntia::kernel_call& call) {
 ]%    return fits;
   };
   // What autotuning may choose here: the planes a block streams, the lanes (the widest that fits
-  // of those asked, whose shared planes the GPU holds) and, for a ring, its depth (its own or one
-  // plane deeper, where the GPU holds that ring's shared planes). TILE's x and y are compiled in:
+  // of those asked, whose shared planes the GPU holds) and the depth: a ring's, or the planes its
+  // windows load ahead without one, its own or one plane deeper (a ring's where the GPU holds its
+  // shared planes; the windows' one register a point more). TILE's x and y are compiled in:
   // the shape says them as they are. The shape's z is the slab a launch over the whole grid
   // runs: its own (the slabs that fill the GPU, at most TILE's z,
   // thorns/CaKernel/backends/slabs.hpp), so that autotuning starts from what runs, or the one
   // asked for, evened out over as many slabs, which runs as asked. The own rule cut the radius-4
   // ring's 128 columns at 256^3 in fp32 into 5 slabs a column, 84% of copy on an H100 where 4
-  // gave 88% (bench/RESULTS.md, 2026-12-06): a measured search finds such cuts. A shape without
-  // a ring has no depth (0).
+  // gave 88% (bench/RESULTS.md, 2026-12-06): a measured search finds such cuts. The windows of
+  // the 7-point star two planes ahead (a build's -DCAKERNEL_<kernel>_<variant>_PF=2) lost 2-6
+  // points of copy on 3dblock and 3dblock_rows on an H100 and moved the others within noise
+  // (bench/RESULTS.md, 2026-12-07): one plane stays the own, and a GPU that gains from two
+  // finds it by measuring. A kernel whose own is none (PF=0) has no depth to choose (0).
   constexpr int widest = opuntia::cuda::lanes_per_16_bytes<CCTK_REAL>;
   constexpr int own_lanes = CAKERNEL_%{name}_%{variant}_lanes;
   constexpr int own_ahead = CAKERNEL_%{name}_%{variant}_AHEAD, deepest = CAKERNEL_%{name}_%{variant}_DEEPEST;
   static_assert(own_lanes >= 1 && own_lanes <= widest && (own_lanes & (own_lanes - 1)) == 0,
                 "CAKERNEL_%{name}_%{variant}_LANES: the x points a thread of kernel %{name} (%{variant}) owns must be a power "
                 "of two of at most 16 bytes of CCTK_REAL (1 or 2 in fp64; 1, 2 or 4 in fp32): the launcher compiles those");
-  static_assert(own_ahead >= 1, "CAKERNEL_%{name}_%{variant}_AHEAD: the ring of kernel %{name} copies at least 1 plane ahead");
+  static_assert(!CAKERNEL_%{name}_%{variant}_RING || own_ahead >= 1,
+                "CAKERNEL_%{name}_%{variant}_AHEAD: the ring of kernel %{name} copies at least 1 plane ahead");
   static_assert(CAKERNEL_%{name}_%{variant}_shared_bytes<own_lanes, own_ahead>() <= 227 * 1024,
                 "the shared planes of kernel %{name} (%{variant}) need more than 227 KiB a block: each cached "
                 "variable keeps 2 planes (3dblock_ring: the planes it keeps below, STENCIL's zp and AHEAD + 1) of TILE's x "
@@ -206,7 +210,7 @@ void CAKERNEL_Launch_%{name}_cuda_%{variant}(const opuntia::kernel_call& call) {
     });
   };
   const opuntia::launch_shape shape = opuntia::launch_shape_of(
-      call, {{%{tile_x}, %{tile_y}, %{tile_z}}, CAKERNEL_%{name}_%{variant}_RING ? own_ahead : 0, own_lanes},
+      call, {{%{tile_x}, %{tile_y}, %{tile_z}}, own_ahead, own_lanes},
       [&](const opuntia::launch_shape& s) {
         int lanes = widest;
         while (lanes > 1 && (lanes > s.lanes || !groups_of(lanes) || shared_bytes(lanes, own_ahead) > shared_most)) lanes /= 2;
@@ -221,10 +225,10 @@ void CAKERNEL_Launch_%{name}_cuda_%{variant}(const opuntia::kernel_call& call) {
                                    CAKERNEL_%{name}_%{variant}_columns<l_>(call, lo, hi, origin, columns_x, columns_y);
                                    return CAKERNEL_%{name}_%{variant}_own_slab(
                                        std::int64_t{columns_x} * columns_y, hi[2] - lo[2],
-                                       CAKERNEL_%{name}_%{variant}_resident_blocks<l_, a_, false>());
+                                       CAKERNEL_%{name}_%{variant}_resident_blocks<l_, a_, false>(), a_);
                                  });
                                });
-        return opuntia::launch_shape{{%{tile_x}, %{tile_y}, slab}, CAKERNEL_%{name}_%{variant}_RING ? ahead : 0, lanes};
+        return opuntia::launch_shape{{%{tile_x}, %{tile_y}, slab}, ahead, lanes};
       });
   if (!opuntia::clip_to_box(call, lo, hi)) return;
   const bool boxed = call.box.has_value();

@@ -130,17 +130,20 @@ static __host__ __device__ constexpr int CAKERNEL_%{name}_%{variant}_min_blocks(
 #else
 #define CAKERNEL_%{name}_%{variant}_LAUNCH_BOUNDS __launch_bounds__(CAKERNEL_%{name}_%{variant}_threads<cakernel_lanes>())
 #endif
-/* Planes each window loads ahead from global memory; with a ring (3dblock_ring) the windows
-   take their newest plane from the ring instead, which the block copies AHEAD planes ahead with
-   cp.async into NB slots. A staged plane (3dblock) has two slots, written and read in turn.
-   -DCAKERNEL_<kernel>_<variant>_PF=N sets one kernel's (not a ring's: its windows read no plane
-   from global memory): each plane more is a register a point of each window. */
+/* Planes each window loads ahead from global memory, its own depth: 1; with a ring (3dblock_ring)
+   the windows take their newest plane from the ring instead, which the block copies AHEAD planes
+   ahead with cp.async into NB slots. A staged plane (3dblock) has two slots, written and read in
+   turn. -DCAKERNEL_<kernel>_<variant>_PF=N sets one kernel's own (not a ring's: its windows read
+   no plane from global memory): each plane more is a register a point of each window. The
+   launcher also compiles the windows one plane deeper, which autotuning may choose (the shape's
+   `ahead`, as a ring's depth): the kernel's windows load PF_OF(cakernel_ahead) planes ahead. */
 #ifndef CAKERNEL_%{name}_%{variant}_PF
 #define CAKERNEL_%{name}_%{variant}_PF (CAKERNEL_%{name}_%{variant}_RING ? 0 : 1)
 #elif CAKERNEL_%{name}_%{variant}_RING
 #error "CAKERNEL_%{name}_%{variant}_PF: a ring's windows take their planes from the ring, not from global memory; set CAKERNEL_%{name}_%{variant}_AHEAD instead"
 #endif
 static_assert(CAKERNEL_%{name}_%{variant}_PF >= 0, "CAKERNEL_%{name}_%{variant}_PF: the planes loaded ahead cannot be fewer than none");
+#define CAKERNEL_%{name}_%{variant}_PF_OF(ahead) (CAKERNEL_%{name}_%{variant}_RING ? 0 : (ahead))
 /* Blocks inside the grid whose slab is TILE's z, at most 8 planes, stream them in a loop the
    compiler unrolls where the variant says so (CAKERNEL_UNROLLED_<variant>, common.h: UNROLLED
    planes; 0: a loop of cakernel_slab planes, as other slabs and blocks take).
@@ -156,11 +159,14 @@ static_assert(CAKERNEL_%{name}_%{variant}_PF >= 0, "CAKERNEL_%{name}_%{variant}_
    GPU that moves more bytes with as many SMs (the H200: 1.4 times the H100's) needs more of them
    in flight to reach its copy's speed: the launcher also compiles the ring one plane deeper
    (DEEPEST), which autotuning may choose (the shape's `ahead`). The kernel takes its depth as
-   cakernel_ahead; -DCAKERNEL_<kernel>_3dblock_ring_AHEAD=N sets one kernel's own. */
+   cakernel_ahead; -DCAKERNEL_<kernel>_3dblock_ring_AHEAD=N sets one kernel's own. Without a
+   ring the depth is the windows' (PF, above), and its own is PF. Either way the launcher compiles
+   the own depth and one deeper (DEEPEST), unless the own is none (PF=0). */
 #ifndef CAKERNEL_%{name}_%{variant}_AHEAD
-#define CAKERNEL_%{name}_%{variant}_AHEAD (CAKERNEL_%{name}_%{variant}_POINT_BYTES <= 4 ? 3 : 2)
+#define CAKERNEL_%{name}_%{variant}_AHEAD \
+  (CAKERNEL_%{name}_%{variant}_RING ? (CAKERNEL_%{name}_%{variant}_POINT_BYTES <= 4 ? 3 : 2) : CAKERNEL_%{name}_%{variant}_PF)
 #endif
-#define CAKERNEL_%{name}_%{variant}_DEEPEST (CAKERNEL_%{name}_%{variant}_AHEAD + (CAKERNEL_%{name}_%{variant}_RING ? 1 : 0))
+#define CAKERNEL_%{name}_%{variant}_DEEPEST (CAKERNEL_%{name}_%{variant}_AHEAD + (CAKERNEL_%{name}_%{variant}_AHEAD > 0 ? 1 : 0))
 /* The ring also keeps BELOW planes under the current one (at most zn), so that I3D_l off the z
    axis with -BELOW <= k < 0 reads them there too: as many as the body reads that way (the
    generator's off_axis_zn: 1 for the cavity's momentum, whose vz reads vx_p(1, 0, -1)), since
@@ -178,7 +184,7 @@ static_assert(CAKERNEL_%{name}_%{variant}_BELOW >= 0 && CAKERNEL_%{name}_%{varia
 #define CAKERNEL_%{name}_%{variant}_NB_OF(ahead) \
   (CAKERNEL_%{name}_%{variant}_RING ? CAKERNEL_%{name}_%{variant}_BELOW + %{stencil_zp} + (ahead) + 1 : 2)
 #define CAKERNEL_%{name}_%{variant}_NB CAKERNEL_%{name}_%{variant}_NB_OF(cakernel_ahead)
-#define CAKERNEL_%{name}_%{variant}_W (%{stencil_zn} + %{stencil_zp} + 1 + CAKERNEL_%{name}_%{variant}_PF)
+#define CAKERNEL_%{name}_%{variant}_W (%{stencil_zn} + %{stencil_zp} + 1 + CAKERNEL_%{name}_%{variant}_PF_OF(cakernel_ahead))
 #define CAKERNEL_%{name}_%{variant}_rows_per_thread CAKERNEL_%{name}_%{variant}_ROWS
 #define CAKERNEL_%{name}_%{variant}_lanes CAKERNEL_%{name}_%{variant}_LANES
 
@@ -482,7 +488,7 @@ static_assert(CAKERNEL_%{name}_%{variant}_BELOW >= 0 && CAKERNEL_%{name}_%{varia
        block, so that its threads take the same path: an x edge in one thread would otherwise \
        run its warp through both (and a shared plane needs the same barriers in every thread). */ \
     const bool cakernel_inside = \
-        cakernel_k0 + cakernel_slab + %{stencil_zp} + CAKERNEL_%{name}_%{variant}_PF <= params.cagh_nk && \
+        cakernel_k0 + cakernel_slab + %{stencil_zp} + CAKERNEL_%{name}_%{variant}_PF_OF(cakernel_ahead) <= params.cagh_nk && \
         cakernel_k0 + cakernel_slab <= cakernel_hi_z && cakernel_bj + %{stencil_yn} + cakernel_tyr <= cakernel_hi_y; \
     const bool cakernel_thread_x_inside = \
         cakernel_x0 >= cakernel_lo_x && cakernel_x0 + cakernel_lanes <= cakernel_hi_x; \
@@ -526,7 +532,7 @@ static_assert(CAKERNEL_%{name}_%{variant}_BELOW >= 0 && CAKERNEL_%{name}_%{varia
         _Pragma("unroll") for (int cakernel_d = 0; cakernel_d + 1 < CAKERNEL_%{name}_%{variant}_W; ++cakernel_d) \
           _Pragma("unroll") for (int cakernel_l = 0; cakernel_l < cakernel_lanes; ++cakernel_l) \
             cakernel_w_%{vname}[cakernel_m][cakernel_d][cakernel_l] = cakernel_w_%{vname}[cakernel_m][cakernel_d + 1][cakernel_l]; \
-        const int gj = cakernel_j + cakernel_m, cakernel_k = gk + %{stencil_zp} + CAKERNEL_%{name}_%{variant}_PF; \
+        const int gj = cakernel_j + cakernel_m, cakernel_k = gk + %{stencil_zp} + CAKERNEL_%{name}_%{variant}_PF_OF(cakernel_ahead); \
         /* With a staged plane, a thread past the x edge stays for the barriers, on an x-checked \
            path; its column must not be read: past the last row of the last plane it would lie \
            beyond the array. (Without a shared plane, such a thread has returned.) */ \

@@ -4,7 +4,8 @@
 // kernel; every intent) on every backend of the build, from random arrays, against its launch
 // with the template's own shape. Each launcher says which shape it ran (kernel_call::ran_shape):
 // the 3D launchers a shape they can run (CUDA's with the descriptor's x and y, which are compiled
-// in, lanes among those it compiles, and a depth only for a ring: its own or one plane deeper),
+// in, lanes among those it compiles, and a depth, a ring's or its windows': its own or one plane
+// deeper),
 // boundary kernels nothing, and a call with an empty box asks without running.
 // One CTest test per backend (launch_shape.openmp, launch_shape.opencl, launch_shape.cuda).
 #include <gtest/gtest.h>
@@ -32,7 +33,8 @@ using variant_check::grid_size;
 /// kernels with a 128 x 8 x 64 tile in two lanes).
 std::vector<opuntia::launch_shape> shapes(bool rows_of_whole_groups, const std::string& backend) {
   // CUDA compiles every lanes up to 16 bytes, four floats too where its own are fewer (the
-  // cavity's momentum), and a ring one plane deeper than its own: asked for too.
+  // cavity's momentum), and every variant one plane deeper than its own: asked for too (2: a
+  // ring's own in fp64, the windows' deeper one).
   if (rows_of_whole_groups && backend == "cuda")
     return {{{0, 0, 0}, 0, 1}, {{0, 0, 0}, 2, 2}, {{0, 0, 0}, 0, 4}, {{0, 0, 0}, 9, 0}, {{0, 0, 0}, 9, 1}};
   if (rows_of_whole_groups) return {{{0, 0, 0}, 0, 1}, {{0, 0, 0}, 2, 2}};
@@ -107,14 +109,14 @@ TEST_P(launch_shape, another_shape_computes_the_same_bits_and_the_launcher_says_
           EXPECT_EQ(ran.lanes, 0) << what << " asked " << shape_text;
         }
         if (backend == "cuda") {
-          // A ring (its own depth > 0) runs its own depth or, asked for more, one plane deeper.
-          const bool ring = own.ahead > 0;
-          EXPECT_EQ(ring, variant.template_name == "3dblock_ring") << what;
-          EXPECT_TRUE(ran.tile[0] == own.tile[0] && ran.tile[1] == own.tile[1]) << what << " asked " << shape_text;
-          if (ring)
-            EXPECT_EQ(ran.ahead, asked.ahead > own.ahead ? own.ahead + 1 : own.ahead) << what << " asked " << shape_text;
+          // Every variant has a depth (a ring's planes copied ahead, 2 or 3; the windows' planes
+          // loaded ahead, 1) and runs its own or, asked for more, one plane deeper.
+          if (variant.template_name == "3dblock_ring")
+            EXPECT_TRUE(own.ahead == 2 || own.ahead == 3) << what;
           else
-            EXPECT_EQ(ran.ahead, 0) << what << " asked " << shape_text;
+            EXPECT_EQ(own.ahead, 1) << what;
+          EXPECT_TRUE(ran.tile[0] == own.tile[0] && ran.tile[1] == own.tile[1]) << what << " asked " << shape_text;
+          EXPECT_EQ(ran.ahead, asked.ahead > own.ahead ? own.ahead + 1 : own.ahead) << what << " asked " << shape_text;
           // Slabs as asked, evened out (at most the planes asked), or its own where the call asks
           // for no tile.
           opuntia::kernel_call asking;

@@ -95,10 +95,10 @@ const launch_choice& launch_tuner::choose(const std::string& kernel, const std::
       box ? fmt::format("a {} box of {}", size_text(*box), size_text(points)) : size_text(points);
   // The key holds what the measurement depends on; the entry holds the choice. Its first word
   // names the search: a wider one (5: x and y traded; 6: CUDA's lanes; 7: slabs as asked on
-  // CUDA, a slab more and fewer; 8: CUDA's ring one plane deeper) measures again what a
-  // narrower one chose.
+  // CUDA, a slab more and fewer; 8: CUDA's ring one plane deeper; 9: CUDA's other variants'
+  // windows one plane deeper) measures again what a narrower one chose.
   const std::string key = program_cache::key(
-      {fmt::format("autotune 8\n{}\n{}\n{}", kernel, fmt::join(candidates, " "), size), "", "", device_, ""});
+      {fmt::format("autotune 9\n{}\n{}\n{}", kernel, fmt::join(candidates, " "), size), "", "", device_, ""});
   if (const auto known = chosen_.find(key); known != chosen_.end()) return known->second;
   const launch_choice untuned{candidates.front(), own_shape};
   if (mode_ == autotune_mode::no) return chosen_[key] = untuned;

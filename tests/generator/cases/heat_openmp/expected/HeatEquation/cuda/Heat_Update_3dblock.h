@@ -130,17 +130,20 @@ static __host__ __device__ constexpr int CAKERNEL_Heat_Update_3dblock_min_blocks
 #else
 #define CAKERNEL_Heat_Update_3dblock_LAUNCH_BOUNDS __launch_bounds__(CAKERNEL_Heat_Update_3dblock_threads<cakernel_lanes>())
 #endif
-/* Planes each window loads ahead from global memory; with a ring (3dblock_ring) the windows
-   take their newest plane from the ring instead, which the block copies AHEAD planes ahead with
-   cp.async into NB slots. A staged plane (3dblock) has two slots, written and read in turn.
-   -DCAKERNEL_<kernel>_<variant>_PF=N sets one kernel's (not a ring's: its windows read no plane
-   from global memory): each plane more is a register a point of each window. */
+/* Planes each window loads ahead from global memory, its own depth: 1; with a ring (3dblock_ring)
+   the windows take their newest plane from the ring instead, which the block copies AHEAD planes
+   ahead with cp.async into NB slots. A staged plane (3dblock) has two slots, written and read in
+   turn. -DCAKERNEL_<kernel>_<variant>_PF=N sets one kernel's own (not a ring's: its windows read
+   no plane from global memory): each plane more is a register a point of each window. The
+   launcher also compiles the windows one plane deeper, which autotuning may choose (the shape's
+   `ahead`, as a ring's depth): the kernel's windows load PF_OF(cakernel_ahead) planes ahead. */
 #ifndef CAKERNEL_Heat_Update_3dblock_PF
 #define CAKERNEL_Heat_Update_3dblock_PF (CAKERNEL_Heat_Update_3dblock_RING ? 0 : 1)
 #elif CAKERNEL_Heat_Update_3dblock_RING
 #error "CAKERNEL_Heat_Update_3dblock_PF: a ring's windows take their planes from the ring, not from global memory; set CAKERNEL_Heat_Update_3dblock_AHEAD instead"
 #endif
 static_assert(CAKERNEL_Heat_Update_3dblock_PF >= 0, "CAKERNEL_Heat_Update_3dblock_PF: the planes loaded ahead cannot be fewer than none");
+#define CAKERNEL_Heat_Update_3dblock_PF_OF(ahead) (CAKERNEL_Heat_Update_3dblock_RING ? 0 : (ahead))
 /* Blocks inside the grid whose slab is TILE's z, at most 8 planes, stream them in a loop the
    compiler unrolls where the variant says so (CAKERNEL_UNROLLED_<variant>, common.h: UNROLLED
    planes; 0: a loop of cakernel_slab planes, as other slabs and blocks take).
@@ -156,11 +159,14 @@ static_assert(CAKERNEL_Heat_Update_3dblock_PF >= 0, "CAKERNEL_Heat_Update_3dbloc
    GPU that moves more bytes with as many SMs (the H200: 1.4 times the H100's) needs more of them
    in flight to reach its copy's speed: the launcher also compiles the ring one plane deeper
    (DEEPEST), which autotuning may choose (the shape's `ahead`). The kernel takes its depth as
-   cakernel_ahead; -DCAKERNEL_<kernel>_3dblock_ring_AHEAD=N sets one kernel's own. */
+   cakernel_ahead; -DCAKERNEL_<kernel>_3dblock_ring_AHEAD=N sets one kernel's own. Without a
+   ring the depth is the windows' (PF, above), and its own is PF. Either way the launcher compiles
+   the own depth and one deeper (DEEPEST), unless the own is none (PF=0). */
 #ifndef CAKERNEL_Heat_Update_3dblock_AHEAD
-#define CAKERNEL_Heat_Update_3dblock_AHEAD (CAKERNEL_Heat_Update_3dblock_POINT_BYTES <= 4 ? 3 : 2)
+#define CAKERNEL_Heat_Update_3dblock_AHEAD \
+  (CAKERNEL_Heat_Update_3dblock_RING ? (CAKERNEL_Heat_Update_3dblock_POINT_BYTES <= 4 ? 3 : 2) : CAKERNEL_Heat_Update_3dblock_PF)
 #endif
-#define CAKERNEL_Heat_Update_3dblock_DEEPEST (CAKERNEL_Heat_Update_3dblock_AHEAD + (CAKERNEL_Heat_Update_3dblock_RING ? 1 : 0))
+#define CAKERNEL_Heat_Update_3dblock_DEEPEST (CAKERNEL_Heat_Update_3dblock_AHEAD + (CAKERNEL_Heat_Update_3dblock_AHEAD > 0 ? 1 : 0))
 /* The ring also keeps BELOW planes under the current one (at most zn), so that I3D_l off the z
    axis with -BELOW <= k < 0 reads them there too: as many as the body reads that way (the
    generator's off_axis_zn: 1 for the cavity's momentum, whose vz reads vx_p(1, 0, -1)), since
@@ -178,7 +184,7 @@ static_assert(CAKERNEL_Heat_Update_3dblock_BELOW >= 0 && CAKERNEL_Heat_Update_3d
 #define CAKERNEL_Heat_Update_3dblock_NB_OF(ahead) \
   (CAKERNEL_Heat_Update_3dblock_RING ? CAKERNEL_Heat_Update_3dblock_BELOW + 1 + (ahead) + 1 : 2)
 #define CAKERNEL_Heat_Update_3dblock_NB CAKERNEL_Heat_Update_3dblock_NB_OF(cakernel_ahead)
-#define CAKERNEL_Heat_Update_3dblock_W (1 + 1 + 1 + CAKERNEL_Heat_Update_3dblock_PF)
+#define CAKERNEL_Heat_Update_3dblock_W (1 + 1 + 1 + CAKERNEL_Heat_Update_3dblock_PF_OF(cakernel_ahead))
 #define CAKERNEL_Heat_Update_3dblock_rows_per_thread CAKERNEL_Heat_Update_3dblock_ROWS
 #define CAKERNEL_Heat_Update_3dblock_lanes CAKERNEL_Heat_Update_3dblock_LANES
 
@@ -477,7 +483,7 @@ static_assert(CAKERNEL_Heat_Update_3dblock_BELOW >= 0 && CAKERNEL_Heat_Update_3d
        block, so that its threads take the same path: an x edge in one thread would otherwise                                                                                                      \
        run its warp through both (and a shared plane needs the same barriers in every thread). */                                                                                                  \
     const bool cakernel_inside =                                                                                                                                                                   \
-        cakernel_k0 + cakernel_slab + 1 + CAKERNEL_Heat_Update_3dblock_PF <= params.cagh_nk &&                                                                                                     \
+        cakernel_k0 + cakernel_slab + 1 + CAKERNEL_Heat_Update_3dblock_PF_OF(cakernel_ahead) <= params.cagh_nk &&                                                                                  \
         cakernel_k0 + cakernel_slab <= cakernel_hi_z && cakernel_bj + 1 + cakernel_tyr <= cakernel_hi_y;                                                                                           \
     const bool cakernel_thread_x_inside =                                                                                                                                                          \
         cakernel_x0 >= cakernel_lo_x && cakernel_x0 + cakernel_lanes <= cakernel_hi_x;                                                                                                             \
@@ -521,7 +527,7 @@ static_assert(CAKERNEL_Heat_Update_3dblock_BELOW >= 0 && CAKERNEL_Heat_Update_3d
         _Pragma("unroll") for (int cakernel_d = 0; cakernel_d + 1 < CAKERNEL_Heat_Update_3dblock_W; ++cakernel_d)                                                                                  \
           _Pragma("unroll") for (int cakernel_l = 0; cakernel_l < cakernel_lanes; ++cakernel_l)                                                                                                    \
             cakernel_w_u[cakernel_m][cakernel_d][cakernel_l] = cakernel_w_u[cakernel_m][cakernel_d + 1][cakernel_l];                                                                               \
-        const int gj = cakernel_j + cakernel_m, cakernel_k = gk + 1 + CAKERNEL_Heat_Update_3dblock_PF;                                                                                             \
+        const int gj = cakernel_j + cakernel_m, cakernel_k = gk + 1 + CAKERNEL_Heat_Update_3dblock_PF_OF(cakernel_ahead);                                                                          \
         /* With a staged plane, a thread past the x edge stays for the barriers, on an x-checked                                                                                                   \
            path; its column must not be read: past the last row of the last plane it would lie                                                                                                     \
            beyond the array. (Without a shared plane, such a thread has returned.) */                                                                                                              \
