@@ -3,32 +3,26 @@
 # (3dblock_ring) copies its planes AHEAD planes beyond the windows' newest (3 in fp32, 2 in fp64,
 # fitted on an H100); since a54fb84 the launcher also runs it one plane deeper where a shape asks
 # (GPU_BENCH_SHAPES="0_0_0:9": the own slab, the deepest ring), and autotuning measures both
-# (GPU_BENCH_TUNE). The 7-point star's windows load 1 plane ahead from global memory; a build with
-# -DCAKERNEL_<kernel>_<variant>_PF=2 (443bfa9) loads 2. The H200 moves 1.4 times the H100's bytes
-# with as many SMs and its stars stay further from its copy (the ring at 66-72%): this is the
-# question it asks. Builds gpu_stencil_bench in fp64 and float, each also with PF=2 for the
-# 7-point star's variants, and prints each case's rows (% of the copy timed in the same run) on
-# the driver's padded rows, in alternating rounds; nothing is kept or chosen.
+# (GPU_BENCH_TUNE). The 7-point star's windows load 1 plane ahead from global memory; since
+# 213b571 the launcher also runs them 2 ahead where a shape asks (the same "0_0_0:9"), and
+# autotuning measures both. The H200 moves 1.4 times the H100's bytes with as many SMs and its
+# stars stay further from its copy (the ring at 66-72%): this is the question it asks. Builds
+# gpu_stencil_bench in fp64 and float and prints each case's rows (% of the copy timed in the
+# same run) on the driver's padded rows, in alternating rounds; nothing is kept or chosen.
 #   bash scripts/device_ring_depth.sh [sizes="256 512"] [rounds=2]   # there, carry .deps
 set -uo pipefail
 source "$(dirname "$0")/device_env.sh"
 sizes=${1:-256 512}
 rounds=${2:-2}
 nvidia-smi -L
-pf2="-DCMAKE_CUDA_FLAGS=-DCAKERNEL_Star7_3dstencil_unrolled_PF=2 -DCAKERNEL_Star7_3dblock_unrolled_PF=2"
-pf2+=" -DCAKERNEL_Star7_3dstencil_PF=2 -DCAKERNEL_Star7_3dblock_PF=2 -DCAKERNEL_Star7_3dblock_rows_PF=2"
 declare -A builds=(
   [build/ring-depth/fp64]="-DOPUNTIA_REAL_PRECISION=double"
   [build/ring-depth/fp32]="-DOPUNTIA_REAL_PRECISION=float"
-  [build/ring-depth/fp64-pf2]="-DOPUNTIA_REAL_PRECISION=double"
-  [build/ring-depth/fp32-pf2]="-DOPUNTIA_REAL_PRECISION=float"
 )
 pids=()
 for dir in "${!builds[@]}"; do
-  flags=()
-  [[ $dir == *-pf2 ]] && flags=("$pf2")
   # shellcheck disable=SC2086  # the precision flag is one word
-  (configure "$dir" -DOPUNTIA_BUILD_TESTS=OFF ${builds[$dir]} "${flags[@]}" &&
+  (configure "$dir" -DOPUNTIA_BUILD_TESTS=OFF ${builds[$dir]} &&
      build_targets "$dir" "build-ring-depth-$(basename "$dir")" gpu_stencil_bench) &
   pids+=($!)
 done
@@ -40,11 +34,9 @@ for round in $(seq 1 "$rounds"); do
       echo "== round $round, ${n}^3, $precision: the ring at its own depth and one plane deeper"
       GPU_BENCH_SHAPES="0_0_0:9" GPU_BENCH_ONLY="Star25 cuda/3dblock_ring" GPU_BENCH_LAYOUTS=rows \
         "$dir/bench/gpu_stencil_bench" "$n" 10 2>&1 | grep -E "\| copy|3dblock_ring|DIFFERS"
-      for build in "$dir" "$dir-pf2"; do
-        echo "== round $round, ${n}^3, $(basename "$build"): the 7-point star's own lanes"
-        GPU_BENCH_ONLY="Star7 cuda/" GPU_BENCH_LAYOUTS=rows "$build/bench/gpu_stencil_bench" "$n" 10 2>&1 |
-          grep -E "\| copy|Star7.*own|DIFFERS"
-      done
+      echo "== round $round, ${n}^3, $precision: the 7-point star's windows 1 and 2 planes ahead, own lanes"
+      GPU_BENCH_SHAPES="0_0_0:9" GPU_BENCH_ONLY="Star7 cuda/" GPU_BENCH_LAYOUTS=rows \
+        "$dir/bench/gpu_stencil_bench" "$n" 10 2>&1 | grep -E "\| copy|Star7.*own|DIFFERS"
     done
   done
 done
