@@ -164,6 +164,8 @@ def benchmark(args):
     print(f"ldc_benchmark: {args.dims}D n = {args.n}, {args.precision}, {args.sweeps} Jacobi sweeps a step, "
           f"{args.steps} steps after {STEADY_AFTER}; {long.device}{''.join('; ' + p for p in args.parameter)}")
     print(f"copy bandwidth: {copy_bps / 1e9:.1f} GB/s ({copy_source})")
+    for line in long.autotune_lines():
+        print(line)
     table = []
     floor_seconds = 0.0
     if long.step is None:

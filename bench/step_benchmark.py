@@ -111,6 +111,8 @@ def benchmark(args):
                                  f"{run.real_type}")
             if run.step is None:
                 raise SystemExit(f"step_benchmark: no steady-state section in the timer report of {path}")
+            for line in run.autotune_lines():
+                print(line)
             kernels = {name: calls * per_call / args.steps for name, (calls, per_call) in run.rows.items()
                        if name.startswith(DEVICE_ROWS)}
             kernel_sum = sum(kernels.values())

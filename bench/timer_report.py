@@ -24,6 +24,11 @@ class report:
     device: str = "?"  # rank 0's device, from the start-up report
     stdout: str = ""
 
+    def autotune_lines(self):
+        """What autotuning chose in the run (CaKernel::autotune = "cached" or "always"), one line
+        a kernel: a benchmark prints them, so that its figures say which shapes they are of."""
+        return [line for line in self.stdout.splitlines() if line.startswith("autotune:")]
+
 
 def parse(stdout):
     steady = re.search(r"^\s+steady state, iterations \d+ to \d+: ([\d.]+) ms an iteration$", stdout, re.M)
