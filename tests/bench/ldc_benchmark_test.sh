@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
 # bench/ldc_benchmark.py on the host (OpenMP, no torch, a small grid): it runs the thorn twice,
 # finds every kernel's row and the evolution line, and prints the table for bench/RESULTS.md with
-# a figure in each cell, and autotuning's choices where the run tunes; a --precision the build does not have is refused, naming both; a failing
-# run is an error with its exit status.
+# a figure in each cell, and autotuning's choices where the run tunes; a --precision the build
+# does not have is refused, naming both; a failing run is an error with its exit status.
 # Usage: ldc_benchmark_test.sh OPUNTIA LDC_BENCHMARK_PY
 opuntia=$1
 script=$2

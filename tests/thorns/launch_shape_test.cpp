@@ -5,8 +5,7 @@
 // with the template's own shape. Each launcher says which shape it ran (kernel_call::ran_shape):
 // the 3D launchers a shape they can run (CUDA's with the descriptor's x and y, which are compiled
 // in, lanes among those it compiles, and a depth, a ring's or its windows': its own or one plane
-// deeper),
-// boundary kernels nothing, and a call with an empty box asks without running.
+// deeper), boundary kernels nothing, and a call with an empty box asks without running.
 // One CTest test per backend (launch_shape.openmp, launch_shape.opencl, launch_shape.cuda).
 #include <gtest/gtest.h>
 
