@@ -66,6 +66,7 @@ template_scope variable_scope(const kernel_variable& v) {
               {"yoffset", offset_literal(v.centering[1])},
               {"zoffset", offset_literal(v.centering[2])},
               {"cached", yes_no(v.cached)},
+              {"written_at_centre", yes_no(v.written_at_centre)},
               {"timelevels", std::to_string(v.timelevels)},
               {"description", escape_template_text(v.description)}};
   return s;
@@ -83,8 +84,9 @@ template_scope parameter_scope(const kernel_parameter& p) {
   return s;
 }
 
-const std::vector<std::string> variable_keys{"vname",  "vname_upper", "vtype",     "group",  "intent",    "centering",
-                                            "cached", "timelevels",  "vindex",    "vout_index"};
+const std::vector<std::string> variable_keys{"vname",      "vname_upper", "vtype",  "group",
+                                            "intent",     "centering",   "cached", "written_at_centre",
+                                            "timelevels", "vindex",      "vout_index"};
 const std::vector<std::string> parameter_keys{"pname", "ptype", "cactus_type", "source"};
 
 template <std::size_t N>
@@ -102,6 +104,7 @@ std::map<std::string, std::vector<std::string>> variable_filter_values() {
   }
   return {{"intent", names_of(kernel_intent_names)},
           {"cached", {"yes", "no"}},
+          {"written_at_centre", {"yes", "no"}},
           {"vtype", names_of(data_type_names)},
           {"centering", centerings}};
 }
@@ -186,6 +189,8 @@ std::vector<kernel_variable> union_of_variables(const std::vector<const kernel_m
         continue;
       }
       found->cached = found->cached || v.cached;
+      // Kept in a register only where every kernel, reading it or writing it, reaches it at its point alone.
+      found->written_at_centre = found->written_at_centre && v.written_at_centre;
       if (found->intent != v.intent) {
         found->intent = (found->intent == kernel_intent::separateinout || v.intent == kernel_intent::separateinout)
                             ? kernel_intent::separateinout

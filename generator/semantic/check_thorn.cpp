@@ -654,6 +654,29 @@ struct checker {
       }
     }
     kernel.off_axis_zn = off_axis_planes_below(kernel, accesses);
+    mark_written_at_centre(kernel, accesses);
+  }
+
+  /// Each written variable's written_at_centre: every I3D and I3D_l naming the buffer it writes
+  /// has the constant offsets 0, 0, 0, and no macro of the body can reach that buffer unseen
+  /// (no directive names I3D or includes a file, nor names I3D_l where the variable is cached:
+  /// only cached variables are read through I3D_l).
+  static void mark_written_at_centre(kernel_model& kernel, const std::vector<body_access>& accesses) {
+    const bool hidden_i3d = directives_name(kernel.code_text, "I3D") || directives_name(kernel.code_text, "include");
+    const bool hidden_i3d_l = directives_name(kernel.code_text, "I3D_l");
+    const auto at_centre = [](const body_access& a) {
+      return a.arguments.size() == 4 && std::all_of(a.arguments.begin() + 1, a.arguments.end(),
+                                                    [](const access_argument& x) { return x.value && *x.value == 0; });
+    };
+    for (auto& v : kernel.variables) {
+      if (v.intent == kernel_intent::in) continue;
+      const bool separate = v.intent == kernel_intent::separateinout;
+      const auto buffer = separate ? v.name + "_out" : v.name;
+      v.written_at_centre = !hidden_i3d && !(v.cached && !separate && hidden_i3d_l) &&
+                            std::all_of(accesses.begin(), accesses.end(), [&](const body_access& a) {
+                              return a.variable() != buffer || at_centre(a);
+                            });
+    }
   }
 
   /// The deepest plane below the current one that `accesses` read off the z axis from a cached

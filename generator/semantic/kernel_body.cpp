@@ -44,6 +44,7 @@ public:
   std::size_t offset() const { return at_; }
   body_position position() const { return {line_, column_}; }
   std::string_view text() const { return text_; }
+  bool at_line_start() const { return line_start_; }
 
   void advance(std::size_t n = 1) {
     for (; n > 0 && at_ < text_.size(); --n, ++at_) {
@@ -378,6 +379,28 @@ std::vector<body_access> find_accesses(std::string_view body) {
     c = call;  // on from inside the parentheses: an access among the arguments is one too
   }
   return found;
+}
+
+bool directives_name(std::string_view body, std::string_view identifier) {
+  cursor c(body);
+  while (!c.done()) {
+    if (c.peek() != '#' || !c.at_line_start()) {
+      if (!c.skip_ignored()) c.advance();
+      continue;
+    }
+    // Every word of the directive, its comments' included: a false yes only costs an optimisation.
+    const auto text = c.skip_directive();
+    for (std::size_t at = 0; at < text.size();) {
+      const std::size_t begin = at;
+      if (!is_identifier_char(text[at])) {
+        ++at;
+        continue;
+      }
+      while (at < text.size() && is_identifier_char(text[at])) ++at;
+      if (!is_digit(text[begin]) && text.substr(begin, at - begin) == identifier) return true;
+    }
+  }
+  return false;
 }
 
 std::optional<long long> integer_constant(std::string_view text) { return constant_parser(text).whole(); }

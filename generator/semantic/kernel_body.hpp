@@ -48,6 +48,10 @@ struct body_access {
 /// out.
 std::vector<body_access> find_accesses(std::string_view body);
 
+/// Whether a preprocessor directive of `body` (a macro's definition, an #include) names
+/// `identifier`: what such a macro does at its uses find_accesses cannot see.
+bool directives_name(std::string_view body, std::string_view identifier);
+
 /// The value of `text` when it is an integer constant expression of decimal literals, unary
 /// and binary + and -, *, and parentheses; nullopt for anything else (a name, a call, a float).
 std::optional<long long> integer_constant(std::string_view text);

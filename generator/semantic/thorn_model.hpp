@@ -54,6 +54,10 @@ struct kernel_variable {
   int timelevels = 1;
   bool cached = false;
   kernel_intent intent = kernel_intent::in;
+  /// The body reaches the buffer this variable's kernel writes (the variable itself; a
+  /// separateinout one's second buffer) only at the point it computes: the template value
+  /// written_at_centre, where a template may keep that point in a register until the row is done.
+  bool written_at_centre = false;
   std::string description;
   source_location where;
 };

@@ -288,7 +288,7 @@ CAKERNEL_INLINE void cakernel_ring_wait(__local ulong* cakernel_bars, const int 
   const CAKERNEL_%{name}_Params cakernel_params CAKERNEL_ARRAY_PARAMETERS CAKERNEL_WINDOW_PARAMETERS, \
       const int cakernel_gi0, const int cakernel_j, const int cakernel_k0, const int cakernel_si, const int cakernel_sj, \
       const bool cakernel_computes, const int cakernel_t, const int cakernel_s, const int cakernel_m, \
-      const int cakernel_lane, const bool cakernel_checked
+      const int cakernel_lane, const bool cakernel_checked CAKERNEL_STAGED_PARAMETERS
 
 #if CAKERNEL_LOCAL_GROUPS
 %var_loop("cached=yes") %[/* The point at `place` of group `group` from `first` (a work-item's first point) in a local plane
@@ -300,6 +300,41 @@ CAKERNEL_INLINE %{vtype} cakernel_local_point_%{vname}(__local const %{vtype}* c
 }
 ]%#endif
 
+/* I3D(v, i, j, k) is the element in global memory, except the current point of a buffer the
+   kernel writes and the body reaches only there (the generator's written_at_centre): that is the
+   work-item's private copy of it, so that a row's lanes leave together as one store of a group
+   (CUDA's staged_lanes does the same). Four scalar stores of 4 bytes a work-item, a warp's
+   addresses 16 bytes apart, wrote each sector four times where one 16-byte store writes it
+   once. A copy is loaded on its first use (the load is dead where the body only writes it) and
+   stored where the body touched it. */
+#undef I3D
+#define I3D(v, i, j, k) CAKERNEL_%{name}_%{variant}_I3D_##v(i, j, k)
+#define CAKERNEL_GLOBAL_POINT(v, i, j, k) v[CAKERNEL_INDEX(gi + (i), gj + (j), gk + (k))]
+#define CAKERNEL_STAGED_POINT(v) \
+  (*cakernel_stage_##v(cakernel_staged_##v, cakernel_touched_##v, cakernel_lane, &v[CAKERNEL_INDEX(gi, gj, gk)]))
+%var_loop("intent=in|separateinout") %[#define CAKERNEL_%{name}_%{variant}_I3D_%{vname}(i, j, k) CAKERNEL_GLOBAL_POINT(%{vname}, i, j, k)
+]% %var_loop("intent=out|inout", "written_at_centre=no") %[#define CAKERNEL_%{name}_%{variant}_I3D_%{vname}(i, j, k) CAKERNEL_GLOBAL_POINT(%{vname}, i, j, k)
+]% %var_loop("intent=separateinout", "written_at_centre=no") %[#define CAKERNEL_%{name}_%{variant}_I3D_%{vname}_out(i, j, k) CAKERNEL_GLOBAL_POINT(%{vname}_out, i, j, k)
+]% %var_loop("intent=out|inout", "written_at_centre=yes") %[#define CAKERNEL_%{name}_%{variant}_I3D_%{vname}(i, j, k) CAKERNEL_STAGED_POINT(%{vname})
+#define CAKERNEL_STAGED_%{vname} %{vname}
+]% %var_loop("intent=separateinout", "written_at_centre=yes") %[#define CAKERNEL_%{name}_%{variant}_I3D_%{vname}_out(i, j, k) CAKERNEL_STAGED_POINT(%{vname}_out)
+#define CAKERNEL_STAGED_%{vname} %{vname}_out
+]%/* The staged buffers' copies, as the point's parameters and the plane's arguments. */
+#define CAKERNEL_STAGED_PARAMETERS %var_loop("written_at_centre=yes") %[, %{vtype}* CAKERNEL_STAGED_NAME(cakernel_staged_, %{vname}), uint* CAKERNEL_STAGED_NAME(cakernel_touched_, %{vname}) ]%
+#define CAKERNEL_STAGED_ARGUMENTS %var_loop("written_at_centre=yes") %[, CAKERNEL_STAGED_NAME(cakernel_staged_, %{vname}), &CAKERNEL_STAGED_NAME(cakernel_touched_, %{vname}) ]%
+#define CAKERNEL_STAGED_NAME(prefix, v) CAKERNEL_PASTE(prefix, CAKERNEL_STAGED_##v)
+#define CAKERNEL_PASTE(a, b) CAKERNEL_PASTE_(a, b)
+#define CAKERNEL_PASTE_(a, b) a##b
+%var_loop("written_at_centre=yes") %[/* Lane `lane`'s copy of the point p of CAKERNEL_STAGED_%{vname}, loaded on its first use. */
+CAKERNEL_INLINE %{vtype}* CAKERNEL_STAGED_NAME(cakernel_stage_, %{vname})(%{vtype}* cakernel_staged, uint* cakernel_touched,
+                                                                        const int cakernel_lane, __global const %{vtype}* cakernel_point) {
+  if (!(*cakernel_touched >> cakernel_lane & 1u)) {
+    cakernel_staged[cakernel_lane] = *cakernel_point;
+    *cakernel_touched |= 1u << cakernel_lane;
+  }
+  return &cakernel_staged[cakernel_lane];
+}
+]%
 /* The body at lane l of row m of plane t (local slot s): CAKERNEL_%{name}_Begin opens it, after the kernel. */
 CAKERNEL_INLINE void CAKERNEL_%{name}_%{variant}_point(CAKERNEL_POINT_PARAMETERS);
 
@@ -549,13 +584,28 @@ CAKERNEL_INLINE void CAKERNEL_%{name}_%{variant}_plane(
     if (CAKERNEL_X_WHOLE && cakernel_checked &&
         !(cakernel_computes && gi >= CAKERNEL_ILO && gi < CAKERNEL_IHI && cakernel_j + cakernel_m < CAKERNEL_JHI))
       continue;
-#pragma unroll
+%var_loop("written_at_centre=yes") %[    %{vtype} CAKERNEL_STAGED_NAME(cakernel_staged_, %{vname})[CAKERNEL_LANES] __attribute__((aligned(16)));
+    uint CAKERNEL_STAGED_NAME(cakernel_touched_, %{vname}) = 0;
+]%#pragma unroll
     for (int cakernel_l = 0; cakernel_l < CAKERNEL_LANES; ++cakernel_l)
       CAKERNEL_%{name}_%{variant}_point(cakernel_params CAKERNEL_ARRAY_ARGUMENTS CAKERNEL_WINDOW_ARGUMENTS, gi,
                                         cakernel_j, cakernel_k0, cakernel_si, cakernel_sj, cakernel_computes,
                                         cakernel_t, cakernel_s, cakernel_m, cakernel_l,
-                                        cakernel_checked && !CAKERNEL_X_WHOLE);
-  }
+                                        cakernel_checked && !CAKERNEL_X_WHOLE CAKERNEL_STAGED_ARGUMENTS);
+    /* The touched points of the row, one group where all are (a work-item's first point starts
+       a group in memory: see CAKERNEL_OX). */
+%var_loop("written_at_centre=yes") %[    {
+      __global %{vtype}* const cakernel_to = &CAKERNEL_STAGED_%{vname}[CAKERNEL_INDEX(gi, cakernel_j + cakernel_m, gk)];
+      if (CAKERNEL_STAGED_NAME(cakernel_touched_, %{vname}) == (1u << CAKERNEL_LANES) - 1u) {
+        *(__global cakernel_group_%{vtype}*)cakernel_to = *(const cakernel_group_%{vtype}*)CAKERNEL_STAGED_NAME(cakernel_staged_, %{vname});
+      } else {
+#pragma unroll
+        for (int cakernel_l = 0; cakernel_l < CAKERNEL_LANES; ++cakernel_l)
+          if (CAKERNEL_STAGED_NAME(cakernel_touched_, %{vname}) >> cakernel_l & 1u)
+            cakernel_to[cakernel_l] = CAKERNEL_STAGED_NAME(cakernel_staged_, %{vname})[cakernel_l];
+      }
+    }
+]%  }
 }
 
 __kernel __attribute__((reqd_work_group_size(CAKERNEL_TX, CAKERNEL_TY, 1)))
@@ -603,7 +653,7 @@ void CAKERNEL_%{name}_%{variant}_kernel(const CAKERNEL_%{name}_Params cakernel_p
     for (int cakernel_d = 1; cakernel_d < CAKERNEL_W; ++cakernel_d) {
       const int gj = cakernel_j + cakernel_m, gk = cakernel_k0 - %{stencil_zn} + cakernel_d - 1;
       CAKERNEL_GROUP_LOAD_INSIDE(%{vtype}, cakernel_w_%{vname}[cakernel_m][cakernel_d],
-                                 cakernel_column && gj < CAKERNEL_NJ && gk < CAKERNEL_NK, &I3D(%{vname}, 0, 0, 0));
+                                 cakernel_column && gj < CAKERNEL_NJ && gk < CAKERNEL_NK, &CAKERNEL_GLOBAL_POINT(%{vname}, 0, 0, 0));
     }
   }
 ]%  /* Decided per work-group, so that all its work-items meet the same barriers. */

@@ -76,6 +76,54 @@ TEST(check_thorn, many_time_levels_are_counted_right) {
   EXPECT_NE(check(broken).find("group 'temperature' has TIMELEVELS=100"), std::string::npos) << check(broken);
 }
 
+/// Whether each variable of the kernel of a thorn whose Heat_Update body is `body`, with
+/// `variables` as its CCTK_KERNEL_VARIABLE lines, is written_at_centre ("u out: yes, ...").
+std::string written_at_centre(const std::string& test, const std::string& variables, const std::string& body) {
+  const auto dir = write_thorn(
+      test, {{"interface.ccl", "implements: heatequation\npublic:\nCCTK_REAL temperature TYPE=GF TIMELEVELS=1 "
+                               "{ u, v, w } \"t\"\n"},
+             {"cakernel.ccl", "CCTK_KERNEL Heat_Update TYPE=*/3dblock STENCIL=\"1,1,1,1,1,1\"\n{\n" + variables + "}\n"},
+             {"src/Heat_Update.kernel", "CAKERNEL_Heat_Update_Begin\nCAKERNEL_Heat_Update_Computations_Begin\n" + body +
+                                            "CAKERNEL_Heat_Update_Computations_End\nCAKERNEL_Heat_Update_End\n"}});
+  thorn_model model;
+  const auto errors = check(dir, &model);
+  if (!errors.empty()) return errors;
+  std::string out;
+  for (const auto& v : model.kernels.at(0).variables)
+    out += (out.empty() ? "" : ", ") + v.name + ": " + (v.written_at_centre ? "yes" : "no");
+  return out;
+}
+
+TEST(check_thorn, a_buffer_written_only_at_the_point_computed_is_written_at_centre) {
+  const std::string in_out = "  CCTK_KERNEL_VARIABLE cached=yes intent=in { u }\n  CCTK_KERNEL_VARIABLE intent=out { v }\n"
+                             "  CCTK_KERNEL_VARIABLE intent=inout { w }\n";
+  EXPECT_EQ(written_at_centre("centre", in_out,
+                              "I3D(v, 0, 0, 0) = I3D_l(u, 1, 0, 0);\nI3D(w, 0, 0, 0) += I3D(v, 0, 0, 0) + I3D(u, 0, 1, 0);\n"),
+            "u: no, v: yes, w: yes");
+  // an inout variable read off the point, a neighbour written
+  EXPECT_EQ(written_at_centre("off_centre", in_out, "I3D(v, -1 + 1, 0, 0) = I3D(w, 0, 0, 1);\nI3D(w, 0, 0, 0) = 1;\n"),
+            "u: no, v: yes, w: no");
+  EXPECT_EQ(written_at_centre("not_constant", in_out, "const int i = 0;\nI3D(v, i, 0, 0) = 1;\nI3D(w, 0, 0, 0) = 1;\n"),
+            "u: no, v: no, w: yes");
+  // a macro may reach any buffer through I3D, an included file anything; I3D_l only cached ones
+  EXPECT_EQ(written_at_centre("macro_i3d", in_out, "#define W(x) I3D(x, 1, 0, 0)\nI3D(v, 0, 0, 0) = I3D(w, 0, 0, 0);\n"),
+            "u: no, v: no, w: no");
+  EXPECT_EQ(written_at_centre("include", in_out, "#include \"terms.h\"\nI3D(v, 0, 0, 0) = I3D(w, 0, 0, 0);\n"),
+            "u: no, v: no, w: no");
+  EXPECT_EQ(written_at_centre("macro_i3d_l",
+                              "  CCTK_KERNEL_VARIABLE cached=yes intent=in { u }\n  CCTK_KERNEL_VARIABLE intent=out { v }\n"
+                              "  CCTK_KERNEL_VARIABLE cached=yes intent=inout { w }\n",
+                              "#define D(x) I3D_l(x, 1, 0, 0)\nI3D(v, 0, 0, 0) = D(u);\nI3D(w, 0, 0, 0) = 1;\n"),
+            "u: no, v: yes, w: no");
+  // separateinout: the second buffer, which the kernel writes
+  EXPECT_EQ(written_at_centre("separate", "  CCTK_KERNEL_VARIABLE cached=yes intent=separateinout { u }\n",
+                              "I3D(u_out, 0, 0, 0) = I3D_l(u, 1, 0, 0) + I3D(u, 0, 0, -1);\n"),
+            "u: yes");
+  EXPECT_EQ(written_at_centre("separate_off", "  CCTK_KERNEL_VARIABLE cached=yes intent=separateinout { u }\n",
+                              "I3D(u_out, 0, 0, 0) = I3D(u_out, 1, 0, 0);\n"),
+            "u: no");
+}
+
 TEST(check_thorn, a_description_ending_in_a_backslash_is_trimmed_for_comments) {
   thorn_model model;
   EXPECT_EQ(check(write_thorn("backslash", {{"param.ccl", "restricted:\nCCTK_REAL alpha \"rate\\\\\"\n{\n"

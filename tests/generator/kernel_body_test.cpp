@@ -68,6 +68,21 @@ TEST(kernel_body, names_the_variable_only_when_it_is_one_identifier) {
   EXPECT_EQ(accesses[2].variable(), "");
 }
 
+TEST(kernel_body, directives_name_what_their_macros_may_reach) {
+  const std::string body = "I3D(u, 0, 0, 0) = 1; // #define X I3D\n"
+                           "  #define FAR(v) I3D_l(v, 1, 0, 0) + \\\r\n    I3D(v, 9, 0, 0)\n"
+                           "const char* s = \"#include\"; #x\n#include \"terms.h\"\n#if 2I3Dx\n#endif\n";
+  EXPECT_TRUE(directives_name(body, "I3D"));        // on the continuation line, after a CRLF
+  EXPECT_TRUE(directives_name(body, "I3D_l"));
+  EXPECT_TRUE(directives_name(body, "include"));
+  EXPECT_TRUE(directives_name(body, "FAR"));
+  EXPECT_FALSE(directives_name(body, "u"));         // only outside directives
+  EXPECT_FALSE(directives_name(body, "x"));         // '#' not at a line's start
+  EXPECT_FALSE(directives_name(body, "I3Dx"));      // a number's letters are no name
+  EXPECT_FALSE(directives_name("", "I3D"));
+  EXPECT_FALSE(directives_name("#define ONE 1\n", "I3D"));
+}
+
 TEST(kernel_body, evaluates_integer_constant_expressions) {
   EXPECT_EQ(integer_constant("2"), 2);
   EXPECT_EQ(integer_constant(" -1 "), -1);
