@@ -18,7 +18,8 @@
 // Environment, to explore what autotuning chooses among: GPU_BENCH_SHAPES="X_Y_Z[:AHEAD] ..." also
 // runs each generated variant with those tiles (and planes ahead), each lane count (the launcher
 // may shrink a tile to fit the device: the row says what ran);
-// GPU_BENCH_ONLY="text" runs only the generated variants whose "kernel backend/variant" contains it.
+// GPU_BENCH_ONLY="text" runs only the generated variants whose "kernel backend/variant" contains it;
+// GPU_BENCH_OPENCL_OPTIONS="..." adds build options to OpenCL's programs (CaKernel::opencl_options);
 // GPU_BENCH_TUNE=SECONDS also runs each generated variant on the shape autotuning chooses for it
 // alone (CaKernel::autotune = "always", its search at most SECONDS; launch_tuner), the row
 // marked "tuned", after the tuner's line saying what it measured: what a run gets by default
@@ -180,7 +181,9 @@ bool generated_cases(int n, int repetitions, std::vector<result>& results) {
       std::filesystem::temp_directory_path() / ("gpu_stencil_bench_tune_" + std::to_string(::getpid()));
   for (const auto& factory : ck::compiled_backends()) {
     if (std::string(factory.name) == "openmp") continue;
-    auto device = factory.make({});
+    ck::backend_options options;
+    if (const char* extra = std::getenv("GPU_BENCH_OPENCL_OPTIONS")) options.opencl_options = extra;
+    auto device = factory.make(options);
     if (!device) {
       std::printf("(%s: no device for it on this machine)\n", factory.name);
       continue;

@@ -14,18 +14,20 @@ export XDG_CACHE_HOME="$work/cache"
 # how many are free depends on what else the machine runs.
 export OMP_NUM_THREADS=1
 
-# run NAME LINES...: HeatEquation on OpenMP for two iterations with LINES added, from $work;
-# stdout and stderr in $work/NAME.out, the exit status in $status.
-run() {
-  local name=$1
-  shift
+# run_on BACKEND NAME LINES...: HeatEquation on BACKEND for two iterations with LINES added (from
+# line 4), from $work; stdout and stderr in $work/NAME.out, the exit status in $status.
+run_on() {
+  local backend=$1 name=$2
+  shift 2
   {
-    printf 'ActiveThorns = "HeatEquation"\nCaKernel::backend = "openmp"\nCactus::cctk_itlast = 2\n'
+    printf 'ActiveThorns = "HeatEquation"\nCaKernel::backend = "%s"\nCactus::cctk_itlast = 2\n' "$backend"
     printf '%s\n' "$@"
   } >"$work/$name.par"
   (cd "$work" && "$opuntia" "$name.par" >"$name.out" 2>&1)
   status=$?
 }
+# run NAME LINES...: run_on OpenMP.
+run() { run_on openmp "$@"; }
 has_line() { grep -qxF -- "$2" "$work/$1.out"; }
 has_match() { grep -qE -- "$2" "$work/$1.out"; }
 nothing_ran() { ! grep -q '^opuntia: \|^it ' "$work/$1.out"; }
@@ -131,18 +133,23 @@ if [[ -n $device_gib ]]; then
   # HeatEquation holds one array and its scratch buffer: 16 bytes a point; 1.25 times the device.
   n=$(awk -v g="$device_gib" 'BEGIN {printf "%d", (1.25 * g * 1073741824 / 16) ^ (1 / 3) + 1}')
   if awk -v g="$device_gib" -v h="$host_gib" 'BEGIN {exit !(1.6 * g < 0.8 * h)}'; then
-    {
-      printf 'ActiveThorns = "HeatEquation"\nCaKernel::backend = "opencl"\nCactus::cctk_itlast = 2\n'
-      printf 'Driver::global_nx = %d\nDriver::global_ny = %d\nDriver::global_nz = %d\n' "$n" "$n" "$n"
-    } >"$work/device.par"
-    (cd "$work" && "$opuntia" device.par >device.out 2>&1)
-    check "a grid larger than the OpenCL device's memory fails" test $? -eq 1
+    run_on opencl device "Driver::global_nx = $n" "Driver::global_ny = $n" "Driver::global_nz = $n"
+    check "a grid larger than the OpenCL device's memory fails" test $status -eq 1
     check "... with the device's figures" has_match device \
       "^device\.par:4:21: error: the run needs [0-9.]+ GiB of opencl device memory for 1 variable x 1 time level and 1 scratch buffer at ${n}x${n}x${n} points; ${device_gib} GiB available on the device"
     check "... before anything ran" nothing_ran device
   else
     echo "note: the host has too little memory free to test the OpenCL device's limit (${host_gib} GiB)"
   fi
+fi
+
+# Build options the OpenCL compiler refuses stop the run at its start, at their line.
+if [[ -n $device_gib ]]; then
+  run_on opencl options 'CaKernel::opencl_options = "-no-such-option-for-opuntia"'
+  check "build options the OpenCL compiler refuses fail" test $status -eq 1
+  check "... named at their line" has_match options \
+    '^options\.par:4:28: error: CaKernel::opencl_options = "-no-such-option-for-opuntia": .* refuses these build options'
+  check "... before anything ran" nothing_ran options
 fi
 
 # --- degenerate domains and time steps ----------------------------------------------------

@@ -5,6 +5,7 @@
 
 #include <filesystem>
 #include <fstream>
+#include <memory>
 #include <sstream>
 #include <stdexcept>
 #include <string>
@@ -75,20 +76,29 @@ TEST(opencl_build_error, names_the_body_file_and_line_and_writes_the_full_source
   fs::remove_all(cache);
 }
 
-/// The build error of kernel Reach's program with `variant_macros` and `body` (file bad.kernel).
-std::string error_of_body(const char* variant_macros, const std::string& body) {
+/// The build error of kernel Reach's program with `variant_macros` and `body` (file bad.kernel),
+/// CaKernel::opencl_options `user_options`.
+std::string error_of_body(const char* variant_macros, const std::string& body, const std::string& user_options = "") {
   const fs::path cache = fs::temp_directory_path() / "opuntia_opencl_i3d_l_test";
   ck::backend_options options;
   options.cache_dir = cache.string();
-  auto device = opencl_factory().make(options);
+  options.opencl_options = user_options;
+  std::unique_ptr<ck::backend> device;
+  try {
+    device = opencl_factory().make(options);
+  } catch (const std::invalid_argument& e) {  // options refused when the backend starts
+    return e.what();
+  }
   if (!device) return "no OpenCL device";
+  if (!user_options.empty() && device->device_description().find("(build options " + user_options + ")") == std::string::npos)
+    return "the device does not say its build options: " + device->device_description();
   const std::string source = std::string(CAKERNEL_CXXONLYBODY_opencl_prelude) + CAKERNEL_Reach_opencl_declarations +
                              variant_macros + "#line 1 \"bad.kernel\"\n" + body;
   const std::string options_text = opuntia::opencl::program_sizes{{8, 2, 2}, {5, 5, 5}}.options();
   std::string message = "no error";
   try {
     opuntia::opencl::kernel({source, options_text, "CAKERNEL_Reach_3dblock_kernel", "Reach_bad"});
-  } catch (const std::runtime_error& e) {
+  } catch (const std::exception& e) {  // runtime_error: the build; invalid_argument: a parameter
     message = e.what();
   }
   fs::remove_all(cache);
@@ -113,6 +123,24 @@ TEST(opencl_build_error, i3d_l_rules_fail_to_compile_naming_the_variable_at_the_
   EXPECT_NE(beyond.find("I3D_l_of_u_beyond_the_STENCIL_of_kernel_Reach"), std::string::npos) << beyond;
   const auto diagonal = error_of_body(CAKERNEL_Reach_3dstencil_opencl_macros, body_reading("I3D_l(u, 1, 1, 0)"));
   EXPECT_NE(diagonal.find("I3D_l_of_u_off_the_axes_in_3dstencil_kernel_Reach_use_I3D"), std::string::npos) << diagonal;
+}
+
+TEST(opencl_build_error, opencl_options_reach_every_build_and_a_refused_one_names_the_parameter) {
+  using namespace opuntia::thorns::CxxOnlyBody;
+  const std::string body = "#ifndef OPUNTIA_FROM_OPTIONS\n#error CaKernel::opencl_options did not reach the build\n#endif\n" +
+                           body_reading("I3D_l(u, 1, 0, 0)");
+  const auto with = error_of_body(CAKERNEL_Reach_3dblock_opencl_macros, body, "-DOPUNTIA_FROM_OPTIONS=1");
+  if (with == "no OpenCL device") GTEST_SKIP() << with;
+  EXPECT_EQ(with, "no error");
+  const auto without = error_of_body(CAKERNEL_Reach_3dblock_opencl_macros, body);
+  EXPECT_NE(without.find("did not reach the build"), std::string::npos) << without;
+  EXPECT_EQ(without.find("CaKernel::opencl_options added"), std::string::npos) << without;
+  // An option the compiler refuses: the backend does not start, naming the parameter and its
+  // value, whichever way the platform refuses it (CL_INVALID_BUILD_OPTIONS, or a failed build).
+  const auto refused = error_of_body(CAKERNEL_Reach_3dblock_opencl_macros, body_reading("I3D_l(u, 1, 0, 0)"),
+                                     "-no-such-option-for-opuntia");
+  EXPECT_NE(refused.find("CaKernel::opencl_options"), std::string::npos) << refused;
+  EXPECT_NE(refused.find("-no-such-option-for-opuntia"), std::string::npos) << refused;
 }
 
 TEST(opencl_build_error, unknown_platform_or_device_lists_what_the_machine_has) {

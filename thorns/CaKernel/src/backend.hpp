@@ -207,6 +207,7 @@ struct backend_options {
   double autotune_seconds = 0;  // CaKernel::autotune_seconds: how long a tile's search may take
   bool gpu_only = false;        // CaKernel::backend = "auto": a backend whose device is no GPU declines
   bool opencl_tensor_copies = true;  // CaKernel::opencl_tensor_copies: OpenCL's rings by tensor copies where the GPU has them
+  std::string opencl_options;        // CaKernel::opencl_options: added to every OpenCL program's build options
 };
 
 /// A backend this build compiled: its name, a factory that returns nullptr when the machine has

@@ -493,6 +493,7 @@ backend_options backend_options_from(const parameter_source& parameters) {
   options.opencl_device = parameters.text("CaKernel", "opencl_device");
   options.cache_dir = parameters.text("CaKernel", "cache_dir");
   options.opencl_tensor_copies = parameters.boolean("CaKernel", "opencl_tensor_copies");
+  options.opencl_options = parameters.text("CaKernel", "opencl_options");
   options.autotune = parameters.text("CaKernel", "autotune");
   options.autotune_seconds = parameters.real("CaKernel", "autotune_seconds");
   return options;

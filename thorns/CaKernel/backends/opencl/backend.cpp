@@ -22,6 +22,7 @@
 #include <vector>
 
 #include "../../src/program_cache.hpp"
+#include "opuntia/parameter_error.hpp"
 #include "build_log.hpp"
 #include "device_selection.hpp"
 #include "thorns/CaKernel/backends/opencl/launch.hpp"
@@ -228,8 +229,13 @@ private:
 class opencl_backend final : public backend {
  public:
   opencl_backend(cl_platform_id platform, cl_device_id device, const selection::platform_info& platform_info,
-                 const selection::device_info& device_info, const std::string& cache_dir, bool tensor_copies_wanted)
-      : device_(device), platform_name_(platform_info.name), device_info_(device_info), cache_(cache_dir) {
+                 const selection::device_info& device_info, const std::string& cache_dir, bool tensor_copies_wanted,
+                 std::string user_options)
+      : device_(device),
+        platform_name_(platform_info.name),
+        device_info_(device_info),
+        cache_(cache_dir),
+        user_options_(std::move(user_options)) {
     const cl_context_properties properties[] = {CL_CONTEXT_PLATFORM, reinterpret_cast<cl_context_properties>(platform),
                                                 0};
     cl_int status = CL_SUCCESS;
@@ -302,6 +308,27 @@ class opencl_backend final : public backend {
 
   std::string name() const override { return "opencl"; }
   /// The device's index as --list-devices counts it: ranks of one host sharing a device say so.
+  /// CaKernel::opencl_options tried on a program of one line when the backend starts, so that
+  /// options the compiler refuses stop the run at its start, at the parameter's line of the
+  /// parameter file, not at the first launch.
+  void check_user_options() const {
+    if (user_options_.empty()) return;
+    const char* text = "__kernel void opuntia_options_probe(__global int* x) { x[0] = 0; }\n";
+    cl_int status = CL_SUCCESS;
+    cl_program program = clCreateProgramWithSource(context_, 1, &text, nullptr, &status);
+    OPUNTIA_OPENCL_CHECK(status);
+    status = clBuildProgram(program, 1, &device_, build_options("").c_str(), nullptr, nullptr);
+    std::string log;
+    if (status == CL_BUILD_PROGRAM_FAILURE) log = build_log(program);
+    clReleaseProgram(program);
+    if (status == CL_SUCCESS) return;
+    if (status != CL_BUILD_PROGRAM_FAILURE && status != CL_INVALID_BUILD_OPTIONS) OPUNTIA_OPENCL_CHECK(status);
+    throw parameter_value_error("CaKernel", "opencl_options",
+                                fmt::format("CaKernel::opencl_options = \"{}\": {} ({}) refuses these build options{}",
+                                            user_options_, device_info_.name, platform_name_,
+                                            log.empty() ? " (CL_INVALID_BUILD_OPTIONS)" : ":\n" + log));
+  }
+
   std::string device_description() const override {
     cl_platform_id platform = nullptr;
     OPUNTIA_OPENCL_CHECK(clGetDeviceInfo(device_, CL_DEVICE_PLATFORM, sizeof platform, &platform, nullptr));
@@ -310,7 +337,8 @@ class opencl_backend final : public backend {
     std::vector<cl_device_id> ids(count);
     OPUNTIA_OPENCL_CHECK(clGetDeviceIDs(platform, CL_DEVICE_TYPE_ALL, count, ids.data(), nullptr));
     const auto index = std::find(ids.begin(), ids.end(), device_) - ids.begin();
-    return fmt::format("opencl device {} of {}: {}{}", index, platform_name_, device_info_.name, ring_copies_);
+    return fmt::format("opencl device {} of {}: {}{}{}", index, platform_name_, device_info_.name, ring_copies_,
+                       user_options_.empty() ? "" : fmt::format(" (build options {})", user_options_));
   }
   // OpenCL says how much memory a device has, not how much is free: the run is refused only
   // when it could never fit.
@@ -587,12 +615,15 @@ class opencl_backend final : public backend {
     return kernel;
   }
 
-  static std::string build_options(const std::string& launcher_options) {
+  /// The launcher's options after Opuntia's own, then CaKernel::opencl_options (last, so that a
+  /// user's option may override: `-cl-nv-maxrregcount=96` on NVIDIA's platform).
+  std::string build_options(const std::string& launcher_options) const {
     // No -cl-fast-relaxed-math or -cl-mad-enable: results must match OpenMP's to 1e-12.
     std::string options = "-cl-std=CL1.2 " + launcher_options;
 #if defined(OPUNTIA_REAL_IS_FLOAT)
     options += " -DOPUNTIA_REAL_IS_FLOAT=1 -cl-fp32-correctly-rounded-divide-sqrt";
 #endif
+    if (!user_options_.empty()) options += " " + user_options_;
     return options;
   }
 
@@ -612,6 +643,12 @@ class opencl_backend final : public backend {
       throw std::runtime_error(failure_report(request, options, log));
     }
     if (status != CL_SUCCESS) clReleaseProgram(program);
+    if (status == CL_INVALID_BUILD_OPTIONS && !user_options_.empty()) {
+      throw parameter_value_error("CaKernel", "opencl_options",
+                                  fmt::format("CaKernel::opencl_options = \"{}\": {} ({}) refuses these build options "
+                                              "(CL_INVALID_BUILD_OPTIONS) for kernel {}",
+                                              user_options_, device_info_.name, platform_name_, request.label));
+    }
     OPUNTIA_OPENCL_CHECK(status);
     cache_.store(key, binary_of(program));
     return program;
@@ -666,8 +703,11 @@ class opencl_backend final : public backend {
     } catch (const std::exception& e) {
       written = fmt::format("the full source could not be written: {}", e.what());
     }
-    return fmt::format("OpenCL build of kernel {} failed on {} ({}):\n{}\n{}", request.label, device_info_.name,
-                       platform_name_, log, written);
+    return fmt::format("OpenCL build of kernel {} failed on {} ({}):\n{}\n{}{}", request.label, device_info_.name,
+                       platform_name_, log, written,
+                       user_options_.empty() ? ""
+                                             : fmt::format("\nCaKernel::opencl_options added \"{}\" to the build options",
+                                                           user_options_));
   }
 
   template <typename T>
@@ -694,6 +734,7 @@ class opencl_backend final : public backend {
   bool asynchronous_copies_ = false;
   bool tensor_capable_ = false;  // NVIDIA, compute capability 9.0 or later
   std::string ring_copies_;      // NVIDIA: " (sm_90, rings by tensor copies)", for device_description
+  std::string user_options_;     // CaKernel::opencl_options, after every program's own build options
   bool encoder_asked_ = false;
   std::unique_ptr<opencl::tensor_map_encoder> encoder_;  // CUDA's driver, where it serves
   std::map<cl_mem, std::uint64_t> addresses_;            // address_of's answers
@@ -724,10 +765,12 @@ std::unique_ptr<backend> make_opencl_backend(const backend_options& options) {
       selection::choose_if_offered(m.platforms, options.opencl_platform, options.opencl_device, options.gpu_only);
   if (!choice) return nullptr;
   const auto& platform = m.platforms[choice->platform];
-  return std::make_unique<opencl_backend>(m.platform_ids[choice->platform],
-                                          m.device_ids[choice->platform][choice->device], platform,
-                                          platform.devices[choice->device], options.cache_dir,
-                                          options.opencl_tensor_copies);
+  auto made = std::make_unique<opencl_backend>(m.platform_ids[choice->platform],
+                                               m.device_ids[choice->platform][choice->device], platform,
+                                               platform.devices[choice->device], options.cache_dir,
+                                               options.opencl_tensor_copies, options.opencl_options);
+  made->check_user_options();
+  return made;
 }
 
 std::string describe_opencl_devices(const backend_options& options) {
