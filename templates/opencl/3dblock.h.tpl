@@ -310,24 +310,22 @@ CAKERNEL_INLINE %{vtype} cakernel_local_point_%{vname}(__local const %{vtype}* c
 #undef I3D
 #define I3D(v, i, j, k) CAKERNEL_%{name}_%{variant}_I3D_##v(i, j, k)
 #define CAKERNEL_GLOBAL_POINT(v, i, j, k) v[CAKERNEL_INDEX(gi + (i), gj + (j), gk + (k))]
-#define CAKERNEL_STAGED_POINT(v) \
-  (*cakernel_stage_##v(cakernel_staged_##v, cakernel_touched_##v, cakernel_lane, &v[CAKERNEL_INDEX(gi, gj, gk)]))
+#define CAKERNEL_STAGED_POINT(buffer, v) \
+  (*cakernel_stage_##v(cakernel_staged_##v, cakernel_touched_##v, cakernel_lane, &buffer[CAKERNEL_INDEX(gi, gj, gk)]))
 %var_loop("intent=in|separateinout") %[#define CAKERNEL_%{name}_%{variant}_I3D_%{vname}(i, j, k) CAKERNEL_GLOBAL_POINT(%{vname}, i, j, k)
 ]% %var_loop("intent=out|inout", "written_at_centre=no") %[#define CAKERNEL_%{name}_%{variant}_I3D_%{vname}(i, j, k) CAKERNEL_GLOBAL_POINT(%{vname}, i, j, k)
 ]% %var_loop("intent=separateinout", "written_at_centre=no") %[#define CAKERNEL_%{name}_%{variant}_I3D_%{vname}_out(i, j, k) CAKERNEL_GLOBAL_POINT(%{vname}_out, i, j, k)
-]% %var_loop("intent=out|inout", "written_at_centre=yes") %[#define CAKERNEL_%{name}_%{variant}_I3D_%{vname}(i, j, k) CAKERNEL_STAGED_POINT(%{vname})
-#define CAKERNEL_STAGED_%{vname} %{vname}
-]% %var_loop("intent=separateinout", "written_at_centre=yes") %[#define CAKERNEL_%{name}_%{variant}_I3D_%{vname}_out(i, j, k) CAKERNEL_STAGED_POINT(%{vname}_out)
-#define CAKERNEL_STAGED_%{vname} %{vname}_out
-]%/* The staged buffers' copies, as the point's parameters and the plane's arguments. */
-#define CAKERNEL_STAGED_PARAMETERS %var_loop("written_at_centre=yes") %[, %{vtype}* CAKERNEL_STAGED_NAME(cakernel_staged_, %{vname}), uint* CAKERNEL_STAGED_NAME(cakernel_touched_, %{vname}) ]%
-#define CAKERNEL_STAGED_ARGUMENTS %var_loop("written_at_centre=yes") %[, CAKERNEL_STAGED_NAME(cakernel_staged_, %{vname}), &CAKERNEL_STAGED_NAME(cakernel_touched_, %{vname}) ]%
-#define CAKERNEL_STAGED_NAME(prefix, v) CAKERNEL_PASTE(prefix, CAKERNEL_STAGED_##v)
-#define CAKERNEL_PASTE(a, b) CAKERNEL_PASTE_(a, b)
-#define CAKERNEL_PASTE_(a, b) a##b
-%var_loop("written_at_centre=yes") %[/* Lane `lane`'s copy of the point p of CAKERNEL_STAGED_%{vname}, loaded on its first use. */
-CAKERNEL_INLINE %{vtype}* CAKERNEL_STAGED_NAME(cakernel_stage_, %{vname})(%{vtype}* cakernel_staged, uint* cakernel_touched,
-                                                                        const int cakernel_lane, __global const %{vtype}* cakernel_point) {
+]% %var_loop("intent=out|inout", "written_at_centre=yes") %[#define CAKERNEL_%{name}_%{variant}_I3D_%{vname}(i, j, k) CAKERNEL_STAGED_POINT(%{vname}, %{vname})
+#define CAKERNEL_WRITTEN_%{vname} %{vname}
+]% %var_loop("intent=separateinout", "written_at_centre=yes") %[#define CAKERNEL_%{name}_%{variant}_I3D_%{vname}_out(i, j, k) CAKERNEL_STAGED_POINT(%{vname}_out, %{vname})
+#define CAKERNEL_WRITTEN_%{vname} %{vname}_out
+]%/* The copies of each staged variable's written buffer (CAKERNEL_WRITTEN_<v>), as the point's
+   parameters and the plane's arguments. */
+#define CAKERNEL_STAGED_PARAMETERS %var_loop("written_at_centre=yes") %[, %{vtype}* cakernel_staged_%{vname}, uint* cakernel_touched_%{vname} ]%
+#define CAKERNEL_STAGED_ARGUMENTS %var_loop("written_at_centre=yes") %[, cakernel_staged_%{vname}, &cakernel_touched_%{vname} ]%
+%var_loop("written_at_centre=yes") %[/* Lane `lane`'s copy of the point of CAKERNEL_WRITTEN_%{vname}, loaded on its first use. */
+CAKERNEL_INLINE %{vtype}* cakernel_stage_%{vname}(%{vtype}* cakernel_staged, uint* cakernel_touched, const int cakernel_lane,
+                                                 __global const %{vtype}* cakernel_point) {
   if (!(*cakernel_touched >> cakernel_lane & 1u)) {
     cakernel_staged[cakernel_lane] = *cakernel_point;
     *cakernel_touched |= 1u << cakernel_lane;
@@ -584,8 +582,8 @@ CAKERNEL_INLINE void CAKERNEL_%{name}_%{variant}_plane(
     if (CAKERNEL_X_WHOLE && cakernel_checked &&
         !(cakernel_computes && gi >= CAKERNEL_ILO && gi < CAKERNEL_IHI && cakernel_j + cakernel_m < CAKERNEL_JHI))
       continue;
-%var_loop("written_at_centre=yes") %[    %{vtype} CAKERNEL_STAGED_NAME(cakernel_staged_, %{vname})[CAKERNEL_LANES] __attribute__((aligned(16)));
-    uint CAKERNEL_STAGED_NAME(cakernel_touched_, %{vname}) = 0;
+%var_loop("written_at_centre=yes") %[    %{vtype} cakernel_staged_%{vname}[CAKERNEL_LANES] __attribute__((aligned(16)));
+    uint cakernel_touched_%{vname} = 0;
 ]%#pragma unroll
     for (int cakernel_l = 0; cakernel_l < CAKERNEL_LANES; ++cakernel_l)
       CAKERNEL_%{name}_%{variant}_point(cakernel_params CAKERNEL_ARRAY_ARGUMENTS CAKERNEL_WINDOW_ARGUMENTS, gi,
@@ -595,14 +593,13 @@ CAKERNEL_INLINE void CAKERNEL_%{name}_%{variant}_plane(
     /* The touched points of the row, one group where all are (a work-item's first point starts
        a group in memory: see CAKERNEL_OX). */
 %var_loop("written_at_centre=yes") %[    {
-      __global %{vtype}* const cakernel_to = &CAKERNEL_STAGED_%{vname}[CAKERNEL_INDEX(gi, cakernel_j + cakernel_m, gk)];
-      if (CAKERNEL_STAGED_NAME(cakernel_touched_, %{vname}) == (1u << CAKERNEL_LANES) - 1u) {
-        *(__global cakernel_group_%{vtype}*)cakernel_to = *(const cakernel_group_%{vtype}*)CAKERNEL_STAGED_NAME(cakernel_staged_, %{vname});
+      __global %{vtype}* const cakernel_to = &CAKERNEL_WRITTEN_%{vname}[CAKERNEL_INDEX(gi, cakernel_j + cakernel_m, gk)];
+      if (cakernel_touched_%{vname} == (1u << CAKERNEL_LANES) - 1u) {
+        *(__global cakernel_group_%{vtype}*)cakernel_to = *(const cakernel_group_%{vtype}*)cakernel_staged_%{vname};
       } else {
 #pragma unroll
         for (int cakernel_l = 0; cakernel_l < CAKERNEL_LANES; ++cakernel_l)
-          if (CAKERNEL_STAGED_NAME(cakernel_touched_, %{vname}) >> cakernel_l & 1u)
-            cakernel_to[cakernel_l] = CAKERNEL_STAGED_NAME(cakernel_staged_, %{vname})[cakernel_l];
+          if (cakernel_touched_%{vname} >> cakernel_l & 1u) cakernel_to[cakernel_l] = cakernel_staged_%{vname}[cakernel_l];
       }
     }
 ]%  }

@@ -307,7 +307,6 @@ class opencl_backend final : public backend {
   }
 
   std::string name() const override { return "opencl"; }
-  /// The device's index as --list-devices counts it: ranks of one host sharing a device say so.
   /// CaKernel::opencl_options tried on a program of one line when the backend starts, so that
   /// options the compiler refuses stop the run at its start, at the parameter's line of the
   /// parameter file, not at the first launch.
@@ -323,12 +322,17 @@ class opencl_backend final : public backend {
     clReleaseProgram(program);
     if (status == CL_SUCCESS) return;
     if (status != CL_BUILD_PROGRAM_FAILURE && status != CL_INVALID_BUILD_OPTIONS) OPUNTIA_OPENCL_CHECK(status);
-    throw parameter_value_error("CaKernel", "opencl_options",
-                                fmt::format("CaKernel::opencl_options = \"{}\": {} ({}) refuses these build options{}",
-                                            user_options_, device_info_.name, platform_name_,
-                                            log.empty() ? " (CL_INVALID_BUILD_OPTIONS)" : ":\n" + log));
+    throw options_refused(log.empty() ? " (CL_INVALID_BUILD_OPTIONS)" : ":\n" + log);
   }
 
+  /// The error of CaKernel::opencl_options refused by the compiler, `why` after it.
+  parameter_value_error options_refused(const std::string& why) const {
+    return parameter_value_error("CaKernel", "opencl_options",
+                                 fmt::format("CaKernel::opencl_options = \"{}\": {} ({}) refuses these build options{}",
+                                             user_options_, device_info_.name, platform_name_, why));
+  }
+
+  /// The device's index as --list-devices counts it: ranks of one host sharing a device say so.
   std::string device_description() const override {
     cl_platform_id platform = nullptr;
     OPUNTIA_OPENCL_CHECK(clGetDeviceInfo(device_, CL_DEVICE_PLATFORM, sizeof platform, &platform, nullptr));
@@ -643,12 +647,8 @@ class opencl_backend final : public backend {
       throw std::runtime_error(failure_report(request, options, log));
     }
     if (status != CL_SUCCESS) clReleaseProgram(program);
-    if (status == CL_INVALID_BUILD_OPTIONS && !user_options_.empty()) {
-      throw parameter_value_error("CaKernel", "opencl_options",
-                                  fmt::format("CaKernel::opencl_options = \"{}\": {} ({}) refuses these build options "
-                                              "(CL_INVALID_BUILD_OPTIONS) for kernel {}",
-                                              user_options_, device_info_.name, platform_name_, request.label));
-    }
+    if (status == CL_INVALID_BUILD_OPTIONS && !user_options_.empty())
+      throw options_refused(fmt::format(" (CL_INVALID_BUILD_OPTIONS) for kernel {}", request.label));
     OPUNTIA_OPENCL_CHECK(status);
     cache_.store(key, binary_of(program));
     return program;

@@ -310,20 +310,18 @@ CAKERNEL_INLINE CCTK_REAL cakernel_local_point_u(__local const CCTK_REAL* cakern
 #undef I3D
 #define I3D(v, i, j, k) CAKERNEL_Heat_Update_3dblock_I3D_##v(i, j, k)
 #define CAKERNEL_GLOBAL_POINT(v, i, j, k) v[CAKERNEL_INDEX(gi + (i), gj + (j), gk + (k))]
-#define CAKERNEL_STAGED_POINT(v) \
-  (*cakernel_stage_##v(cakernel_staged_##v, cakernel_touched_##v, cakernel_lane, &v[CAKERNEL_INDEX(gi, gj, gk)]))
+#define CAKERNEL_STAGED_POINT(buffer, v) \
+  (*cakernel_stage_##v(cakernel_staged_##v, cakernel_touched_##v, cakernel_lane, &buffer[CAKERNEL_INDEX(gi, gj, gk)]))
 #define CAKERNEL_Heat_Update_3dblock_I3D_u(i, j, k) CAKERNEL_GLOBAL_POINT(u, i, j, k)
-    #define CAKERNEL_Heat_Update_3dblock_I3D_u_out(i, j, k) CAKERNEL_STAGED_POINT(u_out)
-#define CAKERNEL_STAGED_u u_out
-/* The staged buffers' copies, as the point's parameters and the plane's arguments. */
-#define CAKERNEL_STAGED_PARAMETERS , CCTK_REAL* CAKERNEL_STAGED_NAME(cakernel_staged_, u), uint* CAKERNEL_STAGED_NAME(cakernel_touched_, u) 
-#define CAKERNEL_STAGED_ARGUMENTS , CAKERNEL_STAGED_NAME(cakernel_staged_, u), &CAKERNEL_STAGED_NAME(cakernel_touched_, u) 
-#define CAKERNEL_STAGED_NAME(prefix, v) CAKERNEL_PASTE(prefix, CAKERNEL_STAGED_##v)
-#define CAKERNEL_PASTE(a, b) CAKERNEL_PASTE_(a, b)
-#define CAKERNEL_PASTE_(a, b) a##b
-/* Lane `lane`'s copy of the point p of CAKERNEL_STAGED_u, loaded on its first use. */
-CAKERNEL_INLINE CCTK_REAL* CAKERNEL_STAGED_NAME(cakernel_stage_, u)(CCTK_REAL* cakernel_staged, uint* cakernel_touched,
-                                                                        const int cakernel_lane, __global const CCTK_REAL* cakernel_point) {
+    #define CAKERNEL_Heat_Update_3dblock_I3D_u_out(i, j, k) CAKERNEL_STAGED_POINT(u_out, u)
+#define CAKERNEL_WRITTEN_u u_out
+/* The copies of each staged variable's written buffer (CAKERNEL_WRITTEN_<v>), as the point's
+   parameters and the plane's arguments. */
+#define CAKERNEL_STAGED_PARAMETERS , CCTK_REAL* cakernel_staged_u, uint* cakernel_touched_u 
+#define CAKERNEL_STAGED_ARGUMENTS , cakernel_staged_u, &cakernel_touched_u 
+/* Lane `lane`'s copy of the point of CAKERNEL_WRITTEN_u, loaded on its first use. */
+CAKERNEL_INLINE CCTK_REAL* cakernel_stage_u(CCTK_REAL* cakernel_staged, uint* cakernel_touched, const int cakernel_lane,
+                                                 __global const CCTK_REAL* cakernel_point) {
   if (!(*cakernel_touched >> cakernel_lane & 1u)) {
     cakernel_staged[cakernel_lane] = *cakernel_point;
     *cakernel_touched |= 1u << cakernel_lane;
@@ -581,8 +579,8 @@ CAKERNEL_INLINE void CAKERNEL_Heat_Update_3dblock_plane(
     if (CAKERNEL_X_WHOLE && cakernel_checked &&
         !(cakernel_computes && gi >= CAKERNEL_ILO && gi < CAKERNEL_IHI && cakernel_j + cakernel_m < CAKERNEL_JHI))
       continue;
-    CCTK_REAL CAKERNEL_STAGED_NAME(cakernel_staged_, u)[CAKERNEL_LANES] __attribute__((aligned(16)));
-    uint CAKERNEL_STAGED_NAME(cakernel_touched_, u) = 0;
+    CCTK_REAL cakernel_staged_u[CAKERNEL_LANES] __attribute__((aligned(16)));
+    uint cakernel_touched_u = 0;
 #pragma unroll
     for (int cakernel_l = 0; cakernel_l < CAKERNEL_LANES; ++cakernel_l)
       CAKERNEL_Heat_Update_3dblock_point(cakernel_params CAKERNEL_ARRAY_ARGUMENTS CAKERNEL_WINDOW_ARGUMENTS, gi,
@@ -592,14 +590,13 @@ CAKERNEL_INLINE void CAKERNEL_Heat_Update_3dblock_plane(
     /* The touched points of the row, one group where all are (a work-item's first point starts
        a group in memory: see CAKERNEL_OX). */
     {
-      __global CCTK_REAL* const cakernel_to = &CAKERNEL_STAGED_u[CAKERNEL_INDEX(gi, cakernel_j + cakernel_m, gk)];
-      if (CAKERNEL_STAGED_NAME(cakernel_touched_, u) == (1u << CAKERNEL_LANES) - 1u) {
-        *(__global cakernel_group_CCTK_REAL*)cakernel_to = *(const cakernel_group_CCTK_REAL*)CAKERNEL_STAGED_NAME(cakernel_staged_, u);
+      __global CCTK_REAL* const cakernel_to = &CAKERNEL_WRITTEN_u[CAKERNEL_INDEX(gi, cakernel_j + cakernel_m, gk)];
+      if (cakernel_touched_u == (1u << CAKERNEL_LANES) - 1u) {
+        *(__global cakernel_group_CCTK_REAL*)cakernel_to = *(const cakernel_group_CCTK_REAL*)cakernel_staged_u;
       } else {
 #pragma unroll
         for (int cakernel_l = 0; cakernel_l < CAKERNEL_LANES; ++cakernel_l)
-          if (CAKERNEL_STAGED_NAME(cakernel_touched_, u) >> cakernel_l & 1u)
-            cakernel_to[cakernel_l] = CAKERNEL_STAGED_NAME(cakernel_staged_, u)[cakernel_l];
+          if (cakernel_touched_u >> cakernel_l & 1u) cakernel_to[cakernel_l] = cakernel_staged_u[cakernel_l];
       }
     }
   }

@@ -309,15 +309,13 @@ CAKERNEL_INLINE CCTK_REAL cakernel_local_point_u(__local const CCTK_REAL* cakern
 #undef I3D
 #define I3D(v, i, j, k) CAKERNEL_Relax_Sweep_3dblock_I3D_##v(i, j, k)
 #define CAKERNEL_GLOBAL_POINT(v, i, j, k) v[CAKERNEL_INDEX(gi + (i), gj + (j), gk + (k))]
-#define CAKERNEL_STAGED_POINT(v) \
-  (*cakernel_stage_##v(cakernel_staged_##v, cakernel_touched_##v, cakernel_lane, &v[CAKERNEL_INDEX(gi, gj, gk)]))
+#define CAKERNEL_STAGED_POINT(buffer, v) \
+  (*cakernel_stage_##v(cakernel_staged_##v, cakernel_touched_##v, cakernel_lane, &buffer[CAKERNEL_INDEX(gi, gj, gk)]))
  #define CAKERNEL_Relax_Sweep_3dblock_I3D_u(i, j, k) CAKERNEL_GLOBAL_POINT(u, i, j, k)
-   /* The staged buffers' copies, as the point's parameters and the plane's arguments. */
+   /* The copies of each staged variable's written buffer (CAKERNEL_WRITTEN_<v>), as the point's
+   parameters and the plane's arguments. */
 #define CAKERNEL_STAGED_PARAMETERS 
 #define CAKERNEL_STAGED_ARGUMENTS 
-#define CAKERNEL_STAGED_NAME(prefix, v) CAKERNEL_PASTE(prefix, CAKERNEL_STAGED_##v)
-#define CAKERNEL_PASTE(a, b) CAKERNEL_PASTE_(a, b)
-#define CAKERNEL_PASTE_(a, b) a##b
 
 /* The body at lane l of row m of plane t (local slot s): CAKERNEL_Relax_Sweep_Begin opens it, after the kernel. */
 CAKERNEL_INLINE void CAKERNEL_Relax_Sweep_3dblock_point(CAKERNEL_POINT_PARAMETERS);
