@@ -25,6 +25,22 @@ build_targets() {
   cmake --build "$dir" -j"$(nproc)" --target "$@" >"$log" 2>&1 || { grep -E -A3 "error" "$log" | head -40; return 1; }
 }
 
+# build_precisions PREFIX TARGET...: PREFIX/double and PREFIX/float configured (as configure does,
+# without tests, CCTK_REAL each) and TARGETs built in both at once; the logs go to
+# $OUT/build-<PREFIX's name>-<precision>.log. Fails where either fails.
+build_precisions() {
+  local prefix=$1 pids=() rc=0 pid precision
+  shift
+  for precision in double float; do
+    (configure "$prefix/$precision" -DOPUNTIA_BUILD_TESTS=OFF -DOPUNTIA_REAL_PRECISION="$precision" &&
+       build_targets "$prefix/$precision" "build-$(basename "$prefix")-$precision" "$@") &
+    pids+=($!)
+  done
+  # By their ids: a bare `wait` would also wait for a caller's process substitution (a tee).
+  for pid in "${pids[@]}"; do wait "$pid" || rc=1; done
+  return $rc
+}
+
 # build_baseline TREE TARGET...: the baseline tree of a comparison (another commit, unpacked
 # beside this one and carried: git archive REV | (mkdir -p .baseline && tar -x -C .baseline)),
 # configured as configure does, without its tests, and TARGETs built in TREE/build/device; the

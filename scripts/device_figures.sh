@@ -31,17 +31,7 @@ part() {
   return $rc
 }
 
-builds() {
-  local pids=() rc=0 pid
-  for precision in double float; do
-    (configure "build/figures/$precision" -DOPUNTIA_BUILD_TESTS=OFF -DOPUNTIA_REAL_PRECISION="$precision" &&
-       build_targets "build/figures/$precision" "figures-$precision" opuntia gpu_stencil_bench) &
-    pids+=($!)
-  done
-  # By their ids: a bare `wait` would also wait for the tee of this script's output.
-  for pid in "${pids[@]}"; do wait "$pid" || rc=1; done
-  return $rc
-}
+builds() { build_precisions build/figures opuntia gpu_stencil_bench; }
 steps() {
   for pair in fp64:double fp32:float; do
     local precision=${pair%%:*} opuntia=build/figures/${pair#*:}/opuntia
@@ -66,7 +56,7 @@ stencils() {
 ring_tuned() {
   for precision in double float; do tuned_ring_rows "build/figures/$precision"; done
 }
-export -f configure build_targets tuned_ring_rows builds steps cavity stencils ring_tuned
+export -f configure build_targets build_precisions tuned_ring_rows builds steps cavity stencils ring_tuned
 
 part builds 240 builds || exit 1
 part steps 60 steps

@@ -15,24 +15,13 @@ sizes=${1:-256 512}
 rounds=${2:-2}
 caps=${3:-0 96 128}
 nvidia-smi -L
-declare -A builds=(
-  [build/opencl-ring/fp64]="-DOPUNTIA_REAL_PRECISION=double"
-  [build/opencl-ring/fp32]="-DOPUNTIA_REAL_PRECISION=float"
-)
-pids=()
-for dir in "${!builds[@]}"; do
-  # shellcheck disable=SC2086  # the precision flag is one word
-  (configure "$dir" -DOPUNTIA_BUILD_TESTS=OFF ${builds[$dir]} &&
-     build_targets "$dir" "build-opencl-ring-$(basename "$dir")" gpu_stencil_bench) &
-  pids+=($!)
-done
-wait "${pids[@]}"
+build_precisions build/opencl-ring gpu_stencil_bench
 # The shapes of bench/RESULTS.md's comparison: fp32 32 x 16 x 62, fp64 32 x 8 x 124 (and each own).
 declare -A shapes=([fp32]="32_16_62:2" [fp64]="32_8_124:2")
 for round in $(seq 1 "$rounds"); do
   for n in $sizes; do
-    for precision in fp32 fp64; do
-      dir=build/opencl-ring/$precision
+    for pair in fp32:float fp64:double; do
+      precision=${pair%%:*} dir=build/opencl-ring/${pair#*:}
       echo "== round $round, ${n}^3, $precision: CUDA's ring"
       GPU_BENCH_SHAPES=${shapes[$precision]} GPU_BENCH_ONLY="Star25 cuda/3dblock_ring" GPU_BENCH_LAYOUTS=rows \
         "$dir/bench/gpu_stencil_bench" "$n" 10 2>&1 | grep -E "\| copy.*$precision|3dblock_ring|DIFFERS"

@@ -15,22 +15,11 @@ source "$(dirname "$0")/device_env.sh"
 sizes=${1:-256 512}
 rounds=${2:-2}
 nvidia-smi -L
-declare -A builds=(
-  [build/ring-depth/fp64]="-DOPUNTIA_REAL_PRECISION=double"
-  [build/ring-depth/fp32]="-DOPUNTIA_REAL_PRECISION=float"
-)
-pids=()
-for dir in "${!builds[@]}"; do
-  # shellcheck disable=SC2086  # the precision flag is one word
-  (configure "$dir" -DOPUNTIA_BUILD_TESTS=OFF ${builds[$dir]} &&
-     build_targets "$dir" "build-ring-depth-$(basename "$dir")" gpu_stencil_bench) &
-  pids+=($!)
-done
-wait "${pids[@]}"  # the builds only: a caller's process substitution is no job of this script's
+build_precisions build/ring-depth gpu_stencil_bench
 for round in $(seq 1 "$rounds"); do
   for n in $sizes; do
-    for precision in fp64 fp32; do
-      dir=build/ring-depth/$precision
+    for pair in fp64:double fp32:float; do
+      precision=${pair%%:*} dir=build/ring-depth/${pair#*:}
       echo "== round $round, ${n}^3, $precision: the ring at its own depth and one plane deeper"
       GPU_BENCH_SHAPES="0_0_0:9" GPU_BENCH_ONLY="Star25 cuda/3dblock_ring" GPU_BENCH_LAYOUTS=rows \
         "$dir/bench/gpu_stencil_bench" "$n" 10 2>&1 | grep -E "\| copy|3dblock_ring|DIFFERS"
@@ -40,7 +29,7 @@ for round in $(seq 1 "$rounds"); do
     done
   done
 done
-for precision in fp64 fp32; do
-  echo "== 256^3, $precision: the ring tuned (autotuning measures the depth too)"
-  tuned_ring_rows "build/ring-depth/$precision"
+for pair in fp64:double fp32:float; do
+  echo "== 256^3, ${pair%%:*}: the ring tuned (autotuning measures the depth too)"
+  tuned_ring_rows "build/ring-depth/${pair#*:}"
 done
