@@ -218,9 +218,9 @@ typedef double cakernel_group_CCTK_REAL;
    group where the groups are aligned (cakernel_local_point_<v>), else on its own. */
 #if CAKERNEL_LOCAL_GROUPS
 #define CAKERNEL_LOCAL_POINT(v, slot, row, o) \
-  cakernel_local_point_##v(&cakernel_local_##v[slot][row][cakernel_si], CAKERNEL_GROUP_OF(o), CAKERNEL_PLACE_OF(o))
+  cakernel_local_point_##v(CAKERNEL_LOCAL_GROUP(v, slot, row, CAKERNEL_GROUP_OF(o)), CAKERNEL_PLACE_OF(o))
 #else
-#define CAKERNEL_LOCAL_POINT(v, slot, row, o) cakernel_local_##v[slot][row][cakernel_si + (o)]
+#define CAKERNEL_LOCAL_POINT(v, slot, row, o) (*CAKERNEL_LOCAL_AT(v, slot, row, cakernel_si + (o)))
 #endif
 
 #ifndef CAKERNEL_TENSOR_COPY
@@ -254,7 +254,7 @@ typedef double cakernel_group_CCTK_REAL;
   ((CAKERNEL_SY + CAKERNEL_ROWS_PER_128(bytes) - 1) / CAKERNEL_ROWS_PER_128(bytes) * CAKERNEL_ROWS_PER_128(bytes))
 #define CAKERNEL_LOCAL_ADDRESS(p) ((uint)(size_t)(p))
 /* The bytes one plane's copies bring, every cached variable's slot together. */
-#define CAKERNEL_RING_PLANE_BYTES (CAKERNEL_SX * CAKERNEL_SY * (0 %var_loop("cached=yes") %[+ (int)sizeof(%{vtype}) ]%))
+#define CAKERNEL_RING_PLANE_BYTES (0 %var_loop("cached=yes") %[+ CAKERNEL_BOX_POINTS(sizeof(%{vtype})) * (int)sizeof(%{vtype}) ]%)
 /* Until fill `fill` (0 for its first plane, 1 for its second, ...) of ring slot `slot` has landed. */
 CAKERNEL_INLINE void cakernel_ring_wait(__local ulong* cakernel_bars, const int cakernel_slot, const int cakernel_fill) {
   uint cakernel_done = 0;
@@ -264,12 +264,66 @@ CAKERNEL_INLINE void cakernel_ring_wait(__local ulong* cakernel_bars, const int 
                      : "r"(CAKERNEL_LOCAL_ADDRESS(cakernel_bars + cakernel_slot)), "r"((uint)cakernel_fill & 1u)
                      : "memory");
 }
+/* One tensor copy: the box of `map` (128 bytes in global memory) at element (x, y, z) of its
+   array into local memory at `to`, completing on the mbarrier `bar`, its lines kept in the L2 by
+   `policy`. */
+CAKERNEL_INLINE void cakernel_tensor_copy(__local void* cakernel_to, __global const uchar* cakernel_map, const int cakernel_x,
+                                          const int cakernel_y, const int cakernel_z, __local ulong* cakernel_bar,
+                                          const ulong cakernel_policy) {
+  __asm__ volatile(
+      "cp.async.bulk.tensor.3d.shared::cluster.global.tile.mbarrier::complete_tx::bytes.L2::cache_hint"
+      " [%0], [%1, {%2, %3, %4}], [%5], %6;"
+      :: "r"(CAKERNEL_LOCAL_ADDRESS(cakernel_to)), "l"(cakernel_map), "r"(cakernel_x), "r"(cakernel_y), "r"(cakernel_z),
+         "r"(CAKERNEL_LOCAL_ADDRESS(cakernel_bar)), "l"(cakernel_policy)
+      : "memory");
+}
 #else
 #define CAKERNEL_MAPS_PARAMETER
 #define CAKERNEL_TENSOR_PARAMETERS
 #define CAKERNEL_TENSOR_ARGUMENTS
 #define CAKERNEL_SLOT_ALIGNMENT 16
 #define CAKERNEL_SLOT_ROWS(bytes) CAKERNEL_SY
+#endif
+
+/* A local plane's (or ring slot's) layout, for points of `bytes`. One box: SLOT_ROWS rows of SX
+   points, the work-group's points and their halo. Split x halo (the launcher's option where
+   tensor copies fill a ring three planes ahead or more: opencl::tensor_split_x_halo, as CUDA's
+   split_x_halo): three boxes, each filled by a tensor copy of its own and starting on 128 bytes,
+   so that the copy of the work-group's points reads rows that start where they do (a 128-byte
+   line of the driver's padded rows) rather than the x halo's width before: the main box (the
+   TXL points of each of the SY rows, y halo included), then the x halo left and right of it,
+   XA and XPA points a row (the halo rounded up to 16 bytes, as a copy's rows must be). */
+#ifndef CAKERNEL_SPLIT_X_HALO
+#define CAKERNEL_SPLIT_X_HALO 0
+#endif
+#define CAKERNEL_HALO_BOX_X(points, bytes) (((points) + 16 / (int)(bytes) - 1) / (16 / (int)(bytes)) * (16 / (int)(bytes)))
+#define CAKERNEL_XA(bytes) CAKERNEL_HALO_BOX_X(%{stencil_xn}, bytes)
+#define CAKERNEL_XPA(bytes) CAKERNEL_HALO_BOX_X(%{stencil_xp}, bytes)
+#define CAKERNEL_ALIGN_128(points, bytes) (((points) * (int)(bytes) + 127) / 128 * (128 / (int)(bytes)))
+#define CAKERNEL_LEFT_BOX(bytes) CAKERNEL_ALIGN_128(CAKERNEL_SY * CAKERNEL_TXL, bytes)
+#define CAKERNEL_RIGHT_BOX(bytes) (CAKERNEL_LEFT_BOX(bytes) + CAKERNEL_ALIGN_128(CAKERNEL_SY * CAKERNEL_XA(bytes), bytes))
+/* The element bytes of v's local planes. */
+#define CAKERNEL_LOCAL_BYTES(v) ((int)sizeof(cakernel_local_##v[0][0]))
+#if CAKERNEL_SPLIT_X_HALO
+#define CAKERNEL_SLOT_POINTS(bytes) (CAKERNEL_RIGHT_BOX(bytes) + CAKERNEL_ALIGN_128(CAKERNEL_SY * CAKERNEL_XPA(bytes), bytes))
+/* The points a plane's copies bring, and where point x of row `row` lies in a slot (x from the
+   work-group's first halo point, as in one box): in the left box, the main box or the right. */
+#define CAKERNEL_BOX_POINTS(bytes) (CAKERNEL_SY * (CAKERNEL_TXL + CAKERNEL_XA(bytes) + CAKERNEL_XPA(bytes)))
+#define CAKERNEL_SPLIT_OFFSET(bytes, row, x) \
+  ((x) < %{stencil_xn} ? CAKERNEL_LEFT_BOX(bytes) + (row) * CAKERNEL_XA(bytes) + (x) - %{stencil_xn} + CAKERNEL_XA(bytes) \
+   : (x) < %{stencil_xn} + CAKERNEL_TXL ? (row) * CAKERNEL_TXL + (x) - %{stencil_xn} \
+   : CAKERNEL_RIGHT_BOX(bytes) + (row) * CAKERNEL_XPA(bytes) + (x) - %{stencil_xn} - CAKERNEL_TXL)
+#define CAKERNEL_LOCAL_AT(v, slot, row, x) (cakernel_local_##v[slot] + CAKERNEL_SPLIT_OFFSET(CAKERNEL_LOCAL_BYTES(v), row, x))
+/* The work-item's group g (a constant: 0 its own, -1 the one left of it, ...) in row `row`: its
+   own lies in the main box, which the compiler cannot know of get_local_id. */
+#define CAKERNEL_LOCAL_GROUP(v, slot, row, g) \
+  ((g) == 0 ? cakernel_local_##v[slot] + (row) * CAKERNEL_TXL + cakernel_si - %{stencil_xn} \
+            : CAKERNEL_LOCAL_AT(v, slot, row, cakernel_si + (g) * CAKERNEL_LANES))
+#else
+#define CAKERNEL_SLOT_POINTS(bytes) (CAKERNEL_SLOT_ROWS(bytes) * CAKERNEL_SX)
+#define CAKERNEL_BOX_POINTS(bytes) (CAKERNEL_SX * CAKERNEL_SY)
+#define CAKERNEL_LOCAL_AT(v, slot, row, x) (cakernel_local_##v[slot] + (row) * CAKERNEL_SX + (x))
+#define CAKERNEL_LOCAL_GROUP(v, slot, row, g) CAKERNEL_LOCAL_AT(v, slot, row, cakernel_si + (g) * CAKERNEL_LANES)
 #endif
 
 /* The arrays, and each cached variable's windows and local plane, as parameters and arguments. */
@@ -280,7 +334,7 @@ CAKERNEL_INLINE void cakernel_ring_wait(__local ulong* cakernel_bars, const int 
 #define CAKERNEL_ARRAY_ARGUMENTS %var_loop() %[, %{vname} ]% %var_loop("intent=separateinout") %[, %{vname}_out ]%
 #define CAKERNEL_WINDOW_PARAMETERS \
 %var_loop("cached=yes") %[  , %{vtype} (*cakernel_w_%{vname})[CAKERNEL_W][CAKERNEL_LANES] \
-  , __local %{vtype} (*cakernel_local_%{vname})[CAKERNEL_SLOT_ROWS(sizeof(%{vtype}))][CAKERNEL_SX] \
+  , __local %{vtype} (*cakernel_local_%{vname})[CAKERNEL_SLOT_POINTS(sizeof(%{vtype}))] \
   , %{vtype}* cakernel_halo_%{vname} \
 ]% CAKERNEL_TENSOR_PARAMETERS
 #define CAKERNEL_WINDOW_ARGUMENTS %var_loop("cached=yes") %[, cakernel_w_%{vname}, cakernel_local_%{vname}, cakernel_halo_%{vname} ]% CAKERNEL_TENSOR_ARGUMENTS
@@ -291,11 +345,10 @@ CAKERNEL_INLINE void cakernel_ring_wait(__local ulong* cakernel_bars, const int 
       const int cakernel_lane, const bool cakernel_checked CAKERNEL_STAGED_PARAMETERS
 
 #if CAKERNEL_LOCAL_GROUPS
-%var_loop("cached=yes") %[/* The point at `place` of group `group` from `first` (a work-item's first point) in a local plane
-   of %{vname}: the whole group read as one access, which the work-item's lanes share. */
-CAKERNEL_INLINE %{vtype} cakernel_local_point_%{vname}(__local const %{vtype}* cakernel_first, const int cakernel_group,
-                                                      const int cakernel_place) {
-  const cakernel_group_%{vtype} cakernel_points = ((__local const cakernel_group_%{vtype}*)cakernel_first)[cakernel_group];
+%var_loop("cached=yes") %[/* The point at `place` of the group at `group` in a local plane of %{vname}: the whole group
+   read as one access, which the work-item's lanes share. */
+CAKERNEL_INLINE %{vtype} cakernel_local_point_%{vname}(__local const %{vtype}* cakernel_group, const int cakernel_place) {
+  const cakernel_group_%{vtype} cakernel_points = *(__local const cakernel_group_%{vtype}*)cakernel_group;
   return ((const %{vtype}*)&cakernel_points)[cakernel_place];
 }
 ]%#endif
@@ -426,14 +479,14 @@ CAKERNEL_INLINE void CAKERNEL_%{name}_%{variant}_load_halo_%{vname}(__global %{v
    time where a group crosses it: those cells serve only work-items that compute nothing, and no
    copy reads outside the array. */
 CAKERNEL_INLINE void CAKERNEL_%{name}_%{variant}_fill_%{vname}(__global %{vtype}* restrict %{vname},
-                                                                __local %{vtype} (*cakernel_ring)[CAKERNEL_SLOT_ROWS(sizeof(%{vtype}))][CAKERNEL_SX],
+                                                                __local %{vtype} (*cakernel_local_%{vname})[CAKERNEL_SLOT_POINTS(sizeof(%{vtype}))],
                                                                 const int cakernel_bi, const int cakernel_bj, const int gk,
                                                                 const int cakernel_slot, const bool cakernel_checked) {
   const int cakernel_group = CAKERNEL_RING_GROUP(sizeof(%{vtype}));
   const int cakernel_row_groups = CAKERNEL_SX / cakernel_group;
   const int cakernel_groups = cakernel_row_groups * CAKERNEL_SY;
   if (gk >= CAKERNEL_NK) return;  /* the ring's planes past the grid serve no point */
-  __local %{vtype}* const cakernel_to = &cakernel_ring[cakernel_slot][0][0];
+  __local %{vtype}* const cakernel_to = CAKERNEL_LOCAL_AT(%{vname}, cakernel_slot, 0, 0);
   const int cakernel_tid = (int)get_local_id(1) * CAKERNEL_TX + (int)get_local_id(0);
 #pragma unroll
   for (int cakernel_q = 0; cakernel_q < (cakernel_groups + CAKERNEL_TX * CAKERNEL_TY - 1) / (CAKERNEL_TX * CAKERNEL_TY);
@@ -475,14 +528,25 @@ CAKERNEL_INLINE void CAKERNEL_%{name}_%{variant}_fill(const CAKERNEL_%{name}_Par
   __asm__("createpolicy.fractional.L2::evict_last.b64 %0, 1.0;" : "=l"(cakernel_keep_in_l2));
   __asm__ volatile("mbarrier.arrive.expect_tx.shared::cta.b64 _, [%0], %1;"
                    :: "r"(CAKERNEL_LOCAL_ADDRESS(cakernel_bar)), "r"((uint)CAKERNEL_RING_PLANE_BYTES) : "memory");
-%var_loop("cached=yes") %[  __asm__ volatile(
-      "cp.async.bulk.tensor.3d.shared::cluster.global.tile.mbarrier::complete_tx::bytes.L2::cache_hint"
-      " [%0], [%1, {%2, %3, %4}], [%5], %6;"
-      :: "r"(CAKERNEL_LOCAL_ADDRESS(&cakernel_local_%{vname}[cakernel_slot][0][0])), "l"(cakernel_maps + 128 * %{vindex}),
-         "r"(CAKERNEL_LEADI + cakernel_bi), "r"(cakernel_bj), "r"(cakernel_k0 + cakernel_t), "r"(CAKERNEL_LOCAL_ADDRESS(cakernel_bar)),
-         "l"(cakernel_keep_in_l2)
-      : "memory");
+  const int cakernel_k = cakernel_k0 + cakernel_t;
+#if CAKERNEL_SPLIT_X_HALO
+  /* The main box from the work-group's first point, the x halo's boxes left and right of it (the
+     variable's second and third maps), none for a side without a halo. */
+%var_loop("cached=yes") %[  cakernel_tensor_copy(cakernel_local_%{vname}[cakernel_slot], cakernel_maps + 128 * (3 * %{vindex}),
+                       CAKERNEL_LEADI + cakernel_bi + %{stencil_xn}, cakernel_bj, cakernel_k, cakernel_bar, cakernel_keep_in_l2);
+  if (CAKERNEL_XA(sizeof(%{vtype})) > 0)
+    cakernel_tensor_copy(cakernel_local_%{vname}[cakernel_slot] + CAKERNEL_LEFT_BOX(sizeof(%{vtype})), cakernel_maps + 128 * (3 * %{vindex} + 1),
+                         CAKERNEL_LEADI + cakernel_bi + %{stencil_xn} - CAKERNEL_XA(sizeof(%{vtype})), cakernel_bj, cakernel_k,
+                         cakernel_bar, cakernel_keep_in_l2);
+  if (CAKERNEL_XPA(sizeof(%{vtype})) > 0)
+    cakernel_tensor_copy(cakernel_local_%{vname}[cakernel_slot] + CAKERNEL_RIGHT_BOX(sizeof(%{vtype})), cakernel_maps + 128 * (3 * %{vindex} + 2),
+                         CAKERNEL_LEADI + cakernel_bi + %{stencil_xn} + CAKERNEL_TXL, cakernel_bj, cakernel_k, cakernel_bar,
+                         cakernel_keep_in_l2);
 ]%#else
+%var_loop("cached=yes") %[  cakernel_tensor_copy(cakernel_local_%{vname}[cakernel_slot], cakernel_maps + 128 * %{vindex}, CAKERNEL_LEADI + cakernel_bi,
+                       cakernel_bj, cakernel_k, cakernel_bar, cakernel_keep_in_l2);
+]%#endif
+#else
 %var_loop("cached=yes") %[  CAKERNEL_%{name}_%{variant}_fill_%{vname}(%{vname}, cakernel_local_%{vname}, cakernel_bi, cakernel_bj, cakernel_k0 + cakernel_t,
                                             cakernel_slot, cakernel_checked);
 ]%  CAKERNEL_COPY_COMMIT();
@@ -520,12 +584,12 @@ CAKERNEL_INLINE void CAKERNEL_%{name}_%{variant}_plane(
 %for_loop(d, '0', '%{stencil_zn} + %{stencil_zp}') %[    CAKERNEL_GROUP_COPY(%{vtype}, cakernel_w_%{vname}[cakernel_m][%var(d)], cakernel_w_%{vname}[cakernel_m][%var(d) + 1]);
 ]%#if CAKERNEL_LOCAL_PLANE == 2 && CAKERNEL_LOCAL_GROUPS
     *(cakernel_group_%{vtype}*)cakernel_w_%{vname}[cakernel_m][%{stencil_zn} + %{stencil_zp}] =
-        *(__local const cakernel_group_%{vtype}*)&cakernel_local_%{vname}[CAKERNEL_SLOT_AFTER(cakernel_s, %{stencil_zp})][cakernel_sj + cakernel_m][cakernel_si];
+        *(__local const cakernel_group_%{vtype}*)CAKERNEL_LOCAL_GROUP(%{vname}, CAKERNEL_SLOT_AFTER(cakernel_s, %{stencil_zp}), cakernel_sj + cakernel_m, 0);
 #elif CAKERNEL_LOCAL_PLANE == 2
 #pragma unroll
     for (int cakernel_l = 0; cakernel_l < CAKERNEL_LANES; ++cakernel_l)
       cakernel_w_%{vname}[cakernel_m][%{stencil_zn} + %{stencil_zp}][cakernel_l] =
-          cakernel_local_%{vname}[CAKERNEL_SLOT_AFTER(cakernel_s, %{stencil_zp})][cakernel_sj + cakernel_m][cakernel_si + cakernel_l];
+          *CAKERNEL_LOCAL_AT(%{vname}, CAKERNEL_SLOT_AFTER(cakernel_s, %{stencil_zp}), cakernel_sj + cakernel_m, cakernel_si + cakernel_l);
 #else
     CAKERNEL_GROUP_COPY(%{vtype}, cakernel_w_%{vname}[cakernel_m][%{stencil_zn} + %{stencil_zp}], cakernel_w_%{vname}[cakernel_m][%{stencil_zn} + %{stencil_zp} + 1]);
 #if CAKERNEL_PF > 1
@@ -548,23 +612,22 @@ CAKERNEL_INLINE void CAKERNEL_%{name}_%{variant}_plane(
     /* This plane's buffer: the centres from the windows, the halo from private memory, loaded
        while the plane before computed; then the next plane's halo is loaded, its latency
        hidden by this plane's barrier and rows. */
-    __local %{vtype} (*cakernel_tile)[CAKERNEL_SX] = cakernel_local_%{vname}[cakernel_s];
 #pragma unroll
     for (int cakernel_m = 0; cakernel_m < CAKERNEL_ROWS; ++cakernel_m) {
 #if CAKERNEL_LOCAL_GROUPS
-      *(__local cakernel_group_%{vtype}*)&cakernel_tile[cakernel_sj + cakernel_m][cakernel_si] =
+      *(__local cakernel_group_%{vtype}*)CAKERNEL_LOCAL_GROUP(%{vname}, cakernel_s, cakernel_sj + cakernel_m, 0) =
           *(const cakernel_group_%{vtype}*)cakernel_w_%{vname}[cakernel_m][%{stencil_zn}];
 #else
 #pragma unroll
       for (int cakernel_l = 0; cakernel_l < CAKERNEL_LANES; ++cakernel_l)
-        cakernel_tile[cakernel_sj + cakernel_m][cakernel_si + cakernel_l] = cakernel_w_%{vname}[cakernel_m][%{stencil_zn}][cakernel_l];
+        *CAKERNEL_LOCAL_AT(%{vname}, cakernel_s, cakernel_sj + cakernel_m, cakernel_si + cakernel_l) = cakernel_w_%{vname}[cakernel_m][%{stencil_zn}][cakernel_l];
 #endif
     }
 #pragma unroll
     for (int cakernel_q = 0; cakernel_q < CAKERNEL_HALO_ITEMS; ++cakernel_q) {
       int cakernel_hi, cakernel_hj;
       if (CAKERNEL_%{name}_%{variant}_halo_item(cakernel_q, &cakernel_hi, &cakernel_hj))
-        cakernel_tile[cakernel_hj][cakernel_hi] = cakernel_halo_%{vname}[cakernel_q];
+        *CAKERNEL_LOCAL_AT(%{vname}, cakernel_s, cakernel_hj, cakernel_hi) = cakernel_halo_%{vname}[cakernel_q];
     }
     CAKERNEL_%{name}_%{variant}_load_halo_%{vname}(%{vname}, cakernel_halo_%{vname}, cakernel_bi, cakernel_bj, gk + 1);
   }
@@ -609,7 +672,7 @@ __kernel __attribute__((reqd_work_group_size(CAKERNEL_TX, CAKERNEL_TY, 1)))
 void CAKERNEL_%{name}_%{variant}_kernel(const CAKERNEL_%{name}_Params cakernel_params CAKERNEL_ARRAY_PARAMETERS
                                              CAKERNEL_MAPS_PARAMETER) {
   /* With tensor copies each slot starts on 128 bytes: the array does, and its rows are padded. */
-%var_loop("cached=yes") %[  __local %{vtype} cakernel_local_%{vname}[CAKERNEL_SLOTS][CAKERNEL_SLOT_ROWS(sizeof(%{vtype}))][CAKERNEL_SX]
+%var_loop("cached=yes") %[  __local %{vtype} cakernel_local_%{vname}[CAKERNEL_SLOTS][CAKERNEL_SLOT_POINTS(sizeof(%{vtype}))]
       __attribute__((aligned(CAKERNEL_SLOT_ALIGNMENT)));
 ]%#if CAKERNEL_LOCAL_PLANE == 2 && CAKERNEL_TENSOR_COPY
   /* A ring slot's mbarrier: work-item 0 alone arrives on it, announcing the plane's bytes. */

@@ -17,8 +17,12 @@ using opuntia::opencl::own_lanes;
 using opuntia::opencl::program_sizes;
 using opuntia::opencl::ring_copy_bytes;
 using opuntia::opencl::tensor_boxes_fit;
+using opuntia::opencl::tensor_halo_points;
 using opuntia::opencl::tensor_ring_shape;
+using opuntia::opencl::tensor_slot_bytes;
 using opuntia::opencl::tensor_slot_rows;
+using opuntia::opencl::tensor_split_boxes_fit;
+using opuntia::opencl::tensor_split_x_halo;
 using opuntia::opencl::work_groups_per_unit;
 
 TEST(opencl_launch, ring_copies_are_as_wide_as_every_copy_stays_aligned) {
@@ -90,6 +94,44 @@ TEST(opencl_launch, a_tensor_copied_slot_keeps_rows_enough_to_end_on_128_bytes) 
     }
 }
 
+TEST(opencl_launch, a_ring_three_planes_ahead_splits_its_x_halo_into_boxes_of_whole_16_bytes) {
+  EXPECT_FALSE(tensor_split_x_halo(1));
+  EXPECT_FALSE(tensor_split_x_halo(2));
+  EXPECT_TRUE(tensor_split_x_halo(3));
+  EXPECT_TRUE(tensor_split_x_halo(4));
+  EXPECT_EQ(tensor_halo_points(4, 4), 4);  // the radius-4 star in fp32: 16 bytes
+  EXPECT_EQ(tensor_halo_points(4, 8), 4);  // in fp64: 32 bytes
+  EXPECT_EQ(tensor_halo_points(1, 4), 4);  // a radius-1 star: one point rounded up to 16 bytes
+  EXPECT_EQ(tensor_halo_points(1, 8), 2);
+  EXPECT_EQ(tensor_halo_points(0, 4), 0);  // no halo: no box
+  EXPECT_EQ(tensor_halo_points(5, 4), 8);
+}
+
+TEST(opencl_launch, a_split_slot_keeps_three_boxes_each_on_128_bytes) {
+  // fp32 radius 4, 32 x 16 points (24 rows with the y halo): 40-point rows in one box, or
+  // 32 + 4 + 4 points a row in three; 3840 bytes either way.
+  EXPECT_EQ(tensor_slot_bytes(4, 32, 24, 4, 4, false), 3840);
+  EXPECT_EQ(tensor_slot_bytes(4, 32, 24, 4, 4, true), 3072 + 384 + 384);
+  // fp64 radius 1, 32 x 8 points (10 rows): 2560 bytes of points, each halo box 2 doubles a row
+  // (160 bytes, padded to 256); one box: 34-double rows, 16 of them to end on 128 bytes.
+  EXPECT_EQ(tensor_slot_bytes(8, 32, 10, 1, 1, true), 2560 + 256 + 256);
+  EXPECT_EQ(tensor_slot_bytes(8, 32, 10, 1, 1, false), 16 * 34 * 8);
+  // A halo on one side only keeps no box on the other.
+  EXPECT_EQ(tensor_slot_bytes(4, 32, 24, 0, 4, true), 3072 + 384);
+}
+
+TEST(opencl_launch, split_boxes_start_at_the_work_groups_first_points_on_16_bytes) {
+  EXPECT_TRUE(tensor_split_boxes_fit(4, 32, 32, 24, 4, 4, 288));
+  EXPECT_TRUE(tensor_split_boxes_fit(8, 16, 32, 16, 4, 4, 272));
+  // The first point 8 bytes into a group, a tile of 30 floats, or rows of 286 floats: not 16 bytes.
+  EXPECT_FALSE(tensor_split_boxes_fit(4, 30, 32, 24, 4, 4, 288));
+  EXPECT_FALSE(tensor_split_boxes_fit(4, 32, 30, 24, 4, 4, 288));
+  EXPECT_FALSE(tensor_split_boxes_fit(4, 32, 32, 24, 4, 4, 286));
+  // A main box wider than 256 points, or more than 256 rows.
+  EXPECT_FALSE(tensor_split_boxes_fit(4, 0, 264, 24, 4, 4, 288));
+  EXPECT_FALSE(tensor_split_boxes_fit(4, 0, 32, 264, 4, 4, 288));
+}
+
 TEST(opencl_launch, tensor_copies_are_a_build_option_and_part_of_the_program_key) {
   program_sizes copies{{16, 8, 16}, {64, 64, 64}};
   copies.ring_copy = 16;
@@ -100,6 +142,12 @@ TEST(opencl_launch, tensor_copies_are_a_build_option_and_part_of_the_program_key
   EXPECT_NE(tensor.options().find(" -DCAKERNEL_TENSOR_COPY=1"), std::string::npos);
   EXPECT_EQ(tensor.options().find("CAKERNEL_ASYNC_COPY"), std::string::npos);
   EXPECT_NE(copies, tensor);
+  // Three boxes a slot: an option of its own, and another program.
+  program_sizes split = tensor;
+  split.split_x_halo = true;
+  EXPECT_EQ(tensor.options().find("CAKERNEL_SPLIT_X_HALO"), std::string::npos);
+  EXPECT_NE(split.options().find(" -DCAKERNEL_SPLIT_X_HALO=1"), std::string::npos);
+  EXPECT_NE(split, tensor);
 }
 
 TEST(opencl_launch, a_work_item_owns_up_to_16_bytes_of_points_where_the_rows_are_whole_groups) {

@@ -523,21 +523,30 @@ class opencl_backend final : public backend {
     for (void* array : request.arrays) arrays.push_back(static_cast<cl_mem>(array));
     auto key = std::make_tuple(std::move(arrays),
                                std::vector<int>(request.element_bytes.begin(), request.element_bytes.end()),
-                               request.dims, request.plane_rows, request.box);
+                               request.dims, request.plane_rows, request.box, request.split_x_halo);
     if (const auto found = tensor_maps_.find(key); found != tensor_maps_.end()) return found->second;
     cl_mem& maps = tensor_maps_[std::move(key)];
     if (!tensor_copies()) return maps;
-    std::vector<opencl::tensor_map_bytes> encoded(request.arrays.size());
+    const std::size_t per_array = static_cast<std::size_t>(request.maps_per_array());
+    std::vector<opencl::tensor_map_bytes> encoded(request.arrays.size() * per_array);
     for (std::size_t a = 0; a < request.arrays.size(); ++a) {
-      if (request.arrays[a] == nullptr) continue;  // not copied: its map stays zeros
-      std::string why;
-      const auto map = encoder_->encode(address_of(static_cast<cl_mem>(request.arrays[a])),
-                                        {request.dims, request.plane_rows, request.box, request.element_bytes[a]}, why);
-      if (!map) {
-        std::fprintf(stderr, "opuntia: an OpenCL ring is filled by cp.async, not tensor copies: %s\n", why.c_str());
-        return maps;
+      if (request.arrays[a] == nullptr) continue;  // not copied: its maps stay zeros
+      // The slot's boxes: the one, or the main box and the x halo's left and right (none where 0).
+      std::vector<std::array<std::uint32_t, 2>> boxes{request.box};
+      if (request.split_x_halo)
+        for (const int halo : *request.split_x_halo)
+          boxes.push_back({static_cast<std::uint32_t>(opencl::tensor_halo_points(halo, request.element_bytes[a])), request.box[1]});
+      for (std::size_t b = 0; b < boxes.size(); ++b) {
+        if (boxes[b][0] == 0) continue;  // no halo on that side: never copied
+        std::string why;
+        const auto map = encoder_->encode(address_of(static_cast<cl_mem>(request.arrays[a])),
+                                          {request.dims, request.plane_rows, boxes[b], request.element_bytes[a]}, why);
+        if (!map) {
+          std::fprintf(stderr, "opuntia: an OpenCL ring is filled by cp.async, not tensor copies: %s\n", why.c_str());
+          return maps;
+        }
+        encoded[a * per_array + b] = *map;
       }
-      encoded[a] = *map;
     }
     cl_int status = CL_SUCCESS;
     const std::size_t bytes = encoded.size() * sizeof(opencl::tensor_map_bytes);
@@ -739,7 +748,7 @@ class opencl_backend final : public backend {
   std::unique_ptr<opencl::tensor_map_encoder> encoder_;  // CUDA's driver, where it serves
   std::map<cl_mem, std::uint64_t> addresses_;            // address_of's answers
   std::map<std::tuple<std::vector<cl_mem>, std::vector<int>, std::array<std::uint64_t, 3>, std::uint64_t,
-                      std::array<std::uint32_t, 2>>,
+                      std::array<std::uint32_t, 2>, std::optional<std::array<int, 2>>>,
            cl_mem>
       tensor_maps_;  // tensor_maps' buffers (nullptr: refused)
   std::weak_ptr<opencl_event> awaiting_first_kernel_;  // record_launch_start()'s, until a kernel follows

@@ -97,6 +97,55 @@ constexpr int tensor_slot_rows(int rows, int row_bytes) {
   return padded;
 }
 
+/// Whether a ring that tensor copies fill `ahead` planes ahead keeps each slot as three boxes, each
+/// copied by a tensor copy of its own (the template's CAKERNEL_SPLIT_X_HALO): the work-group's
+/// points of each row (the main box, from its first point) and the x halo left and right of them.
+/// A box whose rows begin the x halo's width before the work-group's points holds the copy engine
+/// back once three planes are in flight, as on CUDA (templates/cuda/3dblock.h.tpl, split_x_halo:
+/// CUDA's radius-4 ring in fp32 ran at 76-77% of copy two planes ahead, collapsed to 58-60%
+/// three ahead with one box and reached 85.6-87.8% with the halo apart; H100, bench/RESULTS.md,
+/// 2026-11-25). OpenCL's one box showed the same: 75.8% two ahead, 71.8% three (2026-12-07).
+///   !tensor_split_x_halo(2) && tensor_split_x_halo(3)
+constexpr bool tensor_split_x_halo(int ahead) { return ahead >= 3; }
+
+/// The points of an x halo box of `halo` points of `element_bytes` each (split slots): rounded up
+/// to 16 bytes, as a copy's rows must be (the template's CAKERNEL_HALO_BOX_X).
+///   tensor_halo_points(4, 4) == 4 && tensor_halo_points(1, 4) == 4 && tensor_halo_points(1, 8) == 2
+constexpr int tensor_halo_points(int halo, int element_bytes) {
+  const int per_16 = element_bytes > 0 && element_bytes < 16 ? 16 / element_bytes : 1;
+  return (halo + per_16 - 1) / per_16 * per_16;
+}
+
+/// The bytes of one ring slot that tensor copies fill with points of `element_bytes`, for a
+/// work-group of `tile_x` points and `rows` rows (its y halo included) and an x halo of `halo_lo`
+/// points left and `halo_hi` right: one box of the rows with their x halo, in tensor_slot_rows
+/// rows, or (`split`, tensor_split_x_halo) the main box and the two halo boxes of
+/// tensor_halo_points each, every box starting on 128 bytes (the template's CAKERNEL_SLOT_POINTS).
+///   tensor_slot_bytes(4, 32, 24, 4, 4, false) == 3840 && tensor_slot_bytes(4, 32, 24, 4, 4, true) == 3840
+///   tensor_slot_bytes(8, 32, 10, 1, 1, true) == 2560 + 256 + 256
+constexpr int tensor_slot_bytes(int element_bytes, int tile_x, int rows, int halo_lo, int halo_hi, bool split) {
+  if (!split) {
+    const int row_bytes = (tile_x + halo_lo + halo_hi) * element_bytes;
+    return tensor_slot_rows(rows, row_bytes) * row_bytes;
+  }
+  const auto box = [&](int points) { return (points * rows * element_bytes + 127) / 128 * 128; };
+  return box(tile_x) + box(tensor_halo_points(halo_lo, element_bytes)) + box(tensor_halo_points(halo_hi, element_bytes));
+}
+
+/// Whether a ring slot split into three boxes (tensor_split_x_halo) can be filled by tensor copies
+/// of arrays of `element_bytes` points with rows of `pitch` elements, whose work-groups' points
+/// start `first` elements into a row (the lead and the first work-group's first point; the others
+/// `tile_x` further) and keep `rows` rows and an x halo of `halo_lo` and `halo_hi` points: every
+/// box one the copy engine moves, the pitch a multiple of 16 bytes, and every box's first point on
+/// 16 bytes (as tensor_boxes_fit asks of one box).
+///   tensor_split_boxes_fit(4, 32, 32, 24, 4, 4, 288) && !tensor_split_boxes_fit(4, 30, 32, 24, 4, 4, 288)
+constexpr bool tensor_split_boxes_fit(int element_bytes, int first, int tile_x, int rows, int halo_lo, int halo_hi,
+                                      int pitch) {
+  const int lo = tensor_halo_points(halo_lo, element_bytes), hi = tensor_halo_points(halo_hi, element_bytes);
+  return tensor_boxes_fit(element_bytes, first, tile_x, tile_x, rows, pitch) &&
+         (lo == 0 || tensor_box_fits(element_bytes, lo, rows)) && (hi == 0 || tensor_box_fits(element_bytes, hi, rows));
+}
+
 /// The shape a ring that tensor copies fill starts from (its launcher's own, autotuning's first):
 /// two x points a work-item (as own_lanes gives every ring) and a work-group's row of 64 points,
 /// a warp of work-items; y and z are the descriptor's (the launcher then keeps as many rows as
@@ -121,19 +170,24 @@ inline launch_shape tensor_ring_shape(const std::array<int, 3>& descriptor_tile,
 /// The tensor maps of a ring's launch: for each of a kernel's arrays (kernel_call::arrays order)
 /// the buffer a ring copies from, or nullptr where it copies none, with its points' bytes; the
 /// arrays' dims in elements (the allocated row pitch, nj, nk), the rows from one plane to the
-/// next (kernel_grid::ashj) and a slot's box (x, y).
+/// next (kernel_grid::ashj) and a slot's box (x, y): the whole slot, or where `split_x_halo`
+/// gives the x halo's points left and right (tensor_split_x_halo), the main box, beside which
+/// each array has the maps of its halo boxes (tensor_halo_points wide; none where 0).
 struct tensor_map_request {
   std::span<void* const> arrays;
   std::span<const int> element_bytes;
   std::array<std::uint64_t, 3> dims{};
   std::uint64_t plane_rows = 0;
   std::array<std::uint32_t, 2> box{};
+  std::optional<std::array<int, 2>> split_x_halo;
+  /// The maps an array has: one box a slot, or three (main, left halo, right halo).
+  int maps_per_array() const { return split_x_halo ? 3 : 1; }
 };
 
-/// A buffer of `request`'s maps, 128 bytes each in the arrays' order (the kernel's argument
-/// after the arrays), made at the first launch with those arrays and kept until one of them is
-/// released; nullptr where tensor copies are off or the driver refused a map (the ring then
-/// copies with cp.async).
+/// A buffer of `request`'s maps, 128 bytes each, maps_per_array() an array in the arrays' order
+/// (the kernel's argument after the arrays), made at the first launch with those arrays and kept
+/// until one of them is released; nullptr where tensor copies are off or the driver refused a map
+/// (the ring then copies with cp.async).
 cl_mem tensor_maps(const tensor_map_request& request);
 
 /// Sets argument `index` of `kernel` to `buffer`.
@@ -242,6 +296,7 @@ struct program_sizes {
   int ring_copy = 0;        // CAKERNEL_ASYNC_COPY where nonzero: a ring's cp.async bytes (ring_copy_bytes)
   int lanes = 1, origin_x = 0;  // CAKERNEL_LANES and CAKERNEL_OX where lanes > 1 (lanes_for, lanes_origin)
   bool tensor_copy = false;     // CAKERNEL_TENSOR_COPY: a ring filled by tensor copies (tensor_maps)
+  bool split_x_halo = false;    // CAKERNEL_SPLIT_X_HALO: its slots three boxes (tensor_split_x_halo)
   auto operator<=>(const program_sizes&) const = default;
   /// The -D options that say them.
   std::string options() const {
@@ -256,6 +311,7 @@ struct program_sizes {
     if (ring_copy > 0) text += " -DCAKERNEL_ASYNC_COPY=" + std::to_string(ring_copy);
     if (lanes > 1) text += " -DCAKERNEL_LANES=" + std::to_string(lanes) + " -DCAKERNEL_OX=" + std::to_string(origin_x);
     if (tensor_copy) text += " -DCAKERNEL_TENSOR_COPY=1";
+    if (split_x_halo) text += " -DCAKERNEL_SPLIT_X_HALO=1";
     for (int d = 0; bounded && d < 3; ++d) {
       text += std::string(" -DCAKERNEL_") + axes[d] + "LO=" + std::to_string(lo[d]) + " -DCAKERNEL_" + axes[d] +
               "HI=" + std::to_string(hi[d]);

@@ -6,6 +6,7 @@
 #include <array>
 #include <cstddef>
 #include <cstdint>
+#include <optional>
 #include <string>
 
 #include "thorns/CaKernel/backends/slabs.hpp"
@@ -69,19 +70,19 @@ void CAKERNEL_Launch_Heat_Update_opencl_3dblock(const opuntia::kernel_call& call
   const auto box_of = [](const std::array<int, 3>& t) {
     return std::array<int, 2>{t[0] + 1 + 1, t[1] + 1 + 1};
   };
-  // With tensor copies, a ring also keeps an mbarrier a slot, pads its slots' rows so that each
-  // starts on 128 bytes (tensor_slot_rows) and starts each variable's slots on 128 bytes.
+  // With tensor copies, a ring also keeps an mbarrier a slot, lays its slots out as the copies
+  // fill them (tensor_slot_bytes: one box in rows padded to 128 bytes, or three boxes where the x
+  // halo is split, tensor_split_x_halo) and starts each variable's slots on 128 bytes.
   const auto fits = [&](const opuntia::launch_shape& s) {
     const int slots = 1 + s.ahead + 1;
-    const auto [box_x, box_y] = box_of(s.tile);
-    int tensor_bytes = 0;
+    int bytes = CAKERNEL_Heat_Update_3dblock_local_bytes(s.tile[0], s.tile[1], s.ahead);
     if (tensor_ring) {
-      tensor_bytes = 8 * slots + 128 * cached_count;
-      for (const int bytes : cached_bytes)
-        tensor_bytes += slots * (opuntia::opencl::tensor_slot_rows(box_y, box_x * bytes) - box_y) * box_x * bytes;
+      bytes = 8 * slots + 128 * cached_count;
+      for (const int point_bytes : cached_bytes)
+        bytes += slots * opuntia::opencl::tensor_slot_bytes(point_bytes, s.tile[0], box_of(s.tile)[1], 1,
+                                                            1, opuntia::opencl::tensor_split_x_halo(s.ahead));
     }
-    return static_cast<std::size_t>(CAKERNEL_Heat_Update_3dblock_local_bytes(s.tile[0], s.tile[1], s.ahead) + tensor_bytes) <=
-           local_limit;
+    return static_cast<std::size_t>(bytes) <= local_limit;
   };
   // The planes a work-group streams. The descriptor's TILE z is at most that many: as on CUDA,
   // the columns are cut into shorter slabs where that fills the device (a radius-4 star at 128^3
@@ -108,16 +109,19 @@ void CAKERNEL_Launch_Heat_Update_opencl_3dblock(const opuntia::kernel_call& call
   int hi[3] = {call.grid.ni - 1, call.grid.nj - 1, call.grid.nk - 1};
   const bool has_points = opuntia::clip_to_box(call, lo, hi);
   // Whether a ring of shape `s` can be filled by tensor copies: its slots and boxes suit the copy
-  // engine (tensor_boxes_fit; the boxes start at the work-groups' first halo points, lo[0] - xn
-  // + a multiple of TX, in rows from their first element) and its mbarriers and padded slots fit
+  // engine (tensor_boxes_fit: the boxes start at the work-groups' first halo points, lo[0] - xn
+  // + a multiple of TX, in rows from their first element; where the x halo is split,
+  // tensor_split_boxes_fit: the main boxes at their first points) and its mbarriers and slots fit
   // the local memory.
   const auto tensor_fits = [&](const opuntia::launch_shape& s) {
     const auto [box_x, box_y] = box_of(s.tile);
-    const int first = s.lanes > 1 ? opuntia::opencl::lanes_origin(s.lanes, lo[0], call.grid.leadi) : lo[0];
-    const int box_start = call.grid.leadi + first - 1;
+    const int first = call.grid.leadi + (s.lanes > 1 ? opuntia::opencl::lanes_origin(s.lanes, lo[0], call.grid.leadi) : lo[0]);
+    const int pitch = opuntia::row_pitch(call.grid);
     bool fit = fits(s);
     for (const int bytes : cached_bytes)
-      fit = fit && opuntia::opencl::tensor_boxes_fit(bytes, box_start, s.tile[0], box_x, box_y, opuntia::row_pitch(call.grid));
+      fit = fit && (opuntia::opencl::tensor_split_x_halo(s.ahead)
+                        ? opuntia::opencl::tensor_split_boxes_fit(bytes, first, s.tile[0], box_y, 1, 1, pitch)
+                        : opuntia::opencl::tensor_boxes_fit(bytes, first - 1, s.tile[0], box_x, box_y, pitch));
     return fit;
   };
   const auto shape_of = [&] {
@@ -172,11 +176,12 @@ void CAKERNEL_Launch_Heat_Update_opencl_3dblock(const opuntia::kernel_call& call
                                                                opuntia::row_pitch(call.grid),
                                                                tile[0] + 1 + 1)
                             : 0;
-  // A ring filled by tensor copies, one a plane and cached variable, where the device has them
-  // (tensor_copies: an NVIDIA GPU of compute capability 9.0 or later through CUDA's driver), they
-  // fit (above) and the driver encodes the maps (the kernel's argument after the arrays, one for
-  // each cached variable at its array's place).
+  // A ring filled by tensor copies, one a plane and cached variable (three where the x halo is
+  // split), where the device has them (tensor_copies: an NVIDIA GPU of compute capability 9.0 or
+  // later through CUDA's driver), they fit (above) and the driver encodes the maps (the kernel's
+  // argument after the arrays, each cached variable's at its array's place).
   cl_mem tensor_maps = nullptr;
+  const bool split_x_halo = tensor_ring && opuntia::opencl::tensor_split_x_halo(shape.ahead);
   if (tensor_ring) {
     const auto [box_x, box_y] = box_of(tile);
     std::array<void*, CAKERNEL_Heat_Update_array_count> copied{};
@@ -190,7 +195,8 @@ void CAKERNEL_Launch_Heat_Update_opencl_3dblock(const opuntia::kernel_call& call
          {static_cast<std::uint64_t>(opuntia::row_pitch(call.grid)), static_cast<std::uint64_t>(call.grid.nj),
           static_cast<std::uint64_t>(call.grid.nk)},
          static_cast<std::uint64_t>(opuntia::plane_rows(call.grid)),
-         {static_cast<std::uint32_t>(box_x), static_cast<std::uint32_t>(box_y)}});
+         {static_cast<std::uint32_t>(split_x_halo ? tile[0] : box_x), static_cast<std::uint32_t>(box_y)},
+         split_x_halo ? std::optional(std::array<int, 2>{1, 1}) : std::nullopt});
   }
   const opuntia::opencl::program_sizes sizes{{block_x, block_y, block_z},
                                              {call.grid.ni, call.grid.nj, call.grid.nk},
@@ -204,7 +210,8 @@ void CAKERNEL_Launch_Heat_Update_opencl_3dblock(const opuntia::kernel_call& call
                                              tensor_maps != nullptr ? 0 : ring_copy,
                                              lanes,
                                              lanes > 1 ? origin_x : 0,
-                                             tensor_maps != nullptr};
+                                             tensor_maps != nullptr,
+                                             tensor_maps != nullptr && split_x_halo};
   const cl_kernel kernel =
       opuntia::opencl::kernel(source, sizes, "CAKERNEL_Heat_Update_3dblock_kernel", "Heat_Update_3dblock");
   const auto params = CAKERNEL_Heat_Update_params_of(call);
