@@ -49,12 +49,11 @@ void CAKERNEL_Launch_Heat_Update_opencl_3dblock(const opuntia::kernel_call& call
   constexpr int cached_count = 0 + 1 ;
   constexpr std::array<int, cached_count> cached_index{0, };
   constexpr std::array<int, cached_count> cached_bytes{static_cast<int>(sizeof(CCTK_REAL)), };
-  // A ring that tensor copies may fill starts from its own x extent and lanes (tensor_ring_shape);
+  // A ring that tensor copies may fill starts from its own x extent, depth and lanes (tensor_ring_shape);
   // its rows are the descriptor's, which the ring's fit below shrinks.
   bool tensor_ring = CAKERNEL_Heat_Update_3dblock_LOCAL == 2 && cached_count > 0 && opuntia::opencl::tensor_copies();
   opuntia::launch_shape own_shape =
-      tensor_ring ? opuntia::opencl::tensor_ring_shape(descriptor_tile, static_cast<int>(sizeof(CCTK_REAL)),
-                                                       CAKERNEL_Heat_Update_3dblock_AHEAD)
+      tensor_ring ? opuntia::opencl::tensor_ring_shape(descriptor_tile, static_cast<int>(sizeof(CCTK_REAL)))
                   : opuntia::launch_shape{descriptor_tile, CAKERNEL_Heat_Update_3dblock_AHEAD, 0};
   // x points in whole groups of `lanes` (a work-item each).
   const auto work_group = [&](std::array<int, 3> t, int lanes) {
