@@ -73,9 +73,10 @@ TEST(opencl_launch, tensor_copies_fill_rings_whose_boxes_and_slots_the_copy_engi
   EXPECT_FALSE(tensor_boxes_fit(0, 0, 32, 40, 16, 512));
 }
 
-TEST(opencl_launch, a_ring_that_tensor_copies_fill_starts_from_rows_of_64_points_two_a_work_item_as_deep_as_cudas) {
-  // Three planes ahead in fp32 (split slots), two in fp64, as CUDA's ring's own depth.
-  EXPECT_EQ(tensor_ring_shape({32, 16, 512}, 4), (opuntia::launch_shape{{64, 16, 512}, 3, 2}));
+TEST(opencl_launch, a_ring_that_tensor_copies_fill_starts_from_rows_of_64_points_as_deep_as_cudas) {
+  // Three planes ahead in fp32 (split slots) with 16 bytes a work-item, two in fp64, as CUDA's
+  // ring's own depth.
+  EXPECT_EQ(tensor_ring_shape({32, 16, 512}, 4), (opuntia::launch_shape{{64, 16, 512}, 3, 4}));
   EXPECT_EQ(tensor_ring_shape({32, 16, 512}, 8), (opuntia::launch_shape{{64, 16, 512}, 2, 2}));
   EXPECT_EQ(tensor_ring_shape({16, 8, 4}, 8), (opuntia::launch_shape{{64, 8, 4}, 2, 2}));
 }
