@@ -162,10 +162,10 @@ constexpr bool tensor_split_boxes_fit(int element_bytes, int first, int tile_x, 
 /// In fp64 the rule gives 64 x 4 lanes 2 as before, the best shape tried on the H100 (77.1%,
 /// 2026-12-05).
 /// Its depth is CUDA's ring's own: three planes ahead for points of 4 bytes or fewer (each slot
-/// then three boxes, tensor_split_x_halo), two for wider; and three ahead a work-item owns 16
-/// bytes (four floats). On the H100 the fp32 radius-4 ring went from 74.9% of copy two ahead to
-/// 78.7% three ahead (64 x 8 x 62, 256^3; 85.1% with four lanes) and from 73.5% to 84.4% at
-/// 512^3 (64 x 8 x 56); on the shape this rule gives, 64 x 16 shrunk to 64 x 8 by the local
+/// then three boxes, tensor_split_x_halo), two for wider; a work-item owns 16 bytes (four
+/// floats, where two were the rule two planes ahead, above). On the H100 the fp32 radius-4
+/// ring went from 74.9% of copy two ahead to 78.7% three ahead (64 x 8 x 62, 256^3; 85.1% with
+/// four lanes) and from 73.5% to 84.4% at 512^3 (64 x 8 x 56); on the shape this rule gives, 64 x 16 shrunk to 64 x 8 by the local
 /// memory, four lanes ran at 89.5% of copy at 512^3 (101% of CUDA's ring in the same run) and
 /// 69.6-71.5% at 256^3 on its own slabs of 42 planes, two lanes at 82.8% and 64.9-66.0%. In fp64
 /// three ahead gained at 256^3 (82.2 to 89.0% on 32 x 8 x 124) and lost at 512^3 (78.5 to 76.5%)
@@ -173,9 +173,9 @@ constexpr bool tensor_split_boxes_fit(int element_bytes, int first, int tile_x, 
 ///   tensor_ring_shape({32, 16, 512}, 4) == launch_shape{{64, 16, 512}, 3, 4}
 ///   tensor_ring_shape({32, 16, 512}, 8) == launch_shape{{64, 16, 512}, 2, 2}
 inline launch_shape tensor_ring_shape(const std::array<int, 3>& descriptor_tile, int point_bytes) {
-  const int ahead = point_bytes <= 4 ? 3 : 2;
-  const int lanes = point_bytes <= 0 || point_bytes > 8 ? 1 : ahead >= 3 ? 16 / point_bytes : 2;
-  return launch_shape{{64, descriptor_tile[1], descriptor_tile[2]}, ahead, lanes};
+  // 16 bytes a work-item (four floats, two doubles), at most the template's four lanes.
+  const int lanes = point_bytes > 0 && point_bytes <= 8 ? std::min(16 / point_bytes, 4) : 1;
+  return launch_shape{{64, descriptor_tile[1], descriptor_tile[2]}, point_bytes <= 4 ? 3 : 2, lanes};
 }
 
 /// The tensor maps of a ring's launch: for each of a kernel's arrays (kernel_call::arrays order)

@@ -73,14 +73,13 @@ void CAKERNEL_Launch_Heat_Update_opencl_3dblock(const opuntia::kernel_call& call
   // fill them (tensor_slot_bytes: one box in rows padded to 128 bytes, or three boxes where the x
   // halo is split, tensor_split_x_halo) and starts each variable's slots on 128 bytes.
   const auto fits = [&](const opuntia::launch_shape& s) {
+    if (!tensor_ring)
+      return static_cast<std::size_t>(CAKERNEL_Heat_Update_3dblock_local_bytes(s.tile[0], s.tile[1], s.ahead)) <= local_limit;
     const int slots = 1 + s.ahead + 1;
-    int bytes = CAKERNEL_Heat_Update_3dblock_local_bytes(s.tile[0], s.tile[1], s.ahead);
-    if (tensor_ring) {
-      bytes = 8 * slots + 128 * cached_count;
-      for (const int point_bytes : cached_bytes)
-        bytes += slots * opuntia::opencl::tensor_slot_bytes(point_bytes, s.tile[0], box_of(s.tile)[1], 1,
-                                                            1, opuntia::opencl::tensor_split_x_halo(s.ahead));
-    }
+    int bytes = 8 * slots + 128 * cached_count;
+    for (const int point_bytes : cached_bytes)
+      bytes += slots * opuntia::opencl::tensor_slot_bytes(point_bytes, s.tile[0], box_of(s.tile)[1], 1,
+                                                          1, opuntia::opencl::tensor_split_x_halo(s.ahead));
     return static_cast<std::size_t>(bytes) <= local_limit;
   };
   // The planes a work-group streams. The descriptor's TILE z is at most that many: as on CUDA,
