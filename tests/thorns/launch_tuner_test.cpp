@@ -384,6 +384,42 @@ TEST_F(launch_tuner_test, a_move_must_gain_three_percent_and_the_search_stops_at
   EXPECT_NE(short_of_time.take_notes().at(0).find("reached"), std::string::npos);
 }
 
+TEST_F(launch_tuner_test, a_plateau_is_looked_past_once_before_the_search_ends) {
+  // OpenCL's radius-4 ring in fp64 at 256^3 on an H100, in the large: its own 64 x 4 two planes
+  // ahead; 32 x 8 (x and y traded) 2% faster, too little to be kept; 32 x 8 three planes ahead
+  // 10% faster than the own shape. Everything else 20% slower.
+  const auto device_launcher = [](const std::string& v, const shape& wanted) {
+    return wanted == shape{} ? shape{{64, 4, 4}, 2} : opencl_launcher(v, wanted, 0);
+  };
+  std::vector<shape> measured;
+  const auto time = [&](const launch_choice& c) {
+    const shape run = device_launcher(c.variant, c.shape);
+    measured.push_back(run);
+    if (run == shape{{64, 4, 4}, 2}) return 1.0e-3;
+    if (run == shape{{32, 8, 4}, 2}) return 0.98e-3;
+    if (run == shape{{32, 8, 4}, 3}) return 0.9e-3;
+    return 1.2e-3;
+  };
+  auto t = tuner(autotune_mode::always);
+  EXPECT_EQ(t.choose("T::K", points, {"3dblock_ring"}, device_launcher, time),
+            (launch_choice{"3dblock_ring", {{32, 8, 4}, 3}}));
+  // From there the search goes on as from any shape: its neighbours measured, none gaining, the
+  // fastest of them (20% slower) no plateau. No shape is measured twice after the first round.
+  EXPECT_EQ(std::count(measured.begin(), measured.end(), shape{{32, 8, 4}, 3}), 1);
+  EXPECT_EQ(std::set<shape>(measured.begin() + 2, measured.end()).size(), measured.size() - 2);
+
+  // A plateau whose neighbours gain nothing over the current shape: the own shape stays.
+  measured.clear();
+  const auto flat = [&](const launch_choice& c) {
+    const shape run = device_launcher(c.variant, c.shape);
+    measured.push_back(run);
+    return run == shape{{64, 4, 4}, 2} ? 1.0e-3 : run == shape{{32, 8, 4}, 2} ? 1.01e-3 : 1.2e-3;
+  };
+  auto u = tuner(autotune_mode::always);
+  EXPECT_EQ(u.choose("T::K", points, {"3dblock_ring"}, device_launcher, flat).shape, (shape{{64, 4, 4}, 2}));
+  EXPECT_NE(std::find(measured.begin(), measured.end(), shape{{16, 16, 4}, 2}), measured.end());  // 32 x 8's neighbour
+}
+
 TEST_F(launch_tuner_test, the_shapes_of_every_variant_near_the_fastest_are_searched) {
   // a: fastest with the descriptor's TILE, no faster shape. b: 10% slower there, 10% faster than
   // a in slabs of 8 planes. c: 20% slower there (not searched), though fastest of all in slabs of 8.

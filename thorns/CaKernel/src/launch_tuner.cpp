@@ -5,6 +5,7 @@
 
 #include <algorithm>
 #include <chrono>
+#include <limits>
 #include <optional>
 #include <set>
 #include <sstream>
@@ -96,9 +97,10 @@ const launch_choice& launch_tuner::choose(const std::string& kernel, const std::
   // The key holds what the measurement depends on; the entry holds the choice. Its first word
   // names the search: a wider one (5: x and y traded; 6: CUDA's lanes; 7: slabs as asked on
   // CUDA, a slab more and fewer; 8: CUDA's ring one plane deeper; 9: CUDA's other variants'
-  // windows one plane deeper) measures again what a narrower one chose.
+  // windows one plane deeper; 10: a plateau's fastest neighbour looked past) measures again what
+  // a narrower one chose.
   const std::string key = program_cache::key(
-      {fmt::format("autotune 9\n{}\n{}\n{}", kernel, fmt::join(candidates, " "), size), "", "", device_, ""});
+      {fmt::format("autotune 10\n{}\n{}\n{}", kernel, fmt::join(candidates, " "), size), "", "", device_, ""});
   if (const auto known = chosen_.find(key); known != chosen_.end()) return known->second;
   const launch_choice untuned{candidates.front(), own_shape};
   if (mode_ == autotune_mode::no) return chosen_[key] = untuned;
@@ -182,7 +184,6 @@ std::pair<launch_shape, double> launch_tuner::search_shape(const std::string& va
                                                            std::vector<std::string>& measured,
                                                            bool& out_of_time, bool start_is_not_own) const {
   std::set<launch_shape> tried{start};
-  launch_shape current = start;
   // On a box the own launch may cut the box's own slabs (CUDA's) where the start, which the
   // probe says without the box, asked for, runs the whole grid's evened out over the box: a
   // search of a box measures, and keeps where nothing gains, the own launch.
@@ -192,30 +193,30 @@ std::pair<launch_shape, double> launch_tuner::search_shape(const std::string& va
   };
   // Measured again, as the shape it runs: the variants' round came first, on copies just made.
   const double again = std::chrono::steady_clock::now() < deadline ? time_launch({variant, start_runs}) : -1;
-  double current_seconds = again >= 0 ? std::min(start_seconds, again) : start_seconds;
-  for (bool moved = true; moved;) {
-    moved = false;
-    // The neighbours of the current shape: each tile extent doubled and halved, one slab fewer
-    // and one more (the nearest z each way that runs as another launch), the depth one more and
-    // one less, the lanes doubled and halved, and the tile's x and y traded (x doubled and y
-    // halved, and the other way): the same work-group in another aspect, a move that one axis at
-    // a time makes in two steps, the first of which may lose (OpenCL's radius-4 ring in fp32 on
-    // an H100: 57.7% of copy on 128 x 4 points, 52.6% on 64 x 4, 76.3% on 64 x 16;
-    // bench/RESULTS.md, 2026-12-05). The slab steps reach the counts between those that doubling
-    // and halving reach where a column is cut into a few slabs (CUDA's radius-4 ring at 256^3
-    // in fp32 on an H100: 5 slabs of 50 planes 84% of copy, 4 slabs 88%, 3 slabs 82%, 2 and 8
-    // slabs 74-76%; bench/RESULTS.md, 2026-12-06). The fastest of them becomes the current shape
-    // where it gains enough; the search ends where none does.
-    launch_shape next = current;
-    double next_seconds = current_seconds * required_gain;
+  struct timed_shape {
+    launch_shape shape;
+    double seconds;
+  };
+  timed_shape current{start, again >= 0 ? std::min(start_seconds, again) : start_seconds};
+  // The fastest neighbour of `from` not measured before ({from, infinity} where none ran). The
+  // neighbours: each tile extent doubled and halved, one slab fewer and one more (the nearest z
+  // each way that runs as another launch), the depth one more and one less, the lanes doubled and
+  // halved, and the tile's x and y traded (x doubled and y halved, and the other way): the same
+  // work-group in another aspect, a move that one axis at a time makes in two steps, the first of
+  // which may lose (OpenCL's radius-4 ring in fp32 on an H100: 57.7% of copy on 128 x 4 points,
+  // 52.6% on 64 x 4, 76.3% on 64 x 16; bench/RESULTS.md, 2026-12-05). The slab steps reach the
+  // counts between those that doubling and halving reach where a column is cut into a few slabs
+  // (CUDA's radius-4 ring at 256^3 in fp32 on an H100: 5 slabs of 50 planes 84% of copy, 4 slabs
+  // 88%, 3 slabs 82%, 2 and 8 slabs 74-76%; bench/RESULTS.md, 2026-12-06).
+  const auto fastest_neighbour = [&](const launch_shape& from) {
+    timed_shape fastest{from, std::numeric_limits<double>::infinity()};
     for (int axis = 0; axis < 7; ++axis) {
       for (const bool up : {true, false}) {
         if (std::chrono::steady_clock::now() >= deadline) {
           out_of_time = true;
-          // the fastest found, where one gained enough
-          return next != current ? result(next, next_seconds) : result(current, current_seconds);
+          return fastest;
         }
-        launch_shape wanted = current;
+        launch_shape wanted = from;
         if (axis < 3) {
           auto& extent = wanted.tile[axis];
           extent = up ? 2 * extent : std::max(1, extent / 2);
@@ -223,16 +224,16 @@ std::pair<launch_shape, double> launch_tuner::search_shape(const std::string& va
           // The nearest z each way that the launcher runs as another launch: one slab fewer or
           // more a column where it evens its slabs out (CUDA's and OpenCL's; a plane more or
           // less elsewhere). Probes run nothing; at most 2 z of them.
-          for (int z = current.tile[2] + (up ? 1 : -1); z >= 1 && z <= 2 * current.tile[2]; z += up ? 1 : -1) {
+          for (int z = from.tile[2] + (up ? 1 : -1); z >= 1 && z <= 2 * from.tile[2]; z += up ? 1 : -1) {
             wanted.tile[2] = z;
-            if (probe(variant, wanted) != current) break;
+            if (probe(variant, wanted) != from) break;
           }
         } else if (axis == 4) {
-          if (current.ahead == 0) continue;  // the launcher has no depth
-          wanted.ahead = up ? current.ahead + 1 : std::max(1, current.ahead - 1);
+          if (from.ahead == 0) continue;  // the launcher has no depth
+          wanted.ahead = up ? from.ahead + 1 : std::max(1, from.ahead - 1);
         } else if (axis == 5) {
-          if (current.lanes == 0) continue;  // the launcher has no lanes
-          wanted.lanes = up ? 2 * current.lanes : std::max(1, current.lanes / 2);
+          if (from.lanes == 0) continue;  // the launcher has no lanes
+          wanted.lanes = up ? 2 * from.lanes : std::max(1, from.lanes / 2);
         } else {
           int& widened = wanted.tile[up ? 0 : 1];
           int& narrowed = wanted.tile[up ? 1 : 0];
@@ -246,19 +247,29 @@ std::pair<launch_shape, double> launch_tuner::search_shape(const std::string& va
         if (shape == own_shape || !tried.insert(shape).second) continue;
         const double s = time_launch({variant, shape});
         measured.push_back(s < 0 ? shape_text(shape) + " -" : fmt::format("{} {:.3f} ms", shape_text(shape), 1e3 * s));
-        if (s >= 0 && s < next_seconds) {
-          next = shape;
-          next_seconds = s;
-        }
+        if (s >= 0 && s < fastest.seconds) fastest = {shape, s};
       }
     }
-    if (next != current) {
-      current = next;
-      current_seconds = next_seconds;
-      moved = true;
+    return fastest;
+  };
+  // The fastest neighbour becomes the current shape where it gains enough. Where none does, but
+  // the fastest is within the noise of the current shape (a plateau), its own neighbours are
+  // measured once before the search ends: a move of two steps whose first gains too little to
+  // be kept (OpenCL's radius-4 ring in fp64 at 256^3 on an H100: 64 x 4 points two planes ahead
+  // 80.7% of copy, 32 x 8 about 2% faster, 32 x 8 three planes ahead 89.0%; bench/RESULTS.md,
+  // 2026-12-07). Time running out keeps the fastest found where it gained enough.
+  for (;;) {
+    timed_shape step = fastest_neighbour(current.shape);
+    const auto gains = [&](const timed_shape& t) { return t.seconds < current.seconds * required_gain; };
+    if (!gains(step) && !out_of_time && step.seconds < current.seconds / required_gain) {
+      const timed_shape past = fastest_neighbour(step.shape);
+      if (gains(past)) step = past;
     }
+    if (!gains(step)) break;
+    current = step;
+    if (out_of_time) break;
   }
-  return result(current, current_seconds);
+  return result(current.shape, current.seconds);
 }
 
 std::vector<std::string> launch_tuner::take_notes() {
