@@ -234,14 +234,6 @@ bool generated_cases(int n, int repetitions, std::vector<result>& results) {
             v.launch(probe);
             return ran;
           };
-          // A probe that makes the shape ready (OpenCL: its program built in the background).
-          const auto prepare = [&](const opuntia::launch_shape& shape) {
-            opuntia::kernel_call probe = call;
-            probe.box = opuntia::index_range{};
-            probe.shape = shape;
-            probe.prepare = true;
-            v.launch(probe);
-          };
           const int own_lanes = ran_for({}).lanes, widest = ran_for({{}, 0, 16}).lanes;
           std::vector<int> lanes;
           for (int l = widest; l >= 1; l /= 2) lanes.push_back(l);
@@ -303,7 +295,7 @@ bool generated_cases(int n, int repetitions, std::vector<result>& results) {
             std::vector<std::string> notes;
             const opuntia::launch_shape chosen =
                 opuntia::bench::tuned_shape(kernel.name, n, v.template_name, device->device_description() + layout_name,
-                                            tune_seconds, tune_cache, ran_for, prepare, seconds_a_launch, notes);
+                                            tune_seconds, tune_cache, ran_for, seconds_a_launch, notes);
             for (const auto& note : notes) std::printf("%s\n", note.c_str());
             run_case(chosen, " tuned");
           }

@@ -13,14 +13,12 @@ namespace opuntia::bench {
 
 /// The shape launch_tuner chooses for `variant` of `kernel` alone on an n^3 grid, measuring
 /// afresh (CaKernel::autotune = "always") for at most `seconds` of search: `probe` says what the
-/// launcher runs when asked for a shape, `prepare` asks it to make a shape ready (a probe with
-/// kernel_call::prepare), `seconds_a_launch` times it. `device` names what the
+/// launcher runs when asked for a shape, `seconds_a_launch` times it. `device` names what the
 /// measurements hold for in the tuner's cache, kept in `cache_dir`. Appends the tuner's lines
 /// (what it measured) to `notes`.
 launch_shape tuned_shape(const std::string& kernel, int n, const std::string& variant, const std::string& device,
                          double seconds, const std::filesystem::path& cache_dir,
                          const std::function<launch_shape(const launch_shape&)>& probe,
-                         const std::function<void(const launch_shape&)>& prepare,
                          const std::function<double(const launch_shape&)>& seconds_a_launch,
                          std::vector<std::string>& notes);
 

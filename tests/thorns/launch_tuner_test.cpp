@@ -420,39 +420,6 @@ TEST_F(launch_tuner_test, a_plateau_is_looked_past_once_before_the_search_ends) 
   EXPECT_NE(std::find(measured.begin(), measured.end(), shape{{16, 16, 4}, 2}), measured.end());  // 32 x 8's neighbour
 }
 
-TEST_F(launch_tuner_test, each_round_is_made_ready_before_it_is_timed) {
-  // What the tuner asks, in order: "p" a shape made ready, "t" a shape timed.
-  std::vector<std::pair<char, shape>> asked_for;
-  const auto time = [&](const launch_choice& c) {
-    const shape run = c.shape == shape{} ? host_launcher(c.variant, c.shape) : c.shape;
-    asked_for.push_back({'t', run});
-    return seconds_of(run.tile);
-  };
-  const auto prepare = [&](const std::string& v, const shape& s) {
-    asked_for.push_back({'p', s == shape{} ? host_launcher(v, s) : s});
-  };
-  auto t = tuner(autotune_mode::always);
-  const auto c = t.choose("T::K", points, {"3dblock", "3dstencil"}, host_launcher, time, std::nullopt, prepare);
-  EXPECT_EQ(c.shape.tile, (tile{32, 16, 4}));  // as without preparing
-  // The variants' own shapes, both made ready, then both timed.
-  ASSERT_GE(asked_for.size(), 4u);
-  EXPECT_EQ(asked_for[0].first, 'p');
-  EXPECT_EQ(asked_for[1].first, 'p');
-  EXPECT_EQ(asked_for[2].first, 't');
-  // Every shape timed in the search was made ready before it, and each round's shapes are made
-  // ready before the first of them is timed: after a "t", a "p" only where a new round starts,
-  // whose shapes were all unmade so far.
-  std::set<shape> ready;
-  for (std::size_t i = 0; i < asked_for.size(); ++i) {
-    const auto& [what, s] = asked_for[i];
-    if (what == 'p') ready.insert(s);
-    else EXPECT_EQ(ready.count(s), 1u) << "timed before it was made ready: " << i;
-  }
-  const auto first_search_time = std::find_if(asked_for.begin() + 5, asked_for.end(),
-                                              [](const auto& a) { return a.first == 't'; });
-  EXPECT_GT(std::count_if(asked_for.begin() + 5, first_search_time, [](const auto& a) { return a.first == 'p'; }), 3);
-}
-
 TEST_F(launch_tuner_test, the_shapes_of_every_variant_near_the_fastest_are_searched) {
   // a: fastest with the descriptor's TILE, no faster shape. b: 10% slower there, 10% faster than
   // a in slabs of 8 planes. c: 20% slower there (not searched), though fastest of all in slabs of 8.

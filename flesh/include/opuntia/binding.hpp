@@ -143,11 +143,6 @@ struct kernel_call {
   /// shape is compiled in (the boundary templates) ignore both, which tells the tuner so.
   launch_shape shape{};
   launch_shape* ran_shape = nullptr;
-  /// On a call with an empty box (a probe, above): the launcher may also start making ready what
-  /// the same call without a box would launch, so that its first launch does not wait for it
-  /// (OpenCL's 3D templates: the program of that shape, built in the background; autotuning
-  /// prepares a round of shapes before it times them). Others ignore it.
-  bool prepare = false;
 };
 using kernel_launcher = void (*)(const kernel_call&);
 

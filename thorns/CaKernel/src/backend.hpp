@@ -179,11 +179,6 @@ public:
   /// fall on the same phase of a routine whose launches repeat a pattern (the rim-and-interior
   /// launch on every k-th SYNC of ghost zones k times the stencil's width).
   virtual int timing_stride() const { return shares_host_memory() ? 1 : 17; }
-  /// Whether autotuning makes each round of shapes ready before it times them (kernel_call::
-  /// prepare): where launches are built at run time by the host's cores (OpenCL's programs) and
-  /// timed on a device apart from them, a GPU. Not on the host's own cores (OpenCL on pocl),
-  /// whose timings the builds would share.
-  virtual bool prepares_launches() const { return false; }
   /// Seconds between two events of record(), once both are done.
   virtual double elapsed_seconds(queue_event& from, queue_event& to) {
     return static_cast<host_clock_event&>(to).seconds() - static_cast<host_clock_event&>(from).seconds();

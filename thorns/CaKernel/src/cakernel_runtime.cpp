@@ -316,16 +316,6 @@ std::pair<std::vector<kernel_variant_binding>::const_iterator, launch_shape> cak
     named(name)->launch(asked);
     return ran;
   };
-  // A probe that asks the launcher to make the shape ready (kernel_call::prepare), where the
-  // device says it helps (backend::prepares_launches): autotuning's rounds are built together. A
-  // box's launches (a SYNC's rim) are built as they are timed: a probe carries no box.
-  const auto prepare = [&](const std::string& name, const launch_shape& shape) {
-    kernel_call asked = call;
-    asked.box = index_range{};
-    asked.shape = shape;
-    asked.prepare = true;
-    named(name)->launch(asked);
-  };
   scratch_arrays scratch(*device_, call, bytes);
   const auto time_launch = [&](const launch_choice& choice) {
     const auto on_scratch = scratch.call(choice.shape);
@@ -333,8 +323,7 @@ std::pair<std::vector<kernel_variant_binding>::const_iterator, launch_shape> cak
   };
   const auto& choice =
       tuner_->choose(thorn.name + "::" + kernel.name, grid_points, candidates, probe, time_launch,
-                     call.box ? std::optional<std::array<int, 3>>(box_extent) : std::nullopt,
-                     call.box || !device_->prepares_launches() ? launch_tuner::shape_preparer{} : prepare);
+                     call.box ? std::optional<std::array<int, 3>>(box_extent) : std::nullopt);
   return tuned_.emplace(key, std::make_pair(named(choice.variant), choice.shape)).first->second;
 }
 

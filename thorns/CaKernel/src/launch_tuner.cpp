@@ -90,8 +90,7 @@ launch_tuner::launch_tuner(autotune_mode mode, const std::filesystem::path& cach
 const launch_choice& launch_tuner::choose(const std::string& kernel, const std::array<int, 3>& points,
                                           const std::vector<std::string>& candidates, const shape_probe& probe,
                                           const launch_timer& time_launch,
-                                          const std::optional<std::array<int, 3>>& box,
-                                          const shape_preparer& prepare) {
+                                          const std::optional<std::array<int, 3>>& box) {
   if (candidates.empty()) throw std::logic_error("launch_tuner::choose: no candidates for " + kernel);
   const std::string size =
       box ? fmt::format("a {} box of {}", size_text(*box), size_text(points)) : size_text(points);
@@ -126,9 +125,6 @@ const launch_choice& launch_tuner::choose(const std::string& kernel, const std::
   }
 
   // The variants, each with its own shape.
-  if (prepare) {
-    for (const auto& name : candidates) prepare(name, own_shape);
-  }
   std::vector<double> seconds;
   for (const auto& name : candidates) seconds.push_back(time_launch({name, own_shape}));
   std::size_t best = 0;
@@ -163,8 +159,7 @@ const launch_choice& launch_tuner::choose(const std::string& kernel, const std::
   for (const std::size_t i : searched) {
     std::vector<std::string> tried;
     const auto [shape, shape_seconds] =
-        search_shape(candidates[i], starts[i], seconds[i], probe, time_launch, prepare, deadline, tried, out_of_time,
-                     box.has_value());
+        search_shape(candidates[i], starts[i], seconds[i], probe, time_launch, deadline, tried, out_of_time, box.has_value());
     shapes_measured += fmt::format("; shapes of {} from {}: {}", candidates[i], shape_text(starts[i]),
                                    tried.empty() ? "none other" : fmt::format("{}", fmt::join(tried, ", ")));
     if (i == best || shape_seconds < chosen_seconds * required_gain) {
@@ -185,7 +180,6 @@ const launch_choice& launch_tuner::choose(const std::string& kernel, const std::
 std::pair<launch_shape, double> launch_tuner::search_shape(const std::string& variant, const launch_shape& start,
                                                            double start_seconds, const shape_probe& probe,
                                                            const launch_timer& time_launch,
-                                                           const shape_preparer& prepare,
                                                            std::chrono::steady_clock::time_point deadline,
                                                            std::vector<std::string>& measured,
                                                            bool& out_of_time, bool start_is_not_own) const {
@@ -213,12 +207,15 @@ std::pair<launch_shape, double> launch_tuner::search_shape(const std::string& va
   // 52.6% on 64 x 4, 76.3% on 64 x 16; bench/RESULTS.md, 2026-12-05). The slab steps reach the
   // counts between those that doubling and halving reach where a column is cut into a few slabs
   // (CUDA's radius-4 ring at 256^3 in fp32 on an H100: 5 slabs of 50 planes 84% of copy, 4 slabs
-  // 88%, 3 slabs 82%, 2 and 8 slabs 74-76%; bench/RESULTS.md, 2026-12-06). The round is made
-  // ready together (`prepare`: OpenCL builds its programs at once), then timed shape by shape.
+  // 88%, 3 slabs 82%, 2 and 8 slabs 74-76%; bench/RESULTS.md, 2026-12-06).
   const auto fastest_neighbour = [&](const launch_shape& from) {
-    std::vector<launch_shape> round;
+    timed_shape fastest{from, std::numeric_limits<double>::infinity()};
     for (int axis = 0; axis < 7; ++axis) {
       for (const bool up : {true, false}) {
+        if (std::chrono::steady_clock::now() >= deadline) {
+          out_of_time = true;
+          return fastest;
+        }
         launch_shape wanted = from;
         if (axis < 3) {
           auto& extent = wanted.tile[axis];
@@ -247,21 +244,11 @@ std::pair<launch_shape, double> launch_tuner::search_shape(const std::string& va
         // What the launcher runs for it: a shape it cannot run becomes one it can, often one
         // measured already.
         const launch_shape shape = probe(variant, wanted);
-        if (shape != own_shape && tried.insert(shape).second) round.push_back(shape);
+        if (shape == own_shape || !tried.insert(shape).second) continue;
+        const double s = time_launch({variant, shape});
+        measured.push_back(s < 0 ? shape_text(shape) + " -" : fmt::format("{} {:.3f} ms", shape_text(shape), 1e3 * s));
+        if (s >= 0 && s < fastest.seconds) fastest = {shape, s};
       }
-    }
-    if (prepare) {
-      for (const auto& shape : round) prepare(variant, shape);
-    }
-    timed_shape fastest{from, std::numeric_limits<double>::infinity()};
-    for (const auto& shape : round) {
-      if (std::chrono::steady_clock::now() >= deadline) {
-        out_of_time = true;
-        break;
-      }
-      const double s = time_launch({variant, shape});
-      measured.push_back(s < 0 ? shape_text(shape) + " -" : fmt::format("{} {:.3f} ms", shape_text(shape), 1e3 * s));
-      if (s >= 0 && s < fastest.seconds) fastest = {shape, s};
     }
     return fastest;
   };

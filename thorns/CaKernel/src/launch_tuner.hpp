@@ -8,11 +8,10 @@
 // template's own shape, then, from there, the shapes of the fastest variant and of every variant
 // within 15% of it, fastest first, one axis at a time (each tile extent doubled and halved, one
 // slab fewer and one more, the depth one more and one less, the lanes doubled and halved, x
-// traded for y and y for x; a move kept where it is 3% faster; where none is, but the fastest
-// neighbour is within 3%, that one's neighbours are measured once more, so that two moves whose
-// first gains too little are made; until no move gains or CaKernel::autotune_seconds have
-// passed, one time for all of them; another variant's best shape replaces the choice where it
-// is 3% faster). The choice is stored in
+// traded for y and y for x; a move
+// kept where it is 3% faster, until none is or
+// CaKernel::autotune_seconds have passed, one time for all of them; another variant's best shape
+// replaces the choice where it is 3% faster). The choice is stored in
 // the on-disk cache (program_cache: atomic writes, a damaged entry is measured again, never
 // trusted) under a key of the kernel, the candidates, the grid size and the device, so that
 // later runs take it without measuring. Every variant and shape computes the same points from the
@@ -60,10 +59,6 @@ class launch_tuner {
   /// Seconds a launch of `choice` takes, measured on scratch copies; negative: not measured
   /// (no room for the copies), which keeps the first candidate and its own shape.
   using launch_timer = std::function<double(const launch_choice& choice)>;
-  /// Starts making ready a launch of `variant` asked for `shape` (kernel_call::prepare: OpenCL
-  /// builds its program in the background), so that a round's shapes are made ready together
-  /// before they are timed one after another. May do nothing.
-  using shape_preparer = std::function<void(const std::string& variant, const launch_shape& shape)>;
 
   /// What `kernel` (thorn::name) launches on a grid of `points`: one of `candidates` (the first
   /// is the descriptor's, or CaKernel::variant alone) and its shape, decided at the first call for
@@ -71,12 +66,10 @@ class launch_tuner {
   /// extent of the part of the grid the launch computes, where it computes a part (a SYNC's rim
   /// before the interior), a question of its own: a rim a few planes deep runs fastest with
   /// another variant than the whole grid (a pipeline as deep as the radius-4 ring is filled
-  /// and drained for a handful of planes). `prepare`, where given, is told each round's shapes
-  /// before they are timed.
+  /// and drained for a handful of planes).
   const launch_choice& choose(const std::string& kernel, const std::array<int, 3>& points,
                               const std::vector<std::string>& candidates, const shape_probe& probe,
-                              const launch_timer& time_launch, const std::optional<std::array<int, 3>>& box = {},
-                              const shape_preparer& prepare = nullptr);
+                              const launch_timer& time_launch, const std::optional<std::array<int, 3>>& box = {});
 
   /// What was decided since the last call, a line each, for the run's output.
   std::vector<std::string> take_notes();
@@ -91,7 +84,7 @@ class launch_tuner {
   /// no shape gains, instead of `start` asked for.
   std::pair<launch_shape, double> search_shape(const std::string& variant, const launch_shape& start,
                                                double start_seconds, const shape_probe& probe,
-                                               const launch_timer& time_launch, const shape_preparer& prepare,
+                                               const launch_timer& time_launch,
                                                std::chrono::steady_clock::time_point deadline,
                                                std::vector<std::string>& measured, bool& out_of_time,
                                                bool start_is_not_own) const;

@@ -7,12 +7,9 @@
 
 #include <algorithm>
 #include <array>
-#include <chrono>
 #include <cstdint>
 #include <cstdio>
 #include <cstring>
-#include <deque>
-#include <future>
 #include <limits>
 #include <map>
 #include <memory>
@@ -20,7 +17,6 @@
 #include <optional>
 #include <stdexcept>
 #include <string>
-#include <thread>
 #include <tuple>
 #include <utility>
 #include <vector>
@@ -299,14 +295,6 @@ class opencl_backend final : public backend {
 
   ~opencl_backend() override {
     if (active_backend == this) active_backend = nullptr;
-    queued_.clear();
-    for (auto& [_, build] : building_) {
-      try {
-        if (cl_program program = build.get()) clReleaseProgram(program);
-      } catch (const std::exception&) {
-        // a build that failed in the background and was never launched: nothing to release
-      }
-    }
     for (auto& [_, maps] : tensor_maps_)
       if (maps != nullptr) clReleaseMemObject(maps);
     for (auto& [_, kernel] : kernels_) clReleaseKernel(kernel);
@@ -367,7 +355,6 @@ class opencl_backend final : public backend {
   // Even where the device is the host's CPU (pocl), buffers are separate: every backend but
   // OpenMP then follows the same validity bookkeeping.
   bool shares_host_memory() const override { return false; }
-  bool prepares_launches() const override { return gpu_; }
   void* allocate(std::size_t bytes) override {
     cl_int status = CL_SUCCESS;
     cl_mem buffer = clCreateBuffer(context_, CL_MEM_READ_WRITE, bytes == 0 ? 1 : bytes, nullptr, &status);
@@ -590,21 +577,6 @@ class opencl_backend final : public backend {
     return launched_.emplace(key, built_kernel({source, options, kernel_name, label})).first->second;
   }
 
-  /// Queues the build of the program of `source` with `sizes`, unless it is built, being built or
-  /// queued: at most as many build at once, each on a thread of its own, as the host has
-  /// hardware threads, in the order asked; the launch of those sizes then takes it
-  /// (built_kernel). Autotuning prepares a round's shapes before it times them one after another:
-  /// NVIDIA's compiler took about 0.25 s a radius-4 ring, which the search's 2 seconds paid one
-  /// shape after another (bench/RESULTS.md, 2026-12-07, 4920438).
-  void prepare(const std::string& source, const opencl::program_sizes& sizes, const char* label) {
-    std::string options = build_options(sizes.options());
-    std::string key = program_key(source, options);
-    const bool queued = std::any_of(queued_.begin(), queued_.end(), [&](const auto& q) { return q.key == key; });
-    if (programs_.count(key) != 0 || building_.count(key) != 0 || queued) return;
-    queued_.push_back({&source, std::move(options), std::move(key), label});
-    start_queued_builds();
-  }
-
   cl_kernel kernel(const opencl::program_request& request) {
     // The runtime's own programs (reductions, box copies) keep their source in a static string
     // too: its address and the options identify the program without hashing the source.
@@ -643,19 +615,10 @@ class opencl_backend final : public backend {
   /// its source and options are asked for, then found by the cache key.
   cl_kernel built_kernel(const opencl::program_request& request) {
     const std::string options = build_options(request.options);
-    const std::string key = program_key(request.source, options);
+    const std::string key =
+        program_cache::key({request.source, options, platform_name_, device_info_.name, device_info_.driver_version});
     auto& program = programs_[key];
-    if (program == nullptr) {
-      std::erase_if(queued_, [&](const auto& q) { return q.key == key; });  // built here, now
-      if (const auto started = building_.find(key); started != building_.end()) {
-        auto build = std::move(started->second);
-        building_.erase(started);
-        start_queued_builds();
-        program = build.get();  // a build failure is thrown here, where the launch is
-      } else {
-        program = build(request, options, key);
-      }
-    }
+    if (program == nullptr) program = build(request, options, key);
     auto& kernel = kernels_[key + '/' + request.kernel_name];
     if (kernel == nullptr) {
       cl_int status = CL_SUCCESS;
@@ -663,29 +626,6 @@ class opencl_backend final : public backend {
       OPUNTIA_OPENCL_CHECK(status);
     }
     return kernel;
-  }
-
-  /// Starts prepare()'s queued builds while fewer than the host's hardware threads run.
-  void start_queued_builds() {
-    const auto running = [&] {
-      return std::count_if(building_.begin(), building_.end(), [](const auto& b) {
-        return b.second.wait_for(std::chrono::seconds(0)) != std::future_status::ready;
-      });
-    };
-    const auto most = static_cast<std::ptrdiff_t>(std::max(1u, std::thread::hardware_concurrency()));
-    while (!queued_.empty() && running() < most) {
-      queued_build next = std::move(queued_.front());
-      queued_.pop_front();
-      auto build_in_background = [this, next] {
-        return build(opencl::program_request{*next.source, next.options, "", next.label.c_str()}, next.options, next.key);
-      };
-      building_.emplace(next.key, std::async(std::launch::async, std::move(build_in_background)));
-    }
-  }
-
-  /// The on-disk cache's key of a program: its source and options on this platform, device and driver.
-  std::string program_key(const std::string& source, const std::string& options) const {
-    return program_cache::key({source, options, platform_name_, device_info_.name, device_info_.driver_version});
   }
 
   /// The launcher's options after Opuntia's own, then CaKernel::opencl_options (last, so that a
@@ -813,14 +753,6 @@ class opencl_backend final : public backend {
       tensor_maps_;  // tensor_maps' buffers (nullptr: refused)
   std::weak_ptr<opencl_event> awaiting_first_kernel_;  // record_launch_start()'s, until a kernel follows
   std::map<std::string, cl_program> programs_;  // cache key -> built program
-  /// A build prepare() asked for, not started yet. `source` lives as long as the process (a
-  /// launcher's static string).
-  struct queued_build {
-    const std::string* source;
-    std::string options, key, label;
-  };
-  std::deque<queued_build> queued_;
-  std::map<std::string, std::future<cl_program>> building_;  // cache key -> prepare()'s build, started
   std::map<std::string, cl_kernel> kernels_;    // cache key/kernel name -> kernel
   std::map<std::tuple<const char*, std::string, std::string>, cl_kernel> requested_;
   std::map<std::tuple<const char*, const char*, opencl::program_sizes>, cl_kernel> launched_;
@@ -869,10 +801,6 @@ cl_kernel kernel(const program_request& request) { return thorns::CaKernel::acti
 
 cl_kernel kernel(const std::string& source, const program_sizes& sizes, const char* kernel_name, const char* label) {
   return thorns::CaKernel::active().kernel(source, sizes, kernel_name, label);
-}
-
-void prepare(const std::string& source, const program_sizes& sizes, const char* label) {
-  thorns::CaKernel::active().prepare(source, sizes, label);
 }
 
 std::size_t max_work_group_size() { return thorns::CaKernel::active().max_work_group_size(); }

@@ -336,11 +336,6 @@ struct program_sizes {
 /// it without building its options or cache key (a launch's host time, issue 28).
 cl_kernel kernel(const std::string& source, const program_sizes& sizes, const char* kernel_name, const char* label);
 
-/// Starts building, on a thread of its own, the program that kernel(source, sizes, ...) returns a
-/// kernel of, unless it is built or being built; that call then waits for it and throws its build
-/// failure, if any. Autotuning prepares the shapes it will time (kernel_call::prepare).
-void prepare(const std::string& source, const program_sizes& sizes, const char* label);
-
 /// Enqueues `kernel` on `queue` (a cl_command_queue, as kernel_call::queue carries it; null: the
 /// active backend's own queue) over `global` work-items in groups of `local` (nullptr: the device
 /// chooses), returning before it runs.

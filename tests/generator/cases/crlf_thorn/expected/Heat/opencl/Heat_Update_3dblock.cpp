@@ -105,7 +105,6 @@ void CAKERNEL_Launch_Heat_Update_opencl_3dblock(const opuntia::kernel_call& call
   // The points computed: those the STENCIL allows, within the call's box.
   int lo[3] = {1, 1, 1};
   int hi[3] = {call.grid.ni - 1, call.grid.nj - 1, call.grid.nk - 1};
-  const int whole_hi[3] = {hi[0], hi[1], hi[2]};  // without the call's box
   const bool has_points = opuntia::clip_to_box(call, lo, hi);
   // Whether a ring of shape `s` can be filled by tensor copies: its slots and boxes suit the copy
   // engine (tensor_boxes_fit: the boxes start at the work-groups' first halo points, lo[0] - xn
@@ -158,6 +157,8 @@ void CAKERNEL_Launch_Heat_Update_opencl_3dblock(const opuntia::kernel_call& call
   }
   const auto& tile = shape.tile;
   const int lanes = shape.lanes;
+  if (!has_points) return;
+  const int points_y = hi[1] - lo[1], points_z = hi[2] - lo[2];
   static const std::string source = CAKERNEL_Heat_Update_opencl_source(CAKERNEL_Heat_Update_3dblock_opencl_macros);
   // A work-group of TILE's x points: tile[0] / lanes work-items in x.
   const std::size_t block_x = static_cast<std::size_t>(tile[0] / lanes);
@@ -173,37 +174,12 @@ void CAKERNEL_Launch_Heat_Update_opencl_3dblock(const opuntia::kernel_call& call
                                                                opuntia::row_pitch(call.grid),
                                                                tile[0] + 1 + 1)
                             : 0;
-  const bool split_x_halo = tensor_ring && opuntia::opencl::tensor_split_x_halo(shape.ahead);
-  // The program's sizes for the points from lo to `last` (`bounded`: the call has a box), its
-  // ring filled by tensor copies or not.
-  const auto sizes_of = [&](const int* last, bool bounded, bool tensor_copy) {
-    return opuntia::opencl::program_sizes{{block_x, block_y, block_z},
-                                          {call.grid.ni, call.grid.nj, call.grid.nk},
-                                          bounded,
-                                          {lo[0], lo[1], lo[2]},
-                                          {last[0], last[1], last[2]},
-                                          shape.ahead,
-                                          opuntia::row_pitch(call.grid),
-                                          call.grid.leadi,
-                                          opuntia::plane_rows(call.grid),
-                                          tensor_copy ? 0 : ring_copy,
-                                          lanes,
-                                          lanes > 1 ? origin_x : 0,
-                                          tensor_copy,
-                                          tensor_copy && split_x_halo};
-  };
-  if (!has_points) {
-    // A probe asked to prepare (autotuning; kernel_call::prepare): the program of the call
-    // without its box, built in the background while the tuner goes on.
-    if (call.prepare) opuntia::opencl::prepare(source, sizes_of(whole_hi, false, tensor_ring), "Heat_Update_3dblock");
-    return;
-  }
-  const int points_y = hi[1] - lo[1], points_z = hi[2] - lo[2];
   // A ring filled by tensor copies, one a plane and cached variable (three where the x halo is
   // split), where the device has them (tensor_copies: an NVIDIA GPU of compute capability 9.0 or
   // later through CUDA's driver), they fit (above) and the driver encodes the maps (the kernel's
   // argument after the arrays, each cached variable's at its array's place).
   cl_mem tensor_maps = nullptr;
+  const bool split_x_halo = tensor_ring && opuntia::opencl::tensor_split_x_halo(shape.ahead);
   if (tensor_ring) {
     const auto [box_x, box_y] = box_of(tile);
     std::array<void*, CAKERNEL_Heat_Update_array_count> copied{};
@@ -220,7 +196,20 @@ void CAKERNEL_Launch_Heat_Update_opencl_3dblock(const opuntia::kernel_call& call
          {static_cast<std::uint32_t>(split_x_halo ? tile[0] : box_x), static_cast<std::uint32_t>(box_y)},
          split_x_halo ? std::optional(std::array<int, 2>{1, 1}) : std::nullopt});
   }
-  const auto sizes = sizes_of(hi, call.box.has_value(), tensor_maps != nullptr);
+  const opuntia::opencl::program_sizes sizes{{block_x, block_y, block_z},
+                                             {call.grid.ni, call.grid.nj, call.grid.nk},
+                                             call.box.has_value(),
+                                             {lo[0], lo[1], lo[2]},
+                                             {hi[0], hi[1], hi[2]},
+                                             shape.ahead,
+                                             opuntia::row_pitch(call.grid),
+                                             call.grid.leadi,
+                                             opuntia::plane_rows(call.grid),
+                                             tensor_maps != nullptr ? 0 : ring_copy,
+                                             lanes,
+                                             lanes > 1 ? origin_x : 0,
+                                             tensor_maps != nullptr,
+                                             tensor_maps != nullptr && split_x_halo};
   const cl_kernel kernel =
       opuntia::opencl::kernel(source, sizes, "CAKERNEL_Heat_Update_3dblock_kernel", "Heat_Update_3dblock");
   const auto params = CAKERNEL_Heat_Update_params_of(call);
