@@ -8,10 +8,11 @@
 // template's own shape, then, from there, the shapes of the fastest variant and of every variant
 // within 15% of it, fastest first, one axis at a time (each tile extent doubled and halved, one
 // slab fewer and one more, the depth one more and one less, the lanes doubled and halved, x
-// traded for y and y for x; a move
-// kept where it is 3% faster, until none is or
-// CaKernel::autotune_seconds have passed, one time for all of them; another variant's best shape
-// replaces the choice where it is 3% faster). The choice is stored in
+// traded for y and y for x; a move kept where it is 3% faster; where none is, but the fastest
+// neighbour is within 3%, that one's neighbours are measured once more, so that two moves whose
+// first gains too little are made; until no move gains or CaKernel::autotune_seconds have
+// passed, one time for all of them; another variant's best shape replaces the choice where it
+// is 3% faster). The choice is stored in
 // the on-disk cache (program_cache: atomic writes, a damaged entry is measured again, never
 // trusted) under a key of the kernel, the candidates, the grid size and the device, so that
 // later runs take it without measuring. Every variant and shape computes the same points from the
