@@ -147,10 +147,10 @@ constexpr bool tensor_split_boxes_fit(int element_bytes, int first, int tile_x, 
 }
 
 /// The shape a ring that tensor copies fill starts from (its launcher's own, autotuning's first):
-/// two x points a work-item (as own_lanes gives every ring) and a work-group's row of 64 points,
-/// a warp of work-items; y and z are the descriptor's (the launcher then keeps as many rows as
-/// the local memory holds, and cuts z into slabs). With the driver's padded rows, the fp32
-/// radius-4 star's ring on the H100 (bench/RESULTS.md, 2026-12-06, % of copy):
+/// a work-group's row of 64 points, 16 bytes a work-item, and CUDA's ring's depth (below); y and
+/// z are the descriptor's (the launcher then keeps as many rows as the local memory holds, and
+/// cuts z into slabs). Two planes ahead, with the driver's padded rows, the fp32 radius-4 star's
+/// ring on the H100 (bench/RESULTS.md, 2026-12-06, % of copy):
 /// - rows of 128 points (a warp of 4-float work-items) left it half the rows: 56.8-57.2% at
 ///   512^3 on 128 x 4, against 72.8-76.3% on 64 x 16 x 128 (lanes 4 or 2) and 74.3-74.9% on
 ///   64 x 16 x 64; at 256^3 60.4-60.6% against 72.4-73.0% on 64 x 16 x 64 (the H200 alike:
@@ -165,11 +165,12 @@ constexpr bool tensor_split_boxes_fit(int element_bytes, int first, int tile_x, 
 /// then three boxes, tensor_split_x_halo), two for wider; a work-item owns 16 bytes (four
 /// floats, where two were the rule two planes ahead, above). On the H100 the fp32 radius-4
 /// ring went from 74.9% of copy two ahead to 78.7% three ahead (64 x 8 x 62, 256^3; 85.1% with
-/// four lanes) and from 73.5% to 84.4% at 512^3 (64 x 8 x 56); on the shape this rule gives, 64 x 16 shrunk to 64 x 8 by the local
-/// memory, four lanes ran at 89.5% of copy at 512^3 (101% of CUDA's ring in the same run) and
-/// 69.6-71.5% at 256^3 on its own slabs of 42 planes, two lanes at 82.8% and 64.9-66.0%. In fp64
-/// three ahead gained at 256^3 (82.2 to 89.0% on 32 x 8 x 124) and lost at 512^3 (78.5 to 76.5%)
-/// (bench/RESULTS.md, 2026-12-07, 6bc07d1 and f307197).
+/// four lanes) and from 73.5% to 84.4% at 512^3 (64 x 8 x 56); on the shape this rule gives,
+/// 64 x 16 shrunk to 64 x 8 by the local memory, four lanes ran at 89.5% of copy at 512^3 (101%
+/// of CUDA's ring in the same run) and 69.6-71.5% at 256^3 on its own slabs of 42 planes, two
+/// lanes at 82.8% and 64.9-66.0%. In fp64 three ahead gained at 256^3 (82.2 to 89.0% on
+/// 32 x 8 x 124) and lost at 512^3 (78.5 to 76.5%) (bench/RESULTS.md, 2026-12-07, 6bc07d1 and
+/// f307197).
 ///   tensor_ring_shape({32, 16, 512}, 4) == launch_shape{{64, 16, 512}, 3, 4}
 ///   tensor_ring_shape({32, 16, 512}, 8) == launch_shape{{64, 16, 512}, 2, 2}
 inline launch_shape tensor_ring_shape(const std::array<int, 3>& descriptor_tile, int point_bytes) {
