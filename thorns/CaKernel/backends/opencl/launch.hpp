@@ -293,7 +293,8 @@ unsigned set_arguments(cl_kernel kernel, const void* params, std::size_t params_
                        unsigned array_count);
 
 /// The sizes a generated launcher's program is built with, as compile-time constants (-D
-/// options): the work-group tile (CAKERNEL_TX, _TY, _TZ), this block's array sizes (CAKERNEL_NI,
+/// options): the work-group tile (CAKERNEL_TX, _TY, _TZ; a tile z of 0 leaves the slab to the
+/// launch: the program's work-groups even the planes over as many as run in z), this block's array sizes (CAKERNEL_NI,
 /// _NJ, _NK), the rows and planes in memory (CAKERNEL_ASHI, _LEADI, _ASHJ), the planes ahead (CAKERNEL_PF), a
 /// ring's copies (CAKERNEL_ASYNC_COPY, or CAKERNEL_TENSOR_COPY) and, for a call's box, the points a 3D kernel computes ([CAKERNEL_ILO, CAKERNEL_IHI)
 /// in x, JLO/JHI in y, KLO/KHI in z; without them, every point the STENCIL allows).
@@ -313,7 +314,8 @@ struct program_sizes {
   /// The -D options that say them.
   std::string options() const {
     std::string text = "-DCAKERNEL_TX=" + std::to_string(tile[0]) + " -DCAKERNEL_TY=" + std::to_string(tile[1]) +
-                       " -DCAKERNEL_TZ=" + std::to_string(tile[2]) + " -DCAKERNEL_NI=" + std::to_string(grid[0]) +
+                       (tile[2] > 0 ? " -DCAKERNEL_TZ=" + std::to_string(tile[2]) : std::string()) +
+                       " -DCAKERNEL_NI=" + std::to_string(grid[0]) +
                        " -DCAKERNEL_NJ=" + std::to_string(grid[1]) + " -DCAKERNEL_NK=" + std::to_string(grid[2]) +
                        " -DCAKERNEL_ASHI=" + std::to_string(pitch > 0 ? pitch : grid[0]) +
                        " -DCAKERNEL_LEADI=" + std::to_string(lead) +

@@ -196,7 +196,10 @@ void CAKERNEL_Launch_Heat_Update_opencl_3dblock(const opuntia::kernel_call& call
          {static_cast<std::uint32_t>(split_x_halo ? tile[0] : box_x), static_cast<std::uint32_t>(box_y)},
          split_x_halo ? std::optional(std::array<int, 2>{1, 1}) : std::nullopt});
   }
-  const opuntia::opencl::program_sizes sizes{{block_x, block_y, block_z},
+  // A ring's program leaves its slab to the launch (CAKERNEL_TZ): autotuning's moves in z then
+  // build nothing, where each build costs NVIDIA's compiler 0.15-0.25 s of a 2-second search.
+  const std::size_t program_z = CAKERNEL_Heat_Update_3dblock_LOCAL == 2 ? 0 : block_z;
+  const opuntia::opencl::program_sizes sizes{{block_x, block_y, program_z},
                                              {call.grid.ni, call.grid.nj, call.grid.nk},
                                              call.box.has_value(),
                                              {lo[0], lo[1], lo[2]},

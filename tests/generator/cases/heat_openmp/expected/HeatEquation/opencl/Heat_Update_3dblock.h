@@ -173,6 +173,13 @@ typedef double cakernel_group_CCTK_REAL;
 #define CAKERNEL_KLO 1
 #define CAKERNEL_KHI (CAKERNEL_NK - 1)
 #endif
+/* The planes a work-group streams (its slab): the launcher's TILE z, or, without that option (a
+   ring, whose plane loop is not unrolled, so that the bound costs nothing as a variable), the
+   points' planes evened over the launch's work-groups in z, as the launcher evens its slabs
+   (opuntia::slab_as_asked): one program then serves every slab autotuning tries. */
+#ifndef CAKERNEL_TZ
+#define CAKERNEL_TZ ((CAKERNEL_KHI - CAKERNEL_KLO + (int)get_num_groups(2) - 1) / (int)get_num_groups(2))
+#endif
 /* A window's planes: zn below the current one to zp above, and the planes it loads ahead where it
    has no ring to take its newest from. */
 #define CAKERNEL_W (1 + 1 + 1 + (CAKERNEL_LOCAL_PLANE == 2 ? 0 : CAKERNEL_PF))
