@@ -97,10 +97,10 @@ const launch_choice& launch_tuner::choose(const std::string& kernel, const std::
   // The key holds what the measurement depends on; the entry holds the choice. Its first word
   // names the search: a wider one (5: x and y traded; 6: CUDA's lanes; 7: slabs as asked on
   // CUDA, a slab more and fewer; 8: CUDA's ring one plane deeper; 9: CUDA's other variants'
-  // windows one plane deeper; 10: a plateau's fastest neighbour looked past) measures again what
-  // a narrower one chose.
+  // windows one plane deeper; 10: a plateau's fastest neighbour looked past; 11: a z move that
+  // gains taken before the other axes are measured) measures again what a narrower one chose.
   const std::string key = program_cache::key(
-      {fmt::format("autotune 10\n{}\n{}\n{}", kernel, fmt::join(candidates, " "), size), "", "", device_, ""});
+      {fmt::format("autotune 11\n{}\n{}\n{}", kernel, fmt::join(candidates, " "), size), "", "", device_, ""});
   if (const auto known = chosen_.find(key); known != chosen_.end()) return known->second;
   const launch_choice untuned{candidates.front(), own_shape};
   if (mode_ == autotune_mode::no) return chosen_[key] = untuned;
@@ -208,9 +208,17 @@ std::pair<launch_shape, double> launch_tuner::search_shape(const std::string& va
   // counts between those that doubling and halving reach where a column is cut into a few slabs
   // (CUDA's radius-4 ring at 256^3 in fp32 on an H100: 5 slabs of 50 planes 84% of copy, 4 slabs
   // 88%, 3 slabs 82%, 2 and 8 slabs 74-76%; bench/RESULTS.md, 2026-12-06).
-  const auto fastest_neighbour = [&](const launch_shape& from) {
+  // The z moves come first, and one that is faster than `enough` is taken before the others are
+  // measured: the slab is what a grid size changes most, and on OpenCL the one move that builds
+  // no program (a ring's slab is the launch's), where each other shape costs NVIDIA's compiler
+  // 0.15-0.25 s of the search (OpenCL's radius-4 ring in fp32 at 256^3 on an H100: the 2-second
+  // search ended one slab count short, 82% of copy against 88%; bench/RESULTS.md, 2026-12-07).
+  constexpr int axis_order[7] = {2, 3, 0, 1, 4, 5, 6};
+  const auto fastest_neighbour = [&](const launch_shape& from, double enough) {
     timed_shape fastest{from, std::numeric_limits<double>::infinity()};
-    for (int axis = 0; axis < 7; ++axis) {
+    for (int place = 0; place < 7; ++place) {
+      const int axis = axis_order[place];
+      if (place == 2 && fastest.seconds < enough) return fastest;
       for (const bool up : {true, false}) {
         if (std::chrono::steady_clock::now() >= deadline) {
           out_of_time = true;
@@ -259,10 +267,10 @@ std::pair<launch_shape, double> launch_tuner::search_shape(const std::string& va
   // 80.7% of copy, 32 x 8 about 2% faster, 32 x 8 three planes ahead 89.0%; bench/RESULTS.md,
   // 2026-12-07). Time running out keeps the fastest found where it gained enough.
   for (;;) {
-    timed_shape step = fastest_neighbour(current.shape);
+    timed_shape step = fastest_neighbour(current.shape, current.seconds * required_gain);
     const auto gains = [&](const timed_shape& t) { return t.seconds < current.seconds * required_gain; };
     if (!gains(step) && !out_of_time && step.seconds < current.seconds / required_gain) {
-      const timed_shape past = fastest_neighbour(step.shape);
+      const timed_shape past = fastest_neighbour(step.shape, current.seconds * required_gain);
       if (gains(past)) step = past;
     }
     if (!gains(step)) break;

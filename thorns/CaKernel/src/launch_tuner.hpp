@@ -6,9 +6,10 @@
 // OpenCL) and lanes (x points a work-item or thread owns, OpenCL and CUDA). The first launch
 // on a grid size measures on scratch copies of the kernel's arrays: each variant with the
 // template's own shape, then, from there, the shapes of the fastest variant and of every variant
-// within 15% of it, fastest first, one axis at a time (each tile extent doubled and halved, one
-// slab fewer and one more, the depth one more and one less, the lanes doubled and halved, x
-// traded for y and y for x; a move kept where it is 3% faster; where none is, but the fastest
+// within 15% of it, fastest first, one axis at a time (z first: TILE z doubled and halved, one
+// slab fewer and one more, a z move taken at once where it is 3% faster; then x and y doubled and
+// halved, the depth one more and one less, the lanes doubled and halved, x traded for y and y
+// for x; a move kept where it is 3% faster; where none is, but the fastest
 // neighbour is within 3%, that one's neighbours are measured once more, so that two moves whose
 // first gains too little are made; until no move gains or CaKernel::autotune_seconds have
 // passed, one time for all of them; another variant's best shape replaces the choice where it
