@@ -211,8 +211,9 @@ std::pair<launch_shape, double> launch_tuner::search_shape(const std::string& va
   // The z moves come first, and one that is faster than `enough` is taken before the others are
   // measured: the slab is what a grid size changes most, and on OpenCL the one move that builds
   // no program (a ring's slab is the launch's), where each other shape costs NVIDIA's compiler
-  // 0.15-0.25 s of the search (OpenCL's radius-4 ring in fp32 at 256^3 on an H100: the 2-second
-  // search ended one slab count short, 82% of copy against 88%; bench/RESULTS.md, 2026-12-07).
+  // 0.15-0.25 s of the search (OpenCL's radius-4 ring in fp32 at 256^3 on an H100, 2 seconds:
+  // 64 x 8 x 83 at 82% of copy with z among the others, 64 x 8 x 62 at 85% with z first;
+  // bench/RESULTS.md, 2026-12-07, b8dfcc1).
   constexpr int axis_order[7] = {2, 3, 0, 1, 4, 5, 6};
   const auto fastest_neighbour = [&](const launch_shape& from, double enough) {
     timed_shape fastest{from, std::numeric_limits<double>::infinity()};
