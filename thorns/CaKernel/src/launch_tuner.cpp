@@ -208,18 +208,19 @@ std::pair<launch_shape, double> launch_tuner::search_shape(const std::string& va
   // counts between those that doubling and halving reach where a column is cut into a few slabs
   // (CUDA's radius-4 ring at 256^3 in fp32 on an H100: 5 slabs of 50 planes 84% of copy, 4 slabs
   // 88%, 3 slabs 82%, 2 and 8 slabs 74-76%; bench/RESULTS.md, 2026-12-06).
-  // The z moves come first, and one that is faster than `enough` is taken before the others are
-  // measured: the slab is what a grid size changes most, and on OpenCL the one move that builds
+  // The z moves come first, and one that gains (as the loop below asks of a step) is taken
+  // before the others are measured: the slab is what a grid size changes most, and on OpenCL the one move that builds
   // no program (a ring's slab is the launch's), where each other shape costs NVIDIA's compiler
   // 0.15-0.25 s of the search (OpenCL's radius-4 ring in fp32 at 256^3 on an H100, 2 seconds:
   // 64 x 8 x 83 at 82% of copy with z among the others, 64 x 8 x 62 at 85% with z first;
   // bench/RESULTS.md, 2026-12-07, b8dfcc1).
   constexpr int axis_order[7] = {2, 3, 0, 1, 4, 5, 6};
-  const auto fastest_neighbour = [&](const launch_shape& from, double enough) {
+  constexpr int z_places = 2;  // axis_order's first two: TILE z, and the slab fewer or more
+  const auto fastest_neighbour = [&](const launch_shape& from) {
     timed_shape fastest{from, std::numeric_limits<double>::infinity()};
     for (int place = 0; place < 7; ++place) {
       const int axis = axis_order[place];
-      if (place == 2 && fastest.seconds < enough) return fastest;
+      if (place == z_places && fastest.seconds < current.seconds * required_gain) return fastest;
       for (const bool up : {true, false}) {
         if (std::chrono::steady_clock::now() >= deadline) {
           out_of_time = true;
@@ -268,10 +269,10 @@ std::pair<launch_shape, double> launch_tuner::search_shape(const std::string& va
   // 80.7% of copy, 32 x 8 about 2% faster, 32 x 8 three planes ahead 89.0%; bench/RESULTS.md,
   // 2026-12-07). Time running out keeps the fastest found where it gained enough.
   for (;;) {
-    timed_shape step = fastest_neighbour(current.shape, current.seconds * required_gain);
+    timed_shape step = fastest_neighbour(current.shape);
     const auto gains = [&](const timed_shape& t) { return t.seconds < current.seconds * required_gain; };
     if (!gains(step) && !out_of_time && step.seconds < current.seconds / required_gain) {
-      const timed_shape past = fastest_neighbour(step.shape, current.seconds * required_gain);
+      const timed_shape past = fastest_neighbour(step.shape);
       if (gains(past)) step = past;
     }
     if (!gains(step)) break;

@@ -294,8 +294,8 @@ unsigned set_arguments(cl_kernel kernel, const void* params, std::size_t params_
 
 /// The sizes a generated launcher's program is built with, as compile-time constants (-D
 /// options): the work-group tile (CAKERNEL_TX, _TY, _TZ; a tile z of 0 leaves the slab to the
-/// launch: the program's work-groups even the planes over as many as run in z), this block's array sizes (CAKERNEL_NI,
-/// _NJ, _NK), the rows and planes in memory (CAKERNEL_ASHI, _LEADI, _ASHJ), the planes ahead (CAKERNEL_PF), a
+/// launch: the program's work-groups even the planes over as many as run in z), this block's
+/// array sizes (CAKERNEL_NI, _NJ, _NK), the rows and planes in memory (CAKERNEL_ASHI, _LEADI, _ASHJ), the planes ahead (CAKERNEL_PF), a
 /// ring's copies (CAKERNEL_ASYNC_COPY, or CAKERNEL_TENSOR_COPY) and, for a call's box, the points a 3D kernel computes ([CAKERNEL_ILO, CAKERNEL_IHI)
 /// in x, JLO/JHI in y, KLO/KHI in z; without them, every point the STENCIL allows).
 struct program_sizes {
