@@ -17,6 +17,16 @@ namespace fs = std::filesystem;
 
 namespace {
 
+/// A carriage return not followed by a line feed ends a line (classic Mac OS files): it becomes a
+/// line feed, one byte for one, so that columns stay what an editor shows. Without this, a file
+/// whose lines all end in a bare CR is one line, and the comment that usually opens it swallows
+/// the rest: the file would read as nothing, without a word.
+void end_bare_carriage_return_lines(std::string& text) {
+  for (std::size_t i = text.find('\r'); i != std::string::npos; i = text.find('\r', i + 1)) {
+    if (i + 1 == text.size() || text[i + 1] != '\n') text[i] = '\n';
+  }
+}
+
 /// The text of a file, or why it could not be read.
 struct read_result {
   std::optional<std::string> text;
@@ -86,6 +96,7 @@ read_result read_bounded(const fs::path& path) {
   }
   // A UTF-8 byte-order mark is no part of the text: editors hide it, so columns count after it.
   if (text.starts_with("\xEF\xBB\xBF")) text.erase(0, 3);
+  end_bare_carriage_return_lines(text);
   result.text = std::move(text);
   return result;
 }

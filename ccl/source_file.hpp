@@ -11,7 +11,7 @@ namespace opuntia::ccl {
 
 struct source_file {
   std::string path;  // as shown in diagnostics
-  std::string text;  // the bytes as read: CRLF kept, so columns match what an editor shows
+  std::string text;  // the bytes as read (CRLF kept, a bare CR made LF), so columns match what an editor shows
   /// Where each byte of `text`, and its end, was written, for a text made from another file's
   /// (a deps.ccl schedule string, its escapes undone and its directives rendered); empty for a
   /// file read as it is. Every place this file gives, to a diagnostic or to what a parser

@@ -34,15 +34,14 @@ using namespace tao::pegtl;  // NOLINT: grammar files read like the spec with un
 // --- characters ----------------------------------------------------------------
 // A NUL byte stands on a line of the shipped CaCUDA schedule.ccl; real tools skip it.
 struct blank_char : one<' ', '\t', '\0', '\f', '\v'> {};
-struct lone_cr : seq<one<'\r'>, not_at<one<'\n'>>> {};
 /// A backslash at the end of a line joins it with the next one.
 struct line_continuation : seq<one<'\\'>, star<one<' ', '\t'>>, eol> {};
 struct comment : seq<one<'#'>, until<at<eolf>>> {};
 /// Whitespace that stays on the current (logical) line.
-struct blanks : star<sor<blank_char, lone_cr, line_continuation, comment>> {};
-struct blanks1 : plus<sor<blank_char, lone_cr, line_continuation, comment>> {};
+struct blanks : star<sor<blank_char, line_continuation, comment>> {};
+struct blanks1 : plus<sor<blank_char, line_continuation, comment>> {};
 /// Any whitespace, newlines and comments included.
-struct ws : star<sor<blank_char, lone_cr, line_continuation, comment, eol>> {};
+struct ws : star<sor<blank_char, line_continuation, comment, eol>> {};
 /// The end of a logical line (or of the file), blanks and comment before it skipped.
 struct end_of_line : seq<blanks, sor<eol, eof>> {};
 

@@ -64,6 +64,18 @@ check "... naming its place and the kernel it meant" test "$(head -1 "$work/out"
 check "generate exits 1 on it too" test $? -eq 1
 check "... with the same message" test "$(head -1 "$work/out")" = "$launch_error"
 
+# A thorn whose lines end in a bare CR (classic Mac OS) generates what it does with LF: its files
+# once read as a single line each, whose opening comment swallowed the rest without a word.
+mkdir -p "$work/bare_cr"
+cp -r "$src/thorns/HeatEquation" "$work/bare_cr/HeatEquation"
+"$gen" generate --thorn "$work/bare_cr/HeatEquation" --templates "$src/templates" --out "$work/bare_cr/lf_out" >"$work/out" 2>&1
+check "generate reads the thorn with LF line ends" test $? -eq 0
+find "$work/bare_cr/HeatEquation" -type f -exec sed -i -z 's/\n/\r/g' {} +
+check "... whose files now hold no LF" test "$(find "$work/bare_cr/HeatEquation" -type f -exec cat {} + | tr -cd '\n' | wc -c)" -eq 0
+"$gen" generate --thorn "$work/bare_cr/HeatEquation" --templates "$src/templates" --out "$work/bare_cr/cr_out" >"$work/out" 2>&1
+check "generate reads the thorn with bare CR line ends" test $? -eq 0
+check "... into the same outputs" diff -r "$work/bare_cr/lf_out" "$work/bare_cr/cr_out"
+
 # check refuses a file whose kind it cannot tell, unless --as says it.
 cp "$src/tests/fixtures/cacuda/param.ccl" "$work/renamed.txt"
 "$gen" check "$work/renamed.txt" >"$work/out" 2>&1

@@ -216,6 +216,14 @@ TEST(file_io, a_byte_order_mark_is_skipped) {
   EXPECT_EQ(read_source(path).text, "A::b = \"\xEF\xBB\xBF\"\n");
 }
 
+TEST(file_io, a_bare_carriage_return_ends_a_line) {
+  const temporary_folder tmp;
+  const auto path = tmp.path / "mac.par";
+  write(path, "# old Mac OS\rA::b = 1\r\nA::c = 2\r");
+  // A CR alone becomes LF, byte for byte (columns unchanged); CRLF stays as written.
+  EXPECT_EQ(read_source(path).text, "# old Mac OS\nA::b = 1\r\nA::c = 2\n");
+}
+
 TEST(file_io, write_outputs_writes_all_or_nothing) {
   const temporary_folder tmp;
   const auto out = tmp.path / "out";
