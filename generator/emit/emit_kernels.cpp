@@ -218,6 +218,7 @@ struct walker {
   bool check_link_contract;
   kernel_outputs out;
   diagnostic_sink sink;
+  std::map<std::string, const template_node*> generated_by;  // output path -> the template rendered into it
 
   std::string output_name(const template_node& t, const std::string& owner) const {
     return fmt::format("{}/{}/{}_{}{}", thorn.name, t.backend(), owner, t.stem, output_extension(t.file));
@@ -253,9 +254,18 @@ struct walker {
                                     t.file, t.name, output_name(t, owner))));
       return;
     }
+    // Output names drop a template's $suffix: `3dblock` and `3dblock$x` with files of one
+    // extension, reached for one kernel, would write the same file, the second silently.
+    const auto path = output_name(t, owner);
+    if (const auto [earlier, first] = generated_by.emplace(path, &t); !first) {
+      sink.add(error_at(t.where, fmt::format("template '{}' generates {}, as template '{}' (line {}) does: output "
+                                             "names drop a '$suffix', so rename one of them or give its file "
+                                             "another extension",
+                                             t.name, path, earlier->second->name, earlier->second->where.line)));
+      return;
+    }
     try {
-      out.files.push_back(
-          generated_file{output_name(t, owner), render_template(found->second, scope), t.replace, t.compile, kernel});
+      out.files.push_back(generated_file{path, render_template(found->second, scope), t.replace, t.compile, kernel});
     } catch (const input_error& e) {
       for (const auto& d : e.diagnostics()) sink.add(d);
     }
