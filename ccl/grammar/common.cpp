@@ -1,8 +1,17 @@
 #include "ccl/grammar/common.hpp"
 
+#include <fmt/format.h>
+
 namespace opuntia::ccl::grammar {
 
 std::string unquote(std::string_view quoted_text) { return unquote_mapped(quoted_text).text; }
+
+std::string repeated_key_message(const std::vector<key_value>& given, std::string_view key) {
+  const auto* first = find_key(given, key);
+  if (first == nullptr) return {};
+  return fmt::format("{} is given twice: first at line {}, column {}", key, first->key.where.line,
+                     first->key.where.column);
+}
 
 unquoted_text unquote_mapped(std::string_view quoted_text) {
   std::size_t first = 0, end = quoted_text.size();

@@ -327,10 +327,19 @@ struct close_string {
 };
 }  // namespace detail
 
+/// "TYPE is given twice: first at line 4, column 11" where `key` is among `given` (in any case),
+/// else empty. A key given twice is an error in every CCL file: which one wins would be a guess.
+std::string repeated_key_message(const std::vector<key_value>& given, std::string_view key);
+
 /// KEY=value options go to `state.keys` (when set) via `state.pending`, quotes removed.
 struct record_option_key {
   template <typename ActionInput, typename State>
   static void apply(const ActionInput& in, State& state) {
+    if (state.keys != nullptr) {
+      if (auto repeated = repeated_key_message(*state.keys, in.string_view()); !repeated.empty()) {
+        throw syntax_error{std::move(repeated), in.position()};
+      }
+    }
     state.pending = key_value{located_text{in.string(), state.location(in.position())}, {}};
   }
 };

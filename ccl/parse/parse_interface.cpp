@@ -2,6 +2,8 @@
 #include <string>
 #include <vector>
 
+#include <fmt/format.h>
+
 #include "ccl/grammar/interface_ccl.hpp"
 #include "ccl/parse.hpp"
 
@@ -72,6 +74,11 @@ struct action : grammar::common_action<Rule> {};
 template <> struct action<g::implementation_name> {
   template <typename Input>
   static void apply(const Input& in, interface_state& s) {
+    if (const auto& first = s.result.implements; !first.text.empty()) {
+      throw syntax_error{fmt::format("a thorn implements one implementation: '{}' is given at line {}, column {}",
+                                     first.text, first.where.line, first.where.column),
+                         in.position()};
+    }
     s.result.implements = located_text{in.string(), s.location(in.position())};
   }
 };
@@ -236,6 +243,9 @@ template <> struct action<g::vector_size> {
 template <> struct action<g::option_key> {
   template <typename Input>
   static void apply(const Input& in, interface_state& s) {
+    if (auto repeated = grammar::repeated_key_message(s.group().options, in.string_view()); !repeated.empty()) {
+      throw syntax_error{std::move(repeated), in.position()};
+    }
     s.pending_option_key = located_text{in.string(), s.location(in.position())};
   }
 };

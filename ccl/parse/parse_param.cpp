@@ -156,6 +156,9 @@ template <> struct action<g::alias_name> {
 template <> struct action<g::option_name> {
   template <typename Input>
   static void apply(const Input& in, param_state& s) {
+    if (auto repeated = grammar::repeated_key_message(s.param().options, in.string_view()); !repeated.empty()) {
+      throw syntax_error{std::move(repeated), in.position()};
+    }
     s.pending_option = located_text{in.string(), s.location(in.position())};
   }
 };

@@ -139,5 +139,17 @@ TEST(parse_cakernel, error_missing_kernel_name) {
             "            ^\n");
 }
 
+TEST(parse_cakernel, error_key_given_twice) {
+  // Which one would win is a guess (the checks read the first, the model kept the last): an error.
+  EXPECT_EQ(error_text("CCTK_KERNEL K STENCIL=\"1\" stencil=\"0\"\n{\n}\n"),
+            "cakernel.ccl:1:27: error: stencil is given twice: first at line 1, column 15\n"
+            "CCTK_KERNEL K STENCIL=\"1\" stencil=\"0\"\n"
+            "                          ^\n");
+  EXPECT_EQ(error_text("CCTK_KERNEL K\n{\n  CCTK_KERNEL_VARIABLE cached=yes cached=no { u } \"\"\n}\n"),
+            "cakernel.ccl:3:35: error: cached is given twice: first at line 3, column 24\n"
+            "  CCTK_KERNEL_VARIABLE cached=yes cached=no { u } \"\"\n"
+            "                                  ^\n");
+}
+
 }  // namespace
 }  // namespace opuntia::ccl

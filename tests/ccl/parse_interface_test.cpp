@@ -203,5 +203,15 @@ TEST(parse_interface, reports_parentheses_nested_too_deeply) {
             "t/interface.ccl:1:277: error: parentheses nested deeper than 256 levels");
 }
 
+TEST(parse_interface, a_group_option_given_twice_is_an_error) {
+  EXPECT_EQ(test::first_line(errors("implements: t\nCCTK_REAL u TYPE=GF type=SCALAR\n{\n  u\n}\n")),
+            "t/interface.ccl:2:21: error: type is given twice: first at line 2, column 13");
+}
+
+TEST(parse_interface, a_second_implements_is_an_error) {
+  EXPECT_EQ(test::first_line(errors("implements: heat\nimplements: other\n")),
+            "t/interface.ccl:2:13: error: a thorn implements one implementation: 'heat' is given at line 1, column 13");
+}
+
 }  // namespace
 }  // namespace opuntia::ccl

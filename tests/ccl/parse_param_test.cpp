@@ -210,5 +210,10 @@ TEST(parse_param, reports_an_array_size_that_is_not_a_positive_integer) {
             "1000000");
 }
 
+TEST(parse_param, an_option_given_twice_is_an_error) {
+  EXPECT_EQ(test::first_line(errors("INT n \"d\" STEERABLE=always steerable=never\n{\n  * :: \"\"\n} 1\n")),
+            "t/param.ccl:1:28: error: steerable is given twice: first at line 1, column 11");
+}
+
 }  // namespace
 }  // namespace opuntia::ccl

@@ -287,5 +287,12 @@ TEST(template_tree, match_name_finds_a_template_in_any_backend) {
   EXPECT_TRUE(tree.match_name("openmp/nothing").empty());
 }
 
+TEST(parse_deps, a_key_given_twice_is_an_error) {
+  EXPECT_EQ(error_text("CCTK_KERNEL_TEMPLATE_GROUP openmp { CCTK_KERNEL_TEMPLATE b scope=file scope=group file=b {} }\n"),
+            "deps.ccl:1:71: error: scope is given twice: first at line 1, column 60\n"
+            "CCTK_KERNEL_TEMPLATE_GROUP openmp { CCTK_KERNEL_TEMPLATE b scope=file scope=group file=b {} }\n"
+            "                                                                      ^\n");
+}
+
 }  // namespace
 }  // namespace opuntia::gen
