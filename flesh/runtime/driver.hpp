@@ -59,6 +59,11 @@ public:
   /// The faces (xn, xp, yn, yp, zn, zp) of the periodic directions: across them a rank's ghost
   /// zones hold the periodic image of points a period away.
   virtual std::array<bool, 6> periodic_faces() const { return {}; }
+  /// For each face f, the points along f's axis of the blocks whose face f is a physical boundary
+  /// and that have a neighbour across the opposite face, 0 where no block does: the same on every
+  /// rank (ghost_depths.hpp: a boundary kernel's slab may reach what a thin block's neighbour
+  /// holds as ghosts).
+  virtual std::array<int, 6> physical_face_blocks() const { return {}; }
   /// Combines one value per rank.
   virtual double reduce(double local, reduction op) const = 0;
   /// The exact sum over every rank of each rank's accumulator (exact_sum.hpp), the same bits on

@@ -33,10 +33,18 @@ public:
   /// never count: a point in a periodic image's ghost zone has coordinates a period away from
   /// the point it stands for, so a kernel that uses coordinates (a source term, a boundary
   /// formula) computes another value there than the image's owner.
-  explicit ghost_depths(const faces& width, const std::array<bool, 6>& periodic = {})
-      : width_(width), periodic_(periodic) {}
+  /// `physical_blocks[f]`: the points, along face f's axis, of the blocks whose face f is a
+  /// physical boundary and that have a neighbour across the opposite face; 0 where there are none.
+  /// A boundary kernel's slab on face f deeper than that less the ghost width rewrites points
+  /// the neighbour holds as ghosts (the block is thin: few points a rank), and the neighbour's
+  /// ghost layers on its face f are then stale until an exchange.
+  explicit ghost_depths(const faces& width, const std::array<bool, 6>& periodic = {},
+                        const faces& physical_blocks = {})
+      : width_(width), periodic_(periodic), physical_blocks_(physical_blocks) {}
 
   const faces& width() const { return width_; }
+  /// "lower x", "upper x", ... for face 0..5.
+  static const char* face_name(int face);
 
   /// What is known of a buffer. A buffer never written, or last written by a host routine, is
   /// unknown: a SYNC exchanges it, and what a kernel computes from it counts as current on no
@@ -50,6 +58,8 @@ public:
     faces readable{};  // layers a kernel may read: the same, but for the edges a boundary
                        // kernel rewrote across a periodic face (the boundary's own values there)
     std::string writer;  // the routine or kernel that left it so
+    std::string thin_blocks;  // where a boundary kernel left fewer layers than before, why: "the
+                              // blocks at the physical upper x face are 1 point thick, ..."
   };
   const known* find(const buffer_key& buffer) const;
 
@@ -66,10 +76,15 @@ public:
     faces depth{}, readable{};
   };
   layers computed(const std::vector<buffer_key>& reads, const faces& stencil) const;
-  /// After `kernel` wrote `written` with what it `computed`. `whole_block`: it computes every
-  /// point where its stencil fits; otherwise (a boundary kernel: the physical faces' slabs) what
-  /// it leaves is no more than before it and than it computed, and an unknown buffer stays so.
-  void kernel_wrote(const buffer_key& written, const layers& computed, bool whole_block, const std::string& kernel);
+  /// After `kernel`, which computes every point where its stencil fits, wrote `written` with
+  /// what it `computed`.
+  void kernel_wrote(const buffer_key& written, const layers& computed, const std::string& kernel);
+  /// After a boundary kernel wrote `written` on the physical faces' slabs, `exterior[f]` deep
+  /// (at least 1, as boundary_slab): what it leaves is no more than before it, than it computed,
+  /// and than the slabs leave of what neighbours of thin blocks hold as ghosts (physical_blocks);
+  /// an unknown buffer stays so.
+  void boundary_wrote(const buffer_key& written, const layers& computed, const faces& exterior,
+                      const std::string& kernel);
 
   /// Whether a SYNC must exchange `buffer` for readers reaching `reach`: fewer layers are
   /// current on some tracked face (or the buffer is unknown).
@@ -81,6 +96,7 @@ public:
 private:
   faces width_;
   std::array<bool, 6> periodic_;
+  faces physical_blocks_;
   std::map<buffer_key, known> known_;
 };
 

@@ -839,16 +839,11 @@ bool reads_along_axes_only(const kernel_binding& k) {
   return std::any_of(k.variants.begin(), k.variants.end(), [](const auto& v) { return v.reads_along_axes_only; });
 }
 
-const char* face_text(int face) {
-  static const char* const names[6] = {"lower x", "upper x", "lower y", "upper y", "lower z", "upper z"};
-  return names[face];
-}
-
 }  // namespace
 
 void simulation::find_reaches() {
   if (!driver_->exchanges()) return;
-  ghost_depths_.emplace(driver_->exchanged_ghost_widths(), driver_->periodic_faces());
+  ghost_depths_.emplace(driver_->exchanged_ghost_widths(), driver_->periodic_faces(), driver_->physical_face_blocks());
   const auto widen = [&](const grid_variable& v, const ghost_depths::faces& reach) {
     auto& r = reach_[v.id];
     for (int f = 0; f < 6; ++f) r[f] = std::max(r[f], reach[f]);
@@ -939,23 +934,37 @@ void simulation::track_ghosts(const schedule_node& node, const kernel_binding& k
     if (const auto face = depths.stale_face(buffer, stencil)) {
       const auto* k = depths.find(buffer);
       // Every rank finds it alike, at the schedule item that reads: a diagnostic there.
-      throw ccl::input_error(ccl::error_at(split_origin(node.origin), fmt::format(
-          "kernel {} reads {}::{} {} point{} across the {} faces between the ranks' blocks, but only {} of its "
-          "ghost layers there are current since {} computed it: a SYNC of {}::{} is missing between them in the "
-          "schedule",
-          kernel.name, v->implementation, kv.name, stencil[*face], stencil[*face] == 1 ? "" : "s", face_text(*face),
-          k->readable[*face], k->writer, v->implementation, v->group)));
+      // Thin blocks: the boundary kernel rewrote what the neighbours hold as ghosts, which a SYNC
+      // after it would bring (or thicker blocks leave alone).
+      const std::string remedy =
+          k->thin_blocks.empty()
+              ? fmt::format("a SYNC of {}::{} is missing between them in the schedule", v->implementation, v->group)
+              : fmt::format("{}: a SYNC of {}::{} after {}, or fewer ranks along {} (Driver::processor_topology), "
+                            "would keep them current",
+                            k->thin_blocks, v->implementation, v->group, k->writer, "xyz"[*face / 2]);
+      throw ccl::input_error(ccl::error_at(
+          split_origin(node.origin),
+          fmt::format("kernel {} reads {}::{} {} point{} across the {} faces between the ranks' blocks, but only {} "
+                      "of its ghost layers there are current since {} computed it: {}",
+                      kernel.name, v->implementation, kv.name, stencil[*face], stencil[*face] == 1 ? "" : "s",
+                      ghost_depths::face_name(*face), k->readable[*face], k->writer, remedy)));
     }
   }
   const auto computed = depths.computed(read_buffers, stencil);
   const bool whole_block = !updates_physical_faces_only(kernel);
+  ghost_depths::faces exterior;
+  std::copy(std::begin(kernel.exterior), std::end(kernel.exterior), exterior.begin());
   for (const auto& kv : kernel.variables) {
     if (kv.intent == kernel_intent::in || kv.timelevel > 0) continue;
     auto* v = store_.try_find(node.thorn, grid_function_of(kv));
     if (v == nullptr || v->levels.empty()) continue;
     // A separateinout kernel writes the second buffer, level 0 after the launch.
     const auto written = kv.intent == kernel_intent::separateinout ? store_.scratch_key(*v) : store_.key(*v, 0);
-    depths.kernel_wrote(written, computed, whole_block, kernel.name);
+    if (whole_block) {
+      depths.kernel_wrote(written, computed, kernel.name);
+    } else {
+      depths.boundary_wrote(written, computed, exterior, kernel.name);
+    }
   }
 }
 

@@ -78,6 +78,20 @@ check "WaveToy, 3 ranks, ghost zones 2 wide: 4 of 12 SYNCs skipped" exchanges_an
 check "WaveToy, 3 ranks, ghost zones 3 wide: 6 of 12 skipped" exchanges_and_skips wavetoy_3 6 6
 check "... with the fields of 1 rank" same_digest wavetoy_1 wavetoy_2
 check "... 3 wide too" same_digest wavetoy_1 wavetoy_3
+# Thin blocks: 7 ranks leave the last x block 1 point thick, which WaveToy_Boundary rewrites after
+# the SYNC though the neighbour holds it as a ghost (this ran on with other fields than 1 rank's);
+# 6 ranks leave it 2, as the ghost zone and the boundary's slab need.
+run wavetoy_thin 7 WaveToy
+check "WaveToy, 7 ranks, a block at the physical face 1 point thick: the run fails" test "$status" -eq 1
+check "... at the item that reads, saying why and what would do" grep -qF "/thorns/WaveToy/schedule.ccl:9:1: error: kernel \
+WaveToy_Evolve reads wavetoy::phi_p 1 point across the upper x faces between the ranks' blocks, but only 0 of its ghost \
+layers there are current since WaveToy_Boundary computed it: the blocks at the physical upper x face are 1 point thick, \
+and WaveToy_Boundary rewrites the 1 nearest that face, which the neighbouring blocks hold as ghosts: a SYNC of \
+wavetoy::scalarevolve after WaveToy_Boundary, or fewer ranks along x (Driver::processor_topology), would keep them \
+current" "$work/wavetoy_thin.out"
+check "... once" test "$(grep -c 'error: kernel WaveToy_Evolve' "$work/wavetoy_thin.out")" -eq 1
+run wavetoy_6 6 WaveToy
+check "WaveToy, 6 ranks, the last block 2 points thick: the fields of 1 rank" same_digest wavetoy_1 wavetoy_6
 run wavetoy_periodic_1 1 WaveToy "Driver::periodic = yes"
 run wavetoy_periodic_3 3 WaveToy "Driver::periodic = yes" "Driver::ghost_size = 3"
 check "WaveToy, periodic, 3 ranks, ghost zones 3 wide: every SYNC exchanges" exchanges_and_skips wavetoy_periodic_3 12 0

@@ -154,6 +154,17 @@ std::array<int, 6> cartesian_driver::exchanged_ghost_widths() const {
   return width;
 }
 
+std::array<int, 6> cartesian_driver::physical_face_blocks() const {
+  std::array<int, 6> points{};
+  for (int face = 0; face < 6; ++face) {
+    const int d = face / 2;
+    if (topology_[d] == 1 || periodic_[d]) continue;  // no block has both a physical face and a neighbour
+    // The first block along d has the lower face, the last the upper one.
+    points[face] = block_along(block_.layout.global[d], topology_[d], face % 2 == 0 ? 0 : topology_[d] - 1).count;
+  }
+  return points;
+}
+
 void cartesian_driver::check_stencils(const std::array<int, 6>& widest, const std::array<std::string, 6>& kernel) const {
   const auto& g = block_.layout;
   for (int face = 0; face < 6; ++face) {

@@ -34,6 +34,7 @@ public:
   std::array<bool, 6> periodic_faces() const override {
     return {periodic_[0], periodic_[0], periodic_[1], periodic_[1], periodic_[2], periodic_[2]};
   }
+  std::array<int, 6> physical_face_blocks() const override;
   std::vector<phase_timer> sync_timers() const override;
   bool overlaps_sync() const override { return overlap_sync_; }
   bool syncs_faces_only() const override { return sync_faces_only_; }
