@@ -245,7 +245,7 @@ void simulation::at_parameter_lines(Work&& work) const {
     std::vector<ccl::diagnostic> placed;
     for (const auto& one : e.errors()) {
       auto d = place_of({{one.owner(), one.name()}}, one.what(), one.part());
-      if (!d) throw std::invalid_argument(e.what());  // the file set none: the messages alone
+      if (!d) throw collective_error(e.what());  // the file set none: the messages alone
       placed.push_back(std::move(*d));
     }
     throw ccl::input_error(std::move(placed));
@@ -436,7 +436,7 @@ std::optional<ccl::diagnostic> simulation::place_of(const std::vector<parameter_
 void simulation::fail_at(const std::vector<parameter_name>& parameters, const std::string& message,
                          std::string_view part) const {
   if (auto d = place_of(parameters, message, part)) throw ccl::input_error(std::move(*d));
-  throw std::invalid_argument(message);
+  throw collective_error(message);
 }
 
 std::vector<parameter_name> simulation::time_step_parameters() const {

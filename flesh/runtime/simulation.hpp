@@ -181,7 +181,8 @@ private:
   /// where it set the others; nullopt when it set none.
   std::optional<ccl::diagnostic> place_of(const std::vector<parameter_name>& parameters, const std::string& message,
                                           std::string_view part = {}) const;
-  /// Throws place_of's diagnostic; std::invalid_argument when the file set none of `parameters`.
+  /// Throws place_of's diagnostic; a collective_error, the message alone, when the file set none
+  /// of `parameters` (printed once where every rank finds it, with the rank where one does).
   [[noreturn]] void fail_at(const std::vector<parameter_name>& parameters, const std::string& message,
                             std::string_view part = {}) const;
   /// Runs `work`; a parameter_value_error or parameters_error it throws (a value found wrong

@@ -146,9 +146,13 @@ ghia() {
 errors() {
   # 2D with more than one cell in z; a periodic direction.
   run flat 1 "$(cavity 3 8)" 'LidDrivenCavity::dimensions = 2'
-  check "dimensions = 2 with global_nz = 10: refused" grep -qF \
-    'LidDrivenCavity::dimensions = 2 has one cell in z with a ghost cell on each side: Driver::global_nz must be 3, not 10' \
+  check "dimensions = 2 with global_nz = 10: refused at the first of them, naming where the other is" grep -qxF \
+    'flat.par:9:21: error: LidDrivenCavity::dimensions = 2 has one cell in z with a ghost cell on each side: Driver::global_nz must be 3, not 10; LidDrivenCavity::dimensions set at flat.par:15:31' \
     "$work/flat.out"
+  run flat_default 1 "$(cavity 3 8 | grep -v '^Driver::global_nz')" 'LidDrivenCavity::dimensions = 2'
+  check "... and with global_nz at its default (10): at the dimensions line" grep -qxF \
+    'flat_default.par:14:31: error: LidDrivenCavity::dimensions = 2 has one cell in z with a ghost cell on each side: Driver::global_nz must be 3, not 10' \
+    "$work/flat_default.out"
   run periodic 1 "$(cavity 3 8)" 'Driver::periodic_y = yes'
   check "a periodic direction: refused" grep -qF \
     'the lid-driven cavity has walls on every side: no direction is periodic' "$work/periodic.out"

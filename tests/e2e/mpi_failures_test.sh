@@ -60,6 +60,13 @@ check "... with the diagnostic" has_line late_parameter \
 check "... printed once, naming no rank" test "$(count late_parameter ': error: ')" -eq 1 -a \
   "$(count late_parameter 'on rank')" -eq 0
 
+run "$opuntia" too_many_ranks 'Driver::global_nx = 2' 'Driver::global_ny = 2' 'Driver::global_nz = 2'
+check "more ranks along an axis than its points fails, without hanging" failed_without_hanging
+check "... at the grid size's line" has_line too_many_ranks \
+  'too_many_ranks.par:8:21: error: 3 ranks along z (topology 1x1x3, processor_topology = "automatic") but only 2 points to split there: use fewer ranks or another topology'
+check "... printed once, naming no rank" test "$(count too_many_ranks ': error: ')" -eq 1 -a \
+  "$(count too_many_ranks 'on rank')" -eq 0
+
 # --parameter-level strict on 3 ranks: a parameter that only rank 0 reads (cctk_timer_output, for
 # its timer report) is read; one no rank reads is reported once, and every rank ends with 1.
 printf 'ActiveThorns = "HeatEquation"\nCaKernel::backend = "openmp"\nCactus::cctk_itlast = 2\nCactus::cctk_timer_output = "off"\nCactus::cctk_show_banners = no\n' >"$work/strict.par"

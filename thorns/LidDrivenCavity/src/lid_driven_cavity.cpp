@@ -12,6 +12,7 @@
 #include <fmt/format.h>
 
 #include "LidDrivenCavity_parameters.hpp"
+#include "flesh/runtime/parameters_error.hpp"
 #include "opuntia/collective_error.hpp"
 #include "opuntia/routine_context.hpp"
 
@@ -50,8 +51,9 @@ void LDC_CheckParameters(routine_context& context) {
     const std::string name = fmt::format("global_n{}", axis_names[d]);
     const auto points = all.integer("Driver", name);
     if (d == 2 && p.dimensions == 2 && points != 3) {
-      throw parameter_value_error(
-          "Driver", name,
+      // Both: the error stands at whichever of them the file set (often dimensions alone).
+      throw parameters_error(
+          {{"LidDrivenCavity", "dimensions"}, {"Driver", name}},
           fmt::format("LidDrivenCavity::dimensions = 2 has one cell in z with a ghost cell on each side: Driver::{} must "
                       "be 3, not {}",
                       name, points));
