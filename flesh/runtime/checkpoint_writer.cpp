@@ -8,20 +8,21 @@
 #include <stdexcept>
 #include <utility>
 
+#include "flesh/runtime/signal_dispositions.hpp"
+
 namespace opuntia {
 
 namespace {
 
-/// Blocks SIGINT and SIGTERM in the thread that makes it, for its lifetime: a thread started
-/// meanwhile keeps them blocked, so the stop signals reach the run's thread, whose loop stops
-/// the run (stop_signal_handlers), and never interrupt the writer's system calls.
+/// Blocks the stop signals (SIGINT, SIGTERM, ...) in the thread that makes it, for its lifetime:
+/// a thread started meanwhile keeps them blocked, so they reach the run's thread, whose loop
+/// stops the run (stop_signal_handlers), and never interrupt the writer's system calls.
 class stop_signals_blocked {
 public:
   stop_signals_blocked() {
     sigset_t stop;
     sigemptyset(&stop);
-    sigaddset(&stop, SIGINT);
-    sigaddset(&stop, SIGTERM);
+    for (const int signal : stop_signals) sigaddset(&stop, signal);
     pthread_sigmask(SIG_BLOCK, &stop, &previous_);
   }
   ~stop_signals_blocked() { pthread_sigmask(SIG_SETMASK, &previous_, nullptr); }

@@ -15,27 +15,35 @@ bool same_disposition(const struct sigaction& a, const struct sigaction& b) {
 
 stop_signal_handlers::stop_signal_handlers() {
   stop_signal = 0;
-  for (std::size_t i = 0; i < std::size(signals_); ++i) {
-    sigaction(signals_[i], nullptr, &previous_[i]);
+  for (std::size_t i = 0; i < std::size(stop_signals); ++i) {
+    sigaction(stop_signals[i], nullptr, &previous_[i]);
     if (previous_[i].sa_handler == SIG_IGN) continue;
     struct sigaction action {};
     action.sa_handler = record_stop_signal;
     sigemptyset(&action.sa_mask);
-    action.sa_flags = SA_RESTART | SA_RESETHAND;  // restart interrupted writes; a second signal kills
-    installed_[i] = sigaction(signals_[i], &action, nullptr) == 0;
+    // Restart interrupted writes; a second signal kills, but for SIGPIPE, which each write to a
+    // closed pipe raises.
+    action.sa_flags = SA_RESTART | (stop_signals[i] == SIGPIPE ? 0 : SA_RESETHAND);
+    installed_[i] = sigaction(stop_signals[i], &action, nullptr) == 0;
   }
 }
 
 stop_signal_handlers::~stop_signal_handlers() {
-  for (std::size_t i = 0; i < std::size(signals_); ++i) {
-    if (installed_[i]) sigaction(signals_[i], &previous_[i], nullptr);
+  for (std::size_t i = 0; i < std::size(stop_signals); ++i) {
+    if (installed_[i]) sigaction(stop_signals[i], &previous_[i], nullptr);
   }
 }
 
 int stop_signal_handlers::received() const { return stop_signal; }
 
 const char* stop_signal_name(int signal) {
-  return signal == SIGINT ? "SIGINT" : signal == SIGTERM ? "SIGTERM" : "a signal";
+  switch (signal) {
+    case SIGINT: return "SIGINT";
+    case SIGTERM: return "SIGTERM";
+    case SIGHUP: return "SIGHUP";
+    case SIGPIPE: return "SIGPIPE";
+    default: return "a signal";
+  }
 }
 
 keep_signal_dispositions::keep_signal_dispositions() {

@@ -1,10 +1,13 @@
 #pragma once
 // Signals around a run.
 //
-// stop_signal_handlers: while a run loops, SIGINT and SIGTERM only record themselves; the loop
-// stops at the next routine or iteration boundary, so buffered output is flushed whole and the
-// run says where it stopped instead of dying mid-line. A second signal kills as before
-// (SA_RESETHAND), for a routine that never returns.
+// stop_signal_handlers: while a run loops, SIGINT, SIGTERM and SIGHUP (the terminal or ssh
+// session closed) only record themselves; the loop stops at the next routine or iteration
+// boundary, so buffered output is flushed whole, the run says where it stopped instead of dying
+// mid-line, and an output folder it wrote nothing in goes. A second signal kills as before
+// (SA_RESETHAND), for a routine that never returns. SIGPIPE (the reader of its output went,
+// `opuntia wave.par | head`) stops it alike; it stays recorded, since every later write to the
+// pipe raises it again, and such writes fail instead of killing the run before it cleans up.
 //
 // keep_signal_dispositions: pocl initialises LLVM, which installs handlers for SIGHUP, SIGINT,
 // SIGQUIT, SIGTERM, SIGUSR1/2, SIGXCPU and SIGXFSZ that remove its temporary files and then
@@ -18,6 +21,9 @@
 
 namespace opuntia {
 
+/// The signals that stop a run at a routine boundary (stop_signal_handlers).
+inline constexpr int stop_signals[] = {SIGINT, SIGTERM, SIGHUP, SIGPIPE};
+
 class stop_signal_handlers {
 public:
   /// Installs the handlers, except for a signal the process ignores (it stays ignored).
@@ -30,12 +36,11 @@ public:
   int received() const;
 
 private:
-  static constexpr int signals_[] = {SIGINT, SIGTERM};
-  struct sigaction previous_[std::size(signals_)] {};
-  bool installed_[std::size(signals_)] {};
+  struct sigaction previous_[std::size(stop_signals)] {};
+  bool installed_[std::size(stop_signals)] {};
 };
 
-/// "SIGINT" or "SIGTERM": the signals stop_signal_handlers records.
+/// "SIGINT", "SIGTERM", ...: the signals stop_signal_handlers records.
 const char* stop_signal_name(int signal);
 
 class keep_signal_dispositions {

@@ -558,8 +558,13 @@ void simulation::prepare_output_folder() {
   // anything removes them again (remove_unused_output_folder). Again below, where the run this
   // one waited for removed the folder as it ended.
   created_output_folders_.clear();
+  // The folder as the path means it, so that each folder made is one noted: without a trailing
+  // separator ("runs/wave/" noted "runs/wave/", then "runs/wave", gone already, and the walk
+  // stopped short of "runs") and without the "x/.." that would make x.
+  auto folder = dir.lexically_normal();
+  if (folder.has_parent_path() && !folder.has_filename()) folder = folder.parent_path();
   const auto make_folder = [&] {
-    for (auto missing = dir.lexically_normal(); !missing.empty() && !fs::exists(missing, error);
+    for (auto missing = folder; !missing.empty() && !fs::exists(missing, error);
          missing = missing.parent_path()) {
       if (std::find(created_output_folders_.begin(), created_output_folders_.end(), missing) ==
           created_output_folders_.end()) {
@@ -567,7 +572,7 @@ void simulation::prepare_output_folder() {
       }
       if (missing == missing.parent_path()) break;
     }
-    fs::create_directories(dir, error);
+    fs::create_directories(folder, error);
     if (error == std::errc::no_such_file_or_directory && !created_output_folders_.empty()) {
       // The folder it would be made in exists, yet says there is no such file: a file system
       // that takes no new folders (/proc, /sys).

@@ -89,6 +89,10 @@ check "... saying so" has_line no_kernels \
 run refused 'ActiveThorns = "IOASCII"' 'IOASCII::out1D_vars = "heatequation::temprature"' 'IO::out_dir = "refused/a/b"'
 check "an output variable misspelt fails" test $status -eq 1
 check "... and leaves none of the output folders it made" test ! -e "$work/refused"
+for folder in refused_slash/a/ refused_dots/x/../a refused_dot/./a/.; do
+  run refused_spelt 'ActiveThorns = "IOASCII"' 'IOASCII::out1D_vars = "heatequation::temprature"' "IO::out_dir = \"$folder\""
+  check "... $folder too" test ! -e "$work/${folder%%/*}"
+done
 mkdir -p "$work/kept"
 run refused_in 'ActiveThorns = "IOASCII"' 'IOASCII::out1D_vars = "heatequation::temprature"' 'IO::out_dir = "kept/run"'
 check "... a folder that was there stays" test -d "$work/kept" -a ! -e "$work/kept/run"
@@ -268,6 +272,18 @@ stopped_by INT no_runtime_limit 'Cactus::terminate = "runtime"'
 stopped_cleanly INT no_runtime_limit
 check "terminate = runtime with no max_runtime is told before the run" has_line no_runtime_limit \
   'no_runtime_limit.par:2:21: warning: Cactus::terminate = "runtime" but Cactus::max_runtime = 0 sets no limit (only a positive number of minutes does): the run does not end'
+# SIGHUP (its terminal or ssh session closed) stops a run as SIGTERM does, and the output folder
+# it wrote nothing in goes, lock and all.
+stopped_by HUP hung_up 'Cactus::terminate = "never"' 'IO::out_dir = "hung_up_dir"'
+stopped_cleanly HUP hung_up
+check "SIGHUP: the output folder it wrote nothing in is gone" test ! -e "$work/hung_up_dir"
+# A closed pipe (opuntia x.par | head -1): SIGPIPE stops it at the next routine, exit status 141,
+# and nothing is left behind; the writes after it fail quietly instead of killing the run.
+printf 'ActiveThorns = "HeatEquation"\nCactus::terminate = "never"\nIO::out_dir = "piped_dir"\n' >"$work/piped.par"
+(cd "$work" && timeout 60 "$opuntia" piped.par 2>piped.err | head -n 1 >/dev/null; echo "${PIPESTATUS[0]}" >piped.status)
+check "SIGPIPE: exit status 141" test "$(cat "$work/piped.status")" -eq 141
+check "SIGPIPE: the output folder it wrote nothing in is gone" test ! -e "$work/piped_dir"
+check "SIGPIPE: nothing on stderr" test ! -s "$work/piped.err"
 # pocl's LLVM takes SIGQUIT over when the OpenCL backend is probed ("auto"); the run puts the
 # default back, so SIGQUIT ends it as it ends any program.
 stopped_by QUIT probed 'Cactus::terminate = "never"' 'CaKernel::backend = "auto"'
