@@ -8,6 +8,7 @@
 //   opuntia --list-devices [PARFILE]     a command a thorn provides (CaKernel's; --help lists them all)
 #include <algorithm>
 #include <csignal>
+#include <cstdio>
 #include <deque>
 #include <iostream>
 
@@ -60,6 +61,16 @@ void describe_kernels(const std::vector<opuntia::thorn_binding>& thorns, const s
       fmt::print("    {}: {}\n", backend, fmt::join(names, ", "));
     }
   }
+}
+
+/// What a query command returns once it has printed: 0 where all of it reached the standard
+/// output; 1, saying so, where a write failed (a full disk, a closed output), so that a listing
+/// or a regenerated docs/parameters.md cut short does not pass for a success.
+int query_output_written() {
+  std::cout.flush();
+  if (std::cout && std::fflush(stdout) == 0 && !std::ferror(stdout)) return 0;
+  std::cerr << "opuntia: error: the output could not be written (a full disk, or a closed output?)\n" << std::flush;
+  return 1;
 }
 
 /// The parameters of `parfile` (their defaults when there is none), for the commands that need
@@ -192,17 +203,19 @@ int main(int argc, char** argv) {
   try {
     if (list) {
       list_thorns(thorns, provided);
-      return 0;
+      return query_output_written();
     }
     for (std::size_t i = 0; i < command_asked.size(); ++i) {
       if (!command_asked[i]) continue;
-      return provided.commands()[i].provided.run(parameters_of(thorns, provided, parfile), std::cout, std::cerr);
+      const int status =
+          provided.commands()[i].provided.run(parameters_of(thorns, provided, parfile), std::cout, std::cerr);
+      return std::max(status, query_output_written());
     }
     const auto description =
         format == "markdown" ? opuntia::description_format::markdown : opuntia::description_format::text;
     if (describe_all) {
       std::cout << provided.registry_of(thorns).describe_all(description);
-      return 0;
+      return query_output_written();
     }
     if (describe_option->count() > 0 && describe.empty()) {
       throw std::invalid_argument("--describe needs a thorn's name (opuntia --list-thorns lists them)");
@@ -210,7 +223,7 @@ int main(int argc, char** argv) {
     if (!describe.empty()) {
       std::cout << provided.registry_of(thorns).describe(describe, description) << std::flush;
       if (description == opuntia::description_format::text) describe_kernels(thorns, describe);
-      return 0;
+      return query_output_written();
     }
     if (parfile.empty()) {
       std::cerr << app.help();
@@ -222,7 +235,7 @@ int main(int argc, char** argv) {
     opuntia::simulation sim(thorns, provided, source, parameter_level, std::cout);
     if (show_schedule) {
       std::cout << sim.show_schedule();
-      return 0;
+      return query_output_written();
     }
     sim.run();
     if (parameter_level == opuntia::parameter_level::strict) {

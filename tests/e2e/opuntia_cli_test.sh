@@ -16,6 +16,19 @@ check "--list-thorns exits 0" test $? -eq 0
 check "--list-thorns shows HeatEquation" grep -q "^HeatEquation *heatequation" "$work/out"
 check "--list-thorns marks core thorns" grep -q "^Driver .*(always active)" "$work/out"
 
+# A query whose output cannot be written fails, saying so (a full disk, a closed output).
+if [ -w /dev/full ]; then
+  for query in --list-thorns "--describe WaveToy" "--describe-all --format markdown" \
+    "--show-schedule $src/parfiles/wavetoy.par"; do
+    # shellcheck disable=SC2086 # the query's words
+    "$opuntia" $query >/dev/full 2>"$work/err"
+    check "$query to a full disk exits 1" test $? -eq 1
+    check "... saying so" grep -qxF "opuntia: error: the output could not be written (a full disk, or a closed output?)" "$work/err"
+  done
+fi
+"$opuntia" --list-thorns >&- 2>"$work/err"
+check "--list-thorns to a closed output exits 1" test $? -eq 1
+
 "$opuntia" --describe HeatEquation >"$work/out" 2>&1
 check "--describe exits 0" test $? -eq 0
 check "--describe shows alpha" grep -q "alpha" "$work/out"
