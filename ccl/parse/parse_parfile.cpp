@@ -212,11 +212,18 @@ struct action<pf::thorn_list> {
   static void apply(const Input& in, parfile_state& s) {
     const std::string text = in.string();
     auto where = s.location(in.position());
+    // A backslash that ends a line joins it with the next (SYNTAX.md), here as anywhere: the
+    // backslash and the blanks after it are blanks between names.
+    const auto joins_lines = [&](std::size_t at) {
+      if (text[at] != '\\') return false;
+      const auto next = text.find_first_not_of(" \t\r", at + 1);
+      return next != std::string::npos && text[next] == '\n';
+    };
     std::size_t i = 1;
     ++where.column;  // past the opening quote
     while (i + 1 < text.size()) {
       const char c = text[i];
-      if (c == ' ' || c == '\t' || c == '\r' || c == '\n' || c == ',') {
+      if (c == ' ' || c == '\t' || c == '\r' || c == '\n' || c == ',' || joins_lines(i)) {
         if (c == '\n') {
           ++where.line;
           where.column = 1;
@@ -227,7 +234,8 @@ struct action<pf::thorn_list> {
         continue;
       }
       located_text thorn{{}, where};
-      while (i + 1 < text.size() && std::string_view(" \t\r\n,").find(text[i]) == std::string_view::npos) {
+      while (i + 1 < text.size() && std::string_view(" \t\r\n,").find(text[i]) == std::string_view::npos &&
+             !joins_lines(i)) {
         thorn.text += text[i++];
         ++where.column;
       }

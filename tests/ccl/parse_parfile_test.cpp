@@ -195,6 +195,13 @@ TEST(parse_parfile, reads_arrays_descriptions_and_multiline_strings) {
   EXPECT_EQ(f.statements[0].thorns[1].where, (source_location{"p.par", 3, 1}));
 }
 
+TEST(parse_parfile, a_backslash_that_ends_a_line_in_the_thorn_list_joins_it_with_the_next) {
+  const auto f = parse_parfile(source_file{"p.par", "ActiveThorns = \"A \\\n  B\\  \r\nC\"\n"});
+  EXPECT_EQ(dump(f), "1:1 ActiveThorns A B C\n");
+  EXPECT_EQ(f.statements[0].thorns[1].where, (source_location{"p.par", 2, 3}));
+  EXPECT_EQ(f.statements[0].thorns[2].where, (source_location{"p.par", 3, 1}));
+}
+
 TEST(parse_parfile, a_description_in_single_quotes_as_any_string) {
   EXPECT_EQ(parse_parfile(source_file{"p.par", "!DESC 'say \\'hi\\''\n"}).description, "say 'hi'");
   EXPECT_EQ(parse_parfile(source_file{"p.par", "!desc 'a test'\r\n"}).description, "a test");
