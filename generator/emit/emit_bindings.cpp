@@ -51,18 +51,6 @@ std::string one_line(std::string text) {
   return text;
 }
 
-/// A C++ identifier made from a Cactus name (they already are, but keep keywords out).
-std::string member_name(const std::string& name) {
-  static const std::vector<std::string> reserved{"auto", "bool", "class", "default", "delete", "double", "float",
-                                                 "int", "long", "new", "private", "public", "register", "short",
-                                                 "signed", "static", "struct", "switch", "template", "this",
-                                                 "union", "unsigned", "void", "volatile", "while"};
-  for (const auto& r : reserved) {
-    if (r == name) return name + "_";
-  }
-  return name;
-}
-
 struct parameter_c {
   std::string type;
   std::string initialiser;
@@ -102,9 +90,9 @@ std::string emit_parameters_header(const thorn_model& thorn) {
     const auto comment = one_line(p.description);
     if (!p.array_size.empty()) {
       out += fmt::format("  std::array<opuntia::tracked_parameter<{}>, {}> {}{{}};  ///< {}\n", m.type, p.array_size,
-                         member_name(p.name.text), comment);
+                         p.name.text, comment);
     } else {
-      out += fmt::format("  opuntia::tracked_parameter<{}> {} = {};  ///< {}\n", m.type, member_name(p.name.text),
+      out += fmt::format("  opuntia::tracked_parameter<{}> {} = {};  ///< {}\n", m.type, p.name.text,
                          m.initialiser, comment);
     }
   }
@@ -116,7 +104,7 @@ std::string emit_parameters_header(const thorn_model& thorn) {
 std::string name_enum(const char* what, const char* kind, const std::vector<std::string>& names) {
   std::string out = fmt::format("/// The {} of the thorn, in interface.ccl order: index into `{}_names`.\n", what, kind);
   out += fmt::format("enum class {} : int {{", kind);
-  for (std::size_t i = 0; i < names.size(); ++i) out += (i ? ", " : " ") + member_name(names[i]);
+  for (std::size_t i = 0; i < names.size(); ++i) out += (i ? ", " : " ") + names[i];
   out += names.empty() ? "};\n" : " };\n";
   out += fmt::format("inline constexpr std::array<std::string_view, {}> {}_names{{", names.size(), kind);
   for (std::size_t i = 0; i < names.size(); ++i) out += (i ? ", " : "") + cpp_string(names[i]);
@@ -313,7 +301,7 @@ std::string emit_read_parameters(const thorn_model& thorn) {
     const char* reader = type == "INT" ? "integer" : type == "REAL" ? "real" : type == "BOOLEAN" ? "boolean" : "text";
     // A USES'd parameter belongs to the implementation that shares it.
     const std::string owner = param.qualifier.empty() ? thorn.name : param.shared_from;
-    const auto field = member_name(param.name.text);
+    const auto field = param.name.text;
     const auto flag = fmt::format("source.read_flag({}, {})", cpp_string(owner), cpp_string(param.name.text));
     if (param.array_size.empty()) {
       out += fmt::format("  p.{} = {{source.{}({}, {}), {}}};\n", field, reader, cpp_string(owner),

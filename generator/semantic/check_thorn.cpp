@@ -184,6 +184,27 @@ bool is_identifier(const std::string& text) {
                      [](char c) { return std::isalnum(static_cast<unsigned char>(c)) != 0 || c == '_'; });
 }
 
+/// Why `name` cannot name a parameter or a grid function, which the generated C++, CUDA and
+/// OpenCL C declare under their own names ("a C++ keyword"), or nullopt where it can.
+std::optional<std::string_view> reserved_word(std::string_view name) {
+  static constexpr std::string_view cpp[] = {
+      "alignas", "alignof", "and", "and_eq", "asm", "auto", "bitand", "bitor", "bool", "break", "case", "catch",
+      "char", "char8_t", "char16_t", "char32_t", "class", "compl", "concept", "const", "consteval", "constexpr",
+      "constinit", "const_cast", "continue", "co_await", "co_return", "co_yield", "decltype", "default", "delete",
+      "do", "double", "dynamic_cast", "else", "enum", "explicit", "export", "extern", "false", "float", "for",
+      "friend", "goto", "if", "inline", "int", "long", "mutable", "namespace", "new", "noexcept", "not", "not_eq",
+      "nullptr", "operator", "or", "or_eq", "private", "protected", "public", "register", "reinterpret_cast",
+      "requires", "return", "short", "signed", "sizeof", "static", "static_assert", "static_cast", "struct",
+      "switch", "template", "this", "thread_local", "throw", "true", "try", "typedef", "typeid", "typename",
+      "union", "unsigned", "using", "virtual", "void", "volatile", "wchar_t", "while", "xor", "xor_eq"};
+  // OpenCL C's own, beyond C's: address spaces, access qualifiers, its half type.
+  static constexpr std::string_view opencl[] = {"global", "local", "constant", "kernel", "read_only",
+                                                "write_only", "read_write", "uniform", "pipe", "half", "restrict"};
+  if (std::find(std::begin(cpp), std::end(cpp), name) != std::end(cpp)) return "a C++ keyword";
+  if (std::find(std::begin(opencl), std::end(opencl), name) != std::end(opencl)) return "an OpenCL C keyword";
+  return std::nullopt;
+}
+
 /// `impl::name[3]` -> {"impl", "name"}; `name` -> {"", "name"}.
 std::pair<std::string, std::string> split_qualified(std::string text) {
   text = trim(text.substr(0, text.find('[')));
@@ -851,6 +872,11 @@ struct checker {
         }
       }
       const auto add_variable = [&](const located_text& v) {
+        if (const auto why = reserved_word(v.text)) {
+          sink.add(error_at(v.where, fmt::format("grid function '{}' is {}: the generated code declares it by its "
+                                                 "name and would not compile; rename it",
+                                                 v.text, *why)));
+        }
         m.variables.push_back(v.text);
         const auto [first, inserted] = variable_places.emplace(to_lower(v.text), std::make_pair(m.name, v.where));
         if (!inserted) {
@@ -885,6 +911,11 @@ struct checker {
       }
     }
     for (const auto& p : thorn.params.parameters) {
+      if (const auto why = reserved_word(p.name.text)) {
+        sink.add(error_at(p.name.where, fmt::format("parameter '{}' is {}: the generated code declares it by its name "
+                                                    "and would not compile; rename it",
+                                                    p.name.text, *why)));
+      }
       const bool ranges_usable = check_ranges(p);
       if (!p.default_value) continue;
       const auto& value = *p.default_value;
@@ -1040,8 +1071,17 @@ struct checker {
     kernel.where = k.name.where;
     kernel.description = k.description;
     kernel.code_path = "src/" + kernel.name + ".kernel";
-    if (std::any_of(thorn.kernels.begin(), thorn.kernels.end(), [&](const kernel_model& o) { return o.name == k.name.text; })) {
-      sink.add(error_at(k.name.where, fmt::format("kernel '{}' is declared twice", k.name.text)));
+    // In any case: the schedule names its launches so, and their files would be one on a file
+    // system that ignores case.
+    if (const auto first = std::find_if(thorn.kernels.begin(), thorn.kernels.end(),
+                                        [&](const kernel_model& o) { return iequals(o.name, k.name.text); });
+        first != thorn.kernels.end()) {
+      sink.add(error_at(k.name.where,
+                        first->name == k.name.text
+                            ? fmt::format("kernel '{}' is declared twice: first at line {}", k.name.text,
+                                          first->where.line)
+                            : fmt::format("kernel '{}' is declared twice: as '{}' at line {} (names ignore case)",
+                                          k.name.text, first->name, first->where.line)));
     }
     bool has_type = false;
     bool code_bad = false;  // CODE holds what no path may: reported, and no body looked for
