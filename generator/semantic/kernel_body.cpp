@@ -66,15 +66,21 @@ public:
     if (c == '/' && peek(1) == '/') {
       while (!done() && peek() != '\n') advance();
     } else if (c == '/' && peek(1) == '*') {
+      const auto opened = position();
       advance(2);
       while (!done() && !(peek() == '*' && peek(1) == '/')) advance();
+      if (done()) note_unclosed(opened, "unterminated comment: this '/*' has no closing '*/'");
       advance(2);
     } else if (c == '"' || c == '\'') {
       advance();
       while (!done() && peek() != c && peek() != '\n') advance(peek() == '\\' ? 2 : 1);
       advance();
     } else if (c == '#' && line_start_) {
-      if (directive_word(skip_directive()) == "if 0") skip_dead_lines();
+      const auto opened = position();
+      if (directive_word(skip_directive()) == "if 0" && !skip_dead_lines()) {
+        note_unclosed(opened, "this '#if 0' has no closing '#endif' (nor '#else' or '#elif'): the rest of the body is "
+                              "left out");
+      }
     } else {
       return false;
     }
@@ -94,8 +100,9 @@ public:
     return text_.substr(begin, at_ - begin);
   }
 
-  /// After `#if 0`: the lines up to its `#else`, `#elif` or `#endif`, nested ones skipped whole.
-  void skip_dead_lines() {
+  /// After `#if 0`: the lines up to its `#else`, `#elif` or `#endif`, nested ones skipped whole;
+  /// false where the body ends first.
+  bool skip_dead_lines() {
     int depth = 0;
     while (!done()) {
       if (peek() != '#' || !line_start_) {
@@ -108,9 +115,10 @@ public:
       } else if (word == "endif" && depth > 0) {
         --depth;
       } else if (depth == 0 && (word == "endif" || word == "else" || word == "elif")) {
-        return;
+        return true;
       }
     }
+    return false;
   }
 
   /// "if 0", "ifdef", "endif", ...: a directive's name, with a 0 after `if` kept.
@@ -171,7 +179,15 @@ public:
     return text_.substr(begin, at_ - begin);
   }
 
+  /// The comment or `#if 0` that the body ended in, where one did: what follows it is not code.
+  const std::optional<unclosed_construct>& unclosed() const { return unclosed_; }
+
 private:
+  void note_unclosed(body_position where, std::string message) {
+    if (!unclosed_) unclosed_ = unclosed_construct{where, std::move(message)};
+  }
+
+  std::optional<unclosed_construct> unclosed_;
   std::string_view text_;
   std::size_t at_ = 0;
   std::size_t line_ = 1;
@@ -405,24 +421,34 @@ bool directives_name(std::string_view body, std::string_view identifier) {
 
 std::optional<long long> integer_constant(std::string_view text) { return constant_parser(text).whole(); }
 
-std::vector<frame_macro> find_frame_macros(std::string_view body) {
+body_frame find_frame_macros(std::string_view body, std::string_view kernel) {
   constexpr std::string_view prefix = "CAKERNEL_";
   // Longest first: _Computations_Begin also ends in _Begin.
   constexpr std::string_view parts[] = {"_Computations_Begin", "_Computations_End", "_Begin", "_End"};
-  std::vector<frame_macro> found;
+  body_frame found;
   cursor c(body);
   while (c.to_next_identifier()) {
     const auto where = c.position();
     const auto name = c.identifier();
     if (!name.starts_with(prefix)) continue;
+    // The kernel's own names first: a kernel named K_Computations has CAKERNEL_K_Computations_Begin,
+    // which the longest part alone would read as kernel K's Computations_Begin.
+    const auto rest = name.substr(prefix.size());
+    const auto own = std::find_if(std::begin(parts), std::end(parts), [&](std::string_view part) {
+      return rest.size() == kernel.size() + part.size() && rest.starts_with(kernel) && rest.ends_with(part);
+    });
+    if (own != std::end(parts)) {
+      found.macros.push_back({std::string(kernel), std::string(own->substr(1)), where});
+      continue;
+    }
     for (const auto part : parts) {
-      if (name.size() > prefix.size() + part.size() && name.ends_with(part)) {
-        found.push_back({std::string(name.substr(prefix.size(), name.size() - prefix.size() - part.size())),
-                         std::string(part.substr(1)), where});
+      if (rest.size() > part.size() && rest.ends_with(part)) {
+        found.macros.push_back({std::string(rest.substr(0, rest.size() - part.size())), std::string(part.substr(1)), where});
         break;
       }
     }
   }
+  found.unclosed = c.unclosed();
   return found;
 }
 
@@ -432,7 +458,9 @@ std::vector<ccl::diagnostic> frame_errors(const std::string& kernel, const ccl::
   std::vector<std::string> names;
   for (const auto& part : parts) names.push_back(macro(part));
   const auto all = ccl::join_names(names);
-  const auto macros = find_frame_macros(body.text);
+  const auto [macros, unclosed] = find_frame_macros(body.text, kernel);
+  // What the body ended in hides the macros after it: that is the mistake to show.
+  if (unclosed) return {body.error_at(unclosed->where.line, unclosed->where.column, unclosed->message)};
   std::size_t next = 0;  // the part expected next
   const frame_macro* previous = nullptr;
   for (const auto& m : macros) {

@@ -63,8 +63,18 @@ struct frame_macro {
   std::string part;
   body_position where;
 };
-/// Every frame macro of `body`, in order.
-std::vector<frame_macro> find_frame_macros(std::string_view body);
+/// A comment or `#if 0` that a body leaves open: where it opens, and what is wrong.
+struct unclosed_construct {
+  body_position where;
+  std::string message;
+};
+/// Every frame macro of `body`, in order, those of kernel `kernel` read as its own first; and
+/// the comment or `#if 0` the body ends in, where it ends in one.
+struct body_frame {
+  std::vector<frame_macro> macros;
+  std::optional<unclosed_construct> unclosed;
+};
+body_frame find_frame_macros(std::string_view body, std::string_view kernel);
 
 /// The errors of the frame of kernel `kernel`'s body: its own CAKERNEL_<kernel>_Begin,
 /// _Computations_Begin, _Computations_End and _End, once each and in that order (where its

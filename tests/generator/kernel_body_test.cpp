@@ -143,6 +143,27 @@ TEST(kernel_body, frame_errors_name_the_first_macro_out_of_place) {
             "order, around its computations\n");
 }
 
+// What a body ends in (a comment or an #if 0 left open) hides its last macros: that, at its place,
+// is the error; and a kernel whose name ends in _Computations has its own frame.
+TEST(kernel_body, frame_errors_name_a_comment_or_if_0_left_open_and_read_a_kernels_own_names_first) {
+  const auto first_error = [](const std::string& kernel, const std::string& text) {
+    const auto found = frame_errors(kernel, ccl::source_file{kernel + ".kernel", text});
+    return found.empty() ? std::string("none")
+                         : std::to_string(found[0].where.line) + ":" + std::to_string(found[0].where.column) + " " +
+                               found[0].message;
+  };
+  const std::string frame = "CAKERNEL_K_Begin\nCAKERNEL_K_Computations_Begin\nx = 1;\nCAKERNEL_K_Computations_End\n"
+                            "CAKERNEL_K_End\n";
+  EXPECT_EQ(first_error("K", "CAKERNEL_K_Begin\n  double y; /* open\n" + frame.substr(17)),
+            "2:13 unterminated comment: this '/*' has no closing '*/'");
+  EXPECT_EQ(first_error("K", "CAKERNEL_K_Begin\n#if 0\nold();\n" + frame.substr(17)),
+            "2:1 this '#if 0' has no closing '#endif' (nor '#else' or '#elif'): the rest of the body is left out");
+  EXPECT_EQ(first_error("K", "CAKERNEL_K_Begin\n#if 0\nold();\n#endif\n" + frame.substr(17)), "none");
+  EXPECT_EQ(first_error("Heat_Computations", "CAKERNEL_Heat_Computations_Begin\nCAKERNEL_Heat_Computations_Computations_Begin\n"
+                                            "x = 1;\nCAKERNEL_Heat_Computations_Computations_End\nCAKERNEL_Heat_Computations_End\n"),
+            "none");
+}
+
 TEST(kernel_body, leaves_other_expressions_to_the_compiler) {
   for (const char* text : {"", "gi", "params.reach", "1.5", "1e3", "0x1p3", "09", "0b2", "1abc", "1 +", "(1", "1)",
                            "R * 2", "f(1)", "0x", "1000000000000000000000000000000000000000",
