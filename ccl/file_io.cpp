@@ -7,6 +7,7 @@
 #include <system_error>
 
 #include <fcntl.h>
+#include <signal.h>
 #include <fmt/format.h>
 #include <sys/stat.h>
 #include <unistd.h>
@@ -154,6 +155,29 @@ namespace {
       whole_file_error(path.generic_string(), "cannot write file: " + std::generic_category().message(error)));
 }
 
+/// This host's name, as the temporaries carry it: a folder that several hosts share (a cache in
+/// a home folder) holds others' too, whose processes this host cannot see.
+const std::string& host_name() {
+  static const std::string name = [] {
+    char buffer[256] = {};
+    ::gethostname(buffer, sizeof buffer - 1);
+    return std::string(buffer);
+  }();
+  return name;
+}
+
+/// The process that wrote `name` where it is a temporary of this host (".NAME.tmp<host>.<pid>.<n>"),
+/// else 0.
+pid_t temporary_writer(const std::string& name) {
+  const std::string mark = ".tmp" + host_name() + ".";
+  const auto at = name.rfind(mark);
+  if (name.size() < 2 || name.front() != '.' || at == std::string::npos || at == 0) return 0;
+  const auto digits = name.substr(at + mark.size());
+  const auto dot = digits.find('.');
+  if (dot == 0 || dot == std::string::npos || dot > 9 || digits.find_first_not_of("0123456789") != dot) return 0;
+  return static_cast<pid_t>(std::stol(digits.substr(0, dot)));
+}
+
 /// The files and folders a write has made so far, so that a failure can take them back.
 struct staging {
   struct staged_file {
@@ -193,8 +217,8 @@ struct staging {
     if (fs::is_directory(path, ec)) cannot_write(path, EISDIR);
     // A name no other process or thread uses at the same time (MPI ranks, OpenCL program caches).
     static std::atomic<unsigned> counter{0};
-    const fs::path temporary =
-        path.parent_path() / fmt::format(".{}.tmp{}.{}", path.filename().string(), ::getpid(), counter++);
+    const fs::path temporary = path.parent_path() / fmt::format(".{}.tmp{}.{}.{}", path.filename().string(),
+                                                                host_name(), ::getpid(), counter++);
     file_descriptor out{::open(temporary.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0666)};
     if (out.fd < 0) cannot_write(path, errno);
     files.push_back({path, temporary});
@@ -224,6 +248,17 @@ struct staging {
 };
 
 }  // namespace
+
+void remove_stale_temporaries(const fs::path& folder) {
+  std::error_code error;
+  for (const auto& entry : fs::directory_iterator(folder, error)) {
+    const pid_t writer = temporary_writer(entry.path().filename().string());
+    // kill(pid, 0) fails with ESRCH only where no such process runs (EPERM: one runs, not ours).
+    if (writer <= 0 || writer == ::getpid() || ::kill(writer, 0) == 0 || errno != ESRCH) continue;
+    std::error_code ignored;
+    fs::remove(entry.path(), ignored);
+  }
+}
 
 void write_file_atomically(const fs::path& path, const std::string& text) {
   write_files_atomically({{path, text}});

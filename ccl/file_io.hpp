@@ -42,6 +42,11 @@ void write_file_atomically(const std::filesystem::path& path, const std::string&
 /// input_error says "path: error: cannot write file: <reason>".
 void write_files_atomically(const std::vector<std::pair<std::filesystem::path, std::string>>& files);
 
+/// Removes from `folder` the temporaries that writes of this host left when their process ended
+/// before renaming them (an opuntia-gen interrupted by Ctrl-C, a process killed): those whose
+/// writer no longer runs. Another host's, or a running process's, are left alone.
+void remove_stale_temporaries(const std::filesystem::path& folder);
+
 /// Adds `text` to the end of the existing file `path`, all of it or nothing: when a write fails
 /// (a full disk, a file size limit), the file is cut back to the length it had, and input_error
 /// says "path: error: cannot write file: <reason>". For output that grows by whole records.

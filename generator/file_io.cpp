@@ -4,6 +4,7 @@
 #include <functional>
 #include <map>
 #include <optional>
+#include <set>
 #include <system_error>
 
 #include <fmt/format.h>
@@ -192,8 +193,10 @@ std::map<std::string, source_file> read_templates(const fs::path& dir_path) {
 write_summary write_outputs(const fs::path& out_dir, const std::vector<generated_file>& files, const fs::path& stamp) {
   write_summary summary;
   std::vector<std::pair<fs::path, std::string>> changed;
+  std::set<fs::path> folders;  // each once: what an interrupted generation left in them goes
   for (const auto& f : files) {
     const fs::path path = out_dir / f.path;
+    if (folders.insert(path.parent_path()).second) remove_stale_temporaries(path.parent_path());
     if (const auto existing = read_if_possible(path)) {
       if (!f.replace) {
         ++summary.kept;

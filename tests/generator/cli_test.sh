@@ -107,6 +107,19 @@ run_generate
 check "replace=no keeps the user's file" grep -q "my edits" "$work/out_dir/Fancy/cpu/Advance_stub"
 check "unchanged outputs are not rewritten" test "$(stat -c %Y "$work/out_dir/Fancy/cpu/Advance_3dblock.h")" -lt 1000000000
 check "no temporary files are left" test -z "$(find "$work/out_dir" -name '.*.tmp*')"
+# What a generation interrupted before its renames left (a process of this host that no longer
+# runs) goes with the next one; a running process's, or another host's, stays.
+sleep 0 &
+dead=$!
+wait "$dead"
+host=$(hostname)
+touch "$work/out_dir/Fancy/cpu/.Advance_3dblock.h.tmp$host.$dead.0" "$work/out_dir/Fancy/cpu/.Advance_3dblock.h.tmp$host.$$.0" \
+  "$work/out_dir/Fancy/cpu/.Advance_3dblock.h.tmpelsewhere.$dead.0"
+run_generate
+check "a dead writer's temporary is removed" test ! -e "$work/out_dir/Fancy/cpu/.Advance_3dblock.h.tmp$host.$dead.0"
+check "... a running one's is not" test -e "$work/out_dir/Fancy/cpu/.Advance_3dblock.h.tmp$host.$$.0"
+check "... nor another host's" test -e "$work/out_dir/Fancy/cpu/.Advance_3dblock.h.tmpelsewhere.$dead.0"
+rm -f "$work"/out_dir/Fancy/cpu/.Advance_3dblock.h.tmp*
 
 # Nesting deeper than the grammars allow is an error with its place: 20,000 nested ifs in a
 # schedule.ccl used to overflow the stack in check --thorn and generate.

@@ -43,7 +43,7 @@ bool is_entry_name(std::string_view name) {
   return name.size() > suffix.size() && name.substr(name.size() - suffix.size()) == suffix;
 }
 
-/// `.<entry name>.tmp<pid>.<n>`: the temporary ccl::write_file_atomically writes an entry to,
+/// `.<entry name>.tmp<host>.<pid>.<n>`: the temporary ccl::write_file_atomically writes an entry to,
 /// which a crash can leave behind.
 bool is_temporary_name(std::string_view name) {
   if (name.empty() || name.front() != '.') return false;
