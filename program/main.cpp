@@ -98,6 +98,26 @@ class help_formatter : public CLI::Formatter {
   }
 };
 
+/// A command line CLI11 refused: its message after "opuntia: error: ", an unknown option with the
+/// options spelt nearest it, and CLI11's exit status.
+int command_line_error(const CLI::App& app, const CLI::ParseError& error) {
+  std::string message = error.what();
+  if (dynamic_cast<const CLI::ExtrasError*>(&error) != nullptr) {
+    std::vector<std::string> options;
+    for (const auto* option : app.get_options()) {
+      for (const auto& name : option->get_lnames()) options.push_back("--" + name);
+    }
+    for (const auto& extra : app.remaining()) {
+      if (!extra.starts_with("-")) continue;
+      const auto written = extra.substr(0, extra.find('='));
+      message = fmt::format("unknown option '{}'{}", written, opuntia::ccl::did_you_mean(written, options));
+      break;
+    }
+  }
+  std::cerr << fmt::format("opuntia: error: {}\nRun with --help for more information.\n", message) << std::flush;
+  return error.get_exit_code();
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
@@ -177,7 +197,17 @@ int main(int argc, char** argv) {
       "  opuntia --describe WaveToy                   a thorn's parameters\n"
       "  opuntia --describe-all --format markdown     every thorn's, as docs/parameters.md\n" +
       command_examples + "Parameter files follow Cactus's syntax: docs/parfile-reference.md; running: docs/running-a-simulation.md.");
-  CLI11_PARSE(app, argc, argv);
+  try {
+    app.parse(argc, argv);
+  } catch (const CLI::ParseError& e) {
+    if (e.get_exit_code() == 0) return app.exit(e);  // --help
+    return command_line_error(app, e);
+  }
+  if (parfile_option->count() > 0 && parfile.empty()) {
+    // `opuntia "$PAR"` with PAR unset: not the help that no file at all asks for.
+    std::cerr << "opuntia: error: the parameter file's name is empty (an unset shell variable?)\n";
+    return 2;
+  }
 
   // An error every rank found alike (in the parameter file, or from figures reduced over the
   // ranks) is printed once, by rank 0, and every rank ends with the same status: `alike`. One

@@ -16,6 +16,15 @@ check "--list-thorns exits 0" test $? -eq 0
 check "--list-thorns shows HeatEquation" grep -q "^HeatEquation *heatequation" "$work/out"
 check "--list-thorns marks core thorns" grep -q "^Driver .*(always active)" "$work/out"
 
+# A mistyped option names the options spelt nearest it; an empty parameter file name (an unset
+# variable) is said to be one, not answered with the help.
+"$opuntia" --list-thorn >"$work/out" 2>&1
+check "a mistyped option is refused (109)" test $? -eq 109
+check "... naming the option it meant" grep -qxF "opuntia: error: unknown option '--list-thorn'; did you mean '--list-thorns'?" "$work/out"
+"$opuntia" "" >"$work/out" 2>&1
+check "an empty parameter file name is refused (2)" test $? -eq 2
+check "... saying so" grep -qxF "opuntia: error: the parameter file's name is empty (an unset shell variable?)" "$work/out"
+
 # A query whose output cannot be written fails, saying so (a full disk, a closed output).
 if [ -w /dev/full ]; then
   for query in --list-thorns "--describe WaveToy" "--describe-all --format markdown" \
