@@ -1038,9 +1038,22 @@ struct checker {
         known.push_back(other->implements.text);
       }
     }
+    const auto& own = thorn.interface_syntax.implements.text;
     for (const auto& name : thorn.interface_syntax.inherits) {
+      if (iequals(name.text, own)) {
+        sink.add(error_at(name.where, fmt::format("the thorn inherits '{}', its own implementation", name.text)));
+        continue;
+      }
       const auto other = std::find_if(interfaces.begin(), interfaces.end(),
                                       [&](const interface_file* i) { return iequals(i->implements.text, name.text); });
+      // Two implementations that inherit each other: no order of the two thorns is right.
+      if (other != interfaces.end() && std::any_of((*other)->inherits.begin(), (*other)->inherits.end(),
+                                                   [&](const located_text& back) { return iequals(back.text, own); })) {
+        sink.add(error_at(name.where, fmt::format("inheritance cycle: this thorn inherits '{}', which inherits '{}', "
+                                                  "this thorn's implementation",
+                                                  name.text, own)));
+        continue;
+      }
       if (other == interfaces.end()) {
         std::vector<std::string> unread;
         for (const auto& [folder, why] : unread_others) unread.push_back(fmt::format("{} ({})", folder, why));
