@@ -11,9 +11,19 @@ namespace opuntia::ccl {
 
 namespace {
 
+/// Whether `code` shows as a blank or not at all, or turns the text around it: the no-break and
+/// other Unicode spaces, zero-width characters, the byte-order mark and the bidirectional
+/// controls. Pasted from a web page into a name (`WaveToy<U+00A0>IOASCII`), they made a message
+/// that looked wrong ("unknown thorn 'WaveToy'; did you mean 'WaveToy'?").
+bool invisible(char32_t code) {
+  return code == 0xA0 || code == 0xAD || code == 0x1680 || (code >= 0x2000 && code <= 0x200F) ||
+         (code >= 0x2028 && code <= 0x202F) || (code >= 0x205F && code <= 0x206F) || code == 0x3000 ||
+         code == 0xFEFF;
+}
+
 /// The length of the UTF-8 character at `text[i]` when it is safe to print, else 0: ASCII
 /// controls, bytes that are not UTF-8, overlong forms, the C1 controls (U+0080 to U+009F, a
-/// terminal's CSI among them) and the invisible byte-order mark are not.
+/// terminal's CSI among them) and the invisible characters are not.
 std::size_t printable_length(std::string_view text, std::size_t i) {
   const auto byte = [&](std::size_t k) { return static_cast<unsigned char>(text[k]); };
   const unsigned char first = byte(i);
@@ -39,7 +49,7 @@ std::size_t printable_length(std::string_view text, std::size_t i) {
   }
   constexpr char32_t smallest[] = {0, 0, 0x80, 0x800, 0x10000};
   const bool surrogate = code >= 0xD800 && code <= 0xDFFF;
-  if (code < smallest[length] || surrogate || code > 0x10FFFF || code < 0xA0 || code == 0xFEFF) return 0;
+  if (code < smallest[length] || surrogate || code > 0x10FFFF || code < 0xA0 || invisible(code)) return 0;
   return length;
 }
 

@@ -39,6 +39,16 @@ TEST(diagnostic, utf8_is_shown_and_the_caret_counts_characters) {
             "f:1:12: error: m\n\xc3\xa9 x \\xc2\\x9b\\xef\\xbb\\xbf y\n                         ^\n");
 }
 
+TEST(diagnostic, invisible_and_space_like_characters_are_escaped) {
+  // A no-break space, a zero-width space and a right-to-left override pasted into a name: shown,
+  // in the message and the line, so that the name no longer looks like the one it is not.
+  const source_file file{"f", "A = \"Wave\xc2\xa0Toy\xe2\x80\x8b\xe2\x80\xae\" x\n"};
+  EXPECT_EQ(format_diagnostic(file.error_at(1, 23, "unknown thorn 'Wave\xc2\xa0Toy'")),
+            "f:1:23: error: unknown thorn 'Wave\\xc2\\xa0Toy'\n"
+            "A = \"Wave\\xc2\\xa0Toy\\xe2\\x80\\x8b\\xe2\\x80\\xae\" x\n"
+            "                                              ^\n");  // under the x
+}
+
 TEST(diagnostic, the_caret_counts_two_cells_for_a_wide_character) {
   // "熱拡散率" is four CJK characters of 3 bytes, each two cells wide on a terminal.
   const source_file file{"f", "} \"\xe7\x86\xb1\xe6\x8b\xa1\xe6\x95\xa3\xe7\x8e\x87\" BOGUS\n"};
