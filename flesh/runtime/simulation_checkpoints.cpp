@@ -171,7 +171,13 @@ void simulation::write_checkpoint(bool run_waits) {
   if (run_waits || !checkpoint_mode_.background) {
     for (const auto& source : sources) runtime_->ensure_host(*source.variable, source.level);
     const double start = seconds_now();
-    provider.write(file, contents, *ranks);
+    try {
+      provider.write(file, contents, *ranks);
+    } catch (const std::runtime_error& e) {
+      // Every rank writes its part of one file, and mostly fails alike (a full disk, a folder
+      // in the way): said once where they all do (program/main.cpp).
+      throw collective_error(fmt::format("checkpoint {} could not be written: {}", file.string(), e.what()));
+    }
     const double seconds = ranks->maximum(seconds_now() - start);
     ++waited_for_.count;
     waited_for_.stalled += seconds;
@@ -231,8 +237,8 @@ void simulation::collect_checkpoint_write(bool wait) {
   in_flight_.reset();
   if (pace_) pace_->write_ended(iteration_);
   if (ended->failed) {
-    throw std::runtime_error(fmt::format("checkpoint {} could not be written in the background: {}",
-                                         ended->file.string(), ended->reason));
+    throw collective_error(fmt::format("checkpoint {} could not be written in the background: {}",
+                                       ended->file.string(), ended->reason));
   }
   double on_device = 0;
   if (written.before && written.after) {

@@ -383,6 +383,12 @@ with open(sys.argv[1], "r+b") as f:
     "$work/failing.out"
   check "... leaving no checkpoint of it, nor a later one" test -z "$(checkpoints failing)"
   check "... and computing no further than the next checkpoint" bash -c "! grep -q 'digest of' '$work/failing.out'"
+  # On 2 ranks every rank's part fails alike: said once, naming no rank.
+  mkdir -p "$work/failing2/.checkpoint.it4.h5.tmp"
+  run failing2 2 wavetoy openmp 'Cactus::cctk_itlast = 12' 'IO::checkpoint_every = 4'
+  check "a failed background write on 2 ranks fails the run" test $? -eq 1
+  check "... said once, naming no rank" test "$(grep -c 'could not be written' "$work/failing2.out")" -eq 1 -a \
+    "$(grep -c 'on rank' "$work/failing2.out")" -eq 0
 
   # A write the system refuses half-way (here a file-size limit of 20 KiB, the checkpoint being
   # about 40 KiB): the run ignores SIGXFSZ, which would end it with no word, so the write fails
