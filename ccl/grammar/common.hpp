@@ -267,11 +267,20 @@ struct control : normal<Rule> {
       message.replace(placeholder, 6, where);
     }
     message += "; found " + describe_found(in);
+    // A string left open ends at the next string's opening quote, and the parse fails in that
+    // string's text, whose closing quote then stands later on the line: only then the hint (a
+    // string meant to span lines, with something wrong after it, has none there).
+    const auto quote_later_on_the_line = [&] {
+      for (const char* p = in.current(); p < in.end() && *p != '\n'; ++p) {
+        if (*p == '"' || *p == '\'') return true;
+      }
+      return false;
+    };
     (
         [&](auto& state) {
           if constexpr (std::is_base_of_v<parse_state_base, std::decay_t<decltype(state)>>) {
             if (state.last_string_closing_line > state.last_string.line &&
-                in.position().line == state.last_string_closing_line) {
+                in.position().line == state.last_string_closing_line && quote_later_on_the_line()) {
               const auto opened = state.location(
                   pegtl::position(state.last_string.byte, state.last_string.line, state.last_string.column, ""));
               message += "; the string opened at line " + std::to_string(opened.line) + ", column " +

@@ -251,6 +251,10 @@ TEST(parse_parfile, error_after_a_string_missing_its_closing_quote_names_where_i
   }
   // A string over two lines followed by a well-formed line: no error, no note.
   EXPECT_NO_THROW(parse_parfile(source_file{"p.par", "ActiveThorns = \"A\nB\"\nA::b = 1\n"}));
+  // One meant to span lines, with stray text after it: the error, without the note (no string
+  // of that line's own was cut in two).
+  EXPECT_EQ(first_error_line("Cactus::cctk_run_title = \"two\nlines\" stray\n"),
+            "p.par:2:8: error: expected the end of the line after the value (one assignment per line); found 'stray'");
 }
 
 TEST(parse_parfile, error_unclosed_parenthesis) {

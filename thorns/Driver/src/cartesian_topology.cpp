@@ -86,7 +86,7 @@ std::array<int, 3> choose_topology(int ranks, const std::array<int, 3>& owned, t
   for (int d = 0; d < 3; ++d) {
     if (topology[d] > owned[d]) {
       auto parameters = topology_parameters();
-      parameters.insert(parameters.begin(), {"Driver", fmt::format("global_n{}", axis_names[d])});
+      parameters.push_back({"Driver", fmt::format("global_n{}", axis_names[d])});
       throw parameters_error(
           parameters,
           fmt::format("{} ranks along {} (topology {}x{}x{}, processor_topology = \"{}\") but only {} points to "
