@@ -184,10 +184,10 @@ bool is_identifier(const std::string& text) {
                      [](char c) { return std::isalnum(static_cast<unsigned char>(c)) != 0 || c == '_'; });
 }
 
-/// Why `name` cannot name a parameter or a grid function, which the generated C++, CUDA and
-/// OpenCL C declare under their own names ("a C++ keyword"), or nullopt where it can.
-std::optional<std::string_view> reserved_word(std::string_view name) {
-  static constexpr std::string_view cpp[] = {
+/// Whether `name` is a C++ keyword: the bindings and every backend's kernels declare parameters
+/// and grid functions by their names, so such a name does not compile.
+bool cpp_keyword(std::string_view name) {
+  static constexpr std::string_view keywords[] = {
       "alignas", "alignof", "and", "and_eq", "asm", "auto", "bitand", "bitor", "bool", "break", "case", "catch",
       "char", "char8_t", "char16_t", "char32_t", "class", "compl", "concept", "const", "consteval", "constexpr",
       "constinit", "const_cast", "continue", "co_await", "co_return", "co_yield", "decltype", "default", "delete",
@@ -197,12 +197,15 @@ std::optional<std::string_view> reserved_word(std::string_view name) {
       "requires", "return", "short", "signed", "sizeof", "static", "static_assert", "static_cast", "struct",
       "switch", "template", "this", "thread_local", "throw", "true", "try", "typedef", "typeid", "typename",
       "union", "unsigned", "using", "virtual", "void", "volatile", "wchar_t", "while", "xor", "xor_eq"};
-  // OpenCL C's own, beyond C's: address spaces, access qualifiers, its half type.
-  static constexpr std::string_view opencl[] = {"global", "local", "constant", "kernel", "read_only",
-                                                "write_only", "read_write", "uniform", "pipe", "half", "restrict"};
-  if (std::find(std::begin(cpp), std::end(cpp), name) != std::end(cpp)) return "a C++ keyword";
-  if (std::find(std::begin(opencl), std::end(opencl), name) != std::end(opencl)) return "an OpenCL C keyword";
-  return std::nullopt;
+  return std::find(std::begin(keywords), std::end(keywords), name) != std::end(keywords);
+}
+
+/// Whether `name` is one of OpenCL C's own keywords beyond C's (address spaces, access
+/// qualifiers, its half type): only the OpenCL kernels declare names so, those a kernel lists.
+bool opencl_keyword(std::string_view name) {
+  static constexpr std::string_view keywords[] = {"global", "local",     "constant", "kernel", "read_only",
+                                                  "write_only", "read_write", "uniform", "pipe", "half", "restrict"};
+  return std::find(std::begin(keywords), std::end(keywords), name) != std::end(keywords);
 }
 
 /// `impl::name[3]` -> {"impl", "name"}; `name` -> {"", "name"}.
@@ -872,10 +875,10 @@ struct checker {
         }
       }
       const auto add_variable = [&](const located_text& v) {
-        if (const auto why = reserved_word(v.text)) {
-          sink.add(error_at(v.where, fmt::format("grid function '{}' is {}: the generated code declares it by its "
-                                                 "name and would not compile; rename it",
-                                                 v.text, *why)));
+        if (cpp_keyword(v.text)) {
+          sink.add(error_at(v.where, fmt::format("grid function '{}' is a C++ keyword: the generated code declares it "
+                                                 "by its name and would not compile; rename it",
+                                                 v.text)));
         }
         m.variables.push_back(v.text);
         const auto [first, inserted] = variable_places.emplace(to_lower(v.text), std::make_pair(m.name, v.where));
@@ -911,10 +914,10 @@ struct checker {
       }
     }
     for (const auto& p : thorn.params.parameters) {
-      if (const auto why = reserved_word(p.name.text)) {
-        sink.add(error_at(p.name.where, fmt::format("parameter '{}' is {}: the generated code declares it by its name "
-                                                    "and would not compile; rename it",
-                                                    p.name.text, *why)));
+      if (cpp_keyword(p.name.text)) {
+        sink.add(error_at(p.name.where, fmt::format("parameter '{}' is a C++ keyword: the generated code declares it "
+                                                    "by its name and would not compile; rename it",
+                                                    p.name.text)));
       }
       const bool ranges_usable = check_ranges(p);
       if (!p.default_value) continue;
@@ -1210,6 +1213,12 @@ struct checker {
     }
     for (const auto& name : list.names) {
       const auto [found, level] = grid_function_named(name.text);
+      if (found != variables.end() && opencl_keyword(found->first)) {
+        sink.add(error_at(name.where, fmt::format("grid function '{}' is an OpenCL C keyword: kernel {}'s OpenCL code "
+                                                  "would declare it by its name and not compile; rename it",
+                                                  found->first, kernel.name)));
+        continue;
+      }
       if (found == variables.end()) {
         std::vector<std::string> known;
         for (const auto& [v, _] : variables) known.push_back(v);
@@ -1287,6 +1296,12 @@ struct checker {
         p.where = name.where;
         return p;
       };
+      if (opencl_keyword(name.text)) {
+        sink.add(error_at(name.where, fmt::format("parameter '{}' is an OpenCL C keyword: kernel {}'s OpenCL code "
+                                                  "would declare it by its name and not compile; rename it",
+                                                  name.text, kernel.name)));
+        continue;
+      }
       const auto found = std::find_if(params.begin(), params.end(), [&](const param_syntax& p) { return p.name.text == name.text; });
       const auto variable = variables.find(name.text);
       const bool is_scalar = variable != variables.end() && variable->second.group->group_type == ccl::group_type::scalar;
