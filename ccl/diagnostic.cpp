@@ -16,9 +16,10 @@ namespace {
 /// controls. Pasted from a web page into a name (`WaveToy<U+00A0>IOASCII`), they made a message
 /// that looked wrong ("unknown thorn 'WaveToy'; did you mean 'WaveToy'?").
 bool invisible(char32_t code) {
-  return code == 0xA0 || code == 0xAD || code == 0x1680 || (code >= 0x2000 && code <= 0x200F) ||
-         (code >= 0x2028 && code <= 0x202F) || (code >= 0x205F && code <= 0x206F) || code == 0x3000 ||
-         code == 0xFEFF;
+  return code == 0xA0 || code == 0xAD || code == 0x061C || code == 0x115F || code == 0x1160 || code == 0x1680 ||
+         (code >= 0x2000 && code <= 0x200F) || (code >= 0x2028 && code <= 0x202F) ||
+         (code >= 0x205F && code <= 0x206F) || code == 0x3000 || code == 0x3164 || code == 0xFEFF || code == 0xFFA0 ||
+         (code >= 0xE0000 && code <= 0xE007F);  // the Hangul fillers; the tag characters
 }
 
 /// The length of the UTF-8 character at `text[i]` when it is safe to print, else 0: ASCII

@@ -3,7 +3,9 @@
 #include <algorithm>
 #include <atomic>
 #include <cerrno>
+#include <chrono>
 #include <map>
+#include <string_view>
 #include <system_error>
 
 #include <fcntl.h>
@@ -166,16 +168,22 @@ const std::string& host_name() {
   return name;
 }
 
-/// The process that wrote `name` where it is a temporary of this host (".NAME.tmp<host>.<pid>.<n>"),
-/// else 0.
+/// The process that wrote `name` where it is a temporary of this host (".NAME.tmp<host>.<pid>.<n>",
+/// the pid and n numbers), else 0.
 pid_t temporary_writer(const std::string& name) {
   const std::string mark = ".tmp" + host_name() + ".";
   const auto at = name.rfind(mark);
   if (name.size() < 2 || name.front() != '.' || at == std::string::npos || at == 0) return 0;
-  const auto digits = name.substr(at + mark.size());
-  const auto dot = digits.find('.');
-  if (dot == 0 || dot == std::string::npos || dot > 9 || digits.find_first_not_of("0123456789") != dot) return 0;
-  return static_cast<pid_t>(std::stol(digits.substr(0, dot)));
+  const auto numbers = name.substr(at + mark.size());
+  const auto dot = numbers.find('.');
+  const auto is_number = [](std::string_view text) {
+    return !text.empty() && text.find_first_not_of("0123456789") == std::string_view::npos;
+  };
+  if (dot == std::string::npos || dot > 9 || !is_number(std::string_view(numbers).substr(0, dot)) ||
+      !is_number(std::string_view(numbers).substr(dot + 1))) {
+    return 0;
+  }
+  return static_cast<pid_t>(std::stol(numbers.substr(0, dot)));
 }
 
 /// The files and folders a write has made so far, so that a failure can take them back.
@@ -250,12 +258,18 @@ struct staging {
 }  // namespace
 
 void remove_stale_temporaries(const fs::path& folder) {
+  // A write renames its temporaries within moments; one older than this whose writer is gone is
+  // a leftover. The age guards against a writer this host cannot see that has its name (another
+  // container sharing the host name and the folder).
+  constexpr auto stale_after = std::chrono::minutes(1);
   std::error_code error;
   for (const auto& entry : fs::directory_iterator(folder, error)) {
     const pid_t writer = temporary_writer(entry.path().filename().string());
     // kill(pid, 0) fails with ESRCH only where no such process runs (EPERM: one runs, not ours).
     if (writer <= 0 || writer == ::getpid() || ::kill(writer, 0) == 0 || errno != ESRCH) continue;
     std::error_code ignored;
+    const auto written = fs::last_write_time(entry.path(), ignored);
+    if (ignored || fs::file_time_type::clock::now() - written < stale_after) continue;
     fs::remove(entry.path(), ignored);
   }
 }

@@ -44,7 +44,8 @@ void write_files_atomically(const std::vector<std::pair<std::filesystem::path, s
 
 /// Removes from `folder` the temporaries that writes of this host left when their process ended
 /// before renaming them (an opuntia-gen interrupted by Ctrl-C, a process killed): those whose
-/// writer no longer runs. Another host's, or a running process's, are left alone.
+/// writer no longer runs, written more than a minute ago. Another host's, or a running
+/// process's, are left alone.
 void remove_stale_temporaries(const std::filesystem::path& folder);
 
 /// Adds `text` to the end of the existing file `path`, all of it or nothing: when a write fails

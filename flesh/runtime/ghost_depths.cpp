@@ -63,7 +63,6 @@ void ghost_depths::boundary_wrote(const buffer_key& written, const layers& compu
     k.readable[f] = std::min(k.readable[f], computed.readable[f]);
   }
   k.writer = kernel;
-  k.thin_blocks.clear();
   for (int f = 0; f < 6; ++f) {
     const int block = physical_blocks_[f];
     if (block == 0) continue;
@@ -77,11 +76,13 @@ void ghost_depths::boundary_wrote(const buffer_key& written, const layers& compu
     if (kept >= k.readable[f] && (deep <= block || k.readable[opposite] == 0)) continue;
     k.depth[f] = std::min(k.depth[f], kept);
     k.readable[f] = std::min(k.readable[f], kept);
-    if (deep > block) k.depth[opposite] = k.readable[opposite] = 0;
-    if (!k.thin_blocks.empty()) k.thin_blocks += "; ";
-    k.thin_blocks += fmt::format("the blocks at the physical {} face are {} point{} thick, and {} rewrites the {} "
-                                 "nearest that face, which the neighbouring blocks hold as ghosts",
-                                 face_name(f), block, block == 1 ? "" : "s", kernel, deep);
+    k.thin_blocks[f] = fmt::format("the blocks at the physical {} face are {} point{} thick, and {} rewrites the {} "
+                                   "nearest that face, which the neighbouring blocks hold as ghosts",
+                                   face_name(f), block, block == 1 ? "" : "s", kernel, deep);
+    if (deep > block) {
+      k.depth[opposite] = k.readable[opposite] = 0;
+      k.thin_blocks[opposite] = k.thin_blocks[f];
+    }
   }
 }
 

@@ -58,8 +58,10 @@ public:
     faces readable{};  // layers a kernel may read: the same, but for the edges a boundary
                        // kernel rewrote across a periodic face (the boundary's own values there)
     std::string writer;  // the routine or kernel that left it so
-    std::string thin_blocks;  // where a boundary kernel left fewer layers than before, why: "the
-                              // blocks at the physical upper x face are 1 point thick, ..."
+    // On each face where a boundary kernel left fewer layers than before, why: "the blocks at
+    // the physical upper x face are 1 point thick, ..."; kept until the buffer is exchanged or
+    // computed whole again.
+    std::array<std::string, 6> thin_blocks{};
   };
   const known* find(const buffer_key& buffer) const;
 

@@ -1,9 +1,14 @@
 #include "flesh/runtime/signal_dispositions.hpp"
 
+#include <atomic>
+
 namespace opuntia {
 namespace {
 
-volatile std::sig_atomic_t stop_signal = 0;
+// Atomic, not volatile sig_atomic_t: the handler may run on any thread that leaves the signal
+// unblocked (an OpenMP worker), and the run's thread reads it. Lock-free, so safe in a handler.
+std::atomic<int> stop_signal{0};
+static_assert(std::atomic<int>::is_always_lock_free);
 
 extern "C" void record_stop_signal(int signal) { stop_signal = signal; }
 

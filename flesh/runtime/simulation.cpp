@@ -474,7 +474,11 @@ void simulation::set_dt(double dt, const std::string& routine) {
 }
 
 std::filesystem::path simulation::output_folder() const {
-  return registry_.text(output_->folder.owner, output_->folder.name);
+  // As the path means it, one spelling for the folders made, the files written and the lock:
+  // "runs/wave/" as "runs/wave", "x/../a" as "a" (made as x/../a it would make x, never noted).
+  auto folder = std::filesystem::path(registry_.text(output_->folder.owner, output_->folder.name)).lexically_normal();
+  if (folder.has_parent_path() && !folder.has_filename()) folder = folder.parent_path();
+  return folder;
 }
 
 void simulation::check_memory(const std::vector<std::string>& storage) {
@@ -538,12 +542,12 @@ void simulation::prepare_output_folder() {
   namespace fs = std::filesystem;
   const fs::path dir = output_folder();
   const auto& [owner, name] = output_->folder;
+  const auto text = registry_.text(owner, name);  // as written, for the messages
   const auto fail = [&](const std::string& why) {
-    fail_at({output_->folder}, fmt::format("{}::{} = \"{}\": {}", owner, name, dir.string(), why));
+    fail_at({output_->folder}, fmt::format("{}::{} = \"{}\": {}", owner, name, text, why));
   };
   // What a shell would replace is not replaced here: such a folder would be named '~' or
   // '$HOME', in the working folder, and a later `rm -rf ~` of it a disaster.
-  const auto text = dir.generic_string();
   if (text.starts_with("~")) fail("'~' is not replaced by the home folder here (a shell does that): write the path");
   for (std::size_t at = text.find('$'); at != std::string::npos; at = text.find('$', at + 1)) {
     if (at + 1 < text.size() && (std::isalpha(static_cast<unsigned char>(text[at + 1])) || text[at + 1] == '{')) {
@@ -558,13 +562,11 @@ void simulation::prepare_output_folder() {
   // anything removes them again (remove_unused_output_folder). Again below, where the run this
   // one waited for removed the folder as it ended.
   created_output_folders_.clear();
-  // The folder as the path means it, so that each folder made is one noted: without a trailing
-  // separator ("runs/wave/" noted "runs/wave/", then "runs/wave", gone already, and the walk
-  // stopped short of "runs") and without the "x/.." that would make x.
-  auto folder = dir.lexically_normal();
-  if (folder.has_parent_path() && !folder.has_filename()) folder = folder.parent_path();
+  // output_folder() is the path's normal form, so that each folder made is one noted: a trailing
+  // separator had "runs/wave/" noted, then "runs/wave", gone already, and the walk stopped short
+  // of "runs"; "x/.." made x.
   const auto make_folder = [&] {
-    for (auto missing = folder; !missing.empty() && !fs::exists(missing, error);
+    for (auto missing = dir; !missing.empty() && !fs::exists(missing, error);
          missing = missing.parent_path()) {
       if (std::find(created_output_folders_.begin(), created_output_folders_.end(), missing) ==
           created_output_folders_.end()) {
@@ -572,7 +574,7 @@ void simulation::prepare_output_folder() {
       }
       if (missing == missing.parent_path()) break;
     }
-    fs::create_directories(folder, error);
+    fs::create_directories(dir, error);
     if (error == std::errc::no_such_file_or_directory && !created_output_folders_.empty()) {
       // The folder it would be made in exists, yet says there is no such file: a file system
       // that takes no new folders (/proc, /sys).
@@ -941,12 +943,13 @@ void simulation::track_ghosts(const schedule_node& node, const kernel_binding& k
       // Every rank finds it alike, at the schedule item that reads: a diagnostic there.
       // Thin blocks: the boundary kernel rewrote what the neighbours hold as ghosts, which a SYNC
       // after it would bring (or thicker blocks leave alone).
+      const auto& thin_blocks = k->thin_blocks[static_cast<std::size_t>(*face)];
       const std::string remedy =
-          k->thin_blocks.empty()
+          thin_blocks.empty()
               ? fmt::format("a SYNC of {}::{} is missing between them in the schedule", v->implementation, v->group)
               : fmt::format("{}: a SYNC of {}::{} after {}, or fewer ranks along {} (Driver::processor_topology), "
                             "would keep them current",
-                            k->thin_blocks, v->implementation, v->group, k->writer, "xyz"[*face / 2]);
+                            thin_blocks, v->implementation, v->group, k->writer, "xyz"[*face / 2]);
       throw ccl::input_error(ccl::error_at(
           split_origin(node.origin),
           fmt::format("kernel {} reads {}::{} {} point{} across the {} faces between the ranks' blocks, but only {} "
@@ -1348,6 +1351,14 @@ void simulation::remove_unused_output_folder() {
 
 void simulation::run_from_the_start() {
   run_start_ = wall_seconds();
+  // Before the output folder is made: a signal while the header is written (`| head -1`) then
+  // stops the run at its first boundary, which removes the folder, instead of killing it there.
+  const stop_signal_handlers stop_signals;
+  stop_signals_ = &stop_signals;
+  struct forget_handlers {
+    const stop_signal_handlers*& handlers;
+    ~forget_handlers() { handlers = nullptr; }
+  } forget{stop_signals_};
   prepare_output_folder();
   const auto title = registry_.text("Cactus", "cctk_run_title");
   const auto threads = choose_threads(*driver_);  // every rank takes part, before the report shows them
@@ -1373,13 +1384,6 @@ void simulation::run_from_the_start() {
   warn_if_final_time_out_of_reach(false);
   if (registry_.boolean("Cactus", "cctk_show_schedule") && driver_->rank() == 0) out_ << schedule_.show();
   out_.flush();
-
-  const stop_signal_handlers stop_signals;
-  stop_signals_ = &stop_signals;
-  struct forget_handlers {
-    const stop_signal_handlers*& handlers;
-    ~forget_handlers() { handlers = nullptr; }
-  } forget{stop_signals_};
 
   evolution_time evolution;
   try {

@@ -258,9 +258,10 @@ struct walker {
     // extension, reached for one kernel, would write the same file, the second silently.
     const auto path = output_name(t, owner);
     if (const auto [earlier, first] = generated_by.emplace(path, &t); !first) {
-      sink.add(error_at(t.where, fmt::format("template '{}' generates {}, as template '{}' (line {}) does: output "
-                                             "names drop a '$suffix', so rename one of them or give its file "
-                                             "another extension",
+      sink.add(error_at(t.where, fmt::format("template '{}' generates {}, as template '{}' (line {}) does (an "
+                                             "output is named after its kernel or thorn, the template less its "
+                                             "$suffix and the file's extension): rename one of them or give its "
+                                             "file another extension",
                                              t.name, path, earlier->second->name, earlier->second->where.line)));
       return;
     }

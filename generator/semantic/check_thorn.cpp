@@ -895,6 +895,11 @@ struct checker {
       if (!seen.insert(to_lower(m.name)).second) {
         sink.add(error_at(g.name.where, fmt::format("group '{}' is declared twice", m.name)));
       }
+      if (cpp_keyword(m.name)) {
+        sink.add(error_at(g.name.where, fmt::format("group '{}' is a C++ keyword: the generated code declares it by "
+                                                    "its name and would not compile; rename it",
+                                                    m.name)));
+      }
       groups.push_back(std::move(m));
     }
     return groups;
@@ -1030,6 +1035,39 @@ struct checker {
     return std::nullopt;
   }
 
+  /// "'b', which inherits 'c', which inherits 'a'" where `start`'s inheritance leads back to
+  /// implementation `own` (`start` implements b), else empty.
+  static std::string inheritance_path_back(const interface_file& start, const std::vector<const interface_file*>& all,
+                                           const std::string& own) {
+    std::vector<const interface_file*> path{&start};
+    std::set<std::string> visited{to_lower(start.implements.text)};
+    // Depth first, the path kept: each step one of the last one's inherited implementations.
+    std::vector<std::size_t> next{0};
+    while (!path.empty()) {
+      const auto& inherits = path.back()->inherits;
+      if (next.back() == inherits.size()) {
+        path.pop_back();
+        next.pop_back();
+        continue;
+      }
+      const auto& name = inherits[next.back()++].text;
+      if (iequals(name, own)) {
+        std::string text;
+        for (const auto* step : path) {
+          text += fmt::format("{}'{}'", text.empty() ? "" : ", which inherits ", step->implements.text);
+        }
+        return fmt::format("{}, which inherits '{}'", text, name);
+      }
+      if (!visited.insert(to_lower(name)).second) continue;
+      const auto found = std::find_if(all.begin(), all.end(),
+                                      [&](const interface_file* i) { return iequals(i->implements.text, name); });
+      if (found == all.end()) continue;
+      path.push_back(*found);
+      next.push_back(0);
+    }
+    return {};
+  }
+
   void add_inherited() {
     if (thorn.interface_syntax.inherits.empty()) return;
     // Every other thorn's interface that parses: one that does not provides nothing.
@@ -1049,13 +1087,15 @@ struct checker {
       }
       const auto other = std::find_if(interfaces.begin(), interfaces.end(),
                                       [&](const interface_file* i) { return iequals(i->implements.text, name.text); });
-      // Two implementations that inherit each other: no order of the two thorns is right.
-      if (other != interfaces.end() && std::any_of((*other)->inherits.begin(), (*other)->inherits.end(),
-                                                   [&](const located_text& back) { return iequals(back.text, own); })) {
-        sink.add(error_at(name.where, fmt::format("inheritance cycle: this thorn inherits '{}', which inherits '{}', "
-                                                  "this thorn's implementation",
-                                                  name.text, own)));
-        continue;
+      // Implementations that inherit each other, directly or through others: no order of the
+      // thorns is right.
+      if (other != interfaces.end()) {
+        if (const auto cycle = inheritance_path_back(**other, interfaces, own); !cycle.empty()) {
+          sink.add(error_at(name.where, fmt::format("inheritance cycle: this thorn inherits {}, this thorn's "
+                                                    "implementation",
+                                                    cycle)));
+          continue;
+        }
       }
       if (other == interfaces.end()) {
         std::vector<std::string> unread;

@@ -91,8 +91,13 @@ check "an output variable misspelt fails" test $status -eq 1
 check "... and leaves none of the output folders it made" test ! -e "$work/refused"
 for folder in refused_slash/a/ refused_dots/x/../a refused_dot/./a/.; do
   run refused_spelt 'ActiveThorns = "IOASCII"' 'IOASCII::out1D_vars = "heatequation::temprature"' "IO::out_dir = \"$folder\""
-  check "... $folder too" test ! -e "$work/${folder%%/*}"
+  check "... $folder too, refused for the variable" grep -qF "unknown grid function or group 'heatequation::temprature'" \
+    "$work/refused_spelt.out"
+  check "... leaving none of its folders" test ! -e "$work/${folder%%/*}"
 done
+# x/../a is the folder a, whether x exists or not (x is not made).
+run dotted 'IO::out_dir = "dotted_x/../dotted"'
+check "an output folder x/../a runs in a" test "$status" -eq 0 -a -d "$work/dotted" -a ! -e "$work/dotted_x"
 mkdir -p "$work/kept"
 run refused_in 'ActiveThorns = "IOASCII"' 'IOASCII::out1D_vars = "heatequation::temprature"' 'IO::out_dir = "kept/run"'
 check "... a folder that was there stays" test -d "$work/kept" -a ! -e "$work/kept/run"

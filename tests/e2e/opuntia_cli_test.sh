@@ -28,7 +28,7 @@ check "... saying so" grep -qxF "opuntia: error: the parameter file's name is em
 # A query whose output cannot be written fails, saying so (a full disk, a closed output).
 if [ -w /dev/full ]; then
   for query in --list-thorns "--describe WaveToy" "--describe-all --format markdown" \
-    "--show-schedule $src/parfiles/wavetoy.par"; do
+    "--show-schedule $src/parfiles/wavetoy.par" --list-devices; do
     # shellcheck disable=SC2086 # the query's words
     "$opuntia" $query >/dev/full 2>"$work/err"
     check "$query to a full disk exits 1" test $? -eq 1

@@ -73,15 +73,21 @@ TEST(ghost_depths, a_boundary_slab_past_a_thin_block_stales_its_neighbours_ghost
   depths.exchanged(u, "sync");
   depths.boundary_wrote(u, depths.computed({}, faces{}), radius_1, "boundary");
   EXPECT_EQ(depths.find(u)->readable, (faces{1, 1, 0, 0, 0, 0}));  // one point deep: 2 - 1 layers kept
-  EXPECT_EQ(depths.find(u)->thin_blocks, "");
+  EXPECT_EQ(depths.find(u)->thin_blocks, (std::array<std::string, 6>{}));
   depths.boundary_wrote(u, depths.computed({}, faces{}), faces{2, 2, 1, 1, 1, 1}, "walls");
   EXPECT_EQ(depths.find(u)->readable, (faces{1, 0, 0, 0, 0, 0}));  // its neighbour's upper ghost is rewritten
   EXPECT_EQ(depths.find(u)->depth, (faces{1, 0, 0, 0, 0, 0}));
   EXPECT_TRUE(depths.short_of(u, radius_1));  // a SYNC after it exchanges
   EXPECT_EQ(depths.stale_face(u, radius_1), 1);
-  EXPECT_EQ(depths.find(u)->thin_blocks,
-            "the blocks at the physical upper x face are 2 points thick, and walls rewrites the 2 nearest that face, "
-            "which the neighbouring blocks hold as ghosts");
+  const std::string why =
+      "the blocks at the physical upper x face are 2 points thick, and walls rewrites the 2 nearest that face, which "
+      "the neighbouring blocks hold as ghosts";
+  EXPECT_EQ(depths.find(u)->thin_blocks[1], why);
+  EXPECT_EQ(depths.find(u)->thin_blocks[0], "");
+  // A boundary kernel after it keeps the reason: the layers are still stale.
+  depths.boundary_wrote(u, depths.computed({}, faces{}), radius_1, "other_walls");
+  EXPECT_EQ(depths.find(u)->thin_blocks[1], why);
+  EXPECT_EQ(depths.find(u)->readable, (faces{1, 0, 0, 0, 0, 0}));
   // Deeper than the block: its own ghosts across the opposite face are rewritten too.
   depths.exchanged(u, "sync");
   depths.boundary_wrote(u, depths.computed({}, faces{}), faces{1, 3, 1, 1, 1, 1}, "deep");

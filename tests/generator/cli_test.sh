@@ -108,18 +108,21 @@ check "replace=no keeps the user's file" grep -q "my edits" "$work/out_dir/Fancy
 check "unchanged outputs are not rewritten" test "$(stat -c %Y "$work/out_dir/Fancy/cpu/Advance_3dblock.h")" -lt 1000000000
 check "no temporary files are left" test -z "$(find "$work/out_dir" -name '.*.tmp*')"
 # What a generation interrupted before its renames left (a process of this host that no longer
-# runs) goes with the next one; a running process's, or another host's, stays.
+# runs, a minute ago or more) goes with the next one; a running process's, a recent one, or another
+# host's stays.
 sleep 0 &
 dead=$!
 wait "$dead"
 host=$(hostname)
-touch "$work/out_dir/Fancy/cpu/.Advance_3dblock.h.tmp$host.$dead.0" "$work/out_dir/Fancy/cpu/.Advance_3dblock.h.tmp$host.$$.0" \
-  "$work/out_dir/Fancy/cpu/.Advance_3dblock.h.tmpelsewhere.$dead.0"
+left="$work/out_dir/Fancy/cpu/.Advance_3dblock.h.tmp"
+touch -d '2 minutes ago' "$left$host.$dead.0" "$left$host.$$.0" "${left}elsewhere.$dead.0"
+touch "$left$host.$dead.1"
 run_generate
-check "a dead writer's temporary is removed" test ! -e "$work/out_dir/Fancy/cpu/.Advance_3dblock.h.tmp$host.$dead.0"
-check "... a running one's is not" test -e "$work/out_dir/Fancy/cpu/.Advance_3dblock.h.tmp$host.$$.0"
-check "... nor another host's" test -e "$work/out_dir/Fancy/cpu/.Advance_3dblock.h.tmpelsewhere.$dead.0"
-rm -f "$work"/out_dir/Fancy/cpu/.Advance_3dblock.h.tmp*
+check "a dead writer's temporary is removed" test ! -e "$left$host.$dead.0"
+check "... a running one's is not" test -e "$left$host.$$.0"
+check "... nor one written less than a minute ago" test -e "$left$host.$dead.1"
+check "... nor another host's" test -e "${left}elsewhere.$dead.0"
+rm -f "$left"*
 
 # Nesting deeper than the grammars allow is an error with its place: 20,000 nested ifs in a
 # schedule.ccl used to overflow the stack in check --thorn and generate.
