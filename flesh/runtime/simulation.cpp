@@ -174,6 +174,15 @@ class simulation::context final : public routine_context {
   void warn(std::string_view message) override {
     if (sim_.driver_->rank() == 0) fmt::print(sim_.out_, "WARNING ({}): {}\n", thorn_, message);
   }
+  void warn_about(const std::vector<std::string>& parameters, std::string_view message) override {
+    std::vector<parameter_name> names;
+    for (const auto& p : parameters) {
+      const auto colons = p.find("::");
+      names.push_back(colons == std::string::npos ? parameter_name{thorn_, p}
+                                                  : parameter_name{p.substr(0, colons), p.substr(colons + 2)});
+    }
+    sim_.warn_at(names, std::string(message), fmt::format("WARNING ({}): ", thorn_));
+  }
   void terminate_next(std::string_view reason, bool failed) override {
     auto& t = sim_.termination_;
     if (!t.asked) t.reason = fmt::format("{} asked: {}", thorn_, reason);
@@ -650,12 +659,7 @@ void simulation::warn_if_final_time_out_of_reach(bool after_time_step_set) const
     const auto message = fmt::format("Cactus::terminate = \"runtime\" but Cactus::max_runtime = {:g} sets no limit "
                                      "(only a positive number of minutes does): the run does not end",
                                      registry_.real("Cactus", "max_runtime"));
-    if (driver_->rank() != 0) return;
-    if (const auto d = place_of({{"Cactus", "terminate"}, {"Cactus", "max_runtime"}}, message)) {
-      fmt::print(out_, "{}:{}:{}: warning: {}\n", d->where.path, d->where.line, d->where.column, d->message);
-    } else {
-      fmt::print(out_, "opuntia: warning: {}\n", message);
-    }
+    warn_at({{"Cactus", "terminate"}, {"Cactus", "max_runtime"}}, message, "opuntia: warning: ");
     return;
   }
   if (terminate != "time" && terminate != "any") return;
@@ -682,11 +686,16 @@ void simulation::warn_if_final_time_out_of_reach(bool after_time_step_set) const
                                   std::isfinite(steps) ? fmt::format("about {:.3g} steps", steps)
                                                        : std::string("more steps than a double counts"),
                                   dt_text());
+  warn_at(parameters, message, "opuntia: warning: ");
+}
+
+void simulation::warn_at(const std::vector<parameter_name>& parameters, const std::string& message,
+                         std::string_view unplaced) const {
   if (driver_->rank() != 0) return;
   if (const auto d = place_of(parameters, message)) {
     fmt::print(out_, "{}:{}:{}: warning: {}\n", d->where.path, d->where.line, d->where.column, d->message);
   } else {
-    fmt::print(out_, "opuntia: warning: {}\n", message);
+    fmt::print(out_, "{}{}\n", unplaced, message);
   }
 }
 

@@ -181,6 +181,10 @@ private:
   /// where it set the others; nullopt when it set none.
   std::optional<ccl::diagnostic> place_of(const std::vector<parameter_name>& parameters, const std::string& message,
                                           std::string_view part = {}) const;
+  /// On rank 0: "path:line:column: warning: message" at the first of `parameters` the file set,
+  /// naming where it set the others; `unplaced` and the message where it set none.
+  void warn_at(const std::vector<parameter_name>& parameters, const std::string& message,
+               std::string_view unplaced) const;
   /// Throws place_of's diagnostic; a collective_error, the message alone, when the file set none
   /// of `parameters` (printed once where every rank finds it, with the rank where one does).
   [[noreturn]] void fail_at(const std::vector<parameter_name>& parameters, const std::string& message,

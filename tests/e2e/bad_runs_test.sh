@@ -85,6 +85,29 @@ check "a variant asked where no active thorn has kernels fails the run" test $? 
 check "... saying so" has_line no_kernels \
   'no_kernels.par:2:21: error: CaKernel::variant = "3dblock": no active thorn has kernels for it to choose among'
 
+# --- a time step beyond the scheme's stability limit is told, at the line that set it ----------
+run unstable_heat 'Time::dtfac = 0.4'
+check "HeatEquation's dt beyond explicit Euler's limit runs, warned at Time::dtfac's line" has_line unstable_heat \
+  "unstable_heat.par:4:15: warning: dt = 0.0444444 exceeds explicit Euler's stability limit for HeatEquation::alpha = 1 on this grid, 1 / (2 alpha (1/dx^2 + 1/dy^2 + 1/dz^2)) = 0.00205761: the temperature will grow without bound; set Time::timestep below the limit"
+run stable_heat 'Time::timestep = 0.002'
+check "... and not below it" bash -c '! grep -q "stability limit" "$1"' _ "$work/stable_heat.out"
+printf 'ActiveThorns = "WaveToy"\nCactus::cctk_itlast = 2\nWaveToy::speed = 2\n' >"$work/fast_wave.par"
+(cd "$work" && "$opuntia" fast_wave.par >fast_wave.out 2>&1)
+check "WaveToy's c dt beyond leapfrog's limit is warned at WaveToy::speed's line" has_match fast_wave \
+  "^fast_wave\.par:3:18: warning: dt = 0\.0555556 exceeds leapfrog's stability limit for WaveToy::speed = 2 on this grid"
+
+# --- half a setting that does nothing is told ----------------------------------------------
+run half_nan_checker 'ActiveThorns = "NaNChecker"' 'Time::timestep = 0.001' 'NaNChecker::check_vars = "all"'
+check "NaNChecker::check_vars without check_every runs, warned that nothing is checked" has_line half_nan_checker \
+  "half_nan_checker.par:6:26: warning: NaNChecker::check_vars is set, but NaNChecker::check_every = 0 checks never: set check_every to check"
+run other_half_nan_checker 'ActiveThorns = "NaNChecker"' 'Time::timestep = 0.001' 'NaNChecker::check_every = 2'
+check "... and check_every without check_vars" has_line other_half_nan_checker \
+  "other_half_nan_checker.par:6:27: warning: NaNChecker::check_every = 2 but NaNChecker::check_vars is empty: nothing is checked; name the grid functions, or \"all\""
+printf 'ActiveThorns = "LidDrivenCavity"\nCactus::cctk_itlast = 1\nLidDrivenCavity::steady_tolerance = 1e-3\nLidDrivenCavity::diagnostics_every = 0\n' >"$work/untested_steady.par"
+(cd "$work" && "$opuntia" untested_steady.par >untested_steady.out 2>&1)
+check "LidDrivenCavity's steady_tolerance without diagnostics is warned" has_line untested_steady \
+  "untested_steady.par:3:37: warning: LidDrivenCavity::steady_tolerance is tested where the diagnostics run, and LidDrivenCavity::diagnostics_every = 0 runs them never: the run goes on to its end; LidDrivenCavity::diagnostics_every set at untested_steady.par:4:38"
+
 # --- a run refused when it starts leaves no output folder ------------------------------------
 run refused 'ActiveThorns = "IOASCII"' 'IOASCII::out1D_vars = "heatequation::temprature"' 'IO::out_dir = "refused/a/b"'
 check "an output variable misspelt fails" test $status -eq 1
@@ -252,7 +275,7 @@ stopped_by() {
 # lines, the line that says why it stopped.
 whole_lines() {
   test -z "$(tail -c 1 "$work/$1.out")" &&
-    ! grep -vE '^(opuntia: |  grid |  rank [0-9]+ on [^ ]+: .*; .+|'"$1"'\.par:[0-9]+:[0-9]+: warning: |autotune: .* points: .*\)$|it +[0-9]+  time .* left ([0-9.e+]+ s to (it [0-9]+|time [^ ]+|max_runtime)|\?)$)' "$work/$1.out"
+    ! grep -vE '^(opuntia: |  grid |  rank [0-9]+ on [^ ]+: .*; .+|'"$1"'\.par:[0-9]+:[0-9]+: warning: |WARNING \([A-Za-z]+\): .*[^ ]$|autotune: .* points: .*\)$|it +[0-9]+  time .* left ([0-9.e+]+ s to (it [0-9]+|time [^ ]+|max_runtime)|\?)$)' "$work/$1.out"
 }
 stopped_cleanly() {  # stopped_cleanly SIGNAL NAME
   check "SIG$1: exit status 128 + signal" test $status -eq $((128 + $(kill -l "$1")))

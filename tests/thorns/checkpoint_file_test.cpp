@@ -47,6 +47,7 @@ public:
   std::filesystem::path out_dir() override { return ::testing::TempDir(); }
   void info(std::string_view) override {}
   void warn(std::string_view) override {}
+  void warn_about(const std::vector<std::string>&, std::string_view) override {}
   void terminate_next(std::string_view, bool) override { throw std::logic_error("not in this test"); }
 
 protected:

@@ -82,11 +82,11 @@ TEST(generated_heat_kernel, bindings_describe_the_thorn) {
   EXPECT_EQ(openmp->template_name, "3dblock");
   const auto cuda = std::find_if(variants.begin(), variants.end(), [](const auto& v) { return v.backend == "cuda"; });
   if (cuda != variants.end()) EXPECT_EQ(cuda->template_name, "3dblock_unrolled");
-  ASSERT_EQ(b.routines.size(), 2u);  // initial data and the analytic comparison
+  ASSERT_EQ(b.routines.size(), 3u);  // initial data, the analytic comparison, the time step's check
   EXPECT_EQ(b.routines[0].name, "HeatEquation_Init");
   EXPECT_NE(b.routines[0].function, nullptr);
   EXPECT_EQ(grid_functions::variable_names[static_cast<int>(grid_functions::variable::u)], "u");
-  ASSERT_EQ(b.schedule.size(), 4u);  // STORAGE, initial data, the kernel launch, the comparison
+  ASSERT_EQ(b.schedule.size(), 5u);  // STORAGE, initial data, the kernel launch, the comparison, the check
   EXPECT_EQ(b.schedule[2].name, "CAKERNEL_Launch_Heat_Update");
 }
 

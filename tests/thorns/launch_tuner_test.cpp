@@ -413,6 +413,14 @@ TEST_F(launch_tuner_test, a_move_must_gain_three_percent_and_the_search_stops_at
   };
   EXPECT_EQ(short_of_time.choose("T::K", {50, 50, 50}, {"3dblock"}, host_launcher, slow).shape.tile, (tile{64, 4, 8}));
   EXPECT_NE(short_of_time.take_notes().at(0).find("reached"), std::string::npos);
+  // A search time past what the clock counts (1e300 s, "no limit") searches as long as moves gain;
+  // it wrapped into the past, and nothing was searched.
+  for (const double seconds : {9.3e9, 1e300}) {
+    auto unhurried = tuner(autotune_mode::always, "d", seconds);
+    EXPECT_NE(unhurried.choose("T::K", {40, 40, 40}, {"3dblock"}, host_launcher, counted).shape.tile, (tile{64, 4, 4}))
+        << seconds;  // moved towards 32 x 16 x 4, seconds_of's fastest
+    EXPECT_EQ(unhurried.take_notes().at(0).find("reached"), std::string::npos) << seconds;
+  }
 }
 
 TEST_F(launch_tuner_test, a_plateau_is_looked_past_once_before_the_search_ends) {

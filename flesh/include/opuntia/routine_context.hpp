@@ -204,6 +204,10 @@ public:
   virtual void info(std::string_view message) = 0;
   /// Prints "WARNING (<Thorn>): message" on rank 0.
   virtual void warn(std::string_view message) = 0;
+  /// A warning about parameters ("Time::timestep", or a name of this thorn's own): on rank 0,
+  /// "path:line:column: warning: message" at the first of them the parameter file set, naming
+  /// where it set the others; as warn() where it set none.
+  virtual void warn_about(const std::vector<std::string>& parameters, std::string_view message) = 0;
   /// Ends the run after this iteration, as Cactus's CCTK_TerminateNext: the iteration's other
   /// routines run, then TERMINATE and SHUTDOWN, and the timer report is printed, after the line
   /// "opuntia: terminated after iteration N, time T: <reason>". A request on any rank ends every

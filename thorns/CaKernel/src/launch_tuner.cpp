@@ -151,9 +151,15 @@ const launch_choice& launch_tuner::choose(const std::string& kernel, const std::
       searched.push_back(i);
   }
   std::stable_sort(searched.begin(), searched.end(), [&](auto a, auto b) { return seconds[a] < seconds[b]; });
-  const auto deadline = std::chrono::steady_clock::now() +
-                        std::chrono::duration_cast<std::chrono::steady_clock::duration>(
-                            std::chrono::duration<double>(search_seconds_));
+  // A search time past what the clock counts from now (autotune_seconds = 1e300: "no limit")
+  // is none; converted as it is, it wrapped into the past and no shape was searched.
+  const auto now = std::chrono::steady_clock::now();
+  const auto left = std::chrono::duration<double>(std::chrono::steady_clock::time_point::max() - now);
+  const auto deadline =
+      search_seconds_ >= left.count()
+          ? std::chrono::steady_clock::time_point::max()
+          : now + std::chrono::duration_cast<std::chrono::steady_clock::duration>(
+                      std::chrono::duration<double>(search_seconds_));
   std::string shapes_measured;
   bool out_of_time = false;
   for (const std::size_t i : searched) {

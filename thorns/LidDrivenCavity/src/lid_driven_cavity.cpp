@@ -66,6 +66,12 @@ void LDC_CheckParameters(routine_context& context) {
                       axis_names[d], name, points));
     }
   }
+  // The steady state is tested where the diagnostics run: with none, a tolerance ends nothing.
+  if (p.steady_tolerance > 0 && p.diagnostics_every == 0) {
+    context.warn_about({"steady_tolerance", "diagnostics_every"},
+                       "LidDrivenCavity::steady_tolerance is tested where the diagnostics run, and "
+                       "LidDrivenCavity::diagnostics_every = 0 runs them never: the run goes on to its end");
+  }
 }
 
 void LDC_TimeStep(routine_context& context) {
@@ -94,8 +100,9 @@ void LDC_TimeStep(routine_context& context) {
                            p.reynolds.get(), nu, context.dt(),
                            fixed > 0 ? "Time::timestep" : fmt::format("cfl {:g}", p.cfl.get()), viscous, convective));
   if (fixed > std::min(viscous, convective)) {
-    context.warn(fmt::format("Time::timestep = {:g} exceeds the stability limit {:.6g}: the run may blow up", fixed,
-                             std::min(viscous, convective)));
+    context.warn_about({"Time::timestep"}, fmt::format("Time::timestep = {:g} exceeds the stability limit {:.6g}: the "
+                                                       "run may blow up",
+                                                       fixed, std::min(viscous, convective)));
   }
 }
 

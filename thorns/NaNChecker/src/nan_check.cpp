@@ -37,7 +37,21 @@ std::string report(routine_context& context, const std::string& var, const routi
 
 }  // namespace
 
-void NaNChecker_CheckVars(routine_context& context) { context.checked_grid_functions("NaNChecker", "check_vars"); }
+void NaNChecker_CheckVars(routine_context& context) {
+  context.checked_grid_functions("NaNChecker", "check_vars");
+  // Half a setting checks nothing, which the user who set it would not guess (Cactus's defaults
+  // are these: check_every 0, check_vars empty).
+  const auto& p = context.parameters<parameters>();
+  if (!p.check_vars.get().empty() && p.check_every == 0) {
+    context.warn_about({"check_vars", "check_every"}, "NaNChecker::check_vars is set, but NaNChecker::check_every = 0 "
+                                                      "checks never: set check_every to check");
+  } else if (p.check_vars.get().empty() && p.check_every > 0) {
+    context.warn_about({"check_every", "check_vars"},
+                       fmt::format("NaNChecker::check_every = {} but NaNChecker::check_vars is empty: nothing is "
+                                   "checked; name the grid functions, or \"all\"",
+                                   static_cast<long long>(p.check_every)));
+  }
+}
 
 void NaNChecker_NaNCheck(routine_context& context) {
   const auto& p = context.parameters<parameters>();

@@ -45,6 +45,22 @@ void fill(routine_context& context, int level, double t) {
 
 }  // namespace
 
+void WaveToy_CheckTimeStep(routine_context& context) {
+  // Leapfrog with the 7-point laplacian is stable for c dt <= 1 / sqrt(sum 1/h^2): Time's default
+  // dt, half the smallest spacing, keeps it for c up to 2 / sqrt(3) on a cube's grid.
+  const auto& g = context.grid();
+  const double speed = context.parameters<parameters>().speed;
+  double inverse_squares = 0;
+  for (int d = 0; d < 3; ++d) inverse_squares += 1 / (g.delta[d] * g.delta[d]);
+  const double limit = 1 / (std::abs(speed) * std::sqrt(inverse_squares));
+  if (!(context.dt() > limit)) return;
+  context.warn_about({"Time::timestep", "Time::dtfac", "speed"},
+                     fmt::format("dt = {:g} exceeds leapfrog's stability limit for WaveToy::speed = {:g} on this "
+                                 "grid, 1 / (c sqrt(1/dx^2 + 1/dy^2 + 1/dz^2)) = {:.6g}: the wave will grow without "
+                                 "bound; set Time::timestep or Time::dtfac lower",
+                                 context.dt(), speed, limit));
+}
+
 void WaveToy_Init(routine_context& context) {
   fill(context, 0, context.time());
   fill(context, 1, context.time() - context.dt());
