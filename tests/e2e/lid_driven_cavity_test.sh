@@ -153,6 +153,10 @@ errors() {
   check "... and with global_nz at its default (10): at the dimensions line" grep -qxF \
     'flat_default.par:14:31: error: LidDrivenCavity::dimensions = 2 has one cell in z with a ghost cell on each side: Driver::global_nz must be 3, not 10' \
     "$work/flat_default.out"
+  run viscous 1 "$(cavity 3 8)" 'LidDrivenCavity::reynolds = 1e-308'
+  check "a Reynolds number that leaves no usable time step: refused at its line" grep -qE \
+    "^viscous\.par:[0-9]+:29: error: the cavity's stability limits \(viscous 0, convective [0-9.e+-]+\) leave dt = 0, not a positive normal double" \
+    "$work/viscous.out"
   run periodic 1 "$(cavity 3 8)" 'Driver::periodic_y = yes'
   check "a periodic direction: refused" grep -qF \
     'the lid-driven cavity has walls on every side: no direction is periodic' "$work/periodic.out"

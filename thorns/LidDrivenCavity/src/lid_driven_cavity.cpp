@@ -87,7 +87,20 @@ void LDC_TimeStep(routine_context& context) {
   const double viscous = 1 / (2 * nu * inverse_squares);
   const double convective = smallest / p.lid_velocity;
   const double fixed = context.all_parameters().real("Time", "timestep");
-  if (fixed <= 0) context.set_dt(p.cfl * std::min(viscous, convective));
+  if (fixed <= 0) {
+    const double dt = p.cfl * std::min(viscous, convective);
+    // The physics' extremes (reynolds = 1e-308, lid_velocity = 1e300) leave no usable step:
+    // said at their lines, not as the flesh's refusal of a dt that names none.
+    if (!std::isnormal(dt)) {
+      throw parameters_error({{"LidDrivenCavity", "reynolds"}, {"LidDrivenCavity", "lid_velocity"},
+                              {"LidDrivenCavity", "cfl"}},
+                             fmt::format("the cavity's stability limits (viscous {:g}, convective {:g}) leave dt = "
+                                         "{:g}, not a positive normal double: Re = {:g} and lid_velocity = {:g} are "
+                                         "beyond what the time step can resolve",
+                                         viscous, convective, dt, p.reynolds.get(), p.lid_velocity.get()));
+    }
+    context.set_dt(dt);
+  }
   std::string extent;
   for (int d = 0; d < p.dimensions; ++d) {
     extent += fmt::format("{}[{:g}, {:g}]", d ? " x " : "", g.origin[d] + g.delta[d], g.origin[d] + (g.global[d] - 1) * g.delta[d]);
