@@ -2,7 +2,7 @@
 // Signals around a run.
 //
 // stop_signal_handlers: while a run loops, SIGINT, SIGTERM and SIGHUP (the terminal or ssh
-// session closed) only record themselves; the loop stops at the next routine or iteration
+// connection closed) only record themselves; the loop stops at the next routine or iteration
 // boundary, so buffered output is flushed whole, the run says where it stopped instead of dying
 // mid-line, and an output folder it wrote nothing in goes. A second signal kills as before
 // (SA_RESETHAND), for a routine that never returns. SIGPIPE (the reader of its output went,

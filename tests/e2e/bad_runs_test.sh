@@ -300,7 +300,7 @@ stopped_by INT no_runtime_limit 'Cactus::terminate = "runtime"'
 stopped_cleanly INT no_runtime_limit
 check "terminate = runtime with no max_runtime is told before the run" has_line no_runtime_limit \
   'no_runtime_limit.par:2:21: warning: Cactus::terminate = "runtime" but Cactus::max_runtime = 0 sets no limit (only a positive number of minutes does): the run does not end'
-# SIGHUP (its terminal or ssh session closed) stops a run as SIGTERM does, and the output folder
+# SIGHUP (its terminal or ssh connection closed) stops a run as SIGTERM does, and the output folder
 # it wrote nothing in goes, lock and all.
 stopped_by HUP hung_up 'Cactus::terminate = "never"' 'IO::out_dir = "hung_up_dir"'
 stopped_cleanly HUP hung_up

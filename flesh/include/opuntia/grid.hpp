@@ -110,6 +110,13 @@ struct grid_layout {
     }
     return r;
   }
+  /// 1/dx^2 + 1/dy^2 (+ 1/dz^2 where `axes` is 3): the 7-point laplacian's largest eigenvalue over
+  /// 4, which the stability limits of explicit schemes on this grid scale with.
+  double inverse_square_spacings(int axes = 3) const {
+    double sum = 0;
+    for (int d = 0; d < axes; ++d) sum += 1 / (delta[d] * delta[d]);
+    return sum;
+  }
   /// Coordinate of local index i along axis d of a variable centred `c` along d (a vertex, or
   /// the centre of the cell above it): coordinate(0, i, ccl::centering::cell) == xmin + (global
   /// i + 0.5) * dx.

@@ -46,11 +46,8 @@ double shape(const grid_layout& g, const mode& m, int i, int j, int k) {
 void HeatEquation_CheckTimeStep(routine_context& context) {
   // Explicit Euler with the 7-point laplacian grows the grid's shortest mode unless
   // dt <= 1 / (2 alpha sum 1/h^2); Time's default, half the spacing, is far above it on any grid.
-  const auto& g = context.grid();
   const double alpha = context.parameters<parameters>().alpha;
-  double inverse_squares = 0;
-  for (int d = 0; d < 3; ++d) inverse_squares += 1 / (g.delta[d] * g.delta[d]);
-  const double limit = 1 / (2 * alpha * inverse_squares);
+  const double limit = 1 / (2 * alpha * context.grid().inverse_square_spacings());
   if (!(context.dt() > limit)) return;
   context.warn_about({"Time::timestep", "Time::dtfac", "alpha"},
                      fmt::format("dt = {:g} exceeds explicit Euler's stability limit for HeatEquation::alpha = {:g} "

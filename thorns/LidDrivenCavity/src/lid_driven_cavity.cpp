@@ -78,13 +78,10 @@ void LDC_TimeStep(routine_context& context) {
   const auto& g = context.grid();
   const auto& p = context.parameters<parameters>();
   const double nu = viscosity(g, p);
-  double inverse_squares = 0, smallest = g.delta[0];
-  for (int d = 0; d < p.dimensions; ++d) {
-    inverse_squares += 1 / (g.delta[d] * g.delta[d]);
-    smallest = std::min(smallest, g.delta[d]);
-  }
+  double smallest = g.delta[0];
+  for (int d = 0; d < p.dimensions; ++d) smallest = std::min(smallest, g.delta[d]);
   // Explicit diffusion is stable for dt <= 1 / (2 nu sum 1/h^2); the convection for dt <= h / U.
-  const double viscous = 1 / (2 * nu * inverse_squares);
+  const double viscous = 1 / (2 * nu * g.inverse_square_spacings(p.dimensions));
   const double convective = smallest / p.lid_velocity;
   const double fixed = context.all_parameters().real("Time", "timestep");
   if (fixed <= 0) {

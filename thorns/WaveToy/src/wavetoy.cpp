@@ -48,11 +48,8 @@ void fill(routine_context& context, int level, double t) {
 void WaveToy_CheckTimeStep(routine_context& context) {
   // Leapfrog with the 7-point laplacian is stable for c dt <= 1 / sqrt(sum 1/h^2): Time's default
   // dt, half the smallest spacing, keeps it for c up to 2 / sqrt(3) on a cube's grid.
-  const auto& g = context.grid();
   const double speed = context.parameters<parameters>().speed;
-  double inverse_squares = 0;
-  for (int d = 0; d < 3; ++d) inverse_squares += 1 / (g.delta[d] * g.delta[d]);
-  const double limit = 1 / (std::abs(speed) * std::sqrt(inverse_squares));
+  const double limit = 1 / (std::abs(speed) * std::sqrt(context.grid().inverse_square_spacings()));
   if (!(context.dt() > limit)) return;
   context.warn_about({"Time::timestep", "Time::dtfac", "speed"},
                      fmt::format("dt = {:g} exceeds leapfrog's stability limit for WaveToy::speed = {:g} on this "
