@@ -806,6 +806,24 @@ struct checker {
                                        join_names(allowed, " and "), declared)));
   }
 
+  /// A group, grid function or parameter named as a C++ keyword: an error at its place (the
+  /// bindings and every backend's kernels declare it by its name).
+  void refuse_cpp_keyword(std::string_view kind, const std::string& name, const source_location& where) {
+    if (!cpp_keyword(name)) return;
+    sink.add(error_at(where, fmt::format("{} '{}' is a C++ keyword: the generated code declares it by its name and "
+                                         "would not compile; rename it",
+                                         kind, name)));
+  }
+  /// The same for an OpenCL C keyword, where kernel `kernel` lists the name; true where it is one.
+  bool refuse_opencl_keyword(std::string_view kind, const std::string& name, const std::string& kernel,
+                             const source_location& where) {
+    if (!opencl_keyword(name)) return false;
+    sink.add(error_at(where, fmt::format("{} '{}' is an OpenCL C keyword: kernel {}'s OpenCL code would declare it by "
+                                         "its name and not compile; rename it",
+                                         kind, name, kernel)));
+    return true;
+  }
+
   std::vector<variable_group_model> interpret_groups(const interface_file& file) {
     std::vector<variable_group_model> groups;
     std::set<std::string> seen;
@@ -875,11 +893,7 @@ struct checker {
         }
       }
       const auto add_variable = [&](const located_text& v) {
-        if (cpp_keyword(v.text)) {
-          sink.add(error_at(v.where, fmt::format("grid function '{}' is a C++ keyword: the generated code declares it "
-                                                 "by its name and would not compile; rename it",
-                                                 v.text)));
-        }
+        refuse_cpp_keyword("grid function", v.text, v.where);
         m.variables.push_back(v.text);
         const auto [first, inserted] = variable_places.emplace(to_lower(v.text), std::make_pair(m.name, v.where));
         if (!inserted) {
@@ -895,11 +909,7 @@ struct checker {
       if (!seen.insert(to_lower(m.name)).second) {
         sink.add(error_at(g.name.where, fmt::format("group '{}' is declared twice", m.name)));
       }
-      if (cpp_keyword(m.name)) {
-        sink.add(error_at(g.name.where, fmt::format("group '{}' is a C++ keyword: the generated code declares it by "
-                                                    "its name and would not compile; rename it",
-                                                    m.name)));
-      }
+      refuse_cpp_keyword("group", m.name, g.name.where);
       groups.push_back(std::move(m));
     }
     return groups;
@@ -919,11 +929,7 @@ struct checker {
       }
     }
     for (const auto& p : thorn.params.parameters) {
-      if (cpp_keyword(p.name.text)) {
-        sink.add(error_at(p.name.where, fmt::format("parameter '{}' is a C++ keyword: the generated code declares it "
-                                                    "by its name and would not compile; rename it",
-                                                    p.name.text)));
-      }
+      refuse_cpp_keyword("parameter", p.name.text, p.name.where);
       const bool ranges_usable = check_ranges(p);
       if (!p.default_value) continue;
       const auto& value = *p.default_value;
@@ -1253,10 +1259,7 @@ struct checker {
     }
     for (const auto& name : list.names) {
       const auto [found, level] = grid_function_named(name.text);
-      if (found != variables.end() && opencl_keyword(found->first)) {
-        sink.add(error_at(name.where, fmt::format("grid function '{}' is an OpenCL C keyword: kernel {}'s OpenCL code "
-                                                  "would declare it by its name and not compile; rename it",
-                                                  found->first, kernel.name)));
+      if (found != variables.end() && refuse_opencl_keyword("grid function", found->first, kernel.name, name.where)) {
         continue;
       }
       if (found == variables.end()) {
@@ -1336,12 +1339,7 @@ struct checker {
         p.where = name.where;
         return p;
       };
-      if (opencl_keyword(name.text)) {
-        sink.add(error_at(name.where, fmt::format("parameter '{}' is an OpenCL C keyword: kernel {}'s OpenCL code "
-                                                  "would declare it by its name and not compile; rename it",
-                                                  name.text, kernel.name)));
-        continue;
-      }
+      if (refuse_opencl_keyword("parameter", name.text, kernel.name, name.where)) continue;
       const auto found = std::find_if(params.begin(), params.end(), [&](const param_syntax& p) { return p.name.text == name.text; });
       const auto variable = variables.find(name.text);
       const bool is_scalar = variable != variables.end() && variable->second.group->group_type == ccl::group_type::scalar;
