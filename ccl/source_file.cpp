@@ -4,41 +4,38 @@
 
 namespace opuntia::ccl {
 
-std::string source_file::line_text(std::size_t line) const {
-  if (line == 0) return {};
-  std::size_t begin = 0;
-  for (std::size_t current = 1; current < line; ++current) {
-    begin = text.find('\n', begin);
-    if (begin == std::string::npos) return {};
-    ++begin;
+const std::vector<std::size_t>& source_file::line_starts() const {
+  if (line_starts_cache.empty() || line_starts_cache_size != text.size()) {
+    line_starts_cache.assign(1, 0);
+    for (std::size_t i = 0; i < text.size(); ++i) {
+      if (text[i] == '\n') line_starts_cache.push_back(i + 1);
+    }
+    line_starts_cache_size = text.size();
   }
-  std::size_t end = text.find('\n', begin);
-  if (end == std::string::npos) end = text.size();
+  return line_starts_cache;
+}
+
+std::string source_file::line_text(std::size_t line) const {
+  const auto& starts = line_starts();
+  if (line == 0 || line > starts.size()) return {};
+  const std::size_t begin = starts[line - 1];
+  std::size_t end = line < starts.size() ? starts[line] - 1 : text.size();
   if (end > begin && text[end - 1] == '\r') --end;
   return text.substr(begin, end - begin);
 }
 
 source_location source_file::location_of(std::size_t offset) const {
   if (!written_at.empty()) return written_at[std::min(offset, written_at.size() - 1)];
-  source_location where{path, 1, 1};
-  for (std::size_t i = 0; i < offset && i < text.size(); ++i) {
-    if (text[i] == '\n') {
-      ++where.line;
-      where.column = 1;
-    } else {
-      ++where.column;
-    }
-  }
-  return where;
+  offset = std::min(offset, text.size());
+  const auto& starts = line_starts();
+  const auto line = static_cast<std::size_t>(std::upper_bound(starts.begin(), starts.end(), offset) - starts.begin());
+  return source_location{path, line, offset - starts[line - 1] + 1};
 }
 
 source_location source_file::place_of(std::size_t line, std::size_t column) const {
   if (written_at.empty() || line == 0) return source_location{path, line, column};
-  std::size_t offset = 0;
-  for (std::size_t l = 1; l < line && offset < text.size(); ++l) {
-    const auto newline = text.find('\n', offset);
-    offset = newline == std::string::npos ? text.size() : newline + 1;
-  }
+  const auto& starts = line_starts();
+  const std::size_t offset = line <= starts.size() ? starts[line - 1] : text.size();
   return location_of(offset + (column > 0 ? column - 1 : 0));
 }
 

@@ -33,6 +33,15 @@ struct source_file {
 
   /// The place of a byte offset (as place_of).
   source_location location_of(std::size_t offset) const;
+
+  /// The offset of each line's first byte, made at the first lookup (and again if `text` has
+  /// grown or shrunk since): each diagnostic then finds its line by a binary search, where a scan
+  /// from the top made 60,000 errors in one parameter file take 15 s (O(errors x bytes)).
+  mutable std::vector<std::size_t> line_starts_cache = {};
+  mutable std::size_t line_starts_cache_size = 0;
+
+ private:
+  const std::vector<std::size_t>& line_starts() const;
 };
 
 /// Fills in the line text of each diagnostic that has none, from whichever of `files` it points

@@ -71,7 +71,8 @@ struct schedule_statement_syntax {
   source_location where;
   schedule_item_syntax item;               // kind::item
   std::vector<located_text> storage;       // kind::storage: "group" or "group[n]"
-  std::string condition;                   // kind::conditional: the text inside if ( ... )
+  std::string condition;                   // kind::conditional: the text inside if ( ... ), trimmed
+  source_location condition_where;         // where that text begins
   std::vector<schedule_statement_syntax> then_branch;
   std::vector<schedule_statement_syntax> else_branch;  // `else if` nests one conditional here
 };

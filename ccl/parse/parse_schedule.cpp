@@ -1,4 +1,5 @@
 // schedule.ccl -> schedule_file: actions of the schedule grammar.
+#include <algorithm>
 #include <string>
 #include <vector>
 
@@ -168,7 +169,17 @@ template <> struct action<g::condition_open> : grammar::detail::push_open {};
 template <> struct action<g::condition_close> : grammar::detail::pop_open {};
 template <> struct action<g::condition_text> {
   template <typename Input>
-  static void apply(const Input& in, schedule_state& s) { s.statement().condition = trimmed(in.string_view()); }
+  static void apply(const Input& in, schedule_state& s) {
+    const auto text = in.string_view();
+    s.statement().condition = trimmed(text);
+    // The first character of the trimmed text, past the blanks trimmed() drops.
+    auto first = in.position();
+    for (const char c : text.substr(0, std::min(text.find_first_not_of(" \t\r\n"), text.size()))) {
+      first.column = c == '\n' ? 1 : first.column + 1;
+      if (c == '\n') ++first.line;
+    }
+    s.statement().condition_where = s.location(first);
+  }
 };
 template <> struct action<g::then_open> {
   template <typename Input>

@@ -48,9 +48,17 @@ double wall_seconds() {
 class registry_conditions final : public condition_evaluator {
  public:
   explicit registry_conditions(const parameter_registry& registry) : registry_(registry) {}
+  /// `name`, or `impl::name` where the thorn sees that parameter as impl's (its own
+  /// implementation's, or one its param.ccl uses from impl): the rule opuntia-gen checks.
   std::optional<std::string> parameter_text(std::string_view thorn, std::string_view name) const override {
     try {
-      return opuntia::parameter_text(registry_.value(thorn, name));
+      const auto colons = name.find("::");
+      const auto bare = colons == std::string_view::npos ? name : name.substr(colons + 2);
+      const auto& seen = registry_.value(thorn, bare);
+      if (colons != std::string_view::npos && &registry_.value(name.substr(0, colons), bare) != &seen) {
+        return std::nullopt;
+      }
+      return opuntia::parameter_text(seen);
     } catch (const std::exception&) {
       return std::nullopt;
     }

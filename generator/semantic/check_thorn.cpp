@@ -208,6 +208,72 @@ bool opencl_keyword(std::string_view name) {
   return std::find(std::begin(keywords), std::end(keywords), name) != std::end(keywords);
 }
 
+bool among(std::string_view name, std::initializer_list<std::string_view> names) {
+  return std::find(names.begin(), names.end(), name) != names.end();
+}
+
+/// Why the generated code cannot declare a group, grid function or parameter named `name` (the
+/// bindings and every backend's kernels declare them by their names), or nothing. Besides C++'s
+/// keywords: the names C++ keeps for its compilers, the prefixes of the flesh's and the
+/// templates' own names, and the C library's and OpenCL C's object-like macros, which would
+/// replace the name wherever it is declared (each found by compiling HeatEquation's generated
+/// kernels, every variant of every backend, with a grid function of that name).
+std::optional<std::string> reserved_for_declarations(std::string_view name) {
+  if (cpp_keyword(name)) return "a C++ keyword";
+  if (name.find("__") != std::string_view::npos ||
+      (name.size() > 1 && name[0] == '_' && std::isupper(static_cast<unsigned char>(name[1])) != 0)) {
+    return "reserved to C++ compilers (a double underscore, or an underscore and a capital letter first)";
+  }
+  for (const std::string_view prefix : {"CCTK_", "CAKERNEL_", "cakernel_", "OPUNTIA_"}) {
+    if (name.starts_with(prefix)) {
+      return fmt::format("named with {}, the prefix of the flesh's and the generated code's own names", prefix);
+    }
+  }
+  if (among(name, {"NULL", "EOF", "NAN", "INFINITY", "HUGE_VAL", "HUGE_VALF", "HUGE_VALL", "MAXFLOAT", "errno",
+                   "stdin", "stdout", "stderr", "EXIT_SUCCESS", "EXIT_FAILURE", "RAND_MAX"}) ||
+      name.starts_with("M_") || name.starts_with("FLT_") || name.starts_with("DBL_") || name.starts_with("CLK_") ||
+      (name.starts_with("cl_") && name.find('_', 3) != std::string_view::npos &&
+       among(name.substr(3, name.find('_', 3) - 3), {"khr", "ext", "nv", "amd", "intel", "clang", "arm", "APPLE"}))) {
+    return "a macro of the C library or of OpenCL C";
+  }
+  return std::nullopt;
+}
+
+/// Whether `name` is a type of C's libraries, of CUDA (its vector types, dim3) or of OpenCL C
+/// (its unsigned scalars, vector, image and event types).
+bool type_name_of_kernels(std::string_view name) {
+  if (among(name, {"size_t", "ptrdiff_t", "intptr_t", "uintptr_t", "max_align_t", "int8_t", "int16_t", "int32_t",
+                   "int64_t", "uint8_t", "uint16_t", "uint32_t", "uint64_t", "uchar", "ushort", "uint", "ulong", "dim3",
+                   "sampler_t", "event_t", "queue_t", "clk_event_t", "reserve_id_t", "ndrange_t"})) {
+    return true;
+  }
+  if (name.starts_with("image") && name.ends_with("_t")) return true;
+  // char2 ... double16: the scalar's name, then a width
+  const auto digits = name.find_first_of("0123456789");
+  if (digits == std::string_view::npos || digits == 0) return false;
+  const auto scalar = name.substr(0, digits), width = name.substr(digits);
+  return among(scalar, {"char", "uchar", "short", "ushort", "int", "uint", "long", "ulong", "longlong", "ulonglong",
+                        "float", "double", "half"}) &&
+         among(width, {"1", "2", "3", "4", "8", "16"});
+}
+
+/// Why a kernel cannot list grid function `name` beyond reserved_for_declarations, or nothing:
+/// the names its body has beside its variables, and those each backend's kernels use after
+/// declaring them.
+std::optional<std::string> reserved_in_kernels(std::string_view name) {
+  if (opencl_keyword(name)) return "an OpenCL C keyword";
+  if (name == "params") return "the name a kernel body reads its parameters by (params.<name>)";
+  if (among(name, {"gi", "gj", "gk"})) return "a kernel body's index of its point";
+  if (name == "arrays") return "the name of the generated kernels' arrays";
+  if (among(name, {"threadIdx", "blockIdx", "blockDim", "gridDim", "warpSize"})) return "a CUDA built-in variable";
+  if (among(name, {"min", "max", "barrier", "mem_fence", "get_global_id", "get_local_id", "get_group_id",
+                   "get_num_groups", "get_local_size", "get_global_size", "get_work_dim", "get_global_offset"})) {
+    return "a function the generated CUDA or OpenCL kernels call";
+  }
+  if (type_name_of_kernels(name)) return "a type name of C, CUDA or OpenCL C";
+  return std::nullopt;
+}
+
 /// `impl::name[3]` -> {"impl", "name"}; `name` -> {"", "name"}.
 std::pair<std::string, std::string> split_qualified(std::string text) {
   text = trim(text.substr(0, text.find('[')));
@@ -496,10 +562,63 @@ struct checker {
     return bin_a >= 0 || bin_b >= 0 ? bin_a == bin_b : iequals(a, b);
   }
 
+  /// An `if (...)` condition: its syntax, and each parameter it names among those the thorn
+  /// sees (its own, and those its param.ccl uses from the implementations it shares; `impl::name`
+  /// for either), as the flesh will look them up when it decides the condition. Before, a typo
+  /// in a condition was found only by a run of a parameter file that activated the thorn.
+  void check_condition(const schedule_statement_syntax& st) {
+    // The place of the condition's `offset`-th byte: its text may span lines by continuations.
+    const auto place_at = [&](std::size_t offset) {
+      auto where = st.condition_where;
+      for (std::size_t i = 0; i < offset && i < st.condition.size(); ++i) {
+        where.column = st.condition[i] == '\n' ? 1 : where.column + 1;
+        if (st.condition[i] == '\n') ++where.line;
+      }
+      return where;
+    };
+    const auto reading = ccl::read_condition(st.condition);
+    if (reading.error) {
+      sink.add(error_at(place_at(reading.error->offset), "in this if condition: " + reading.error->message));
+      return;
+    }
+    for (const auto& name : reading.parameters) {
+      const auto colons = name.text.find("::");
+      const auto qualifier = colons == std::string::npos ? std::string() : name.text.substr(0, colons);
+      const auto bare = colons == std::string::npos ? name.text : name.text.substr(colons + 2);
+      const bool own_qualifier =
+          qualifier.empty() || iequals(qualifier, thorn.implementation) || iequals(qualifier, thorn.name);
+      std::vector<std::string> seen;  // the names the condition may use, as it may write them
+      bool found = false;
+      for (const auto& p : thorn.params.parameters) {
+        const bool shared = p.section == ccl::param_section::shares_section;
+        const bool visible = qualifier.empty() || (shared ? iequals(qualifier, p.shared_from) : own_qualifier);
+        if (!visible) continue;
+        seen.push_back(qualifier.empty() ? p.name.text : qualifier + "::" + p.name.text);
+        found = found || iequals(p.name.text, bare);
+      }
+      if (found) continue;
+      const bool known_qualifier =
+          own_qualifier || std::any_of(thorn.params.parameters.begin(), thorn.params.parameters.end(),
+                                       [&](const ccl::param_syntax& p) { return iequals(p.shared_from, qualifier); });
+      const auto why =
+          qualifier.empty() ? fmt::format("thorn {} has no parameter '{}' and uses none of that name", thorn.name, bare)
+          : own_qualifier   ? fmt::format("thorn {} has no parameter '{}'", thorn.name, bare)
+          : known_qualifier ? fmt::format("thorn {} uses no parameter '{}' of implementation '{}'", thorn.name, bare,
+                                          qualifier)
+                            : fmt::format("thorn {} uses no parameter of implementation '{}': a condition reads the "
+                                          "thorn's own parameters and those its param.ccl uses (shares: {} then "
+                                          "USES ... {})",
+                                          thorn.name, qualifier, qualifier, bare);
+      sink.add(error_at(place_at(name.offset), fmt::format("unknown parameter '{}' in this if condition: {}{}",
+                                                           name.text, why, did_you_mean(name.text, seen))));
+    }
+  }
+
   void check_schedule_statements(const std::vector<schedule_statement_syntax>& statements,
                                  const std::vector<std::string>& groups) {
     for (const auto& st : statements) {
       if (st.what == schedule_statement_syntax::kind::conditional) {
+        check_condition(st);
         check_schedule_statements(st.then_branch, groups);
         check_schedule_statements(st.else_branch, groups);
         continue;
@@ -806,21 +925,27 @@ struct checker {
                                        join_names(allowed, " and "), declared)));
   }
 
-  /// A group, grid function or parameter named as a C++ keyword: an error at its place (the
-  /// bindings and every backend's kernels declare it by its name).
-  void refuse_cpp_keyword(std::string_view kind, const std::string& name, const source_location& where) {
-    if (!cpp_keyword(name)) return;
-    sink.add(error_at(where, fmt::format("{} '{}' is a C++ keyword: the generated code declares it by its name and "
-                                         "would not compile; rename it",
-                                         kind, name)));
+  /// A group, grid function or parameter whose name the generated code cannot declare
+  /// (reserved_for_declarations): an error at its place.
+  void refuse_reserved_name(std::string_view kind, const std::string& name, const source_location& where) {
+    const auto reason = reserved_for_declarations(name);
+    if (!reason) return;
+    sink.add(error_at(where, fmt::format("{} '{}' is {}: the generated code declares it by its name and would not "
+                                         "compile; rename it",
+                                         kind, name, *reason)));
   }
-  /// The same for an OpenCL C keyword, where kernel `kernel` lists the name; true where it is one.
-  bool refuse_opencl_keyword(std::string_view kind, const std::string& name, const std::string& kernel,
-                             const source_location& where) {
-    if (!opencl_keyword(name)) return false;
-    sink.add(error_at(where, fmt::format("{} '{}' is an OpenCL C keyword: kernel {}'s OpenCL code would declare it by "
-                                         "its name and not compile; rename it",
-                                         kind, name, kernel)));
+  /// The same for what a kernel `kernel` lists: a grid function (reserved_in_kernels), or a
+  /// parameter, which its OpenCL code declares as a member of a struct (only OpenCL C's keywords);
+  /// true where it is refused.
+  bool refuse_in_kernel(std::string_view kind, const std::string& name, const std::string& kernel,
+                        const source_location& where) {
+    const auto reason = kind == "grid function" ? reserved_in_kernels(name)
+                        : opencl_keyword(name)  ? std::optional<std::string>("an OpenCL C keyword")
+                                                : std::nullopt;
+    if (!reason) return false;
+    sink.add(error_at(where, fmt::format("{} '{}' is {}: kernel {}'s code would declare it by its name and not "
+                                         "compile; rename it",
+                                         kind, name, *reason, kernel)));
     return true;
   }
 
@@ -893,7 +1018,7 @@ struct checker {
         }
       }
       const auto add_variable = [&](const located_text& v) {
-        refuse_cpp_keyword("grid function", v.text, v.where);
+        refuse_reserved_name("grid function", v.text, v.where);
         m.variables.push_back(v.text);
         const auto [first, inserted] = variable_places.emplace(to_lower(v.text), std::make_pair(m.name, v.where));
         if (!inserted) {
@@ -909,7 +1034,7 @@ struct checker {
       if (!seen.insert(to_lower(m.name)).second) {
         sink.add(error_at(g.name.where, fmt::format("group '{}' is declared twice", m.name)));
       }
-      refuse_cpp_keyword("group", m.name, g.name.where);
+      refuse_reserved_name("group", m.name, g.name.where);
       groups.push_back(std::move(m));
     }
     return groups;
@@ -929,7 +1054,7 @@ struct checker {
       }
     }
     for (const auto& p : thorn.params.parameters) {
-      refuse_cpp_keyword("parameter", p.name.text, p.name.where);
+      refuse_reserved_name("parameter", p.name.text, p.name.where);
       const bool ranges_usable = check_ranges(p);
       if (!p.default_value) continue;
       const auto& value = *p.default_value;
@@ -1259,7 +1384,10 @@ struct checker {
     }
     for (const auto& name : list.names) {
       const auto [found, level] = grid_function_named(name.text);
-      if (found != variables.end() && refuse_opencl_keyword("grid function", found->first, kernel.name, name.where)) {
+      // the name the kernel declares, and a past level's grid function (which it declares too)
+      if (found != variables.end() && (refuse_in_kernel("grid function", name.text, kernel.name, name.where) ||
+                                       (found->first != name.text &&
+                                        refuse_in_kernel("grid function", found->first, kernel.name, name.where)))) {
         continue;
       }
       if (found == variables.end()) {
@@ -1339,7 +1467,7 @@ struct checker {
         p.where = name.where;
         return p;
       };
-      if (refuse_opencl_keyword("parameter", name.text, kernel.name, name.where)) continue;
+      if (refuse_in_kernel("parameter", name.text, kernel.name, name.where)) continue;
       const auto found = std::find_if(params.begin(), params.end(), [&](const param_syntax& p) { return p.name.text == name.text; });
       const auto variable = variables.find(name.text);
       const bool is_scalar = variable != variables.end() && variable->second.group->group_type == ccl::group_type::scalar;

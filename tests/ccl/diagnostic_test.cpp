@@ -80,6 +80,39 @@ TEST(source_file, location_of_counts_lines_and_columns) {
   EXPECT_EQ(file.line_text(9), "");
 }
 
+TEST(source_file, every_offset_and_line_agrees_with_a_scan_from_the_top) {
+  // The index of line starts (made at the first lookup, remade when the text changes size)
+  // against the plain count, at every offset and line of texts with empty lines, CRLF, a final
+  // newline or none, and no text at all.
+  for (const std::string text : {"", "\n", "a", "ab\n\ncd\r\n", "\r\n\r\nx", "one\ntwo\nthree"}) {
+    source_file file{"f", text};
+    std::size_t line = 1, column = 1;
+    for (std::size_t offset = 0; offset <= text.size() + 2; ++offset) {
+      EXPECT_EQ(file.location_of(offset), (source_location{"f", line, column})) << '"' << text << "\" at " << offset;
+      if (offset < text.size()) {
+        column = text[offset] == '\n' ? 1 : column + 1;
+        if (text[offset] == '\n') ++line;
+      }
+    }
+    std::size_t begin = 0;
+    for (std::size_t l = 1; l <= line + 1; ++l) {
+      const auto end = begin <= text.size() ? text.find('\n', begin) : std::string::npos;
+      std::string expected;
+      if (begin <= text.size() && l <= line) {
+        expected = text.substr(begin, end == std::string::npos ? std::string::npos : end - begin);
+      }
+      if (!expected.empty() && expected.back() == '\r') expected.pop_back();
+      EXPECT_EQ(file.line_text(l), expected) << '"' << text << "\" line " << l;
+      begin = end == std::string::npos ? text.size() + 1 : end + 1;
+    }
+  }
+  source_file grown{"f", "a"};
+  EXPECT_EQ(grown.location_of(1), (source_location{"f", 1, 2}));
+  grown.text += "\nb";
+  EXPECT_EQ(grown.location_of(2), (source_location{"f", 2, 1}));
+  EXPECT_EQ(grown.line_text(2), "b");
+}
+
 TEST(source_file, a_text_made_from_another_file_gives_the_places_written) {
   // "a\nb" as a deps.ccl string at line 7 column 10 wrote its newline as the escape \n (two
   // bytes): the text's bytes were written at columns 10, 11 and 13 of line 7.

@@ -137,7 +137,7 @@ TEST(check_thorn, a_description_ending_in_a_backslash_is_trimmed_for_comments) {
 TEST(check_thorn, schedule_names_that_may_be_elsewhere_pass) {
   // BEFORE/AFTER of routines not in this thorn, a group of a thorn not given (far from every
   // bin), qualified and inherited-style names of the thorn itself, and one item in both branches
-  // of an if.
+  // of an if whose condition reads a parameter of the thorn's own (param.ccl as write_thorn writes it).
   const auto dir = write_thorn("schedule", {
       {"interface.ccl", "implements: heatequation\npublic:\nCCTK_REAL temperature TYPE=GF { u }\n"
                         "CCTK_INT going TYPE=SCALAR\nCCTK_REAL weight TYPE=SCALAR\n"},
@@ -147,7 +147,7 @@ TEST(check_thorn, schedule_names_that_may_be_elsewhere_pass) {
                        "schedule CAKERNEL_Launch_Heat_Update IN Heat_Loop IF going\n{\n  LANG: C\n"
                        "  SYNC: heatequation::temperature\n  STORAGE: weight\n} \"step\"\n"
                        "schedule Heat_Free IN CaCUDA_Shutdown { LANG: Fortran } \"x\"\n"
-                       "if (CCTK_Equals(a, \"b\")) {\n  schedule Heat_Init AT INITIAL { LANG: C } \"i\"\n} else {\n"
+                       "if (alpha > 0.5 && HeatEquation::alpha < 2) {\n  schedule Heat_Init AT INITIAL { LANG: C } \"i\"\n} else {\n"
                        "  schedule Heat_Init AT CCTK_INITIAL { LANG: C } \"i\"\n}\n"},
       {"cakernel.ccl", "CCTK_KERNEL Heat_Update TYPE=*/3dblock\n{\n  CCTK_KERNEL_VARIABLE cached=yes "
                        "intent=separateinout { u }\n  CCTK_KERNEL_PARAMETER { alpha, weight }\n}\n"}});
