@@ -19,13 +19,18 @@ function(opuntia_find_thorns out_var)
       list(APPEND found "${real}")
       continue()
     endif()
-    file(GLOB entries LIST_DIRECTORIES true "${real}/*")
+    _opuntia_refuse_misnamed_thorn("${real}")
+    # CONFIGURE_DEPENDS: a thorn folder added later (opuntia-gen new-thorn) is found by the next
+    # build, which configures again, where a plain glob would leave it out in silence.
+    file(GLOB entries CONFIGURE_DEPENDS LIST_DIRECTORIES true "${real}/*")
     set(inside)
     foreach(entry IN LISTS entries)
       _opuntia_is_thorn(is_thorn "${entry}")
       if(is_thorn)
         file(REAL_PATH "${entry}" entry)  # a link to a thorn: the thorn is named after its folder
         list(APPEND inside "${entry}")
+      elseif(IS_DIRECTORY "${entry}")
+        _opuntia_refuse_misnamed_thorn("${entry}")
       endif()
     endforeach()
     if(NOT inside)
@@ -38,6 +43,27 @@ function(opuntia_find_thorns out_var)
   endforeach()
   list(REMOVE_DUPLICATES found)  # a folder named twice, or through a link
   set(${out_var} ${found} PARENT_SCOPE)
+endfunction()
+
+# A folder with a thorn's files under other spellings (Interface.ccl, SCHEDULE.CCL): Cactus's
+# names are lower case, and such a folder would be no thorn, left out of the program in silence.
+function(_opuntia_refuse_misnamed_thorn folder)
+  file(GLOB files "${folder}/*")
+  set(misnamed)
+  foreach(file IN LISTS files)
+    get_filename_component(name "${file}" NAME)
+    string(TOLOWER "${name}" lower)
+    if(lower MATCHES "^(interface|param|schedule|cakernel)\\.ccl$" AND NOT name STREQUAL lower)
+      list(APPEND misnamed "${name}")
+    endif()
+  endforeach()
+  if(misnamed)
+    list(JOIN misnamed ", " misnamed)
+    message(FATAL_ERROR "opuntia: this folder holds ${misnamed}, but a thorn's files are named in lower case "
+                        "(interface.ccl, param.ccl, schedule.ccl, cakernel.ccl):\n"
+                        "    ${folder}\n"
+                        "rename them, or the folder is no thorn")
+  endif()
 endfunction()
 
 function(_opuntia_is_thorn out_var folder)

@@ -124,7 +124,14 @@ thorn_sources read_thorn(const fs::path& dir_path) {
   const fs::path dir = normal_folder(dir_path);
   std::error_code ec;
   if (!fs::is_directory(dir, ec)) {
-    throw input_error(whole_file_error(dir.generic_string(), "is not a thorn directory"));
+    if (fs::exists(dir, ec)) throw input_error(whole_file_error(dir.generic_string(), "is a file, not a thorn directory"));
+    // A misspelt folder: the nearest of its would-be siblings.
+    std::vector<std::string> siblings;
+    for (const auto& entry : fs::directory_iterator(parent_folder(dir), ec)) {
+      if (entry.is_directory(ec)) siblings.push_back(entry.path().filename().string());
+    }
+    throw input_error(whole_file_error(dir.generic_string(), "no such thorn directory" +
+                                                                 did_you_mean(dir.filename().string(), siblings)));
   }
   thorn_sources t;
   t.dir = dir.generic_string();

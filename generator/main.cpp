@@ -162,7 +162,12 @@ int main(int argc, char** argv) {
   std::vector<std::string> backends;
   std::string stamp;
   auto* generate_cmd = app.add_subcommand("generate", "generate the bindings and kernels of one or more thorns");
-  generate_cmd->add_option("--thorn", thorn_dirs, "thorn directory (repeatable)")->required()->check(not_empty);
+  generate_cmd->add_option("--thorn", thorn_dirs, "thorn directory (repeatable)")
+      ->required()
+      ->check(not_empty)
+      ->expected(1)
+      ->multi_option_policy(CLI::MultiOptionPolicy::TakeAll)
+      ->allow_extra_args(false);
   std::vector<CLI::Option*> templates_options;
   const auto templates_help = "templates directory holding deps.ccl (default: ./templates where it has one, else the "
                               "installed share/opuntia/templates beside this program)";
@@ -172,7 +177,10 @@ int main(int argc, char** argv) {
   generate_cmd->add_option("--library", library_dirs,
                            "further thorn directory consulted for inherits: (repeatable); sibling directories of "
                            "each --thorn are always consulted")
-      ->check(not_empty);
+      ->check(not_empty)
+      ->expected(1)
+      ->multi_option_policy(CLI::MultiOptionPolicy::TakeAll)
+      ->allow_extra_args(false);
   generate_cmd->add_option("--stamp", stamp, "file to touch after a successful run (for build systems)")->check(not_empty);
   bool no_link_check = false;
   generate_cmd->add_flag("--no-link-check", no_link_check,
@@ -185,9 +193,13 @@ int main(int argc, char** argv) {
   auto* check_cmd = app.add_subcommand("check", "parse CCL files and parameter files and report errors with their "
                                                 "places; with --thorn, also every semantic check of generate");
   check_cmd->add_option("files", check_paths, "files to check (their syntax)");
+  // One directory an option, so that files may follow (`check --thorn DIR FILE...`).
   check_cmd->add_option("--thorn", check_thorns, "thorn directory to check as generate would, writing nothing "
                                                  "(repeatable)")
-      ->check(not_empty);
+      ->check(not_empty)
+      ->expected(1)
+      ->multi_option_policy(CLI::MultiOptionPolicy::TakeAll)
+      ->allow_extra_args(false);
   templates_options.push_back(
       check_cmd->add_option("--templates", templates_dir, std::string(templates_help) + ", for --thorn")->check(not_empty));
   check_cmd->add_option("--as", forced_kind, "parse every file as this kind")
@@ -260,6 +272,18 @@ int main(int argc, char** argv) {
         files = new_thorn_files(skeleton);
       } catch (const std::invalid_argument& e) {
         std::cerr << "opuntia-gen new-thorn: error: " << e.what() << '\n';
+        return 2;
+      }
+      // The thorns that come with Opuntia, beside its templates (a checkout's thorns/, or the
+      // installed share/opuntia/thorns): a program holds one thorn of each name, any case.
+      std::error_code error;
+      const fs::path builtin = (fs::path(templates_dir).parent_path() / "thorns").lexically_normal();
+      for (const auto& entry : fs::directory_iterator(builtin, error)) {
+        const auto taken = entry.path().filename().string();
+        if (!entry.is_directory(error) || !iequals(taken, skeleton.name)) continue;
+        std::cerr << fmt::format("opuntia-gen new-thorn: error: '{}' is the name of a thorn that comes with Opuntia "
+                                 "({}): a program holds one thorn of each name, whatever its case; choose another\n",
+                                 skeleton.name, entry.path().string());
         return 2;
       }
       const fs::path folder = fs::path(skeleton_parent) / skeleton.name;

@@ -7,6 +7,8 @@
 
 #include <fmt/format.h>
 
+#include "generator/semantic/reserved_names.hpp"
+
 namespace opuntia::gen {
 namespace {
 
@@ -81,10 +83,7 @@ std::vector<fraction> second_difference_coefficients(int radius) {
 
 std::vector<skeleton_file> new_thorn_files(const new_thorn_options& options) {
   const std::string& name = options.name;
-  if (!is_identifier(name)) {
-    throw std::invalid_argument(fmt::format(
-        "'{}' is not a thorn name: letters, digits and underscores, beginning with a letter", name));
-  }
+  if (const auto reason = reserved_thorn_name(name)) throw std::invalid_argument(fmt::format("'{}' is {}", name, *reason));
   const std::string kernel = options.kernel.empty() ? name + "_Update" : options.kernel;
   if (!is_identifier(kernel)) {
     throw std::invalid_argument(fmt::format(

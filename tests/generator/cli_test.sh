@@ -19,6 +19,15 @@ status=$?
 check "check exits 1 on a bad file" test $status -eq 1
 check "check names the place" grep -q "cakernel.ccl:3:27: error: expected a name, ',' or '}' to close the list opened at line 3, column 24; found end of file" "$work/out"
 
+# --thorn takes one folder, so files may follow it (docs/writing-a-thorn.md: check --thorn DIR FILE...).
+"$gen" check --thorn "$src/thorns/HeatEquation" "$src/parfiles/heat_equation.par" --templates "$src/templates" >"$work/out" 2>&1
+check "check --thorn DIR FILE checks both" test $? -eq 0
+"$gen" check --thorn "$src/thorns/HeatEquaton" --templates "$src/templates" >"$work/out" 2>&1
+check "a misspelt thorn folder fails" test $? -eq 1
+check "... saying it does not exist, with the nearest" grep -qF "thorns/HeatEquaton: error: no such thorn directory; did you mean 'HeatEquation'?" "$work/out"
+"$gen" check --thorn "$src/thorns/HeatEquation/param.ccl" --templates "$src/templates" >"$work/out" 2>&1
+check "... and a file is not a thorn folder" grep -qF "param.ccl: error: is a file, not a thorn directory" "$work/out"
+
 # check --thorn runs the semantic checks too, writing nothing.
 "$gen" check --thorn "$src/thorns/HeatEquation" --templates "$src/templates" >"$work/out" 2>&1
 check "check --thorn accepts the example thorn" test $? -eq 0
@@ -286,7 +295,7 @@ cases="$src/tests/generator/cases"
 check "check of several bad thorns exits 1" test $? -eq 1
 check "... reporting the first" grep -q "unknown parameter 'alpah' in kernel 'Heat_Update'" "$work/out"
 check "... the second" grep -qxF "$work/Fifo/schedule.ccl: error: is not a regular file (it is a FIFO)" "$work/out"
-check "... and the third" grep -qxF "$work/nothing: error: is not a thorn directory" "$work/out"
+check "... and the third" grep -qxF "$work/nothing: error: no such thorn directory" "$work/out"
 "$gen" generate --thorn "$cases/err_unknown_parameter/thorns/Heat" --thorn "$work/Fifo" --templates "$src/templates" \
   --out "$work/several" >"$work/out" 2>&1
 check "generate of several bad thorns exits 1" test $? -eq 1
@@ -300,6 +309,13 @@ check "... suggesting the nearest" grep -qxF "opuntia-gen: error: unknown subcom
 "$gen" frob >"$work/out" 2>&1
 check "a subcommand like none exits 109" test $? -eq 109
 check "... listing the subcommands" grep -qxF "opuntia-gen: error: unknown subcommand 'frob'; subcommands: generate, check, show, new-thorn" "$work/out"
+
+# new-thorn refuses the name of a thorn that comes with Opuntia, whatever its case: a program
+# holds one thorn of each name.
+(cd "$src" && "$gen" new-thorn heatequation --dir "$work") >"$work/out" 2>&1
+check "new-thorn refuses a built-in thorn's name" test $? -eq 2
+check "... naming the thorn it clashes with" grep -qF "error: 'heatequation' is the name of a thorn that comes with Opuntia (thorns/HeatEquation)" "$work/out"
+check "... writing nothing" test ! -e "$work/heatequation"
 
 # Permissions: the reason the OS gives, never a wrong one. Root reads everything, so these run as
 # nobody through setpriv where the test runs as root, and are skipped where that cannot be done.
@@ -365,7 +381,7 @@ check "CODE=./src/../src/X.kernel is found" test $? -eq 0
 
 # missing inputs are errors with the path, never crashes.
 "$gen" generate --thorn "$work/nothing" --templates "$src/templates" --out "$work/x" >"$work/out" 2>&1
-check "a missing thorn directory is reported" grep -q "nothing: error: is not a thorn directory" "$work/out"
+check "a missing thorn directory is reported" grep -q "nothing: error: no such thorn directory" "$work/out"
 : >"$work/empty.ccl"
 "$gen" check --as schedule "$work/empty.ccl" >"$work/out" 2>&1
 check "an empty schedule.ccl is valid" test $? -eq 0

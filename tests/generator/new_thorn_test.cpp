@@ -62,6 +62,12 @@ TEST(new_thorn, refuses_bad_names_types_and_radii) {
   expect_refused({"My-Thorn", "", "3dblock", 1},
                  "'My-Thorn' is not a thorn name: letters, digits and underscores, beginning with a letter");
   expect_refused({"", "", "3dblock", 1}, "'' is not a thorn name: letters, digits and underscores, beginning with a letter");
+  // Names whose generated C++ does not compile (each tried: the bindings or the thorn's code fail).
+  expect_refused({"int", "", "3dblock", 1}, "'int' is a C++ keyword");
+  expect_refused({"CCTK_Heat", "", "3dblock", 1},
+                 "'CCTK_Heat' is named with CCTK_, the prefix of the flesh's and the generated code's own names");
+  expect_refused({"std", "", "3dblock", 1}, "'std' is the name of a namespace or type that its C++ namespace, "
+                                            "opuntia::thorns::std, would hide from the thorn's own code");
   expect_refused({"Heat", "update kernel", "3dblock", 1},
                  "--kernel 'update kernel' is not a kernel name: letters, digits and underscores, beginning with a letter");
   expect_refused({"Heat", "", "3dring", 1}, "--type '3dring': expected 3dblock or 3dstencil");

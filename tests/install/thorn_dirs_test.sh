@@ -77,6 +77,14 @@ refused "a thorn whose name is no identifier" "$fixtures/bad_name" \
 
   rename the folder: letters, digits and _, not starting with a digit"
 
+refused "a thorn folder whose CCL files are not in lower case" "$fixtures/misnamed" \
+"  opuntia: this folder holds Interface.ccl, but a thorn's files are named in
+  lower case (interface.ccl, param.ccl, schedule.ccl, cakernel.ccl):
+
+      $fixtures/misnamed/Beta
+
+  rename them, or the folder is no thorn"
+
 refused "a folder that does not exist" "$fixtures/missing" \
 "  opuntia: this folder of thorns does not exist:
 
