@@ -136,6 +136,10 @@ thorn_sources read_thorn(const fs::path& dir_path) {
   thorn_sources t;
   t.dir = dir.generic_string();
   t.name = thorn_name(dir);
+  if (!fs::exists(dir / "interface.ccl", ec) && !fs::is_symlink(dir / "interface.ccl", ec)) {
+    throw input_error(whole_file_error((dir / "interface.ccl").generic_string(),
+                                       "missing: every thorn has an interface.ccl, with at least its implements: line"));
+  }
   t.interface_ccl = read_source(dir / "interface.ccl");
   const auto empty = [&](const char* name) { return source_file{(dir / name).generic_string(), ""}; };
   t.param_ccl = read_optional_source(dir / "param.ccl").value_or(empty("param.ccl"));

@@ -28,6 +28,11 @@ check "... saying it does not exist, with the nearest" grep -qF "thorns/HeatEqua
 "$gen" check --thorn "$src/thorns/HeatEquation/param.ccl" --templates "$src/templates" >"$work/out" 2>&1
 check "... and a file is not a thorn folder" grep -qF "param.ccl: error: is a file, not a thorn directory" "$work/out"
 
+mkdir -p "$work/NoInterface" && cp "$src/thorns/HeatEquation/param.ccl" "$work/NoInterface/"
+"$gen" check --thorn "$work/NoInterface" --templates "$src/templates" >"$work/out" 2>&1
+check "a thorn folder without interface.ccl fails" test $? -eq 1
+check "... saying a thorn needs one" grep -qxF "$work/NoInterface/interface.ccl: error: missing: every thorn has an interface.ccl, with at least its implements: line" "$work/out"
+
 # check --thorn runs the semantic checks too, writing nothing.
 "$gen" check --thorn "$src/thorns/HeatEquation" --templates "$src/templates" >"$work/out" 2>&1
 check "check --thorn accepts the example thorn" test $? -eq 0
