@@ -102,12 +102,14 @@ std::optional<std::string> reserved_in_kernels(std::string_view name) {
   return std::nullopt;
 }
 
+bool is_letter_identifier(std::string_view name) {
+  return !name.empty() && std::isalpha(static_cast<unsigned char>(name.front())) != 0 &&
+         std::all_of(name.begin(), name.end(),
+                     [](char c) { return std::isalnum(static_cast<unsigned char>(c)) != 0 || c == '_'; });
+}
+
 std::optional<std::string> reserved_thorn_name(std::string_view name) {
-  if (name.empty() || std::isalpha(static_cast<unsigned char>(name.front())) == 0 ||
-      !std::all_of(name.begin(), name.end(),
-                   [](char c) { return std::isalnum(static_cast<unsigned char>(c)) != 0 || c == '_'; })) {
-    return "not a thorn name: letters, digits and underscores, beginning with a letter";
-  }
+  if (!is_letter_identifier(name)) return "not a thorn name: letters, digits and underscores, beginning with a letter";
   if (const auto reason = reserved_for_declarations(name)) return reason;
   // The thorn's C++ namespace, opuntia::thorns::<name>, would hide these from its own code: the
   // namespaces the bindings and host routines qualify names with, and the flesh's names a new

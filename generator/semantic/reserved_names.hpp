@@ -16,6 +16,9 @@ bool opencl_keyword(std::string_view name);
 std::optional<std::string> reserved_for_declarations(std::string_view name);
 /// Why a kernel cannot list grid function `name` (beyond reserved_for_declarations), or nothing.
 std::optional<std::string> reserved_in_kernels(std::string_view name);
+/// Whether `name` is letters, digits and underscores, beginning with a letter: what new-thorn
+/// takes for a thorn's and a kernel's name.
+bool is_letter_identifier(std::string_view name);
 /// Why a thorn cannot be named `name` (its folder's name: its C++ namespace and file names), as a
 /// phrase after "'X' is ", or nothing.
 std::optional<std::string> reserved_thorn_name(std::string_view name);

@@ -12,14 +12,6 @@
 namespace opuntia::gen {
 namespace {
 
-bool is_identifier(const std::string& s) {
-  if (s.empty() || !std::isalpha(static_cast<unsigned char>(s[0]))) return false;
-  for (const char c : s) {
-    if (!std::isalnum(static_cast<unsigned char>(c)) && c != '_') return false;
-  }
-  return true;
-}
-
 std::int64_t factorial(int n) {
   std::int64_t f = 1;
   for (int i = 2; i <= n; ++i) f *= i;
@@ -85,7 +77,7 @@ std::vector<skeleton_file> new_thorn_files(const new_thorn_options& options) {
   const std::string& name = options.name;
   if (const auto reason = reserved_thorn_name(name)) throw std::invalid_argument(fmt::format("'{}' is {}", name, *reason));
   const std::string kernel = options.kernel.empty() ? name + "_Update" : options.kernel;
-  if (!is_identifier(kernel)) {
+  if (!is_letter_identifier(kernel)) {
     throw std::invalid_argument(fmt::format(
         "--kernel '{}' is not a kernel name: letters, digits and underscores, beginning with a letter", kernel));
   }
